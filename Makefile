@@ -1,0 +1,100 @@
+# dfsim — one plain Makefile (STYLE.md: one build system).
+#
+#   make            build build/dfsim (optimised, warnings as errors)
+#   make run        the main job: build, then run the default experiment
+#   make test       build the suite twice (plain and ASan+UBSan) and run both;
+#                   the last line is "N passed, N failed"
+#   make bench      build and run the benchmarks under bench/
+#   make deps       install the Debian packages the build needs (as root)
+#
+# Variables: CC, BUILD (output folder), SANITIZE=1 (ASan+UBSan build).
+
+CC      ?= cc
+BUILD   ?= build
+SAN_BUILD := build-san
+
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+           -Wmissing-prototypes -Wpointer-arith -Wformat=2 -Wvla \
+           -Wno-unused-parameter
+CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L
+INC     := -Isrc
+LIBS    := -lconfig -lm
+
+ifeq ($(SANITIZE),1)
+OPT     := -O1 -g -fno-omit-frame-pointer \
+           -fsanitize=address,undefined -fno-sanitize-recover=all
+LDSAN   := -fsanitize=address,undefined
+else
+OPT     := -O2 -g
+LDSAN   :=
+endif
+
+CFLAGS_ALL := $(CSTD) $(WARN) $(OPT) $(INC) -MMD -MP $(CFLAGS)
+LDFLAGS_ALL := $(LDSAN) $(LDFLAGS)
+
+# Every .c under src/ except the program's main belongs to the library that
+# the program, the tests and the benchmarks link.
+LIB_SRC   := $(sort $(filter-out src/main.c,$(wildcard src/*/*.c)))
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+TEST_SRC  := $(sort $(wildcard tests/*.c))
+TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
+BENCH_SRC := $(sort $(wildcard bench/*.c))
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+
+.PHONY: all run test test-one bench deps clean
+
+all: $(BUILD)/dfsim
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+$(BUILD)/libdfsim.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/dfsim: $(BUILD)/obj/src/main.o $(BUILD)/libdfsim.a
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
+
+$(BUILD)/dfsim-tests: $(TEST_OBJ) $(BUILD)/libdfsim.a
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
+
+$(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(BUILD)/libdfsim.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
+
+# Install the Debian packages the build needs, once. Only libconfig (the
+# experiment-file parser) is outside a stock Debian 12 with gcc and make.
+deps:
+	@if ! echo '#include <libconfig.h>' | $(CC) -E - >/dev/null 2>&1; then \
+	  echo "installing libconfig-dev (experiment-file parser)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	    apt-get install -y -qq libconfig-dev >/dev/null; \
+	fi
+
+# The main job: the default experiment (examples/default.cfg).
+run: deps
+	@$(MAKE) --no-print-directory all
+	$(BUILD)/dfsim run examples/default.cfg -o results/default
+
+# One suite in one build folder; used twice by `test`.
+test-one: $(BUILD)/dfsim $(BUILD)/dfsim-tests
+	DFSIM_BIN=$(BUILD)/dfsim DFSIM_SRC=. $(BUILD)/dfsim-tests | tee $(BUILD)/test.log
+
+test: deps
+	@rm -f $(BUILD)/test.log $(SAN_BUILD)/test.log
+	@$(MAKE) --no-print-directory test-one BUILD=$(BUILD) ; \
+	$(MAKE) --no-print-directory test-one BUILD=$(SAN_BUILD) SANITIZE=1 ; \
+	awk '/^[0-9]+ passed, [0-9]+ failed$$/ { p += $$1; f += $$3 } \
+	     END { print "all suites (plain and ASan+UBSan):"; \
+	           printf "%d passed, %d failed\n", p, f; exit (f > 0 || p == 0) }' \
+	    $(BUILD)/test.log $(SAN_BUILD)/test.log
+
+bench: deps
+	@$(MAKE) --no-print-directory $(BENCH_BIN)
+	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+
+clean:
+	rm -rf $(BUILD) $(SAN_BUILD)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

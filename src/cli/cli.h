@@ -1,0 +1,15 @@
+/* cli/cli.h — the dfsim subcommands. Each takes the arguments after its
+ * name (argv[0] is the subcommand) and returns the process exit status:
+ * 0 success, 1 bad input (experiment file, system name) or failed run,
+ * 2 bad command line. */
+#ifndef DFSIM_CLI_H
+#define DFSIM_CLI_H
+
+int cli_run(int argc, char **argv);
+int cli_topo(int argc, char **argv);
+int cli_list(int argc, char **argv);
+
+/* Parse a non-negative decimal integer that fits in uint64; 0 on success. */
+int cli_parse_u64(const char *s, unsigned long long *out);
+
+#endif

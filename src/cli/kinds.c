@@ -1,0 +1,33 @@
+/* cli/kinds.c — every kind of pluggable part, for `dfsim list` and for the
+ * experiment-file schemas. Kinds whose parts arrive with later work (the
+ * network model brings routing algorithms, the application layer workloads
+ * and allocation policies, the control systems controllers) are listed
+ * already so that `dfsim list` shows the whole plan; their registries are
+ * filled where those parts live. */
+#include "core/registry.h"
+#include "topo/topo.h"
+
+static const struct registry routing_registry = {
+    .kind = "routing",
+    .help = "routing algorithms (minimal, Valiant, UGAL, Aries ADAPTIVE_0..3, "
+            "...): the network model",
+};
+static const struct registry controller_registry = {
+    .kind = "controller",
+    .help = "controllers beside the NIC (application-aware routing, rate "
+            "control)",
+};
+static const struct registry workload_registry = {
+    .kind = "workload",
+    .help = "workloads (microbenchmarks, GPCNeT, proxy applications, traces)",
+};
+static const struct registry allocation_registry = {
+    .kind = "allocation",
+    .help = "allocation policies (linear, interleaved, random, ...)",
+};
+
+const struct registry *const registries[] = {
+    &topo_builder_registry, &topo_system_registry, &routing_registry,
+    &controller_registry,   &workload_registry,    &allocation_registry,
+    NULL,
+};

@@ -1,0 +1,120 @@
+/* core/evq.h — the pending-event set of one simulation partition.
+ *
+ * What is modelled: nothing physical; this is the scheduler's priority
+ * queue (DESIGN.md §2). An event is 32 bytes, stored by value; it names the
+ * entity it is for (`target`), what happens (`type`, a handler index in
+ * struct sim) and one 64-bit argument (a port, a pool index, a counter...).
+ *
+ * Invariant — the order is a total order that does not depend on how the
+ * simulation is partitioned: events are popped by increasing (time, key),
+ * where key = evq_key(creator, seq) packs the id of the entity that created
+ * the event and that entity's own running count of events created. Two
+ * events created by the same entity never share a key, and two created by
+ * different entities differ in the creator bits, so (time, key) pairs are
+ * unique and the pop order is fully determined by the set of events pushed,
+ * never by the order in which they were pushed or by which other events
+ * live in the same queue. A global insertion counter would break this: it
+ * numbers events differently when the entities are spread over processes.
+ * Pushing two events with equal (time, key) is a caller bug; the queue
+ * still works but which of the two comes first is unspecified.
+ *
+ * Two implementations sit behind the same six calls, chosen at init:
+ *   EVQ_HEAP4    a 4-ary implicit min-heap over one flat array of events
+ *                (the default: no pointers, a parent's four children share
+ *                two cache lines);
+ *   EVQ_PAIRING  a pairing heap over a pool of nodes with a free list
+ *                (evq_pairing.c; structurally unrelated, kept so that the
+ *                tests and the benchmark can compare the two pop sequences
+ *                event by event).
+ * Neither allocates except to grow, by doubling, when full; a queue sized by
+ * capacity_hint for the largest pending set never allocates in the loop.
+ */
+#ifndef DFSIM_EVQ_H
+#define DFSIM_EVQ_H
+
+#include <assert.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/time.h"
+
+struct event {
+    simtime time;    /* when it happens (ps) */
+    uint64_t key;    /* evq_key(creator, seq): breaks ties in time */
+    uint32_t target; /* entity it is delivered to */
+    uint32_t type;   /* handler index (struct sim) */
+    uint64_t arg;    /* payload: a port, an index into a pool, a count */
+};
+
+_Static_assert(sizeof(struct event) == 32, "struct event must be 32 bytes");
+
+#define EVQ_CREATOR_BITS 24 /* creators are entity ids < 2^24 */
+#define EVQ_SEQ_BITS 40     /* each creates < 2^40 events in a run */
+#define EVQ_CREATOR_MAX ((UINT32_C(1) << EVQ_CREATOR_BITS) - 1)
+#define EVQ_SEQ_MAX ((UINT64_C(1) << EVQ_SEQ_BITS) - 1)
+
+/* The tie-breaking key of the seq-th event created by entity `creator`:
+ * creator in the top 24 bits, seq in the low 40. At equal times, events are
+ * therefore ordered by creator id, then by creation order within a creator.
+ * Both ranges are asserted. */
+static inline uint64_t evq_key(uint32_t creator, uint64_t seq)
+{
+    assert(creator <= EVQ_CREATOR_MAX);
+    assert(seq <= EVQ_SEQ_MAX);
+    return ((uint64_t)creator << EVQ_SEQ_BITS) | seq;
+}
+
+/* The strict order of the queue: a before b. */
+static inline bool evq_before(const struct event *a, const struct event *b)
+{
+    return a->time < b->time || (a->time == b->time && a->key < b->key);
+}
+
+enum evq_impl {
+    EVQ_HEAP4,   /* 4-ary implicit heap over a flat array (default) */
+    EVQ_PAIRING, /* pairing heap over a node pool (differential tests) */
+};
+
+struct evq_pnode; /* a pairing-heap node; private to evq_pairing.c */
+
+struct evq {
+    enum evq_impl impl; /* which of the two is in use */
+    size_t n;           /* events queued */
+    size_t cap;         /* events that fit without growing */
+    /* EVQ_HEAP4 */
+    struct event *heap; /* heap[0] is the minimum; points into `block` */
+    void *block;        /* the allocation behind heap (cache-line aligned) */
+    /* EVQ_PAIRING */
+    struct evq_pnode *nodes; /* node pool, indexed by uint32_t (0 = none) */
+    uint32_t root;           /* index of the minimum node, 0 if empty */
+    uint32_t free_list;      /* first free node, chained through `next` */
+    uint32_t used;           /* nodes ever handed out (high-water mark) */
+};
+
+/* Prepare an empty queue of kind `impl` with room for capacity_hint events
+ * (0: a small default). Returns 0, or -1 if out of memory (q is then empty
+ * and evq_free(q) is harmless). */
+int evq_init(struct evq *q, enum evq_impl impl, size_t capacity_hint);
+
+/* Release the queue's memory; q may be re-initialised afterwards. Queued
+ * events are dropped. */
+void evq_free(struct evq *q);
+
+/* Insert a copy of *e. Grows the queue (doubling) when full; returns 0, or
+ * -1 if growing failed for lack of memory, in which case the queue is
+ * unchanged. */
+int evq_push(struct evq *q, const struct event *e);
+
+/* Remove the first event in (time, key) order into *out. Returns false,
+ * leaving *out untouched, if the queue is empty. */
+bool evq_pop(struct evq *q, struct event *out);
+
+/* The first event in (time, key) order, or NULL if the queue is empty. The
+ * pointer is valid until the next push or pop. */
+const struct event *evq_peek(const struct evq *q);
+
+/* Number of events queued. */
+static inline size_t evq_size(const struct evq *q) { return q->n; }
+
+#endif

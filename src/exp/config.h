@@ -1,0 +1,98 @@
+/* exp/config.h — experiment files: libconfig syntax read through schemas.
+ *
+ * Experiment files are written by people, in libconfig's format (comments,
+ * groups, lists, typed scalars; https://hyperrealm.github.io/libconfig/),
+ * parsed by the Debian package libconfig-dev. dfsim never reads a setting
+ * directly: each group of the file is read through a *schema*, a table of
+ * `struct cfg_key` that names every accepted key with its type, range,
+ * accepted names and where it is stored. The schema is the single source of
+ * truth: it validates (unknown keys, wrong types, out-of-range values,
+ * unknown names are errors naming file, line, key and what was expected), it
+ * fills the caller's struct, and it documents (`dfsim run --help-keys`, and
+ * the test that examples/example.cfg mentions every key).
+ *
+ * Errors are collected in a struct diag; reading goes on after an error so a
+ * user sees every mistake at once.
+ */
+#ifndef DFSIM_CONFIG_H
+#define DFSIM_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/diag.h"
+#include "core/registry.h"
+
+enum cfg_type {
+    CFG_END = 0, /* terminates a schema */
+    CFG_INT,     /* int64_t at offset; libconfig integer (or 64-bit L) */
+    CFG_UINT32,  /* uint32_t at offset; libconfig integer in [min, max] */
+    CFG_FLOAT,   /* double at offset; libconfig float, or an integer */
+    CFG_BOOL,    /* bool at offset; libconfig true/false */
+    CFG_STRING,  /* const char * at offset (owned by the struct cfg_file) */
+    CFG_CHOICE,  /* const char * at offset; one of `choices` */
+    CFG_NAME,    /* const struct reg_entry * at offset; a name in `reg` */
+    CFG_GROUP,   /* nested group read with `sub`, stored at offset */
+};
+
+struct cfg_key {
+    const char *name;         /* key as written in the file */
+    enum cfg_type type;
+    size_t offset;            /* where the value goes in the caller's struct */
+    const char *help;         /* one line: meaning, unit, default */
+    int64_t min, max;         /* CFG_INT / CFG_UINT32: inclusive range,
+                                 ignored when min == max == 0 */
+    double fmin, fmax;        /* CFG_FLOAT: inclusive range, ignored when
+                                 fmin == fmax == 0 */
+    const char *const *choices;   /* CFG_CHOICE: NULL-terminated list */
+    const struct registry *reg;   /* CFG_NAME: the registry of that kind */
+    const struct cfg_key *sub;    /* CFG_GROUP: schema of the nested group */
+    bool required;                /* missing ⇒ error */
+};
+
+/* An open experiment file. */
+struct cfg_file;
+struct config_setting_t;
+
+/* Parse `path`. On a syntax error or unreadable file: report to d (file,
+ * line, libconfig's message) and return NULL. Integer literals that
+ * libconfig 1.5 would silently wrap (past 32 bits without `L`) are reported
+ * too, but the file is still returned so that reading can go on.
+ * `@include "x"` is looked up next to `path`. */
+struct cfg_file *cfg_open(const char *path, struct diag *d);
+/* Parse text held in memory; `name` is used in diagnostics. */
+struct cfg_file *cfg_open_string(const char *name, const char *text,
+                                 struct diag *d);
+void cfg_close(struct cfg_file *f);
+const char *cfg_path(const struct cfg_file *f);
+
+/* The top-level group `name` of the file, or NULL if absent. */
+struct config_setting_t *cfg_section(struct cfg_file *f, const char *name);
+
+/* Line of a setting in its file (0 if unknown). */
+int cfg_line(const struct config_setting_t *s);
+
+/* Read `group` through `schema` into `out`. Keys absent from the file keep
+ * the value `out` already has (the caller sets defaults first), and so do
+ * keys whose value is rejected. `prefix` is the dotted path used in
+ * messages ("system", "system.aries"). Every key of `group` not in `schema`
+ * is an error listing the accepted keys. Keys whose name is in `skip`
+ * (NULL-terminated, may be NULL) are ignored, so two schemas can share one
+ * group. `group` may be NULL (an absent section): then only its required
+ * keys are reported, at the file without a line. Returns the number of
+ * errors added to d. */
+int cfg_read(struct cfg_file *f, struct config_setting_t *group,
+             const char *prefix, const struct cfg_key *schema, void *out,
+             const char *const *skip, struct diag *d);
+
+/* Check that every top-level group of the file is one of `sections`
+ * (NULL-terminated); report the others. Returns the number of errors. */
+int cfg_check_sections(struct cfg_file *f, const char *const *sections,
+                       struct diag *d);
+
+/* Print a schema as documentation, one key a line, indented by `indent`. */
+void cfg_print_schema(FILE *out, const char *prefix,
+                      const struct cfg_key *schema, int indent);
+
+#endif

@@ -1,0 +1,295 @@
+/* topo/topo.h — every network dfsim models, as one graph.
+ *
+ * A topology is routers, their ports (Aries and Gemini call them tiles),
+ * the links joining ports, NICs attached to routers, and nodes owning NICs.
+ * Four builders fill it: the Cray XC (Aries) dragonfly, the Slingshot
+ * (Rosetta) dragonfly, the generic Kim–Dally dragonfly of BookSim/SST, and
+ * the Gemini 3-D torus. Everything above the topology (routing, NICs,
+ * counters, allocation) sees only this graph and its ids, never a builder.
+ *
+ * Invariants, checked by topo_check() and by the tests for every builder:
+ *  - every link is a pair of ports, each the other's `peer` (links are
+ *    bidirectional, each direction with the port's own bandwidth);
+ *  - a port belongs to exactly one router; ports of a router are contiguous;
+ *  - endpoint ports (Aries processor tiles, Slingshot edge ports, Gemini
+ *    host tiles, dragonfly terminals) have no peer and serve NICs;
+ *  - ports of kind PORT_UNUSED exist on the chip but are not cabled.
+ *
+ * All ids are uint32_t indices into flat arrays; TOPO_NONE means "none".
+ * Names (Cray cnames, switch/port names, torus coordinates) are computed on
+ * demand by topo_router_name(), topo_node_name() and topo_port_name().
+ */
+#ifndef DFSIM_TOPO_H
+#define DFSIM_TOPO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/arena.h"
+#include "core/diag.h"
+#include "core/registry.h"
+
+#define TOPO_NONE UINT32_MAX
+
+struct cfg_key; /* exp/config.h */
+
+enum topo_family {
+    TOPO_ARIES,     /* Cray XC dragonfly (Aries) */
+    TOPO_SLINGSHOT, /* HPE Slingshot dragonfly (Rosetta) */
+    TOPO_DRAGONFLY, /* generic Kim–Dally dragonfly (p, a, h, g) */
+    TOPO_TORUS,     /* Cray Gemini 3-D torus */
+};
+
+/* What a port is, named as the hardware names it. */
+enum port_kind {
+    PORT_UNUSED = 0,    /* present on the chip, not cabled */
+    PORT_ARIES_PROC,    /* Aries processor tile (to the NICs) */
+    PORT_ARIES_GREEN,   /* rank-1: chassis backplane */
+    PORT_ARIES_BLACK,   /* rank-2: copper cable between chassis of a group */
+    PORT_ARIES_OPTICAL, /* rank-3: optical (AOC) link between groups */
+    PORT_SS_EDGE,       /* Slingshot edge port (to a NIC) */
+    PORT_SS_LOCAL,      /* Slingshot intra-group (copper) */
+    PORT_SS_GLOBAL,     /* Slingshot inter-group (optical) */
+    PORT_DF_TERMINAL,   /* generic dragonfly terminal channel */
+    PORT_DF_LOCAL,      /* generic dragonfly local channel */
+    PORT_DF_GLOBAL,     /* generic dragonfly global channel */
+    PORT_TORUS_XP,      /* Gemini X+ tile; the six directions keep this order */
+    PORT_TORUS_XM,
+    PORT_TORUS_YP,
+    PORT_TORUS_YM,
+    PORT_TORUS_ZP,
+    PORT_TORUS_ZM,
+    PORT_TORUS_HOST,    /* Gemini host (NIC) tile */
+    PORT_KIND_COUNT
+};
+
+/* The role a kind plays for routing and for the figures. */
+enum port_class {
+    PCLASS_UNUSED,
+    PCLASS_ENDPOINT, /* to a NIC */
+    PCLASS_LOCAL,    /* router to router inside a group (torus: every link) */
+    PCLASS_GLOBAL,   /* router to router between groups */
+};
+
+/* Physical medium: sets bandwidth and wire latency. */
+enum link_medium {
+    MEDIUM_NONE,
+    MEDIUM_ONCHIP,    /* router tile to NIC on the same ASIC/board */
+    MEDIUM_BACKPLANE, /* chassis backplane */
+    MEDIUM_COPPER,    /* copper cable */
+    MEDIUM_OPTICAL,   /* active optical cable */
+    MEDIUM_MEZZANINE, /* Gemini mezzanine (Y links within a board) */
+    MEDIUM_CABLE,     /* Gemini cable */
+    MEDIUM_COUNT
+};
+
+struct topo_port {
+    uint32_t router;  /* owning router */
+    uint32_t peer;    /* port at the other end, TOPO_NONE if not linked */
+    uint32_t nic;     /* endpoint ports: first NIC served, else TOPO_NONE */
+    uint16_t index;   /* port (tile) number on its router */
+    uint8_t kind;     /* enum port_kind */
+    uint8_t medium;   /* enum link_medium */
+    uint64_t bw;      /* bytes per second, per direction */
+    uint32_t latency; /* wire latency, picoseconds */
+};
+
+struct topo_router {
+    uint32_t group;      /* dragonfly group; 0 on a torus */
+    uint32_t first_port; /* ports are [first_port, first_port + n_ports) */
+    uint32_t first_nic;  /* NICs attached: [first_nic, first_nic + n_nics) */
+    uint16_t n_ports;
+    uint16_t n_nics;
+    uint16_t pos[3];     /* Aries: chassis in group, slot; Slingshot and
+                            dragonfly: switch in group; torus: x, y, z */
+};
+
+struct topo_nic {
+    uint32_t router;     /* the router it is attached to */
+    uint32_t node;       /* the node it belongs to */
+    uint32_t first_port; /* endpoint ports it may use */
+    uint16_t n_ports;
+    uint16_t index;      /* NIC number on its router (Aries NIC0..3) */
+};
+
+#define TOPO_MAX_NICS 2 /* per node: Shandy's nodes have two (SC'20 §III) */
+
+struct topo_node {
+    uint32_t nic[TOPO_MAX_NICS]; /* its NICs; NICs are numbered router by
+                                    router, so a node's need not be adjacent */
+    uint16_t n_nics;             /* 1 but on dual-NIC Slingshot nodes */
+    uint16_t slot;               /* node number on its first router (n0..3) */
+};
+
+/* Builder parameters. Each builder documents its keys in its schema. */
+struct aries_params {
+    uint32_t groups;           /* two-cabinet groups, the last may be partial */
+    uint32_t chassis_last;     /* chassis in the last group, 1..6 */
+    uint32_t cables_per_pair;  /* optical cables between each pair of groups */
+    uint32_t nodes;            /* populated nodes, 0 = every slot */
+    uint32_t cabinets_per_row; /* for cnames c<col>-<row> */
+};
+
+struct slingshot_params {
+    uint32_t groups;
+    uint32_t switches_per_group;
+    uint32_t endpoints_per_switch; /* edge ports cabled to NICs */
+    uint32_t global_per_pair;      /* global links between each group pair */
+    uint32_t local_per_pair;       /* links between two switches of a group */
+    uint32_t nics_per_node;        /* 1, or 2 (Shandy) */
+    uint32_t nodes;                /* populated nodes, 0 = all */
+    double port_gbps;              /* switch-to-switch port rate, Gb/s */
+    double edge_gbps;              /* NIC link rate, Gb/s */
+};
+
+struct dragonfly_params {
+    uint32_t p; /* terminals per router */
+    uint32_t a; /* routers per group */
+    uint32_t h; /* global channels per router */
+    uint32_t g; /* groups, 0 = a*h + 1 (the maximum) */
+    double local_gbps, global_gbps, terminal_gbps;
+};
+
+struct torus_params {
+    uint32_t x, y, z; /* dimensions (Gemini routers) */
+};
+
+union topo_params {
+    struct aries_params aries;
+    struct slingshot_params slingshot;
+    struct dragonfly_params dragonfly;
+    struct torus_params torus;
+};
+
+struct topo {
+    enum topo_family family;
+    const char *system;      /* built-in system or builder name */
+    const char *description; /* what it models and what was assumed */
+    union topo_params p;     /* parameters it was built from */
+
+    uint32_t n_routers, n_ports, n_nics, n_nodes, n_groups;
+    uint32_t routers_per_group;  /* in a full group */
+    uint32_t global_cables;      /* physical inter-group cables */
+    struct topo_router *routers;
+    struct topo_port *ports;
+    struct topo_nic *nics;
+    struct topo_node *nodes;
+
+    /* Minimal-path structure (topo_finish): distances inside each group
+     * and, per ordered pair of groups, the global ports joining them. */
+    uint32_t max_group_size;     /* routers in the largest group */
+    uint8_t *group_dist;         /* [group][i][j], max_group_size^2 each;
+                                    255 = unreachable */
+    uint32_t *pair_start;        /* CSR over (src group * G + dst group) */
+    uint32_t *pair_port;         /* global ports of src group to dst group */
+
+    struct arena arena;          /* owns every array above */
+};
+
+/* A builder: one per topology family, registered by name. */
+struct topo_builder {
+    struct reg_entry base;
+    enum topo_family family;
+    const struct cfg_key *params;      /* schema of its parameters */
+    void (*defaults)(union topo_params *p);
+    /* Fill t (already zeroed, arena ready) from p. Errors (impossible
+     * parameters) go to d with the given file/line; returns 0 or -1. */
+    int (*build)(struct topo *t, const union topo_params *p, struct diag *d,
+                 const char *file, int line);
+};
+
+/* A named built-in system: a builder with its parameters. */
+struct topo_system {
+    struct reg_entry base;
+    const struct topo_builder *builder;
+    const char *description; /* what it is, sources, what was assumed */
+    void (*set)(union topo_params *p);
+};
+
+extern const struct registry topo_builder_registry;
+extern const struct registry topo_system_registry;
+
+/* Build a topology with `builder` and parameters p into t. On error,
+ * reports to d (naming file and line if given) and returns -1 with t
+ * freed. */
+int topo_build(struct topo *t, const struct topo_builder *builder,
+               const union topo_params *p, const char *system_name,
+               const char *description, struct diag *d, const char *file,
+               int line);
+
+/* Build a named built-in system with its default parameters. */
+int topo_build_system(struct topo *t, const char *name, struct diag *d);
+
+void topo_free(struct topo *t);
+
+/* ---- builder helpers (topo.c) ---------------------------------------- */
+
+/* Allocate routers (n) with ports_per_router ports each, all PORT_UNUSED,
+ * and NIC/node arrays of the given sizes. Returns 0 or -1 (out of memory). */
+int topo_alloc(struct topo *t, uint32_t routers, uint32_t ports_per_router,
+               uint32_t nics, uint32_t nodes);
+/* Set a port's kind, medium, bandwidth (B/s per direction) and wire
+ * latency (ps). */
+void topo_port_set(struct topo *t, uint32_t port, enum port_kind kind,
+                   enum link_medium medium, uint64_t bw, uint32_t latency_ps);
+/* Join two ports (both must be unlinked and of a router-to-router kind). */
+void topo_link(struct topo *t, uint32_t a, uint32_t b);
+/* Connector slot, at group `from`, of the m-th cable to group `to` when
+ * every group pair has a bundle: cables go round-robin over the other
+ * groups so each bundle is spread over the group's routers. */
+uint32_t topo_bundle_slot(uint32_t from, uint32_t to, uint32_t m,
+                          uint32_t groups);
+/* Compute the minimal-path structure and check the invariants. */
+int topo_finish(struct topo *t, struct diag *d);
+
+/* ---- queries ------------------------------------------------------- */
+
+enum port_class topo_port_class(enum port_kind k);
+const char *topo_port_kind_name(enum port_kind k);
+const char *topo_medium_name(enum link_medium m);
+const char *topo_family_name(enum topo_family f);
+
+/* Router-to-router hop count of a minimal path, as the hardware's minimal
+ * routing defines it: on a dragonfly, hops inside the source group, exactly
+ * one global hop (if the groups differ), hops inside the destination group;
+ * on a torus, the shortest way round each dimension. */
+uint32_t topo_min_hops(const struct topo *t, uint32_t src, uint32_t dst);
+
+/* Ports of router `cur` that lie on a minimal path to router `dst`; writes
+ * up to cap port ids into out and returns how many there are. */
+uint32_t topo_min_ports(const struct topo *t, uint32_t cur, uint32_t dst,
+                        uint32_t *out, uint32_t cap);
+
+/* Names. Each writes a NUL-terminated name into buf and returns buf. */
+char *topo_router_name(const struct topo *t, uint32_t r, char *buf,
+                       size_t cap);
+char *topo_node_name(const struct topo *t, uint32_t n, char *buf, size_t cap);
+char *topo_port_name(const struct topo *t, uint32_t p, char *buf, size_t cap);
+
+/* Check the graph invariants (see the file header); report to d. */
+int topo_check(const struct topo *t, struct diag *d);
+
+/* The figures `dfsim topo` prints (topo_figures.c). */
+struct topo_figures {
+    uint32_t routers, nodes, nics, groups;
+    uint32_t ports_by_kind[PORT_KIND_COUNT];  /* ports (tiles) per kind */
+    uint32_t links_by_class[4];    /* router-to-router links (port pairs)
+                                      per port class; endpoint = NIC ports */
+    uint32_t global_cables;
+    uint32_t diameter;             /* router hops on minimal paths */
+    double bisection_GBps;         /* both directions, min over cuts */
+    uint32_t bisection_links;      /* links crossing that cut */
+    const char *bisection_cut;     /* which cut gave the minimum */
+    double global_GBps_per_node;   /* one direction; 0 on a torus */
+    double alltoall_GBps;          /* peak all-to-all (dragonflies) */
+    double injection_GBps;         /* all NIC links, one direction */
+};
+
+int topo_figures(const struct topo *t, struct topo_figures *f);
+void topo_print(FILE *out, const struct topo *t, const struct topo_figures *f);
+void topo_print_json(FILE *out, const struct topo *t,
+                     const struct topo_figures *f);
+
+#endif

@@ -1,0 +1,96 @@
+/* tests/cli_util.c — run the dfsim executable from tests and capture what it
+ * prints, so command-line behaviour (exit codes, diagnostics) is tested in C
+ * like everything else. */
+#include "test.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *dfsim_bin(void)
+{
+    const char *b = getenv("DFSIM_BIN");
+    return b && *b ? b : "build/dfsim";
+}
+
+const char *src_path(const char *rel)
+{
+    static char buf[4][1024];
+    static int next;
+    const char *root = getenv("DFSIM_SRC");
+    char *p = buf[next++ % 4];
+    snprintf(p, sizeof buf[0], "%s/%s", root && *root ? root : ".", rel);
+    return p;
+}
+
+/* Read all of fd into buf (at most cap-1 bytes kept), NUL-terminate. */
+static void slurp(int fd, char *buf, size_t cap)
+{
+    size_t n = 0;
+    char tmp[4096];
+    ssize_t r;
+    while ((r = read(fd, tmp, sizeof tmp)) > 0) {
+        for (ssize_t i = 0; i < r && n + 1 < cap; i++)
+            buf[n++] = tmp[i];
+    }
+    if (cap)
+        buf[n] = '\0';
+}
+
+int run_dfsim(const char *const argv[], char *out, size_t out_cap, char *err,
+              size_t err_cap)
+{
+    char out_path[] = "/tmp/dfsim-test-outXXXXXX";
+    char err_path[] = "/tmp/dfsim-test-errXXXXXX";
+    int ofd = mkstemp(out_path), efd = mkstemp(err_path);
+    if (ofd < 0 || efd < 0)
+        return -1;
+    unlink(out_path);
+    unlink(err_path);
+
+    const char *args[64];
+    size_t n = 0;
+    args[n++] = dfsim_bin();
+    for (size_t i = 0; argv[i] && n + 1 < sizeof args / sizeof args[0]; i++)
+        args[n++] = argv[i];
+    args[n] = NULL;
+
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        dup2(ofd, 1);
+        dup2(efd, 2);
+        execv(args[0], (char *const *)args);
+        _exit(127);
+    }
+    int status = 0;
+    if (waitpid(pid, &status, 0) < 0)
+        return -1;
+    lseek(ofd, 0, SEEK_SET);
+    lseek(efd, 0, SEEK_SET);
+    if (out)
+        slurp(ofd, out, out_cap);
+    if (err)
+        slurp(efd, err, err_cap);
+    close(ofd);
+    close(efd);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+const char *write_temp(const char *name, const char *text)
+{
+    static char paths[8][256];
+    static int next;
+    char *p = paths[next++ % 8];
+    snprintf(p, sizeof paths[0], "/tmp/dfsim-test-%d-%s", (int)getpid(), name);
+    FILE *f = fopen(p, "w");
+    if (!f)
+        return NULL;
+    fputs(text, f);
+    fclose(f);
+    return p;
+}

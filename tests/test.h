@@ -1,0 +1,78 @@
+/* tests/test.h — the test harness: one binary, many named test functions.
+ *
+ * A test is a `static void test_x(void)` registered in the module's
+ * `tests_<module>` list (see tests/tests.def). CHECK records a failure with
+ * file:line and the values involved and goes on; the test fails if any CHECK
+ * failed. The runner prints one line per test and ends with the line
+ * "N passed, N failed" that `make test` and CI read.
+ */
+#ifndef DFSIM_TEST_H
+#define DFSIM_TEST_H
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+extern int test_failures; /* CHECK failures in the running test */
+
+#define CHECK(cond)                                                          \
+    do {                                                                     \
+        if (!(cond)) {                                                       \
+            test_failures++;                                                 \
+            fprintf(stderr, "  %s:%d: CHECK(%s) failed\n", __FILE__,         \
+                    __LINE__, #cond);                                        \
+        }                                                                    \
+    } while (0)
+
+#define CHECK_EQ_U(a, b)                                                     \
+    do {                                                                     \
+        unsigned long long check_a_ = (unsigned long long)(a);               \
+        unsigned long long check_b_ = (unsigned long long)(b);               \
+        if (check_a_ != check_b_) {                                          \
+            test_failures++;                                                 \
+            fprintf(stderr, "  %s:%d: %s == %s failed: %llu != %llu\n",      \
+                    __FILE__, __LINE__, #a, #b, check_a_, check_b_);         \
+        }                                                                    \
+    } while (0)
+
+#define CHECK_NEAR(a, b, tol)                                                \
+    do {                                                                     \
+        double check_a_ = (double)(a), check_b_ = (double)(b);               \
+        if (!(fabs(check_a_ - check_b_) <= (tol))) {                         \
+            test_failures++;                                                 \
+            fprintf(stderr, "  %s:%d: %s ~= %s failed: %.9g vs %.9g\n",      \
+                    __FILE__, __LINE__, #a, #b, check_a_, check_b_);         \
+        }                                                                    \
+    } while (0)
+
+#define CHECK_STR_CONTAINS(hay, needle)                                      \
+    do {                                                                     \
+        const char *check_h_ = (hay), *check_n_ = (needle);                  \
+        if (!check_h_ || !strstr(check_h_, check_n_)) {                      \
+            test_failures++;                                                 \
+            fprintf(stderr, "  %s:%d: \"%s\" not found in:\n%s\n", __FILE__, \
+                    __LINE__, check_n_, check_h_ ? check_h_ : "(null)");     \
+        }                                                                    \
+    } while (0)
+
+struct test_case {
+    const char *name;
+    void (*fn)(void);
+};
+
+/* Each test file ends with:
+ *   const struct test_case tests_<module>[] = { TEST(test_a), ..., {0} };  */
+#define TEST(fn) { #fn, fn }
+
+/* tests/cli_util.c: run build/dfsim (or $DFSIM_BIN) with arguments; capture
+ * stdout and stderr (each truncated to cap bytes, NUL-terminated). Returns
+ * the exit status, or -1 if the program could not be run or was killed. */
+int run_dfsim(const char *const argv[], char *out, size_t out_cap, char *err,
+              size_t err_cap);
+/* Path of a fresh temporary file holding `text`; the caller unlinks it. */
+const char *write_temp(const char *name, const char *text);
+/* Path to a file of the source tree (DFSIM_SRC, default "."). */
+const char *src_path(const char *rel);
+
+#endif
