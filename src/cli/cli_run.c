@@ -80,7 +80,7 @@ int cli_run(int argc, char **argv)
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+o:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
         switch (c) {
         case 'o':
             outdir = optarg;

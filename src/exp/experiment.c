@@ -127,7 +127,8 @@ int experiment_load(struct experiment *e, const char *path,
             union topo_params before = e->params;
             cfg_read(e->cfg, sys, "system", e->builder->params, &e->params,
                      choice, d);
-            e->overridden = memcmp(&before, &e->params, sizeof before) != 0;
+            e->overridden = e->system &&
+                            memcmp(&before, &e->params, sizeof before) != 0;
         }
     }
 
