@@ -8,7 +8,7 @@
  * accepted names and where it is stored. The schema is the single source of
  * truth: it validates (unknown keys, wrong types, out-of-range values,
  * unknown names are errors naming file, line, key and what was expected), it
- * fills the caller's struct, and it documents (`dfsim run --help-keys`, and
+ * fills the caller's struct, and it documents (`dfsim run --help`, and
  * the test that examples/example.cfg mentions every key).
  *
  * Errors are collected in a struct diag; reading goes on after an error so a

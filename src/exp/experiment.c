@@ -133,8 +133,21 @@ int experiment_load(struct experiment *e, const char *path,
     }
 
     config_setting_t *pr = cfg_section(e->cfg, "probe");
-    if (pr)
+    if (pr) {
         cfg_read(e->cfg, pr, "probe", probe_keys, &e->probe, NULL, d);
+        /* -1 asks for the system's default; other negative values are
+         * mistakes, not a silent default */
+        double rd = e->probe.router_delay_ns;
+        if (rd < 0 && rd != -1.0) {
+            config_setting_t *k = config_setting_get_member(pr,
+                                                            "router_delay_ns");
+            diag_error(d, cfg_path(e->cfg), k ? cfg_line(k) : cfg_line(pr),
+                       "probe.router_delay_ns",
+                       "value %g; expected a delay >= 0 ns, or -1 for the "
+                       "system's default",
+                       rd);
+        }
+    }
 
     if (d->errors > errors) {
         experiment_free(e);
@@ -172,7 +185,7 @@ void experiment_print_keys(FILE *out)
     for (size_t i = 0; i < topo_builder_registry.n; i++) {
         const struct topo_builder *b =
             (const struct topo_builder *)topo_builder_registry.entries[i];
-        fprintf(out, "  with topology = \"%s\" (or a %s system):\n",
+        fprintf(out, "  with topology = \"%s\" (or a built-in %s system):\n",
                 b->base.name, b->base.name);
         cfg_print_schema(out, "system", b->params, 4);
     }
