@@ -453,6 +453,10 @@ static void test_dragonfly_booksim_arrangement(void)
      * k + 1; channel k is on router k / h, port k % h. */
     uint32_t bad = 0;
     for (uint32_t r = 0; r < t.n_routers; r++) {
+        /* degrees: p terminals, a - 1 local, h global channels */
+        CHECK_EQ_U(count_kind(&t, r, PORT_DF_TERMINAL, false), 4);
+        CHECK_EQ_U(count_kind(&t, r, PORT_DF_LOCAL, true), 7);
+        CHECK_EQ_U(count_kind(&t, r, PORT_DF_GLOBAL, true), 4);
         uint32_t i = t.routers[r].group, local = r % 8;
         for (uint32_t c = 0; c < 4; c++) {
             const struct topo_port *p =
