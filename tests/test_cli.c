@@ -695,6 +695,16 @@ static void test_bad_builder_parameters(void)
              "system = { topology = \"dragonfly\"; a = 4; h = 2; g = 10; };\n",
              1,
              (const char *const[]){ "system.g: ", "at most 9 groups", NULL });
+    /* the builder's complaint names the line of the key itself */
+    bad_file("cables-line.cfg",
+             "system = {\n"
+             "  topology = \"aries\";\n"
+             "  groups = 6;\n"
+             "  cables_per_pair = 49;\n"
+             "};\n",
+             4,
+             (const char *const[]){ "system.cables_per_pair: ",
+                                    "expected 1 to 48", NULL });
 }
 
 static void test_bad_syntax(void)

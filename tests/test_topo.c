@@ -285,8 +285,7 @@ static void test_aries_group_bisection(void)
     p.aries.cables_per_pair = 0;
     struct topo t;
     struct diag d = quiet();
-    if (topo_build(&t, &topo_builder_aries, &p, "group", "one group", &d,
-                   NULL, 0) != 0) {
+    if (topo_build(&t, &topo_builder_aries, &p, "group", "one group", &d, NULL) != 0) {
         CHECK(0);
         return;
     }
@@ -363,7 +362,7 @@ static void test_aries_bad_params(void)
     char *text = NULL;
     size_t len = 0;
     d.out = open_memstream(&text, &len);
-    CHECK(topo_build(&t, &topo_builder_aries, &p, "x", "x", &d, "f.cfg", 7) !=
+    CHECK(topo_build(&t, &topo_builder_aries, &p, "x", "x", &d, &(struct topo_where){ .file = "f.cfg", .line = 7 }) !=
           0);
     fclose(d.out);
     CHECK_STR_CONTAINS(text, "f.cfg:7:");
@@ -375,7 +374,7 @@ static void test_aries_bad_params(void)
     p.aries.nodes = 6 * 384 + 1;
     d = quiet();
     d.out = fopen("/dev/null", "w");
-    CHECK(topo_build(&t, &topo_builder_aries, &p, "x", "x", &d, NULL, 0) != 0);
+    CHECK(topo_build(&t, &topo_builder_aries, &p, "x", "x", &d, NULL) != 0);
     fclose(d.out);
 }
 
@@ -476,13 +475,13 @@ static void test_dragonfly_booksim_arrangement(void)
     p.dragonfly.g = 34; /* more than a*h + 1 = 33 */
     struct diag d = quiet();
     d.out = fopen("/dev/null", "w");
-    CHECK(topo_build(&t, &topo_builder_dragonfly, &p, "x", "x", &d, NULL, 0) !=
+    CHECK(topo_build(&t, &topo_builder_dragonfly, &p, "x", "x", &d, NULL) !=
           0);
     fclose(d.out);
     /* fewer groups: bundles of floor(32 / 8) = 4 between each pair */
     p.dragonfly.g = 9;
     d = quiet();
-    CHECK(topo_build(&t, &topo_builder_dragonfly, &p, "x", "x", &d, NULL, 0) ==
+    CHECK(topo_build(&t, &topo_builder_dragonfly, &p, "x", "x", &d, NULL) ==
           0);
     CHECK_EQ_U(t.global_cables, 4 * 9 * 8 / 2);
     CHECK_EQ_U(t.pair_start[1 * 9 + 2 + 1] - t.pair_start[1 * 9 + 2], 4);

@@ -156,6 +156,17 @@ int experiment_load(struct experiment *e, const char *path,
     return 0;
 }
 
+/* Line of a dotted "system.<key>" in the experiment's system group. */
+static int system_key_line(const void *ctx, const char *key)
+{
+    const struct experiment *e = ctx;
+    config_setting_t *sys = cfg_section(e->cfg, "system");
+    if (!sys || strncmp(key, "system.", 7) != 0)
+        return 0;
+    config_setting_t *k = config_setting_get_member(sys, key + 7);
+    return k ? cfg_line(k) : 0;
+}
+
 int experiment_build_topo(const struct experiment *e, struct topo *t,
                           struct diag *d)
 {
@@ -165,8 +176,11 @@ int experiment_build_topo(const struct experiment *e, struct topo *t,
     if (e->overridden)
         desc = "a built-in system with parameters changed by the experiment "
                "file";
-    return topo_build(t, e->builder, &e->params, name, desc, d,
-                      cfg_path(e->cfg), e->system_line);
+    struct topo_where w = { .file = cfg_path(e->cfg),
+                            .line = e->system_line,
+                            .key_line = system_key_line,
+                            .ctx = e };
+    return topo_build(t, e->builder, &e->params, name, desc, d, &w);
 }
 
 void experiment_free(struct experiment *e)

@@ -112,7 +112,7 @@ static void connector_tiles(const struct topo *t, uint32_t g, uint32_t nch,
 }
 
 static int aries_build(struct topo *t, const union topo_params *u,
-                       struct diag *d, const char *file, int line)
+                       struct diag *d, const struct topo_where *w)
 {
     const struct aries_params *p = &u->aries;
     uint32_t G = p->groups, last = p->chassis_last;
@@ -122,14 +122,14 @@ static int aries_build(struct topo *t, const union topo_params *u,
     uint32_t nodes = p->nodes ? p->nodes : slots;
 
     if (nodes > slots) {
-        diag_error(d, file, line, "system.nodes",
+        topo_param_error(d, w, "system.nodes",
                    "%u nodes do not fit: %u groups (last with %u chassis) "
                    "hold %u node slots",
                    nodes, G, last, slots);
         return -1;
     }
     if (G == 1 && p->cables_per_pair != 0) {
-        diag_error(d, file, line, "system.cables_per_pair",
+        topo_param_error(d, w, "system.cables_per_pair",
                    "a one-group system has no optical cables; expected 0");
         return -1;
     }
@@ -137,7 +137,7 @@ static int aries_build(struct topo *t, const union topo_params *u,
         G > 1 ? last * ARIES_CONNECTORS / (G - 1) : 0; /* smallest group */
     if (G > 1 && (p->cables_per_pair == 0 ||
                   p->cables_per_pair > max_per_pair)) {
-        diag_error(d, file, line, "system.cables_per_pair",
+        topo_param_error(d, w, "system.cables_per_pair",
                    "%u cables between each pair of %u groups; expected 1 to "
                    "%u (floor(%u optical connectors per group / %u other "
                    "groups))",

@@ -61,13 +61,13 @@ static const struct cfg_key dragonfly_keys[] = {
 };
 
 static int dragonfly_build(struct topo *t, const union topo_params *u,
-                           struct diag *d, const char *file, int line)
+                           struct diag *d, const struct topo_where *w)
 {
     const struct dragonfly_params *p = &u->dragonfly;
     uint32_t a = p->a, h = p->h, P = p->p;
     uint32_t G = p->g ? p->g : a * h + 1;
     if (G > a * h + 1) {
-        diag_error(d, file, line, "system.g",
+        topo_param_error(d, w, "system.g",
                    "%u groups need %u global channels per group; a*h = %u "
                    "allows at most %u groups",
                    G, G - 1, a * h, a * h + 1);
@@ -75,7 +75,7 @@ static int dragonfly_build(struct topo *t, const union topo_params *u,
     }
     uint32_t ports = P + (a - 1) + h;
     if ((uint64_t)G * a * ports >= TOPO_NONE || G * a > (1u << 24)) {
-        diag_error(d, file, line, "system", "dragonfly too large: %u routers",
+        topo_param_error(d, w, "system", "dragonfly too large: %u routers",
                    G * a);
         return -1;
     }

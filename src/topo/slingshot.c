@@ -74,7 +74,7 @@ static const struct cfg_key slingshot_keys[] = {
 };
 
 static int slingshot_build(struct topo *t, const union topo_params *u,
-                           struct diag *d, const char *file, int line)
+                           struct diag *d, const struct topo_where *w)
 {
     const struct slingshot_params *p = &u->slingshot;
     uint32_t G = p->groups, S = p->switches_per_group;
@@ -84,20 +84,20 @@ static int slingshot_build(struct topo *t, const union topo_params *u,
     uint32_t used = E + L * (S - 1) + gports;
 
     if (used > ROSETTA_PORTS) {
-        diag_error(d, file, line, "system",
+        topo_param_error(d, w, "system",
                    "a Rosetta switch has %u ports; %u edge + %u local + %u "
                    "global = %u do not fit",
                    ROSETTA_PORTS, E, L * (S - 1), gports, used);
         return -1;
     }
     if ((G > 1) != (K > 0)) {
-        diag_error(d, file, line, "system.global_per_pair",
+        topo_param_error(d, w, "system.global_per_pair",
                    "%u groups with %u global links per pair; expected %s", G,
                    K, G > 1 ? "at least 1" : "0 for one group");
         return -1;
     }
     if (S % nics != 0) {
-        diag_error(d, file, line, "system.nics_per_node",
+        topo_param_error(d, w, "system.nics_per_node",
                    "%u NICs per node need a multiple of %u switches per "
                    "group, got %u",
                    nics, nics, S);
@@ -107,7 +107,7 @@ static int slingshot_build(struct topo *t, const union topo_params *u,
     uint32_t slots = G * per_group;
     uint32_t nodes = p->nodes ? p->nodes : slots;
     if (nodes > slots) {
-        diag_error(d, file, line, "system.nodes",
+        topo_param_error(d, w, "system.nodes",
                    "%u nodes do not fit in %u groups of %u", nodes, G,
                    per_group);
         return -1;

@@ -14,6 +14,7 @@
 #include "topo/topo.h"
 
 #include <assert.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -300,10 +301,26 @@ int topo_finish(struct topo *t, struct diag *d)
     return 0;
 }
 
+void topo_param_error(struct diag *d, const struct topo_where *w,
+                      const char *key, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    int line = 0;
+    if (w && w->key_line && key)
+        line = w->key_line(w->ctx, key);
+    if (w && line <= 0)
+        line = w->line;
+    diag_error(d, w ? w->file : NULL, line, key, "%s", msg);
+}
+
 int topo_build(struct topo *t, const struct topo_builder *builder,
                const union topo_params *p, const char *system_name,
-               const char *description, struct diag *d, const char *file,
-               int line)
+               const char *description, struct diag *d,
+               const struct topo_where *w)
 {
     memset(t, 0, sizeof *t);
     arena_init(&t->arena, (size_t)1 << 20);
@@ -312,11 +329,11 @@ int topo_build(struct topo *t, const struct topo_builder *builder,
     t->system = system_name ? system_name : builder->base.name;
     t->description = description ? description : builder->base.help;
     int errors = d->errors;
-    if (builder->build(t, p, d, file, line) != 0 || d->errors > errors ||
+    if (builder->build(t, p, d, w) != 0 || d->errors > errors ||
         topo_finish(t, d) != 0) {
         if (d->errors == errors)
-            diag_error(d, file, line, NULL, "topology %s: out of memory",
-                       t->system);
+            topo_param_error(d, w, NULL, "topology %s: out of memory",
+                             t->system);
         topo_free(t);
         return -1;
     }
@@ -339,7 +356,7 @@ int topo_build_system(struct topo *t, const char *name, struct diag *d)
     s->builder->defaults(&p);
     s->set(&p);
     return topo_build(t, s->builder, &p, s->base.name, s->description, d,
-                      NULL, 0);
+                      NULL);
 }
 
 void topo_free(struct topo *t)

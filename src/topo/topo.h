@@ -188,6 +188,22 @@ struct topo {
     struct arena arena;          /* owns every array above */
 };
 
+/* Where a system's parameters were written, so that a builder's complaint
+ * about a parameter names the file and the line of that key. */
+struct topo_where {
+    const char *file; /* NULL: not from a file */
+    int line;         /* line of the system group (fallback) */
+    /* line of a key ("system.nodes") in the file, or 0 if not written */
+    int (*key_line)(const void *ctx, const char *key);
+    const void *ctx;
+};
+
+/* Report a problem with parameter `key` (a dotted key, or "system") at the
+ * place w says it was written (w may be NULL). */
+void topo_param_error(struct diag *d, const struct topo_where *w,
+                      const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* A builder: one per topology family, registered by name. */
 struct topo_builder {
     struct reg_entry base;
@@ -195,9 +211,9 @@ struct topo_builder {
     const struct cfg_key *params;      /* schema of its parameters */
     void (*defaults)(union topo_params *p);
     /* Fill t (already zeroed, arena ready) from p. Errors (impossible
-     * parameters) go to d with the given file/line; returns 0 or -1. */
+     * parameters) go to d through topo_param_error; returns 0 or -1. */
     int (*build)(struct topo *t, const union topo_params *p, struct diag *d,
-                 const char *file, int line);
+                 const struct topo_where *w);
 };
 
 /* A named built-in system: a builder with its parameters. */
@@ -212,12 +228,12 @@ extern const struct registry topo_builder_registry;
 extern const struct registry topo_system_registry;
 
 /* Build a topology with `builder` and parameters p into t. On error,
- * reports to d (naming file and line if given) and returns -1 with t
- * freed. */
+ * reports to d (naming file and line when w says where the parameters
+ * were written; w may be NULL) and returns -1 with t freed. */
 int topo_build(struct topo *t, const struct topo_builder *builder,
                const union topo_params *p, const char *system_name,
-               const char *description, struct diag *d, const char *file,
-               int line);
+               const char *description, struct diag *d,
+               const struct topo_where *w);
 
 /* Build a named built-in system with its default parameters. */
 int topo_build_system(struct topo *t, const char *name, struct diag *d);

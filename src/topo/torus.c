@@ -114,13 +114,13 @@ static uint32_t medium_ps(enum link_medium m)
 }
 
 static int torus_build(struct topo *t, const union topo_params *u,
-                       struct diag *d, const char *file, int line)
+                       struct diag *d, const struct topo_where *w)
 {
     const struct torus_params *p = &u->torus;
     uint32_t dims[3] = { p->x, p->y, p->z };
     uint32_t routers = p->x * p->y * p->z;
     if ((uint64_t)routers * GEMINI_TILES >= TOPO_NONE) {
-        diag_error(d, file, line, "system", "torus too large");
+        topo_param_error(d, w, "system", "torus too large");
         return -1;
     }
     t->n_groups = 1;
@@ -190,8 +190,7 @@ static int torus_build(struct topo *t, const union topo_params *u,
         }
     }
     (void)d;
-    (void)file;
-    (void)line;
+    (void)w;
     return 0;
 }
 
