@@ -174,13 +174,6 @@ static inline uint32_t local_index(const struct topo *t, uint32_t r)
     return r - t->routers[r].group * t->routers_per_group;
 }
 
-static inline uint8_t gdist(const struct topo *t, uint32_t g, uint32_t i,
-                            uint32_t j)
-{
-    size_t m = t->max_group_size;
-    return t->group_dist[((size_t)g * m + i) * m + j];
-}
-
 static bool is_dragonfly(const struct topo *t)
 {
     return t->family != TOPO_TORUS;
@@ -190,7 +183,6 @@ static bool is_dragonfly(const struct topo *t)
 static int compute_group_dist(struct topo *t, struct diag *d)
 {
     size_t m = t->routers_per_group;
-    t->max_group_size = (uint32_t)m;
     t->group_dist = arena_alloc(&t->arena, (size_t)t->n_groups * m * m, 1);
     uint32_t *queue = malloc(m * sizeof *queue);
     if (!t->group_dist || !queue) {
@@ -384,15 +376,15 @@ uint32_t topo_min_hops(const struct topo *t, uint32_t src, uint32_t dst)
     }
     uint32_t A = s->group, B = d->group;
     if (A == B)
-        return gdist(t, A, local_index(t, src), local_index(t, dst));
+        return topo_group_hops(t, A, local_index(t, src), local_index(t, dst));
     size_t i = (size_t)A * t->n_groups + B;
     uint32_t best = UINT32_MAX, ls = local_index(t, src),
              ld = local_index(t, dst);
     for (uint32_t k = t->pair_start[i]; k < t->pair_start[i + 1]; k++) {
         const struct topo_port *p = &t->ports[t->pair_port[k]];
         uint32_t far = t->ports[p->peer].router;
-        uint32_t h = gdist(t, A, ls, local_index(t, p->router)) + 1u +
-                     gdist(t, B, local_index(t, far), ld);
+        uint32_t h = topo_group_hops(t, A, ls, local_index(t, p->router)) + 1u +
+                     topo_group_hops(t, B, local_index(t, far), ld);
         if (h < best)
             best = h;
     }

@@ -179,8 +179,7 @@ struct topo {
 
     /* Minimal-path structure (topo_finish): distances inside each group
      * and, per ordered pair of groups, the global ports joining them. */
-    uint32_t max_group_size;     /* routers in the largest group */
-    uint8_t *group_dist;         /* [group][i][j], max_group_size^2 each;
+    uint8_t *group_dist;         /* [group][i][j], routers_per_group^2 each;
                                     255 = unreachable */
     uint32_t *pair_start;        /* CSR over (src group * G + dst group) */
     uint32_t *pair_port;         /* global ports of src group to dst group */
@@ -277,6 +276,15 @@ uint32_t topo_min_hops(const struct topo *t, uint32_t src, uint32_t dst);
  * up to cap port ids into out and returns how many there are. */
 uint32_t topo_min_ports(const struct topo *t, uint32_t cur, uint32_t dst,
                         uint32_t *out, uint32_t cap);
+
+/* Hops between routers i and j (local indices) inside group g, on local
+ * links only; 255 if unreachable. Dragonfly families only. */
+static inline uint8_t topo_group_hops(const struct topo *t, uint32_t g,
+                                      uint32_t i, uint32_t j)
+{
+    size_t m = t->routers_per_group;
+    return t->group_dist[((size_t)g * m + i) * m + j];
+}
 
 /* Names. Each writes a NUL-terminated name into buf and returns buf. */
 char *topo_router_name(const struct topo *t, uint32_t r, char *buf,

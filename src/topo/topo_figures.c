@@ -29,13 +29,6 @@
 
 /* ---- diameter ------------------------------------------------------- */
 
-static inline uint8_t gd(const struct topo *t, uint32_t g, uint32_t i,
-                         uint32_t j)
-{
-    size_t m = t->max_group_size;
-    return t->group_dist[((size_t)g * m + i) * m + j];
-}
-
 static uint32_t group_size(const struct topo *t, uint32_t g)
 {
     uint32_t first = g * t->routers_per_group;
@@ -81,12 +74,12 @@ static uint32_t pair_diameter(const struct topo *t, uint32_t A, uint32_t B,
     uint32_t nu = 0, nv = 0, sa = group_size(t, A), sb = group_size(t, B);
     for (uint32_t s = 0; s < sa; s++) {
         for (uint32_t c = 0; c < k; c++)
-            vec[c] = gd(t, A, s, ga[c]);
+            vec[c] = topo_group_hops(t, A, s, ga[c]);
         nu = add_unique(u, nu, vec, k);
     }
     for (uint32_t d = 0; d < sb; d++) {
         for (uint32_t c = 0; c < k; c++)
-            vec[c] = gd(t, B, gb[c], d);
+            vec[c] = topo_group_hops(t, B, gb[c], d);
         nv = add_unique(v, nv, vec, k);
     }
     uint32_t worst = 0;
@@ -105,7 +98,7 @@ static uint32_t pair_diameter(const struct topo *t, uint32_t A, uint32_t B,
 
 static int dragonfly_diameter(const struct topo *t, uint32_t *out)
 {
-    uint32_t m = t->max_group_size, diam = 0;
+    uint32_t m = t->routers_per_group, diam = 0;
     uint32_t maxk = 0;
     for (size_t i = 0; i < (size_t)t->n_groups * t->n_groups; i++)
         if (t->pair_start[i + 1] - t->pair_start[i] > maxk)
@@ -123,8 +116,8 @@ static int dragonfly_diameter(const struct topo *t, uint32_t *out)
         uint32_t n = group_size(t, g);
         for (uint32_t i = 0; i < n; i++)
             for (uint32_t j = 0; j < n; j++)
-                if (gd(t, g, i, j) > diam)
-                    diam = gd(t, g, i, j);
+                if (topo_group_hops(t, g, i, j) > diam)
+                    diam = topo_group_hops(t, g, i, j);
     }
     for (uint32_t A = 0; A < t->n_groups; A++)
         for (uint32_t B = A + 1; B < t->n_groups; B++) {
