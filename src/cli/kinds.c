@@ -5,13 +5,9 @@
  * already so that `dfsim list` shows the whole plan; their registries are
  * filled where those parts live. */
 #include "core/registry.h"
+#include "route/route.h"
 #include "topo/topo.h"
 
-static const struct registry routing_registry = {
-    .kind = "routing",
-    .help = "routing algorithms (minimal, Valiant, UGAL, Aries ADAPTIVE_0..3, "
-            "...): the network model",
-};
 static const struct registry controller_registry = {
     .kind = "controller",
     .help = "controllers beside the NIC (application-aware routing, rate "

@@ -1,0 +1,318 @@
+/* net/net.h — the network model: NICs, routers, links, credit flow control.
+ *
+ * What is modelled (DESIGN.md §2; issue 3):
+ *  - Messages (PUT or GET, a size, a routing mode chosen by the sender)
+ *    enter a NIC, which cuts them into request packets of at most
+ *    `max_payload` bytes, as the hardware does (Aries/Gemini 64 B,
+ *    Slingshot 4 KiB). Every request is answered by a response packet,
+ *    routed back independently. A PUT carries its data in the request, a
+ *    GET in the response. Sizes are counted in network flits: Aries 48-bit
+ *    flits (64 B PUT = 14 request + 1 response flits, GET = 3 + 12: XC white
+ *    paper, "Aries Performance"), Gemini 3-byte phits (PUT 32 + 3, GET
+ *    8 + 27: Pedretti et al. §V), Slingshot bytes (4 KiB + 62 B of
+ *    Ethernet/IP/UDP/IB/RoCE headers: SC'20 §II-G).
+ *  - A NIC injects at most one packet per `nic_gap` (Aries: a 64 B read or
+ *    write every 5 cycles at 800 MHz) on the least busy of its endpoint
+ *    ports (Aries: the Netlink spreads a NIC pair's packets over their four
+ *    processor tiles packet by packet), with at most `max_outstanding`
+ *    requests awaiting their response (Aries: 1024, SC'19 §2.1). Responses
+ *    are injected before requests.
+ *  - Routers are input-buffered, with `vcs` virtual channels per class and
+ *    two classes (requests on VCs 0..vcs-1, responses on vcs..2vcs-1: Aries
+ *    has 4 + 4), buffers and credits counted in flits, virtual cut-through
+ *    at packet granularity (a packet moves only when the downstream VC has
+ *    room for all of it). A packet reaching a router becomes eligible after
+ *    the router's pipeline delay; the head of each input VC is routed and
+ *    requests its output port (head-of-line blocking, as in the Aries input
+ *    queues), or — with `voq` (Slingshot's virtual output queues) — every
+ *    packet requests its output at once. An output port serves one packet
+ *    at a time, for its serialization time at the link's bandwidth (times
+ *    the link-layer efficiency: Aries LCB sends 9 packet flits in 10);
+ *    arbitration is round-robin over VCs and first-come-first-served within
+ *    a VC, so it is fair and starvation-free. Credits for the flits a packet
+ *    held return upstream one link latency after its tail leaves.
+ *  - Adaptive routing sees, for each output port, the near-end queue (flits
+ *    waiting for it here, exact), the credits in use (stale by the credit
+ *    return latency) and the far-end load that the downstream router
+ *    published: its input-buffer occupancy at the start of the last
+ *    publication period, visible one link latency later (Aries: every 10
+ *    cycles, XC white paper "Aries Router"). This staleness is what makes
+ *    phantom congestion.
+ *
+ * What is not: flit-level pipelining inside a packet (virtual cut-through
+ * moves whole packets), the Aries row/column sub-switch structure (one
+ * crossbar per router), link errors and retransmission, packet
+ * compression on Gemini, ejection back-pressure (a NIC always sinks what
+ * arrives, at its port's bandwidth).
+ *
+ * Invariants (net_check): every packet injected is delivered exactly once;
+ * every request gets its response; credits stay within [0, capacity] and
+ * equal capacity once the network is empty; buffer occupancy equals the
+ * flits of the packets buffered.
+ *
+ * Entities for the event engine: routers are 0 .. n_routers-1, NICs are
+ * n_routers + nic. Users of the model (traffic generators, the MPI layer)
+ * schedule their own events with types >= NET_EV_COUNT.
+ */
+#ifndef DFSIM_NET_H
+#define DFSIM_NET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/diag.h"
+#include "core/rng.h"
+#include "core/sim.h"
+#include "topo/topo.h"
+
+#define NET_NONE UINT32_MAX
+#define NET_MAX_VCS 8   /* per port, both classes */
+#define NET_MAX_MODES 8 /* routing modes configured in one run */
+
+enum { NET_EV_ARRIVE, NET_EV_WAKE, NET_EV_CREDIT, NET_EV_EJECT,
+       NET_EV_NIC_WAKE, NET_EV_COUNT };
+
+enum pkt_class { PKT_REQ = 0, PKT_RSP = 1 };
+enum net_op { NET_PUT = 0, NET_GET = 1 };
+
+/* Packet flags. */
+enum {
+    PKT_NONMIN = 1,    /* routed (or diverted) non-minimally */
+    PKT_MID_DONE = 2,  /* reached its intermediate router/group */
+    PKT_DECIDED = 4,   /* adaptive min/non-min decision taken for good */
+};
+
+struct packet {
+    uint32_t next;       /* link in an output's wait list (or free list) */
+    uint32_t in_next;    /* link in its input VC's FIFO */
+    uint32_t msg;        /* message it belongs to */
+    uint32_t src_nic, dst_nic;
+    uint32_t dst_router; /* router of the NIC it is going to */
+    uint32_t mid;        /* intermediate router (or, with PKT_MID_GROUP,
+                            group) of a non-minimal route, else NET_NONE */
+    uint32_t gport;      /* global port chosen to leave the current group */
+    uint32_t in_port;    /* port it arrived on at the current router;
+                            NET_NONE while at its source NIC */
+    uint32_t out_port;   /* port requested at the current router */
+    uint32_t index;      /* packet number within its message (hash modes) */
+    simtime t_created;   /* message handed to the NIC */
+    simtime t_injected;  /* left the NIC */
+    simtime tail;        /* its tail reaches the current router's input */
+    uint16_t flits;      /* network flits (phits, bytes on Slingshot) */
+    uint16_t payload;    /* bytes of data it carries */
+    uint8_t cls;         /* enum pkt_class */
+    uint8_t op;          /* enum net_op */
+    uint8_t mode;        /* routing mode index, into net->modes */
+    uint8_t vc;          /* VC at the current router's input */
+    uint8_t out_vc;      /* VC requested downstream */
+    uint8_t seg;         /* route segment: VC within the class (see route.h) */
+    uint8_t hops;        /* router-to-router hops so far */
+    uint8_t flags;       /* PKT_* */
+    uint8_t dec_hops;    /* adaptive decisions taken so far */
+    uint8_t dim;         /* torus: dimension being routed */
+    uint8_t pad[2];
+};
+
+/* A message handed to a NIC by net_send. */
+struct message {
+    uint32_t next;        /* NIC send queue link */
+    uint32_t src_nic, dst_nic;
+    uint32_t bytes;       /* size */
+    uint32_t sent;        /* bytes already cut into packets */
+    uint32_t packets;     /* packets it has (requests) */
+    uint32_t injected;    /* requests injected so far */
+    uint32_t req_arrived; /* requests delivered at the destination */
+    uint32_t rsp_arrived; /* responses back at the source */
+    uint64_t tag;         /* the sender's cookie */
+    simtime t_created;
+    uint8_t op, mode;
+};
+
+/* Bias of an adaptive mode: a non-minimal candidate's load L becomes
+ * (L << (shift + shift_per_hop*k)) + add + add_per_hop*k at the k-th
+ * decision (k = 0 at the injection router). Minimal wins ties. */
+struct route_bias {
+    uint32_t shift, add, shift_per_hop, add_per_hop;
+};
+
+struct net_params {
+    /* packet format */
+    uint32_t flit_bytes;      /* bytes per network flit */
+    uint32_t max_payload;     /* data bytes per packet */
+    uint32_t req_header;      /* flits of a request without data */
+    uint32_t rsp_header;      /* flits of a response without data */
+    uint32_t expand_num, expand_den; /* data bytes on the wire per byte */
+    /* NIC */
+    simtime nic_gap;          /* minimum time between two injections */
+    uint32_t max_outstanding; /* requests awaiting a response, per NIC */
+    /* routers and links */
+    simtime router_delay;     /* pipeline delay per router crossed */
+    uint32_t vcs;             /* VCs per class (requests, responses) */
+    uint32_t buf_local;       /* flits per VC, router-to-router in a group */
+    uint32_t buf_global;      /* flits per VC, between groups */
+    uint32_t buf_endpoint;    /* flits per VC, NIC to router */
+    bool voq;                 /* virtual output queues (no HOL blocking) */
+    simtime publish_period;   /* far-end load published this often */
+    uint32_t link_eff_num, link_eff_den; /* link-layer efficiency */
+    /* routing */
+    const struct routing *routing;   /* default mode (modes[0]) */
+    struct route_bias bias[4];       /* ADAPTIVE_0 .. ADAPTIVE_3 */
+    uint32_t ugal_threshold;         /* flits (BookSim: 30) */
+    struct route_bias ss_bias;       /* Slingshot adaptive */
+};
+
+/* Defaults for the family of t (see net.c for the sources of each). */
+void net_params_defaults(struct net_params *p, const struct topo *t);
+
+/* Counters the model keeps for itself (cheap, always on). */
+struct net_stats {
+    uint64_t msgs_sent, msgs_done;
+    uint64_t injected[2], delivered[2]; /* packets per class */
+    uint64_t flits_delivered[2];
+    uint64_t hops;          /* router-to-router hops of delivered packets */
+    uint64_t nonmin[2];     /* delivered packets that went non-minimally */
+    uint64_t credit_stalls; /* grants refused for lack of credits */
+    simtime last_delivery;  /* time of the last delivery (watchdog) */
+};
+
+/* What the model tells its user. Each may be NULL. */
+struct net_hooks {
+    void *ctx;
+    /* a packet's tail reached its destination NIC (p valid during call) */
+    void (*delivered)(void *ctx, const struct packet *p, simtime now);
+    /* packet p starts crossing `port` (NIC injection port included) */
+    void (*hop)(void *ctx, const struct packet *p, uint32_t port,
+                simtime now);
+    /* every request of message m has reached its destination */
+    void (*msg_arrived)(void *ctx, uint32_t m, const struct message *msg,
+                        simtime now);
+    /* every response of message m is back at its source: complete */
+    void (*msg_done)(void *ctx, uint32_t m, const struct message *msg,
+                     simtime now);
+};
+
+struct net_nic; /* net.c */
+
+struct net {
+    const struct topo *t;
+    struct sim *s;
+    struct net_params p;
+    struct net_hooks hooks;
+    uint64_t seed;
+    uint32_t n_routers, n_nics, n_ports;
+    uint32_t V;                 /* VCs per port (2 * vcs) */
+
+    const struct routing *modes[NET_MAX_MODES];
+    uint32_t n_modes;
+
+    /* packets and messages: flat arrays with free lists, grown by
+     * doubling (never inside steady state once big enough) */
+    struct packet *pkt;
+    uint32_t pkt_cap, pkt_free, pkt_live;
+    struct message *msg;
+    uint32_t msg_cap, msg_free, msg_live;
+
+    /* per port, the output side (this router -> peer or NIC) */
+    simtime *out_busy;          /* link busy until */
+    int32_t *out_credits;       /* [port * V + vc] flits free downstream */
+    uint32_t *out_wait_head;    /* [port * V + vc] packets waiting */
+    uint32_t *out_wait_tail;
+    uint32_t *out_qflits;       /* flits waiting for this output */
+    uint32_t *out_waiting;      /* packets waiting for this output */
+    uint32_t *out_used;         /* flits sent and not yet credited back */
+    uint8_t *out_rr;            /* round-robin VC pointer */
+    uint8_t *out_wake;          /* a wake event is pending */
+    uint64_t *ser_fp;           /* [port]: serialization per flit, ps
+                                   * 1024 (link efficiency included) */
+    uint32_t *port_nic;         /* [port]: first NIC using an endpoint port */
+    uint8_t *port_nics;         /* [port]: NICs using it */
+    /* per port, the input side (buffers at this port) */
+    uint32_t *in_head;          /* [port * V + vc] FIFO of packets */
+    uint32_t *in_tail;
+    uint32_t *in_occ;           /* [port] flits buffered, all VCs */
+    uint32_t *buf_cap;          /* [port] flits per VC at this input */
+    /* far-end load publication, per input port (see net.c) */
+    uint64_t *pub;              /* [port * NET_PUB_DEPTH] epoch<<24|value */
+    uint32_t *pub_base;         /* [port] value before the ring */
+    uint8_t *pub_n;             /* [port] entries in the ring */
+    uint8_t *pub_top;           /* [port] index of the newest entry */
+    /* NIC-to-router direction of endpoint ports */
+    simtime *inj_busy;          /* [port] */
+    int32_t *inj_credits;       /* [port * V + vc] */
+
+    struct net_nic *nic;        /* [n_nics] */
+    struct rng *router_rng;     /* [n_routers] */
+    struct rng *nic_rng;        /* [n_nics] */
+
+    /* routing tables (route.c) */
+    uint32_t *nh_first;         /* [router * m + j]: into nh_port */
+    uint8_t *nh_count;          /* ports to the next router toward j */
+    uint32_t *nh_port;
+    uint32_t m;                 /* routers per group (dragonflies) */
+    uint32_t *group_first;      /* [group]: first router of the group */
+    uint32_t *group_size;       /* [group]: routers in it */
+
+    struct net_stats st;
+};
+
+/* Build the model of topology t on simulation s (whose entities must
+ * number at least net_entities(t)), with parameters p; registers its event
+ * handlers on s. Returns 0, or -1 with the reason reported to d. */
+int net_init(struct net *n, const struct topo *t, const struct net_params *p,
+             struct sim *s, uint64_t seed, struct diag *d);
+void net_free(struct net *n);
+
+/* Entities the model needs in the simulation: routers + NICs. */
+static inline uint32_t net_entities(const struct topo *t)
+{
+    return t->n_routers + t->n_nics;
+}
+static inline uint32_t net_nic_entity(const struct net *n, uint32_t nic)
+{
+    return n->n_routers + nic;
+}
+
+/* Add a routing mode; returns its index for net_send (0 is p->routing). */
+int net_add_mode(struct net *n, const struct routing *r);
+
+/* Hand a message of `bytes` (>= 1; a GET of 0 bytes is not a message) from
+ * src_nic to dst_nic to the source NIC at the current time, to be sent
+ * with routing mode `mode`. Returns its id (valid until msg_done returns)
+ * or NET_NONE if out of memory. Called from an event handler of the
+ * source NIC's entity or at setup. */
+uint32_t net_send(struct net *n, uint32_t src_nic, uint32_t dst_nic,
+                  enum net_op op, uint32_t bytes, uint8_t mode, uint64_t tag);
+
+/* Flits of a request / response carrying `bytes` of data. */
+uint32_t net_req_flits(const struct net_params *p, enum net_op op,
+                       uint32_t bytes);
+uint32_t net_rsp_flits(const struct net_params *p, enum net_op op,
+                       uint32_t bytes);
+
+/* Packets per second NIC `nic` can inject when every NIC is busy: the
+ * lower of 1/nic_gap and its share of its endpoint ports' bandwidth for
+ * packets of `flits` flits (ports shared by k NICs count 1/k). Offered
+ * load 1.0 of the synthetic traffic is this rate. */
+double net_nic_rate(const struct net *n, uint32_t nic, uint32_t flits);
+
+/* Packets in the network or queued at NICs. */
+static inline uint64_t net_in_flight(const struct net *n)
+{
+    return n->pkt_live;
+}
+
+/* Check the invariants on a network that has drained (no packet and no
+ * message left): credits back at capacity, buffers empty, counts balanced.
+ * Reports to d and returns -1 on a violation. */
+int net_check_drained(const struct net *n, struct diag *d);
+
+/* Load of output port `port` as adaptive routing sees it at time now. */
+uint32_t net_port_load_local(const struct net *n, uint32_t port);
+uint32_t net_port_load_far(const struct net *n, uint32_t port, simtime now);
+
+/* Memory the model holds, bytes (for the benchmarks). */
+size_t net_bytes(const struct net *n);
+
+#define NET_PUB_DEPTH 16
+
+#endif

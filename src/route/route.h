@@ -1,0 +1,88 @@
+/* route/route.h — routing algorithms, behind one interface and a registry.
+ *
+ * A routing mode decides, at every router a packet reaches, which output
+ * port it requests and on which virtual channel. Messages carry the mode
+ * their sender chose (struct packet.mode indexes net->modes).
+ *
+ * Modes (registry names as the hardware and the literature name them):
+ *   minimal     random among minimal next hops at every router
+ *   valiant     always through a random intermediate router (Valiant)
+ *   UGAL        UGAL-L at the source router: minimal if
+ *               q_min <= 2 q_nonmin + threshold (BookSim2's rule, local
+ *               queue + credits in use)
+ *   ADAPTIVE_0..3  the Aries adaptive modes: 2 minimal and 2 non-minimal
+ *               candidates (XC white paper "Aries Router"), near-end queue
+ *               plus the stale far-end load, a bias added to non-minimal
+ *               candidates (none, increasingly minimal, low, high);
+ *               re-decided at each router of the source group while the
+ *               packet is still minimal (progressive, as the "increasingly
+ *               minimal bias" patents describe)
+ *   MIN_HASH, NMIN_HASH, IN_ORDER  deterministic Aries modes: the minimal
+ *               (non-minimal) path chosen by a hash of source, destination
+ *               and packet number; IN_ORDER hashes source and destination
+ *               only, so a pair's packets follow one path and stay in order
+ *   SS_ADAPTIVE Slingshot: up to 4 candidates (minimal and non-minimal) at
+ *               the source switch, by request-queue depth, biased to minimal
+ *   DOR         Gemini torus: dimension order X, Y, Z, shortest direction
+ *
+ * Deadlock freedom (dragonflies): a route is a sequence of segments, each a
+ * minimal path inside one group in dimension order (Aries: green before
+ * black; other groups are fully connected, one hop). A packet's segment
+ * number is its VC within its class; it grows by one on every global hop,
+ * on reaching the intermediate router, and when the packet is diverted to
+ * a non-minimal route after its first hop. Segments never exceed 3, so 4
+ * VCs per class suffice (Aries has 4 request + 4 response VCs) and the
+ * channel dependency graph is acyclic: within a segment by dimension order,
+ * across segments by the strictly growing VC. On the torus, dimension order
+ * with a dateline per dimension (VC 1 after the wrap-around link), reset at
+ * each dimension change.
+ */
+#ifndef DFSIM_ROUTE_H
+#define DFSIM_ROUTE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/registry.h"
+#include "net/net.h"
+
+enum route_algo {
+    RT_MINIMAL,
+    RT_VALIANT,
+    RT_UGAL,
+    RT_ARIES,      /* ADAPTIVE_0..3 (bias index) */
+    RT_MIN_HASH,
+    RT_NMIN_HASH,
+    RT_IN_ORDER,
+    RT_SS_ADAPTIVE,
+    RT_DOR,
+};
+
+struct routing {
+    struct reg_entry base;
+    enum route_algo algo;
+    uint8_t bias;      /* ADAPTIVE_k: index into net_params.bias */
+    uint8_t families;  /* bit (1 << topo_family) per family supported */
+};
+
+extern const struct registry routing_registry;
+
+static inline bool route_supports(const struct routing *r,
+                                  enum topo_family f)
+{
+    return (r->families >> f) & 1u;
+}
+
+/* The family's natural default: ADAPTIVE_0 on Aries, SS_ADAPTIVE on
+ * Slingshot, UGAL on the generic dragonfly, DOR on the torus. */
+const struct routing *route_default(enum topo_family f);
+
+/* Build the routing tables of n (next-hop port sets). 0 or -1. */
+int route_init(struct net *n, struct diag *d);
+void route_free(struct net *n);
+
+/* Decide packet p's output port and VC at router r (p->out_port,
+ * p->out_vc), updating its route state. */
+void route_packet(struct net *n, uint32_t r, struct packet *p, simtime now);
+
+#endif

@@ -1,0 +1,435 @@
+/* tests/test_net.c — the network model (net/) and routing (route/).
+ *
+ * Zero-load latency against the formula (routers x pipeline delay + wire
+ * latencies + the slowest serialization), the Aries quiet-network figures
+ * (about 100 ns per hop, under 2 us between any two nodes), packet sizes
+ * as the papers give them, conservation and deadlock freedom of every
+ * routing mode under saturating adversarial and incast bursts (with a
+ * no-progress watchdog), the dimension-order/segment VC discipline, and
+ * determinism (same seed, either event queue: identical results). */
+#include "test.h"
+
+#include <stdlib.h>
+
+#include "core/rng.h"
+#include "core/sim.h"
+#include "net/net.h"
+#include "route/route.h"
+#include "topo/builders.h"
+#include "topo/topo.h"
+
+struct h {
+    struct topo t;
+    struct sim s;
+    struct net n;
+    struct diag d;
+    /* path of the traced packet */
+    uint32_t path[64];
+    simtime path_t[64];
+    uint32_t path_len;
+    uint32_t trace_pkt_src; /* trace request packets from this NIC */
+    simtime delivered_at, created_at;
+    uint32_t delivered_hops;
+    uint64_t hash;
+    uint64_t delivered;
+    uint32_t max_vc_seen;
+    int bad_vc; /* a hop on a VC outside the packet's class */
+};
+
+static void hop_hook(void *ctx, const struct packet *p, uint32_t port,
+                     simtime now)
+{
+    struct h *h = ctx;
+    if (p->cls == PKT_REQ && p->src_nic == h->trace_pkt_src &&
+        h->path_len < 64) {
+        h->path[h->path_len] = port;
+        h->path_t[h->path_len++] = now;
+    }
+    uint32_t lo = p->cls * h->n.p.vcs, hi = lo + h->n.p.vcs;
+    if (h->n.t->ports[port].peer != TOPO_NONE &&
+        (p->out_vc < lo || p->out_vc >= hi))
+        h->bad_vc++;
+}
+
+static void delivered_hook(void *ctx, const struct packet *p, simtime now)
+{
+    struct h *h = ctx;
+    h->delivered++;
+    h->hash = (h->hash ^ (now + 31u * p->src_nic + 7919u * p->dst_nic +
+                          p->cls)) * 0x100000001b3ULL;
+    if (p->cls == PKT_REQ && p->src_nic == h->trace_pkt_src) {
+        h->delivered_at = now;
+        h->created_at = p->t_created;
+        h->delivered_hops = p->hops;
+    }
+}
+
+static int setup_topo(struct h *h, const char *system,
+                      const struct dragonfly_params *dp,
+                      const char *routing, enum evq_impl impl, uint64_t seed)
+{
+    memset(h, 0, sizeof *h);
+    diag_init(&h->d);
+    h->hash = 0xcbf29ce484222325ULL;
+    h->trace_pkt_src = UINT32_MAX;
+    int rc;
+    if (system) {
+        rc = topo_build_system(&h->t, system, &h->d);
+    } else {
+        union topo_params p;
+        p.dragonfly = *dp;
+        rc = topo_build(&h->t, &topo_builder_dragonfly, &p, "df", "df",
+                        &h->d, NULL);
+    }
+    if (rc != 0)
+        return -1;
+    if (sim_init(&h->s, impl, net_entities(&h->t)) != 0)
+        return -1;
+    struct net_params np;
+    net_params_defaults(&np, &h->t);
+    if (routing) {
+        np.routing = (const struct routing *)registry_find(&routing_registry,
+                                                           routing);
+        if (!np.routing)
+            return -1;
+    }
+    if (net_init(&h->n, &h->t, &np, &h->s, seed, &h->d) != 0)
+        return -1;
+    h->n.hooks = (struct net_hooks){ .ctx = h, .hop = hop_hook,
+                                     .delivered = delivered_hook };
+    return 0;
+}
+
+static void teardown(struct h *h)
+{
+    net_free(&h->n);
+    sim_free(&h->s);
+    topo_free(&h->t);
+}
+
+static struct dragonfly_params small_df(void)
+{
+    union topo_params p;
+    topo_builder_dragonfly.defaults(&p);
+    p.dragonfly.p = 2;
+    p.dragonfly.a = 4;
+    p.dragonfly.h = 2;
+    p.dragonfly.g = 0; /* a*h + 1 = 9 groups, 72 nodes */
+    return p.dragonfly;
+}
+
+/* Latency the model must give a lone packet along the traced path (links
+ * 0..L-1, NIC link first): every router crossed adds the pipeline delay D,
+ * every link its wire latency w, and with virtual cut-through the tail
+ * leaves link i no sooner than the head left it plus the serialization
+ * s_i there. The head leaves link i at sum_{j<i} (w_j + D), so
+ *   latency = max_i [ sum_{j<i} (w_j + D) + s_i + sum_{j>=i} w_j ]
+ *           = (L-1) D + sum w + max_i [ s_i - (L-1-i) D ]  (for s_i < D:
+ *             the last link's serialization; a slower link earlier is
+ *             hidden by the pipeline delay downstream). */
+static simtime expected_latency(const struct h *h, uint32_t flits)
+{
+    simtime best = 0;
+    uint32_t L = h->path_len;
+    simtime head = 0; /* head leaves link i */
+    for (uint32_t i = 0; i < L; i++) {
+        simtime ser = (simtime)(((uint64_t)flits *
+                                 h->n.ser_fp[h->path[i]] + 1023) >> 10);
+        simtime rest = 0;
+        for (uint32_t j = i; j < L; j++)
+            rest += h->t.ports[h->path[j]].latency;
+        simtime cand = head + ser + rest;
+        if (cand > best)
+            best = cand;
+        head += h->t.ports[h->path[i]].latency + h->n.p.router_delay;
+    }
+    return best;
+}
+
+/* Send one PUT of `bytes` from src to dst on a quiet network, run to the
+ * end, and return its latency (request created -> tail delivered). */
+static simtime lone_packet(struct h *h, uint32_t src, uint32_t dst,
+                           uint32_t bytes)
+{
+    h->path_len = 0;
+    h->trace_pkt_src = src;
+    h->delivered_at = 0;
+    net_send(&h->n, src, dst, NET_PUT, bytes, 0, 0);
+    sim_run(&h->s, SIMTIME_MAX);
+    return h->delivered_at - h->created_at;
+}
+
+static void test_zero_load_formula(void)
+{
+    static const char *const systems[] = { "df1056", "xc-12cab", "malbec",
+                                           "cielo", "voltrino" };
+    for (size_t k = 0; k < sizeof systems / sizeof systems[0]; k++) {
+        struct h h;
+        if (setup_topo(&h, systems[k], NULL, NULL, EVQ_HEAP4, 1) != 0) {
+            CHECK(!"setup");
+            continue;
+        }
+        struct rng r = rng_stream(3, RNG_TEST, k);
+        uint32_t bytes = h.n.p.max_payload;
+        uint32_t flits = net_req_flits(&h.n.p, NET_PUT, bytes);
+        int mismatches = 0;
+        for (int i = 0; i < 40; i++) {
+            uint32_t a = rng_below(&r, h.t.n_nics);
+            uint32_t b = rng_below(&r, h.t.n_nics);
+            simtime lat = lone_packet(&h, a, b, bytes);
+            simtime want = expected_latency(&h, flits);
+            if (lat != want && mismatches++ < 3)
+                fprintf(stderr, "  %s: %u->%u: %llu ps, formula %llu ps "
+                        "(%u links)\n", systems[k], a, b,
+                        (unsigned long long)lat, (unsigned long long)want,
+                        h.path_len);
+            /* the response came back too */
+            CHECK_EQ_U(h.n.st.delivered[PKT_RSP], h.n.st.delivered[PKT_REQ]);
+        }
+        CHECK_EQ_U(mismatches, 0);
+        CHECK(net_check_drained(&h.n, &h.d) == 0);
+        teardown(&h);
+    }
+}
+
+/* XC white paper, "Aries Performance": about 100 ns per router-to-router
+ * hop on a quiet network, at most 500 ns for minimal routes, and under
+ * 2 us between any two nodes. */
+static void test_aries_quiet_latency(void)
+{
+    struct h h;
+    if (setup_topo(&h, "xc-12cab", NULL, "ADAPTIVE_0", EVQ_HEAP4, 2) != 0) {
+        CHECK(!"setup");
+        return;
+    }
+    struct rng r = rng_stream(4, RNG_TEST, 0);
+    simtime worst = 0;
+    double per_hop_sum = 0;
+    uint32_t per_hop_n = 0;
+    simtime base = 0;
+    /* same-router latency: what is not a router-to-router hop */
+    base = lone_packet(&h, 0, 1, 8);
+    CHECK_EQ_U(h.delivered_hops, 0);
+    for (int i = 0; i < 300; i++) {
+        uint32_t a = rng_below(&r, h.t.n_nics);
+        uint32_t b = rng_below(&r, h.t.n_nics);
+        simtime lat = lone_packet(&h, a, b, 8);
+        if (lat > worst)
+            worst = lat;
+        CHECK(h.delivered_hops <= 5); /* quiet: minimal paths */
+        if (h.delivered_hops > 0) {
+            per_hop_sum += (double)(lat - base) / h.delivered_hops;
+            per_hop_n++;
+        }
+    }
+    double per_hop_ns = per_hop_sum / per_hop_n / 1000.0;
+    CHECK(per_hop_ns > 95.0 && per_hop_ns < 125.0);
+    CHECK(worst < 2 * SIMTIME_US);
+    CHECK(h.n.st.nonmin[PKT_REQ] == 0);
+    teardown(&h);
+}
+
+/* Packet sizes: XC white paper (64 B PUT = 14 + 1 flits, GET = 3 + 12),
+ * Pedretti et al. (Gemini PUT 32 + 3 phits, GET 8 + 27), SC'20 (4 KiB +
+ * 62 B of headers). */
+static void test_packet_formats(void)
+{
+    struct topo t;
+    struct diag d;
+    diag_init(&d);
+    struct net_params p;
+    CHECK(topo_build_system(&t, "voltrino", &d) == 0);
+    net_params_defaults(&p, &t);
+    CHECK_EQ_U(net_req_flits(&p, NET_PUT, 64), 14);
+    CHECK_EQ_U(net_rsp_flits(&p, NET_PUT, 64), 1);
+    CHECK_EQ_U(net_req_flits(&p, NET_GET, 64), 3);
+    CHECK_EQ_U(net_rsp_flits(&p, NET_GET, 64), 12);
+    CHECK_EQ_U(p.nic_gap, 6250); /* 5 cycles at 800 MHz */
+    topo_free(&t);
+    CHECK(topo_build_system(&t, "cielo", &d) == 0);
+    net_params_defaults(&p, &t);
+    CHECK_EQ_U(net_req_flits(&p, NET_PUT, 64), 32);
+    CHECK_EQ_U(net_rsp_flits(&p, NET_PUT, 64), 3);
+    CHECK_EQ_U(net_req_flits(&p, NET_GET, 64), 8);
+    CHECK_EQ_U(net_rsp_flits(&p, NET_GET, 64), 27);
+    /* 105 bytes on the wire per 64 of data: 61 % efficiency */
+    CHECK_EQ_U(3 * (net_req_flits(&p, NET_PUT, 64) +
+                    net_rsp_flits(&p, NET_PUT, 64)), 105);
+    topo_free(&t);
+    CHECK(topo_build_system(&t, "malbec", &d) == 0);
+    net_params_defaults(&p, &t);
+    CHECK_EQ_U(net_req_flits(&p, NET_PUT, 4096), 4096 + 62);
+    CHECK(p.voq);
+    topo_free(&t);
+}
+
+/* A message larger than a packet is cut into max_payload packets, each
+ * answered; the message completes once. */
+static uint32_t done_count;
+static void count_done(void *ctx, uint32_t m, const struct message *msg,
+                       simtime now)
+{
+    done_count++;
+}
+
+static void test_message_packetisation(void)
+{
+    struct h h;
+    struct dragonfly_params dp = small_df();
+    if (setup_topo(&h, NULL, &dp, "minimal", EVQ_HEAP4, 5) != 0) {
+        CHECK(!"setup");
+        return;
+    }
+    h.n.hooks.msg_done = count_done;
+    done_count = 0;
+    net_send(&h.n, 0, 40, NET_PUT, 1000, 0, 0); /* 16 packets of <= 64 B */
+    net_send(&h.n, 3, 41, NET_GET, 64 * 5, 0, 0);
+    sim_run(&h.s, SIMTIME_MAX);
+    CHECK_EQ_U(h.n.st.injected[PKT_REQ], 16 + 5);
+    CHECK_EQ_U(h.n.st.delivered[PKT_RSP], 16 + 5);
+    CHECK_EQ_U(done_count, 2);
+    /* GET data travels in responses: 5 x 64 B */
+    CHECK_EQ_U(h.n.st.flits_delivered[PKT_RSP],
+               16 * net_rsp_flits(&h.n.p, NET_PUT, 64) +
+               5 * net_rsp_flits(&h.n.p, NET_GET, 64));
+    CHECK(net_check_drained(&h.n, &h.d) == 0);
+    teardown(&h);
+}
+
+/* Saturating burst: every NIC queues `msgs` messages of `bytes` to the
+ * pattern's destinations; run with a no-progress watchdog. Returns 0 if
+ * everything drained. */
+enum pattern { PAT_WORST, PAT_INCAST, PAT_UNIFORM };
+
+static int burst(struct h *h, enum pattern pat, uint32_t msgs,
+                 uint32_t bytes, simtime watchdog)
+{
+    struct rng r = rng_stream(11, RNG_TEST, pat);
+    uint32_t N = h->t.n_nics, G = h->t.n_groups;
+    for (uint32_t i = 0; i < msgs; i++)
+        for (uint32_t src = 0; src < N; src++) {
+            uint32_t dst;
+            if (pat == PAT_INCAST) {
+                dst = 0;
+            } else if (pat == PAT_WORST && G > 1) {
+                uint32_t g = h->t.routers[h->t.nics[src].router].group;
+                uint32_t tg = (g + 1) % G;
+                do
+                    dst = rng_below(&r, N);
+                while (h->t.routers[h->t.nics[dst].router].group != tg);
+            } else {
+                dst = rng_below(&r, N);
+            }
+            if (dst == src)
+                dst = (dst + 1) % N;
+            net_send(&h->n, src, dst, NET_PUT, bytes, 0, 0);
+        }
+    simtime t = 0;
+    uint64_t last = 0;
+    while (net_in_flight(&h->n) || h->n.msg_live) {
+        t += watchdog;
+        sim_run(&h->s, t);
+        uint64_t d = h->n.st.delivered[0] + h->n.st.delivered[1];
+        if (d == last)
+            return -1; /* no progress for a whole watchdog period */
+        last = d;
+    }
+    return 0;
+}
+
+static void test_no_deadlock_all_modes(void)
+{
+    static const char *const modes[] = {
+        "minimal", "valiant", "UGAL", "ADAPTIVE_0", "ADAPTIVE_1",
+        "ADAPTIVE_2", "ADAPTIVE_3", "MIN_HASH", "NMIN_HASH", "IN_ORDER",
+        "SS_ADAPTIVE" };
+    for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++) {
+        for (int pat = PAT_WORST; pat <= PAT_INCAST; pat++) {
+            struct h h;
+            struct dragonfly_params dp = small_df();
+            if (setup_topo(&h, NULL, &dp, modes[k], EVQ_HEAP4, 7) != 0) {
+                CHECK(!"setup");
+                continue;
+            }
+            int rc = burst(&h, (enum pattern)pat,
+                           pat == PAT_INCAST ? 20 : 200, 64,
+                           20 * SIMTIME_US);
+            if (rc != 0)
+                fprintf(stderr, "  %s pattern %d: no progress\n", modes[k],
+                        pat);
+            CHECK(rc == 0);
+            CHECK(net_check_drained(&h.n, &h.d) == 0);
+            CHECK_EQ_U(h.bad_vc, 0);
+            teardown(&h);
+        }
+    }
+}
+
+/* Aries: a two-group system under the worst-case pattern with every
+ * Aries mode (green/black dimension order, 4 VCs, late diversions). */
+static void test_no_deadlock_aries(void)
+{
+    static const char *const modes[] = { "ADAPTIVE_0", "ADAPTIVE_1",
+                                         "ADAPTIVE_3", "valiant",
+                                         "NMIN_HASH" };
+    for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++) {
+        struct h h;
+        if (setup_topo(&h, "crystal", NULL, modes[k], EVQ_HEAP4, 9) != 0) {
+            CHECK(!"setup");
+            continue;
+        }
+        int rc = burst(&h, PAT_WORST, 20, 64, 20 * SIMTIME_US);
+        CHECK(rc == 0);
+        CHECK(net_check_drained(&h.n, &h.d) == 0);
+        CHECK_EQ_U(h.bad_vc, 0);
+        teardown(&h);
+    }
+}
+
+static void test_no_deadlock_torus(void)
+{
+    struct h h;
+    if (setup_topo(&h, "cielo", NULL, NULL, EVQ_HEAP4, 9) != 0) {
+        CHECK(!"setup");
+        return;
+    }
+    CHECK(burst(&h, PAT_UNIFORM, 4, 256, 50 * SIMTIME_US) == 0);
+    CHECK(net_check_drained(&h.n, &h.d) == 0);
+    teardown(&h);
+}
+
+/* Same seed: same results, with either event queue; another seed:
+ * different results. */
+static uint64_t run_hash(enum evq_impl impl, uint64_t seed)
+{
+    struct h h;
+    struct dragonfly_params dp = small_df();
+    if (setup_topo(&h, NULL, &dp, "UGAL", impl, seed) != 0)
+        return 0;
+    burst(&h, PAT_WORST, 50, 200, 20 * SIMTIME_US);
+    uint64_t x = h.hash ^ h.s.events;
+    teardown(&h);
+    return x;
+}
+
+static void test_determinism(void)
+{
+    uint64_t a = run_hash(EVQ_HEAP4, 1), b = run_hash(EVQ_HEAP4, 1);
+    uint64_t c = run_hash(EVQ_PAIRING, 1), d = run_hash(EVQ_HEAP4, 2);
+    CHECK(a != 0);
+    CHECK(a == b);
+    CHECK(a == c);
+    CHECK(a != d);
+}
+
+const struct test_case tests_net[] = {
+    TEST(test_packet_formats),
+    TEST(test_zero_load_formula),
+    TEST(test_aries_quiet_latency),
+    TEST(test_message_packetisation),
+    TEST(test_no_deadlock_all_modes),
+    TEST(test_no_deadlock_aries),
+    TEST(test_no_deadlock_torus),
+    TEST(test_determinism),
+    { 0 },
+};
