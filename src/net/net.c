@@ -107,18 +107,29 @@ void net_params_defaults(struct net_params *p, const struct topo *t)
         p->publish_period = 0;
         break;
     }
-    /* ADAPTIVE_k biases (SC'19 §2.2: values not public). In flits:
+    /* Aries congestion is a small saturating number per port: the Cray
+     * routing patents (US 9,137,143; as summarised in our reference
+     * notes, not verified) describe a 4-bit value, the saturating sum of
+     * remapped near-end, far-end and downstream terms, and a bias made of
+     * a 2-bit shift and a 6-bit add per routing class. We count one level
+     * per maximum-size request packet (14 flits) and saturate at 15, so a
+     * quiet port reads 0 and ties go minimal.
+     * ADAPTIVE_k biases, in levels (SC'19 §2.2: values not public):
      *  0: none;
-     *  1: increasingly minimal: neutral at injection, doubled and one
-     *     packet more at each later decision (Cray patents US 9,577,918);
-     *  2: low: one maximum request packet;
-     *  3: high: double the non-minimal load plus four packets, as
-     *     BookSim2's UGAL weighs a path twice as long (2q + 30 flits). */
+     *  1: increasingly minimal: neutral at the injection router, then the
+     *     non-minimal level doubled and one more at each later decision
+     *     (patents US 9,577,918 / 10,142,235: non-minimal-or-neutral at
+     *     injection, increasingly minimal at each hop);
+     *  2: low: one level;
+     *  3: high: the non-minimal level doubled plus four, as BookSim2's
+     *     UGAL weighs a path twice as long (2q + 30 flits). */
     uint32_t pk = net_req_flits(p, NET_PUT, p->max_payload);
+    p->load_quantum = pk;
+    p->load_levels = 15;
     p->bias[0] = (struct route_bias){ 0, 0, 0, 0 };
-    p->bias[1] = (struct route_bias){ 0, 0, 1, pk };
-    p->bias[2] = (struct route_bias){ 0, pk, 0, 0 };
-    p->bias[3] = (struct route_bias){ 1, 4 * pk, 0, 0 };
+    p->bias[1] = (struct route_bias){ 0, 0, 1, 1 };
+    p->bias[2] = (struct route_bias){ 0, 1, 0, 0 };
+    p->bias[3] = (struct route_bias){ 1, 4, 0, 0 };
     p->ugal_threshold = 3 * pk; /* BookSim2: 30 flits of 10-flit packets */
     p->ss_bias = (struct route_bias){ 1, pk, 0, 0 };
     p->routing = route_default(t->family);
@@ -208,7 +219,7 @@ static void msg_release(struct net *n, uint32_t id)
 
 static void pub_update(struct net *n, uint32_t port, simtime now)
 {
-    if (!n->p.publish_period)
+    if (!n->publish)
         return;
     uint64_t e = now / n->p.publish_period;
     uint64_t v = n->in_occ[port];
@@ -236,7 +247,7 @@ uint32_t net_port_load_far(const struct net *n, uint32_t port, simtime now)
     uint32_t dp = n->t->ports[port].peer;
     if (dp == TOPO_NONE)
         return 0;
-    if (!n->p.publish_period)
+    if (!n->publish)
         return n->in_occ[dp];
     simtime lat = n->t->ports[port].latency;
     if (now < lat)
@@ -252,8 +263,43 @@ uint32_t net_port_load_far(const struct net *n, uint32_t port, simtime now)
     return n->pub_base[dp];
 }
 
-uint32_t net_port_load_local(const struct net *n, uint32_t port)
+/* ---- credits on their way back ----------------------------------- */
+
+/* Credits for an output port return one link latency after the flits
+ * left the downstream buffer. Instead of one event per return, the
+ * downstream router writes the return (its time, VC and flits) into the
+ * upstream port's ring, and the upstream applies the returns whose time
+ * has come whenever it looks at its credits; it needs an event only to
+ * wake a port that waits for them. A read at time t happens after every
+ * write of a return due at or before t (the write was made one link
+ * latency earlier), so this is exactly the event-per-credit model. When a
+ * ring is full the return goes as an ordinary event. */
+#define CR_TIME(x) ((x) >> 16)
+#define CR_VC(x) (((x) >> 13) & 7u)
+#define CR_FLITS(x) ((x) & 0x1fffu)
+
+static void credit_sync(struct net *n, uint32_t port, simtime now)
 {
+    uint8_t cnt = n->cr_n[port];
+    if (!cnt)
+        return;
+    uint64_t *ring = n->cr_ring + (size_t)port * NET_CR_DEPTH;
+    uint8_t h = n->cr_head[port];
+    while (cnt && CR_TIME(ring[h]) <= now) {
+        uint64_t x = ring[h];
+        n->out_credits[(size_t)port * n->V + CR_VC(x)] +=
+            (int32_t)CR_FLITS(x);
+        n->out_used[port] -= (uint32_t)CR_FLITS(x);
+        h = (uint8_t)((h + 1) % NET_CR_DEPTH);
+        cnt--;
+    }
+    n->cr_head[port] = h;
+    n->cr_n[port] = cnt;
+}
+
+uint32_t net_port_load_local(struct net *n, uint32_t port, simtime now)
+{
+    credit_sync(n, port, now);
     return n->out_qflits[port] + n->out_used[port];
 }
 
@@ -283,13 +329,50 @@ static void nic_wake_at(struct net *n, uint32_t nic, simtime at)
     sim_schedule(n->s, e, at, e, NET_EV_NIC_WAKE, 0);
 }
 
+/* Make sure output `port` is looked at again at time `at`; the event is
+ * created by entity `creator` (the router whose handler runs). */
+static void out_wake_by(struct net *n, uint32_t creator, uint32_t port,
+                        simtime at)
+{
+    if (n->out_wake[port] <= at)
+        return;
+    n->out_wake[port] = at;
+    sim_schedule(n->s, creator, at, router_of_entity(n, port), NET_EV_WAKE,
+                 port);
+}
+
 static void out_wake_at(struct net *n, uint32_t port, simtime at)
 {
-    if (n->out_wake[port])
+    out_wake_by(n, router_of_entity(n, port), port, at);
+}
+
+/* Router `r` returns `flits` of VC vc to upstream output `up` at `at`. */
+static void credit_return(struct net *n, uint32_t r, uint32_t up,
+                          uint32_t vc, uint32_t flits, simtime at)
+{
+    uint8_t cnt = n->cr_n[up];
+    if (cnt == NET_CR_DEPTH || flits > 0x1fff) {
+        sim_schedule(n->s, r, at, router_of_entity(n, up), NET_EV_CREDIT,
+                     (uint64_t)up | ((uint64_t)vc << 32) |
+                         ((uint64_t)flits << 40));
         return;
-    n->out_wake[port] = 1;
-    uint32_t r = router_of_entity(n, port);
-    sim_schedule(n->s, r, at, r, NET_EV_WAKE, port);
+    }
+    uint64_t *ring = n->cr_ring + (size_t)up * NET_CR_DEPTH;
+    uint8_t slot = (uint8_t)((n->cr_head[up] + cnt) % NET_CR_DEPTH);
+    if (cnt) {
+        /* keep the ring in time order: a short packet leaving right after
+         * a long one returns its credits with the long one's */
+        simtime last = CR_TIME(ring[(slot + NET_CR_DEPTH - 1) %
+                                    NET_CR_DEPTH]);
+        if (at < last)
+            at = last;
+    }
+    assert(at < (UINT64_C(1) << 48));
+    n->cr_ring[(size_t)up * NET_CR_DEPTH + slot] =
+        (at << 16) | ((uint64_t)vc << 13) | flits;
+    n->cr_n[up] = (uint8_t)(cnt + 1);
+    if (n->out_waiting[up])
+        out_wake_by(n, r, up, at);
 }
 
 /* ---- router ------------------------------------------------------- */
@@ -366,9 +449,8 @@ static void transmit(struct net *n, uint32_t out, uint32_t id)
                      net_nic_entity(n, n->port_nic[ip]), NET_EV_CREDIT,
                      carg | (UINT64_C(1) << 63));
     else /* to the upstream router's output port */
-        sim_schedule(n->s, r, end + inp->latency,
-                     n->t->ports[inp->peer].router, NET_EV_CREDIT,
-                     (carg & ~(uint64_t)UINT32_MAX) | inp->peer);
+        credit_return(n, r, inp->peer, p->vc, p->flits,
+                      end + inp->latency);
 
     if (op->peer == TOPO_NONE) {
         /* to the NIC: delivered when the tail arrives */
@@ -401,6 +483,7 @@ static void out_grant(struct net *n, uint32_t port)
         out_wake_at(n, port, n->out_busy[port]);
         return;
     }
+    credit_sync(n, port, now);
     uint32_t V = n->V, rr = n->out_rr[port];
     size_t base = (size_t)port * V;
     for (uint32_t i = 0; i < V; i++) {
@@ -431,6 +514,10 @@ static void out_grant(struct net *n, uint32_t port)
         return;
     }
     n->st.credit_stalls++;
+    /* wait for the earliest credit on its way back (or a new one) */
+    if (n->cr_n[port])
+        out_wake_at(n, port, CR_TIME(n->cr_ring[(size_t)port * NET_CR_DEPTH +
+                                                n->cr_head[port]]));
 }
 
 static void on_arrive(struct sim *s, const struct event *e, void *ctx)
@@ -444,7 +531,8 @@ static void on_wake(struct sim *s, const struct event *e, void *ctx)
 {
     struct net *n = ctx;
     uint32_t port = (uint32_t)e->arg;
-    n->out_wake[port] = 0;
+    if (n->out_wake[port] == s->now)
+        n->out_wake[port] = SIMTIME_MAX;
     out_grant(n, port);
     (void)s;
 }
@@ -467,7 +555,7 @@ static void on_credit(struct sim *s, const struct event *e, void *ctx)
     n->out_used[port] -= (uint32_t)flits;
     assert(n->out_credits[c] <=
            (int32_t)n->buf_cap[n->t->ports[port].peer]);
-    if (n->out_waiting[port] && !n->out_wake[port])
+    if (n->out_waiting[port])
         out_grant(n, port);
     (void)s;
 }
@@ -748,6 +836,7 @@ int net_add_mode(struct net *n, const struct routing *r)
     if (n->n_modes == NET_MAX_MODES)
         return -1;
     n->modes[n->n_modes] = r;
+    n->publish = n->publish || (r->algo == RT_ARIES && n->p.publish_period);
     return (int)n->n_modes++;
 }
 
@@ -781,6 +870,11 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
                    "network needs %u", s->n_entities, net_entities(t));
         return -1;
     }
+    if (p->load_quantum < 1 || p->max_payload < 1 || p->flit_bytes < 1) {
+        diag_error(d, NULL, 0, "network", "load_quantum, max_payload and "
+                   "flit_bytes must be at least 1");
+        return -1;
+    }
     uint32_t big = net_req_flits(p, NET_PUT, p->max_payload);
     uint32_t bigr = net_rsp_flits(p, NET_GET, p->max_payload);
     if (bigr > big)
@@ -807,6 +901,9 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
     ALLOC(n->out_used, P);
     ALLOC(n->out_rr, P);
     ALLOC(n->out_wake, P);
+    ALLOC(n->cr_ring, P * NET_CR_DEPTH);
+    ALLOC(n->cr_head, P);
+    ALLOC(n->cr_n, P);
     ALLOC(n->ser_fp, P);
     ALLOC(n->port_nic, P);
     ALLOC(n->port_nics, P);
@@ -829,6 +926,7 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
     for (uint32_t i = 0; i < t->n_ports; i++) {
         const struct topo_port *tp = &t->ports[i];
         n->port_nic[i] = NET_NONE;
+        n->out_wake[i] = SIMTIME_MAX;
         enum port_class pc = topo_port_class((enum port_kind)tp->kind);
         n->buf_cap[i] = pc == PCLASS_GLOBAL ? p->buf_global
                         : pc == PCLASS_ENDPOINT ? p->buf_endpoint
@@ -884,6 +982,7 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
         n->router_rng[r] = rng_stream(seed, RNG_ROUTER, r);
     n->modes[0] = p->routing;
     n->n_modes = 1;
+    n->publish = p->routing->algo == RT_ARIES && p->publish_period;
     if (route_init(n, d) < 0) {
         net_free(n);
         return -1;
@@ -915,6 +1014,9 @@ void net_free(struct net *n)
     free(n->out_used);
     free(n->out_rr);
     free(n->out_wake);
+    free(n->cr_ring);
+    free(n->cr_head);
+    free(n->cr_n);
     free(n->ser_fp);
     free(n->port_nic);
     free(n->port_nics);
@@ -939,7 +1041,9 @@ size_t net_bytes(const struct net *n)
     size_t P = n->n_ports, PV = P * n->V;
     size_t b = PV * (sizeof *n->out_credits + sizeof *n->out_wait_head * 2 +
                      sizeof *n->in_head * 2 + sizeof *n->inj_credits);
-    b += P * (sizeof *n->out_busy + sizeof *n->out_qflits * 3 + 2 +
+    b += P * (NET_CR_DEPTH * sizeof *n->cr_ring + 2 +
+              sizeof *n->out_wake + sizeof *n->out_busy +
+              sizeof *n->out_qflits * 3 + 1 +
               sizeof *n->ser_fp + sizeof *n->port_nic + 1 +
               sizeof *n->in_occ + sizeof *n->buf_cap +
               NET_PUB_DEPTH * sizeof *n->pub + sizeof *n->pub_base + 2 +
@@ -951,9 +1055,11 @@ size_t net_bytes(const struct net *n)
     return b;
 }
 
-int net_check_drained(const struct net *n, struct diag *d)
+int net_check_drained(struct net *n, struct diag *d)
 {
     int bad = 0;
+    for (uint32_t i = 0; i < n->n_ports; i++)
+        credit_sync(n, i, SIMTIME_MAX);
 #define FAIL(...)                                                          \
     do {                                                                   \
         if (bad++ < 10)                                                    \

@@ -128,7 +128,8 @@ struct message {
     uint8_t op, mode;
 };
 
-/* Bias of an adaptive mode: a non-minimal candidate's load L becomes
+/* Bias of an adaptive mode: a non-minimal candidate's load L (Aries:
+ * its congestion level) becomes
  * (L << (shift + shift_per_hop*k)) + add + add_per_hop*k at the k-th
  * decision (k = 0 at the injection router). Minimal wins ties. */
 struct route_bias {
@@ -156,7 +157,10 @@ struct net_params {
     uint32_t link_eff_num, link_eff_den; /* link-layer efficiency */
     /* routing */
     const struct routing *routing;   /* default mode (modes[0]) */
-    struct route_bias bias[4];       /* ADAPTIVE_0 .. ADAPTIVE_3 */
+    struct route_bias bias[4];       /* ADAPTIVE_0 .. ADAPTIVE_3, in
+                                        congestion levels */
+    uint32_t load_quantum;           /* Aries: flits per congestion level */
+    uint32_t load_levels;            /* Aries: highest level (4-bit: 15) */
     uint32_t ugal_threshold;         /* flits (BookSim: 30) */
     struct route_bias ss_bias;       /* Slingshot adaptive */
 };
@@ -204,6 +208,7 @@ struct net {
 
     const struct routing *modes[NET_MAX_MODES];
     uint32_t n_modes;
+    bool publish;               /* a mode reads the far-end load */
 
     /* packets and messages: flat arrays with free lists, grown by
      * doubling (never inside steady state once big enough) */
@@ -221,7 +226,10 @@ struct net {
     uint32_t *out_waiting;      /* packets waiting for this output */
     uint32_t *out_used;         /* flits sent and not yet credited back */
     uint8_t *out_rr;            /* round-robin VC pointer */
-    uint8_t *out_wake;          /* a wake event is pending */
+    simtime *out_wake;          /* earliest pending wake, SIMTIME_MAX */
+    uint64_t *cr_ring;          /* [port * NET_CR_DEPTH] credits on their
+                                   way back: time<<16 | vc<<13 | flits */
+    uint8_t *cr_head, *cr_n;    /* [port] ring position and fill */
     uint64_t *ser_fp;           /* [port]: serialization per flit, ps
                                    * 1024 (link efficiency included) */
     uint32_t *port_nic;         /* [port]: first NIC using an endpoint port */
@@ -304,15 +312,16 @@ static inline uint64_t net_in_flight(const struct net *n)
 /* Check the invariants on a network that has drained (no packet and no
  * message left): credits back at capacity, buffers empty, counts balanced.
  * Reports to d and returns -1 on a violation. */
-int net_check_drained(const struct net *n, struct diag *d);
+int net_check_drained(struct net *n, struct diag *d);
 
 /* Load of output port `port` as adaptive routing sees it at time now. */
-uint32_t net_port_load_local(const struct net *n, uint32_t port);
+uint32_t net_port_load_local(struct net *n, uint32_t port, simtime now);
 uint32_t net_port_load_far(const struct net *n, uint32_t port, simtime now);
 
 /* Memory the model holds, bytes (for the benchmarks). */
 size_t net_bytes(const struct net *n);
 
 #define NET_PUB_DEPTH 16
+#define NET_CR_DEPTH 32
 
 #endif

@@ -218,14 +218,19 @@ void route_free(struct net *n)
 /* ---- load metrics -------------------------------------------------- */
 
 /* What a mode sees of an output port. Aries: near-end queue plus the
- * published far-end occupancy (stale); UGAL-L and Slingshot: the local
- * queue plus the credits in use (the request-queue depth). */
-static inline uint32_t port_load(const struct net *n, enum route_algo a,
+ * published far-end occupancy (stale), as a saturating congestion level
+ * (load_quantum flits per level, at most load_levels); UGAL-L and
+ * Slingshot: the local queue plus the credits in use (the request-queue
+ * depth), in flits. */
+static inline uint32_t port_load(struct net *n, enum route_algo a,
                                  uint32_t port, simtime now)
 {
-    if (a == RT_ARIES)
-        return n->out_qflits[port] + net_port_load_far(n, port, now);
-    return net_port_load_local(n, port);
+    if (a == RT_ARIES) {
+        uint32_t l = (n->out_qflits[port] + net_port_load_far(n, port, now)) /
+                     n->p.load_quantum;
+        return l < n->p.load_levels ? l : n->p.load_levels;
+    }
+    return net_port_load_local(n, port, now);
 }
 
 static inline uint64_t hash3(uint64_t a, uint64_t b, uint64_t c)
