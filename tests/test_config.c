@@ -666,6 +666,193 @@ static void test_all_errors_reported(void)
     unlink(path);
 }
 
+/* ---- lists --------------------------------------------------------------- */
+
+struct l_conf {
+    struct cfg_floats loads;
+    struct cfg_names algos;
+};
+
+static const struct cfg_key l_schema[] = {
+    { .name = "loads", .type = CFG_FLOATS, .fmin = 0, .fmax = 1,
+      .offset = offsetof(struct l_conf, loads), .help = "offered loads" },
+    { .name = "algos", .type = CFG_NAMES, .reg = &t_registry,
+      .offset = offsetof(struct l_conf, algos), .help = "routings" },
+    { .type = CFG_END },
+};
+
+/* Read `text`'s section "sys" through l_schema; defaults: loads [0.5],
+ * algos [min]. Returns the number of errors; the messages are in c. */
+static int read_lists(const char *text, struct l_conf *conf,
+                      struct capture *c)
+{
+    memset(conf, 0, sizeof *conf);
+    conf->loads.n = 1;
+    conf->loads.v[0] = 0.5;
+    conf->algos.n = 1;
+    conf->algos.v[0] = &t_min;
+    struct cfg_file *f = cfg_open_string("t.cfg", text, &c->d);
+    if (!f)
+        return -1;
+    cfg_read(f, cfg_section(f, "sys"), "sys", l_schema, conf, NULL, &c->d);
+    /* the stored file names live as long as f: check them now */
+    if (conf->loads.file)
+        CHECK(strcmp(conf->loads.file, "t.cfg") == 0);
+    cfg_close(f);
+    return c->d.errors;
+}
+
+static void test_list_valid(void)
+{
+    struct capture c;
+    struct l_conf conf;
+    cap_init(&c);
+    CHECK_EQ_U(read_lists("sys = {\n"
+                          "  loads = [0.1, 0.5,\n"
+                          "           1.0];\n"
+                          "  algos = [\"valiant\",\n"
+                          "           \"min\"];\n"
+                          "};\n",
+                          &conf, &c),
+               0);
+    CHECK_EQ_U(conf.loads.n, 3);
+    CHECK_NEAR(conf.loads.v[0], 0.1, 0);
+    CHECK_NEAR(conf.loads.v[1], 0.5, 0);
+    CHECK_NEAR(conf.loads.v[2], 1.0, 0);
+    CHECK_EQ_U(conf.loads.line, 2);
+    CHECK_EQ_U(conf.algos.n, 2);
+    CHECK(conf.algos.v[0] == &t_valiant && conf.algos.v[1] == &t_min);
+    CHECK_EQ_U(conf.algos.line[0], 4);
+    CHECK_EQ_U(conf.algos.line[1], 5);
+    CHECK(strcmp(cap_text(&c), "") == 0);
+    cap_free(&c);
+
+    /* a libconfig list ( ... ) may mix integers and floats; one scalar is
+     * a list of one */
+    cap_init(&c);
+    CHECK_EQ_U(read_lists("sys = { loads = (0.25, 1); algos = \"valiant\"; "
+                          "};\n",
+                          &conf, &c),
+               0);
+    CHECK_EQ_U(conf.loads.n, 2);
+    CHECK_NEAR(conf.loads.v[0], 0.25, 0);
+    CHECK_NEAR(conf.loads.v[1], 1.0, 0);
+    CHECK_EQ_U(conf.algos.n, 1);
+    CHECK(conf.algos.v[0] == &t_valiant);
+    cap_free(&c);
+
+    cap_init(&c);
+    CHECK_EQ_U(read_lists("sys = { loads = 0.75; };\n", &conf, &c), 0);
+    CHECK_EQ_U(conf.loads.n, 1);
+    CHECK_NEAR(conf.loads.v[0], 0.75, 0);
+    CHECK_EQ_U(conf.algos.n, 1); /* absent: the default */
+    CHECK(conf.algos.v[0] == &t_min);
+    cap_free(&c);
+
+    /* as many as CFG_LIST_MAX */
+    char text[2048] = "sys = { loads = [";
+    for (int i = 0; i < CFG_LIST_MAX; i++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "%s0.%d",
+                 i ? ", " : "", i % 10);
+    snprintf(text + strlen(text), sizeof text - strlen(text), "]; };\n");
+    cap_init(&c);
+    CHECK_EQ_U(read_lists(text, &conf, &c), 0);
+    CHECK_EQ_U(conf.loads.n, CFG_LIST_MAX);
+    CHECK_NEAR(conf.loads.v[CFG_LIST_MAX - 1], 0.3, 1e-12);
+    cap_free(&c);
+}
+
+/* Each mistake in a list: one message naming the element and its line;
+ * the list keeps its default. */
+static void test_list_errors(void)
+{
+    static const struct {
+        const char *text, *want;
+        int errors;
+    } cases[] = {
+        { "sys = {\n  loads = [];\n};\n",
+          "t.cfg:2: error: sys.loads: expected at least one value, got an "
+          "empty array\n", 1 },
+        { "sys = {\n  loads = ();\n};\n",
+          "t.cfg:2: error: sys.loads: expected at least one value, got an "
+          "empty list\n", 1 },
+        { "sys = {\n  loads = (0.1,\n    \"x\");\n};\n",
+          "t.cfg:3: error: sys.loads[1]: expected a number, got a string\n",
+          1 },
+        { "sys = {\n  loads = [0.1,\n   0.2,\n   1.5];\n};\n",
+          "t.cfg:4: error: sys.loads[2]: value 1.5 is out of range; "
+          "expected a number in [0, 1]\n", 1 },
+        { "sys = {\n  loads = -0.5;\n};\n",
+          "t.cfg:2: error: sys.loads: value -0.5 is out of range; expected "
+          "a number in [0, 1]\n", 1 },
+        { "sys = {\n  loads = \"high\";\n};\n",
+          "t.cfg:2: error: sys.loads: expected a list of numbers, got a "
+          "string\n", 1 },
+        { "sys = {\n  loads = { a = 1; };\n};\n",
+          "t.cfg:2: error: sys.loads: expected a list of numbers, got a "
+          "group\n", 1 },
+        { "sys = {\n  loads = ([0.1], 0.2);\n};\n",
+          "t.cfg:2: error: sys.loads[0]: expected a number, got an array\n",
+          1 },
+        { "sys = {\n  algos = [\"min\",\n  \"ugal-g\"];\n};\n",
+          "t.cfg:3: error: sys.algos[1]: routing \"ugal-g\" is not "
+          "registered; known: min, valiant\n", 1 },
+        { "sys = {\n  algos = 3;\n};\n",
+          "t.cfg:2: error: sys.algos: expected a list of routing names "
+          "(min, valiant), got an integer\n", 1 },
+        { "sys = {\n  algos = [1, 2];\n};\n",
+          "t.cfg:2: error: sys.algos[1]: expected a routing name (min, "
+          "valiant), got an integer\n", 2 },
+        { "sys = {\n  algos = \"mni\";\n};\n",
+          "t.cfg:2: error: sys.algos: routing \"mni\" is not registered; "
+          "known: min, valiant\n", 1 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct capture c;
+        struct l_conf conf;
+        cap_init(&c);
+        CHECK_EQ_U(read_lists(cases[i].text, &conf, &c), cases[i].errors);
+        CHECK_STR_CONTAINS(cap_text(&c), cases[i].want);
+        CHECK_EQ_U(conf.loads.n, 1);
+        CHECK_NEAR(conf.loads.v[0], 0.5, 0);
+        CHECK_EQ_U(conf.algos.n, 1);
+        CHECK(conf.algos.v[0] == &t_min);
+        cap_free(&c);
+    }
+
+    /* one more than CFG_LIST_MAX */
+    char text[2048] = "sys = {\n  loads = [";
+    for (int i = 0; i <= CFG_LIST_MAX; i++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "%s0.5",
+                 i ? ", " : "");
+    snprintf(text + strlen(text), sizeof text - strlen(text), "];\n};\n");
+    struct capture c;
+    struct l_conf conf;
+    cap_init(&c);
+    CHECK_EQ_U(read_lists(text, &conf, &c), 1);
+    char want[128];
+    snprintf(want, sizeof want, "t.cfg:2: error: sys.loads: %d values are "
+             "too many; expected at most %d\n", CFG_LIST_MAX + 1,
+             CFG_LIST_MAX);
+    CHECK_STR_CONTAINS(cap_text(&c), want);
+    CHECK_EQ_U(conf.loads.n, 1);
+    cap_free(&c);
+}
+
+static void test_list_print_schema(void)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    cfg_print_schema(out, "sys", l_schema, 2);
+    fclose(out);
+    CHECK_STR_CONTAINS(buf, "  sys.loads  list of numbers in [0, 1]  "
+                            "offered loads\n");
+    CHECK_STR_CONTAINS(buf, "  sys.algos  list of routing names (min, "
+                            "valiant)  routings\n");
+    free(buf);
+}
+
 /* ---- documentation ------------------------------------------------------- */
 
 static void test_print_schema(void)
@@ -725,5 +912,8 @@ const struct test_case tests_config[] = {
     TEST(test_include_names_its_file),
     TEST(test_all_errors_reported),
     TEST(test_print_schema),
+    TEST(test_list_valid),
+    TEST(test_list_errors),
+    TEST(test_list_print_schema),
     { 0 },
 };

@@ -13,6 +13,7 @@
 
 #include "core/rng.h"
 #include "core/sim.h"
+#include "exp/traffic.h"
 #include "net/net.h"
 #include "route/route.h"
 #include "topo/builders.h"
@@ -422,6 +423,116 @@ static void test_determinism(void)
     CHECK(a != d);
 }
 
+
+/* ---- latency-load shapes (synthetic traffic through exp/traffic) ---- */
+
+static struct traffic_result shape_run(const struct topo *t,
+                                       const char *routing,
+                                       enum traffic_pattern pat, double load,
+                                       double measure_us)
+{
+    struct diag d;
+    diag_init(&d);
+    struct net_params np;
+    net_params_defaults(&np, t);
+    np.routing = (const struct routing *)registry_find(&routing_registry,
+                                                       routing);
+    struct traffic_params tp;
+    traffic_defaults(&tp);
+    tp.pattern = pat;
+    tp.load = load;
+    tp.warmup_us = 1;
+    tp.measure_us = measure_us;
+    tp.drain_us = 4;
+    struct traffic_result r;
+    memset(&r, 0, sizeof r);
+    CHECK(traffic_run(t, &np, &tp, 1, EVQ_HEAP4, &r, &d) == 0);
+    CHECK(!r.deadlock);
+    return r;
+}
+
+/* df1056 (p=4, a=8, h=4, 33 groups). Uniform random: minimal sustains the
+ * highest load, Valiant saturates near half of it, UGAL stays close to
+ * minimal. Worst case (group i -> i+1): minimal saturates near
+ * 1/(a h) = 1/32 of injection, Valiant sustains far more, UGAL-L lands
+ * between them. */
+static void test_dragonfly_shapes(void)
+{
+    struct topo t;
+    struct diag d;
+    diag_init(&d);
+    if (topo_build_system(&t, "df1056", &d) != 0) {
+        CHECK(!"df1056");
+        return;
+    }
+    struct traffic_result mu = shape_run(&t, "minimal", TRAFFIC_UNIFORM,
+                                         0.9, 2);
+    struct traffic_result vu = shape_run(&t, "valiant", TRAFFIC_UNIFORM,
+                                         0.9, 2);
+    struct traffic_result uu = shape_run(&t, "UGAL", TRAFFIC_UNIFORM, 0.9, 2);
+    fprintf(stderr, "  uniform 0.9: accepted minimal %.3f valiant %.3f "
+            "UGAL %.3f\n", mu.accepted, vu.accepted, uu.accepted);
+    CHECK(mu.accepted > vu.accepted);
+    CHECK(vu.accepted > 0.4 * mu.accepted && vu.accepted < 0.7 * mu.accepted);
+    CHECK(uu.accepted > 0.9 * mu.accepted);
+    CHECK(uu.frac_nonmin < 0.15);
+    struct traffic_result mw = shape_run(&t, "minimal", TRAFFIC_WORST_CASE,
+                                         0.5, 2);
+    struct traffic_result vw = shape_run(&t, "valiant", TRAFFIC_WORST_CASE,
+                                         0.5, 2);
+    struct traffic_result uw = shape_run(&t, "UGAL", TRAFFIC_WORST_CASE,
+                                         0.5, 2);
+    fprintf(stderr, "  worst-case 0.5: accepted minimal %.3f valiant %.3f "
+            "UGAL %.3f (1/(a h) = %.3f)\n", mw.accepted, vw.accepted,
+            uw.accepted, 1.0 / 32);
+    CHECK(mw.accepted > 0.5 / 32 && mw.accepted < 1.5 / 32);
+    CHECK(vw.accepted > 0.25);
+    CHECK(uw.accepted > 2 * mw.accepted && uw.accepted < vw.accepted);
+    topo_free(&t);
+}
+
+/* Aries modes (SC'19 §2.2): the higher the bias, the more packets go
+ * minimally and the lower the latency on a lightly loaded network;
+ * ADAPTIVE_0 spreads adversarial traffic over more paths than ADAPTIVE_3.
+ * A 3-group XC with 16 optical cables per group pair. */
+static void test_aries_mode_order(void)
+{
+    struct topo t;
+    struct diag d;
+    diag_init(&d);
+    union topo_params p;
+    topo_builder_aries.defaults(&p);
+    p.aries.groups = 3;
+    p.aries.chassis_last = 6;
+    p.aries.cables_per_pair = 16;
+    if (topo_build(&t, &topo_builder_aries, &p, "xc3", "xc3", &d, NULL)) {
+        CHECK(!"xc3");
+        return;
+    }
+    static const char *const modes[] = { "ADAPTIVE_0", "ADAPTIVE_1",
+                                         "ADAPTIVE_2", "ADAPTIVE_3" };
+    struct traffic_result u[4], w[4];
+    for (int k = 0; k < 4; k++) {
+        u[k] = shape_run(&t, modes[k], TRAFFIC_UNIFORM, 0.1, 1);
+        w[k] = shape_run(&t, modes[k], TRAFFIC_WORST_CASE, 0.3, 1);
+        fprintf(stderr, "  %s: uniform 0.1 non-minimal %.3f latency %.0f "
+                "ns; worst-case 0.3 non-minimal %.3f accepted %.3f\n",
+                modes[k], u[k].frac_nonmin, u[k].lat_mean_ns,
+                w[k].frac_nonmin, w[k].accepted);
+    }
+    CHECK(u[0].frac_nonmin > u[2].frac_nonmin);
+    CHECK(u[2].frac_nonmin >= u[3].frac_nonmin);
+    CHECK(u[0].frac_nonmin > u[1].frac_nonmin);
+    CHECK(u[3].lat_mean_ns < u[0].lat_mean_ns);
+    CHECK(w[0].frac_nonmin > w[3].frac_nonmin);
+    struct traffic_result mw = shape_run(&t, "minimal", TRAFFIC_WORST_CASE,
+                                         0.3, 1);
+    fprintf(stderr, "  minimal: worst-case 0.3 accepted %.3f\n",
+            mw.accepted);
+    CHECK(w[0].accepted > mw.accepted);
+    topo_free(&t);
+}
+
 const struct test_case tests_net[] = {
     TEST(test_packet_formats),
     TEST(test_zero_load_formula),
@@ -431,5 +542,7 @@ const struct test_case tests_net[] = {
     TEST(test_no_deadlock_aries),
     TEST(test_no_deadlock_torus),
     TEST(test_determinism),
+    TEST(test_dragonfly_shapes),
+    TEST(test_aries_mode_order),
     { 0 },
 };

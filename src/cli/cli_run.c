@@ -1,14 +1,23 @@
 /* cli/cli_run.c — `dfsim run FILE [-o DIR] [--seed N]`: run an experiment
- * file and write its results under DIR (default results/<name>). */
+ * file and write its results under DIR (default results/<name>): the
+ * system's figures (topology.json), the zero-load probe (probe.csv) and,
+ * with a traffic section, the synthetic-traffic sweep (traffic.csv, one
+ * row per run written as it finishes, so an interrupted sweep keeps what
+ * it measured). */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "cli/cli.h"
 #include "exp/experiment.h"
+#include "exp/traffic.h"
+#include "net/net.h"
+#include "route/route.h"
 
 static void usage(FILE *out)
 {
@@ -65,6 +74,120 @@ static FILE *open_out(const char *dir, const char *name)
         fprintf(stderr, "dfsim run: cannot write %s: %s\n", path,
                 strerror(errno));
     return f;
+}
+
+static double wall_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Build the network model once before anything runs, so that a parameter
+ * set it refuses is reported up front rather than after the probe. */
+static int check_network(const struct topo *t, const struct net_params *np,
+                         struct diag *d)
+{
+    struct sim s;
+    struct net n;
+    if (sim_init(&s, EVQ_HEAP4, net_entities(t)) != 0) {
+        sim_free(&s);
+        fprintf(stderr, "dfsim run: out of memory\n");
+        return -1;
+    }
+    int rc = net_init(&n, t, np, &s, 0, d);
+    if (rc == 0)
+        net_free(&n);
+    sim_free(&s);
+    return rc;
+}
+
+/* The traffic sweep: one run per (routing, load), routings outermost. Each
+ * run is a row of traffic.csv as soon as it finishes and a progress line
+ * on stderr; a table on stdout at the end. Returns 0 or -1. */
+static int run_traffic(const struct experiment *e, const struct topo *t,
+                       const struct net_params *base, const char *outdir,
+                       struct diag *d)
+{
+    const struct traffic_sweep *sw = &e->traffic;
+    const struct routing *def = base->routing; /* network.routing */
+    uint32_t n_r = sw->routings.n ? sw->routings.n : 1;
+    uint32_t n_l = sw->loads.n;
+    uint32_t total = n_r * n_l;
+    const char *pattern = traffic_pattern_names[sw->p.pattern];
+    struct traffic_result *res = calloc(total, sizeof *res);
+    FILE *csv = open_out(outdir, "traffic.csv");
+    if (!res || !csv) {
+        if (!res)
+            fprintf(stderr, "dfsim run: out of memory\n");
+        free(res);
+        if (csv)
+            fclose(csv);
+        return -1;
+    }
+    traffic_csv_header(csv);
+    fflush(csv);
+    int rc = 0;
+    uint32_t done = 0;
+    for (uint32_t i = 0; i < n_r && rc == 0; i++) {
+        const struct routing *r =
+            sw->routings.n ? (const struct routing *)sw->routings.v[i]
+                           : def;
+        struct net_params np = *base;
+        np.routing = r;
+        for (uint32_t j = 0; j < n_l; j++) {
+            struct traffic_params tp = sw->p;
+            tp.load = sw->loads.v[j];
+            double t0 = wall_seconds();
+            struct traffic_result *o = &res[i * n_l + j];
+            if (traffic_run(t, &np, &tp, (uint64_t)e->info.seed, EVQ_HEAP4,
+                            o, d) != 0) {
+                rc = -1;
+                break;
+            }
+            traffic_csv_row(csv, r->base.name, pattern, tp.load, o);
+            fflush(csv);
+            done++;
+            double wall = wall_seconds() - t0;
+            fprintf(stderr,
+                    "traffic %u/%u: %s %s load %.3f: accepted %.3f, latency "
+                    "mean %.1f ns p99 %.0f ns%s%s (%.1f s, %.2f M events/s)"
+                    "\n",
+                    done, total, r->base.name, pattern, tp.load, o->accepted,
+                    o->lat_mean_ns, o->lat_p99_ns,
+                    o->drained ? "" : ", not drained",
+                    o->deadlock ? ", DEADLOCK" : "", wall,
+                    wall > 0 ? (double)o->events / wall / 1e6 : 0.0);
+        }
+    }
+    fclose(csv);
+    if (done) {
+        printf("\nsynthetic traffic: %s, %" PRId64 "-byte messages, "
+               "%.1f us warm-up, %.1f us measured\n",
+               pattern,
+               sw->p.size ? sw->p.size : (int64_t)base->max_payload,
+               sw->p.warmup_us, sw->p.measure_us);
+        printf("  %-12s %6s %8s %8s %10s %10s %10s %6s %8s\n", "routing",
+               "load", "offered", "accepted", "mean ns", "median ns",
+               "p99 ns", "hops", "minimal");
+        for (uint32_t k = 0; k < done; k++) {
+            const struct traffic_result *o = &res[k];
+            const struct routing *r =
+                sw->routings.n
+                    ? (const struct routing *)sw->routings.v[k / n_l]
+                    : def;
+            printf("  %-12s %6.3f %8.3f %8.3f %10.1f %10.0f %10.0f %6.2f "
+                   "%8.3f%s%s\n",
+                   r->base.name, sw->loads.v[k % n_l], o->offered,
+                   o->accepted, o->lat_mean_ns, o->lat_median_ns,
+                   o->lat_p99_ns, o->hops_mean,
+                   o->packets ? 1.0 - o->frac_nonmin : 0.0,
+                   o->drained ? "" : "  not drained",
+                   o->deadlock ? "  DEADLOCK" : "");
+        }
+    }
+    free(res);
+    return rc;
 }
 
 int cli_run(int argc, char **argv)
@@ -130,6 +253,15 @@ int cli_run(int argc, char **argv)
         experiment_free(&e);
         return 1;
     }
+    struct net_params np;
+    if (experiment_net_params(&e, &t, &np, &d) != 0 ||
+        (e.has_traffic && check_network(&t, &np, &d) != 0)) {
+        fprintf(stderr, "dfsim run: %s: %d error%s\n", file, d.errors,
+                d.errors == 1 ? "" : "s");
+        topo_free(&t);
+        experiment_free(&e);
+        return 1;
+    }
     char defdir[256];
     if (!outdir) {
         snprintf(defdir, sizeof defdir, "results/%s", e.info.name);
@@ -168,7 +300,10 @@ int cli_run(int argc, char **argv)
             printf("  %-5u %6u %12.1f %12.1f %12.1f\n", sum[i].hops,
                    sum[i].pairs, sum[i].mean_ns, sum[i].min_ns,
                    sum[i].max_ns);
-    printf("\nresults in %s/ (topology.json, probe.csv)\n", outdir);
+    if (e.has_traffic && run_traffic(&e, &t, &np, outdir, &d) != 0)
+        goto out;
+    printf("\nresults in %s/ (topology.json, probe.csv%s)\n", outdir,
+           e.has_traffic ? ", traffic.csv" : "");
     rc = 0;
 out:
     if (csv)

@@ -182,6 +182,18 @@ static void describe(char *buf, size_t cap, const struct cfg_key *k,
     case CFG_GROUP:
         cat(buf, cap, "%s", article ? "a group { ... }" : "group { ... }");
         break;
+    case CFG_FLOATS:
+        cat(buf, cap, "%s", article ? "a list of numbers" : "list of numbers");
+        if (full && float_ranged(k))
+            cat(buf, cap, " in [%g, %g]", k->fmin, k->fmax);
+        break;
+    case CFG_NAMES: {
+        char names[LIST_CAP];
+        registry_names(k->reg, names, sizeof names);
+        cat(buf, cap, "%slist of %s names (%s)", article ? "a " : "",
+            k->reg->kind, names);
+        break;
+    }
     case CFG_END:
         break;
     }
@@ -515,6 +527,10 @@ static bool is_int(const config_setting_t *s)
     return t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64;
 }
 
+static void read_list(struct cfg_file *f, config_setting_t *s,
+                      const char *key, const struct cfg_key *k, char *dst,
+                      struct diag *d);
+
 /* Check one setting against its key and store it into out. */
 static void read_value(struct cfg_file *f, config_setting_t *s,
                        const char *key, const struct cfg_key *k, void *out,
@@ -617,8 +633,80 @@ static void read_value(struct cfg_file *f, config_setting_t *s,
     case CFG_GROUP:
         cfg_read(f, s, key, k->sub, dst, NULL, d);
         return;
+    case CFG_FLOATS:
+    case CFG_NAMES:
+        read_list(f, s, key, k, dst, d);
+        return;
     case CFG_END:
         return;
+    }
+}
+
+/* A list key (CFG_FLOATS, CFG_NAMES): a libconfig list ( ... ) or array
+ * [ ... ] whose every element is read as the scalar key would read it
+ * (so an element's message names it as key[i] and its own line), or one
+ * scalar, a list of one. Stored only when every element passes. */
+static void read_list(struct cfg_file *f, config_setting_t *s,
+                      const char *key, const struct cfg_key *k, char *dst,
+                      struct diag *d)
+{
+    int type = config_setting_type(s);
+    bool multi = type == CONFIG_TYPE_LIST || type == CONFIG_TYPE_ARRAY;
+    bool floats = k->type == CFG_FLOATS;
+    bool scalar_ok = floats ? (type == CONFIG_TYPE_FLOAT || is_int(s))
+                            : type == CONFIG_TYPE_STRING;
+    if (!multi && !scalar_ok) {
+        wrong_type(f, s, key, k, d);
+        return;
+    }
+    int n = multi ? config_setting_length(s) : 1;
+    if (n == 0) {
+        diag_error(d, file_of(f, s), cfg_line(s), key,
+                   "expected at least one value, got an empty %s",
+                   type == CONFIG_TYPE_LIST ? "list" : "array");
+        return;
+    }
+    if (n > CFG_LIST_MAX) {
+        diag_error(d, file_of(f, s), cfg_line(s), key,
+                   "%d values are too many; expected at most %d", n,
+                   CFG_LIST_MAX);
+        return;
+    }
+    struct cfg_key elem = *k;
+    elem.type = floats ? CFG_FLOAT : CFG_NAME;
+    elem.offset = 0;
+    double v[CFG_LIST_MAX];
+    const struct reg_entry *names[CFG_LIST_MAX];
+    int lines[CFG_LIST_MAX];
+    int before = d->errors;
+    for (int i = 0; i < n; i++) {
+        config_setting_t *e = multi ? config_setting_get_elem(s, (unsigned)i)
+                                    : s;
+        char ekey[KEY_CAP];
+        if (multi)
+            snprintf(ekey, sizeof ekey, "%s[%d]", key, i);
+        else
+            snprintf(ekey, sizeof ekey, "%s", key);
+        lines[i] = cfg_line(e);
+        if (floats)
+            read_value(f, e, ekey, &elem, &v[i], d);
+        else
+            read_value(f, e, ekey, &elem, &names[i], d);
+    }
+    if (d->errors != before)
+        return;
+    if (floats) {
+        struct cfg_floats *out = (struct cfg_floats *)dst;
+        out->n = (uint32_t)n;
+        memcpy(out->v, v, (size_t)n * sizeof v[0]);
+        out->file = file_of(f, s);
+        out->line = cfg_line(s);
+    } else {
+        struct cfg_names *out = (struct cfg_names *)dst;
+        out->n = (uint32_t)n;
+        memcpy(out->v, names, (size_t)n * sizeof names[0]);
+        memcpy(out->line, lines, (size_t)n * sizeof lines[0]);
+        out->file = file_of(f, s);
     }
 }
 

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/diag.h"
 #include "core/registry.h"
@@ -34,6 +35,31 @@ enum cfg_type {
     CFG_CHOICE,  /* const char * at offset; one of `choices` */
     CFG_NAME,    /* const struct reg_entry * at offset; a name in `reg` */
     CFG_GROUP,   /* nested group read with `sub`, stored at offset */
+    CFG_FLOATS,  /* struct cfg_floats at offset; a list or array of
+                    numbers, each checked like CFG_FLOAT, or one number */
+    CFG_NAMES,   /* struct cfg_names at offset; a list or array of names
+                    in `reg`, each checked like CFG_NAME, or one name */
+};
+
+/* Most values a list key holds (CFG_FLOATS, CFG_NAMES). */
+#define CFG_LIST_MAX 64
+
+/* A list of numbers: `loads = [0.1, 0.5, 0.9];` (or `loads = 0.5;`, a
+ * list of one). Each element is checked against the key's [fmin, fmax]. */
+struct cfg_floats {
+    uint32_t n;              /* values given, 1 .. CFG_LIST_MAX once read */
+    double v[CFG_LIST_MAX];
+    const char *file;        /* where the list was written (NULL: default) */
+    int line;
+};
+
+/* A list of registered names: `routings = ["minimal", "UGAL"];` (or
+ * `routings = "UGAL";`). Each element is looked up in the key's `reg`. */
+struct cfg_names {
+    uint32_t n;
+    const struct reg_entry *v[CFG_LIST_MAX];
+    int line[CFG_LIST_MAX];  /* line of each name, for later checks */
+    const char *file;        /* where the list was written (NULL: default) */
 };
 
 struct cfg_key {
@@ -43,10 +69,11 @@ struct cfg_key {
     const char *help;         /* one line: meaning, unit, default */
     int64_t min, max;         /* CFG_INT / CFG_UINT32: inclusive range,
                                  ignored when min == max == 0 */
-    double fmin, fmax;        /* CFG_FLOAT: inclusive range, ignored when
-                                 fmin == fmax == 0 */
+    double fmin, fmax;        /* CFG_FLOAT, CFG_FLOATS: inclusive range,
+                                 ignored when fmin == fmax == 0 */
     const char *const *choices;   /* CFG_CHOICE: NULL-terminated list */
-    const struct registry *reg;   /* CFG_NAME: the registry of that kind */
+    const struct registry *reg;   /* CFG_NAME, CFG_NAMES: the registry of
+                                     that kind */
     const struct cfg_key *sub;    /* CFG_GROUP: schema of the nested group */
     bool required;                /* missing ⇒ error */
 };
@@ -80,8 +107,9 @@ int cfg_line(const struct config_setting_t *s);
  * is an error listing the accepted keys. Keys whose name is in `skip`
  * (NULL-terminated, may be NULL) are ignored, so two schemas can share one
  * group. `group` may be NULL (an absent section): then only its required
- * keys are reported, at the file without a line. Returns the number of
- * errors added to d. */
+ * keys are reported, at the file without a line. A list key keeps its
+ * value unless every element passes; its elements are named key[i] in
+ * messages, at their own lines. Returns the number of errors added to d. */
 int cfg_read(struct cfg_file *f, struct config_setting_t *group,
              const char *prefix, const struct cfg_key *schema, void *out,
              const char *const *skip, struct diag *d);

@@ -1,10 +1,15 @@
 /* exp/experiment.c — see experiment.h. */
 #include "exp/experiment.h"
 
+#include <assert.h>
+#include <inttypes.h>
 #include <libconfig.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "route/route.h"
 
 static const struct cfg_key experiment_keys[] = {
     { .name = "name", .type = CFG_STRING,
@@ -31,8 +36,155 @@ static const struct cfg_key system_keys[] = {
     { .name = NULL },
 };
 
+/* ---- network: overrides of struct net_params ------------------------- */
+
+#define NET_U32(key, field, lo, hi, text)                                    \
+    { .name = key, .type = CFG_UINT32,                                       \
+      .offset = offsetof(struct net_config, field), .min = lo, .max = hi,   \
+      .help = text }
+
+/* The four keys of the bias of ADAPTIVE_k (struct route_bias), in
+ * congestion levels: the Aries bias is a 2-bit shift and a 6-bit add
+ * (src/net/net.c), the per-hop terms kept to the same widths. */
+#define NET_BIAS(k)                                                          \
+    NET_U32("adaptive" #k "_shift", bias[k].shift, 0, 3,                     \
+            "ADAPTIVE_" #k ": a non-minimal level L counts as L << shift "   \
+            "(family default)"),                                             \
+    NET_U32("adaptive" #k "_add", bias[k].add, 0, 63,                        \
+            "ADAPTIVE_" #k ": levels added to a non-minimal candidate "      \
+            "(family default)"),                                             \
+    NET_U32("adaptive" #k "_shift_per_hop", bias[k].shift_per_hop, 0, 3,     \
+            "ADAPTIVE_" #k ": shift added per adaptive decision after the "  \
+            "first (family default)"),                                       \
+    NET_U32("adaptive" #k "_add_per_hop", bias[k].add_per_hop, 0, 63,        \
+            "ADAPTIVE_" #k ": levels added per adaptive decision after the " \
+            "first (family default)")
+
+static const struct cfg_key net_keys[] = {
+    { .name = "routing", .type = CFG_NAME,
+      .offset = offsetof(struct net_config, routing),
+      .reg = &routing_registry,
+      .help = "routing of every message (Aries ADAPTIVE_0, Slingshot "
+              "SS_ADAPTIVE, dragonfly UGAL, torus DOR)" },
+    { .name = "router_delay_ns", .type = CFG_FLOAT,
+      .offset = offsetof(struct net_config, router_delay_ns), .fmin = 0,
+      .fmax = 1e6,
+      .help = "pipeline delay of a router, ns (Aries and dragonfly 100, "
+              "Slingshot 350, torus 100)" },
+    NET_U32("vcs", vcs, 1, NET_MAX_VCS / 2,
+            "virtual channels per class, requests and responses (4; torus "
+            "2)"),
+    NET_U32("buffer_local", buffer_local, 1, 1 << 24,
+            "input buffer per VC between routers of a group (torus: every "
+            "link), flits (family default)"),
+    NET_U32("buffer_global", buffer_global, 1, 1 << 24,
+            "input buffer per VC between groups, flits (family default)"),
+    NET_U32("buffer_endpoint", buffer_endpoint, 1, 1 << 24,
+            "input buffer per VC from a NIC, flits (family default)"),
+    { .name = "voq", .type = CFG_BOOL,
+      .offset = offsetof(struct net_config, voq),
+      .help = "virtual output queues, no head-of-line blocking (Slingshot "
+              "true, others false)" },
+    NET_U32("publish_cycles", publish_cycles, 0, 1000000,
+            "far-end load published every this many router cycles at "
+            "875 MHz; 0 = always current (10; torus 0)"),
+    { .name = "nic_gap_ns", .type = CFG_FLOAT,
+      .offset = offsetof(struct net_config, nic_gap_ns), .fmin = 0,
+      .fmax = 1e6,
+      .help = "least time between two packets a NIC injects, ns; 0 = "
+              "link-limited (Aries 6.25, others 0)" },
+    NET_U32("max_outstanding", max_outstanding, 1, 1 << 20,
+            "requests a NIC may have awaiting their response (1024)"),
+    NET_U32("max_payload", max_payload, 1, 65535,
+            "data bytes per packet (Aries, dragonfly, torus 64; Slingshot "
+            "4096)"),
+    NET_U32("load_quantum", load_quantum, 1, 1 << 20,
+            "ADAPTIVE_k: flits of queue per congestion level (one full "
+            "request packet)"),
+    NET_U32("load_levels", load_levels, 1, 255,
+            "ADAPTIVE_k: highest congestion level, where it saturates "
+            "(15: a 4-bit value)"),
+    NET_U32("ugal_threshold", ugal_threshold, 0, 1 << 20,
+            "UGAL: minimal while q_min <= 2 q_nonmin + this, flits (3 "
+            "packets)"),
+    NET_BIAS(0),
+    NET_BIAS(1),
+    NET_BIAS(2),
+    NET_BIAS(3),
+    NET_U32("ss_bias_shift", ss_bias.shift, 0, 8,
+            "SS_ADAPTIVE: a non-minimal load L counts as L << shift (1)"),
+    NET_U32("ss_bias_add", ss_bias.add, 0, 1 << 20,
+            "SS_ADAPTIVE: flits added to a non-minimal load (1 packet)"),
+    { .name = NULL },
+};
+
 static const char *const sections[] = { "experiment", "system", "probe",
-                                        NULL };
+                                        "network", "traffic", NULL };
+
+/* A routing the system's family cannot use is an error at `line`. */
+static void check_family(const struct experiment *e, const struct routing *r,
+                         const char *file, int line, const char *key,
+                         struct diag *d)
+{
+    if (!r || !e->builder || route_supports(r, e->builder->family))
+        return;
+    enum topo_family f = e->builder->family;
+    char ok[512] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < routing_registry.n; i++) {
+        const struct routing *o =
+            (const struct routing *)routing_registry.entries[i];
+        if (!route_supports(o, f))
+            continue;
+        int n = snprintf(ok + used, sizeof ok - used, "%s%s",
+                         used ? ", " : "", o->base.name);
+        if (n < 0 || (size_t)n >= sizeof ok - used)
+            break;
+        used += (size_t)n;
+    }
+    diag_error(d, file, line, key,
+               "routing \"%s\" does not support the %s topology family; "
+               "routings for %s: %s",
+               r->base.name, topo_family_name(f), topo_family_name(f),
+               used ? ok : "(none)");
+}
+
+/* Line of member `name` of group g, or the group's line if absent. */
+static int key_line(config_setting_t *g, const char *name)
+{
+    config_setting_t *k = g ? config_setting_get_member(g, name) : NULL;
+    return k ? cfg_line(k) : cfg_line(g);
+}
+
+static void load_network(struct experiment *e, struct diag *d)
+{
+    config_setting_t *g = cfg_section(e->cfg, "network");
+    memset(&e->net, 0, sizeof e->net);
+    if (!g)
+        return;
+    cfg_read(e->cfg, g, "network", net_keys, &e->net, NULL, d);
+    if (e->net.routing) /* given, and registered */
+        check_family(e, (const struct routing *)e->net.routing,
+                     cfg_path(e->cfg), key_line(g, "routing"),
+                     "network.routing", d);
+}
+
+static void load_traffic(struct experiment *e, struct diag *d)
+{
+    config_setting_t *g = cfg_section(e->cfg, "traffic");
+    traffic_sweep_defaults(&e->traffic);
+    e->has_traffic = g != NULL;
+    if (!g)
+        return;
+    cfg_read(e->cfg, g, "traffic", traffic_keys, &e->traffic, NULL, d);
+    int pat = traffic_pattern_find(e->traffic.pattern);
+    assert(pat >= 0); /* a CFG_CHOICE of traffic_pattern_names */
+    e->traffic.p.pattern = (enum traffic_pattern)pat;
+    const struct cfg_names *rs = &e->traffic.routings;
+    for (uint32_t i = 0; i < rs->n; i++)
+        check_family(e, (const struct routing *)rs->v[i], rs->file,
+                     rs->line[i], "traffic.routings", d);
+}
 
 /* Names of the members of `group` other than `keep`, NULL-terminated, for
  * the skip list of a first pass that only reads `keep`. */
@@ -149,11 +301,162 @@ int experiment_load(struct experiment *e, const char *path,
         }
     }
 
+    load_network(e, d);
+    load_traffic(e, d);
+
     if (d->errors > errors) {
         experiment_free(e);
         return -1;
     }
     return 0;
+}
+
+static simtime ns_to_ps(double ns)
+{
+    return (simtime)llround(ns * (double)SIMTIME_NS);
+}
+
+static const struct {
+    const char *suffix;
+    size_t offset;
+} bias_fields[] = {
+    { "shift", offsetof(struct route_bias, shift) },
+    { "add", offsetof(struct route_bias, add) },
+    { "shift_per_hop", offsetof(struct route_bias, shift_per_hop) },
+    { "add_per_hop", offsetof(struct route_bias, add_per_hop) },
+};
+
+int experiment_net_params(const struct experiment *e, const struct topo *t,
+                          struct net_params *p, struct diag *d)
+{
+    net_params_defaults(p, t);
+    config_setting_t *g = e->cfg ? cfg_section(e->cfg, "network") : NULL;
+    const char *file = e->cfg ? cfg_path(e->cfg) : e->path;
+    const struct net_config *c = &e->net;
+    int before = d->errors;
+#define HAS(name) (g && config_setting_get_member(g, name))
+    if (HAS("routing"))
+        p->routing = (const struct routing *)c->routing;
+    if (HAS("router_delay_ns"))
+        p->router_delay = ns_to_ps(c->router_delay_ns);
+    if (HAS("vcs"))
+        p->vcs = c->vcs;
+    if (HAS("buffer_local"))
+        p->buf_local = c->buffer_local;
+    if (HAS("buffer_global"))
+        p->buf_global = c->buffer_global;
+    if (HAS("buffer_endpoint"))
+        p->buf_endpoint = c->buffer_endpoint;
+    if (HAS("voq"))
+        p->voq = c->voq;
+    if (HAS("publish_cycles"))
+        p->publish_period = time_from_cycles(c->publish_cycles,
+                                             TIME_HZ_ARIES_ROUTER);
+    if (HAS("nic_gap_ns"))
+        p->nic_gap = ns_to_ps(c->nic_gap_ns);
+    if (HAS("max_outstanding"))
+        p->max_outstanding = c->max_outstanding;
+    if (HAS("max_payload"))
+        p->max_payload = c->max_payload;
+    if (HAS("load_quantum"))
+        p->load_quantum = c->load_quantum;
+    if (HAS("load_levels"))
+        p->load_levels = c->load_levels;
+    if (HAS("ugal_threshold"))
+        p->ugal_threshold = c->ugal_threshold;
+    for (unsigned k = 0; k < 4; k++)
+        for (size_t i = 0; i < sizeof bias_fields / sizeof bias_fields[0];
+             i++) {
+            char name[64];
+            snprintf(name, sizeof name, "adaptive%u_%s", k,
+                     bias_fields[i].suffix);
+            if (HAS(name))
+                memcpy((char *)&p->bias[k] + bias_fields[i].offset,
+                       (const char *)&c->bias[k] + bias_fields[i].offset,
+                       sizeof(uint32_t));
+        }
+    if (HAS("ss_bias_shift"))
+        p->ss_bias.shift = c->ss_bias.shift;
+    if (HAS("ss_bias_add"))
+        p->ss_bias.add = c->ss_bias.add;
+
+    /* What needs the whole set. Deadlock freedom needs a VC per route
+     * segment (route/route.h; route_init refuses fewer): 4 on the
+     * dragonflies, the dateline pair on the torus. */
+    uint32_t need = t->family == TOPO_TORUS ? 2 : 4;
+    if (p->vcs < need)
+        diag_error(d, file, key_line(g, "vcs"), "network.vcs",
+                   "vcs = %u is too few: %s %u VCs per class to be "
+                   "deadlock-free (route/route.h)",
+                   p->vcs,
+                   t->family == TOPO_TORUS
+                       ? "the torus's datelines need"
+                       : "a dragonfly's route segments need",
+                   need);
+
+    /* The largest packet is a PUT request or a GET response carrying
+     * max_payload bytes. */
+    uint32_t req = net_req_flits(p, NET_PUT, p->max_payload);
+    uint32_t rsp = net_rsp_flits(p, NET_GET, p->max_payload);
+    uint32_t big = req > rsp ? req : rsp;
+    if (big > UINT16_MAX) {
+        diag_error(d, file, key_line(g, "max_payload"), "network.max_payload",
+                   "%u bytes make packets of %u flits; a packet holds at "
+                   "most 65535",
+                   p->max_payload, big);
+    } else {
+        static const struct {
+            const char *key;
+            size_t offset;
+        } bufs[] = {
+            { "buffer_local", offsetof(struct net_params, buf_local) },
+            { "buffer_global", offsetof(struct net_params, buf_global) },
+            { "buffer_endpoint", offsetof(struct net_params, buf_endpoint) },
+        };
+        for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) {
+            uint32_t v;
+            memcpy(&v, (const char *)p + bufs[i].offset, sizeof v);
+            if (v >= big)
+                continue;
+            /* at the buffer's key, or at max_payload that made packets
+             * bigger than the default buffer */
+            const char *at = HAS(bufs[i].key) || !HAS("max_payload")
+                                 ? bufs[i].key
+                                 : "max_payload";
+            char key[64];
+            snprintf(key, sizeof key, "network.%s", at);
+            diag_error(d, file, key_line(g, at), key,
+                       "%s holds %u flits per VC, less than the largest "
+                       "packet (%u flits: a %s of max_payload = %u bytes); "
+                       "virtual cut-through needs room for a whole packet",
+                       bufs[i].key, v, big,
+                       req >= rsp ? "PUT request" : "GET response",
+                       p->max_payload);
+        }
+    }
+#undef HAS
+
+    if (e->has_traffic) {
+        config_setting_t *tg = e->cfg ? cfg_section(e->cfg, "traffic") : NULL;
+        const struct traffic_params *tp = &e->traffic.p;
+        if (tp->size > (int64_t)p->max_payload)
+            diag_error(d, file, key_line(tg, "size"), "traffic.size",
+                       "%" PRId64 " bytes do not fit in one packet of "
+                       "max_payload = %u bytes; expected at most %u, or 0 "
+                       "for a full packet",
+                       tp->size, p->max_payload, p->max_payload);
+        if (tp->pattern == TRAFFIC_HOTSPOT &&
+            (tp->hotspot_node >= t->n_nodes ||
+             t->nodes[tp->hotspot_node].n_nics == 0))
+            diag_error(d, file, key_line(tg, "hotspot_node"),
+                       "traffic.hotspot_node",
+                       "node %u %s; the system has %u nodes, 0 to %u",
+                       tp->hotspot_node,
+                       tp->hotspot_node >= t->n_nodes ? "does not exist"
+                                                      : "has no NIC",
+                       t->n_nodes, t->n_nodes ? t->n_nodes - 1 : 0);
+    }
+    return d->errors > before ? -1 : 0;
 }
 
 /* Line of a dotted "system.<key>" in the experiment's system group. */
@@ -205,4 +508,8 @@ void experiment_print_keys(FILE *out)
     }
     fprintf(out, "probe = { ... }\n");
     cfg_print_schema(out, "probe", probe_keys, 2);
+    fprintf(out, "network = { ... }\n");
+    cfg_print_schema(out, "network", net_keys, 2);
+    fprintf(out, "traffic = { ... }\n");
+    cfg_print_schema(out, "traffic", traffic_keys, 2);
 }

@@ -6,6 +6,11 @@
  *                                        with its parameters; parameters
  *                                        given with a name override it
  *   probe      { size, pairs, ... }      the zero-load latency probe
+ *   network    { routing, vcs, ... }     the network model's parameters,
+ *                                        each overriding the family's
+ *                                        default (net_params_defaults)
+ *   traffic    { pattern, loads, ... }   synthetic traffic: one run per
+ *                                        routing and load (exp/traffic.h)
  * Every key, type, range and name is checked; all mistakes are reported
  * together (file:line: key: what was expected) and the load fails.
  */
@@ -18,6 +23,8 @@
 #include "core/diag.h"
 #include "exp/config.h"
 #include "exp/probe.h"
+#include "exp/traffic.h"
+#include "net/net.h"
 #include "topo/topo.h"
 
 struct experiment_info {
@@ -30,6 +37,25 @@ struct system_choice {
     const struct reg_entry *builder; /* system.topology, or NULL */
 };
 
+/* The network section as written. A key applies only where the file gives
+ * it (experiment_net_params looks each one up), so no value here needs an
+ * "unset" sentinel. */
+struct net_config {
+    const struct reg_entry *routing; /* a struct routing */
+    double router_delay_ns;
+    double nic_gap_ns;
+    uint32_t vcs;
+    uint32_t buffer_local, buffer_global, buffer_endpoint; /* flits per VC */
+    bool voq;
+    uint32_t publish_cycles;         /* router cycles at 875 MHz */
+    uint32_t max_outstanding;
+    uint32_t max_payload;
+    uint32_t load_quantum, load_levels;
+    uint32_t ugal_threshold;
+    struct route_bias bias[4];       /* adaptive0_* .. adaptive3_* */
+    struct route_bias ss_bias;       /* ss_bias_shift, ss_bias_add */
+};
+
 struct experiment {
     const char *path;
     struct cfg_file *cfg;
@@ -40,6 +66,9 @@ struct experiment {
     bool overridden;                    /* parameters changed from system's */
     int system_line;
     struct probe_params probe;
+    struct net_config net;              /* read; applied after the build */
+    bool has_traffic;                   /* a traffic section is present */
+    struct traffic_sweep traffic;
     char name_buf[128];                 /* default name storage */
 };
 
@@ -51,6 +80,16 @@ int experiment_load(struct experiment *e, const char *path,
 /* Build the experiment's topology into t. */
 int experiment_build_topo(const struct experiment *e, struct topo *t,
                           struct diag *d);
+
+/* The network parameters of the experiment on topology t (built from it):
+ * the family's defaults, then every key the network section gives. Checks
+ * what needs the whole set (enough VCs for the routes' segments, buffers
+ * that hold the largest packet, a packet's flits in 16 bits) and, with a
+ * traffic section, that traffic.size fits in one packet and
+ * traffic.hotspot_node exists; errors name the file and the line of the
+ * key. Returns 0 or -1. */
+int experiment_net_params(const struct experiment *e, const struct topo *t,
+                          struct net_params *p, struct diag *d);
 
 void experiment_free(struct experiment *e);
 
