@@ -311,7 +311,7 @@ static inline simtime ser_time(const struct net *n, uint32_t port,
     return (simtime)(((uint64_t)flits * n->ser_fp[port] + 1023) >> 10);
 }
 
-static inline uint32_t router_of_entity(const struct net *n, uint32_t port)
+static inline uint32_t port_router(const struct net *n, uint32_t port)
 {
     return n->t->ports[port].router;
 }
@@ -337,13 +337,13 @@ static void out_wake_by(struct net *n, uint32_t creator, uint32_t port,
     if (n->out_wake[port] <= at)
         return;
     n->out_wake[port] = at;
-    sim_schedule(n->s, creator, at, router_of_entity(n, port), NET_EV_WAKE,
+    sim_schedule(n->s, creator, at, port_router(n, port), NET_EV_WAKE,
                  port);
 }
 
 static void out_wake_at(struct net *n, uint32_t port, simtime at)
 {
-    out_wake_by(n, router_of_entity(n, port), port, at);
+    out_wake_by(n, port_router(n, port), port, at);
 }
 
 /* Router `r` returns `flits` of VC vc to upstream output `up` at `at`. */
@@ -352,7 +352,7 @@ static void credit_return(struct net *n, uint32_t r, uint32_t up,
 {
     uint8_t cnt = n->cr_n[up];
     if (cnt == NET_CR_DEPTH || flits > 0x1fff) {
-        sim_schedule(n->s, r, at, router_of_entity(n, up), NET_EV_CREDIT,
+        sim_schedule(n->s, r, at, port_router(n, up), NET_EV_CREDIT,
                      (uint64_t)up | ((uint64_t)vc << 32) |
                          ((uint64_t)flits << 40));
         return;
