@@ -3,6 +3,7 @@
 
 #include <assert.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -156,57 +157,55 @@ uint32_t net_rsp_flits(const struct net_params *p, enum net_op op,
 
 /* ---- packets and messages ---------------------------------------- */
 
-static uint32_t pkt_alloc(struct net *n)
+/* Packets and messages live in flat arrays indexed by id, with a free list
+ * threaded through their first member (`next`); an array doubles when it
+ * runs out (a few times early in a run, then never). */
+_Static_assert(offsetof(struct packet, next) == 0, "next first");
+_Static_assert(offsetof(struct message, next) == 0, "next first");
+
+struct slots {
+    void **arr;
+    size_t size;
+    uint32_t *cap, *free, *live;
+};
+
+static inline uint32_t *slot_next(void *arr, size_t size, uint32_t i)
 {
-    if (n->pkt_free == NET_NONE) {
-        uint32_t cap = n->pkt_cap ? n->pkt_cap * 2 : 1024;
-        struct packet *np = realloc(n->pkt, (size_t)cap * sizeof *np);
-        if (!np)
+    return (uint32_t *)((char *)arr + (size_t)i * size);
+}
+
+static uint32_t slots_alloc(struct slots sl)
+{
+    if (*sl.free == NET_NONE) {
+        uint32_t old = *sl.cap, cap = old ? old * 2 : 1024;
+        void *na = realloc(*sl.arr, (size_t)cap * sl.size);
+        if (!na)
             return NET_NONE;
-        for (uint32_t i = n->pkt_cap; i < cap; i++)
-            np[i].next = i + 1 < cap ? i + 1 : NET_NONE;
-        n->pkt = np;
-        n->pkt_free = n->pkt_cap;
-        n->pkt_cap = cap;
+        for (uint32_t i = old; i < cap; i++)
+            *slot_next(na, sl.size, i) = i + 1 < cap ? i + 1 : NET_NONE;
+        *sl.arr = na;
+        *sl.free = old;
+        *sl.cap = cap;
     }
-    uint32_t id = n->pkt_free;
-    n->pkt_free = n->pkt[id].next;
-    n->pkt_live++;
+    uint32_t id = *sl.free;
+    *sl.free = *slot_next(*sl.arr, sl.size, id);
+    (*sl.live)++;
     return id;
 }
 
-static void pkt_release(struct net *n, uint32_t id)
+static void slots_release(struct slots sl, uint32_t id)
 {
-    n->pkt[id].next = n->pkt_free;
-    n->pkt_free = id;
-    n->pkt_live--;
+    *slot_next(*sl.arr, sl.size, id) = *sl.free;
+    *sl.free = id;
+    (*sl.live)--;
 }
 
-static uint32_t msg_alloc(struct net *n)
-{
-    if (n->msg_free == NET_NONE) {
-        uint32_t cap = n->msg_cap ? n->msg_cap * 2 : 1024;
-        struct message *nm = realloc(n->msg, (size_t)cap * sizeof *nm);
-        if (!nm)
-            return NET_NONE;
-        for (uint32_t i = n->msg_cap; i < cap; i++)
-            nm[i].next = i + 1 < cap ? i + 1 : NET_NONE;
-        n->msg = nm;
-        n->msg_free = n->msg_cap;
-        n->msg_cap = cap;
-    }
-    uint32_t id = n->msg_free;
-    n->msg_free = n->msg[id].next;
-    n->msg_live++;
-    return id;
-}
-
-static void msg_release(struct net *n, uint32_t id)
-{
-    n->msg[id].next = n->msg_free;
-    n->msg_free = id;
-    n->msg_live--;
-}
+#define PKT_SLOTS(n)                                                       \
+    ((struct slots){ (void **)&(n)->pkt, sizeof *(n)->pkt, &(n)->pkt_cap, \
+                     &(n)->pkt_free, &(n)->pkt_live })
+#define MSG_SLOTS(n)                                                       \
+    ((struct slots){ (void **)&(n)->msg, sizeof *(n)->msg, &(n)->msg_cap, \
+                     &(n)->msg_free, &(n)->msg_live })
 
 /* ---- far-end load publication ------------------------------------ */
 
@@ -668,7 +667,7 @@ static void nic_try(struct net *n, uint32_t nic)
                 nic_wake_at(n, nic, soon);
             return;
         }
-        uint32_t id = pkt_alloc(n);
+        uint32_t id = slots_alloc(PKT_SLOTS(n));
         if (id == NET_NONE) {
             n->s->error = -1; /* out of memory: the run is void */
             sim_stop(n->s);
@@ -676,21 +675,13 @@ static void nic_try(struct net *n, uint32_t nic)
         }
         m = &n->msg[mid];
         struct packet *p = &n->pkt[id];
-        memset(p, 0, sizeof *p);
-        p->msg = mid;
-        p->src_nic = nic;
-        p->dst_nic = m->dst_nic;
-        p->dst_router = n->t->nics[m->dst_nic].router;
-        p->mid = NET_NONE;
-        p->gport = NET_NONE;
-        p->index = m->injected;
-        p->t_created = m->t_created;
-        p->flits = (uint16_t)flits;
-        p->payload = (uint16_t)bytes;
-        p->cls = PKT_REQ;
-        p->op = m->op;
-        p->mode = m->mode;
-        p->vc = 0;
+        *p = (struct packet){
+            .msg = mid, .src_nic = nic, .dst_nic = m->dst_nic,
+            .dst_router = n->t->nics[m->dst_nic].router, .mid = NET_NONE,
+            .gport = NET_NONE, .index = m->injected,
+            .t_created = m->t_created, .flits = (uint16_t)flits,
+            .payload = (uint16_t)bytes, .cls = PKT_REQ, .op = m->op,
+            .mode = m->mode, .vc = 0 };
         m->sent += bytes;
         m->injected++;
         if (m->sent >= m->bytes) {
@@ -746,21 +737,13 @@ static void on_eject(struct sim *s, const struct event *e, void *ctx)
         uint32_t idx = p->index;
         uint16_t payload = p->payload;
         uint8_t op = p->op;
-        memset(p, 0, sizeof *p);
-        p->msg = mid;
-        p->src_nic = nic;
-        p->dst_nic = src;
-        p->dst_router = n->t->nics[src].router;
-        p->mid = NET_NONE;
-        p->gport = NET_NONE;
-        p->index = idx;
-        p->t_created = s->now;
-        p->flits = (uint16_t)flits;
-        p->payload = payload;
-        p->cls = PKT_RSP;
-        p->op = op;
-        p->mode = mode;
-        p->vc = (uint8_t)n->p.vcs; /* first response VC */
+        *p = (struct packet){
+            .msg = mid, .src_nic = nic, .dst_nic = src,
+            .dst_router = n->t->nics[src].router, .mid = NET_NONE,
+            .gport = NET_NONE, .index = idx, .t_created = s->now,
+            .flits = (uint16_t)flits, .payload = payload, .cls = PKT_RSP,
+            .op = op, .mode = mode,
+            .vc = (uint8_t)n->p.vcs }; /* first response VC */
         rsp_push(n, nic, id);
         nic_try(n, nic);
         return;
@@ -769,12 +752,12 @@ static void on_eject(struct sim *s, const struct event *e, void *ctx)
     struct net_nic *c = &n->nic[nic];
     c->outstanding--;
     m->rsp_arrived++;
-    pkt_release(n, id);
+    slots_release(PKT_SLOTS(n), id);
     if (m->rsp_arrived == m->packets && m->sent >= m->bytes) {
         n->st.msgs_done++;
         if (n->hooks.msg_done)
             n->hooks.msg_done(n->hooks.ctx, mid, &n->msg[mid], s->now);
-        msg_release(n, mid);
+        slots_release(MSG_SLOTS(n), mid);
     }
     nic_try(n, nic);
 }
@@ -784,7 +767,7 @@ uint32_t net_send(struct net *n, uint32_t src_nic, uint32_t dst_nic,
 {
     assert(src_nic < n->n_nics && dst_nic < n->n_nics);
     assert(mode < n->n_modes && bytes >= 1);
-    uint32_t id = msg_alloc(n);
+    uint32_t id = slots_alloc(MSG_SLOTS(n));
     if (id == NET_NONE)
         return NET_NONE;
     struct message *m = &n->msg[id];
