@@ -9,7 +9,9 @@
  * second, the peak resident memory of the process so far, and a hash of
  * the results (which must not change when only speed changes).
  *
- * Usage: bench_net [--quick]   (--quick: shorter simulated windows)
+ * Usage: bench_net [--quick] [N...]
+ *   --quick  shorter simulated windows
+ *   N        run only configuration N (1, 2, 3 in the order above)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +45,19 @@ static double peak_mib(void)
 
 int main(int argc, char **argv)
 {
-    bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+    bool quick = false, only[4] = { false }, any = false;
+    for (int a = 1; a < argc; a++) {
+        if (strcmp(argv[a], "--quick") == 0) {
+            quick = true;
+        } else if (strlen(argv[a]) == 1 && argv[a][0] >= '1' &&
+                   argv[a][0] <= '3') {
+            only[argv[a][0] - '0'] = any = true;
+        } else {
+            fprintf(stderr, "bench_net: unknown argument '%s' (expected "
+                            "--quick or a configuration 1..3)\n", argv[a]);
+            return 2;
+        }
+    }
     const struct config cfgs[] = {
         { "df1056", "UGAL", 0.30, 2, quick ? 5 : 20 },
         { "df1056", "UGAL", 0.90, 2, quick ? 5 : 20 },
@@ -53,6 +67,8 @@ int main(int argc, char **argv)
            "routing", "load", "wall_s", "events", "events/s",
            "pkt-hops/s", "links/s", "peak_MiB", "hash");
     for (size_t i = 0; i < sizeof cfgs / sizeof cfgs[0]; i++) {
+        if (any && !only[i + 1])
+            continue;
         const struct config *c = &cfgs[i];
         struct topo t;
         struct diag d;

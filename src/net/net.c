@@ -15,6 +15,8 @@ struct net_nic {
     uint32_t outstanding;        /* requests awaiting their response */
     simtime next_inject;         /* rate limit: earliest next injection */
     simtime wake_at;             /* pending NIC_WAKE, SIMTIME_MAX if none */
+    bool cr_wait;                /* waits for injection credits: a credit
+                                    return to one of its ports wakes it */
 };
 
 /* ---- parameters --------------------------------------------------- */
@@ -26,6 +28,9 @@ void net_params_defaults(struct net_params *p, const struct topo *t)
     p->link_eff_num = p->link_eff_den = 1;
     p->max_outstanding = 1024; /* Aries ORB: SC'19 §2.1; assumed elsewhere */
     p->vcs = 4;
+    /* SC'19 §2.1: inside the NIC a request is one header flit plus one to
+     * four 16-byte payload flits; assumed for Gemini and Slingshot NICs */
+    p->nic_flit_bytes = 16;
     switch (t->family) {
     case TOPO_ARIES:
         /* XC white paper, "Aries Performance": 48-bit flits; a 64 B PUT is
@@ -272,7 +277,9 @@ uint32_t net_port_load_far(const struct net *n, uint32_t port, simtime now)
  * wake a port that waits for them. A read at time t happens after every
  * write of a return due at or before t (the write was made one link
  * latency earlier), so this is exactly the event-per-credit model. When a
- * ring is full the return goes as an ordinary event. */
+ * ring is full the return goes as an ordinary event. The ring of an
+ * endpoint port carries the credits of the NIC(s) injecting on it: they
+ * apply to inj_credits (the port's ejection direction needs no credits). */
 #define CR_TIME(x) ((x) >> 16)
 #define CR_VC(x) (((x) >> 13) & 7u)
 #define CR_FLITS(x) ((x) & 0x1fffu)
@@ -284,11 +291,14 @@ static void credit_sync(struct net *n, uint32_t port, simtime now)
         return;
     uint64_t *ring = n->cr_ring + (size_t)port * NET_CR_DEPTH;
     uint8_t h = n->cr_head[port];
+    bool nic = n->port_nic[port] != NET_NONE;
+    int32_t *cred = (nic ? n->inj_credits : n->out_credits) +
+                    (size_t)port * n->V;
     while (cnt && CR_TIME(ring[h]) <= now) {
         uint64_t x = ring[h];
-        n->out_credits[(size_t)port * n->V + CR_VC(x)] +=
-            (int32_t)CR_FLITS(x);
-        n->out_used[port] -= (uint32_t)CR_FLITS(x);
+        cred[CR_VC(x)] += (int32_t)CR_FLITS(x);
+        if (!nic)
+            n->out_used[port] -= (uint32_t)CR_FLITS(x);
         h = (uint8_t)((h + 1) % NET_CR_DEPTH);
         cnt--;
     }
@@ -318,14 +328,58 @@ static inline uint32_t port_router(const struct net *n, uint32_t port)
 static void nic_try(struct net *n, uint32_t nic);
 static void out_grant(struct net *n, uint32_t port);
 
-static void nic_wake_at(struct net *n, uint32_t nic, simtime at)
+/* ---- counting (only with p.counters) ----------------------------- */
+
+/* One more / one fewer packet waiting: the interval opens at the first
+ * and closes at the last. */
+static inline void wait_inc(uint32_t *nwait, simtime *since, simtime now)
+{
+    if ((*nwait)++ == 0)
+        *since = now;
+}
+static inline void wait_dec(uint32_t *nwait, simtime *since, simtime *acc,
+                            simtime now)
+{
+    if (--(*nwait) == 0)
+        *acc += now - *since;
+}
+
+/* An interval kept open by a condition seen at `now`. */
+static inline void stall_set(simtime *since, simtime *acc, bool on,
+                             simtime now)
+{
+    if (on && *since == SIMTIME_MAX)
+        *since = now;
+    else if (!on && *since != SIMTIME_MAX) {
+        *acc += now - *since;
+        *since = SIMTIME_MAX;
+    }
+}
+
+uint32_t net_nic_flits(const struct net_params *p, const struct packet *pk)
+{
+    bool data = (pk->cls == PKT_REQ) == (pk->op == NET_PUT);
+    return 1 + (data ? ((uint32_t)pk->payload + p->nic_flit_bytes - 1) /
+                           p->nic_flit_bytes
+                     : 0);
+}
+
+/* Make sure NIC `nic` looks at its queues again at time `at`; the event
+ * is created by entity `creator`. */
+static void nic_wake_by(struct net *n, uint32_t creator, uint32_t nic,
+                        simtime at)
 {
     struct net_nic *c = &n->nic[nic];
     if (c->wake_at <= at)
         return;
     c->wake_at = at;
-    uint32_t e = net_nic_entity(n, nic);
-    sim_schedule(n->s, e, at, e, NET_EV_NIC_WAKE, 0);
+    sim_schedule(n->s, creator, at, net_nic_entity(n, nic),
+                 NET_EV_NIC_WAKE, 0);
+}
+
+static void nic_wake_at(struct net *n, uint32_t nic, simtime at)
+{
+    nic_wake_by(n, net_nic_entity(n, nic), nic, at);
 }
 
 /* Make sure output `port` is looked at again at time `at`; the event is
@@ -345,15 +399,22 @@ static void out_wake_at(struct net *n, uint32_t port, simtime at)
     out_wake_by(n, port_router(n, port), port, at);
 }
 
-/* Router `r` returns `flits` of VC vc to upstream output `up` at `at`. */
+/* Router `r` returns `flits` of VC vc to upstream output `up` at `at`
+ * (for an endpoint port: to the NICs injecting on it). */
 static void credit_return(struct net *n, uint32_t r, uint32_t up,
                           uint32_t vc, uint32_t flits, simtime at)
 {
     uint8_t cnt = n->cr_n[up];
+    uint32_t nic = n->port_nic[up];
     if (cnt == NET_CR_DEPTH || flits > 0x1fff) {
-        sim_schedule(n->s, r, at, port_router(n, up), NET_EV_CREDIT,
-                     (uint64_t)up | ((uint64_t)vc << 32) |
-                         ((uint64_t)flits << 40));
+        uint64_t arg = (uint64_t)up | ((uint64_t)vc << 32) |
+                       ((uint64_t)flits << 40);
+        if (nic == NET_NONE)
+            sim_schedule(n->s, r, at, port_router(n, up), NET_EV_CREDIT,
+                         arg);
+        else
+            sim_schedule(n->s, r, at, net_nic_entity(n, nic),
+                         NET_EV_CREDIT, arg | (UINT64_C(1) << 63));
         return;
     }
     uint64_t *ring = n->cr_ring + (size_t)up * NET_CR_DEPTH;
@@ -370,8 +431,13 @@ static void credit_return(struct net *n, uint32_t r, uint32_t up,
     n->cr_ring[(size_t)up * NET_CR_DEPTH + slot] =
         (at << 16) | ((uint64_t)vc << 13) | flits;
     n->cr_n[up] = (uint8_t)(cnt + 1);
-    if (n->out_waiting[up])
+    if (nic != NET_NONE) {
+        for (uint32_t k = 0; k < n->port_nics[up]; k++)
+            if (n->nic[nic + k].cr_wait)
+                nic_wake_by(n, r, nic + k, at);
+    } else if (n->out_waiting[up]) {
         out_wake_by(n, r, up, at);
+    }
 }
 
 /* ---- router ------------------------------------------------------- */
@@ -391,6 +457,12 @@ static void out_request(struct net *n, uint32_t r, uint32_t id)
     n->out_wait_tail[w] = id;
     n->out_qflits[out] += p->flits;
     n->out_waiting[out]++;
+    if (n->ct.in_flits) {
+        size_t q = (size_t)p->in_port * n->V + p->vc;
+        wait_inc(&n->ct.vc_nwait[q], &n->ct.vc_since[q], n->s->now);
+        wait_inc(&n->ct.in_nwait[p->in_port], &n->ct.in_since[p->in_port],
+                 n->s->now);
+    }
     if (n->out_busy[out] <= n->s->now)
         out_grant(n, out);
     else
@@ -407,6 +479,11 @@ static void in_push(struct net *n, uint32_t r, uint32_t id)
     struct packet *p = &n->pkt[id];
     n->in_occ[p->in_port] += p->flits;
     pub_update(n, p->in_port, n->s->now);
+    if (n->ct.in_flits) {
+        size_t q = (size_t)p->in_port * n->V + p->vc;
+        n->ct.in_flits[q] += p->flits;
+        n->ct.in_pkts[q]++;
+    }
     if (n->p.voq) {
         out_request(n, r, id);
         return;
@@ -434,6 +511,18 @@ static void transmit(struct net *n, uint32_t out, uint32_t id)
     n->out_busy[out] = end;
     if (n->hooks.hop)
         n->hooks.hop(n->hooks.ctx, p, out, now);
+    if (n->ct.in_flits) {
+        size_t q = (size_t)p->in_port * n->V + p->vc;
+        wait_dec(&n->ct.vc_nwait[q], &n->ct.vc_since[q], &n->ct.vc_stall[q],
+                 now);
+        wait_dec(&n->ct.in_nwait[p->in_port], &n->ct.in_since[p->in_port],
+                 &n->ct.in_stall[p->in_port], now);
+        n->ct.out_flits[2 * out + p->cls] += p->flits;
+        n->ct.out_pkts[2 * out + p->cls]++;
+        for (uint32_t c = 0; c < 3; c++)
+            stall_set(&n->ct.cr_since[3 * out + c],
+                      &n->ct.cr_stall[3 * out + c], false, now);
+    }
 
     /* the input buffer it leaves; its credits go back upstream one link
      * latency after its tail has left */
@@ -441,15 +530,9 @@ static void transmit(struct net *n, uint32_t out, uint32_t id)
     n->in_occ[ip] -= p->flits;
     pub_update(n, ip, now);
     const struct topo_port *inp = &n->t->ports[ip];
-    uint64_t carg = (uint64_t)ip | ((uint64_t)p->vc << 32) |
-                    ((uint64_t)p->flits << 40);
-    if (inp->peer == TOPO_NONE)
-        sim_schedule(n->s, r, end + inp->latency,
-                     net_nic_entity(n, n->port_nic[ip]), NET_EV_CREDIT,
-                     carg | (UINT64_C(1) << 63));
-    else /* to the upstream router's output port */
-        credit_return(n, r, inp->peer, p->vc, p->flits,
-                      end + inp->latency);
+    /* to the upstream router's output port, or to the injecting NICs */
+    credit_return(n, r, inp->peer == TOPO_NONE ? ip : inp->peer, p->vc,
+                  p->flits, end + inp->latency);
 
     if (op->peer == TOPO_NONE) {
         /* to the NIC: delivered when the tail arrives */
@@ -513,6 +596,17 @@ static void out_grant(struct net *n, uint32_t port)
         return;
     }
     n->st.credit_stalls++;
+    if (n->ct.in_flits) { /* the classes waiting for credits, idle link */
+        simtime *since = n->ct.cr_since + 3 * port;
+        simtime *acc = n->ct.cr_stall + 3 * port;
+        for (uint32_t i = 0; i < V; i++) {
+            uint32_t id = n->out_wait_head[base + i];
+            if (id != NET_NONE)
+                stall_set(&since[n->pkt[id].cls], &acc[n->pkt[id].cls],
+                          true, now);
+        }
+        stall_set(&since[2], &acc[2], true, now);
+    }
     /* wait for the earliest credit on its way back (or a new one) */
     if (n->cr_n[port])
         out_wake_at(n, port, CR_TIME(n->cr_ring[(size_t)port * NET_CR_DEPTH +
@@ -575,19 +669,28 @@ static void rsp_push(struct net *n, uint32_t nic, uint32_t id)
 
 /* The endpoint port NIC `nic` can inject `flits` flits of VC vc on now,
  * the least recently busy one; NET_NONE if none. *soonest gets the time
- * a busy port with room frees (SIMTIME_MAX if every port lacks credits). */
-static uint32_t nic_port(const struct net *n, uint32_t nic, uint32_t vc,
+ * a busy port with room frees, or else the time the next credit comes
+ * back to one of its ports (SIMTIME_MAX if none is on its way). */
+static uint32_t nic_port(struct net *n, uint32_t nic, uint32_t vc,
                          uint32_t flits, simtime *soonest)
 {
     const struct topo_nic *tn = &n->t->nics[nic];
     simtime now = n->s->now;
     uint32_t best = NET_NONE;
-    simtime best_busy = SIMTIME_MAX;
+    simtime best_busy = SIMTIME_MAX, credit = SIMTIME_MAX;
     *soonest = SIMTIME_MAX;
     for (uint32_t k = 0; k < tn->n_ports; k++) {
         uint32_t port = tn->first_port + k;
-        if (n->inj_credits[(size_t)port * n->V + vc] < (int32_t)flits)
+        credit_sync(n, port, now);
+        if (n->inj_credits[(size_t)port * n->V + vc] < (int32_t)flits) {
+            if (n->cr_n[port]) {
+                simtime at = CR_TIME(n->cr_ring[(size_t)port * NET_CR_DEPTH +
+                                                n->cr_head[port]]);
+                if (at < credit)
+                    credit = at;
+            }
             continue;
+        }
         simtime b = n->inj_busy[port];
         if (b > now) {
             if (b < *soonest)
@@ -598,6 +701,10 @@ static uint32_t nic_port(const struct net *n, uint32_t nic, uint32_t vc,
             best = port;
             best_busy = b;
         }
+    }
+    if (best == NET_NONE && *soonest == SIMTIME_MAX) {
+        *soonest = credit;
+        n->nic[nic].cr_wait = true; /* and any later return wakes it */
     }
     return best;
 }
@@ -616,11 +723,26 @@ static void nic_inject(struct net *n, uint32_t nic, uint32_t id,
     p->in_port = port;
     p->tail = end + tp->latency;
     n->st.injected[p->cls]++;
+    if (n->ct.nic) {
+        struct net_nic_count *k = &n->ct.nic[nic];
+        k->flits[p->cls] += net_nic_flits(&n->p, p);
+        k->pkts[p->cls]++;
+        stall_set(&k->since[p->cls], &k->stall[p->cls], false, now);
+    }
     if (n->hooks.hop)
         n->hooks.hop(n->hooks.ctx, p, port, now);
     sim_schedule(n->s, net_nic_entity(n, nic),
                  now + tp->latency + n->p.router_delay, tp->router,
                  NET_EV_ARRIVE, id);
+}
+
+/* NIC `nic` could not inject its next packet of class cls: back-pressure
+ * (a stall) if it lacks credits, not if its ports are only busy. */
+static void nic_blocked(struct net *n, uint32_t nic, uint32_t cls)
+{
+    if (n->ct.nic)
+        stall_set(&n->ct.nic[nic].since[cls], &n->ct.nic[nic].stall[cls],
+                  n->nic[nic].cr_wait, n->s->now);
 }
 
 /* Inject what NIC `nic` can inject now: responses first, then the next
@@ -630,6 +752,7 @@ static void nic_try(struct net *n, uint32_t nic)
 {
     struct net_nic *c = &n->nic[nic];
     simtime now = n->s->now;
+    c->cr_wait = false;
     for (;;) {
         if (c->next_inject > now) {
             if (c->rsp_head != NET_NONE ||
@@ -644,9 +767,10 @@ static void nic_try(struct net *n, uint32_t nic)
             struct packet *p = &n->pkt[id];
             uint32_t port = nic_port(n, nic, p->vc, p->flits, &soon);
             if (port == NET_NONE) {
+                nic_blocked(n, nic, PKT_RSP);
                 if (soon != SIMTIME_MAX)
                     nic_wake_at(n, nic, soon);
-                return; /* else a credit will wake us */
+                return; /* else a credit return will wake us */
             }
             c->rsp_head = p->next;
             nic_inject(n, nic, id, port);
@@ -663,6 +787,7 @@ static void nic_try(struct net *n, uint32_t nic)
         uint32_t flits = net_req_flits(&n->p, (enum net_op)m->op, bytes);
         uint32_t port = nic_port(n, nic, 0, flits, &soon);
         if (port == NET_NONE) {
+            nic_blocked(n, nic, PKT_REQ);
             if (soon != SIMTIME_MAX)
                 nic_wake_at(n, nic, soon);
             return;
@@ -723,6 +848,18 @@ static void on_eject(struct sim *s, const struct event *e, void *ctx)
         n->hooks.delivered(n->hooks.ctx, p, s->now);
     p = &n->pkt[id];
     uint32_t mid = p->msg;
+    if (n->ct.nic) {
+        struct net_nic_count *k = &n->ct.nic[nic];
+        if ((p->cls == PKT_REQ) == (p->op == NET_PUT)) { /* data to host */
+            k->pi_pkts++;
+            k->pi_flits += net_nic_flits(&n->p, p);
+        }
+        if (p->cls == PKT_RSP) {
+            k->net_track++;
+            k->track_net += s->now - p->t_created;
+            k->track_all += s->now - n->msg[mid].t_created;
+        }
+    }
     if (p->cls == PKT_REQ) {
         struct message *m = &n->msg[mid];
         m->req_arrived++;
@@ -737,10 +874,11 @@ static void on_eject(struct sim *s, const struct event *e, void *ctx)
         uint32_t idx = p->index;
         uint16_t payload = p->payload;
         uint8_t op = p->op;
+        simtime t_req = p->t_injected;
         *p = (struct packet){
             .msg = mid, .src_nic = nic, .dst_nic = src,
             .dst_router = n->t->nics[src].router, .mid = NET_NONE,
-            .gport = NET_NONE, .index = idx, .t_created = s->now,
+            .gport = NET_NONE, .index = idx, .t_created = t_req,
             .flits = (uint16_t)flits, .payload = payload, .cls = PKT_RSP,
             .op = op, .mode = mode,
             .vc = (uint8_t)n->p.vcs }; /* first response VC */
@@ -903,6 +1041,26 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
     ALLOC(n->nic, t->n_nics);
     ALLOC(n->router_rng, t->n_routers);
     ALLOC(n->nic_rng, t->n_nics);
+    if (p->counters) {
+        struct net_count *k = &n->ct;
+        ALLOC(k->in_flits, PV);
+        ALLOC(k->in_pkts, PV);
+        ALLOC(k->vc_stall, PV);
+        ALLOC(k->vc_since, PV);
+        ALLOC(k->vc_nwait, PV);
+        ALLOC(k->in_stall, P);
+        ALLOC(k->in_since, P);
+        ALLOC(k->in_nwait, P);
+        ALLOC(k->cr_stall, 3 * P);
+        ALLOC(k->cr_since, 3 * P);
+        ALLOC(k->out_flits, 2 * P);
+        ALLOC(k->out_pkts, 2 * P);
+        ALLOC(k->nic, t->n_nics);
+        for (size_t i = 0; i < 3 * P; i++)
+            k->cr_since[i] = SIMTIME_MAX;
+        for (uint32_t c = 0; c < t->n_nics; c++)
+            k->nic[c].since[0] = k->nic[c].since[1] = SIMTIME_MAX;
+    }
     for (size_t i = 0; i < PV; i++)
         n->out_wait_head[i] = n->out_wait_tail[i] = n->in_head[i] =
             n->in_tail[i] = NET_NONE;
@@ -943,8 +1101,11 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
                 n->port_nic[port] = c;
             n->port_nics[port]++;
         }
-        n->nic[c] = (struct net_nic){ NET_NONE, NET_NONE, NET_NONE,
-                                      NET_NONE, 0, 0, SIMTIME_MAX };
+        n->nic[c] = (struct net_nic){ .req_head = NET_NONE,
+                                      .req_tail = NET_NONE,
+                                      .rsp_head = NET_NONE,
+                                      .rsp_tail = NET_NONE,
+                                      .wake_at = SIMTIME_MAX };
         n->nic_rng[c] = rng_stream(seed, RNG_NIC, c);
     }
     /* NICs sharing a port must be numbered consecutively (Aries NIC
@@ -1016,6 +1177,20 @@ void net_free(struct net *n)
     free(n->nic);
     free(n->router_rng);
     free(n->nic_rng);
+    struct net_count *k = &n->ct;
+    free(k->in_flits);
+    free(k->in_pkts);
+    free(k->vc_stall);
+    free(k->vc_since);
+    free(k->vc_nwait);
+    free(k->in_stall);
+    free(k->in_since);
+    free(k->in_nwait);
+    free(k->cr_stall);
+    free(k->cr_since);
+    free(k->out_flits);
+    free(k->out_pkts);
+    free(k->nic);
     memset(n, 0, sizeof *n);
 }
 
@@ -1035,6 +1210,11 @@ size_t net_bytes(const struct net *n)
     b += (size_t)n->n_routers * sizeof *n->router_rng;
     b += (size_t)n->pkt_cap * sizeof *n->pkt;
     b += (size_t)n->msg_cap * sizeof *n->msg;
+    if (n->ct.in_flits)
+        b += PV * (2 * sizeof(uint64_t) + 2 * sizeof(simtime) + 4) +
+             P * (2 * sizeof(simtime) + 4) + 3 * P * 2 * sizeof(simtime) +
+             2 * P * 2 * sizeof(uint64_t) +
+             (size_t)n->n_nics * sizeof *n->ct.nic;
     return b;
 }
 

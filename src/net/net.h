@@ -95,7 +95,8 @@ struct packet {
                             NET_NONE while at its source NIC */
     uint32_t out_port;   /* port requested at the current router */
     uint32_t index;      /* packet number within its message (hash modes) */
-    simtime t_created;   /* message handed to the NIC */
+    simtime t_created;   /* request: message handed to the NIC;
+                            response: its request left the source NIC */
     simtime t_injected;  /* left the NIC */
     simtime tail;        /* its tail reaches the current router's input */
     uint16_t flits;      /* network flits (phits, bytes on Slingshot) */
@@ -163,6 +164,9 @@ struct net_params {
     uint32_t load_levels;            /* Aries: highest level (4-bit: 15) */
     uint32_t ugal_threshold;         /* flits (BookSim: 30) */
     struct route_bias ss_bias;       /* Slingshot adaptive */
+    /* hardware counters (net/counters.h) */
+    bool counters;                   /* keep them (off: no cost at all) */
+    uint32_t nic_flit_bytes;         /* NIC-side flit (Aries 16 B) */
 };
 
 /* Defaults for the family of t (see net.c for the sources of each). */
@@ -196,6 +200,40 @@ struct net_hooks {
 };
 
 struct net_nic; /* net.c */
+
+/* What the NIC counters count, per NIC, cumulative from time 0 (see
+ * net/counters.h for the hardware names and units). Times in ps. */
+struct net_nic_count {
+    uint64_t flits[2], pkts[2]; /* NIC flits / packets injected, by class */
+    simtime stall[2];           /* by class: a packet ready but held back
+                                   for lack of credits (closed intervals) */
+    simtime since[2];           /* start of the open interval, or
+                                   SIMTIME_MAX */
+    uint64_t net_track;         /* responses back for its requests */
+    simtime track_net;          /* their latency: response back - request
+                                   injected (no NIC queue time) */
+    simtime track_all;          /* response back - message handed over */
+    uint64_t pi_pkts, pi_flits; /* delivered to the host (NIC flits) */
+};
+
+/* Raw counting for the router tiles, kept when p->counters is set. A
+ * router writes only its own ports' entries, in its own events. Waiting
+ * times are sums of closed intervals plus the open one (count > 0 since
+ * `since`), so that a read at any time is exact. */
+struct net_count {
+    uint64_t *in_flits, *in_pkts; /* [port * V + vc] arrived at the tile */
+    simtime *vc_stall, *vc_since; /* [port * V + vc] routed packets of the
+                                     input VC waiting for their output */
+    uint32_t *vc_nwait;
+    simtime *in_stall, *in_since; /* [port] any of them waiting */
+    uint32_t *in_nwait;
+    simtime *cr_stall, *cr_since; /* [port * 3 + class] output idle while a
+                                     packet of the class (2: of either)
+                                     lacks credits; since: open, or
+                                     SIMTIME_MAX */
+    uint64_t *out_flits, *out_pkts; /* [port * 2 + class] sent */
+    struct net_nic_count *nic;    /* [n_nics] */
+};
 
 struct net {
     const struct topo *t;
@@ -261,6 +299,7 @@ struct net {
     uint32_t *group_size;       /* [group]: routers in it */
 
     struct net_stats st;
+    struct net_count ct;        /* all NULL unless p.counters */
 };
 
 /* Build the model of topology t on simulation s (whose entities must
@@ -296,6 +335,10 @@ uint32_t net_req_flits(const struct net_params *p, enum net_op op,
                        uint32_t bytes);
 uint32_t net_rsp_flits(const struct net_params *p, enum net_op op,
                        uint32_t bytes);
+
+/* NIC-side flits of packet pk (header + 16-byte data flits on Aries),
+ * as the NIC counters count them. */
+uint32_t net_nic_flits(const struct net_params *p, const struct packet *pk);
 
 /* Packets per second NIC `nic` can inject when every NIC is busy: the
  * lower of 1/nic_gap and its share of its endpoint ports' bandwidth for

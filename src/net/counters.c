@@ -1,0 +1,620 @@
+/* net/counters.c — counter names, units and contexts (see counters.h).
+ *
+ * A family's counters are two small tables of name patterns: one for the
+ * NIC, one per kind of tile. A pattern may hold one VC number, written
+ * "%v" (repeated for the Aries filter counters, whose two numbers must
+ * agree). Lookup matches a name against the patterns; listing expands
+ * them. Nothing here runs during the simulation.
+ */
+#include "net/counters.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/time.h"
+#include "topo/topo.h"
+
+enum vc_use {
+    VC_NONE,  /* no VC in the name */
+    VC_EACH,  /* one counter per VC: %v is the VC */
+    VC_CLASS, /* the sum over a class's VCs: %v is the class's first VC */
+};
+
+struct ctr_def {
+    const char *pat;
+    uint8_t reg, cls, vc;
+};
+
+/* ---- the catalogue ------------------------------------------------- */
+
+static const struct ctr_def aries_nic[] = {
+    { "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_FLITS", CTR_NIC_FLITS, 0, 0 },
+    { "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED", CTR_NIC_STALLED, 0, 0 },
+    { "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_PKTS", CTR_NIC_PKTS, 0, 0 },
+    { "AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_FLITS", CTR_NIC_FLITS, 1, 0 },
+    { "AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_PKTS", CTR_NIC_PKTS, 1, 0 },
+    { "AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_STALLED", CTR_NIC_STALLED, 1, 0 },
+    { "AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_NET_TRACK", CTR_NIC_NET_TRACK, 0,
+      0 },
+    { "AR_NIC_ORB_PRF_NET_RSP_TRACK_1", CTR_NIC_TRACK_ALL, 0, 0 },
+    { "AR_NIC_ORB_PRF_NET_RSP_TRACK_2", CTR_NIC_TRACK_NET, 0, 0 },
+    { "AR_NIC_RSPMON_PARB_EVENT_CNTR_PI_PKTS", CTR_NIC_PI_PKTS, 0, 0 },
+    { "AR_NIC_RSPMON_PARB_EVENT_CNTR_PI_FLITS", CTR_NIC_PI_FLITS, 0, 0 },
+    { "AR_NIC_RSPMON_PARB_EVENT_CNTR_PI_STALLED", CTR_NIC_PI_STALLED, 0,
+      0 },
+};
+
+static const struct ctr_def aries_ntile[] = {
+    { "INQ_PRF_INCOMING_FLIT_VC%v", CTR_TILE_IN_FLITS, 0, VC_EACH },
+    { "INQ_PRF_INCOMING_PKT_VC%v_FILTER_FLIT%v_CNT", CTR_TILE_VC_STALL, 0,
+      VC_EACH },
+    { "INQ_PRF_ROWBUS_STALL_CNT", CTR_TILE_IN_STALL, 0, VC_NONE },
+    { "COLBUF_PERF_STALL_RQ", CTR_TILE_CR_STALL, 0, VC_NONE },
+    { "COLBUF_PERF_STALL_RS", CTR_TILE_CR_STALL, 1, VC_NONE },
+};
+
+static const struct ctr_def aries_ptile[] = {
+    { "INQ_PRF_INCOMING_FLIT_VC%v", CTR_TILE_IN_FLITS, 0, VC_CLASS },
+    { "INQ_PRF_INCOMING_FLIT_VC%v", CTR_TILE_IN_FLITS, 1, VC_CLASS },
+    { "INQ_PRF_REQ_ROWBUS_STALL_CNT", CTR_TILE_VC_STALL, 0, VC_CLASS },
+    { "INQ_PRF_RSP_ROWBUS_STALL_CNT", CTR_TILE_VC_STALL, 1, VC_CLASS },
+};
+
+static const struct ctr_def gemini_nic[] = {
+    { "GM_ORB_PERF_VC0_FLITS", CTR_NIC_FLITS, 0, 0 },
+    { "GM_ORB_PERF_VC0_PKTS", CTR_NIC_PKTS, 0, 0 },
+    { "GM_ORB_PERF_VC0_STALLED", CTR_NIC_STALLED, 0, 0 },
+    { "GM_ORB_PERF_VC1_FLITS", CTR_NIC_FLITS, 1, 0 },
+    { "GM_ORB_PERF_VC1_PKTS", CTR_NIC_PKTS, 1, 0 },
+    { "GM_ORB_PERF_VC1_STALLED", CTR_NIC_STALLED, 1, 0 },
+};
+
+/* Pedretti et al. Table I, in counter order 0..5; the gpcd name is
+ * GM_<r>_<c>_TILE_PERFORMANCE_COUNTERS_<k>, the documented one
+ * GM_TILE_PERF_<doc>:<r>:<c>. */
+static const struct ctr_def gemini_tile[] = {
+    { "VC0_PHIT_CNT", CTR_TILE_IN_FLITS, 0, VC_CLASS },
+    { "VC1_PHIT_CNT", CTR_TILE_IN_FLITS, 1, VC_CLASS },
+    { "VC0_PKT_CNT", CTR_TILE_IN_PKTS, 0, VC_CLASS },
+    { "VC1_PKT_CNT", CTR_TILE_IN_PKTS, 1, VC_CLASS },
+    { "INQ_STALL", CTR_TILE_IN_STALL, 0, VC_NONE },
+    { "CREDIT_STALL", CTR_TILE_CR_STALL, 2, VC_NONE },
+};
+
+static const struct ctr_def generic_nic[] = {
+    { "NIC_REQ_FLITS", CTR_NIC_FLITS, 0, 0 },
+    { "NIC_REQ_PKTS", CTR_NIC_PKTS, 0, 0 },
+    { "NIC_REQ_STALLED", CTR_NIC_STALLED, 0, 0 },
+    { "NIC_RSP_FLITS", CTR_NIC_FLITS, 1, 0 },
+    { "NIC_RSP_PKTS", CTR_NIC_PKTS, 1, 0 },
+    { "NIC_RSP_STALLED", CTR_NIC_STALLED, 1, 0 },
+    { "NIC_RSP_NET_TRACK", CTR_NIC_NET_TRACK, 0, 0 },
+    { "NIC_RSP_TRACK_NET", CTR_NIC_TRACK_NET, 0, 0 },
+    { "NIC_RSP_TRACK_ALL", CTR_NIC_TRACK_ALL, 0, 0 },
+    { "NIC_PI_PKTS", CTR_NIC_PI_PKTS, 0, 0 },
+    { "NIC_PI_FLITS", CTR_NIC_PI_FLITS, 0, 0 },
+};
+
+static const struct ctr_def generic_port[] = {
+    { "RX_FLITS_VC%v", CTR_TILE_IN_FLITS, 0, VC_EACH },
+    { "RX_PKTS_VC%v", CTR_TILE_IN_PKTS, 0, VC_EACH },
+    { "TX_FLITS_REQ", CTR_TILE_OUT_FLITS, 0, VC_NONE },
+    { "TX_FLITS_RSP", CTR_TILE_OUT_FLITS, 1, VC_NONE },
+    { "TX_PKTS_REQ", CTR_TILE_OUT_PKTS, 0, VC_NONE },
+    { "TX_PKTS_RSP", CTR_TILE_OUT_PKTS, 1, VC_NONE },
+    { "INQ_STALL", CTR_TILE_IN_STALL, 0, VC_NONE },
+    { "CREDIT_STALL_REQ", CTR_TILE_CR_STALL, 0, VC_NONE },
+    { "CREDIT_STALL_RSP", CTR_TILE_CR_STALL, 1, VC_NONE },
+};
+
+#define DEFS(a) a, sizeof a / sizeof a[0]
+
+static void nic_defs(const struct net *n, const struct ctr_def **d,
+                     size_t *k)
+{
+    switch (n->t->family) {
+    case TOPO_ARIES:
+        *d = aries_nic, *k = sizeof aries_nic / sizeof aries_nic[0];
+        return;
+    case TOPO_TORUS:
+        *d = gemini_nic, *k = sizeof gemini_nic / sizeof gemini_nic[0];
+        return;
+    default:
+        *d = generic_nic, *k = sizeof generic_nic / sizeof generic_nic[0];
+        return;
+    }
+}
+
+/* Cycle rate of stall and latency counters: Aries and Gemini 800 MHz (NIC
+ * clock; Cray's gpcdr converts tile stalls at 1.25 ns per count); others
+ * count nanoseconds. */
+static uint64_t ctr_hz(const struct net *n)
+{
+    switch (n->t->family) {
+    case TOPO_ARIES:
+        return TIME_HZ_ARIES_NIC;
+    case TOPO_TORUS:
+        return TIME_HZ_GEMINI;
+    default:
+        return UINT64_C(1000000000);
+    }
+}
+
+/* ---- values -------------------------------------------------------- */
+
+static simtime open_time(simtime acc, simtime since, bool open, simtime now)
+{
+    return acc + (open ? now - since : 0);
+}
+
+uint64_t ctr_value(const struct net *n, const struct ctr_ref *r)
+{
+    const struct net_count *k = &n->ct;
+    simtime now = n->s->now;
+    uint64_t hz = ctr_hz(n);
+    if (r->reg < CTR_TILE_IN_FLITS) {
+        const struct net_nic_count *c = &k->nic[r->obj];
+        switch ((enum ctr_reg)r->reg) {
+        case CTR_NIC_FLITS:
+            return c->flits[r->cls];
+        case CTR_NIC_PKTS:
+            return c->pkts[r->cls];
+        case CTR_NIC_STALLED:
+            return time_to_cycles(open_time(c->stall[r->cls],
+                                            c->since[r->cls],
+                                            c->since[r->cls] != SIMTIME_MAX,
+                                            now),
+                                  hz);
+        case CTR_NIC_NET_TRACK:
+            return c->net_track;
+        case CTR_NIC_TRACK_NET:
+            return time_to_cycles(c->track_net, hz);
+        case CTR_NIC_TRACK_ALL:
+            return time_to_cycles(c->track_all, hz);
+        case CTR_NIC_PI_PKTS:
+            return c->pi_pkts;
+        case CTR_NIC_PI_FLITS:
+            return c->pi_flits;
+        default:
+            return 0; /* CTR_NIC_PI_STALLED: the host never pushes back */
+        }
+    }
+    size_t p = r->obj, V = n->V;
+    uint64_t sum = 0;
+    switch ((enum ctr_reg)r->reg) {
+    case CTR_TILE_IN_FLITS:
+    case CTR_TILE_IN_PKTS: {
+        const uint64_t *a =
+            r->reg == CTR_TILE_IN_FLITS ? k->in_flits : k->in_pkts;
+        for (uint32_t v = r->vc_lo; v < r->vc_hi; v++)
+            sum += a[p * V + v];
+        return sum;
+    }
+    case CTR_TILE_VC_STALL:
+        for (uint32_t v = r->vc_lo; v < r->vc_hi; v++)
+            sum += open_time(k->vc_stall[p * V + v], k->vc_since[p * V + v],
+                             k->vc_nwait[p * V + v] > 0, now);
+        return time_to_cycles(sum, hz);
+    case CTR_TILE_IN_STALL:
+        return time_to_cycles(open_time(k->in_stall[p], k->in_since[p],
+                                        k->in_nwait[p] > 0, now),
+                              hz);
+    case CTR_TILE_CR_STALL: {
+        size_t i = 3 * p + r->cls;
+        return time_to_cycles(open_time(k->cr_stall[i], k->cr_since[i],
+                                        k->cr_since[i] != SIMTIME_MAX, now),
+                              hz);
+    }
+    case CTR_TILE_OUT_FLITS:
+        return k->out_flits[2 * p + r->cls];
+    case CTR_TILE_OUT_PKTS:
+        return k->out_pkts[2 * p + r->cls];
+    default:
+        return 0;
+    }
+}
+
+/* ---- names --------------------------------------------------------- */
+
+/* Match `s` against pattern `pat`; each "%v" reads a decimal number, and
+ * all must be equal (*v gets it; -1 if the pattern has none). */
+static bool match(const char *pat, const char *s, long *v)
+{
+    *v = -1;
+    while (*pat) {
+        if (pat[0] == '%' && pat[1] == 'v') {
+            if (*s < '0' || *s > '9')
+                return false;
+            char *end;
+            long x = strtol(s, &end, 10);
+            if (*v >= 0 && x != *v)
+                return false;
+            *v = x;
+            s = end;
+            pat += 2;
+            continue;
+        }
+        if (*pat++ != *s++)
+            return false;
+    }
+    return *s == '\0';
+}
+
+/* The VC range a definition selects for VC number v, or false. */
+static bool def_vcs(const struct net *n, const struct ctr_def *d, long v,
+                    struct ctr_ref *r)
+{
+    uint32_t vcs = n->p.vcs;
+    switch ((enum vc_use)d->vc) {
+    case VC_NONE:
+        r->vc_lo = 0, r->vc_hi = (uint8_t)n->V;
+        return v < 0;
+    case VC_EACH:
+        if (v < 0 || v >= (long)n->V)
+            return false;
+        r->vc_lo = (uint8_t)v, r->vc_hi = (uint8_t)(v + 1);
+        return true;
+    case VC_CLASS:
+        if (v >= 0 && v != (long)(d->cls * vcs))
+            return false;
+        r->vc_lo = (uint8_t)(d->cls * vcs);
+        r->vc_hi = (uint8_t)((d->cls + 1) * vcs);
+        return true;
+    }
+    return false;
+}
+
+static bool find_def(const struct net *n, const struct ctr_def *defs,
+                     size_t k, const char *s, uint32_t obj,
+                     struct ctr_ref *r)
+{
+    for (size_t i = 0; i < k; i++) {
+        long v;
+        if (!match(defs[i].pat, s, &v))
+            continue;
+        *r = (struct ctr_ref){ .reg = defs[i].reg, .cls = defs[i].cls,
+                               .obj = obj };
+        if (def_vcs(n, &defs[i], v, r))
+            return true;
+    }
+    return false;
+}
+
+/* The port of router `router` with tile number `tile`, or TOPO_NONE. */
+static uint32_t tile_port(const struct net *n, uint32_t router, long tile)
+{
+    const struct topo_router *tr = &n->t->routers[router];
+    for (uint32_t i = 0; i < tr->n_ports; i++)
+        if (n->t->ports[tr->first_port + i].index == tile)
+            return tr->first_port + i;
+    return TOPO_NONE;
+}
+
+/* Read "<num>_" or "<num>:" at *s; -1 if absent. */
+static long number(const char **s, char sep)
+{
+    if (**s < '0' || **s > '9')
+        return -1;
+    char *end;
+    long x = strtol(*s, &end, 10);
+    if (*end != sep && !(sep == '\0' && *end == '\0'))
+        return -1;
+    *s = end + (*end ? 1 : 0);
+    return x;
+}
+
+static int find_tile(const struct net *n, uint32_t router, const char *name,
+                     struct ctr_ref *r)
+{
+    const char *s = name;
+    long row, col;
+    switch (n->t->family) {
+    case TOPO_ARIES:
+        if (strncmp(s, "AR_RTR_PT_5_", 12) == 0) {
+            s += 12;
+            if ((col = number(&s, '_')) < 0 || col >= 8)
+                return -1;
+            uint32_t p = tile_port(n, router, 40 + col);
+            return p != TOPO_NONE &&
+                           find_def(n, DEFS(aries_ptile), s, p, r)
+                       ? 0
+                       : -1;
+        }
+        if (strncmp(s, "AR_RTR_", 7) != 0)
+            return -1;
+        s += 7;
+        if ((row = number(&s, '_')) < 0 || row >= 5 ||
+            (col = number(&s, '_')) < 0 || col >= 8)
+            return -1;
+        {
+            uint32_t p = tile_port(n, router, row * 8 + col);
+            return p != TOPO_NONE && find_def(n, DEFS(aries_ntile), s, p, r)
+                       ? 0
+                       : -1;
+        }
+    case TOPO_TORUS: {
+        size_t which = SIZE_MAX;
+        if (strncmp(s, "GM_TILE_PERF_", 13) == 0) {
+            s += 13;
+            const char *colon = strchr(s, ':');
+            if (!colon)
+                return -1;
+            for (size_t i = 0; i < 6; i++)
+                if (strlen(gemini_tile[i].pat) == (size_t)(colon - s) &&
+                    strncmp(gemini_tile[i].pat, s, (size_t)(colon - s)) == 0)
+                    which = i;
+            s = colon + 1;
+            if ((row = number(&s, ':')) < 0 || (col = number(&s, '\0')) < 0)
+                return -1;
+        } else if (strncmp(s, "GM_", 3) == 0) {
+            s += 3;
+            if ((row = number(&s, '_')) < 0 || (col = number(&s, '_')) < 0 ||
+                strncmp(s, "TILE_PERFORMANCE_COUNTERS_", 26) != 0)
+                return -1;
+            s += 26;
+            long k = number(&s, '\0');
+            if (k < 0 || k > 5)
+                return -1;
+            which = (size_t)k;
+        } else {
+            return -1;
+        }
+        if (which == SIZE_MAX || row >= 6 || col >= 8)
+            return -1;
+        uint32_t p = tile_port(n, router, row * 8 + col);
+        if (p == TOPO_NONE)
+            return -1;
+        *r = (struct ctr_ref){ .reg = gemini_tile[which].reg,
+                               .cls = gemini_tile[which].cls, .obj = p };
+        return def_vcs(n, &gemini_tile[which], -1, r) ? 0 : -1;
+    }
+    default: {
+        if (strncmp(s, "PORT_", 5) != 0)
+            return -1;
+        s += 5;
+        long port = number(&s, '_');
+        if (port < 0)
+            return -1;
+        uint32_t p = tile_port(n, router, port);
+        return p != TOPO_NONE && find_def(n, DEFS(generic_port), s, p, r)
+                   ? 0
+                   : -1;
+    }
+    }
+}
+
+int ctr_find(const struct net *n, uint32_t router, uint32_t nic,
+             const char *name, struct ctr_ref *ref)
+{
+    if (!n->ct.nic || router >= n->n_routers)
+        return -1;
+    if (nic != TOPO_NONE) {
+        const struct ctr_def *d;
+        size_t k;
+        nic_defs(n, &d, &k);
+        if (find_def(n, d, k, name, nic, ref))
+            return 0;
+    }
+    return find_tile(n, router, name, ref);
+}
+
+/* Expand a definition's name(s) for one object, with prefix. */
+static size_t expand(const struct net *n, const struct ctr_def *d,
+                     const char *prefix, uint32_t obj,
+                     void (*fn)(void *, const char *, const struct ctr_ref *),
+                     void *ctx)
+{
+    char buf[160];
+    uint32_t lo = 0, hi = 1;
+    if (d->vc == VC_EACH)
+        hi = n->V;
+    else if (d->vc == VC_CLASS)
+        lo = d->cls * n->p.vcs, hi = lo + 1;
+    size_t count = 0;
+    for (uint32_t v = lo; v < hi; v++) {
+        size_t len = (size_t)snprintf(buf, sizeof buf, "%s", prefix);
+        for (const char *p = d->pat; *p && len + 4 < sizeof buf; p++) {
+            if (p[0] == '%' && p[1] == 'v') {
+                len += (size_t)snprintf(buf + len, sizeof buf - len, "%u", v);
+                p++;
+            } else {
+                buf[len++] = *p;
+            }
+        }
+        buf[len] = '\0';
+        struct ctr_ref r = { .reg = d->reg, .cls = d->cls, .obj = obj };
+        def_vcs(n, d, d->vc == VC_NONE ? -1 : (long)v, &r);
+        fn(ctx, buf, &r);
+        count++;
+    }
+    return count;
+}
+
+size_t ctr_names(const struct net *n, uint32_t router, uint32_t nic,
+                 bool nic_counters, bool tile_counters,
+                 void (*fn)(void *ctx, const char *name,
+                            const struct ctr_ref *ref),
+                 void *ctx)
+{
+    size_t count = 0;
+    if (nic_counters && nic != TOPO_NONE) {
+        const struct ctr_def *d;
+        size_t k;
+        nic_defs(n, &d, &k);
+        for (size_t i = 0; i < k; i++)
+            count += expand(n, &d[i], "", nic, fn, ctx);
+    }
+    if (!tile_counters)
+        return count;
+    const struct topo_router *tr = &n->t->routers[router];
+    /* tile order */
+    for (uint32_t tile = 0; tile < 0x10000u; tile++) {
+        uint32_t p = tile_port(n, router, tile);
+        if (p == TOPO_NONE) {
+            if (tile >= tr->n_ports + 64u)
+                break;
+            continue;
+        }
+        const struct topo_port *tp = &n->t->ports[p];
+        if (tp->kind == PORT_UNUSED)
+            continue;
+        char prefix[48];
+        const struct ctr_def *d;
+        size_t k;
+        switch (n->t->family) {
+        case TOPO_ARIES:
+            if (tile >= 40) {
+                snprintf(prefix, sizeof prefix, "AR_RTR_PT_5_%u_", tile - 40);
+                d = aries_ptile, k = sizeof aries_ptile / sizeof *d;
+            } else {
+                snprintf(prefix, sizeof prefix, "AR_RTR_%u_%u_", tile / 8,
+                         tile % 8);
+                d = aries_ntile, k = sizeof aries_ntile / sizeof *d;
+            }
+            break;
+        case TOPO_TORUS:
+            snprintf(prefix, sizeof prefix, "GM_%u_%u_", tile / 8, tile % 8);
+            for (size_t i = 0; i < 6; i++) {
+                char nm[112];
+                snprintf(nm, sizeof nm, "%sTILE_PERFORMANCE_COUNTERS_%zu",
+                         prefix, i);
+                struct ctr_ref r = { .reg = gemini_tile[i].reg,
+                                     .cls = gemini_tile[i].cls, .obj = p };
+                def_vcs(n, &gemini_tile[i], -1, &r);
+                fn(ctx, nm, &r);
+                count++;
+            }
+            continue;
+        default:
+            snprintf(prefix, sizeof prefix, "PORT_%u_", tile);
+            d = generic_port, k = sizeof generic_port / sizeof *d;
+            break;
+        }
+        for (size_t i = 0; i < k; i++)
+            count += expand(n, &d[i], prefix, p, fn, ctx);
+    }
+    return count;
+}
+
+/* ---- contexts ------------------------------------------------------ */
+
+int ctr_ctx_init(struct ctr_ctx *c, const struct net *n)
+{
+    memset(c, 0, sizeof *c);
+    c->net = n;
+    return n->ct.nic ? 0 : -1;
+}
+
+int ctr_ctx_init_job(struct ctr_ctx *c, const struct net *n,
+                     const uint32_t *nodes, size_t count)
+{
+    if (ctr_ctx_init(c, n) != 0)
+        return -1;
+    c->allowed = calloc(n->n_routers ? n->n_routers : 1, 1);
+    if (!c->allowed)
+        return -1;
+    for (size_t i = 0; i < count; i++) {
+        const struct topo_node *tn = &n->t->nodes[nodes[i]];
+        for (uint32_t k = 0; k < tn->n_nics; k++)
+            c->allowed[n->t->nics[tn->nic[k]].router] = 1;
+    }
+    return 0;
+}
+
+void ctr_ctx_free(struct ctr_ctx *c)
+{
+    for (size_t i = 0; i < c->n; i++)
+        free(c->name[i]);
+    free(c->name);
+    free(c->ref);
+    free(c->val);
+    free(c->prev);
+    free(c->allowed);
+    memset(c, 0, sizeof *c);
+}
+
+static int ctx_push(struct ctr_ctx *c, const char *name,
+                    const struct ctr_ref *r)
+{
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 16;
+        struct ctr_ref *ref = realloc(c->ref, cap * sizeof *ref);
+        if (!ref)
+            return -1;
+        c->ref = ref;
+        char **nm = realloc(c->name, cap * sizeof *nm);
+        if (!nm)
+            return -1;
+        c->name = nm;
+        uint64_t *v = realloc(c->val, cap * sizeof *v);
+        if (!v)
+            return -1;
+        c->val = v;
+        v = realloc(c->prev, cap * sizeof *v);
+        if (!v)
+            return -1;
+        c->prev = v;
+        c->cap = cap;
+    }
+    size_t len = strlen(name) + 1;
+    char *copy = malloc(len);
+    if (!copy)
+        return -1;
+    memcpy(copy, name, len);
+    c->name[c->n] = copy;
+    c->ref[c->n] = *r;
+    c->val[c->n] = c->prev[c->n] = 0;
+    c->n++;
+    return 0;
+}
+
+int ctr_ctx_add_router(struct ctr_ctx *c, uint32_t router, uint32_t nic,
+                       const char *name, struct diag *d)
+{
+    const struct net *n = c->net;
+    char rn[64];
+    if (router >= n->n_routers) {
+        diag_error(d, NULL, 0, "counters", "no router %u", router);
+        return -1;
+    }
+    if (c->allowed && !c->allowed[router]) {
+        diag_error(d, NULL, 0, "counters", "%s: router %s is not the job's "
+                   "(a job reads only its own routers' NICs and tiles)",
+                   name, topo_router_name(n->t, router, rn, sizeof rn));
+        return -1;
+    }
+    struct ctr_ref r;
+    if (ctr_find(n, router, nic, name, &r) != 0) {
+        diag_error(d, NULL, 0, "counters", "no counter named '%s' on %s "
+                   "(see `dfsim counters --list`)", name,
+                   topo_router_name(n->t, router, rn, sizeof rn));
+        return -1;
+    }
+    if (ctx_push(c, name, &r) != 0) {
+        diag_error(d, NULL, 0, "counters", "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+int ctr_ctx_add(struct ctr_ctx *c, uint32_t node, const char *name,
+                struct diag *d)
+{
+    const struct net *n = c->net;
+    if (node >= n->t->n_nodes) {
+        diag_error(d, NULL, 0, "counters", "no node %u", node);
+        return -1;
+    }
+    uint32_t nic = n->t->nodes[node].nic[0];
+    return ctr_ctx_add_router(c, n->t->nics[nic].router, nic, name, d);
+}
+
+void ctr_ctx_read(struct ctr_ctx *c)
+{
+    memcpy(c->prev, c->val, c->n * sizeof *c->val);
+    c->t_prev = c->t_val;
+    c->t_val = c->net->s->now;
+    for (size_t i = 0; i < c->n; i++)
+        c->val[i] = ctr_value(c->net, &c->ref[i]);
+}
