@@ -16,6 +16,7 @@
 
 #include "core/sim.h"
 #include "net/counters.h"
+#include "net/links.h"
 #include "net/net.h"
 #include "route/route.h"
 #include "topo/builders.h"
@@ -618,6 +619,77 @@ static void test_counting_changes_nothing(void)
     CHECK(hash[0] == hash[1]);
 }
 
+/* Logical links: Gemini X and Z links are 8 tiles, Y links 4, the host
+ * link 8 (Pedretti et al. §III), X+ at 9.38 GB/s (Fig. 4); Aries rank-1
+ * links are 1 tile, rank-2 3 tiles. A 1 MiB PUT shows on the links of its
+ * path, and the Fig. 4 report prints them. */
+static void test_logical_links(void)
+{
+    struct h h;
+    struct torus_params tp = { 4, 4, 4 };
+    CHECK(setup(&h, NULL, &tp, true) == 0);
+    struct links L;
+    CHECK(links_build(&L, &h.t) == 0);
+    CHECK_EQ_U(L.n, 7 * h.t.n_routers);
+    for (uint32_t i = L.first_link[5]; i < L.first_link[6]; i++) {
+        const struct link *l = &L.link[i];
+        const char *d = link_dir(l);
+        CHECK_EQ_U(l->count, d[0] == 'Y' ? 4 : 8);
+        if (strcmp(d, "X+") == 0)
+            CHECK_NEAR((double)l->bw * 1e-9, 9.375, 1e-9);
+    }
+    struct link_counts *before = calloc(L.n, sizeof *before);
+    struct link_counts *after = calloc(L.n, sizeof *after);
+    CHECK(before && after);
+    net_send(&h.n, 0, 2 * 16 + 2, NET_PUT, 1u << 20, 0, 0);
+    sim_run(&h.s, SIMTIME_MAX);
+    for (uint32_t i = 0; i < L.n; i++)
+        links_read(&L, &h.n, i, &after[i]);
+    /* the link the first request hop arrives over, at the far router */
+    uint32_t far = h.t.ports[h.t.ports[h.path[0][1]].peer].router;
+    uint64_t vc0 = 0, pk = 0;
+    for (uint32_t i = L.first_link[far]; i < L.first_link[far + 1]; i++)
+        if (L.link[i].peer == h.t.ports[h.path[0][1]].router) {
+            vc0 += after[i].flits[0];
+            pk += after[i].pkts[0];
+        }
+    CHECK_EQ_U(vc0, 32u * 16384);
+    CHECK_EQ_U(pk, 16384);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CHECK(f != NULL);
+    links_report(f, &L, &h.n, &far, 1, before, after, h.s.now);
+    fclose(f);
+    CHECK_STR_CONTAINS(buf, "\t9.38\t");
+    CHECK_STR_CONTAINS(buf, "HH\t");
+    CHECK_STR_CONTAINS(buf, "\t524288\t");
+    fprintf(stderr, "%s", buf);
+    free(buf);
+    free(before);
+    free(after);
+    links_free(&L);
+    teardown(&h);
+
+    CHECK(setup(&h, "xc-12cab", NULL, true) == 0);
+    CHECK(links_build(&L, &h.t) == 0);
+    uint32_t r1 = 0, r2 = 0, pt = 0;
+    for (uint32_t i = L.first_link[0]; i < L.first_link[1]; i++) {
+        const char *d = link_dir(&L.link[i]);
+        if (strcmp(d, "R1") == 0)
+            r1 += L.link[i].count == 1;
+        if (strcmp(d, "R2") == 0)
+            r2 += L.link[i].count == 3;
+        if (strcmp(d, "PT") == 0)
+            pt = L.link[i].count;
+    }
+    CHECK_EQ_U(r1, 15);
+    CHECK_EQ_U(r2, 5);
+    CHECK_EQ_U(pt, 8);
+    links_free(&L);
+    teardown(&h);
+}
+
 const struct test_case tests_counters[] = {
     TEST(test_gemini_put_get),
     TEST(test_gemini_efficiency),
@@ -626,6 +698,7 @@ const struct test_case tests_counters[] = {
     TEST(test_incast_stalls),
     TEST(test_table1_fallacy),
     TEST(test_names),
+    TEST(test_logical_links),
     TEST(test_counting_changes_nothing),
     { 0 },
 };
