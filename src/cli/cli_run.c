@@ -3,7 +3,9 @@
  * system's figures (topology.json), the zero-load probe (probe.csv) and,
  * with a traffic section, the synthetic-traffic sweep (traffic.csv, one
  * row per run written as it finishes, so an interrupted sweep keeps what
- * it measured). */
+ * it measured) and, with a sampling section, the counters sampled during
+ * each run (nic_samples.csv and rtr_samples.csv; with several runs, one
+ * pair per run, named nic_samples_<routing>_<load>.csv). */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -83,21 +85,33 @@ static double wall_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Whether the experiment samples counters during its traffic runs. */
+static bool sampling_on(const struct experiment *e)
+{
+    return e->has_traffic && (e->sampling.nic || e->sampling.rtr);
+}
+
 /* Build the network model once before anything runs, so that a parameter
- * set it refuses is reported up front rather than after the probe. */
-static int check_network(const struct topo *t, const struct net_params *np,
-                         struct diag *d)
+ * set it refuses, or a counter name the samplers cannot read, is reported
+ * up front rather than after the probe. */
+static int check_network(const struct experiment *e, const struct topo *t,
+                         const struct net_params *np, struct diag *d)
 {
     struct sim s;
     struct net n;
+    struct net_params p = *np;
+    p.counters = p.counters || sampling_on(e);
     if (sim_init(&s, EVQ_HEAP4, net_entities(t)) != 0) {
         sim_free(&s);
         fprintf(stderr, "dfsim run: out of memory\n");
         return -1;
     }
-    int rc = net_init(&n, t, np, &s, 0, d);
-    if (rc == 0)
+    int rc = net_init(&n, t, &p, &s, 0, d);
+    if (rc == 0) {
+        if (sampling_on(e))
+            rc = experiment_check_sampling(e, &n, d);
         net_free(&n);
+    }
     sim_free(&s);
     return rc;
 }
@@ -138,6 +152,21 @@ static int run_traffic(const struct experiment *e, const struct topo *t,
         for (uint32_t j = 0; j < n_l; j++) {
             struct traffic_params tp = sw->p;
             tp.load = sw->loads.v[j];
+            char nic_path[4096], rtr_path[4096];
+            if (sampling_on(e)) {
+                /* one pair of files per run; plain names for one run */
+                char tag[128] = "";
+                if (total > 1)
+                    snprintf(tag, sizeof tag, "_%s_%.4f", r->base.name,
+                             tp.load);
+                snprintf(nic_path, sizeof nic_path, "%s/nic_samples%s.csv",
+                         outdir, tag);
+                snprintf(rtr_path, sizeof rtr_path, "%s/rtr_samples%s.csv",
+                         outdir, tag);
+                sampler_config_params(&e->sampling, &tp.sampling);
+                tp.sampling.nic_path = nic_path;
+                tp.sampling.rtr_path = rtr_path;
+            }
             double t0 = wall_seconds();
             struct traffic_result *o = &res[i * n_l + j];
             if (traffic_run(t, &np, &tp, (uint64_t)e->info.seed, EVQ_HEAP4,
@@ -149,14 +178,18 @@ static int run_traffic(const struct experiment *e, const struct topo *t,
             fflush(csv);
             done++;
             double wall = wall_seconds() - t0;
+            char samples[64] = "";
+            if (sampling_on(e))
+                snprintf(samples, sizeof samples, ", %" PRIu64 " samples",
+                         o->samples);
             fprintf(stderr,
                     "traffic %u/%u: %s %s load %.3f: accepted %.3f, latency "
-                    "mean %.1f ns p99 %.0f ns%s%s (%.1f s, %.2f M events/s)"
-                    "\n",
+                    "mean %.1f ns p99 %.0f ns%s%s%s (%.1f s, %.2f M "
+                    "events/s)\n",
                     done, total, r->base.name, pattern, tp.load, o->accepted,
                     o->lat_mean_ns, o->lat_p99_ns,
                     o->drained ? "" : ", not drained",
-                    o->deadlock ? ", DEADLOCK" : "", wall,
+                    o->deadlock ? ", DEADLOCK" : "", samples, wall,
                     wall > 0 ? (double)o->events / wall / 1e6 : 0.0);
         }
     }
@@ -255,7 +288,7 @@ int cli_run(int argc, char **argv)
     }
     struct net_params np;
     if (experiment_net_params(&e, &t, &np, &d) != 0 ||
-        (e.has_traffic && check_network(&t, &np, &d) != 0)) {
+        (e.has_traffic && check_network(&e, &t, &np, &d) != 0)) {
         fprintf(stderr, "dfsim run: %s: %d error%s\n", file, d.errors,
                 d.errors == 1 ? "" : "s");
         topo_free(&t);
@@ -302,8 +335,21 @@ int cli_run(int argc, char **argv)
                    sum[i].max_ns);
     if (e.has_traffic && run_traffic(&e, &t, &np, outdir, &d) != 0)
         goto out;
-    printf("\nresults in %s/ (topology.json, probe.csv%s)\n", outdir,
-           e.has_traffic ? ", traffic.csv" : "");
+    const char *sampled = "";
+    if (sampling_on(&e)) {
+        bool many = e.traffic.loads.n *
+                        (e.traffic.routings.n ? e.traffic.routings.n : 1) >
+                    1;
+        if (e.sampling.nic && e.sampling.rtr)
+            sampled = many ? ", nic_samples_*.csv, rtr_samples_*.csv"
+                           : ", nic_samples.csv, rtr_samples.csv";
+        else if (e.sampling.nic)
+            sampled = many ? ", nic_samples_*.csv" : ", nic_samples.csv";
+        else
+            sampled = many ? ", rtr_samples_*.csv" : ", rtr_samples.csv";
+    }
+    printf("\nresults in %s/ (topology.json, probe.csv%s%s)\n", outdir,
+           e.has_traffic ? ", traffic.csv" : "", sampled);
     rc = 0;
 out:
     if (csv)

@@ -24,6 +24,7 @@
  */
 #include "exp/config.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <libconfig.h>
@@ -194,6 +195,9 @@ static void describe(char *buf, size_t cap, const struct cfg_key *k,
             k->reg->kind, names);
         break;
     }
+    case CFG_STRINGS:
+        cat(buf, cap, "%s", article ? "a list of strings" : "list of strings");
+        break;
     case CFG_END:
         break;
     }
@@ -635,6 +639,7 @@ static void read_value(struct cfg_file *f, config_setting_t *s,
         return;
     case CFG_FLOATS:
     case CFG_NAMES:
+    case CFG_STRINGS:
         read_list(f, s, key, k, dst, d);
         return;
     case CFG_END:
@@ -642,10 +647,11 @@ static void read_value(struct cfg_file *f, config_setting_t *s,
     }
 }
 
-/* A list key (CFG_FLOATS, CFG_NAMES): a libconfig list ( ... ) or array
- * [ ... ] whose every element is read as the scalar key would read it
- * (so an element's message names it as key[i] and its own line), or one
- * scalar, a list of one. Stored only when every element passes. */
+/* A list key (CFG_FLOATS, CFG_NAMES, CFG_STRINGS): a libconfig list
+ * ( ... ) or array [ ... ] whose every element is read as the scalar key
+ * would read it (so an element's message names it as key[i] and its own
+ * line), or one scalar, a list of one. Stored only when every element
+ * passes. */
 static void read_list(struct cfg_file *f, config_setting_t *s,
                       const char *key, const struct cfg_key *k, char *dst,
                       struct diag *d)
@@ -653,6 +659,8 @@ static void read_list(struct cfg_file *f, config_setting_t *s,
     int type = config_setting_type(s);
     bool multi = type == CONFIG_TYPE_LIST || type == CONFIG_TYPE_ARRAY;
     bool floats = k->type == CFG_FLOATS;
+    bool strings = k->type == CFG_STRINGS;
+    int max = strings ? CFG_STRINGS_MAX : CFG_LIST_MAX;
     bool scalar_ok = floats ? (type == CONFIG_TYPE_FLOAT || is_int(s))
                             : type == CONFIG_TYPE_STRING;
     if (!multi && !scalar_ok) {
@@ -666,18 +674,22 @@ static void read_list(struct cfg_file *f, config_setting_t *s,
                    type == CONFIG_TYPE_LIST ? "list" : "array");
         return;
     }
-    if (n > CFG_LIST_MAX) {
+    if (n > max) {
         diag_error(d, file_of(f, s), cfg_line(s), key,
-                   "%d values are too many; expected at most %d", n,
-                   CFG_LIST_MAX);
+                   "%d values are too many; expected at most %d", n, max);
         return;
     }
     struct cfg_key elem = *k;
-    elem.type = floats ? CFG_FLOAT : CFG_NAME;
+    elem.type = floats ? CFG_FLOAT : strings ? CFG_STRING : CFG_NAME;
     elem.offset = 0;
-    double v[CFG_LIST_MAX];
-    const struct reg_entry *names[CFG_LIST_MAX];
-    int lines[CFG_LIST_MAX];
+    /* values are kept here until every element has passed */
+    static_assert(CFG_STRINGS_MAX >= CFG_LIST_MAX, "list buffers");
+    union {
+        double v[CFG_LIST_MAX];
+        const struct reg_entry *names[CFG_LIST_MAX];
+        const char *strs[CFG_STRINGS_MAX];
+    } val;
+    int lines[CFG_STRINGS_MAX];
     int before = d->errors;
     for (int i = 0; i < n; i++) {
         config_setting_t *e = multi ? config_setting_get_elem(s, (unsigned)i)
@@ -689,22 +701,30 @@ static void read_list(struct cfg_file *f, config_setting_t *s,
             snprintf(ekey, sizeof ekey, "%s", key);
         lines[i] = cfg_line(e);
         if (floats)
-            read_value(f, e, ekey, &elem, &v[i], d);
+            read_value(f, e, ekey, &elem, &val.v[i], d);
+        else if (strings)
+            read_value(f, e, ekey, &elem, &val.strs[i], d);
         else
-            read_value(f, e, ekey, &elem, &names[i], d);
+            read_value(f, e, ekey, &elem, &val.names[i], d);
     }
     if (d->errors != before)
         return;
     if (floats) {
         struct cfg_floats *out = (struct cfg_floats *)dst;
         out->n = (uint32_t)n;
-        memcpy(out->v, v, (size_t)n * sizeof v[0]);
+        memcpy(out->v, val.v, (size_t)n * sizeof val.v[0]);
         out->file = file_of(f, s);
         out->line = cfg_line(s);
+    } else if (strings) {
+        struct cfg_strings *out = (struct cfg_strings *)dst;
+        out->n = (uint32_t)n;
+        memcpy(out->v, val.strs, (size_t)n * sizeof val.strs[0]);
+        memcpy(out->line, lines, (size_t)n * sizeof lines[0]);
+        out->file = file_of(f, s);
     } else {
         struct cfg_names *out = (struct cfg_names *)dst;
         out->n = (uint32_t)n;
-        memcpy(out->v, names, (size_t)n * sizeof names[0]);
+        memcpy(out->v, val.names, (size_t)n * sizeof val.names[0]);
         memcpy(out->line, lines, (size_t)n * sizeof lines[0]);
         out->file = file_of(f, s);
     }

@@ -39,10 +39,16 @@ enum cfg_type {
                     numbers, each checked like CFG_FLOAT, or one number */
     CFG_NAMES,   /* struct cfg_names at offset; a list or array of names
                     in `reg`, each checked like CFG_NAME, or one name */
+    CFG_STRINGS, /* struct cfg_strings at offset; a list or array of
+                    strings (checked later by their user: counter names),
+                    or one string */
 };
 
 /* Most values a list key holds (CFG_FLOATS, CFG_NAMES). */
 #define CFG_LIST_MAX 64
+/* Most strings a CFG_STRINGS key holds: a counter list of LDMS's
+ * aries_rtr_mmr names a few hundred registers. */
+#define CFG_STRINGS_MAX 1024
 
 /* A list of numbers: `loads = [0.1, 0.5, 0.9];` (or `loads = 0.5;`, a
  * list of one). Each element is checked against the key's [fmin, fmax]. */
@@ -60,6 +66,17 @@ struct cfg_names {
     const struct reg_entry *v[CFG_LIST_MAX];
     int line[CFG_LIST_MAX];  /* line of each name, for later checks */
     const char *file;        /* where the list was written (NULL: default) */
+};
+
+/* A list of strings: `nic_metrics = ["A", "B"];` (or `nic_metrics = "A";`).
+ * Only the type is checked here; what the strings mean is checked by their
+ * user, which can name each one's line. */
+struct cfg_strings {
+    uint32_t n;
+    const char *v[CFG_STRINGS_MAX]; /* owned by the struct cfg_file */
+    int line[CFG_STRINGS_MAX];      /* line of each string */
+    const char *file;               /* where the list was written (NULL:
+                                       default) */
 };
 
 struct cfg_key {

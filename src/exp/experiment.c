@@ -119,7 +119,8 @@ static const struct cfg_key net_keys[] = {
 };
 
 static const char *const sections[] = { "experiment", "system", "probe",
-                                        "network", "traffic", NULL };
+                                        "network", "traffic", "sampling",
+                                        NULL };
 
 /* A routing the system's family cannot use is an error at `line`. */
 static void check_family(const struct experiment *e, const struct routing *r,
@@ -184,6 +185,23 @@ static void load_traffic(struct experiment *e, struct diag *d)
     for (uint32_t i = 0; i < rs->n; i++)
         check_family(e, (const struct routing *)rs->v[i], rs->file,
                      rs->line[i], "traffic.routings", d);
+}
+
+/* After load_traffic: the samplers run inside the traffic runs. */
+static void load_sampling(struct experiment *e, struct diag *d)
+{
+    config_setting_t *g = cfg_section(e->cfg, "sampling");
+    sampler_config_defaults(&e->sampling);
+    e->has_sampling = g != NULL;
+    if (!g)
+        return;
+    cfg_read(e->cfg, g, "sampling", sampler_keys, &e->sampling, NULL, d);
+    const struct sampler_config *c = &e->sampling;
+    if ((c->nic || c->rtr) && !e->has_traffic)
+        diag_error(d, cfg_path(e->cfg), key_line(g, c->nic ? "nic" : "rtr"),
+                   c->nic ? "sampling.nic" : "sampling.rtr",
+                   "the counters are sampled during the traffic runs, and "
+                   "this file has no traffic section");
 }
 
 /* Names of the members of `group` other than `keep`, NULL-terminated, for
@@ -303,6 +321,7 @@ int experiment_load(struct experiment *e, const char *path,
 
     load_network(e, d);
     load_traffic(e, d);
+    load_sampling(e, d);
 
     if (d->errors > errors) {
         experiment_free(e);
@@ -459,6 +478,36 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
     return d->errors > before ? -1 : 0;
 }
 
+int experiment_check_sampling(const struct experiment *e, const struct net *n,
+                              struct diag *d)
+{
+    int before = d->errors;
+    const struct sampler_config *c = &e->sampling;
+    const struct {
+        bool on;
+        enum sampler_kind kind;
+        const char *key;
+        const struct cfg_strings *names;
+    } lists[] = {
+        { c->nic, SAMPLER_NIC, "sampling.nic_metrics", &c->nic_metrics },
+        { c->rtr, SAMPLER_RTR, "sampling.rtr_metrics", &c->rtr_metrics },
+    };
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        if (!lists[i].on)
+            continue; /* a list of a sampler that is off is not read */
+        const struct cfg_strings *l = lists[i].names;
+        for (uint32_t k = 0; k < l->n; k++) {
+            char why[1400], key[64];
+            if (sampler_check_metric(n, lists[i].kind, l->v[k], why,
+                                     sizeof why) == 0)
+                continue;
+            snprintf(key, sizeof key, "%s[%u]", lists[i].key, k);
+            diag_error(d, l->file, l->line[k], key, "%s", why);
+        }
+    }
+    return d->errors > before ? -1 : 0;
+}
+
 /* Line of a dotted "system.<key>" in the experiment's system group. */
 static int system_key_line(const void *ctx, const char *key)
 {
@@ -512,4 +561,6 @@ void experiment_print_keys(FILE *out)
     cfg_print_schema(out, "network", net_keys, 2);
     fprintf(out, "traffic = { ... }\n");
     cfg_print_schema(out, "traffic", traffic_keys, 2);
+    fprintf(out, "sampling = { ... }\n");
+    cfg_print_schema(out, "sampling", sampler_keys, 2);
 }

@@ -11,6 +11,9 @@
  *                                        default (net_params_defaults)
  *   traffic    { pattern, loads, ... }   synthetic traffic: one run per
  *                                        routing and load (exp/traffic.h)
+ *   sampling   { interval_us, nic, ... } the hardware counters sampled
+ *                                        during each traffic run into
+ *                                        LDMS-style CSV (exp/sampler.h)
  * Every key, type, range and name is checked; all mistakes are reported
  * together (file:line: key: what was expected) and the load fails.
  */
@@ -23,6 +26,7 @@
 #include "core/diag.h"
 #include "exp/config.h"
 #include "exp/probe.h"
+#include "exp/sampler.h"
 #include "exp/traffic.h"
 #include "net/net.h"
 #include "topo/topo.h"
@@ -69,6 +73,8 @@ struct experiment {
     struct net_config net;              /* read; applied after the build */
     bool has_traffic;                   /* a traffic section is present */
     struct traffic_sweep traffic;
+    bool has_sampling;                  /* a sampling section is present */
+    struct sampler_config sampling;
     char name_buf[128];                 /* default name storage */
 };
 
@@ -90,6 +96,13 @@ int experiment_build_topo(const struct experiment *e, struct topo *t,
  * key. Returns 0 or -1. */
 int experiment_net_params(const struct experiment *e, const struct topo *t,
                           struct net_params *p, struct diag *d);
+
+/* Check the sampling section's metric names against n, the network of
+ * the experiment built with counters: each name that the sampler cannot
+ * read is an error at its line (sampler_check_metric says why). Returns 0
+ * or -1. */
+int experiment_check_sampling(const struct experiment *e, const struct net *n,
+                              struct diag *d);
 
 void experiment_free(struct experiment *e);
 

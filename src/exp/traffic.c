@@ -5,7 +5,9 @@
  * entity, so each NIC's stream of events is its own), the end of the
  * measurement window and the watchdog tick (both kept by NIC 0's entity).
  * Everything the run measures is updated in the network's `delivered`
- * hook, in delivery order, from flat arrays sized at the start.
+ * hook, in delivery order, from flat arrays sized at the start. With
+ * counter sampling on, a fourth type belongs to the sampler, created by
+ * one more entity past the network's (exp/sampler.h); it only reads.
  */
 #include "exp/traffic.h"
 
@@ -342,6 +344,7 @@ enum {
     EV_GEN = NET_EV_COUNT, /* a NIC generates a message (arg: NIC) */
     EV_PHASE,              /* the measurement window ends */
     EV_WATCH,              /* the deadlock watchdog looks */
+    EV_SAMPLE,             /* the counter sampler reads (exp/sampler.h) */
 };
 
 #define HIST_BINS (UINT32_C(1) << 20) /* 1 ns bins: up to ~1.05 ms */
@@ -358,6 +361,8 @@ struct gen {
     uint8_t *slot;          /* [n_nics] index of the NIC within its node */
     uint32_t size;          /* bytes per message */
     uint32_t ctl;           /* entity of the phase and watchdog events */
+    struct sampler sm;      /* counter sampling, when on */
+    bool sampling;
     simtime t_warm, t_end;  /* measurement window [t_warm, t_end) */
     simtime watchdog, tick;
     bool generating;
@@ -482,6 +487,7 @@ static simtime us_to_ps(double us)
 
 static void gen_free(struct gen *g, bool net_ok)
 {
+    sampler_free(&g->sm);
     if (net_ok)
         net_free(&g->n);
     sim_free(&g->s);
@@ -536,6 +542,11 @@ int traffic_run(const struct topo *t, const struct net_params *np,
     g->watchdog = us_to_ps(tp->watchdog_us);
     g->tick = g->watchdog / 4 ? g->watchdog / 4 : 1;
     g->generating = true;
+    g->sampling = sampler_enabled(&tp->sampling);
+    /* sampling reads the counters; keeping them changes nothing else
+     * (net/counters.h) */
+    struct net_params npc = *np;
+    npc.counters = npc.counters || g->sampling;
 
     int rc = -1;
     bool net_ok = false;
@@ -547,11 +558,12 @@ int traffic_run(const struct topo *t, const struct net_params *np,
     g->slot = calloc(t->n_nics, sizeof *g->slot);
     if (!g->rng || !g->mean_ps || !g->queued || !g->slot ||
         traffic_hist_init(&g->hist, HIST_BINS) != 0 ||
-        sim_init(&g->s, impl, net_entities(t)) != 0) {
+        sim_init(&g->s, impl, net_entities(t) + (g->sampling ? 1 : 0)) !=
+            0) {
         diag_error(d, NULL, 0, "traffic", "out of memory");
         goto out;
     }
-    if (net_init(&g->n, t, np, &g->s, seed, d) != 0)
+    if (net_init(&g->n, t, &npc, &g->s, seed, d) != 0)
         goto out;
     net_ok = true;
     g->n.hooks = (struct net_hooks){ .ctx = g, .delivered = on_delivered };
@@ -584,6 +596,15 @@ int traffic_run(const struct topo *t, const struct net_params *np,
     sim_schedule(&g->s, g->ctl, g->tick, g->ctl, EV_WATCH, 0);
 
     simtime horizon = g->t_end + us_to_ps(tp->drain_us);
+    if (g->sampling) {
+        /* the sampler creates its events as an entity of its own (the
+         * one past the network's), so every other event keeps its key */
+        struct sampler_params sp = tp->sampling;
+        sp.until = horizon;
+        if (sampler_init(&g->sm, &g->n, &g->s, EV_SAMPLE, net_entities(t),
+                         &sp, d) != 0)
+            goto out;
+    }
     sim_run(&g->s, horizon);
     if (g->oom || sim_failed(&g->s)) {
         diag_error(d, NULL, 0, "traffic",
@@ -606,7 +627,7 @@ int traffic_run(const struct topo *t, const struct net_params *np,
     out->hops_mean = g->delivered ? (double)g->hops_sum / g->delivered : 0;
     memcpy(out->hops, g->hops, sizeof out->hops);
     out->frac_nonmin = g->delivered ? (double)g->nonmin / g->delivered : 0;
-    out->events = g->s.events;
+    out->events = g->s.events - g->sm.samples; /* the model's own */
     out->net_hops = g->n.st.hops;
     out->net_packets = g->n.st.delivered[PKT_REQ] + g->n.st.delivered[PKT_RSP];
     out->net_bytes = net_bytes(&g->n);
@@ -632,6 +653,9 @@ int traffic_run(const struct topo *t, const struct net_params *np,
             net_check_drained(&g->n, d) != 0)
             goto out;
     }
+    out->samples = g->sm.samples;
+    if (g->sampling && sampler_status(&g->sm, d) != 0)
+        goto out;
     rc = 0;
 out:
     gen_free(g, net_ok);

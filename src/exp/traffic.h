@@ -55,6 +55,7 @@
 #include "core/evq.h"
 #include "core/rng.h"
 #include "exp/config.h"
+#include "exp/sampler.h"
 #include "net/net.h"
 #include "topo/topo.h"
 
@@ -91,6 +92,9 @@ struct traffic_params {
     double hotspot_fraction; /* hotspot: share of messages sent to it */
     uint32_t max_queued;     /* per NIC, messages whose request has not
                                 arrived; above it generation is refused */
+    struct sampler_params sampling; /* counter sampling (exp/sampler.h),
+                                off by default; its `until` is set by
+                                traffic_run to the end of the drain */
 };
 
 void traffic_defaults(struct traffic_params *p);
@@ -122,7 +126,11 @@ struct traffic_result {
     uint64_t hops[TRAFFIC_HOP_BINS]; /* measured packets by hops (last bin:
                                         that many or more) */
     double frac_nonmin;   /* share of measured packets routed non-minimally */
-    uint64_t events;      /* events dispatched until the run stopped */
+    uint64_t events;      /* events dispatched until the run stopped,
+                             counter samples left out */
+    uint64_t samples;     /* counter samples taken: the rows per producer
+                             in the sampling files (whole run, the network
+                             emptying after a drained run included) */
     uint64_t net_hops;    /* router-to-router hops of every packet delivered
                              (requests and responses, whole run) */
     uint64_t net_packets; /* packets delivered (whole run) */
@@ -134,10 +142,14 @@ struct traffic_result {
 };
 
 /* Run synthetic traffic `tp` on topology t with network parameters np and
- * `seed`, using event queue `impl`; fill *out. Returns 0 (even when the
- * run did not drain or deadlocked: see out), or -1 with the reason
- * reported to d (bad parameters, out of memory, a broken network
- * invariant found once the network has emptied). */
+ * `seed`, using event queue `impl`; fill *out. With tp->sampling on, the
+ * counters are kept (whatever np->counters says) and sampled into its
+ * files from the start of the run to the end of the drain; every result
+ * but `samples` is that of the same run without sampling. Returns 0 (even
+ * when the run did not drain or deadlocked: see out), or -1 with the
+ * reason reported to d (bad parameters, out of memory, a broken network
+ * invariant found once the network has emptied, a sampling file that
+ * cannot be written). */
 int traffic_run(const struct topo *t, const struct net_params *np,
                 const struct traffic_params *tp, uint64_t seed,
                 enum evq_impl impl, struct traffic_result *out,
