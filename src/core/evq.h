@@ -18,16 +18,30 @@
  * Pushing two events with equal (time, key) is a caller bug; the queue
  * still works but which of the two comes first is unspecified.
  *
- * Two implementations sit behind the same six calls, chosen at init:
- *   EVQ_HEAP4    a 4-ary implicit min-heap over one flat array of events
- *                (the default: no pointers, a parent's four children share
- *                two cache lines);
- *   EVQ_PAIRING  a pairing heap over a pool of nodes with a free list
- *                (evq_pairing.c; structurally unrelated, kept so that the
- *                tests and the benchmark can compare the two pop sequences
- *                event by event).
- * Neither allocates except to grow, by doubling, when full; a queue sized by
- * capacity_hint for the largest pending set never allocates in the loop.
+ * Three implementations sit behind the same calls, chosen at init
+ * (evq_init_calendar only sets the calendar's geometry):
+ *   EVQ_HEAP4     a 4-ary implicit min-heap over one flat array of events
+ *                 (no pointers, a parent's four children share two cache
+ *                 lines): O(log n) per operation whatever the times are;
+ *                 the reference the other two are tested against;
+ *   EVQ_PAIRING   a pairing heap over a pool of nodes with a free list
+ *                 (evq_pairing.c; structurally unrelated, kept so that the
+ *                 tests and the benchmark can compare the pop sequences
+ *                 event by event);
+ *   EVQ_CALENDAR  a calendar queue (timing wheel; evq.c): a ring of
+ *                 buckets of 2^wbits ps, unsorted until the current one is
+ *                 reached and sorted by counting on the time bits, plus a
+ *                 heap for events beyond the ring's window. O(1) amortised
+ *                 per event when events are spread over time as in a
+ *                 network simulation (increments of ns to us): the one for
+ *                 long runs with large pending sets. Any times are allowed,
+ *                 before the last pop included, and the pop sequence is
+ *                 exactly EVQ_HEAP4's.
+ * None allocates except to grow, by doubling, when full; no pop allocates.
+ * A heap queue sized by capacity_hint for the largest pending set never
+ * allocates in the loop; the calendar sizes its pool of bucket chunks by
+ * the hint, and its other arrays reach their steady size within the first
+ * window of a run.
  */
 #ifndef DFSIM_EVQ_H
 #define DFSIM_EVQ_H
@@ -72,30 +86,57 @@ static inline bool evq_before(const struct event *a, const struct event *b)
 }
 
 enum evq_impl {
-    EVQ_HEAP4,   /* 4-ary implicit heap over a flat array (default) */
-    EVQ_PAIRING, /* pairing heap over a node pool (differential tests) */
+    EVQ_HEAP4,    /* 4-ary implicit heap over a flat array (default) */
+    EVQ_PAIRING,  /* pairing heap over a node pool (differential tests) */
+    EVQ_CALENDAR, /* bucketed calendar queue (long simulations) */
+};
+
+/* The calendar's default geometry: buckets of 2^11 ps = 2.048 ns, a ring of
+ * 2^14 of them, so a window of 33.5 us. */
+#define EVQ_CAL_WBITS 11u
+#define EVQ_CAL_NBITS 14u
+#define EVQ_CAL_WBITS_MAX 63u /* a bucket may be as wide as 2^63 ps */
+#define EVQ_CAL_NBITS_MAX 24u /* at most 16M buckets (128 MiB of them) */
+
+/* A 4-ary heap over one growable flat array of events; private to evq.c
+ * (EVQ_HEAP4 is one; the calendar has two). */
+struct evq_flat {
+    struct event *ev; /* ev[0] is the minimum; points into `block` */
+    void *block;      /* the allocation behind ev (cache-line aligned) */
+    size_t n;         /* events held */
+    size_t cap;       /* events that fit without growing */
 };
 
 struct evq_pnode; /* a pairing-heap node; private to evq_pairing.c */
+struct evq_cal;   /* calendar buckets and heaps; private to evq.c */
 
 struct evq {
-    enum evq_impl impl; /* which of the two is in use */
-    size_t n;           /* events queued */
-    size_t cap;         /* events that fit without growing */
+    enum evq_impl impl; /* which of the three is in use */
+    size_t n;           /* events queued, wherever they are held */
+    size_t cap;         /* EVQ_PAIRING: nodes that fit without growing */
     /* EVQ_HEAP4 */
-    struct event *heap; /* heap[0] is the minimum; points into `block` */
-    void *block;        /* the allocation behind heap (cache-line aligned) */
+    struct evq_flat heap; /* the whole queue (heap.n == n) */
     /* EVQ_PAIRING */
     struct evq_pnode *nodes; /* node pool, indexed by uint32_t (0 = none) */
     uint32_t root;           /* index of the minimum node, 0 if empty */
     uint32_t free_list;      /* first free node, chained through `next` */
     uint32_t used;           /* nodes ever handed out (high-water mark) */
+    /* EVQ_CALENDAR */
+    struct evq_cal *cal; /* ring, front and overflow heaps, chunk pool */
 };
 
 /* Prepare an empty queue of kind `impl` with room for capacity_hint events
  * (0: a small default). Returns 0, or -1 if out of memory (q is then empty
  * and evq_free(q) is harmless). */
 int evq_init(struct evq *q, enum evq_impl impl, size_t capacity_hint);
+
+/* Prepare an empty EVQ_CALENDAR queue with buckets of 2^wbits ps and a ring
+ * of 2^nbits buckets (evq_init uses EVQ_CAL_WBITS and EVQ_CAL_NBITS; tiny
+ * values let tests reach every path with few events). Returns 0, or -1 if
+ * out of memory or if wbits > EVQ_CAL_WBITS_MAX or nbits >
+ * EVQ_CAL_NBITS_MAX (q is then empty and evq_free(q) is harmless). */
+int evq_init_calendar(struct evq *q, size_t capacity_hint, unsigned wbits,
+                      unsigned nbits);
 
 /* Release the queue's memory; q may be re-initialised afterwards. Queued
  * events are dropped. */
