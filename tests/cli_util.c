@@ -94,3 +94,26 @@ const char *write_temp(const char *name, const char *text)
     fclose(f);
     return p;
 }
+
+/* ---- diagnostics captured in memory ------------------------------------ */
+
+void cap_init(struct capture *c)
+{
+    diag_init(&c->d);
+    c->d.max_errors = 0;
+    c->text = NULL;
+    c->len = 0;
+    c->d.out = open_memstream(&c->text, &c->len);
+}
+
+const char *cap_text(struct capture *c)
+{
+    fflush(c->d.out);
+    return c->text ? c->text : "";
+}
+
+void cap_free(struct capture *c)
+{
+    fclose(c->d.out);
+    free(c->text);
+}

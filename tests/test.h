@@ -75,4 +75,16 @@ const char *write_temp(const char *name, const char *text);
 /* Path to a file of the source tree (DFSIM_SRC, default "."). */
 const char *src_path(const char *rel);
 
+/* Diagnostics captured in memory (tests/cli_util.c): c->d reports into a
+ * buffer that cap_text returns. */
+#include "core/diag.h"
+struct capture {
+    struct diag d;
+    char *text;
+    size_t len;
+};
+void cap_init(struct capture *c);
+const char *cap_text(struct capture *c);
+void cap_free(struct capture *c);
+
 #endif

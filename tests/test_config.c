@@ -96,32 +96,6 @@ static void t_defaults(struct t_conf *c)
 
 /* ---- capturing diagnostics ----------------------------------------------- */
 
-struct capture {
-    struct diag d;
-    char *text;
-    size_t len;
-};
-
-static void cap_init(struct capture *c)
-{
-    diag_init(&c->d);
-    c->d.max_errors = 0;
-    c->text = NULL;
-    c->len = 0;
-    c->d.out = open_memstream(&c->text, &c->len);
-}
-
-static const char *cap_text(struct capture *c)
-{
-    fflush(c->d.out);
-    return c->text ? c->text : "";
-}
-
-static void cap_free(struct capture *c)
-{
-    fclose(c->d.out);
-    free(c->text);
-}
 
 /* Parse `text` as "t.cfg", check its sections and read section "sys" into
  * conf (defaults first). Returns the open file (NULL on a parse error). */

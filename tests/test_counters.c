@@ -510,14 +510,14 @@ static void test_table1_fallacy(void)
           (double)t[1] / (double)t[0] < 2.3);
     CHECK_EQ_U(nic, 0);
     /* and it may not read a router of someone else's */
-    struct diag d;
-    diag_init(&d);
-    d.out = tmpfile();
+    struct capture cap;
+    cap_init(&cap);
     uint32_t other = h.t.nics[h.t.routers[20].first_nic].node;
     CHECK(ctr_ctx_add(&c, other, "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_FLITS",
-                      &d) != 0);
-    CHECK_EQ_U(d.errors, 1);
-    fclose(d.out);
+                      &cap.d) != 0);
+    CHECK_EQ_U(cap.d.errors, 1);
+    CHECK_STR_CONTAINS(cap_text(&cap), "is not the job's");
+    cap_free(&cap);
     ctr_ctx_free(&c);
     sim_run(&h.s, SIMTIME_MAX);
     teardown(&h);

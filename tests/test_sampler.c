@@ -28,32 +28,6 @@
 
 /* ---- helpers --------------------------------------------------------- */
 
-struct capture {
-    struct diag d;
-    char *text;
-    size_t len;
-};
-
-static void cap_init(struct capture *c)
-{
-    diag_init(&c->d);
-    c->d.max_errors = 0;
-    c->text = NULL;
-    c->len = 0;
-    c->d.out = open_memstream(&c->text, &c->len);
-}
-
-static const char *cap_text(struct capture *c)
-{
-    fflush(c->d.out);
-    return c->text ? c->text : "";
-}
-
-static void cap_free(struct capture *c)
-{
-    fclose(c->d.out);
-    free(c->text);
-}
 
 static char *read_all(const char *path)
 {

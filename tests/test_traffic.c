@@ -86,33 +86,6 @@ static int dests(struct traffic_dests *td, const struct topo *t,
     return rc;
 }
 
-/* Diagnostics captured in memory. */
-struct capture {
-    struct diag d;
-    char *text;
-    size_t len;
-};
-
-static void cap_init(struct capture *c)
-{
-    diag_init(&c->d);
-    c->d.max_errors = 0;
-    c->text = NULL;
-    c->len = 0;
-    c->d.out = open_memstream(&c->text, &c->len);
-}
-
-static const char *cap_text(struct capture *c)
-{
-    fflush(c->d.out);
-    return c->text ? c->text : "";
-}
-
-static void cap_free(struct capture *c)
-{
-    fclose(c->d.out);
-    free(c->text);
-}
 
 /* ---- destination patterns ------------------------------------------- */
 

@@ -448,14 +448,14 @@ size_t ctr_names(const struct net *n, uint32_t router, uint32_t nic,
     if (!tile_counters)
         return count;
     const struct topo_router *tr = &n->t->routers[router];
-    /* tile order */
-    for (uint32_t tile = 0; tile < 0x10000u; tile++) {
+    uint32_t last = 0; /* highest tile number */
+    for (uint32_t i = 0; i < tr->n_ports; i++)
+        if (n->t->ports[tr->first_port + i].index > last)
+            last = n->t->ports[tr->first_port + i].index;
+    for (uint32_t tile = 0; tile <= last; tile++) { /* in tile order */
         uint32_t p = tile_port(n, router, tile);
-        if (p == TOPO_NONE) {
-            if (tile >= tr->n_ports + 64u)
-                break;
+        if (p == TOPO_NONE)
             continue;
-        }
         const struct topo_port *tp = &n->t->ports[p];
         if (tp->kind == PORT_UNUSED)
             continue;
