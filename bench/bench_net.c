@@ -125,7 +125,7 @@ int main(int argc, char **argv)
         }
         struct traffic_result r;
         double t0 = wall();
-        if (traffic_run(&t, &np, &tp, 1, EVQ_HEAP4, &r, &d) != 0)
+        if (traffic_run(&t, &np, &tp, 1, EVQ_DEFAULT, &r, &d) != 0)
             return 1;
         double w = wall() - t0;
         printf("%-8s %-10s %5.2f %8.2f %10llu %12.0f %12.0f %12.0f %9.1f "

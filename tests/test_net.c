@@ -417,9 +417,11 @@ static void test_determinism(void)
 {
     uint64_t a = run_hash(EVQ_HEAP4, 1), b = run_hash(EVQ_HEAP4, 1);
     uint64_t c = run_hash(EVQ_PAIRING, 1), d = run_hash(EVQ_HEAP4, 2);
+    uint64_t e = run_hash(EVQ_CALENDAR, 1);
     CHECK(a != 0);
     CHECK(a == b);
     CHECK(a == c);
+    CHECK(a == e);
     CHECK(a != d);
 }
 

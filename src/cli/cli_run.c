@@ -101,7 +101,7 @@ static int check_network(const struct experiment *e, const struct topo *t,
     struct net n;
     struct net_params p = *np;
     p.counters = p.counters || sampling_on(e);
-    if (sim_init(&s, EVQ_HEAP4, net_entities(t)) != 0) {
+    if (sim_init(&s, EVQ_DEFAULT, net_entities(t)) != 0) {
         sim_free(&s);
         fprintf(stderr, "dfsim run: out of memory\n");
         return -1;
@@ -169,7 +169,7 @@ static int run_traffic(const struct experiment *e, const struct topo *t,
             }
             double t0 = wall_seconds();
             struct traffic_result *o = &res[i * n_l + j];
-            if (traffic_run(t, &np, &tp, (uint64_t)e->info.seed, EVQ_HEAP4,
+            if (traffic_run(t, &np, &tp, (uint64_t)e->info.seed, EVQ_DEFAULT,
                             o, d) != 0) {
                 rc = -1;
                 break;

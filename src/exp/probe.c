@@ -129,7 +129,7 @@ int probe_run(const struct topo *t, const struct probe_params *p,
     st.cand = malloc(st.cand_cap * sizeof *st.cand);
     struct sim s;
     int rc = -1;
-    if (sim_init(&s, EVQ_HEAP4, t->n_routers) != 0 || !st.f ||
+    if (sim_init(&s, EVQ_DEFAULT, t->n_routers) != 0 || !st.f ||
         !st.latency_ns || !st.router_rng || !st.cand) {
         diag_error(d, NULL, 0, NULL, "probe: out of memory");
         goto out;

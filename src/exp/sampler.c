@@ -151,10 +151,32 @@ static int rtr_defaults(const struct net *n, struct names *out)
         return -1;
     for (uint32_t i = 0; i < n_tiles; i++)
         u.owner[i] = TOPO_NONE;
-    for (uint32_t r = 0; r < n->n_routers; r++) {
-        u.router = r;
-        ctr_names(n, r, TOPO_NONE, false, true, union_cb, &u);
+    /* only the routers that are the first to cable some tile can add
+     * names: list those alone (listing every router costs ~50 ms on a
+     * thousand routers) */
+    uint32_t *first = malloc(n_tiles * sizeof *first);
+    if (!first) {
+        free(u.owner);
+        return -1;
     }
+    for (uint32_t i = 0; i < n_tiles; i++)
+        first[i] = TOPO_NONE;
+    for (uint32_t r = 0; r < n->n_routers; r++) {
+        const struct topo_router *tr = &t->routers[r];
+        bool adds = false;
+        for (uint32_t i = 0; i < tr->n_ports; i++) {
+            uint32_t tile = t->ports[tr->first_port + i].index;
+            if (first[tile] == TOPO_NONE) {
+                first[tile] = r;
+                adds = true;
+            }
+        }
+        if (adds) {
+            u.router = r;
+            ctr_names(n, r, TOPO_NONE, false, true, union_cb, &u);
+        }
+    }
+    free(first);
     free(u.owner);
     if (out->oom)
         return -1;
@@ -362,6 +384,15 @@ static int set_init(struct sampler_set *st, const struct net *n,
         }
         for (uint32_t m = 0; m < n_metrics; m++) {
             struct ctr_ref *r = &st->ref[(size_t)p * n_metrics + m];
+            /* a tile counter found on the previous router names the same
+             * tile here: rebind it rather than parse the name again */
+            if (k == SAMPLER_RTR && p > 0 &&
+                r[-(ptrdiff_t)n_metrics].reg != CTR_REG_COUNT) {
+                *r = r[-(ptrdiff_t)n_metrics];
+                if (ctr_ref_rebind(n, r, router) != 0)
+                    *r = (struct ctr_ref){ .reg = CTR_REG_COUNT };
+                continue;
+            }
             if (ctr_find(n, router, nic, metrics[m], r) != 0 ||
                 (k == SAMPLER_NIC) != (r->reg < CTR_TILE_IN_FLITS)) {
                 /* a tile not cabled on this router: reads 0 */

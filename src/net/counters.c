@@ -8,6 +8,7 @@
  */
 #include "net/counters.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,9 +144,11 @@ static uint64_t ctr_hz(const struct net *n)
 
 /* ---- values -------------------------------------------------------- */
 
-static simtime open_time(simtime acc, simtime since, bool open, simtime now)
+/* A waiting time kept as net_count does: closed intervals minus the open
+ * one's start, so `now` is added back while it is open. */
+static simtime open_time(simtime acc, bool open, simtime now)
 {
-    return acc + (open ? now - since : 0);
+    return acc + (open ? now : 0);
 }
 
 uint64_t ctr_value(const struct net *n, const struct ctr_ref *r)
@@ -161,11 +164,11 @@ uint64_t ctr_value(const struct net *n, const struct ctr_ref *r)
         case CTR_NIC_PKTS:
             return c->pkts[r->cls];
         case CTR_NIC_STALLED:
-            return time_to_cycles(open_time(c->stall[r->cls],
-                                            c->since[r->cls],
-                                            c->since[r->cls] != SIMTIME_MAX,
-                                            now),
-                                  hz);
+            return time_to_cycles(
+                c->stall[r->cls] + (c->since[r->cls] != SIMTIME_MAX
+                                        ? now - c->since[r->cls]
+                                        : 0),
+                hz);
         case CTR_NIC_NET_TRACK:
             return c->net_track;
         case CTR_NIC_TRACK_NET:
@@ -184,32 +187,33 @@ uint64_t ctr_value(const struct net *n, const struct ctr_ref *r)
     uint64_t sum = 0;
     switch ((enum ctr_reg)r->reg) {
     case CTR_TILE_IN_FLITS:
-    case CTR_TILE_IN_PKTS: {
-        const uint64_t *a =
-            r->reg == CTR_TILE_IN_FLITS ? k->in_flits : k->in_pkts;
         for (uint32_t v = r->vc_lo; v < r->vc_hi; v++)
-            sum += a[p * V + v];
+            sum += k->vc[p * V + v].flits;
         return sum;
-    }
-    case CTR_TILE_VC_STALL:
+    case CTR_TILE_IN_PKTS:
         for (uint32_t v = r->vc_lo; v < r->vc_hi; v++)
-            sum += open_time(k->vc_stall[p * V + v], k->vc_since[p * V + v],
-                             k->vc_nwait[p * V + v] > 0, now);
+            sum += k->vc[p * V + v].pkts;
+        return sum;
+    case CTR_TILE_VC_STALL:
+        for (uint32_t v = r->vc_lo; v < r->vc_hi; v++) {
+            const struct net_vc_count *cv = &k->vc[p * V + v];
+            sum += open_time(cv->stall, cv->nwait > 0, now);
+        }
         return time_to_cycles(sum, hz);
     case CTR_TILE_IN_STALL:
-        return time_to_cycles(open_time(k->in_stall[p], k->in_since[p],
-                                        k->in_nwait[p] > 0, now),
-                              hz);
+        return time_to_cycles(
+            open_time(k->in[p].stall, k->in[p].nwait > 0, now), hz);
     case CTR_TILE_CR_STALL: {
-        size_t i = 3 * p + r->cls;
-        return time_to_cycles(open_time(k->cr_stall[i], k->cr_since[i],
-                                        k->cr_since[i] != SIMTIME_MAX, now),
-                              hz);
+        const struct net_out_count *co = &k->out[p];
+        return time_to_cycles(
+            open_time(co->cr_stall[r->cls], (co->cr_open >> r->cls) & 1u,
+                      now),
+            hz);
     }
     case CTR_TILE_OUT_FLITS:
-        return k->out_flits[2 * p + r->cls];
+        return k->out[p].flits[r->cls];
     case CTR_TILE_OUT_PKTS:
-        return k->out_pkts[2 * p + r->cls];
+        return k->out[p].pkts[r->cls];
     default:
         return 0;
     }
@@ -289,6 +293,16 @@ static uint32_t tile_port(const struct net *n, uint32_t router, long tile)
         if (n->t->ports[tr->first_port + i].index == tile)
             return tr->first_port + i;
     return TOPO_NONE;
+}
+
+int ctr_ref_rebind(const struct net *n, struct ctr_ref *r, uint32_t router)
+{
+    assert(r->reg >= CTR_TILE_IN_FLITS && r->reg < CTR_REG_COUNT);
+    uint32_t p = tile_port(n, router, n->t->ports[r->obj].index);
+    if (p == TOPO_NONE)
+        return -1;
+    r->obj = p;
+    return 0;
 }
 
 /* Read "<num>_" or "<num>:" at *s; -1 if absent. */

@@ -120,6 +120,12 @@ struct ctr_ref {
 int ctr_find(const struct net *n, uint32_t router, uint32_t nic,
              const char *name, struct ctr_ref *ref);
 
+/* Move tile counter `r` (found by ctr_find on some router) to the same
+ * tile of router `router`: what ctr_find would give for the same name
+ * there, without parsing it again. Returns 0, or -1 if that router has no
+ * such tile (r unchanged). */
+int ctr_ref_rebind(const struct net *n, struct ctr_ref *r, uint32_t router);
+
 /* Current value of a counter, in the hardware's units (counts, flits,
  * cycles), at the simulation's current time. */
 uint64_t ctr_value(const struct net *n, const struct ctr_ref *ref);

@@ -331,17 +331,16 @@ static void out_grant(struct net *n, uint32_t port);
 /* ---- counting (only with p.counters) ----------------------------- */
 
 /* One more / one fewer packet waiting: the interval opens at the first
- * and closes at the last. */
-static inline void wait_inc(uint32_t *nwait, simtime *since, simtime now)
+ * and closes at the last (the accumulator trick of struct net_count). */
+static inline void wait_inc(uint32_t *nwait, simtime *acc, simtime now)
 {
     if ((*nwait)++ == 0)
-        *since = now;
+        *acc -= now;
 }
-static inline void wait_dec(uint32_t *nwait, simtime *since, simtime *acc,
-                            simtime now)
+static inline void wait_dec(uint32_t *nwait, simtime *acc, simtime now)
 {
     if (--(*nwait) == 0)
-        *acc += now - *since;
+        *acc += now;
 }
 
 /* An interval kept open by a condition seen at `now`. */
@@ -353,6 +352,27 @@ static inline void stall_set(simtime *since, simtime *acc, bool on,
     else if (!on && *since != SIMTIME_MAX) {
         *acc += now - *since;
         *since = SIMTIME_MAX;
+    }
+}
+
+/* Output port `c` stops waiting for credits (it sends): close its open
+ * credit-stall intervals. */
+static inline void cr_close(struct net_out_count *c, simtime now)
+{
+    for (uint32_t k = 0; c->cr_open; k++) {
+        if (c->cr_open & (1u << k)) {
+            c->cr_stall[k] += now;
+            c->cr_open &= ~(1u << k);
+        }
+    }
+}
+
+/* Output port `c` waits for credits for a packet of class `k` (2: any). */
+static inline void cr_open(struct net_out_count *c, uint32_t k, simtime now)
+{
+    if (!(c->cr_open & (1u << k))) {
+        c->cr_stall[k] -= now;
+        c->cr_open |= 1u << k;
     }
 }
 
@@ -457,11 +477,12 @@ static void out_request(struct net *n, uint32_t r, uint32_t id)
     n->out_wait_tail[w] = id;
     n->out_qflits[out] += p->flits;
     n->out_waiting[out]++;
-    if (n->ct.in_flits) {
-        size_t q = (size_t)p->in_port * n->V + p->vc;
-        wait_inc(&n->ct.vc_nwait[q], &n->ct.vc_since[q], n->s->now);
-        wait_inc(&n->ct.in_nwait[p->in_port], &n->ct.in_since[p->in_port],
-                 n->s->now);
+    if (n->ct.vc) {
+        struct net_vc_count *cv =
+            &n->ct.vc[(size_t)p->in_port * n->V + p->vc];
+        struct net_in_count *ci = &n->ct.in[p->in_port];
+        wait_inc(&cv->nwait, &cv->stall, n->s->now);
+        wait_inc(&ci->nwait, &ci->stall, n->s->now);
     }
     if (n->out_busy[out] <= n->s->now)
         out_grant(n, out);
@@ -479,10 +500,11 @@ static void in_push(struct net *n, uint32_t r, uint32_t id)
     struct packet *p = &n->pkt[id];
     n->in_occ[p->in_port] += p->flits;
     pub_update(n, p->in_port, n->s->now);
-    if (n->ct.in_flits) {
-        size_t q = (size_t)p->in_port * n->V + p->vc;
-        n->ct.in_flits[q] += p->flits;
-        n->ct.in_pkts[q]++;
+    if (n->ct.vc) {
+        struct net_vc_count *cv =
+            &n->ct.vc[(size_t)p->in_port * n->V + p->vc];
+        cv->flits += p->flits;
+        cv->pkts++;
     }
     if (n->p.voq) {
         out_request(n, r, id);
@@ -511,17 +533,16 @@ static void transmit(struct net *n, uint32_t out, uint32_t id)
     n->out_busy[out] = end;
     if (n->hooks.hop)
         n->hooks.hop(n->hooks.ctx, p, out, now);
-    if (n->ct.in_flits) {
-        size_t q = (size_t)p->in_port * n->V + p->vc;
-        wait_dec(&n->ct.vc_nwait[q], &n->ct.vc_since[q], &n->ct.vc_stall[q],
-                 now);
-        wait_dec(&n->ct.in_nwait[p->in_port], &n->ct.in_since[p->in_port],
-                 &n->ct.in_stall[p->in_port], now);
-        n->ct.out_flits[2 * out + p->cls] += p->flits;
-        n->ct.out_pkts[2 * out + p->cls]++;
-        for (uint32_t c = 0; c < 3; c++)
-            stall_set(&n->ct.cr_since[3 * out + c],
-                      &n->ct.cr_stall[3 * out + c], false, now);
+    if (n->ct.vc) {
+        struct net_vc_count *cv =
+            &n->ct.vc[(size_t)p->in_port * n->V + p->vc];
+        struct net_in_count *ci = &n->ct.in[p->in_port];
+        struct net_out_count *co = &n->ct.out[out];
+        wait_dec(&cv->nwait, &cv->stall, now);
+        wait_dec(&ci->nwait, &ci->stall, now);
+        co->flits[p->cls] += p->flits;
+        co->pkts[p->cls]++;
+        cr_close(co, now);
     }
 
     /* the input buffer it leaves; its credits go back upstream one link
@@ -596,16 +617,14 @@ static void out_grant(struct net *n, uint32_t port)
         return;
     }
     n->st.credit_stalls++;
-    if (n->ct.in_flits) { /* the classes waiting for credits, idle link */
-        simtime *since = n->ct.cr_since + 3 * port;
-        simtime *acc = n->ct.cr_stall + 3 * port;
+    if (n->ct.out) { /* the classes waiting for credits, idle link */
+        struct net_out_count *co = &n->ct.out[port];
         for (uint32_t i = 0; i < V; i++) {
             uint32_t id = n->out_wait_head[base + i];
             if (id != NET_NONE)
-                stall_set(&since[n->pkt[id].cls], &acc[n->pkt[id].cls],
-                          true, now);
+                cr_open(co, n->pkt[id].cls, now);
         }
-        stall_set(&since[2], &acc[2], true, now);
+        cr_open(co, 2, now);
     }
     /* wait for the earliest credit on its way back (or a new one) */
     if (n->cr_n[port])
@@ -969,6 +988,24 @@ int net_add_mode(struct net *n, const struct routing *r)
             goto oom;                                                      \
     } while (0)
 
+/* The same, zeroed and aligned to cache lines, so that records of 16, 32
+ * or 64 bytes never straddle two lines. */
+static void *calloc_lines(size_t count, size_t size)
+{
+    size_t bytes = (count ? count : 1) * size;
+    bytes = (bytes + 63) / 64 * 64;
+    void *m = aligned_alloc(64, bytes);
+    if (m)
+        memset(m, 0, bytes);
+    return m;
+}
+#define ALLOC_LINES(ptr, count)                                            \
+    do {                                                                   \
+        (ptr) = calloc_lines((count), sizeof *(ptr));                      \
+        if (!(ptr))                                                        \
+            goto oom;                                                      \
+    } while (0)
+
 int net_init(struct net *n, const struct topo *t, const struct net_params *p,
              struct sim *s, uint64_t seed, struct diag *d)
 {
@@ -1043,21 +1080,10 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
     ALLOC(n->nic_rng, t->n_nics);
     if (p->counters) {
         struct net_count *k = &n->ct;
-        ALLOC(k->in_flits, PV);
-        ALLOC(k->in_pkts, PV);
-        ALLOC(k->vc_stall, PV);
-        ALLOC(k->vc_since, PV);
-        ALLOC(k->vc_nwait, PV);
-        ALLOC(k->in_stall, P);
-        ALLOC(k->in_since, P);
-        ALLOC(k->in_nwait, P);
-        ALLOC(k->cr_stall, 3 * P);
-        ALLOC(k->cr_since, 3 * P);
-        ALLOC(k->out_flits, 2 * P);
-        ALLOC(k->out_pkts, 2 * P);
+        ALLOC_LINES(k->vc, PV);
+        ALLOC_LINES(k->in, P);
+        ALLOC_LINES(k->out, P);
         ALLOC(k->nic, t->n_nics);
-        for (size_t i = 0; i < 3 * P; i++)
-            k->cr_since[i] = SIMTIME_MAX;
         for (uint32_t c = 0; c < t->n_nics; c++)
             k->nic[c].since[0] = k->nic[c].since[1] = SIMTIME_MAX;
     }
@@ -1178,18 +1204,9 @@ void net_free(struct net *n)
     free(n->router_rng);
     free(n->nic_rng);
     struct net_count *k = &n->ct;
-    free(k->in_flits);
-    free(k->in_pkts);
-    free(k->vc_stall);
-    free(k->vc_since);
-    free(k->vc_nwait);
-    free(k->in_stall);
-    free(k->in_since);
-    free(k->in_nwait);
-    free(k->cr_stall);
-    free(k->cr_since);
-    free(k->out_flits);
-    free(k->out_pkts);
+    free(k->vc);
+    free(k->in);
+    free(k->out);
     free(k->nic);
     memset(n, 0, sizeof *n);
 }
@@ -1210,10 +1227,9 @@ size_t net_bytes(const struct net *n)
     b += (size_t)n->n_routers * sizeof *n->router_rng;
     b += (size_t)n->pkt_cap * sizeof *n->pkt;
     b += (size_t)n->msg_cap * sizeof *n->msg;
-    if (n->ct.in_flits)
-        b += PV * (2 * sizeof(uint64_t) + 2 * sizeof(simtime) + 4) +
-             P * (2 * sizeof(simtime) + 4) + 3 * P * 2 * sizeof(simtime) +
-             2 * P * 2 * sizeof(uint64_t) +
+    if (n->ct.vc)
+        b += PV * sizeof *n->ct.vc +
+             P * (sizeof *n->ct.in + sizeof *n->ct.out) +
              (size_t)n->n_nics * sizeof *n->ct.nic;
     return b;
 }

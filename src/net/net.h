@@ -217,22 +217,41 @@ struct net_nic_count {
 };
 
 /* Raw counting for the router tiles, kept when p->counters is set. A
- * router writes only its own ports' entries, in its own events. Waiting
- * times are sums of closed intervals plus the open one (count > 0 since
- * `since`), so that a read at any time is exact. */
+ * router writes only its own ports' entries, in its own events.
+ *
+ * A waiting time is kept as one number: when an interval opens at time t0
+ * the accumulator loses t0, when it closes at t1 it gains t1, so it holds
+ * the closed intervals' sum minus the open one's start, and a read at `now`
+ * adds `now` back while the interval is open (unsigned arithmetic, exact
+ * modulo 2^64). The state is packed per input VC, per input port and per
+ * output port, one small record each, so that counting a hop touches three
+ * cache lines. */
+struct net_vc_count {         /* [port * V + vc], one input VC: 32 bytes */
+    uint64_t flits, pkts;     /* arrived at the tile */
+    simtime stall;            /* routed packets waiting for their output */
+    uint32_t nwait;           /* ... how many (open while > 0) */
+    uint32_t pad_;
+};
+
+struct net_in_count {         /* [port], input side: 16 bytes */
+    simtime stall;            /* any routed packet waiting for an output */
+    uint32_t nwait;
+    uint32_t pad_;
+};
+
+struct net_out_count {        /* [port], output side: one 64-byte line */
+    simtime cr_stall[3];      /* output idle while a packet of class c (2:
+                                 of either) lacks credits */
+    uint32_t cr_open;         /* bit c: cr_stall[c]'s interval is open */
+    uint32_t pad_;
+    uint64_t flits[2], pkts[2]; /* sent, by class */
+};
+
 struct net_count {
-    uint64_t *in_flits, *in_pkts; /* [port * V + vc] arrived at the tile */
-    simtime *vc_stall, *vc_since; /* [port * V + vc] routed packets of the
-                                     input VC waiting for their output */
-    uint32_t *vc_nwait;
-    simtime *in_stall, *in_since; /* [port] any of them waiting */
-    uint32_t *in_nwait;
-    simtime *cr_stall, *cr_since; /* [port * 3 + class] output idle while a
-                                     packet of the class (2: of either)
-                                     lacks credits; since: open, or
-                                     SIMTIME_MAX */
-    uint64_t *out_flits, *out_pkts; /* [port * 2 + class] sent */
-    struct net_nic_count *nic;    /* [n_nics] */
+    struct net_vc_count *vc;   /* [port * V + vc] */
+    struct net_in_count *in;   /* [port] */
+    struct net_out_count *out; /* [port] */
+    struct net_nic_count *nic; /* [n_nics] */
 };
 
 struct net {
