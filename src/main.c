@@ -12,6 +12,7 @@ static const struct {
     { "run", cli_run, "run an experiment file" },
     { "topo", cli_topo, "describe a built-in system" },
     { "list", cli_list, "list registered topologies, systems, policies" },
+    { "counters", cli_counters, "list a system's hardware counters" },
 };
 
 static void usage(FILE *out)
@@ -20,7 +21,7 @@ static void usage(FILE *out)
                  "dfsim simulates HPC interconnects: Cray Aries and Gemini, "
                  "HPE Slingshot, Kim-Dally dragonflies.\n\nCommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(out, "  %-6s %s\n", commands[i].name, commands[i].help);
+        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].help);
 }
 
 int main(int argc, char **argv)

@@ -300,6 +300,47 @@ static void test_list_every_kind(void)
     CHECK(has_line(out, "  cielo "));
 }
 
+/* `dfsim counters`: every counter of a router and its NIC, by name, with
+ * unit and meaning; the count line matches the lines; bad ids are refused. */
+static void test_counters_list(void)
+{
+    CHECK_EQ_U(dfsim("counters", "xc-12cab", NULL), 0);
+    CHECK(has_line(out, "# xc-12cab: router 0 (c0-0c0s0a0), NIC 0 of node "
+                        "c0-0c0s0n0"));
+    CHECK(has_line(out, "AR_NIC_ORB_PRF_NET_RSP_TRACK_2 "));
+    CHECK(has_line(out, "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED "));
+    CHECK(has_line(out, "AR_RTR_4_5_COLBUF_PERF_STALL_RS "));
+    CHECK(!has_line(out, "AR_RTR_4_7_")); /* 6 groups: 5 optical tiles */
+    CHECK(has_line(out, "AR_RTR_PT_5_0_INQ_PRF_INCOMING_FLIT_VC4 "));
+    unsigned lines = 0, told = 0;
+    for (const char *p = out; *p; p = strchr(p, '\n') + 1) {
+        if (*p != '#')
+            lines++;
+        else
+            (void)sscanf(p, "# %u counters", &told);
+        if (!strchr(p, '\n'))
+            break;
+    }
+    CHECK(lines > 700);
+    CHECK_EQ_U(lines, told);
+    /* a torus router, its NIC by id; the router follows the NIC */
+    CHECK_EQ_U(dfsim("counters", "cielo", "--nic", "6", NULL), 0);
+    CHECK(has_line(out, "# cielo: router 3 "));
+    CHECK(has_line(out, "GM_ORB_PERF_VC1_STALLED "));
+    CHECK(has_line(out, "GM_5_7_TILE_PERFORMANCE_COUNTERS_5 "));
+    CHECK_EQ_U(dfsim("counters", "crystal", "--router", "9999", NULL), 2);
+    CHECK(has_line(err, "dfsim counters: --router \"9999\": expected an id "
+                        "from 0 to"));
+    CHECK_EQ_U(dfsim("counters", "crystal", "--nic", "5", "--router", "0",
+                     NULL),
+               2);
+    CHECK(has_line(err, "dfsim counters: NIC 5 sits on router 1, not on "
+                        "router 0"));
+    CHECK_EQ_U(dfsim("counters", "nosuch", NULL), 1);
+    CHECK_EQ_U(dfsim("counters", NULL), 2);
+    CHECK(has_line(err, "dfsim counters: expected a system name"));
+}
+
 static void test_list_systems(void)
 {
     CHECK_EQ_U(dfsim("list", "system", NULL), 0);
@@ -1014,6 +1055,7 @@ const struct test_case tests_cli[] = {
     TEST(test_unknown_command),
     TEST(test_list_every_kind),
     TEST(test_list_systems),
+    TEST(test_counters_list),
     TEST(test_list_unknown_kind),
     TEST(test_topo_unknown_system),
     TEST(test_topo_json),

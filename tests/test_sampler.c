@@ -22,6 +22,7 @@
 #include "exp/sampler.h"
 #include "exp/traffic.h"
 #include "net/counters.h"
+#include "net/links.h"
 #include "net/net.h"
 #include "route/route.h"
 #include "topo/topo.h"
@@ -379,6 +380,94 @@ static void test_sampling_changes_nothing(void)
         unlink(tp.sampling.nic_path);
         unlink(tp.sampling.rtr_path);
     }
+    topo_free(&t);
+}
+
+/* ---- the links report (sampling.links) -------------------------------- */
+
+struct links_file {
+    uint32_t blocks;      /* router lines ("\t<name>") */
+    uint32_t links;       /* link lines */
+    uint64_t pkts[2];     /* VC0_PKTS and VC1_PKTS summed over links */
+    uint64_t bytes;       /* TRAFFIC_B summed */
+    double max_used;      /* largest PCT_USED_BW */
+};
+
+static int links_file_read(const char *path, struct links_file *lf)
+{
+    memset(lf, 0, sizeof *lf);
+    FILE *f = fopen(path, "r");
+    CHECK(f != NULL);
+    if (!f)
+        return -1;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#')
+            continue;
+        if (line[0] == '\t') {
+            lf->blocks++;
+            continue;
+        }
+        char dir[8], dest[64];
+        double gbs, pct, used;
+        unsigned long long f0, f1, p0, p1, is, cs, b;
+        int k = sscanf(line, "%7s %63s %lf %llu %llu %llu %llu %llu %llu "
+                             "%llu %lf %lf",
+                       dir, dest, &gbs, &f0, &f1, &p0, &p1, &is, &cs, &b,
+                       &pct, &used);
+        CHECK_EQ_U(k, 12);
+        lf->links++;
+        lf->pkts[0] += p0;
+        lf->pkts[1] += p1;
+        lf->bytes += b;
+        if (used > lf->max_used)
+            lf->max_used = used;
+    }
+    fclose(f);
+    return 0;
+}
+
+/* The report covers exactly the measurement window: the window [w, w+m)
+ * of one run equals [0, w+m) minus [0, w) of two other runs of the same
+ * traffic (the window changes no event). Turning it on changes nothing. */
+static void test_links_report(void)
+{
+    struct topo t;
+    if (build(&t, "dragonfly", 2, 4, 2, 0) != 0) /* 36 routers */
+        return;
+    struct links L;
+    CHECK(links_build(&L, &t) == 0);
+    struct traffic_params tp = quick(0.5);
+    struct traffic_result off, on;
+    struct links_file mid = { 0 }, all = { 0 }, head = { 0 };
+    if (run(&t, &tp, EVQ_HEAP4, &off) == 0) {
+        tp.sampling.links_path = temp_path("links.txt");
+        if (run(&t, &tp, EVQ_HEAP4, &on) == 0 &&
+            links_file_read(tp.sampling.links_path, &mid) == 0) {
+            CHECK_EQ_U(on.hash, off.hash);
+            CHECK_EQ_U(on.events, off.events);
+            CHECK_EQ_U(on.end, off.end);
+            CHECK_EQ_U(mid.blocks, t.n_routers);
+            CHECK_EQ_U(mid.links, L.n);
+            CHECK(mid.pkts[0] > 1000 && mid.pkts[1] > 1000);
+            CHECK(mid.bytes > 0);
+            CHECK(mid.max_used > 1 && mid.max_used <= 100.0);
+        }
+        double w = tp.warmup_us, m = tp.measure_us;
+        tp.warmup_us = 0;
+        tp.measure_us = w + m;
+        if (run(&t, &tp, EVQ_HEAP4, &on) == 0)
+            links_file_read(tp.sampling.links_path, &all);
+        tp.measure_us = w;
+        if (run(&t, &tp, EVQ_HEAP4, &on) == 0)
+            links_file_read(tp.sampling.links_path, &head);
+        for (int c = 0; c < 2; c++) {
+            CHECK(head.pkts[c] > 0);
+            CHECK_EQ_U(all.pkts[c] - head.pkts[c], mid.pkts[c]);
+        }
+        unlink(tp.sampling.links_path);
+    }
+    links_free(&L);
     topo_free(&t);
 }
 
@@ -810,7 +899,7 @@ static void test_section(void)
            "traffic = { };\n"
            "sampling = { rate = 2; };\n",
            1, "3: error: unknown key \"sampling.rate\"; accepted keys: "
-              "interval_us, nic, rtr, nic_metrics, rtr_metrics\n");
+              "interval_us, nic, rtr, links, nic_metrics, rtr_metrics\n");
     /* a list of a sampler that is off is not checked */
     struct capture q;
     cap_init(&q);
@@ -906,6 +995,7 @@ static void test_cleanup(void)
 const struct test_case tests_sampler[] = {
     TEST(test_layout_and_rows),
     TEST(test_sampling_changes_nothing),
+    TEST(test_links_report),
     TEST(test_last_sample_after_drain),
     TEST(test_until),
     TEST(test_write_failure),

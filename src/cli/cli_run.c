@@ -88,7 +88,8 @@ static double wall_seconds(void)
 /* Whether the experiment samples counters during its traffic runs. */
 static bool sampling_on(const struct experiment *e)
 {
-    return e->has_traffic && (e->sampling.nic || e->sampling.rtr);
+    return e->has_traffic &&
+           (e->sampling.nic || e->sampling.rtr || e->sampling.links);
 }
 
 /* Build the network model once before anything runs, so that a parameter
@@ -152,7 +153,7 @@ static int run_traffic(const struct experiment *e, const struct topo *t,
         for (uint32_t j = 0; j < n_l; j++) {
             struct traffic_params tp = sw->p;
             tp.load = sw->loads.v[j];
-            char nic_path[4096], rtr_path[4096];
+            char nic_path[4096], rtr_path[4096], links_path[4096];
             if (sampling_on(e)) {
                 /* one pair of files per run; plain names for one run */
                 char tag[128] = "";
@@ -163,9 +164,13 @@ static int run_traffic(const struct experiment *e, const struct topo *t,
                          outdir, tag);
                 snprintf(rtr_path, sizeof rtr_path, "%s/rtr_samples%s.csv",
                          outdir, tag);
+                snprintf(links_path, sizeof links_path, "%s/links%s.txt",
+                         outdir, tag);
                 sampler_config_params(&e->sampling, &tp.sampling);
                 tp.sampling.nic_path = nic_path;
                 tp.sampling.rtr_path = rtr_path;
+                if (e->sampling.links)
+                    tp.sampling.links_path = links_path;
             }
             double t0 = wall_seconds();
             struct traffic_result *o = &res[i * n_l + j];
@@ -335,18 +340,22 @@ int cli_run(int argc, char **argv)
                    sum[i].max_ns);
     if (e.has_traffic && run_traffic(&e, &t, &np, outdir, &d) != 0)
         goto out;
-    const char *sampled = "";
+    char sampled[128] = "";
     if (sampling_on(&e)) {
         bool many = e.traffic.loads.n *
                         (e.traffic.routings.n ? e.traffic.routings.n : 1) >
                     1;
-        if (e.sampling.nic && e.sampling.rtr)
-            sampled = many ? ", nic_samples_*.csv, rtr_samples_*.csv"
-                           : ", nic_samples.csv, rtr_samples.csv";
-        else if (e.sampling.nic)
-            sampled = many ? ", nic_samples_*.csv" : ", nic_samples.csv";
-        else
-            sampled = many ? ", rtr_samples_*.csv" : ", rtr_samples.csv";
+        const char *sfx = many ? "_*" : "";
+        size_t len = 0;
+        if (e.sampling.nic)
+            len += (size_t)snprintf(sampled + len, sizeof sampled - len,
+                                    ", nic_samples%s.csv", sfx);
+        if (e.sampling.rtr)
+            len += (size_t)snprintf(sampled + len, sizeof sampled - len,
+                                    ", rtr_samples%s.csv", sfx);
+        if (e.sampling.links)
+            snprintf(sampled + len, sizeof sampled - len, ", links%s.txt",
+                     sfx);
     }
     printf("\nresults in %s/ (topology.json, probe.csv%s%s)\n", outdir,
            e.has_traffic ? ", traffic.csv" : "", sampled);

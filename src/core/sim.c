@@ -92,3 +92,14 @@ uint64_t sim_run(struct sim *s, simtime until)
     }
     return done;
 }
+
+bool sim_run_before(struct sim *s, simtime t)
+{
+    assert(t > s->now || (t == 0 && s->now == 0));
+    if (t > 0)
+        sim_run(s, t - 1);
+    if (s->stop || s->error)
+        return false;
+    s->now = t;
+    return true;
+}

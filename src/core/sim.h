@@ -85,6 +85,12 @@ void sim_schedule(struct sim *s, uint32_t creator, simtime at,
  * event whose type has no handler is a bug (asserted). */
 uint64_t sim_run(struct sim *s, simtime until);
 
+/* Run every event before time t (t > now), then set now = t: the state is
+ * then the state at the instant t, before t's own events, as counters read
+ * at t would see it. Returns false, with now unchanged, if sim_stop was
+ * called or scheduling failed on the way. */
+bool sim_run_before(struct sim *s, simtime t);
+
 /* Make the running sim_run return after the current handler. */
 static inline void sim_stop(struct sim *s) { s->stop = true; }
 

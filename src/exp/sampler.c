@@ -592,6 +592,11 @@ const struct cfg_key sampler_keys[] = {
       .offset = offsetof(struct sampler_config, rtr),
       .help = "sample the tile counters of every router into "
               "rtr_samples.csv, as LDMS's aries_rtr_mmr (false)" },
+    { .name = "links", .type = CFG_BOOL,
+      .offset = offsetof(struct sampler_config, links),
+      .help = "write links.txt after each run: every router's logical "
+              "links over the measurement window, as the Gemini monitor "
+              "library's report (Pedretti et al. Fig. 4) (false)" },
     { .name = "nic_metrics", .type = CFG_STRINGS,
       .offset = offsetof(struct sampler_config, nic_metrics),
       .help = "NIC counter names, one column each (requests sent: packets, "

@@ -79,6 +79,10 @@ struct sampler_params {
     uint32_t n_nic_metrics;
     const char *const *rtr_metrics;   /* likewise for the router tiles */
     uint32_t n_rtr_metrics;
+    const char *links_path;           /* the logical-link report of the
+                                         measurement window (net/links.h),
+                                         written by the workload; NULL:
+                                         none */
 };
 
 /* Everything off. */
@@ -151,6 +155,7 @@ int sampler_check_metric(const struct net *n, enum sampler_kind k,
 struct sampler_config {
     double interval_us;               /* between samples, us */
     bool nic, rtr;
+    bool links;                       /* write links.txt */
     struct cfg_strings nic_metrics;   /* n == 0: the defaults */
     struct cfg_strings rtr_metrics;
 };

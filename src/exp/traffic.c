@@ -12,6 +12,7 @@
 #include "exp/traffic.h"
 
 #include <assert.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
@@ -19,6 +20,7 @@
 #include <string.h>
 
 #include "core/sim.h"
+#include "net/links.h"
 #include "route/route.h"
 
 const char *const traffic_pattern_names[] = {
@@ -485,6 +487,26 @@ static simtime us_to_ps(double us)
     return (simtime)llround(us * (double)SIMTIME_US);
 }
 
+/* The links report of the window [t_warm, t_end): every router's block. */
+static int write_links(const char *path, const struct links *L,
+                       const struct net *n, const struct link_counts *snap,
+                       simtime interval, struct diag *d)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        diag_error(d, path, 0, "sampling.links", "cannot write: %s",
+                   strerror(errno));
+        return -1;
+    }
+    links_report(f, L, n, NULL, 0, snap, snap + L->n, interval);
+    if (fclose(f) != 0) {
+        diag_error(d, path, 0, "sampling.links", "write failed: %s",
+                   strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 static void gen_free(struct gen *g, bool net_ok)
 {
     sampler_free(&g->sm);
@@ -543,10 +565,13 @@ int traffic_run(const struct topo *t, const struct net_params *np,
     g->tick = g->watchdog / 4 ? g->watchdog / 4 : 1;
     g->generating = true;
     g->sampling = sampler_enabled(&tp->sampling);
-    /* sampling reads the counters; keeping them changes nothing else
-     * (net/counters.h) */
+    bool links = tp->sampling.links_path != NULL;
+    /* sampling and the links report read the counters; keeping them
+     * changes nothing else (net/counters.h) */
     struct net_params npc = *np;
-    npc.counters = npc.counters || g->sampling;
+    npc.counters = npc.counters || g->sampling || links;
+    struct links L = { 0 };
+    struct link_counts *snap = NULL; /* [2 * L.n]: at t_warm, at t_end */
 
     int rc = -1;
     bool net_ok = false;
@@ -605,7 +630,25 @@ int traffic_run(const struct topo *t, const struct net_params *np,
                          &sp, d) != 0)
             goto out;
     }
-    sim_run(&g->s, horizon);
+    if (links) {
+        /* snapshots at the window's two ends: run up to each instant,
+         * read, go on (splitting a run changes no event) */
+        if (links_build(&L, t) != 0 ||
+            !(snap = calloc(2 * (size_t)L.n + 1, sizeof *snap))) {
+            diag_error(d, NULL, 0, "traffic", "out of memory");
+            goto out;
+        }
+        bool ok = true;
+        for (int k = 0; k < 2 && ok; k++) {
+            ok = sim_run_before(&g->s, k ? g->t_end : g->t_warm);
+            for (uint32_t i = 0; ok && i < L.n; i++)
+                links_read(&L, &g->n, i, &snap[(size_t)k * L.n + i]);
+        }
+        if (ok)
+            sim_run(&g->s, horizon);
+    } else {
+        sim_run(&g->s, horizon);
+    }
     if (g->oom || sim_failed(&g->s)) {
         diag_error(d, NULL, 0, "traffic",
                    "out of memory for %" PRIu64 " packets in flight",
@@ -656,8 +699,14 @@ int traffic_run(const struct topo *t, const struct net_params *np,
     out->samples = g->sm.samples;
     if (g->sampling && sampler_status(&g->sm, d) != 0)
         goto out;
+    if (links && !g->deadlock &&
+        write_links(tp->sampling.links_path, &L, &g->n, snap,
+                    g->t_end - g->t_warm, d) != 0)
+        goto out;
     rc = 0;
 out:
+    links_free(&L);
+    free(snap);
     gen_free(g, net_ok);
     free(g);
     return rc;

@@ -601,7 +601,7 @@ int ctr_ctx_add_router(struct ctr_ctx *c, uint32_t router, uint32_t nic,
     struct ctr_ref r;
     if (ctr_find(n, router, nic, name, &r) != 0) {
         diag_error(d, NULL, 0, "counters", "no counter named '%s' on %s "
-                   "(see `dfsim counters --list`)", name,
+                   "(`dfsim counters SYSTEM --router R` lists them)", name,
                    topo_router_name(n->t, router, rn, sizeof rn));
         return -1;
     }
@@ -631,4 +631,79 @@ void ctr_ctx_read(struct ctr_ctx *c)
     c->t_val = c->net->s->now;
     for (size_t i = 0; i < c->n; i++)
         c->val[i] = ctr_value(c->net, &c->ref[i]);
+}
+
+/* ---- descriptions (dfsim counters) ---------------------------------- */
+
+const char *ctr_describe(const struct net *n, const struct ctr_ref *r,
+                         const char **unit)
+{
+    enum topo_family f = n->t->family;
+    const char *cycles = f == TOPO_ARIES    ? "cycles (800 MHz)"
+                         : f == TOPO_TORUS ? "cycles (800 MHz)"
+                                           : "ns";
+    const char *tile_flits = f == TOPO_ARIES    ? "flits"
+                             : f == TOPO_TORUS ? "phits (3 B)"
+                             : f == TOPO_SLINGSHOT ? "bytes"
+                                                   : "flits";
+    const char *nic_flits = f == TOPO_ARIES || f == TOPO_TORUS
+                                ? "NIC flits (16 B)"
+                                : "flits";
+    bool rsp = r->cls == 1;
+    switch ((enum ctr_reg)r->reg) {
+    case CTR_NIC_FLITS:
+        *unit = nic_flits;
+        return rsp ? "responses sent" : "requests sent";
+    case CTR_NIC_PKTS:
+        *unit = "packets";
+        return rsp ? "responses sent" : "requests sent";
+    case CTR_NIC_STALLED:
+        *unit = cycles;
+        return rsp ? "next response ready, held back by back-pressure"
+                   : "next request ready, held back by back-pressure";
+    case CTR_NIC_NET_TRACK:
+        *unit = "responses";
+        return "responses received for this NIC's requests";
+    case CTR_NIC_TRACK_NET:
+        *unit = cycles;
+        return "request to response latency, summed (NIC queue excluded)";
+    case CTR_NIC_TRACK_ALL:
+        *unit = cycles;
+        return "message to response latency, summed (NIC queue included)";
+    case CTR_NIC_PI_PKTS:
+        *unit = "packets";
+        return "written to the host";
+    case CTR_NIC_PI_FLITS:
+        *unit = nic_flits;
+        return "written to the host";
+    case CTR_NIC_PI_STALLED:
+        *unit = cycles;
+        return "host push-back (always 0: the host sinks at line rate)";
+    case CTR_TILE_IN_FLITS:
+        *unit = tile_flits;
+        return "arrived at the tile";
+    case CTR_TILE_IN_PKTS:
+        *unit = "packets";
+        return "arrived at the tile";
+    case CTR_TILE_VC_STALL:
+        *unit = cycles;
+        return "a routed packet of the VC(s) waits to leave the input queue";
+    case CTR_TILE_IN_STALL:
+        *unit = cycles;
+        return "a routed packet waits to leave the input queue";
+    case CTR_TILE_CR_STALL:
+        *unit = cycles;
+        return r->cls == 2 ? "output idle, a packet waits for credits"
+               : rsp       ? "output idle, a response waits for credits"
+                           : "output idle, a request waits for credits";
+    case CTR_TILE_OUT_FLITS:
+        *unit = tile_flits;
+        return rsp ? "responses sent by the tile" : "requests sent by the tile";
+    case CTR_TILE_OUT_PKTS:
+        *unit = "packets";
+        return rsp ? "responses sent by the tile" : "requests sent by the tile";
+    default:
+        *unit = "";
+        return "";
+    }
 }

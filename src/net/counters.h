@@ -139,6 +139,10 @@ size_t ctr_names(const struct net *n, uint32_t router, uint32_t nic,
                             const struct ctr_ref *ref),
                  void *ctx);
 
+/* What counter r counts, in words, and its unit (sets *unit). */
+const char *ctr_describe(const struct net *n, const struct ctr_ref *r,
+                         const char **unit);
+
 /* ---- contexts (gpcd_context_t) ------------------------------------- */
 
 struct ctr_ctx {
