@@ -57,7 +57,8 @@ enum rng_kind {
     RNG_NIC,        /* a NIC (hashing of paths, injection jitter) */
     RNG_RANK,       /* an application rank (compute times, peers) */
     RNG_JOB,        /* a job as a whole (e.g. its arrival time) */
-    RNG_ALLOC,      /* allocation policy of a run (id: repetition) */
+    RNG_ALLOC,      /* allocation policies (id: the job's index; a
+                       repetition folds into the seed, exp/alloc.h) */
     RNG_WORKLOAD,   /* workload generator (id: its instance) */
     RNG_TEST,       /* unit tests and benchmarks */
 };

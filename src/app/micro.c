@@ -1,0 +1,142 @@
+/* app/micro.c — MPI microbenchmarks (see micro.h). */
+#include "app/micro.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+const char *const micro_kind_names[] = { "pingpong", "allreduce",
+                                         "alltoall", "bcast",
+                                         "barrier",  "incast",
+                                         NULL };
+
+int micro_init(struct micro *mb, const struct micro_params *p,
+               uint32_t nranks, char *err, size_t err_cap)
+{
+    mb->p = *p;
+    mb->nranks = nranks;
+    mb->iter = mb->sub = NULL;
+    bool needs_peer = p->kind == MICRO_PINGPONG || p->kind == MICRO_BCAST ||
+                      p->kind == MICRO_INCAST;
+    if (needs_peer && p->peer >= nranks) {
+        snprintf(err, err_cap, "%s: rank %u is not one of the job's %u",
+                 micro_kind_names[p->kind], p->peer, nranks);
+        return -1;
+    }
+    if (p->kind == MICRO_PINGPONG && (p->peer == 0 || nranks < 2)) {
+        snprintf(err, err_cap, "pingpong: needs 2 ranks or more and a "
+                 "partner other than rank 0");
+        return -1;
+    }
+    if (p->bytes == 0 && p->kind != MICRO_BARRIER) {
+        snprintf(err, err_cap, "%s: bytes must be 1 or more",
+                 micro_kind_names[p->kind]);
+        return -1;
+    }
+    mb->iter = calloc(nranks ? nranks : 1, sizeof *mb->iter);
+    mb->sub = calloc(nranks ? nranks : 1, sizeof *mb->sub);
+    if (!mb->iter || !mb->sub) {
+        micro_free(mb);
+        snprintf(err, err_cap, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+void micro_free(struct micro *mb)
+{
+    free(mb->iter);
+    free(mb->sub);
+    mb->iter = mb->sub = NULL;
+}
+
+static struct dmpi_op op(uint8_t code, uint32_t peer, uint64_t bytes)
+{
+    return (struct dmpi_op){ .code = code, .peer = peer, .bytes = bytes };
+}
+
+/* One iteration of rank r into out (at most 4 operations); returns the
+ * count. */
+static uint32_t iteration(const struct micro *mb, uint32_t r,
+                          struct dmpi_op *out)
+{
+    const struct micro_params *p = &mb->p;
+    uint32_t k = 0;
+    if (p->compute)
+        out[k++] = (struct dmpi_op){ .code = DMPI_COMPUTE,
+                                     .arg = p->compute };
+    switch (p->kind) {
+    case MICRO_PINGPONG:
+        if (r == 0) {
+            out[k++] = op(DMPI_SEND, p->peer, p->bytes);
+            out[k++] = op(DMPI_RECV, p->peer, p->bytes);
+        } else if (r == p->peer) {
+            out[k++] = op(DMPI_RECV, 0, p->bytes);
+            out[k++] = op(DMPI_SEND, 0, p->bytes);
+        }
+        break;
+    case MICRO_ALLREDUCE:
+        out[k++] = op(DMPI_ALLREDUCE, 0, p->bytes);
+        break;
+    case MICRO_ALLTOALL:
+        out[k++] = op(DMPI_ALLTOALL, 0, p->bytes);
+        break;
+    case MICRO_BCAST:
+        out[k++] = op(DMPI_BCAST, p->peer, p->bytes);
+        break;
+    case MICRO_BARRIER:
+        out[k++] = op(DMPI_BARRIER, 0, 0);
+        break;
+    case MICRO_INCAST: /* the target's iteration is incast_target's */
+        out[k++] = op(DMPI_SEND, p->peer, p->bytes);
+        break;
+    default:
+        break;
+    }
+    out[k++] = (struct dmpi_op){ .code = DMPI_MARK };
+    return k;
+}
+
+/* The incast target's iteration: receives from every other rank, in
+ * pieces that fit the layer's batch (sub[r]: receives already emitted). */
+static uint32_t incast_target(struct micro *mb, uint32_t r,
+                              struct dmpi_op *out, uint32_t cap)
+{
+    uint32_t k = 0;
+    if (mb->sub[r] == 0 && mb->p.compute)
+        out[k++] = (struct dmpi_op){ .code = DMPI_COMPUTE,
+                                     .arg = mb->p.compute };
+    while (mb->sub[r] < mb->nranks && k + 2 < cap) {
+        uint32_t s = mb->sub[r]++;
+        if (s != r)
+            out[k++] = op(DMPI_IRECV, s, mb->p.bytes);
+    }
+    if (mb->sub[r] == mb->nranks && k + 2 <= cap) {
+        out[k++] = op(DMPI_WAITALL, 0, 0);
+        out[k++] = (struct dmpi_op){ .code = DMPI_MARK,
+                                     .arg = mb->iter[r] };
+        mb->sub[r] = 0;
+        mb->iter[r]++;
+    }
+    return k;
+}
+
+static uint32_t micro_next(void *ctx, uint32_t r, struct dmpi_op *out,
+                           uint32_t cap)
+{
+    struct micro *mb = ctx;
+    if (mb->iter[r] >= mb->p.iterations)
+        return 0;
+    if (mb->p.kind == MICRO_INCAST && r == mb->p.peer)
+        return incast_target(mb, r, out, cap);
+    if (cap < 4)
+        return 0; /* the layer always offers more (mpi.c's BATCH) */
+    uint32_t k = iteration(mb, r, out);
+    out[k - 1].arg = mb->iter[r]++;
+    return k;
+}
+
+struct dmpi_app micro_app(struct micro *mb)
+{
+    return (struct dmpi_app){ .ctx = mb, .next = micro_next };
+}

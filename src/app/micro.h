@@ -1,0 +1,68 @@
+/* app/micro.h — the MPI microbenchmarks of the papers, as programs of the
+ * MPI-like layer (mpi/op.h).
+ *
+ * What is modelled: the SST/ember motifs the SC'19 and SC'20 studies ran
+ * (papers-and-workloads.md §2, "allreduce / alltoall / bcast / barrier /
+ * pingpong / incast"), iteration by iteration, each iteration ending with
+ * a DMPI_MARK so that the job's per-iteration times are the maximum over
+ * its ranks:
+ *   pingpong   rank 0 sends `bytes` to rank `peer` (1) and waits for the
+ *              same back (blocking send/recv, as emberpingpong); the other
+ *              ranks do nothing. Half an iteration is the latency.
+ *   allreduce  MPI_Allreduce of `bytes` (SUM of doubles) on every rank
+ *   alltoall   MPI_Alltoall of `bytes` per peer
+ *   bcast      MPI_Bcast of `bytes` from `peer` (the root, 0)
+ *   barrier    MPI_Barrier
+ *   incast     every rank but `peer` (the target, 0) sends `bytes` to it
+ *              (blocking); the target posts a receive from every other
+ *              rank and waits for them all (emberincast)
+ * Each iteration starts with a compute phase of `compute` ps (0), as the
+ * motifs' arg.compute.
+ */
+#ifndef DFSIM_APP_MICRO_H
+#define DFSIM_APP_MICRO_H
+
+#include <stdint.h>
+
+#include "core/time.h"
+#include "mpi/mpi.h"
+
+enum micro_kind {
+    MICRO_PINGPONG,
+    MICRO_ALLREDUCE,
+    MICRO_ALLTOALL,
+    MICRO_BCAST,
+    MICRO_BARRIER,
+    MICRO_INCAST,
+    MICRO_KIND_COUNT
+};
+
+extern const char *const micro_kind_names[]; /* NULL-terminated */
+
+struct micro_params {
+    enum micro_kind kind;
+    uint64_t bytes;      /* message size (per peer for alltoall) */
+    uint32_t iterations;
+    uint32_t peer;       /* pingpong: rank 0's partner; bcast: root;
+                            incast: target */
+    simtime compute;     /* before each iteration */
+};
+
+struct micro {
+    struct micro_params p;
+    uint32_t nranks;
+    uint32_t *iter;      /* [nranks]: iterations emitted */
+    uint32_t *sub;       /* [nranks]: the incast target's receives
+                            emitted in its current iteration */
+};
+
+/* Prepare the program for nranks ranks. Returns 0, or -1 (out of memory,
+ * or a peer outside the job: a message in err). */
+int micro_init(struct micro *mb, const struct micro_params *p,
+               uint32_t nranks, char *err, size_t err_cap);
+void micro_free(struct micro *mb);
+
+/* The dmpi_app of it. */
+struct dmpi_app micro_app(struct micro *mb);
+
+#endif

@@ -1,0 +1,197 @@
+/* mpi/mpi.h — the MPI-like layer: ranks that run programs of MPI calls on
+ * the simulated machine.
+ *
+ * What is modelled (issue 5; DESIGN.md §1 "MPI-like layer"): every rank
+ * of every job sits on a node (its first NIC) and executes the stream of
+ * operations its workload emits (mpi/op.h) one after the other:
+ *
+ *  - compute phases are delays;
+ *  - each MPI call costs the host an overhead (LogP's o): o_send for a
+ *    send or a one-sided call, o_recv for every receive that completes;
+ *    a message a call starts reaches the NIC one host-interface crossing
+ *    (host_latency) later, and received data reaches the host one
+ *    crossing after the NIC has it;
+ *  - point-to-point messages are matched MPI's way: a receive matches the
+ *    first message from its source (or any) with its tag (or any) in the
+ *    order the sender sent them (non-overtaking: envelopes carry a
+ *    per-pair sequence number and the receiver takes them in that order
+ *    even when adaptive routing reorders them); messages that arrive
+ *    before their receive wait in the unexpected queue;
+ *  - the wire protocol depends on the size, as Cray MPI's over Gemini and
+ *    Aries (Pedretti et al., CUG 2013, §V-D: four protocols seen in the
+ *    tile counters; XC white paper §"Cray XC Network Software Stack"):
+ *      bytes <= smsg_max (16)        one PUT of header + data (SMSG mailbox)
+ *      bytes <= eager_max (4 KiB)    one PUT of header + data into the
+ *                                    receiver's eager buffer, copied out
+ *                                    at the receive (copy_ps_per_byte)
+ *      bytes <= rdv_get_max (256 KiB) GET rendezvous: the sender PUTs a
+ *                                    request-to-send (header); the matched
+ *                                    receiver GETs the data from the
+ *                                    sender, then PUTs a FIN (header) back
+ *      larger                        PUT rendezvous (block transfer): RTS,
+ *                                    the receiver GETs a header-sized
+ *                                    descriptor from the sender (the
+ *                                    "small number of destination to
+ *                                    source GET transactions" of §V-D),
+ *                                    whose arrival at the sender starts the
+ *                                    PUT of the data; the receive completes
+ *                                    when the data has arrived (remote
+ *                                    completion event), the send when the
+ *                                    PUT is acknowledged;
+ *    a send of the two eager protocols completes when the network has
+ *    acknowledged its PUT (uGNI's local completion);
+ *  - one-sided DMPI_PUT / DMPI_GET go straight to the network (no header,
+ *    no matching) and complete at the next DMPI_FLUSH;
+ *  - collectives become point-to-point messages with the algorithm an
+ *    MPI library picks by size and rank count (mpi/coll.h);
+ *  - DMPI_MARK records the end of an iteration.
+ *
+ * Jobs start at their start offset; a background job (a congestor) runs
+ * until every foreground job has finished, then the run stops. Each job's
+ * result: start, end (its last rank's end), every rank's end, and its
+ * iterations: iteration i ends when the last rank marks it.
+ *
+ * Events: one type (a rank resumes), created and handled by the NIC
+ * entity of the rank's node, so that a rank's events keep their keys
+ * whatever other ranks do; the network's hooks (message arrived at its
+ * destination, message done at its source) run in the handler of the NIC
+ * concerned, and the layer answers there. Deterministic: no random
+ * numbers, no global counters in event keys.
+ *
+ * Memory: requests, transfers and queues live in flat arrays with free
+ * lists that grow by doubling (never once the largest set in flight has
+ * been reached); a rank's program is fetched in batches into a buffer of
+ * its own.
+ */
+#ifndef DFSIM_MPI_H
+#define DFSIM_MPI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/diag.h"
+#include "core/sim.h"
+#include "core/time.h"
+#include "mpi/coll.h"
+#include "mpi/op.h"
+#include "net/net.h"
+
+/* The layer's parameters; defaults from dmpi_defaults. */
+struct dmpi_params {
+    uint32_t smsg_max;       /* largest SMSG message, bytes (16) */
+    uint32_t eager_max;      /* largest eager message, bytes (4096) */
+    uint32_t rdv_get_max;    /* largest GET-rendezvous message (262144) */
+    uint32_t header_bytes;   /* MPI header and control messages (64) */
+    simtime o_send;          /* host overhead of a send or one-sided call */
+    simtime o_recv;          /* host overhead of a completed receive */
+    simtime host_latency;    /* one host-interface crossing: a call's
+                                message reaches the NIC this much later,
+                                received data the host likewise */
+    uint64_t copy_ps_per_kib; /* eager receive copy, ps per KiB */
+    struct dmpi_coll_params coll;
+};
+
+void dmpi_defaults(struct dmpi_params *p);
+
+/* A job's program: fill out[0..cap) with the next operations of rank
+ * `rank` (0 .. ranks-1 of the job) and return how many; 0 means the rank
+ * has finished. Called when the rank has executed everything it was
+ * given before, from the rank's NIC's event handler. */
+struct dmpi_app {
+    void *ctx;
+    uint32_t (*next)(void *ctx, uint32_t rank, struct dmpi_op *out,
+                     uint32_t cap);
+};
+
+/* One job: its ranks (rank r on node nodes[r / ppn], its first NIC), its
+ * program and when it starts. */
+struct dmpi_job_spec {
+    const char *name;
+    const uint32_t *nodes; /* n_nodes node ids */
+    uint32_t n_nodes;
+    uint32_t ppn;          /* ranks per node (>= 1) */
+    struct dmpi_app app;
+    simtime start;         /* its ranks start at this time */
+    bool background;       /* runs until every foreground job is done */
+};
+
+/* What a job measured. Times are absolute simulation times. */
+struct dmpi_job_result {
+    simtime start, end;    /* end: its last rank finished (background
+                              jobs: SIMTIME_MAX if stopped before) */
+    bool finished;
+    uint32_t n_ranks;
+    simtime *rank_end;     /* [n_ranks], SIMTIME_MAX if not finished */
+    uint32_t n_iter;       /* iterations marked by every rank */
+    simtime *iter_end;     /* [n_iter]: the last rank's mark */
+    uint64_t msgs, bytes;  /* point-to-point messages sent, their bytes */
+};
+
+struct dmpi_req;      /* mpi.c */
+struct dmpi_xfer;
+struct dmpi_rank;
+
+struct dmpi {
+    struct sim *s;
+    struct net *n;
+    const struct topo *t;
+    struct dmpi_params p;
+    uint32_t ev_resume;      /* the event type the layer registered */
+
+    struct dmpi_rank *rank;  /* [n_ranks], all jobs' ranks, job by job */
+    uint32_t n_ranks;
+    uint32_t *job_first;     /* [n_jobs + 1]: ranks of job j */
+    struct dmpi_job_spec *job;
+    struct dmpi_job_result *res;
+    uint32_t n_jobs, fg_left; /* foreground jobs not finished yet */
+
+    struct dmpi_req *req;    /* requests, free list through `next` */
+    uint32_t req_cap, req_free;
+    struct dmpi_xfer *xf;    /* messages in flight (envelopes) */
+    uint32_t xf_cap, xf_free;
+
+    /* routing mode of each message (index into the net's modes); NULL:
+     * mode 0. Issue 6's controllers plug in here. */
+    uint8_t (*route_mode)(void *ctx, uint32_t src_nic, uint32_t dst_nic,
+                          uint64_t bytes);
+    void *route_ctx;
+
+    int error;               /* -1: out of memory or a program error,
+                                reported in `why` */
+    char why[256];
+};
+
+/* Set up jobs spec[0..n_jobs) on network n (whose hooks the layer takes)
+ * and simulation s; events of type ev_type (>= NET_EV_COUNT) are the
+ * layer's. Schedules every rank's start. Returns 0, or -1 with the
+ * reason reported to d (a node without a NIC, ppn 0, out of memory). */
+int dmpi_init(struct dmpi *m, struct sim *s, struct net *n,
+              const struct dmpi_params *p, const struct dmpi_job_spec *spec,
+              uint32_t n_jobs, uint32_t ev_type, struct diag *d);
+void dmpi_free(struct dmpi *m);
+
+/* After the run: fill every job's iterations (n_iter: the fewest marks
+ * of any rank; iter_end[i]: the last rank's i-th mark). 0, or -1 out of
+ * memory. */
+int dmpi_collect(struct dmpi *m);
+
+/* Transfers and requests not yet given back (0 and 0 once the network
+ * has drained after every rank finished: nothing leaks). */
+void dmpi_in_use(const struct dmpi *m, uint32_t *xfers, uint32_t *reqs);
+
+/* Whether every foreground job has finished. */
+static inline bool dmpi_done(const struct dmpi *m)
+{
+    return m->fg_left == 0;
+}
+
+/* The global rank id of rank r of job j, and its NIC. */
+uint32_t dmpi_rank_id(const struct dmpi *m, uint32_t job, uint32_t r);
+uint32_t dmpi_rank_nic(const struct dmpi *m, uint32_t global_rank);
+
+/* Which protocol a point-to-point message of `bytes` uses. */
+enum dmpi_proto { DMPI_SMSG, DMPI_EAGER, DMPI_RDV_GET, DMPI_RDV_PUT };
+enum dmpi_proto dmpi_protocol(const struct dmpi_params *p, uint64_t bytes);
+extern const char *const dmpi_proto_names[];
+
+#endif
