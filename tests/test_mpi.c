@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/ember.h"
 #include "app/micro.h"
 #include "core/diag.h"
 #include "core/sim.h"
@@ -404,6 +405,69 @@ static void test_one_sided_and_order(void)
     teardown(&h);
 }
 
+/* ember's motifs: the grid ember would choose, the neighbours, the
+ * messages of an iteration, and sweep3d's wavefront (no rank can finish
+ * before its own 8·blocks computations plus the pipeline's fill). */
+static void test_ember_motifs(void)
+{
+    struct ember e;
+    char err[160];
+    struct ember_params p;
+    ember_defaults(&p, EMBER_HALO3D);
+    CHECK(ember_init(&e, &p, 12, err, sizeof err) == 0);
+    CHECK_EQ_U(e.p.px * 100 + e.p.py * 10 + e.p.pz, 223);
+    CHECK_EQ_U(ember_neighbour(&e, 0, 0, -1), UINT32_MAX);
+    CHECK_EQ_U(ember_neighbour(&e, 0, 0, +1), 1);
+    CHECK_EQ_U(ember_neighbour(&e, 0, 1, +1), 2);
+    CHECK_EQ_U(ember_neighbour(&e, 0, 2, +1), 4);
+    CHECK_EQ_U(e.t_compute, 2600 * SIMTIME_US); /* 1e6 cells x 26 / 1e10 */
+    ember_free(&e);
+    p.px = 5;
+    CHECK(ember_init(&e, &p, 12, err, sizeof err) != 0);
+    CHECK_STR_CONTAINS(err, "does not hold the job's 12 ranks");
+
+    for (int kind = 0; kind < 2; kind++) {
+        struct h h;
+        if (setup(&h, "xc-12cab", false) != 0) {
+            CHECK(!"setup");
+            teardown(&h);
+            return;
+        }
+        ember_defaults(&p, kind ? EMBER_SWEEP3D : EMBER_HALO3D);
+        p.nx = p.ny = p.nz = 8;
+        p.compute = 2 * SIMTIME_US;
+        p.iterations = 2;
+        uint32_t nodes[6];
+        for (uint32_t i = 0; i < 6; i++)
+            nodes[i] = node_on(&h.t, 13 * i);
+        CHECK(ember_init(&e, &p, 12, err, sizeof err) == 0);
+        struct dmpi_job_spec js = { .name = "ember", .nodes = nodes,
+                                    .n_nodes = 6, .ppn = 2,
+                                    .app = ember_app(&e) };
+        if (start(&h, NULL, &js, 1) == 0 && run(&h) == 0) {
+            const struct dmpi_job_result *r = &h.m.res[0];
+            CHECK_EQ_U(r->n_iter, 2);
+            uint64_t px = e.p.px, py = e.p.py, pz = e.p.pz;
+            uint64_t pairs = (px - 1) * py * pz + px * (py - 1) * pz +
+                             px * py * (pz - 1);
+            if (kind == 0) { /* 2x2x3: faces both ways + allreduce of 12
+                                ranks (recursive doubling with fold: 4
+                                folds + 3 rounds x 8 + 4 unfolds) */
+                CHECK_EQ_U(r->msgs, 2 * (2 * pairs + 4 + 24 + 4));
+            } else { /* 3x4: 8 sweeps x 8 blocks, one message per pair */
+                CHECK_EQ_U(r->msgs, 2 * 8 * 8 * pairs);
+                simtime fill = (px + py - 2) * p.compute;
+                CHECK(r->end - r->start >= 2 * 8 * 8 * p.compute + fill);
+            }
+            fprintf(stderr, "  %s on %ux%ux%u ranks: %.1f us per iteration\n",
+                    kind ? "sweep3d" : "halo3d", e.p.px, e.p.py, e.p.pz,
+                    (double)(r->iter_end[1] - r->iter_end[0]) / SIMTIME_US);
+        }
+        ember_free(&e);
+        teardown(&h);
+    }
+}
+
 const struct test_case tests_mpi[] = {
     TEST(test_pingpong_latency_aries),
     TEST(test_pingpong_bandwidth_aries),
@@ -412,5 +476,6 @@ const struct test_case tests_mpi[] = {
     TEST(test_collectives_run),
     TEST(test_jobs_and_determinism),
     TEST(test_one_sided_and_order),
+    TEST(test_ember_motifs),
     { NULL, NULL },
 };
