@@ -135,7 +135,7 @@ static simtime expected_latency(const struct h *h, uint32_t flits)
     simtime head = 0; /* head leaves link i */
     for (uint32_t i = 0; i < L; i++) {
         simtime ser = (simtime)(((uint64_t)flits *
-                                 h->n.ser_fp[h->path[i]] + 1023) >> 10);
+                                 h->n.out[h->path[i]].ser_fp + 1023) >> 10);
         simtime rest = 0;
         for (uint32_t j = i; j < L; j++)
             rest += h->t.ports[h->path[j]].latency;

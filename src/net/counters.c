@@ -144,7 +144,7 @@ static uint64_t ctr_hz(const struct net *n)
 
 /* ---- values -------------------------------------------------------- */
 
-/* A waiting time kept as net_count does: closed intervals minus the open
+/* A waiting time kept as net.h says: closed intervals minus the open
  * one's start, so `now` is added back while it is open. */
 static simtime open_time(simtime acc, bool open, simtime now)
 {
@@ -183,31 +183,31 @@ uint64_t ctr_value(const struct net *n, const struct ctr_ref *r)
             return 0; /* CTR_NIC_PI_STALLED: the host never pushes back */
         }
     }
-    size_t p = r->obj, V = n->V;
+    uint32_t p = r->obj;
     uint64_t sum = 0;
     switch ((enum ctr_reg)r->reg) {
     case CTR_TILE_IN_FLITS:
         for (uint32_t v = r->vc_lo; v < r->vc_hi; v++)
-            sum += k->vc[p * V + v].flits;
+            sum += net_ivc_count(net_ivc_at(n, p, v))->flits;
         return sum;
     case CTR_TILE_IN_PKTS:
         for (uint32_t v = r->vc_lo; v < r->vc_hi; v++)
-            sum += k->vc[p * V + v].pkts;
+            sum += net_ivc_count(net_ivc_at(n, p, v))->pkts;
         return sum;
     case CTR_TILE_VC_STALL:
         for (uint32_t v = r->vc_lo; v < r->vc_hi; v++) {
-            const struct net_vc_count *cv = &k->vc[p * V + v];
+            const struct net_vc_count *cv =
+                net_ivc_count(net_ivc_at(n, p, v));
             sum += open_time(cv->stall, cv->nwait > 0, now);
         }
         return time_to_cycles(sum, hz);
     case CTR_TILE_IN_STALL:
         return time_to_cycles(
-            open_time(k->in[p].stall, k->in[p].nwait > 0, now), hz);
+            open_time(n->in[p].stall, n->in[p].nwait > 0, now), hz);
     case CTR_TILE_CR_STALL: {
-        const struct net_out_count *co = &k->out[p];
         return time_to_cycles(
-            open_time(co->cr_stall[r->cls], (co->cr_open >> r->cls) & 1u,
-                      now),
+            open_time(k->out[p].cr_stall[r->cls],
+                      (n->out[p].cr_open >> r->cls) & 1u, now),
             hz);
     }
     case CTR_TILE_OUT_FLITS:

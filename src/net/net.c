@@ -160,6 +160,20 @@ uint32_t net_rsp_flits(const struct net_params *p, enum net_op op,
     return p->rsp_header + (op == NET_GET ? data_flits(p, bytes) : 0);
 }
 
+/* ---- records ------------------------------------------------------ */
+
+/* The sizes net.h promises. */
+_Static_assert(sizeof(struct net_out) == 64, "net_out: one line");
+_Static_assert(sizeof(struct net_in) == 32, "net_in: half a line");
+_Static_assert(sizeof(struct net_ovc) == 16, "net_ovc: 16 bytes");
+_Static_assert(sizeof(struct net_ivc) == 8, "net_ivc: 8 bytes");
+_Static_assert(sizeof(struct net_ivc) + sizeof(struct net_vc_count) == 40,
+               "an input VC and its counting: 40 bytes");
+_Static_assert(sizeof(struct net_out_count) == 64, "net_out_count: a line");
+_Static_assert(NET_MAX_VCS <= 8, "net_out.vcs_waiting: a bit per VC");
+_Static_assert(sizeof(struct net_nic_count) == 128,
+               "net_nic_count: two lines");
+
 /* ---- packets and messages ---------------------------------------- */
 
 /* Packets and messages live in flat arrays indexed by id, with a free list
@@ -225,46 +239,49 @@ static void pub_update(struct net *n, uint32_t port, simtime now)
 {
     if (!n->publish)
         return;
+    struct net_in *in = &n->in[port];
     uint64_t e = now / n->p.publish_period;
-    uint64_t v = n->in_occ[port];
+    uint64_t v = in->occ;
     if (v > PUB_VAL_MASK)
         v = PUB_VAL_MASK;
     uint64_t *ring = n->pub + (size_t)port * NET_PUB_DEPTH;
-    uint8_t cnt = n->pub_n[port], top = n->pub_top[port];
+    uint8_t cnt = in->pub_n, top = in->pub_top;
     if (cnt && (ring[top] >> 24) == e) {
         ring[top] = (e << 24) | v;
         return;
     }
     if (cnt == NET_PUB_DEPTH) {
         uint8_t oldest = (uint8_t)((top + 1) % NET_PUB_DEPTH);
-        n->pub_base[port] = (uint32_t)(ring[oldest] & PUB_VAL_MASK);
+        in->pub_base = (uint32_t)(ring[oldest] & PUB_VAL_MASK);
         cnt--;
     }
     top = (uint8_t)((top + 1) % NET_PUB_DEPTH);
     ring[top] = (e << 24) | v;
-    n->pub_top[port] = top;
-    n->pub_n[port] = (uint8_t)(cnt + 1);
+    in->pub_top = top;
+    in->pub_n = (uint8_t)(cnt + 1);
 }
 
 uint32_t net_port_load_far(const struct net *n, uint32_t port, simtime now)
 {
-    uint32_t dp = n->t->ports[port].peer;
+    const struct net_out *o = &n->out[port];
+    uint32_t dp = o->peer;
     if (dp == TOPO_NONE)
         return 0;
+    const struct net_in *in = &n->in[dp];
     if (!n->publish)
-        return n->in_occ[dp];
-    simtime lat = n->t->ports[port].latency;
+        return in->occ;
+    simtime lat = o->latency;
     if (now < lat)
-        return n->pub_base[dp];
+        return in->pub_base;
     uint64_t ve = (now - lat) / n->p.publish_period;
     const uint64_t *ring = n->pub + (size_t)dp * NET_PUB_DEPTH;
-    uint8_t cnt = n->pub_n[dp], i = n->pub_top[dp];
+    uint8_t cnt = in->pub_n, i = in->pub_top;
     for (uint8_t k = 0; k < cnt; k++) {
         if ((ring[i] >> 24) < ve)
             return (uint32_t)(ring[i] & PUB_VAL_MASK);
         i = (uint8_t)((i + NET_PUB_DEPTH - 1) % NET_PUB_DEPTH);
     }
-    return n->pub_base[dp];
+    return in->pub_base;
 }
 
 /* ---- credits on their way back ----------------------------------- */
@@ -277,52 +294,65 @@ uint32_t net_port_load_far(const struct net *n, uint32_t port, simtime now)
  * wake a port that waits for them. A read at time t happens after every
  * write of a return due at or before t (the write was made one link
  * latency earlier), so this is exactly the event-per-credit model. When a
- * ring is full the return goes as an ordinary event. The ring of an
+ * queue is full the return goes as an ordinary event. The queue of an
  * endpoint port carries the credits of the NIC(s) injecting on it: they
- * apply to inj_credits (the port's ejection direction needs no credits). */
+ * apply to inj_credits (the port's ejection direction needs no credits).
+ *
+ * A port's queue is NET_CR_DEPTH slots holding its cr_n returns at
+ * [cr_head, cr_head + cr_n), oldest first. It is kept at the front, so
+ * that a port with few returns on their way touches one line: an empty
+ * queue restarts at slot 0, and a return that would go past the first
+ * line (or past the end) moves the queue to the front first when it fits
+ * there. */
+#define CR_LINE 8 /* slots per 64-byte line */
 #define CR_TIME(x) ((x) >> 16)
 #define CR_VC(x) (((x) >> 13) & 7u)
 #define CR_FLITS(x) ((x) & 0x1fffu)
 
 static void credit_sync(struct net *n, uint32_t port, simtime now)
 {
-    uint8_t cnt = n->cr_n[port];
+    struct net_out *o = &n->out[port];
+    uint8_t cnt = o->cr_n;
     if (!cnt)
         return;
-    uint64_t *ring = n->cr_ring + (size_t)port * NET_CR_DEPTH;
-    uint8_t h = n->cr_head[port];
-    bool nic = n->port_nic[port] != NET_NONE;
-    int32_t *cred = (nic ? n->inj_credits : n->out_credits) +
-                    (size_t)port * n->V;
-    while (cnt && CR_TIME(ring[h]) <= now) {
-        uint64_t x = ring[h];
-        cred[CR_VC(x)] += (int32_t)CR_FLITS(x);
-        if (!nic)
-            n->out_used[port] -= (uint32_t)CR_FLITS(x);
-        h = (uint8_t)((h + 1) % NET_CR_DEPTH);
-        cnt--;
+    const uint64_t *q = n->cr_queue + (size_t)port * NET_CR_DEPTH;
+    uint8_t h = o->cr_head;
+    if (o->nic != NET_NONE) {
+        while (cnt && CR_TIME(q[h]) <= now) {
+            uint64_t x = q[h];
+            net_ovc_at(n, port, CR_VC(x))->inj_credits += (int32_t)CR_FLITS(x);
+            h++;
+            cnt--;
+        }
+    } else {
+        while (cnt && CR_TIME(q[h]) <= now) {
+            uint64_t x = q[h];
+            net_ovc_at(n, port, CR_VC(x))->credits += (int32_t)CR_FLITS(x);
+            o->used -= (uint32_t)CR_FLITS(x);
+            h++;
+            cnt--;
+        }
     }
-    n->cr_head[port] = h;
-    n->cr_n[port] = cnt;
+    o->cr_head = cnt ? h : 0;
+    o->cr_n = cnt;
 }
 
 uint32_t net_port_load_local(struct net *n, uint32_t port, simtime now)
 {
     credit_sync(n, port, now);
-    return n->out_qflits[port] + n->out_used[port];
+    return n->out[port].qflits + n->out[port].used;
 }
 
 /* ---- helpers ------------------------------------------------------ */
 
-static inline simtime ser_time(const struct net *n, uint32_t port,
-                               uint32_t flits)
+static inline simtime ser_time(const struct net_out *o, uint32_t flits)
 {
-    return (simtime)(((uint64_t)flits * n->ser_fp[port] + 1023) >> 10);
+    return (simtime)(((uint64_t)flits * o->ser_fp + 1023) >> 10);
 }
 
 static inline uint32_t port_router(const struct net *n, uint32_t port)
 {
-    return n->t->ports[port].router;
+    return n->out[port].router;
 }
 
 static void nic_try(struct net *n, uint32_t nic);
@@ -355,24 +385,30 @@ static inline void stall_set(simtime *since, simtime *acc, bool on,
     }
 }
 
-/* Output port `c` stops waiting for credits (it sends): close its open
- * credit-stall intervals. */
-static inline void cr_close(struct net_out_count *c, simtime now)
+/* Output port `port` (record o) stops waiting for credits (it sends):
+ * close its open credit-stall intervals. */
+static inline void cr_close(struct net *n, struct net_out *o, uint32_t port,
+                            simtime now)
 {
-    for (uint32_t k = 0; c->cr_open; k++) {
-        if (c->cr_open & (1u << k)) {
+    if (!o->cr_open)
+        return;
+    struct net_out_count *c = &n->ct.out[port];
+    for (uint32_t k = 0; o->cr_open; k++) {
+        if (o->cr_open & (1u << k)) {
             c->cr_stall[k] += now;
-            c->cr_open &= ~(1u << k);
+            o->cr_open = (uint8_t)(o->cr_open & ~(1u << k));
         }
     }
 }
 
-/* Output port `c` waits for credits for a packet of class `k` (2: any). */
-static inline void cr_open(struct net_out_count *c, uint32_t k, simtime now)
+/* Output port `port` (record o) waits for credits for a packet of class
+ * `k` (2: any). */
+static inline void cr_open(struct net *n, struct net_out *o, uint32_t port,
+                           uint32_t k, simtime now)
 {
-    if (!(c->cr_open & (1u << k))) {
-        c->cr_stall[k] -= now;
-        c->cr_open |= 1u << k;
+    if (!(o->cr_open & (1u << k))) {
+        n->ct.out[port].cr_stall[k] -= now;
+        o->cr_open = (uint8_t)(o->cr_open | (1u << k));
     }
 }
 
@@ -407,11 +443,11 @@ static void nic_wake_at(struct net *n, uint32_t nic, simtime at)
 static void out_wake_by(struct net *n, uint32_t creator, uint32_t port,
                         simtime at)
 {
-    if (n->out_wake[port] <= at)
+    struct net_out *o = &n->out[port];
+    if (o->wake <= at)
         return;
-    n->out_wake[port] = at;
-    sim_schedule(n->s, creator, at, port_router(n, port), NET_EV_WAKE,
-                 port);
+    o->wake = at;
+    sim_schedule(n->s, creator, at, o->router, NET_EV_WAKE, port);
 }
 
 static void out_wake_at(struct net *n, uint32_t port, simtime at)
@@ -424,70 +460,77 @@ static void out_wake_at(struct net *n, uint32_t port, simtime at)
 static void credit_return(struct net *n, uint32_t r, uint32_t up,
                           uint32_t vc, uint32_t flits, simtime at)
 {
-    uint8_t cnt = n->cr_n[up];
-    uint32_t nic = n->port_nic[up];
+    struct net_out *u = &n->out[up];
+    uint8_t cnt = u->cr_n;
+    uint32_t nic = u->nic;
     if (cnt == NET_CR_DEPTH || flits > 0x1fff) {
         uint64_t arg = (uint64_t)up | ((uint64_t)vc << 32) |
                        ((uint64_t)flits << 40);
         if (nic == NET_NONE)
-            sim_schedule(n->s, r, at, port_router(n, up), NET_EV_CREDIT,
-                         arg);
+            sim_schedule(n->s, r, at, u->router, NET_EV_CREDIT, arg);
         else
             sim_schedule(n->s, r, at, net_nic_entity(n, nic),
                          NET_EV_CREDIT, arg | (UINT64_C(1) << 63));
         return;
     }
-    uint64_t *ring = n->cr_ring + (size_t)up * NET_CR_DEPTH;
-    uint8_t slot = (uint8_t)((n->cr_head[up] + cnt) % NET_CR_DEPTH);
+    uint64_t *q = n->cr_queue + (size_t)up * NET_CR_DEPTH;
+    uint32_t h = u->cr_head;
+    if (h && (h + cnt == NET_CR_DEPTH ||
+              (h + cnt >= CR_LINE && cnt < CR_LINE))) {
+        memmove(q, q + h, cnt * sizeof *q); /* to the front */
+        h = u->cr_head = 0;
+    }
+    uint32_t slot = h + cnt;
     if (cnt) {
-        /* keep the ring in time order: a short packet leaving right after
-         * a long one returns its credits with the long one's */
-        simtime last = CR_TIME(ring[(slot + NET_CR_DEPTH - 1) %
-                                    NET_CR_DEPTH]);
+        /* keep the queue in time order: a short packet leaving right
+         * after a long one returns its credits with the long one's */
+        simtime last = CR_TIME(q[slot - 1]);
         if (at < last)
             at = last;
     }
     assert(at < (UINT64_C(1) << 48));
-    n->cr_ring[(size_t)up * NET_CR_DEPTH + slot] =
-        (at << 16) | ((uint64_t)vc << 13) | flits;
-    n->cr_n[up] = (uint8_t)(cnt + 1);
+    q[slot] = (at << 16) | ((uint64_t)vc << 13) | flits;
+    u->cr_n = (uint8_t)(cnt + 1);
     if (nic != NET_NONE) {
-        for (uint32_t k = 0; k < n->port_nics[up]; k++)
+        for (uint32_t k = 0; k < u->nics; k++)
             if (n->nic[nic + k].cr_wait)
                 nic_wake_by(n, r, nic + k, at);
-    } else if (n->out_waiting[up]) {
+    } else if (u->vcs_waiting) {
         out_wake_by(n, r, up, at);
     }
 }
 
 /* ---- router ------------------------------------------------------- */
 
-/* Packet id has been routed at router r: queue it for its output. */
-static void out_request(struct net *n, uint32_t r, uint32_t id)
+/* Packet id, in input VC iv, has been routed at router r: queue it for
+ * its output. */
+static void out_request(struct net *n, uint32_t r, uint32_t id,
+                        struct net_ivc *iv)
 {
+    simtime now = n->s->now;
     struct packet *p = &n->pkt[id];
-    route_packet(n, r, p, n->s->now);
+    route_packet(n, r, p, now);
     uint32_t out = p->out_port;
-    size_t w = (size_t)out * n->V + p->out_vc;
+    struct net_out *o = &n->out[out];
+    struct net_ovc *w = net_ovc_at(n, out, p->out_vc);
     p->next = NET_NONE;
-    if (n->out_wait_head[w] == NET_NONE)
-        n->out_wait_head[w] = id;
+    if (w->wait_head == NET_NONE)
+        w->wait_head = id;
     else
-        n->pkt[n->out_wait_tail[w]].next = id;
-    n->out_wait_tail[w] = id;
-    n->out_qflits[out] += p->flits;
-    n->out_waiting[out]++;
-    if (n->ct.vc) {
-        struct net_vc_count *cv =
-            &n->ct.vc[(size_t)p->in_port * n->V + p->vc];
-        struct net_in_count *ci = &n->ct.in[p->in_port];
-        wait_inc(&cv->nwait, &cv->stall, n->s->now);
-        wait_inc(&ci->nwait, &ci->stall, n->s->now);
+        n->pkt[w->wait_tail].next = id;
+    w->wait_tail = id;
+    o->qflits += p->flits;
+    o->vcs_waiting = (uint8_t)(o->vcs_waiting | (1u << p->out_vc));
+    if (n->p.counters) {
+        struct net_vc_count *cv = net_ivc_count(iv);
+        struct net_in *in = &n->in[p->in_port];
+        wait_inc(&cv->nwait, &cv->stall, now);
+        wait_inc(&in->nwait, &in->stall, now);
     }
-    if (n->out_busy[out] <= n->s->now)
+    if (o->busy <= now)
         out_grant(n, out);
     else
-        out_wake_at(n, out, n->out_busy[out]);
+        out_wake_at(n, out, o->busy);
 }
 
 /* A packet became eligible at router r (after the pipeline delay). With
@@ -498,26 +541,26 @@ static void out_request(struct net *n, uint32_t r, uint32_t id)
 static void in_push(struct net *n, uint32_t r, uint32_t id)
 {
     struct packet *p = &n->pkt[id];
-    n->in_occ[p->in_port] += p->flits;
-    pub_update(n, p->in_port, n->s->now);
-    if (n->ct.vc) {
-        struct net_vc_count *cv =
-            &n->ct.vc[(size_t)p->in_port * n->V + p->vc];
+    uint32_t ip = p->in_port;
+    n->in[ip].occ += p->flits;
+    pub_update(n, ip, n->s->now);
+    struct net_ivc *iv = net_ivc_at(n, ip, p->vc);
+    if (n->p.counters) {
+        struct net_vc_count *cv = net_ivc_count(iv);
         cv->flits += p->flits;
         cv->pkts++;
     }
     if (n->p.voq) {
-        out_request(n, r, id);
+        out_request(n, r, id, iv);
         return;
     }
-    size_t q = (size_t)p->in_port * n->V + p->vc;
     p->in_next = NET_NONE;
-    if (n->in_head[q] == NET_NONE) {
-        n->in_head[q] = n->in_tail[q] = id;
-        out_request(n, r, id);
+    if (iv->head == NET_NONE) {
+        iv->head = iv->tail = id;
+        out_request(n, r, id, iv);
     } else {
-        n->pkt[n->in_tail[q]].in_next = id;
-        n->in_tail[q] = id;
+        n->pkt[iv->tail].in_next = id;
+        iv->tail = id;
     }
 }
 
@@ -525,53 +568,49 @@ static void transmit(struct net *n, uint32_t out, uint32_t id)
 {
     simtime now = n->s->now;
     struct packet *p = &n->pkt[id];
-    const struct topo_port *op = &n->t->ports[out];
-    uint32_t r = op->router;
-    simtime end = now + ser_time(n, out, p->flits);
+    struct net_out *o = &n->out[out];
+    uint32_t r = o->router;
+    simtime end = now + ser_time(o, p->flits);
     if (end < p->tail)
         end = p->tail;
-    n->out_busy[out] = end;
+    o->busy = end;
     if (n->hooks.hop)
         n->hooks.hop(n->hooks.ctx, p, out, now);
-    if (n->ct.vc) {
-        struct net_vc_count *cv =
-            &n->ct.vc[(size_t)p->in_port * n->V + p->vc];
-        struct net_in_count *ci = &n->ct.in[p->in_port];
+    uint32_t ip = p->in_port;
+    struct net_in *in = &n->in[ip];
+    if (n->p.counters) {
+        struct net_vc_count *cv = net_ivc_count(net_ivc_at(n, ip, p->vc));
         struct net_out_count *co = &n->ct.out[out];
         wait_dec(&cv->nwait, &cv->stall, now);
-        wait_dec(&ci->nwait, &ci->stall, now);
+        wait_dec(&in->nwait, &in->stall, now);
         co->flits[p->cls] += p->flits;
         co->pkts[p->cls]++;
-        cr_close(co, now);
+        cr_close(n, o, out, now);
     }
 
-    /* the input buffer it leaves; its credits go back upstream one link
+    /* the input buffer it leaves; its credits go back upstream (to the
+     * upstream router's output port, or to the injecting NICs) one link
      * latency after its tail has left */
-    uint32_t ip = p->in_port;
-    n->in_occ[ip] -= p->flits;
+    in->occ -= p->flits;
     pub_update(n, ip, now);
-    const struct topo_port *inp = &n->t->ports[ip];
-    /* to the upstream router's output port, or to the injecting NICs */
-    credit_return(n, r, inp->peer == TOPO_NONE ? ip : inp->peer, p->vc,
-                  p->flits, end + inp->latency);
+    credit_return(n, r, in->up, p->vc, p->flits, end + in->latency);
 
-    if (op->peer == TOPO_NONE) {
+    if (o->peer == TOPO_NONE) {
         /* to the NIC: delivered when the tail arrives */
-        sim_schedule(n->s, r, end + op->latency,
+        sim_schedule(n->s, r, end + o->latency,
                      net_nic_entity(n, p->dst_nic), NET_EV_EJECT, id);
         return;
     }
-    uint32_t dp = op->peer;
-    size_t c = (size_t)out * n->V + p->out_vc;
-    n->out_credits[c] -= p->flits;
-    assert(n->out_credits[c] >= 0);
-    n->out_used[out] += p->flits;
-    p->in_port = dp;
+    struct net_ovc *w = net_ovc_at(n, out, p->out_vc);
+    w->credits -= p->flits;
+    assert(w->credits >= 0);
+    o->used += p->flits;
+    p->in_port = o->peer;
     p->vc = p->out_vc;
-    p->tail = end + op->latency;
+    p->tail = end + o->latency;
     p->hops++;
-    sim_schedule(n->s, r, now + op->latency + n->p.router_delay,
-                 n->t->ports[dp].router, NET_EV_ARRIVE, id);
+    sim_schedule(n->s, r, now + o->latency + n->p.router_delay,
+                 o->peer_router, NET_EV_ARRIVE, id);
 }
 
 /* Output `port` may be free: grant the next waiting packet — round-robin
@@ -580,56 +619,57 @@ static void transmit(struct net *n, uint32_t out, uint32_t id)
 static void out_grant(struct net *n, uint32_t port)
 {
     simtime now = n->s->now;
-    if (!n->out_waiting[port])
+    struct net_out *o = &n->out[port];
+    if (!o->vcs_waiting)
         return;
-    if (n->out_busy[port] > now) {
-        out_wake_at(n, port, n->out_busy[port]);
+    if (o->busy > now) {
+        out_wake_at(n, port, o->busy);
         return;
     }
     credit_sync(n, port, now);
-    uint32_t V = n->V, rr = n->out_rr[port];
-    size_t base = (size_t)port * V;
-    for (uint32_t i = 0; i < V; i++) {
+    uint32_t V = n->V, rr = o->rr, m = o->vcs_waiting;
+    /* the VCs with waiting packets, from rr round: bit i is VC rr + i */
+    for (m = ((m >> rr) | (m << (V - rr))) & ((1u << V) - 1); m;
+         m &= m - 1) {
+        uint32_t i = (uint32_t)__builtin_ctz(m);
         uint32_t v = rr + i < V ? rr + i : rr + i - V;
-        uint32_t id = n->out_wait_head[base + v];
-        if (id == NET_NONE)
-            continue;
+        struct net_ovc *w = net_ovc_at(n, port, v);
+        uint32_t id = w->wait_head;
         struct packet *p = &n->pkt[id];
-        if (n->out_credits[base + v] < (int32_t)p->flits)
+        if (w->credits < (int32_t)p->flits)
             continue;
-        n->out_rr[port] = (uint8_t)(v + 1 < V ? v + 1 : 0);
-        n->out_wait_head[base + v] = p->next;
-        n->out_qflits[port] -= p->flits;
-        n->out_waiting[port]--;
-        uint32_t ip = p->in_port, ivc = p->vc, r = n->t->ports[port].router;
+        o->rr = (uint8_t)(v + 1 < V ? v + 1 : 0);
+        w->wait_head = p->next;
+        if (p->next == NET_NONE)
+            o->vcs_waiting = (uint8_t)(o->vcs_waiting & ~(1u << v));
+        o->qflits -= p->flits;
+        uint32_t ip = p->in_port, ivc = p->vc, r = o->router;
         transmit(n, port, id);
-        if (n->out_waiting[port])
-            out_wake_at(n, port, n->out_busy[port]);
+        if (o->vcs_waiting)
+            out_wake_at(n, port, o->busy);
         if (!n->p.voq) {
             /* the next packet of that input VC becomes its head */
-            size_t q = (size_t)ip * V + ivc;
-            assert(n->in_head[q] == id);
+            struct net_ivc *iv = net_ivc_at(n, ip, ivc);
+            assert(iv->head == id);
             uint32_t nx = n->pkt[id].in_next;
-            n->in_head[q] = nx;
+            iv->head = nx;
             if (nx != NET_NONE)
-                out_request(n, r, nx);
+                out_request(n, r, nx, iv);
         }
         return;
     }
     n->st.credit_stalls++;
-    if (n->ct.out) { /* the classes waiting for credits, idle link */
-        struct net_out_count *co = &n->ct.out[port];
-        for (uint32_t i = 0; i < V; i++) {
-            uint32_t id = n->out_wait_head[base + i];
-            if (id != NET_NONE)
-                cr_open(co, n->pkt[id].cls, now);
-        }
-        cr_open(co, 2, now);
+    if (n->p.counters) { /* the classes waiting for credits, idle link */
+        for (uint32_t v = 0; v < V; v++)
+            if (o->vcs_waiting & (1u << v))
+                cr_open(n, o, port,
+                        n->pkt[net_ovc_at(n, port, v)->wait_head].cls, now);
+        cr_open(n, o, port, 2, now);
     }
     /* wait for the earliest credit on its way back (or a new one) */
-    if (n->cr_n[port])
-        out_wake_at(n, port, CR_TIME(n->cr_ring[(size_t)port * NET_CR_DEPTH +
-                                                n->cr_head[port]]));
+    if (o->cr_n)
+        out_wake_at(n, port, CR_TIME(n->cr_queue[(size_t)port * NET_CR_DEPTH +
+                                                 o->cr_head]));
 }
 
 static void on_arrive(struct sim *s, const struct event *e, void *ctx)
@@ -643,8 +683,9 @@ static void on_wake(struct sim *s, const struct event *e, void *ctx)
 {
     struct net *n = ctx;
     uint32_t port = (uint32_t)e->arg;
-    if (n->out_wake[port] == s->now)
-        n->out_wake[port] = SIMTIME_MAX;
+    struct net_out *o = &n->out[port];
+    if (o->wake == s->now)
+        o->wake = SIMTIME_MAX;
     out_grant(n, port);
     (void)s;
 }
@@ -655,19 +696,19 @@ static void on_credit(struct sim *s, const struct event *e, void *ctx)
     uint32_t port = (uint32_t)e->arg;
     uint32_t vc = (uint32_t)(e->arg >> 32) & 0xff;
     int32_t flits = (int32_t)((e->arg >> 40) & 0x7fffff);
-    size_t c = (size_t)port * n->V + vc;
+    struct net_out *o = &n->out[port];
+    struct net_ovc *w = net_ovc_at(n, port, vc);
     if (e->arg >> 63) {
-        n->inj_credits[c] += flits;
-        assert(n->inj_credits[c] <= (int32_t)n->buf_cap[port]);
-        for (uint32_t k = 0; k < n->port_nics[port]; k++)
-            nic_try(n, n->port_nic[port] + k);
+        w->inj_credits += flits;
+        assert(w->inj_credits <= (int32_t)n->buf_cap[port]);
+        for (uint32_t k = 0; k < o->nics; k++)
+            nic_try(n, o->nic + k);
         return;
     }
-    n->out_credits[c] += flits;
-    n->out_used[port] -= (uint32_t)flits;
-    assert(n->out_credits[c] <=
-           (int32_t)n->buf_cap[n->t->ports[port].peer]);
-    if (n->out_waiting[port])
+    w->credits += flits;
+    o->used -= (uint32_t)flits;
+    assert(w->credits <= (int32_t)n->buf_cap[o->peer]);
+    if (o->vcs_waiting)
         out_grant(n, port);
     (void)s;
 }
@@ -700,17 +741,18 @@ static uint32_t nic_port(struct net *n, uint32_t nic, uint32_t vc,
     *soonest = SIMTIME_MAX;
     for (uint32_t k = 0; k < tn->n_ports; k++) {
         uint32_t port = tn->first_port + k;
+        const struct net_out *o = &n->out[port];
         credit_sync(n, port, now);
-        if (n->inj_credits[(size_t)port * n->V + vc] < (int32_t)flits) {
-            if (n->cr_n[port]) {
-                simtime at = CR_TIME(n->cr_ring[(size_t)port * NET_CR_DEPTH +
-                                                n->cr_head[port]]);
+        if (net_ovc_at(n, port, vc)->inj_credits < (int32_t)flits) {
+            if (o->cr_n) {
+                simtime at = CR_TIME(n->cr_queue[(size_t)port * NET_CR_DEPTH +
+                                                 o->cr_head]);
                 if (at < credit)
                     credit = at;
             }
             continue;
         }
-        simtime b = n->inj_busy[port];
+        simtime b = o->inj_busy;
         if (b > now) {
             if (b < *soonest)
                 *soonest = b;
@@ -733,14 +775,14 @@ static void nic_inject(struct net *n, uint32_t nic, uint32_t id,
 {
     simtime now = n->s->now;
     struct packet *p = &n->pkt[id];
-    const struct topo_port *tp = &n->t->ports[port];
-    n->inj_credits[(size_t)port * n->V + p->vc] -= p->flits;
-    simtime end = now + ser_time(n, port, p->flits);
-    n->inj_busy[port] = end;
+    struct net_out *o = &n->out[port];
+    net_ovc_at(n, port, p->vc)->inj_credits -= p->flits;
+    simtime end = now + ser_time(o, p->flits);
+    o->inj_busy = end;
     n->nic[nic].next_inject = now + n->p.nic_gap;
     p->t_injected = now;
     p->in_port = port;
-    p->tail = end + tp->latency;
+    p->tail = end + o->latency;
     n->st.injected[p->cls]++;
     if (n->ct.nic) {
         struct net_nic_count *k = &n->ct.nic[nic];
@@ -751,7 +793,7 @@ static void nic_inject(struct net *n, uint32_t nic, uint32_t id,
     if (n->hooks.hop)
         n->hooks.hop(n->hooks.ctx, p, port, now);
     sim_schedule(n->s, net_nic_entity(n, nic),
-                 now + tp->latency + n->p.router_delay, tp->router,
+                 now + o->latency + n->p.router_delay, o->router,
                  NET_EV_ARRIVE, id);
 }
 
@@ -955,8 +997,8 @@ double net_nic_rate(const struct net *n, uint32_t nic, uint32_t flits)
     double rate = 0;
     for (uint32_t k = 0; k < tn->n_ports; k++) {
         uint32_t port = tn->first_port + k;
-        double ps = (double)flits * (double)n->ser_fp[port] / 1024.0;
-        rate += 1e12 / ps / (double)n->port_nics[port];
+        double ps = (double)flits * (double)n->out[port].ser_fp / 1024.0;
+        rate += 1e12 / ps / (double)n->out[port].nics;
     }
     if (n->p.nic_gap) {
         double gap_rate = 1e12 / (double)n->p.nic_gap;
@@ -1050,50 +1092,50 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
     }
     n->V = 2 * p->vcs;
     size_t P = t->n_ports, PV = P * n->V;
-    ALLOC(n->out_busy, P);
-    ALLOC(n->out_credits, PV);
-    ALLOC(n->out_wait_head, PV);
-    ALLOC(n->out_wait_tail, PV);
-    ALLOC(n->out_qflits, P);
-    ALLOC(n->out_waiting, P);
-    ALLOC(n->out_used, P);
-    ALLOC(n->out_rr, P);
-    ALLOC(n->out_wake, P);
-    ALLOC(n->cr_ring, P * NET_CR_DEPTH);
-    ALLOC(n->cr_head, P);
-    ALLOC(n->cr_n, P);
-    ALLOC(n->ser_fp, P);
-    ALLOC(n->port_nic, P);
-    ALLOC(n->port_nics, P);
-    ALLOC(n->in_head, PV);
-    ALLOC(n->in_tail, PV);
-    ALLOC(n->in_occ, P);
+    ALLOC_LINES(n->out, P);
+    ALLOC_LINES(n->in, P);
+    ALLOC_LINES(n->ovc, PV);
+    /* input VCs 40 bytes apart with counting (struct net_vc_count after
+     * each), 8 without */
+    n->ivc_size = sizeof(struct net_ivc) +
+                  (p->counters ? sizeof(struct net_vc_count) : 0);
+    n->ivc = calloc_lines(PV * n->ivc_size, 1);
+    if (!n->ivc)
+        goto oom;
+    ALLOC_LINES(n->cr_queue, P * NET_CR_DEPTH);
+    ALLOC_LINES(n->pub, P * NET_PUB_DEPTH);
     ALLOC(n->buf_cap, P);
-    ALLOC(n->pub, P * NET_PUB_DEPTH);
-    ALLOC(n->pub_base, P);
-    ALLOC(n->pub_n, P);
-    ALLOC(n->pub_top, P);
-    ALLOC(n->inj_busy, P);
-    ALLOC(n->inj_credits, PV);
     ALLOC(n->nic, t->n_nics);
     ALLOC(n->router_rng, t->n_routers);
     ALLOC(n->nic_rng, t->n_nics);
     if (p->counters) {
         struct net_count *k = &n->ct;
-        ALLOC_LINES(k->vc, PV);
-        ALLOC_LINES(k->in, P);
         ALLOC_LINES(k->out, P);
-        ALLOC(k->nic, t->n_nics);
+        ALLOC_LINES(k->nic, t->n_nics);
         for (uint32_t c = 0; c < t->n_nics; c++)
             k->nic[c].since[0] = k->nic[c].since[1] = SIMTIME_MAX;
     }
-    for (size_t i = 0; i < PV; i++)
-        n->out_wait_head[i] = n->out_wait_tail[i] = n->in_head[i] =
-            n->in_tail[i] = NET_NONE;
+    for (uint32_t i = 0; i < t->n_ports; i++) {
+        for (uint32_t v = 0; v < n->V; v++) {
+            struct net_ovc *w = net_ovc_at(n, i, v);
+            struct net_ivc *iv = net_ivc_at(n, i, v);
+            w->wait_head = w->wait_tail = NET_NONE;
+            iv->head = iv->tail = NET_NONE;
+        }
+    }
     for (uint32_t i = 0; i < t->n_ports; i++) {
         const struct topo_port *tp = &t->ports[i];
-        n->port_nic[i] = NET_NONE;
-        n->out_wake[i] = SIMTIME_MAX;
+        struct net_out *o = &n->out[i];
+        struct net_in *in = &n->in[i];
+        o->wake = SIMTIME_MAX;
+        o->router = tp->router;
+        o->peer = tp->peer;
+        o->peer_router =
+            tp->peer != TOPO_NONE ? t->ports[tp->peer].router : TOPO_NONE;
+        o->latency = tp->latency;
+        o->nic = NET_NONE;
+        in->up = tp->peer != TOPO_NONE ? tp->peer : i;
+        in->latency = tp->latency;
         enum port_class pc = topo_port_class((enum port_kind)tp->kind);
         n->buf_cap[i] = pc == PCLASS_GLOBAL ? p->buf_global
                         : pc == PCLASS_ENDPOINT ? p->buf_endpoint
@@ -1104,28 +1146,35 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
             double ps = (double)p->flit_bytes * 1e12 / (double)tp->bw;
             if (tp->medium != MEDIUM_ONCHIP)
                 ps = ps * p->link_eff_den / p->link_eff_num;
-            n->ser_fp[i] = (uint64_t)(ps * 1024.0 + 0.5);
+            uint64_t fp = (uint64_t)(ps * 1024.0 + 0.5);
+            if (fp > UINT32_MAX) {
+                diag_error(d, NULL, 0, "network", "port %u: a flit takes "
+                           "%.0f ps, more than the model handles", i, ps);
+                net_free(n);
+                return -1;
+            }
+            o->ser_fp = (uint32_t)fp;
         }
     }
     for (uint32_t i = 0; i < t->n_ports; i++) {
         const struct topo_port *tp = &t->ports[i];
         /* a NIC sinks everything that reaches it: no credits needed */
         for (uint32_t v = 0; v < n->V; v++)
-            n->out_credits[(size_t)i * n->V + v] =
+            net_ovc_at(n, i, v)->credits =
                 tp->peer != TOPO_NONE ? (int32_t)n->buf_cap[tp->peer]
                                       : INT32_MAX / 2;
         if (topo_port_class((enum port_kind)tp->kind) == PCLASS_ENDPOINT)
             for (uint32_t v = 0; v < n->V; v++)
-                n->inj_credits[(size_t)i * n->V + v] =
+                net_ovc_at(n, i, v)->inj_credits =
                     (int32_t)n->buf_cap[i];
     }
     for (uint32_t c = 0; c < t->n_nics; c++) {
         const struct topo_nic *tn = &t->nics[c];
         for (uint32_t k = 0; k < tn->n_ports; k++) {
-            uint32_t port = tn->first_port + k;
-            if (n->port_nic[port] == NET_NONE)
-                n->port_nic[port] = c;
-            n->port_nics[port]++;
+            struct net_out *o = &n->out[tn->first_port + k];
+            if (o->nic == NET_NONE)
+                o->nic = c;
+            o->nics++;
         }
         n->nic[c] = (struct net_nic){ .req_head = NET_NONE,
                                       .req_tail = NET_NONE,
@@ -1135,12 +1184,12 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
         n->nic_rng[c] = rng_stream(seed, RNG_NIC, c);
     }
     /* NICs sharing a port must be numbered consecutively (Aries NIC
-     * pairs): the credit handler wakes port_nic .. port_nic + count - 1 */
+     * pairs): the credit handler wakes out.nic .. out.nic + nics - 1 */
     for (uint32_t c = 0; c < t->n_nics; c++) {
         const struct topo_nic *tn = &t->nics[c];
         for (uint32_t k = 0; k < tn->n_ports; k++) {
             uint32_t port = tn->first_port + k;
-            if (c >= n->port_nic[port] + n->port_nics[port]) {
+            if (c >= n->out[port].nic + n->out[port].nics) {
                 diag_error(d, NULL, 0, "network", "NICs sharing port %u "
                            "are not numbered consecutively", port);
                 net_free(n);
@@ -1175,62 +1224,44 @@ void net_free(struct net *n)
     route_free(n);
     free(n->pkt);
     free(n->msg);
-    free(n->out_busy);
-    free(n->out_credits);
-    free(n->out_wait_head);
-    free(n->out_wait_tail);
-    free(n->out_qflits);
-    free(n->out_waiting);
-    free(n->out_used);
-    free(n->out_rr);
-    free(n->out_wake);
-    free(n->cr_ring);
-    free(n->cr_head);
-    free(n->cr_n);
-    free(n->ser_fp);
-    free(n->port_nic);
-    free(n->port_nics);
-    free(n->in_head);
-    free(n->in_tail);
-    free(n->in_occ);
-    free(n->buf_cap);
+    free(n->out);
+    free(n->in);
+    free(n->ovc);
+    free(n->ivc);
+    free(n->cr_queue);
     free(n->pub);
-    free(n->pub_base);
-    free(n->pub_n);
-    free(n->pub_top);
-    free(n->inj_busy);
-    free(n->inj_credits);
+    free(n->buf_cap);
     free(n->nic);
     free(n->router_rng);
     free(n->nic_rng);
     struct net_count *k = &n->ct;
-    free(k->vc);
-    free(k->in);
     free(k->out);
     free(k->nic);
     memset(n, 0, sizeof *n);
 }
 
+/* The allocation of `count` records of `size` bytes by calloc_lines. */
+static size_t lines_bytes(size_t count, size_t size)
+{
+    return ((count ? count : 1) * size + 63) / 64 * 64;
+}
+
 size_t net_bytes(const struct net *n)
 {
     size_t P = n->n_ports, PV = P * n->V;
-    size_t b = PV * (sizeof *n->out_credits + sizeof *n->out_wait_head * 2 +
-                     sizeof *n->in_head * 2 + sizeof *n->inj_credits);
-    b += P * (NET_CR_DEPTH * sizeof *n->cr_ring + 2 +
-              sizeof *n->out_wake + sizeof *n->out_busy +
-              sizeof *n->out_qflits * 3 + 1 +
-              sizeof *n->ser_fp + sizeof *n->port_nic + 1 +
-              sizeof *n->in_occ + sizeof *n->buf_cap +
-              NET_PUB_DEPTH * sizeof *n->pub + sizeof *n->pub_base + 2 +
-              sizeof *n->inj_busy);
+    size_t b = lines_bytes(P, sizeof *n->out) + lines_bytes(P, sizeof *n->in) +
+               lines_bytes(PV, sizeof *n->ovc) +
+               lines_bytes(PV * n->ivc_size, 1) +
+               lines_bytes(P * NET_CR_DEPTH, sizeof *n->cr_queue) +
+               lines_bytes(P * NET_PUB_DEPTH, sizeof *n->pub);
+    b += P * sizeof *n->buf_cap;
     b += (size_t)n->n_nics * (sizeof *n->nic + sizeof *n->nic_rng);
     b += (size_t)n->n_routers * sizeof *n->router_rng;
     b += (size_t)n->pkt_cap * sizeof *n->pkt;
     b += (size_t)n->msg_cap * sizeof *n->msg;
-    if (n->ct.vc)
-        b += PV * sizeof *n->ct.vc +
-             P * (sizeof *n->ct.in + sizeof *n->ct.out) +
-             (size_t)n->n_nics * sizeof *n->ct.nic;
+    if (n->ct.out)
+        b += lines_bytes(P, sizeof *n->ct.out) +
+             lines_bytes(n->n_nics, sizeof *n->ct.nic);
     return b;
 }
 
@@ -1262,22 +1293,22 @@ int net_check_drained(struct net *n, struct diag *d)
              (unsigned long long)n->st.delivered[PKT_RSP]);
     for (uint32_t i = 0; i < n->n_ports; i++) {
         const struct topo_port *tp = &n->t->ports[i];
-        if (n->in_occ[i] || n->out_qflits[i] || n->out_waiting[i] ||
-            n->out_used[i])
-            FAIL("port %u not empty (buffer %u, queue %u, waiting %u, in "
-                 "flight %u)", i, n->in_occ[i], n->out_qflits[i],
-                 n->out_waiting[i], n->out_used[i]);
+        const struct net_out *o = &n->out[i];
+        if (n->in[i].occ || o->qflits || o->vcs_waiting || o->used)
+            FAIL("port %u not empty (buffer %u, queue %u, VCs waiting 0x%x, "
+                 "in flight %u)", i, n->in[i].occ, o->qflits,
+                 (unsigned)o->vcs_waiting, o->used);
         for (uint32_t v = 0; v < n->V; v++) {
-            size_t c = (size_t)i * n->V + v;
+            const struct net_ovc *w = net_ovc_at(n, i, v);
             if (tp->peer != TOPO_NONE &&
-                n->out_credits[c] != (int32_t)n->buf_cap[tp->peer])
+                w->credits != (int32_t)n->buf_cap[tp->peer])
                 FAIL("port %u VC %u: %d credits, capacity %u", i, v,
-                     n->out_credits[c], n->buf_cap[tp->peer]);
+                     w->credits, n->buf_cap[tp->peer]);
             if (tp->peer == TOPO_NONE && tp->kind != PORT_UNUSED &&
-                n->inj_credits[c] != (int32_t)n->buf_cap[i])
+                w->inj_credits != (int32_t)n->buf_cap[i])
                 FAIL("NIC port %u VC %u: %d credits, capacity %u", i, v,
-                     n->inj_credits[c], n->buf_cap[i]);
-            if (n->in_head[c] != NET_NONE)
+                     w->inj_credits, n->buf_cap[i]);
+            if (net_ivc_at(n, i, v)->head != NET_NONE)
                 FAIL("port %u VC %u: input FIFO not empty", i, v);
         }
     }

@@ -165,7 +165,8 @@ struct net_params {
     uint32_t ugal_threshold;         /* flits (BookSim: 30) */
     struct route_bias ss_bias;       /* Slingshot adaptive */
     /* hardware counters (net/counters.h) */
-    bool counters;                   /* keep them (off: no cost at all) */
+    bool counters;                   /* keep them (off: not counted, the
+                                        hot path only tests this flag) */
     uint32_t nic_flit_bytes;         /* NIC-side flit (Aries 16 B) */
 };
 
@@ -202,7 +203,8 @@ struct net_hooks {
 struct net_nic; /* net.c */
 
 /* What the NIC counters count, per NIC, cumulative from time 0 (see
- * net/counters.h for the hardware names and units). Times in ps. */
+ * net/counters.h for the hardware names and units). Times in ps. Two
+ * lines: what an injection touches, then what a delivery touches. */
 struct net_nic_count {
     uint64_t flits[2], pkts[2]; /* NIC flits / packets injected, by class */
     simtime stall[2];           /* by class: a packet ready but held back
@@ -214,44 +216,107 @@ struct net_nic_count {
                                    injected (no NIC queue time) */
     simtime track_all;          /* response back - message handed over */
     uint64_t pi_pkts, pi_flits; /* delivered to the host (NIC flits) */
+    uint64_t pad_[3];
 };
 
-/* Raw counting for the router tiles, kept when p->counters is set. A
- * router writes only its own ports' entries, in its own events.
+/* The state of ports and VCs, packed by access pattern into records
+ * (arrays of structs, each array aligned to 64-byte lines) so that a
+ * router hop touches few cache lines: per port an output record (one
+ * line) and an input record (half a line), per (port, VC) an output-VC
+ * and an input-VC record. Topology fields the hot path reads are copied
+ * into them at set-up (they never change).
  *
- * A waiting time is kept as one number: when an interval opens at time t0
- * the accumulator loses t0, when it closes at t1 it gains t1, so it holds
- * the closed intervals' sum minus the open one's start, and a read at `now`
- * adds `now` back while the interval is open (unsigned arithmetic, exact
- * modulo 2^64). The state is packed per input VC, per input port and per
- * output port, one small record each, so that counting a hop touches three
- * cache lines. */
-struct net_vc_count {         /* [port * V + vc], one input VC: 32 bytes */
-    uint64_t flits, pkts;     /* arrived at the tile */
-    simtime stall;            /* routed packets waiting for their output */
-    uint32_t nwait;           /* ... how many (open while > 0) */
-    uint32_t pad_;
+ * Hardware counting (kept when p.counters is set; net/counters.h) lives
+ * where a hop touches a line anyway when that costs little memory: per
+ * input VC right after its FIFO (struct net_vc_count: the input-VC
+ * records are then 40 bytes apart instead of 8, see net_ivc_at), per
+ * input port in struct net_in, and which credit stalls of an output port
+ * are open in struct net_out. The per-port output counts are a small
+ * array of their own (struct net_out_count: spreading them over the
+ * output VCs would double those records), and so are the NICs' (struct
+ * net_nic_count). A router writes only its own ports' entries, in its own
+ * events. A waiting time is kept as one number: when an interval opens at
+ * time t0 the accumulator loses t0, when it closes at t1 it gains t1, so
+ * it holds the closed intervals' sum minus the open one's start, and a
+ * read at `now` adds `now` back while the interval is open (unsigned
+ * arithmetic, exact modulo 2^64). */
+
+struct net_out {              /* [port], output side (this router -> peer
+                                 or NIC): one 64-byte line */
+    simtime busy;             /* link busy until */
+    simtime wake;             /* earliest pending WAKE, SIMTIME_MAX */
+    simtime inj_busy;         /* endpoint port: the NIC-to-router
+                                 direction busy until */
+    uint32_t ser_fp;          /* serialization per flit, ps * 1024 (link
+                                 efficiency included) */
+    uint32_t qflits;          /* flits waiting for this output */
+    uint8_t vcs_waiting;      /* bit v: packets wait for it on VC v */
+    uint8_t cr_open;          /* counting, bit c: the credit stall of class
+                                 c (2: of either) is open (net_out_count) */
+    uint16_t pad_;
+    uint32_t used;            /* flits sent and not yet credited back */
+    uint32_t router;          /* owning router (topo) */
+    uint32_t peer;            /* port at the other end, TOPO_NONE (topo) */
+    uint32_t peer_router;     /* router of peer (topo), TOPO_NONE */
+    uint32_t latency;         /* wire latency, ps (topo) */
+    uint32_t nic;             /* endpoint port: first NIC using it, else
+                                 NET_NONE */
+    uint8_t rr;               /* round-robin VC pointer */
+    uint8_t cr_head, cr_n;    /* credit queue (net.cr_queue): first slot,
+                                 returns in it */
+    uint8_t nics;             /* endpoint port: NICs using it */
 };
 
-struct net_in_count {         /* [port], input side: 16 bytes */
-    simtime stall;            /* any routed packet waiting for an output */
-    uint32_t nwait;
+struct net_in {               /* [port], input side (buffers at this
+                                 port): 32 bytes */
+    uint32_t occ;             /* flits buffered, all VCs */
+    uint32_t up;              /* where its credits return: the upstream
+                                 output port (its peer), or itself for an
+                                 endpoint port (the injecting NICs) */
+    uint32_t latency;         /* wire latency of its link, ps (topo) */
+    uint32_t pub_base;        /* far-end load publication (see net.c): the
+                                 value before the ring (net.pub) */
+    uint8_t pub_n;            /* entries in the ring */
+    uint8_t pub_top;          /* index of the newest entry */
+    uint16_t pad_;
+    uint32_t nwait;           /* counting: routed packets that arrived here
+                                 waiting for an output (open while > 0) */
+    simtime stall;            /* counting: ... their waiting time */
+};
+
+struct net_ovc {              /* [port * V + vc], output VC: 16 bytes */
+    int32_t credits;          /* flits free in the downstream VC */
+    uint32_t wait_head;       /* packets waiting for this output on this
+                                 VC, in arrival order (packet.next) */
+    uint32_t wait_tail;
+    int32_t inj_credits;      /* endpoint port: the injecting NICs'
+                                 credits for this port's input VC */
+};
+
+struct net_ivc {              /* input VC, see net_ivc_at: 8 bytes */
+    uint32_t head, tail;      /* FIFO of its packets (packet.in_next); not
+                                 used with voq */
+};
+
+struct net_vc_count {         /* counting, right after its net_ivc */
+    uint32_t nwait;           /* routed packets waiting for their output
+                                 (open while > 0) */
     uint32_t pad_;
+    uint64_t flits, pkts;     /* arrived at the tile */
+    simtime stall;            /* waiting time of nwait */
 };
 
 struct net_out_count {        /* [port], output side: one 64-byte line */
-    simtime cr_stall[3];      /* output idle while a packet of class c (2:
-                                 of either) lacks credits */
-    uint32_t cr_open;         /* bit c: cr_stall[c]'s interval is open */
-    uint32_t pad_;
     uint64_t flits[2], pkts[2]; /* sent, by class */
+    simtime cr_stall[3];      /* output idle while a packet of class c (2:
+                                 of either) lacks credits (open while bit
+                                 c of net_out.cr_open is set) */
+    uint64_t pad_;
 };
 
 struct net_count {
-    struct net_vc_count *vc;   /* [port * V + vc] */
-    struct net_in_count *in;   /* [port] */
     struct net_out_count *out; /* [port] */
-    struct net_nic_count *nic; /* [n_nics] */
+    struct net_nic_count *nic; /* [n_nics], 128 bytes apart */
 };
 
 struct net {
@@ -274,36 +339,21 @@ struct net {
     struct message *msg;
     uint32_t msg_cap, msg_free, msg_live;
 
-    /* per port, the output side (this router -> peer or NIC) */
-    simtime *out_busy;          /* link busy until */
-    int32_t *out_credits;       /* [port * V + vc] flits free downstream */
-    uint32_t *out_wait_head;    /* [port * V + vc] packets waiting */
-    uint32_t *out_wait_tail;
-    uint32_t *out_qflits;       /* flits waiting for this output */
-    uint32_t *out_waiting;      /* packets waiting for this output */
-    uint32_t *out_used;         /* flits sent and not yet credited back */
-    uint8_t *out_rr;            /* round-robin VC pointer */
-    simtime *out_wake;          /* earliest pending wake, SIMTIME_MAX */
-    uint64_t *cr_ring;          /* [port * NET_CR_DEPTH] credits on their
-                                   way back: time<<16 | vc<<13 | flits */
-    uint8_t *cr_head, *cr_n;    /* [port] ring position and fill */
-    uint64_t *ser_fp;           /* [port]: serialization per flit, ps
-                                   * 1024 (link efficiency included) */
-    uint32_t *port_nic;         /* [port]: first NIC using an endpoint port */
-    uint8_t *port_nics;         /* [port]: NICs using it */
-    /* per port, the input side (buffers at this port) */
-    uint32_t *in_head;          /* [port * V + vc] FIFO of packets */
-    uint32_t *in_tail;
-    uint32_t *in_occ;           /* [port] flits buffered, all VCs */
-    uint32_t *buf_cap;          /* [port] flits per VC at this input */
-    /* far-end load publication, per input port (see net.c) */
-    uint64_t *pub;              /* [port * NET_PUB_DEPTH] epoch<<24|value */
-    uint32_t *pub_base;         /* [port] value before the ring */
-    uint8_t *pub_n;             /* [port] entries in the ring */
-    uint8_t *pub_top;           /* [port] index of the newest entry */
-    /* NIC-to-router direction of endpoint ports */
-    simtime *inj_busy;          /* [port] */
-    int32_t *inj_credits;       /* [port * V + vc] */
+    /* ports and VCs (see the records above); arrays aligned to lines */
+    struct net_out *out;        /* [port] output side */
+    struct net_in *in;          /* [port] input side */
+    struct net_ovc *ovc;        /* [port * V + vc] output VCs */
+    struct net_ivc *ivc;        /* input VCs: use net_ivc_at */
+    uint32_t ivc_size;          /* their spacing, bytes: 8, or 40 with
+                                   counting */
+    uint64_t *cr_queue;         /* [port * NET_CR_DEPTH] credits on their
+                                   way back to the output port: time<<16 |
+                                   vc<<13 | flits (see net.c) */
+    uint64_t *pub;              /* [port * NET_PUB_DEPTH] far-end load
+                                   published by the input port:
+                                   epoch<<24 | value (see net.c) */
+    uint32_t *buf_cap;          /* [port] flits per VC at this input (not
+                                   on the hot path) */
 
     struct net_nic *nic;        /* [n_nics] */
     struct rng *router_rng;     /* [n_routers] */
@@ -320,6 +370,25 @@ struct net {
     struct net_stats st;
     struct net_count ct;        /* all NULL unless p.counters */
 };
+
+/* Output VC `vc` of `port`. */
+static inline struct net_ovc *net_ovc_at(const struct net *n, uint32_t port,
+                                         uint32_t vc)
+{
+    return &n->ovc[(size_t)port * n->V + vc];
+}
+
+/* Input VC `vc` of `port`, and its counting (only with p.counters). */
+static inline struct net_ivc *net_ivc_at(const struct net *n, uint32_t port,
+                                         uint32_t vc)
+{
+    return (struct net_ivc *)((char *)n->ivc +
+                              ((size_t)port * n->V + vc) * n->ivc_size);
+}
+static inline struct net_vc_count *net_ivc_count(struct net_ivc *iv)
+{
+    return (struct net_vc_count *)(iv + 1);
+}
 
 /* Build the model of topology t on simulation s (whose entities must
  * number at least net_entities(t)), with parameters p; registers its event

@@ -226,7 +226,7 @@ static inline uint32_t port_load(struct net *n, enum route_algo a,
                                  uint32_t port, simtime now)
 {
     if (a == RT_ARIES) {
-        uint32_t l = (n->out_qflits[port] + net_port_load_far(n, port, now)) /
+        uint32_t l = (n->out[port].qflits + net_port_load_far(n, port, now)) /
                      n->p.load_quantum;
         return l < n->p.load_levels ? l : n->p.load_levels;
     }
@@ -639,9 +639,9 @@ static void route_eject(struct net *n, struct packet *p)
     uint32_t best = tn->first_port;
     for (uint32_t k = 1; k < tn->n_ports; k++) {
         uint32_t pt = tn->first_port + k;
-        if (n->out_qflits[pt] < n->out_qflits[best] ||
-            (n->out_qflits[pt] == n->out_qflits[best] &&
-             n->out_busy[pt] < n->out_busy[best]))
+        const struct net_out *o = &n->out[pt], *b = &n->out[best];
+        if (o->qflits < b->qflits ||
+            (o->qflits == b->qflits && o->busy < b->busy))
             best = pt;
     }
     p->out_port = best;
