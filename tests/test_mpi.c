@@ -468,6 +468,41 @@ static void test_ember_motifs(void)
     }
 }
 
+/* Two ranks of one node: shared memory, no network message; the latency
+ * is the two overheads, the shared-memory latency and the copy. */
+static void test_same_node(void)
+{
+    struct h h;
+    if (setup(&h, "xc-12cab", false) != 0) {
+        CHECK(!"setup");
+        teardown(&h);
+        return;
+    }
+    uint32_t node = node_on(&h.t, 3);
+    struct micro mb;
+    char err[128];
+    struct micro_params mp = { .kind = MICRO_PINGPONG, .bytes = 1024,
+                               .iterations = 4, .peer = 1 };
+    CHECK(micro_init(&mb, &mp, 2, err, sizeof err) == 0);
+    struct dmpi_job_spec js = { .name = "shm", .nodes = &node, .n_nodes = 1,
+                                .ppn = 2, .app = micro_app(&mb) };
+    struct dmpi_params p;
+    dmpi_defaults(&p);
+    if (start(&h, &p, &js, 1) == 0 && run(&h) == 0) {
+        const struct dmpi_job_result *r = &h.m.res[0];
+        CHECK_EQ_U(r->msgs, 8);
+        CHECK_EQ_U(h.n.st.msgs_sent, 0);
+        simtime one = p.o_send + p.shm_latency +
+                      1024 * p.copy_ps_per_kib / 1024 + p.o_recv;
+        CHECK_EQ_U(r->iter_end[3] - r->iter_end[2], 2 * one);
+        uint32_t xfers, reqs;
+        dmpi_in_use(&h.m, &xfers, &reqs);
+        CHECK_EQ_U(xfers + reqs, 0);
+    }
+    micro_free(&mb);
+    teardown(&h);
+}
+
 const struct test_case tests_mpi[] = {
     TEST(test_pingpong_latency_aries),
     TEST(test_pingpong_bandwidth_aries),
@@ -477,5 +512,6 @@ const struct test_case tests_mpi[] = {
     TEST(test_jobs_and_determinism),
     TEST(test_one_sided_and_order),
     TEST(test_ember_motifs),
+    TEST(test_same_node),
     { NULL, NULL },
 };

@@ -40,6 +40,9 @@
  *                                    PUT is acknowledged;
  *    a send of the two eager protocols completes when the network has
  *    acknowledged its PUT (uGNI's local completion);
+ *  - two ranks of one node exchange through shared memory (Nemesis):
+ *    the message is at the receiver shm_latency plus one copy after the
+ *    send, which is then complete; nothing enters the network;
  *  - one-sided DMPI_PUT / DMPI_GET go straight to the network (no header,
  *    no matching) and complete at the next DMPI_FLUSH;
  *  - collectives become point-to-point messages with the algorithm an
@@ -88,6 +91,8 @@ struct dmpi_params {
                                 message reaches the NIC this much later,
                                 received data the host likewise */
     uint64_t copy_ps_per_kib; /* eager receive copy, ps per KiB */
+    simtime shm_latency;     /* ranks of one node: shared-memory latency
+                                (the copy costs copy_ps_per_kib) */
     struct dmpi_coll_params coll;
 };
 
