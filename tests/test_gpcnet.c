@@ -5,6 +5,7 @@
  * observation on Aries: an incast congestor slows a latency canary down
  * many times, an all-to-all congestor much less. */
 #include "test.h"
+#include "mpi_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -18,73 +19,6 @@
 #include "mpi/mpi.h"
 #include "net/net.h"
 #include "topo/topo.h"
-
-enum { EV_RANK = NET_EV_COUNT };
-
-struct h {
-    struct topo t;
-    struct sim s;
-    struct net n;
-    struct dmpi m;
-    struct diag d;
-    bool net_ok, mpi_ok;
-};
-
-static int setup(struct h *h, const char *system)
-{
-    memset(h, 0, sizeof *h);
-    diag_init(&h->d);
-    if (topo_build_system(&h->t, system, &h->d) != 0)
-        return -1;
-    if (sim_init(&h->s, EVQ_DEFAULT, net_entities(&h->t)) != 0)
-        return -1;
-    struct net_params np;
-    net_params_defaults(&np, &h->t);
-    if (net_init(&h->n, &h->t, &np, &h->s, 1, &h->d) != 0)
-        return -1;
-    h->net_ok = true;
-    return 0;
-}
-
-static int start(struct h *h, const struct dmpi_job_spec *jobs, uint32_t n)
-{
-    struct dmpi_params dp;
-    dmpi_defaults(&dp);
-    if (dmpi_init(&h->m, &h->s, &h->n, &dp, jobs, n, EV_RANK, &h->d) != 0)
-        return -1;
-    h->mpi_ok = true;
-    return 0;
-}
-
-/* Run until the foreground jobs end (or 1 s of simulated time); 0 if they
- * all finished without error. */
-static int run(struct h *h)
-{
-    sim_run(&h->s, SIMTIME_S);
-    if (h->m.error)
-        fprintf(stderr, "  dmpi: %s\n", h->m.why);
-    CHECK(!h->m.error);
-    CHECK(!sim_failed(&h->s));
-    CHECK(dmpi_done(&h->m));
-    CHECK(dmpi_collect(&h->m) == 0);
-    return h->m.error || !dmpi_done(&h->m) ? -1 : 0;
-}
-
-static void teardown(struct h *h)
-{
-    if (h->mpi_ok)
-        dmpi_free(&h->m);
-    if (h->net_ok)
-        net_free(&h->n);
-    sim_free(&h->s);
-    topo_free(&h->t);
-}
-
-/* A node of router r (its first). */
-static uint32_t node_on(const struct topo *t, uint32_t r)
-{
-    return t->nics[t->routers[r].first_nic].node;
-}
 
 static void test_names_and_defaults(void)
 {
@@ -126,16 +60,16 @@ static void test_names_and_defaults(void)
 static uint64_t run_kernel(enum gpcnet_kernel k, uint32_t n, uint32_t iters,
                            uint32_t *n_iter)
 {
-    struct h h;
+    struct mpi_h h;
     uint64_t msgs = UINT64_MAX;
-    if (setup(&h, "xc-12cab") != 0) {
+    if (mpi_h_setup(&h, "xc-12cab", false) != 0) {
         CHECK(!"setup");
-        teardown(&h);
+        mpi_h_teardown(&h);
         return msgs;
     }
     uint32_t nodes[32];
     for (uint32_t i = 0; i < n && i < 32; i++)
-        nodes[i] = node_on(&h.t, 5 * i + 1); /* several groups */
+        nodes[i] = mpi_h_node_on(&h.t, 5 * i + 1); /* several groups */
     struct gpcnet_params p;
     gpcnet_defaults(&p, k);
     p.iterations = iters;
@@ -147,7 +81,7 @@ static uint64_t run_kernel(enum gpcnet_kernel k, uint32_t n, uint32_t iters,
     struct dmpi_job_spec js = { .name = gpcnet_kernel_names[k],
                                 .nodes = nodes, .n_nodes = n, .ppn = 1,
                                 .app = gpcnet_app(&g) };
-    if (start(&h, &js, 1) == 0 && run(&h) == 0) {
+    if (mpi_h_start(&h, NULL, &js, 1) == 0 && mpi_h_run(&h) == 0) {
         const struct dmpi_job_result *r = &h.m.res[0];
         CHECK(r->finished);
         CHECK(r->end > r->start);
@@ -167,7 +101,7 @@ static uint64_t run_kernel(enum gpcnet_kernel k, uint32_t n, uint32_t iters,
                 (double)(r->end - r->start) / SIMTIME_US);
     }
     gpcnet_free(&g);
-    teardown(&h);
+    mpi_h_teardown(&h);
     return msgs;
 }
 
@@ -203,15 +137,15 @@ static void test_kernels_run(void)
  * ejection rate (< 12 GB/s). */
 static void test_rma_traffic(void)
 {
-    struct h h;
-    if (setup(&h, "xc-12cab") != 0) {
+    struct mpi_h h;
+    if (mpi_h_setup(&h, "xc-12cab", false) != 0) {
         CHECK(!"setup");
-        teardown(&h);
+        mpi_h_teardown(&h);
         return;
     }
     uint32_t nodes[12];
     for (uint32_t i = 0; i < 12; i++)
-        nodes[i] = node_on(&h.t, 5 * i + 1);
+        nodes[i] = mpi_h_node_on(&h.t, 5 * i + 1);
     struct gpcnet_params p;
     gpcnet_defaults(&p, GPCNET_RMA_INCAST);
     p.bytes = 131072;
@@ -222,7 +156,7 @@ static void test_rma_traffic(void)
     struct dmpi_job_spec js = { .name = "put-incast", .nodes = nodes,
                                 .n_nodes = 12, .ppn = 1,
                                 .app = gpcnet_app(&g) };
-    if (start(&h, &js, 1) == 0 && run(&h) == 0) {
+    if (mpi_h_start(&h, NULL, &js, 1) == 0 && mpi_h_run(&h) == 0) {
         const struct dmpi_job_result *r = &h.m.res[0];
         double us = (double)(r->end - r->start) / SIMTIME_US;
         double floor_us = 2 * 11 * 131072 / 12e3; /* bytes / (B/us) */
@@ -232,7 +166,7 @@ static void test_rma_traffic(void)
         CHECK_EQ_U(r->rank_end[0], r->start); /* the passive target */
     }
     gpcnet_free(&g);
-    teardown(&h);
+    mpi_h_teardown(&h);
 }
 
 /* Rings: permutations, no rank its own neighbour, consistent (my left's
@@ -471,10 +405,10 @@ static struct gpcnet_stats canary_run(const struct scenario *sc,
                                       bool congested, double *secs)
 {
     struct gpcnet_stats st = { -1, -1, 0 };
-    struct h h;
-    if (setup(&h, sc->system) != 0) {
+    struct mpi_h h;
+    if (mpi_h_setup(&h, sc->system, false) != 0) {
         CHECK(!"setup");
-        teardown(&h);
+        mpi_h_teardown(&h);
         return st;
     }
     struct alloc_request req[2];
@@ -490,7 +424,7 @@ static struct gpcnet_stats canary_run(const struct scenario *sc,
     /* the same placement alone and congested */
     if (alloc_place(&h.t, req, 2, sc->seed, nodes, &h.d) != 0) {
         CHECK(!"alloc_place");
-        teardown(&h);
+        mpi_h_teardown(&h);
         return st;
     }
     struct gpcnet_params cp, gp;
@@ -509,7 +443,7 @@ static struct gpcnet_stats canary_run(const struct scenario *sc,
         { .name = "congestor", .nodes = nodes[0], .n_nodes = sc->cgn,
           .ppn = 1, .app = gpcnet_app(&gg), .background = true },
     };
-    if (start(&h, js, congested ? 2 : 1) == 0 && run(&h) == 0) {
+    if (mpi_h_start(&h, NULL, js, congested ? 2 : 1) == 0 && mpi_h_run(&h) == 0) {
         const struct dmpi_job_result *r = &h.m.res[0];
         CHECK_EQ_U(r->n_iter, sc->citers);
         CHECK(gpcnet_summarize_job(&cg, r, &st) == 0);
@@ -520,7 +454,7 @@ static struct gpcnet_stats canary_run(const struct scenario *sc,
     alloc_free(nodes, 2);
     gpcnet_free(&cg);
     gpcnet_free(&gg);
-    teardown(&h);
+    mpi_h_teardown(&h);
     return st;
 }
 

@@ -4,6 +4,7 @@
  * one-sided calls through the real network, jobs that do not disturb each
  * other, determinism. */
 #include "test.h"
+#include "mpi_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,91 +20,19 @@
 #include "route/route.h"
 #include "topo/topo.h"
 
-enum { EV_RANK = NET_EV_COUNT };
-
-struct h {
-    struct topo t;
-    struct sim s;
-    struct net n;
-    struct dmpi m;
-    struct diag d;
-    bool net_ok, mpi_ok;
-};
-
-static int setup(struct h *h, const char *system, bool counters)
-{
-    memset(h, 0, sizeof *h);
-    diag_init(&h->d);
-    if (topo_build_system(&h->t, system, &h->d) != 0)
-        return -1;
-    if (sim_init(&h->s, EVQ_DEFAULT, net_entities(&h->t)) != 0)
-        return -1;
-    struct net_params np;
-    net_params_defaults(&np, &h->t);
-    np.counters = counters;
-    if (net_init(&h->n, &h->t, &np, &h->s, 1, &h->d) != 0)
-        return -1;
-    h->net_ok = true;
-    return 0;
-}
-
-static int start(struct h *h, const struct dmpi_params *p,
-                 const struct dmpi_job_spec *jobs, uint32_t n)
-{
-    struct dmpi_params dp;
-    if (!p) {
-        dmpi_defaults(&dp);
-        p = &dp;
-    }
-    if (dmpi_init(&h->m, &h->s, &h->n, p, jobs, n, EV_RANK, &h->d) != 0)
-        return -1;
-    h->mpi_ok = true;
-    return 0;
-}
-
-/* Run until the foreground jobs end (or 1 s); 0 if they all finished
- * without error. */
-static int run(struct h *h)
-{
-    sim_run(&h->s, SIMTIME_S);
-    if (h->m.error)
-        fprintf(stderr, "  dmpi: %s\n", h->m.why);
-    CHECK(!h->m.error);
-    CHECK(!sim_failed(&h->s));
-    CHECK(dmpi_done(&h->m));
-    CHECK(dmpi_collect(&h->m) == 0);
-    return h->m.error || !dmpi_done(&h->m) ? -1 : 0;
-}
-
-static void teardown(struct h *h)
-{
-    if (h->mpi_ok)
-        dmpi_free(&h->m);
-    if (h->net_ok)
-        net_free(&h->n);
-    sim_free(&h->s);
-    topo_free(&h->t);
-}
-
-/* A node of router r (its first). */
-static uint32_t node_on(const struct topo *t, uint32_t r)
-{
-    return t->nics[t->routers[r].first_nic].node;
-}
-
 /* Time of one ping-pong iteration between nodes a and b (mean over
  * iterations after the first). */
 static double pingpong_ns(const char *system, uint32_t ra, uint32_t rb,
                           uint64_t bytes, uint32_t iters)
 {
-    struct h h;
+    struct mpi_h h;
     double ns = -1;
-    if (setup(&h, system, false) != 0) {
+    if (mpi_h_setup(&h, system, false) != 0) {
         CHECK(!"setup");
-        teardown(&h);
+        mpi_h_teardown(&h);
         return ns;
     }
-    uint32_t nodes[2] = { node_on(&h.t, ra), node_on(&h.t, rb) };
+    uint32_t nodes[2] = { mpi_h_node_on(&h.t, ra), mpi_h_node_on(&h.t, rb) };
     struct micro mb;
     char err[128];
     struct micro_params mp = { .kind = MICRO_PINGPONG, .bytes = bytes,
@@ -111,7 +40,7 @@ static double pingpong_ns(const char *system, uint32_t ra, uint32_t rb,
     CHECK(micro_init(&mb, &mp, 2, err, sizeof err) == 0);
     struct dmpi_job_spec js = { .name = "pp", .nodes = nodes, .n_nodes = 2,
                                 .ppn = 1, .app = micro_app(&mb) };
-    if (start(&h, NULL, &js, 1) == 0 && run(&h) == 0) {
+    if (mpi_h_start(&h, NULL, &js, 1) == 0 && mpi_h_run(&h) == 0) {
         const struct dmpi_job_result *r = &h.m.res[0];
         CHECK_EQ_U(r->n_iter, iters);
         CHECK_EQ_U(r->msgs, 2 * iters);
@@ -120,7 +49,7 @@ static double pingpong_ns(const char *system, uint32_t ra, uint32_t rb,
                  (iters - 1) / SIMTIME_NS;
     }
     micro_free(&mb);
-    teardown(&h);
+    mpi_h_teardown(&h);
     return ns;
 }
 
@@ -174,13 +103,13 @@ static void test_protocol_traffic(void)
 {
     static const uint64_t sizes[] = { 4096, 65536, 1u << 20 };
     for (int k = 0; k < 3; k++) {
-        struct h h;
-        if (setup(&h, "cielo", true) != 0) {
+        struct mpi_h h;
+        if (mpi_h_setup(&h, "cielo", true) != 0) {
             CHECK(!"setup");
-            teardown(&h);
+            mpi_h_teardown(&h);
             return;
         }
-        uint32_t nodes[2] = { node_on(&h.t, 0), node_on(&h.t, 5) };
+        uint32_t nodes[2] = { mpi_h_node_on(&h.t, 0), mpi_h_node_on(&h.t, 5) };
         struct micro mb;
         char err[128];
         struct micro_params mp = { .kind = MICRO_PINGPONG,
@@ -190,7 +119,7 @@ static void test_protocol_traffic(void)
         struct dmpi_job_spec js = { .name = "pp", .nodes = nodes,
                                     .n_nodes = 2, .ppn = 1,
                                     .app = micro_app(&mb) };
-        if (start(&h, NULL, &js, 1) == 0 && run(&h) == 0) {
+        if (mpi_h_start(&h, NULL, &js, 1) == 0 && mpi_h_run(&h) == 0) {
             uint32_t nic = h.t.nodes[nodes[0]].nic[0];
             uint64_t req = h.n.ct.nic[nic].flits[0];
             uint64_t rsp = h.n.ct.nic[nic].flits[1];
@@ -203,7 +132,7 @@ static void test_protocol_traffic(void)
                 CHECK(req > 4 * rsp); /* pushed by PUTs */
         }
         micro_free(&mb);
-        teardown(&h);
+        mpi_h_teardown(&h);
     }
 }
 
@@ -217,15 +146,15 @@ static void test_collectives_run(void)
     for (int k = 0; k < 5; k++) {
         double t[2] = { 0, 0 };
         for (int big = 0; big < 2; big++) {
-            struct h h;
-            if (setup(&h, "xc-12cab", false) != 0) {
+            struct mpi_h h;
+            if (mpi_h_setup(&h, "xc-12cab", false) != 0) {
                 CHECK(!"setup");
-                teardown(&h);
+                mpi_h_teardown(&h);
                 return;
             }
             uint32_t nodes[12];
             for (uint32_t i = 0; i < 12; i++)
-                nodes[i] = node_on(&h.t, 7 * i); /* 12 routers, 3 groups */
+                nodes[i] = mpi_h_node_on(&h.t, 7 * i); /* 12 routers, 3 groups */
             struct micro mb;
             char err[128];
             struct micro_params mp = { .kind = kinds[k],
@@ -235,7 +164,7 @@ static void test_collectives_run(void)
             struct dmpi_job_spec js = { .name = "c", .nodes = nodes,
                                         .n_nodes = 12, .ppn = 2,
                                         .app = micro_app(&mb) };
-            if (start(&h, NULL, &js, 1) == 0 && run(&h) == 0) {
+            if (mpi_h_start(&h, NULL, &js, 1) == 0 && mpi_h_run(&h) == 0) {
                 const struct dmpi_job_result *r = &h.m.res[0];
                 CHECK_EQ_U(r->n_iter, 3);
                 CHECK(r->finished);
@@ -248,7 +177,7 @@ static void test_collectives_run(void)
                     CHECK_EQ_U(r->msgs, 3 * 24 * 5);
             }
             micro_free(&mb);
-            teardown(&h);
+            mpi_h_teardown(&h);
         }
         fprintf(stderr, "  %-9s 24 ranks: %8.1f us (8 B), %8.1f us (64 KiB)\n",
                 micro_kind_names[kinds[k]], t[0] / SIMTIME_US,
@@ -281,11 +210,11 @@ static uint32_t compute_next(void *ctx, uint32_t r, struct dmpi_op *out,
 
 static simtime quiet_job(bool congestor, simtime *cong_end)
 {
-    struct h h;
+    struct mpi_h h;
     simtime end = 0;
-    if (setup(&h, "xc-12cab", false) != 0) {
+    if (mpi_h_setup(&h, "xc-12cab", false) != 0) {
         CHECK(!"setup");
-        teardown(&h);
+        mpi_h_teardown(&h);
         return 0;
     }
     uint32_t quiet[4] = { 0, 1, 2, 3 };
@@ -305,7 +234,7 @@ static simtime quiet_job(bool congestor, simtime *cong_end)
         { .name = "incast", .nodes = busy, .n_nodes = 16, .ppn = 1,
           .app = micro_app(&mb), .background = true },
     };
-    if (start(&h, NULL, js, congestor ? 2 : 1) == 0 && run(&h) == 0) {
+    if (mpi_h_start(&h, NULL, js, congestor ? 2 : 1) == 0 && mpi_h_run(&h) == 0) {
         end = h.m.res[0].end;
         CHECK_EQ_U(h.m.res[0].n_iter, 3);
         if (congestor) {
@@ -316,7 +245,7 @@ static simtime quiet_job(bool congestor, simtime *cong_end)
         }
     }
     micro_free(&mb);
-    teardown(&h);
+    mpi_h_teardown(&h);
     return end;
 }
 
@@ -375,21 +304,21 @@ static uint32_t rma_next(void *ctx, uint32_t r, struct dmpi_op *out,
 
 static void test_one_sided_and_order(void)
 {
-    struct h h;
-    if (setup(&h, "xc-12cab", false) != 0) {
+    struct mpi_h h;
+    if (mpi_h_setup(&h, "xc-12cab", false) != 0) {
         CHECK(!"setup");
-        teardown(&h);
+        mpi_h_teardown(&h);
         return;
     }
     uint32_t nodes[8];
     for (uint32_t i = 0; i < 8; i++)
-        nodes[i] = node_on(&h.t, 11 * i);
+        nodes[i] = mpi_h_node_on(&h.t, 11 * i);
     uint32_t step[8] = { 0 };
     struct rma_prog p = { step, 8 };
     struct dmpi_job_spec js = { .name = "rma", .nodes = nodes, .n_nodes = 8,
                                 .ppn = 1,
                                 .app = { .ctx = &p, .next = rma_next } };
-    if (start(&h, NULL, &js, 1) == 0 && run(&h) == 0) {
+    if (mpi_h_start(&h, NULL, &js, 1) == 0 && mpi_h_run(&h) == 0) {
         CHECK(h.m.res[0].finished);
         CHECK_EQ_U(h.m.res[0].msgs, 7 * 3);
         CHECK(h.m.res[0].end > 50 * SIMTIME_US);
@@ -402,7 +331,7 @@ static void test_one_sided_and_order(void)
         CHECK_EQ_U(xfers, 0);
         CHECK_EQ_U(reqs, 0);
     }
-    teardown(&h);
+    mpi_h_teardown(&h);
 }
 
 /* ember's motifs: the grid ember would choose, the neighbours, the
@@ -427,10 +356,10 @@ static void test_ember_motifs(void)
     CHECK_STR_CONTAINS(err, "does not hold the job's 12 ranks");
 
     for (int kind = 0; kind < 2; kind++) {
-        struct h h;
-        if (setup(&h, "xc-12cab", false) != 0) {
+        struct mpi_h h;
+        if (mpi_h_setup(&h, "xc-12cab", false) != 0) {
             CHECK(!"setup");
-            teardown(&h);
+            mpi_h_teardown(&h);
             return;
         }
         ember_defaults(&p, kind ? EMBER_SWEEP3D : EMBER_HALO3D);
@@ -439,12 +368,12 @@ static void test_ember_motifs(void)
         p.iterations = 2;
         uint32_t nodes[6];
         for (uint32_t i = 0; i < 6; i++)
-            nodes[i] = node_on(&h.t, 13 * i);
+            nodes[i] = mpi_h_node_on(&h.t, 13 * i);
         CHECK(ember_init(&e, &p, 12, err, sizeof err) == 0);
         struct dmpi_job_spec js = { .name = "ember", .nodes = nodes,
                                     .n_nodes = 6, .ppn = 2,
                                     .app = ember_app(&e) };
-        if (start(&h, NULL, &js, 1) == 0 && run(&h) == 0) {
+        if (mpi_h_start(&h, NULL, &js, 1) == 0 && mpi_h_run(&h) == 0) {
             const struct dmpi_job_result *r = &h.m.res[0];
             CHECK_EQ_U(r->n_iter, 2);
             uint64_t px = e.p.px, py = e.p.py, pz = e.p.pz;
@@ -464,7 +393,7 @@ static void test_ember_motifs(void)
                     (double)(r->iter_end[1] - r->iter_end[0]) / SIMTIME_US);
         }
         ember_free(&e);
-        teardown(&h);
+        mpi_h_teardown(&h);
     }
 }
 
@@ -472,13 +401,13 @@ static void test_ember_motifs(void)
  * is the two overheads, the shared-memory latency and the copy. */
 static void test_same_node(void)
 {
-    struct h h;
-    if (setup(&h, "xc-12cab", false) != 0) {
+    struct mpi_h h;
+    if (mpi_h_setup(&h, "xc-12cab", false) != 0) {
         CHECK(!"setup");
-        teardown(&h);
+        mpi_h_teardown(&h);
         return;
     }
-    uint32_t node = node_on(&h.t, 3);
+    uint32_t node = mpi_h_node_on(&h.t, 3);
     struct micro mb;
     char err[128];
     struct micro_params mp = { .kind = MICRO_PINGPONG, .bytes = 1024,
@@ -488,7 +417,7 @@ static void test_same_node(void)
                                 .ppn = 2, .app = micro_app(&mb) };
     struct dmpi_params p;
     dmpi_defaults(&p);
-    if (start(&h, &p, &js, 1) == 0 && run(&h) == 0) {
+    if (mpi_h_start(&h, &p, &js, 1) == 0 && mpi_h_run(&h) == 0) {
         const struct dmpi_job_result *r = &h.m.res[0];
         CHECK_EQ_U(r->msgs, 8);
         CHECK_EQ_U(h.n.st.msgs_sent, 0);
@@ -500,7 +429,7 @@ static void test_same_node(void)
         CHECK_EQ_U(xfers + reqs, 0);
     }
     micro_free(&mb);
-    teardown(&h);
+    mpi_h_teardown(&h);
 }
 
 const struct test_case tests_mpi[] = {

@@ -17,11 +17,13 @@
 
 #include <assert.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/slots.h"
 #include "topo/topo.h"
 
 #define NONE UINT32_MAX
@@ -181,56 +183,40 @@ static int grow(void **arr, uint32_t *cap, size_t size, uint32_t need)
     return 0;
 }
 
+/* Requests and transfers: core/slots.h records (`next` first). */
+_Static_assert(offsetof(struct dmpi_req, next) == 0, "next first");
+_Static_assert(offsetof(struct dmpi_xfer, next) == 0, "next first");
+#define REQ_SLOTS(m)                                                       \
+    ((struct slots){ (void **)&(m)->req, sizeof *(m)->req, &(m)->req_cap, \
+                     &(m)->req_free, &(m)->req_live })
+#define XF_SLOTS(m)                                                        \
+    ((struct slots){ (void **)&(m)->xf, sizeof *(m)->xf, &(m)->xf_cap,    \
+                     &(m)->xf_free, &(m)->xf_live })
+
 static uint32_t req_new(struct dmpi *m)
 {
-    if (m->req_free == NONE) {
-        uint32_t old = m->req_cap;
-        if (grow((void **)&m->req, &m->req_cap, sizeof *m->req,
-                 old ? 2 * old : 256) != 0) {
-            fail(m, "out of memory for MPI requests");
-            return NONE;
-        }
-        for (uint32_t i = m->req_cap; i-- > old;) {
-            m->req[i].next = m->req_free;
-            m->req_free = i;
-        }
-    }
-    uint32_t id = m->req_free;
-    m->req_free = m->req[id].next;
-    m->req[id].next = NONE;
+    uint32_t id = slots_alloc(REQ_SLOTS(m));
+    if (id == SLOTS_NONE)
+        fail(m, "out of memory for MPI requests");
     return id;
 }
 
 static void req_release(struct dmpi *m, uint32_t id)
 {
-    m->req[id].next = m->req_free;
-    m->req_free = id;
+    slots_release(REQ_SLOTS(m), id);
 }
 
 static uint32_t xf_new(struct dmpi *m)
 {
-    if (m->xf_free == NONE) {
-        uint32_t old = m->xf_cap;
-        if (grow((void **)&m->xf, &m->xf_cap, sizeof *m->xf,
-                 old ? 2 * old : 256) != 0) {
-            fail(m, "out of memory for MPI messages");
-            return NONE;
-        }
-        for (uint32_t i = m->xf_cap; i-- > old;) {
-            m->xf[i].next = m->xf_free;
-            m->xf_free = i;
-        }
-    }
-    uint32_t id = m->xf_free;
-    m->xf_free = m->xf[id].next;
-    m->xf[id].next = NONE;
+    uint32_t id = slots_alloc(XF_SLOTS(m));
+    if (id == SLOTS_NONE)
+        fail(m, "out of memory for MPI messages");
     return id;
 }
 
 static void xf_release(struct dmpi *m, uint32_t id)
 {
-    m->xf[id].next = m->xf_free;
-    m->xf_free = id;
+    slots_release(XF_SLOTS(m), id);
 }
 
 /* One end is done with transfer id. */
@@ -996,13 +982,8 @@ oom:
 
 void dmpi_in_use(const struct dmpi *m, uint32_t *xfers, uint32_t *reqs)
 {
-    uint32_t fx = 0, fr = 0;
-    for (uint32_t i = m->xf_free; i != NONE; i = m->xf[i].next)
-        fx++;
-    for (uint32_t i = m->req_free; i != NONE; i = m->req[i].next)
-        fr++;
-    *xfers = m->xf_cap - fx;
-    *reqs = m->req_cap - fr;
+    *xfers = m->xf_live;
+    *reqs = m->req_live;
 }
 
 int dmpi_collect(struct dmpi *m)

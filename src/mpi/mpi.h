@@ -151,9 +151,9 @@ struct dmpi {
     uint32_t n_jobs, fg_left; /* foreground jobs not finished yet */
 
     struct dmpi_req *req;    /* requests, free list through `next` */
-    uint32_t req_cap, req_free;
+    uint32_t req_cap, req_free, req_live;
     struct dmpi_xfer *xf;    /* messages in flight (envelopes) */
-    uint32_t xf_cap, xf_free;
+    uint32_t xf_cap, xf_free, xf_live;
 
     /* routing mode of each message (index into the net's modes); NULL:
      * mode 0. Issue 6's controllers plug in here. */

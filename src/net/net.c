@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/slots.h"
 #include "route/route.h"
 
 struct net_nic {
@@ -177,47 +178,10 @@ _Static_assert(sizeof(struct net_nic_count) == 128,
 /* ---- packets and messages ---------------------------------------- */
 
 /* Packets and messages live in flat arrays indexed by id, with a free list
- * threaded through their first member (`next`); an array doubles when it
- * runs out (a few times early in a run, then never). */
+ * threaded through their first member (`next`): core/slots.h. */
 _Static_assert(offsetof(struct packet, next) == 0, "next first");
 _Static_assert(offsetof(struct message, next) == 0, "next first");
-
-struct slots {
-    void **arr;
-    size_t size;
-    uint32_t *cap, *free, *live;
-};
-
-static inline uint32_t *slot_next(void *arr, size_t size, uint32_t i)
-{
-    return (uint32_t *)((char *)arr + (size_t)i * size);
-}
-
-static uint32_t slots_alloc(struct slots sl)
-{
-    if (*sl.free == NET_NONE) {
-        uint32_t old = *sl.cap, cap = old ? old * 2 : 1024;
-        void *na = realloc(*sl.arr, (size_t)cap * sl.size);
-        if (!na)
-            return NET_NONE;
-        for (uint32_t i = old; i < cap; i++)
-            *slot_next(na, sl.size, i) = i + 1 < cap ? i + 1 : NET_NONE;
-        *sl.arr = na;
-        *sl.free = old;
-        *sl.cap = cap;
-    }
-    uint32_t id = *sl.free;
-    *sl.free = *slot_next(*sl.arr, sl.size, id);
-    (*sl.live)++;
-    return id;
-}
-
-static void slots_release(struct slots sl, uint32_t id)
-{
-    *slot_next(*sl.arr, sl.size, id) = *sl.free;
-    *sl.free = id;
-    (*sl.live)--;
-}
+_Static_assert(NET_NONE == SLOTS_NONE, "one 'none' for ids");
 
 #define PKT_SLOTS(n)                                                       \
     ((struct slots){ (void **)&(n)->pkt, sizeof *(n)->pkt, &(n)->pkt_cap, \

@@ -1,0 +1,64 @@
+/* core/slots.h — records in one flat array indexed by id, with a free list.
+ *
+ * What it is for: the simulator's short-lived records (packets, network
+ * messages, MPI requests and transfers) live in flat arrays so that an id
+ * is a uint32_t and the hot path never calls malloc. A free record keeps
+ * the next free id in its first member (a uint32_t `next`, asserted by
+ * each user); the array doubles when it runs out — a few times early in a
+ * run, then never.
+ *
+ * Invariants: *live counts the ids handed out and not released; the free
+ * list holds every other id below *cap. Not thread-safe; O(1) but for the
+ * growth.
+ */
+#ifndef DFSIM_SLOTS_H
+#define DFSIM_SLOTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#define SLOTS_NONE UINT32_MAX /* "no record": an empty free list */
+#define SLOTS_FIRST 1024u     /* records of the first allocation */
+
+/* Where one kind of record lives; the pointers point into its owner. */
+struct slots {
+    void **arr;
+    size_t size;                /* bytes per record */
+    uint32_t *cap, *free, *live;
+};
+
+static inline uint32_t *slot_next(void *arr, size_t size, uint32_t i)
+{
+    return (uint32_t *)((char *)arr + (size_t)i * size);
+}
+
+/* A free record's id, or SLOTS_NONE if the array cannot grow. */
+static inline uint32_t slots_alloc(struct slots sl)
+{
+    if (*sl.free == SLOTS_NONE) {
+        uint32_t old = *sl.cap, cap = old ? old * 2 : SLOTS_FIRST;
+        void *na = realloc(*sl.arr, (size_t)cap * sl.size);
+        if (!na)
+            return SLOTS_NONE;
+        for (uint32_t i = old; i < cap; i++)
+            *slot_next(na, sl.size, i) = i + 1 < cap ? i + 1 : SLOTS_NONE;
+        *sl.arr = na;
+        *sl.free = old;
+        *sl.cap = cap;
+    }
+    uint32_t id = *sl.free;
+    *sl.free = *slot_next(*sl.arr, sl.size, id);
+    (*sl.live)++;
+    return id;
+}
+
+/* Give record id back. */
+static inline void slots_release(struct slots sl, uint32_t id)
+{
+    *slot_next(*sl.arr, sl.size, id) = *sl.free;
+    *sl.free = id;
+    (*sl.live)--;
+}
+
+#endif

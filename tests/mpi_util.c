@@ -1,0 +1,66 @@
+/* tests/mpi_util.c — see mpi_util.h. */
+#include "mpi_util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "test.h"
+
+int mpi_h_setup(struct mpi_h *h, const char *system, bool counters)
+{
+    memset(h, 0, sizeof *h);
+    diag_init(&h->d);
+    if (topo_build_system(&h->t, system, &h->d) != 0)
+        return -1;
+    if (sim_init(&h->s, EVQ_DEFAULT, net_entities(&h->t)) != 0)
+        return -1;
+    struct net_params np;
+    net_params_defaults(&np, &h->t);
+    np.counters = counters;
+    if (net_init(&h->n, &h->t, &np, &h->s, 1, &h->d) != 0)
+        return -1;
+    h->net_ok = true;
+    return 0;
+}
+
+int mpi_h_start(struct mpi_h *h, const struct dmpi_params *p,
+                const struct dmpi_job_spec *jobs, uint32_t n)
+{
+    struct dmpi_params dp;
+    if (!p) {
+        dmpi_defaults(&dp);
+        p = &dp;
+    }
+    if (dmpi_init(&h->m, &h->s, &h->n, p, jobs, n, MPI_H_EV_RANK, &h->d) !=
+        0)
+        return -1;
+    h->mpi_ok = true;
+    return 0;
+}
+
+int mpi_h_run(struct mpi_h *h)
+{
+    sim_run(&h->s, SIMTIME_S);
+    if (h->m.error)
+        fprintf(stderr, "  dmpi: %s\n", h->m.why);
+    CHECK(!h->m.error);
+    CHECK(!sim_failed(&h->s));
+    CHECK(dmpi_done(&h->m));
+    CHECK(dmpi_collect(&h->m) == 0);
+    return h->m.error || !dmpi_done(&h->m) ? -1 : 0;
+}
+
+void mpi_h_teardown(struct mpi_h *h)
+{
+    if (h->mpi_ok)
+        dmpi_free(&h->m);
+    if (h->net_ok)
+        net_free(&h->n);
+    sim_free(&h->s);
+    topo_free(&h->t);
+}
+
+uint32_t mpi_h_node_on(const struct topo *t, uint32_t r)
+{
+    return t->nics[t->routers[r].first_nic].node;
+}

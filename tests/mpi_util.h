@@ -1,0 +1,44 @@
+/* tests/mpi_util.h — a machine with the MPI-like layer on it, for tests
+ * that run jobs (test_mpi.c, test_gpcnet.c). */
+#ifndef DFSIM_TESTS_MPI_UTIL_H
+#define DFSIM_TESTS_MPI_UTIL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/diag.h"
+#include "core/sim.h"
+#include "mpi/mpi.h"
+#include "net/net.h"
+#include "topo/topo.h"
+
+enum { MPI_H_EV_RANK = NET_EV_COUNT }; /* the layer's event type */
+
+struct mpi_h {
+    struct topo t;
+    struct sim s;
+    struct net n;
+    struct dmpi m;
+    struct diag d;
+    bool net_ok, mpi_ok;
+};
+
+/* Built-in system `system`, its network (counting if `counters`), seed 1.
+ * Returns 0 or -1; mpi_h_teardown is harmless either way. */
+int mpi_h_setup(struct mpi_h *h, const char *system, bool counters);
+
+/* The layer with parameters p (NULL: defaults) and jobs[0..n). */
+int mpi_h_start(struct mpi_h *h, const struct dmpi_params *p,
+                const struct dmpi_job_spec *jobs, uint32_t n);
+
+/* Run until the foreground jobs end (or 1 s of simulated time) and
+ * collect their iterations; CHECKs that they all finished without error.
+ * Returns 0 if they did. */
+int mpi_h_run(struct mpi_h *h);
+
+void mpi_h_teardown(struct mpi_h *h);
+
+/* The node of router r's first NIC. */
+uint32_t mpi_h_node_on(const struct topo *t, uint32_t r);
+
+#endif
