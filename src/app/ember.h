@@ -31,6 +31,7 @@
 #ifndef DFSIM_APP_EMBER_H
 #define DFSIM_APP_EMBER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,7 +50,7 @@ struct ember_params {
     double flops_per_cell;
     double flops;             /* per second: halo peflops, sweep nodeflops */
     simtime compute;          /* if > 0, replaces the computed time */
-    int reduce;               /* halo3d: allreduce after each iteration */
+    bool reduce;              /* halo3d: allreduce after each iteration */
     uint32_t iterations;
 };
 

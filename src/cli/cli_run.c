@@ -228,6 +228,45 @@ static int run_traffic(const struct experiment *e, const struct topo *t,
     return rc;
 }
 
+/* The jobs: one run of all of them together; jobs.csv, iterations.csv
+ * and ranks.csv, and a table on stdout. Returns 0 or -1 (a run that hit
+ * experiment.time_limit_ms is reported and its results kept, but fails
+ * the command). */
+static int run_jobs(const struct experiment *e, const struct topo *t,
+                    const struct net_params *np, const char *outdir,
+                    struct diag *d)
+{
+    struct jobs_output out = { .table = stdout, .progress = stderr };
+    int rc = -1;
+    if (!(out.jobs = open_out(outdir, "jobs.csv")) ||
+        !(out.iterations = open_out(outdir, "iterations.csv")) ||
+        !(out.ranks = open_out(outdir, "ranks.csv")))
+        goto done;
+    printf("\njobs: %u sharing the machine, routing %s\n", e->jobs.n,
+           np->routing->base.name);
+    fflush(stdout);
+    double t0 = wall_seconds();
+    rc = jobs_run(&e->jobs, t, np, (uint64_t)e->info.seed,
+                  e->info.time_limit, &out, d);
+    if (rc == 1) {
+        fprintf(stderr,
+                "dfsim run: the jobs had not ended after experiment."
+                "time_limit_ms (%.3f ms of simulated time); their results "
+                "so far are written, marked unfinished\n",
+                (double)e->info.time_limit / (double)SIMTIME_MS);
+        rc = -1;
+    }
+    fprintf(stderr, "  jobs ran in %.1f s\n", wall_seconds() - t0);
+done:
+    if (out.jobs)
+        fclose(out.jobs);
+    if (out.iterations)
+        fclose(out.iterations);
+    if (out.ranks)
+        fclose(out.ranks);
+    return rc;
+}
+
 int cli_run(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -340,6 +379,8 @@ int cli_run(int argc, char **argv)
                    sum[i].max_ns);
     if (e.has_traffic && run_traffic(&e, &t, &np, outdir, &d) != 0)
         goto out;
+    if (e.jobs.n && run_jobs(&e, &t, &np, outdir, &d) != 0)
+        goto out;
     char sampled[128] = "";
     if (sampling_on(&e)) {
         bool many = e.traffic.loads.n *
@@ -357,8 +398,9 @@ int cli_run(int argc, char **argv)
             snprintf(sampled + len, sizeof sampled - len, ", links%s.txt",
                      sfx);
     }
-    printf("\nresults in %s/ (topology.json, probe.csv%s%s)\n", outdir,
-           e.has_traffic ? ", traffic.csv" : "", sampled);
+    printf("\nresults in %s/ (topology.json, probe.csv%s%s%s)\n", outdir,
+           e.has_traffic ? ", traffic.csv" : "", sampled,
+           e.jobs.n ? ", jobs.csv, iterations.csv, ranks.csv" : "");
     rc = 0;
 out:
     if (csv)

@@ -4,7 +4,9 @@
  * and allocation policies, the control systems controllers) are listed
  * already so that `dfsim list` shows the whole plan; their registries are
  * filled where those parts live. */
+#include "app/workload.h"
 #include "core/registry.h"
+#include "exp/alloc.h"
 #include "route/route.h"
 #include "topo/topo.h"
 
@@ -12,14 +14,6 @@ static const struct registry controller_registry = {
     .kind = "controller",
     .help = "controllers beside the NIC (application-aware routing, rate "
             "control)",
-};
-static const struct registry workload_registry = {
-    .kind = "workload",
-    .help = "workloads (microbenchmarks, GPCNeT, proxy applications, traces)",
-};
-static const struct registry allocation_registry = {
-    .kind = "allocation",
-    .help = "allocation policies (linear, interleaved, random, ...)",
 };
 
 const struct registry *const registries[] = {

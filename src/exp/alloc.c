@@ -35,6 +35,37 @@ const char *const alloc_distance_names[] = {
     [ALLOC_DISTANCE_COUNT] = NULL,
 };
 
+/* Names as alloc_policy_names (a test checks they agree). */
+#define POLICY(ID, NAME, TEXT)                                               \
+    [ID] = { .base = { .name = NAME, .help = TEXT }, .policy = ID }
+static const struct alloc_policy_entry policies[] = {
+    POLICY(ALLOC_LINEAR, "linear", "the lowest-numbered free nodes (an idle batch "
+                         "system)"),
+    POLICY(ALLOC_INTERLEAVED, "interleaved", "jobs share the free nodes round-robin, node "
+                              "by node (SC'20 §III)"),
+    POLICY(ALLOC_RANDOM, "random", "a uniformly random subset of the free nodes"),
+    POLICY(ALLOC_LIST, "list", "exactly the nodes given (node_list)"),
+    POLICY(ALLOC_PAIR, "pair", "two nodes at a distance: same-router .. "
+                       "different-groups (SC'19 Fig. 3)"),
+    POLICY(ALLOC_FRAGMENTED, "fragmented", "a busy batch system: other users' runs first, "
+                             "then first fit"),
+};
+#undef POLICY
+
+static const struct reg_entry *const policy_entries[] = {
+    &policies[ALLOC_LINEAR].base,     &policies[ALLOC_INTERLEAVED].base,
+    &policies[ALLOC_RANDOM].base,     &policies[ALLOC_LIST].base,
+    &policies[ALLOC_PAIR].base,       &policies[ALLOC_FRAGMENTED].base,
+};
+
+const struct registry allocation_registry = {
+    .kind = "allocation",
+    .help = "allocation policies (linear, interleaved, random, list, pair, "
+            "fragmented)",
+    .entries = policy_entries,
+    .n = ALLOC_POLICY_COUNT,
+};
+
 int alloc_policy_find(const char *name)
 {
     for (int i = 0; name && i < ALLOC_POLICY_COUNT; i++)

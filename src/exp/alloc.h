@@ -89,6 +89,7 @@
 #include <stdint.h>
 
 #include "core/diag.h"
+#include "core/registry.h"
 #include "topo/topo.h"
 
 enum alloc_policy {
@@ -106,6 +107,14 @@ extern const char *const alloc_policy_names[];
 
 /* The policy called `name`, or -1. */
 int alloc_policy_find(const char *name);
+
+/* The policies as registered parts (`dfsim list allocation`, the
+ * `allocation` key of a job): each entry is a struct alloc_policy_entry. */
+struct alloc_policy_entry {
+    struct reg_entry base;
+    enum alloc_policy policy;
+};
+extern const struct registry allocation_registry;
 
 enum alloc_distance {
     ALLOC_SAME_ROUTER,      /* one router (Aries blade, switch, Gemini) */

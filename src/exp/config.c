@@ -127,6 +127,10 @@ static bool int_range(const struct cfg_key *k, int64_t *lo, int64_t *hi)
     bool ranged = !(k->min == 0 && k->max == 0);
     *lo = ranged ? k->min : INT64_MIN;
     *hi = ranged ? k->max : INT64_MAX;
+    if (k->type == CFG_UINT64 && *lo < 0) {
+        *lo = 0;
+        return true;
+    }
     if (k->type == CFG_UINT32) {
         if (*lo < 0)
             *lo = 0;
@@ -153,11 +157,13 @@ static void describe(char *buf, size_t cap, const struct cfg_key *k,
     switch (k->type) {
     case CFG_INT:
     case CFG_UINT32:
+    case CFG_UINT64:
         cat(buf, cap, "%s", article ? "an integer" : "integer");
         if (full && int_range(k, &lo, &hi))
             cat(buf, cap, " in [%" PRId64 ", %" PRId64 "]", lo, hi);
         break;
     case CFG_FLOAT:
+    case CFG_TIME:
         cat(buf, cap, "%s", article ? "a number" : "number");
         if (full && float_ranged(k))
             cat(buf, cap, " in [%g, %g]", k->fmin, k->fmax);
@@ -547,7 +553,8 @@ static void read_value(struct cfg_file *f, config_setting_t *s,
 
     switch (k->type) {
     case CFG_INT:
-    case CFG_UINT32: {
+    case CFG_UINT32:
+    case CFG_UINT64: {
         if (!is_int(s)) {
             wrong_type(f, s, key, k, d);
             return;
@@ -564,11 +571,14 @@ static void read_value(struct cfg_file *f, config_setting_t *s,
         }
         if (k->type == CFG_INT)
             *(int64_t *)dst = v;
+        else if (k->type == CFG_UINT64)
+            *(uint64_t *)dst = (uint64_t)v;
         else
             *(uint32_t *)dst = (uint32_t)v;
         return;
     }
-    case CFG_FLOAT: {
+    case CFG_FLOAT:
+    case CFG_TIME: {
         double v;
         if (type == CONFIG_TYPE_FLOAT) {
             v = config_setting_get_float(s);
@@ -593,7 +603,19 @@ static void read_value(struct cfg_file *f, config_setting_t *s,
                        v, k->fmin, k->fmax);
             return;
         }
-        *(double *)dst = v;
+        if (k->type == CFG_FLOAT) {
+            *(double *)dst = v;
+            return;
+        }
+        double ps = v * (double)k->unit_ps;
+        if (v < 0 || ps > 9.2e18) {
+            diag_error(d, file, line, key,
+                       "value %g is out of range; expected a duration "
+                       ">= 0 and below 9.2e18 ps",
+                       v);
+            return;
+        }
+        *(uint64_t *)dst = (uint64_t)llround(ps);
         return;
     }
     case CFG_BOOL:
@@ -776,6 +798,67 @@ int cfg_read(struct cfg_file *f, struct config_setting_t *group,
                    NULL, "missing required key \"%s\"", key);
     }
     return d->errors - before;
+}
+
+int cfg_groups(struct cfg_file *f, struct config_setting_t *s,
+               const char *key, struct config_setting_t **out, int cap,
+               struct diag *d)
+{
+    int type = config_setting_type(s);
+    if (type == CONFIG_TYPE_GROUP) {
+        if (cap > 0)
+            out[0] = s;
+        return 1;
+    }
+    if (type != CONFIG_TYPE_LIST) {
+        diag_error(d, file_of(f, s), cfg_line(s), key,
+                   "expected a list of groups ( { ... }, { ... } ), got %s",
+                   got_name(type));
+        return -1;
+    }
+    int n = config_setting_length(s);
+    if (n == 0) {
+        diag_error(d, file_of(f, s), cfg_line(s), key,
+                   "expected at least one group { ... }, got an empty list");
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+        bool group = config_setting_type(e) == CONFIG_TYPE_GROUP;
+        if (!group && cap == 0) {
+            char ekey[KEY_CAP];
+            snprintf(ekey, sizeof ekey, "%s[%d]", key, i);
+            diag_error(d, file_of(f, e), cfg_line(e), ekey,
+                       "expected a group { ... }, got %s",
+                       got_name(config_setting_type(e)));
+        }
+        if (i < cap)
+            out[i] = group ? e : NULL;
+    }
+    return n;
+}
+
+const char **cfg_members_except(struct config_setting_t *group,
+                                const char *const *keep)
+{
+    int n = group ? config_setting_length(group) : 0;
+    const char **out = calloc((size_t)n + 1, sizeof *out);
+    if (!out)
+        return NULL;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        const char *name =
+            config_setting_name(config_setting_get_elem(group, (unsigned)i));
+        if (name && !in_list(keep, name))
+            out[k++] = name;
+    }
+    return out;
+}
+
+const char *cfg_file_of(const struct cfg_file *f,
+                        const struct config_setting_t *s)
+{
+    return file_of(f, s);
 }
 
 int cfg_check_sections(struct cfg_file *f, const char *const *sections,

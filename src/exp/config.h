@@ -29,6 +29,13 @@ enum cfg_type {
     CFG_END = 0, /* terminates a schema */
     CFG_INT,     /* int64_t at offset; libconfig integer (or 64-bit L) */
     CFG_UINT32,  /* uint32_t at offset; libconfig integer in [min, max] */
+    CFG_UINT64,  /* uint64_t at offset; libconfig integer in [min, max]
+                    (never below 0) */
+    CFG_TIME,    /* a duration: a number (or an integer) in the unit of
+                    `unit_ps` picoseconds, the unit the key's name ends
+                    with (compute_us: 1000000), in [fmin, fmax] of that
+                    unit; stored as uint64_t picoseconds (core/time.h
+                    simtime), rounded to the nearest */
     CFG_FLOAT,   /* double at offset; libconfig float, or an integer */
     CFG_BOOL,    /* bool at offset; libconfig true/false */
     CFG_STRING,  /* const char * at offset (owned by the struct cfg_file) */
@@ -92,6 +99,7 @@ struct cfg_key {
     const struct registry *reg;   /* CFG_NAME, CFG_NAMES: the registry of
                                      that kind */
     const struct cfg_key *sub;    /* CFG_GROUP: schema of the nested group */
+    uint64_t unit_ps;             /* CFG_TIME: picoseconds per unit */
     bool required;                /* missing ⇒ error */
 };
 
@@ -130,6 +138,28 @@ int cfg_line(const struct config_setting_t *s);
 int cfg_read(struct cfg_file *f, struct config_setting_t *group,
              const char *prefix, const struct cfg_key *schema, void *out,
              const char *const *skip, struct diag *d);
+
+/* The groups of a list of groups, `key = ( { ... }, { ... } );` (a
+ * single group `key = { ... };` is a list of one): stores up to cap
+ * elements into out and returns how many the list has. A setting of
+ * another type or an empty list is an error at its line (naming `key`)
+ * and gives -1. An element that is not a group is stored as NULL, and
+ * reported (as key[i]) by a call with cap 0: count first with cap 0,
+ * then fetch. */
+int cfg_groups(struct cfg_file *f, struct config_setting_t *s,
+               const char *key, struct config_setting_t **out, int cap,
+               struct diag *d);
+
+/* Names of the members of `group` other than those in `keep`
+ * (NULL-terminated), NULL-terminated and malloc'd (free it; NULL out of
+ * memory): the skip list of a pass that reads only `keep`. */
+const char **cfg_members_except(struct config_setting_t *group,
+                                const char *const *keep);
+
+/* The file a setting was read from (the experiment file, or a file it
+ * @include's). */
+const char *cfg_file_of(const struct cfg_file *f,
+                        const struct config_setting_t *s);
 
 /* Check that every top-level group of the file is one of `sections`
  * (NULL-terminated); report the others. Returns the number of errors. */

@@ -19,6 +19,11 @@ static const struct cfg_key experiment_keys[] = {
       .offset = offsetof(struct experiment_info, seed), .min = 0,
       .max = INT64_MAX,
       .help = "seed of every random stream (default 1; --seed overrides)" },
+    { .name = "time_limit_ms", .type = CFG_TIME,
+      .offset = offsetof(struct experiment_info, time_limit),
+      .unit_ps = SIMTIME_MS, .fmin = 0.001, .fmax = 1e6,
+      .help = "simulated time after which a run with jobs stops, ms; jobs "
+              "not ended by then are reported unfinished (1000)" },
     { .name = NULL },
 };
 
@@ -120,7 +125,7 @@ static const struct cfg_key net_keys[] = {
 
 static const char *const sections[] = { "experiment", "system", "probe",
                                         "network", "traffic", "sampling",
-                                        NULL };
+                                        "jobs", "mpi", NULL };
 
 /* A routing the system's family cannot use is an error at `line`. */
 static void check_family(const struct experiment *e, const struct routing *r,
@@ -204,28 +209,6 @@ static void load_sampling(struct experiment *e, struct diag *d)
                    "this file has no traffic section");
 }
 
-/* Names of the members of `group` other than `keep`, NULL-terminated, for
- * the skip list of a first pass that only reads `keep`. */
-static const char **members_except(config_setting_t *group,
-                                   const char *const *keep)
-{
-    int n = group ? config_setting_length(group) : 0;
-    const char **out = calloc((size_t)n + 1, sizeof *out);
-    if (!out)
-        return NULL;
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-        const char *name = config_setting_name(config_setting_get_elem(group,
-                                                                       (unsigned)i));
-        bool kept = false;
-        for (size_t j = 0; keep[j]; j++)
-            kept = kept || (name && strcmp(name, keep[j]) == 0);
-        if (name && !kept)
-            out[k++] = name;
-    }
-    return out;
-}
-
 static const char *base_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -238,6 +221,7 @@ int experiment_load(struct experiment *e, const char *path,
     memset(e, 0, sizeof *e);
     e->path = path;
     e->info.seed = 1;
+    e->info.time_limit = 1000 * SIMTIME_MS;
     probe_defaults(&e->probe);
     int errors = d->errors;
     e->cfg = cfg_open(path, d);
@@ -269,7 +253,7 @@ int experiment_load(struct experiment *e, const char *path,
     } else {
         e->system_line = cfg_line(sys);
         static const char *const choice[] = { "name", "topology", NULL };
-        const char **skip = members_except(sys, choice);
+        const char **skip = cfg_members_except(sys, choice);
         struct system_choice c = { 0 };
         int before_sys = d->errors;
         cfg_read(e->cfg, sys, "system", system_keys, &c, skip, d);
@@ -322,6 +306,7 @@ int experiment_load(struct experiment *e, const char *path,
     load_network(e, d);
     load_traffic(e, d);
     load_sampling(e, d);
+    jobs_load(e->cfg, &e->jobs, d);
 
     if (d->errors > errors) {
         experiment_free(e);
@@ -537,6 +522,7 @@ int experiment_build_topo(const struct experiment *e, struct topo *t,
 
 void experiment_free(struct experiment *e)
 {
+    jobs_config_free(&e->jobs);
     if (e->cfg)
         cfg_close(e->cfg);
     e->cfg = NULL;
@@ -563,4 +549,5 @@ void experiment_print_keys(FILE *out)
     cfg_print_schema(out, "traffic", traffic_keys, 2);
     fprintf(out, "sampling = { ... }\n");
     cfg_print_schema(out, "sampling", sampler_keys, 2);
+    jobs_print_keys(out);
 }

@@ -14,6 +14,12 @@
  *   sampling   { interval_us, nic, ... } the hardware counters sampled
  *                                        during each traffic run into
  *                                        LDMS-style CSV (exp/sampler.h)
+ *   jobs       ( { workload, nodes, ... }, ... )
+ *                                        jobs sharing the machine, each a
+ *                                        workload with its parameters and
+ *                                        an allocation (exp/jobs.h)
+ *   mpi        { eager_max, o_send_ns, ... } the MPI-like layer's
+ *                                        parameters (mpi/mpi.h)
  * Every key, type, range and name is checked; all mistakes are reported
  * together (file:line: key: what was expected) and the load fails.
  */
@@ -25,6 +31,7 @@
 
 #include "core/diag.h"
 #include "exp/config.h"
+#include "exp/jobs.h"
 #include "exp/probe.h"
 #include "exp/sampler.h"
 #include "exp/traffic.h"
@@ -34,6 +41,8 @@
 struct experiment_info {
     const char *name; /* experiment.name (default: the file's base name) */
     int64_t seed;     /* experiment.seed */
+    uint64_t time_limit; /* experiment.time_limit_ms, ps: a run with jobs
+                            stops here */
 };
 
 struct system_choice {
@@ -75,6 +84,7 @@ struct experiment {
     struct traffic_sweep traffic;
     bool has_sampling;                  /* a sampling section is present */
     struct sampler_config sampling;
+    struct jobs_config jobs;            /* jobs.n = 0: no jobs list */
     char name_buf[128];                 /* default name storage */
 };
 

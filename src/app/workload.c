@@ -1,0 +1,308 @@
+/* app/workload.c — the workload registry (see workload.h): each family's
+ * keys and the glue from a job's parameters to its program. The defaults
+ * and their sources are the families' own (micro: ember's motifs, see
+ * micro_defaults; ember_defaults; gpcnet_defaults). */
+#include "app/workload.h"
+
+#include <assert.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "app/ember.h"
+#include "app/gpcnet.h"
+#include "app/micro.h"
+
+static_assert(sizeof(struct micro_params) <= WORKLOAD_PARAMS_MAX, "params");
+static_assert(sizeof(struct ember_params) <= WORKLOAD_PARAMS_MAX, "params");
+static_assert(sizeof(struct gpcnet_params) <= WORKLOAD_PARAMS_MAX, "params");
+static_assert(sizeof(struct micro) <= WORKLOAD_STATE_MAX, "state");
+static_assert(sizeof(struct ember) <= WORKLOAD_STATE_MAX, "state");
+static_assert(sizeof(struct gpcnet) <= WORKLOAD_STATE_MAX, "state");
+
+#define KEY_U32(s, key, field, lo, hi, text)                                 \
+    { .name = key, .type = CFG_UINT32, .offset = offsetof(s, field),         \
+      .min = lo, .max = hi, .help = text }
+#define KEY_U64(s, key, field, lo, hi, text)                                 \
+    { .name = key, .type = CFG_UINT64, .offset = offsetof(s, field),         \
+      .min = lo, .max = hi, .help = text }
+#define KEY_F(s, key, field, lo, hi, text)                                   \
+    { .name = key, .type = CFG_FLOAT, .offset = offsetof(s, field),          \
+      .fmin = lo, .fmax = hi, .help = text }
+#define KEY_US(s, key, field, text)                                          \
+    { .name = key, .type = CFG_TIME, .offset = offsetof(s, field),           \
+      .unit_ps = SIMTIME_US, .fmin = 0, .fmax = 1e9, .help = text }
+#define KEY_BOOL(s, key, field, text)                                        \
+    { .name = key, .type = CFG_BOOL, .offset = offsetof(s, field),           \
+      .help = text }
+#define KEY_END { .name = NULL }
+
+/* Largest message a workload may ask for: the layer splits nothing above
+ * 4 GiB in one transfer's 32-bit flit counts, and no study goes near. */
+#define BYTES_MAX ((int64_t)1 << 32)
+
+/* ---- microbenchmarks (app/micro.h) -------------------------------------- */
+
+#define M struct micro_params
+#define MICRO_BYTES(text) KEY_U64(M, "bytes", bytes, 1, BYTES_MAX, text)
+#define MICRO_ITER                                                           \
+    KEY_U32(M, "iterations", iterations, 1, UINT32_MAX - 1,                 \
+            "iterations, each ending with a mark (1, ember's "              \
+            "arg.iterations)")
+#define MICRO_COMPUTE                                                        \
+    KEY_US(M, "compute_us", compute,                                         \
+           "compute phase before each iteration, us (0, arg.compute)")
+
+static const struct cfg_key pingpong_keys[] = {
+    MICRO_BYTES("message size, bytes (1024, emberpingpong arg.messageSize)"),
+    MICRO_ITER,
+    KEY_U32(M, "peer", peer, 1, UINT32_MAX - 1,
+            "rank 0's partner (1, arg.rank2)"),
+    MICRO_COMPUTE, KEY_END,
+};
+static const struct cfg_key allreduce_keys[] = {
+    MICRO_BYTES("buffer per rank, bytes (8: one double, emberallreduce "
+                "arg.count 1)"),
+    MICRO_ITER, MICRO_COMPUTE, KEY_END,
+};
+static const struct cfg_key alltoall_keys[] = {
+    MICRO_BYTES("bytes sent to each other rank (1, emberalltoall "
+                "arg.bytes)"),
+    MICRO_ITER, MICRO_COMPUTE, KEY_END,
+};
+static const struct cfg_key bcast_keys[] = {
+    MICRO_BYTES("buffer, bytes (8: one double, emberbcast arg.count 1)"),
+    MICRO_ITER,
+    KEY_U32(M, "root", peer, 0, UINT32_MAX - 1, "root rank (0, arg.root)"),
+    MICRO_COMPUTE, KEY_END,
+};
+static const struct cfg_key barrier_keys[] = {
+    MICRO_ITER, MICRO_COMPUTE, KEY_END,
+};
+static const struct cfg_key incast_keys[] = {
+    MICRO_BYTES("message size, bytes (1024, emberincast arg.messageSize)"),
+    MICRO_ITER,
+    KEY_U32(M, "target", peer, 0, UINT32_MAX - 1,
+            "the rank every other sends to (0, arg.incasttarget)"),
+    MICRO_COMPUTE, KEY_END,
+};
+#undef M
+
+/* ember's motif defaults (papers-and-workloads.md §2): one iteration, no
+ * compute; messageSize 1024 for pingpong and incast, one double for
+ * allreduce and bcast (arg.count 1), arg.bytes 1 for alltoall; pingpong's
+ * partner rank 1, bcast's root and incast's target rank 0. */
+static void micro_defaults(void *params, enum micro_kind k)
+{
+    struct micro_params *p = params;
+    *p = (struct micro_params){ .kind = k, .iterations = 1 };
+    switch (k) {
+    case MICRO_PINGPONG: p->bytes = 1024, p->peer = 1; break;
+    case MICRO_INCAST: p->bytes = 1024; break;
+    case MICRO_ALLREDUCE:
+    case MICRO_BCAST: p->bytes = 8; break;
+    case MICRO_ALLTOALL: p->bytes = 1; break;
+    case MICRO_BARRIER:
+    case MICRO_KIND_COUNT: break;
+    }
+}
+
+static int micro_winit(void *state, const void *params,
+                       const struct workload_env *env, char *err, size_t cap)
+{
+    return micro_init(state, params, env->nranks, err, cap);
+}
+static void micro_wfree(void *state) { micro_free(state); }
+static struct dmpi_app micro_wapp(void *state) { return micro_app(state); }
+
+#define MICRO(ident, KIND, TEXT)                                             \
+    static void ident##_defaults(void *p) { micro_defaults(p, KIND); }       \
+    static const struct workload wl_##ident = {                              \
+        .base = { .name = #ident, .help = TEXT },                            \
+        .family = "micro", .keys = ident##_keys,                             \
+        .defaults = ident##_defaults, .init = micro_winit,                   \
+        .free = micro_wfree, .app = micro_wapp,                              \
+    }
+MICRO(pingpong, MICRO_PINGPONG,
+      "rank 0 and a partner send a message back and forth (ember "
+      "pingpong)");
+MICRO(allreduce, MICRO_ALLREDUCE, "MPI_Allreduce of a buffer (ember "
+                                  "allreduce)");
+MICRO(alltoall, MICRO_ALLTOALL, "MPI_Alltoall (ember alltoall)");
+MICRO(bcast, MICRO_BCAST, "MPI_Bcast from a root (ember bcast)");
+MICRO(barrier, MICRO_BARRIER, "MPI_Barrier (ember barrier)");
+MICRO(incast, MICRO_INCAST, "every rank sends to one target (ember "
+                            "incast)");
+
+/* ---- ember motifs (app/ember.h) ----------------------------------------- */
+
+#define E struct ember_params
+#define EMBER_CELLS(what)                                                    \
+    KEY_U32(E, "nx", nx, 1, 1 << 20, "cells per rank along x (" what ")"),  \
+    KEY_U32(E, "ny", ny, 1, 1 << 20, "cells per rank along y (" what ")"),  \
+    KEY_U32(E, "nz", nz, 1, 1 << 20, "cells per rank along z (" what ")")
+#define EMBER_COMMON(FIELDS, FPC)                                            \
+    KEY_U32(E, "fields", fields, 1, 1 << 16,                                 \
+            "values per cell (" FIELDS ", arg.fields_per_cell)"),           \
+    KEY_U32(E, "width", width, 1, 1 << 16,                                   \
+            "bytes per value (8, arg.datatype_width)"),                      \
+    KEY_F(E, "flops_per_cell", flops_per_cell, 0, 1e12,                      \
+          "flops per cell and field (" FPC ")"),                             \
+    KEY_US(E, "compute_us", compute,                                         \
+           "if > 0, replaces the computed compute time, us (0, "             \
+           "arg.computetime)"),                                              \
+    KEY_U32(E, "iterations", iterations, 1, UINT32_MAX - 1,                  \
+            "iterations (1, arg.iterations)")
+
+static const struct cfg_key halo3d_keys[] = {
+    KEY_U32(E, "px", px, 0, 1 << 20, "process grid along x; 0: chosen "
+                                     "(arg.pex 0)"),
+    KEY_U32(E, "py", py, 0, 1 << 20, "process grid along y; 0: chosen"),
+    KEY_U32(E, "pz", pz, 0, 1 << 20, "process grid along z; 0: chosen"),
+    EMBER_CELLS("100"),
+    EMBER_COMMON("1", "26, arg.flopspercell"),
+    KEY_F(E, "peflops", flops, 1, 1e18,
+          "flops per second of a rank (1e10, arg.peflops)"),
+    KEY_BOOL(E, "reduce", reduce,
+             "an 8-byte allreduce after each iteration (true, "
+             "arg.doreduce)"),
+    KEY_END,
+};
+static const struct cfg_key sweep3d_keys[] = {
+    KEY_U32(E, "px", px, 0, 1 << 20,
+            "process grid along x; 0: chosen with py (the squarest)"),
+    KEY_U32(E, "py", py, 0, 1 << 20, "process grid along y; 0: chosen"),
+    EMBER_CELLS("50"),
+    KEY_U32(E, "kba", kba, 1, 1 << 20,
+            "k-planes per block; nz must be a multiple (1, arg.kba)"),
+    EMBER_COMMON("8", "275"),
+    KEY_F(E, "nodeflops", flops, 1, 1e18,
+          "flops per second of a rank (1e9, arg.nodeflops)"),
+    KEY_END,
+};
+#undef E
+
+static void halo3d_defaults(void *p) { ember_defaults(p, EMBER_HALO3D); }
+static void sweep3d_defaults(void *p) { ember_defaults(p, EMBER_SWEEP3D); }
+static int ember_winit(void *state, const void *params,
+                       const struct workload_env *env, char *err, size_t cap)
+{
+    return ember_init(state, params, env->nranks, err, cap);
+}
+static void ember_wfree(void *state) { ember_free(state); }
+static struct dmpi_app ember_wapp(void *state) { return ember_app(state); }
+
+static const struct workload wl_halo3d = {
+    .base = { .name = "halo3d",
+              .help = "3-D 6-face halo exchange, compute, allreduce (ember "
+                      "halo3d)" },
+    .family = "ember", .keys = halo3d_keys, .defaults = halo3d_defaults,
+    .init = ember_winit, .free = ember_wfree, .app = ember_wapp,
+};
+static const struct workload wl_sweep3d = {
+    .base = { .name = "sweep3d",
+              .help = "2-D KBA wavefront sweeps from the four corners "
+                      "(ember sweep3d)" },
+    .family = "ember", .keys = sweep3d_keys, .defaults = sweep3d_defaults,
+    .init = ember_winit, .free = ember_wfree, .app = ember_wapp,
+};
+
+/* ---- GPCNeT (app/gpcnet.h) ---------------------------------------------- */
+
+#define G struct gpcnet_params
+#define GP_BYTES(text) KEY_U64(G, "bytes", bytes, 1, BYTES_MAX, text)
+#define GP_CONGESTOR                                                         \
+    GP_BYTES("bytes per message (4096: 512 doubles; the SC'20 study "      \
+             "used 131072)"),                                               \
+    KEY_U32(G, "iterations", iterations, 1, UINT32_MAX - 1,                 \
+            "rounds of the kernel (default: until the foreground jobs "     \
+            "end; then the job must be a background job)"),                \
+    KEY_END
+#define GP_RING                                                              \
+    KEY_U32(G, "iters_per_ring", iters_per_ring, 1, UINT32_MAX - 1,         \
+            "iterations per random ring (rr-latency 10: GPCNeT's 200 "      \
+            "would take too long; rr-bw-sync 8, NUM_BW_ITERS)")
+
+static const struct cfg_key gp_congestor_keys[] = { GP_CONGESTOR };
+static const struct cfg_key gp_rr_latency_keys[] = {
+    GP_BYTES("bytes per message (8: one double)"),
+    KEY_U32(G, "iterations", iterations, 1, UINT32_MAX - 1,
+            "iterations (100: 10 rings)"),
+    GP_RING, KEY_END,
+};
+static const struct cfg_key gp_rr_bw_sync_keys[] = {
+    GP_BYTES("bytes per message (131072: BW_MSG_COUNT 16384 doubles)"),
+    KEY_U32(G, "iterations", iterations, 1, UINT32_MAX - 1,
+            "iterations (16: 2 rings)"),
+    GP_RING,
+    KEY_U32(G, "outstanding", outstanding, 1, 1 << 16,
+            "messages in flight per neighbour and direction (8, "
+            "BW_OUTSTANDING)"),
+    KEY_END,
+};
+static const struct cfg_key gp_allreduce_keys[] = {
+    GP_BYTES("buffer, bytes (8: one double)"),
+    KEY_U32(G, "iterations", iterations, 1, UINT32_MAX - 1,
+            "iterations (200, NUM_ALLREDUCE_ITERS)"),
+    KEY_END,
+};
+#undef G
+
+static int gpcnet_winit(void *state, const void *params,
+                        const struct workload_env *env, char *err,
+                        size_t cap)
+{
+    struct gpcnet_params p = *(const struct gpcnet_params *)params;
+    p.seed = env->seed; /* the rings: rng_stream(seed, RNG_WORKLOAD, job) */
+    p.instance = env->job;
+    return gpcnet_init(state, &p, env->nranks, err, cap);
+}
+static void gpcnet_wfree(void *state) { gpcnet_free(state); }
+static struct dmpi_app gpcnet_wapp(void *state) { return gpcnet_app(state); }
+static bool gpcnet_endless(const void *params)
+{
+    return ((const struct gpcnet_params *)params)->iterations ==
+           GPCNET_FOREVER;
+}
+
+#define GPCNET(ident, NAME, KERNEL, KEYS, TEXT)                              \
+    static void ident##_defaults(void *p) { gpcnet_defaults(p, KERNEL); }    \
+    static const struct workload wl_##ident = {                              \
+        .base = { .name = NAME, .help = TEXT },                              \
+        .family = "gpcnet", .keys = KEYS, .defaults = ident##_defaults,      \
+        .init = gpcnet_winit, .free = gpcnet_wfree, .app = gpcnet_wapp,      \
+        .endless = gpcnet_endless,                                           \
+    }
+GPCNET(gp_a2a, "gpcnet-a2a", GPCNET_A2A, gp_congestor_keys,
+       "GPCNeT congestor: all-to-all Sendrecv rounds");
+GPCNET(gp_p2p_incast, "gpcnet-p2p-incast", GPCNET_P2P_INCAST,
+       gp_congestor_keys, "GPCNeT congestor: two-sided incast to rank 0");
+GPCNET(gp_rma_incast, "gpcnet-rma-incast", GPCNET_RMA_INCAST,
+       gp_congestor_keys, "GPCNeT congestor: MPI_Put incast to rank 0");
+GPCNET(gp_rma_bcast, "gpcnet-rma-bcast", GPCNET_RMA_BCAST,
+       gp_congestor_keys, "GPCNeT congestor: MPI_Get broadcast from rank 0");
+GPCNET(gp_rr_latency, "gpcnet-rr-latency", GPCNET_RR_LATENCY,
+       gp_rr_latency_keys,
+       "GPCNeT canary: random-ring two-sided latency (8 B)");
+GPCNET(gp_rr_bw_sync, "gpcnet-rr-bw-sync", GPCNET_RR_BW_SYNC,
+       gp_rr_bw_sync_keys,
+       "GPCNeT canary: random-ring bandwidth + barrier (128 KiB)");
+GPCNET(gp_allreduce, "gpcnet-allreduce", GPCNET_ALLREDUCE,
+       gp_allreduce_keys, "GPCNeT canary: 8-byte MPI_Allreduce");
+
+/* ---- the registry ------------------------------------------------------- */
+
+static const struct reg_entry *const entries[] = {
+    &wl_pingpong.base,      &wl_allreduce.base,     &wl_alltoall.base,
+    &wl_bcast.base,         &wl_barrier.base,       &wl_incast.base,
+    &wl_halo3d.base,        &wl_sweep3d.base,       &wl_gp_a2a.base,
+    &wl_gp_p2p_incast.base, &wl_gp_rma_incast.base, &wl_gp_rma_bcast.base,
+    &wl_gp_rr_latency.base, &wl_gp_rr_bw_sync.base, &wl_gp_allreduce.base,
+};
+
+const struct registry workload_registry = {
+    .kind = "workload",
+    .help = "workloads (microbenchmarks, ember motifs, GPCNeT, proxy "
+            "applications)",
+    .entries = entries,
+    .n = sizeof entries / sizeof entries[0],
+};

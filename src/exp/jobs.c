@@ -1,0 +1,719 @@
+/* exp/jobs.c — see jobs.h. */
+#include "exp/jobs.h"
+
+#include <inttypes.h>
+#include <libconfig.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/sim.h"
+
+/* Most ranks per node: Aries nodes of the studies had up to 68 cores
+ * (KNL) or 2 x 36 hardware threads; 256 leaves room for SMT. */
+#define PPN_MAX 256
+/* Most nodes a job asks for: a Cray XC has at most ~10^4 nodes; the cap
+ * keeps nodes x ppn within 32 bits. */
+#define NODES_MAX (1u << 24)
+
+#define JOB(type_, key, field, text, ...)                                    \
+    { .name = key, .type = type_,                                            \
+      .offset = offsetof(struct job_config, field), .help = text,            \
+      __VA_ARGS__ }
+
+static const struct cfg_key job_keys[] = {
+    JOB(CFG_STRING, "name", name,
+        "the job's name in results (default: its workload's name, or "
+        "<workload>-<index> when another job runs the same workload)"),
+    JOB(CFG_NAME, "workload", workload,
+        "what the job runs (dfsim list workload; its keys go in this "
+        "group too: dfsim list workload NAME, docs/workloads/NAME.md)",
+        .reg = &workload_registry, .required = true),
+    JOB(CFG_UINT32, "nodes", nodes,
+        "nodes the job asks for (required, except with list and pair)",
+        .min = 1, .max = NODES_MAX),
+    JOB(CFG_UINT32, "ppn", ppn,
+        "ranks per node; rank r runs on the job's node r / ppn (1)",
+        .min = 1, .max = PPN_MAX),
+    JOB(CFG_NAME, "allocation", allocation,
+        "how its nodes are chosen (linear)", .reg = &allocation_registry),
+    JOB(CFG_STRING, "node_list", node_list,
+        "allocation = \"list\": node ids in rank order, ranges allowed "
+        "(\"0-15,32,40-47\")"),
+    JOB(CFG_CHOICE, "distance", distance,
+        "allocation = \"pair\": how far apart its two nodes are",
+        .choices = alloc_distance_names),
+    JOB(CFG_FLOAT, "busy", busy,
+        "allocation = \"fragmented\": share of the free nodes other users "
+        "hold (0.5)",
+        .fmin = 0, .fmax = 0.99),
+    JOB(CFG_UINT32, "max_block", max_block,
+        "allocation = \"fragmented\": largest run of nodes another user "
+        "holds (32)",
+        .min = 1, .max = NODES_MAX),
+    JOB(CFG_TIME, "start_us", start,
+        "when its ranks start, us of simulated time (0)",
+        .unit_ps = SIMTIME_US, .fmin = 0, .fmax = 1e9),
+    JOB(CFG_BOOL, "background", background,
+        "a congestor: runs until every foreground job has ended, then "
+        "stops (false)"),
+    { .name = NULL },
+};
+
+/* ---- the mpi section: struct dmpi_params -------------------------------- */
+
+#define MPI_U32(key, field, lo, hi, text)                                    \
+    { .name = key, .type = CFG_UINT32,                                       \
+      .offset = offsetof(struct dmpi_params, field), .min = lo, .max = hi,  \
+      .help = text }
+#define MPI_U64(key, field, lo, hi, text)                                    \
+    { .name = key, .type = CFG_UINT64,                                       \
+      .offset = offsetof(struct dmpi_params, field), .min = lo, .max = hi,  \
+      .help = text }
+#define MPI_NS(key, field, text)                                             \
+    { .name = key, .type = CFG_TIME,                                         \
+      .offset = offsetof(struct dmpi_params, field), .unit_ps = SIMTIME_NS, \
+      .fmin = 0, .fmax = 1e9, .help = text }
+
+static const struct cfg_key mpi_keys[] = {
+    MPI_U32("smsg_max", smsg_max, 0, UINT32_MAX,
+            "largest message sent as one SMSG PUT, bytes (16; Pedretti "
+            "§V-D)"),
+    MPI_U32("eager_max", eager_max, 0, UINT32_MAX,
+            "largest eager message, bytes (4096)"),
+    MPI_U32("rdv_get_max", rdv_get_max, 0, UINT32_MAX,
+            "largest GET-rendezvous message; larger ones use the PUT "
+            "rendezvous, bytes (262144)"),
+    MPI_U32("header_bytes", header_bytes, 1, 65536,
+            "MPI header and control messages, bytes (64)"),
+    MPI_NS("o_send_ns", o_send,
+           "host overhead of a send or one-sided call, ns (250; XC white "
+           "paper Fig. 11)"),
+    MPI_NS("o_recv_ns", o_recv,
+           "host overhead of a completed receive, ns (250)"),
+    MPI_NS("host_latency_ns", host_latency,
+           "one host-interface crossing, ns (300)"),
+    MPI_NS("copy_ns_per_kib", copy_ps_per_kib,
+           "eager receive copy (and shared-memory copy), ns per KiB (100)"),
+    MPI_NS("shm_latency_ns", shm_latency,
+           "latency between two ranks of one node, ns (100)"),
+    MPI_U64("allreduce_short_msg_size", coll.allreduce_short_msg_size, 0,
+            INT64_MAX,
+            "recursive-doubling allreduce at or below, bytes (2048, MPICH "
+            "CVAR)"),
+    MPI_U64("bcast_short_msg_size", coll.bcast_short_msg_size, 0, INT64_MAX,
+            "binomial bcast below, bytes (12288)"),
+    MPI_U64("bcast_long_msg_size", coll.bcast_long_msg_size, 0, INT64_MAX,
+            "scatter + recursive-doubling allgather bcast below, ring at "
+            "and above, bytes (524288)"),
+    MPI_U32("bcast_min_procs", coll.bcast_min_procs, 0, UINT32_MAX,
+            "binomial bcast with fewer ranks (8)"),
+    MPI_U32("alltoall_throttle", coll.alltoall_throttle, 0, UINT32_MAX,
+            "requests per block of the scattered alltoall; 0: all at once "
+            "(32)"),
+    MPI_U64("allgather_short_msg_size", coll.allgather_short_msg_size, 0,
+            INT64_MAX, "Bruck allgather when ranks x bytes is below (81920)"),
+    MPI_U64("allgather_long_msg_size", coll.allgather_long_msg_size, 0,
+            INT64_MAX,
+            "recursive-doubling allgather when ranks x bytes is below and "
+            "ranks a power of two (524288)"),
+    MPI_U64("alltoall_medium_msg_size", coll.alltoall_medium_msg_size, 0,
+            INT64_MAX,
+            "scattered alltoall at or below, pairwise above, bytes (32768)"),
+    MPI_U64("datatype_bytes", coll.datatype_bytes, 1, 1 << 20,
+            "element size of reductions, bytes (8: MPI_DOUBLE)"),
+    MPI_U64("barrier_bytes", coll.barrier_bytes, 1, 1 << 20,
+            "size of a barrier message, bytes (8)"),
+    MPI_U64("reduce_ps_per_byte", coll.reduce_ps_per_byte, 0, 1 << 20,
+            "combining cost per byte received, ps (100)"),
+    MPI_U64("max_msg_bytes", coll.max_msg_bytes, 1, UINT32_MAX,
+            "largest collective message; larger ones are split "
+            "(4294967295)"),
+    { .name = NULL },
+};
+
+/* ---- reading ------------------------------------------------------------ */
+
+static bool has_key(config_setting_t *g, const char *key)
+{
+    return config_setting_get_member(g, key) != NULL;
+}
+
+static int key_line(config_setting_t *g, const char *key)
+{
+    config_setting_t *k = config_setting_get_member(g, key);
+    return k ? cfg_line(k) : cfg_line(g);
+}
+
+/* Parse "0-15,32,40-47" into j->list. Errors name the key's line. */
+static int parse_node_list(struct job_config *j, config_setting_t *g,
+                           const char *prefix, struct diag *d)
+{
+    char key[64];
+    snprintf(key, sizeof key, "%s.node_list", prefix);
+    int line = key_line(g, "node_list");
+    uint64_t total = 0;
+    uint32_t cap = 0;
+    j->n_list = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        const char *p = j->node_list;
+        uint32_t n = 0;
+        while (*p) {
+            while (*p == ' ')
+                p++;
+            char *end;
+            if (*p < '0' || *p > '9') {
+                diag_error(d, j->file, line, key,
+                           "expected node ids and ranges like "
+                           "\"0-15,32,40-47\", got \"%s\" at \"%s\"",
+                           j->node_list, p);
+                return -1;
+            }
+            unsigned long long a = strtoull(p, &end, 10), b = a;
+            p = end;
+            if (*p == '-') {
+                p++;
+                if (*p < '0' || *p > '9') {
+                    diag_error(d, j->file, line, key,
+                               "a range needs an end: \"%s\"", j->node_list);
+                    return -1;
+                }
+                b = strtoull(p, &end, 10);
+                p = end;
+            }
+            if (a > UINT32_MAX - 1 || b > UINT32_MAX - 1 || b < a) {
+                diag_error(d, j->file, line, key,
+                           "range %llu-%llu: expected a first id <= the "
+                           "last, both below 4294967295",
+                           a, b);
+                return -1;
+            }
+            while (*p == ' ')
+                p++;
+            if (*p == ',')
+                p++;
+            else if (*p) {
+                diag_error(d, j->file, line, key,
+                           "expected ',' between node ids, got \"%s\"", p);
+                return -1;
+            }
+            if (pass == 0) {
+                total += b - a + 1;
+                if (total > NODES_MAX) {
+                    diag_error(d, j->file, line, key,
+                               "more than %u nodes", NODES_MAX);
+                    return -1;
+                }
+            } else {
+                for (unsigned long long v = a; v <= b; v++)
+                    j->list[n++] = (uint32_t)v;
+            }
+        }
+        if (pass == 0) {
+            if (total == 0) {
+                diag_error(d, j->file, line, key,
+                           "expected at least one node id");
+                return -1;
+            }
+            cap = (uint32_t)total;
+            j->list = malloc(cap * sizeof *j->list);
+            if (!j->list) {
+                diag_error(d, j->file, line, key, "out of memory");
+                return -1;
+            }
+        }
+    }
+    j->n_list = cap;
+    return 0;
+}
+
+/* A key that only `policy` takes is an error under another policy. */
+static void only_with(struct job_config *j, config_setting_t *g,
+                      const char *prefix, const char *key,
+                      enum alloc_policy policy, enum alloc_policy has,
+                      struct diag *d)
+{
+    if (has == policy || !has_key(g, key))
+        return;
+    char k[64];
+    snprintf(k, sizeof k, "%s.%s", prefix, key);
+    diag_error(d, j->file, key_line(g, key), k,
+               "applies to allocation = \"%s\" only; this job's allocation "
+               "is \"%s\"",
+               alloc_policy_names[policy], alloc_policy_names[has]);
+}
+
+uint32_t jobs_ranks(const struct job_config *j)
+{
+    return j->nodes * j->ppn;
+}
+
+/* The allocation's own checks and the node count it implies. */
+static void check_allocation(struct job_config *j, config_setting_t *g,
+                             const char *prefix, struct diag *d)
+{
+    enum alloc_policy p =
+        ((const struct alloc_policy_entry *)j->allocation)->policy;
+    only_with(j, g, prefix, "node_list", ALLOC_LIST, p, d);
+    only_with(j, g, prefix, "distance", ALLOC_PAIR, p, d);
+    only_with(j, g, prefix, "busy", ALLOC_FRAGMENTED, p, d);
+    only_with(j, g, prefix, "max_block", ALLOC_FRAGMENTED, p, d);
+    char key[64];
+    snprintf(key, sizeof key, "%s.nodes", prefix);
+    bool given = has_key(g, "nodes");
+    if (p == ALLOC_LIST) {
+        if (!j->node_list) {
+            diag_error(d, j->file, j->line, prefix,
+                       "allocation = \"list\" needs node_list (\"0-15,32\")");
+            return;
+        }
+        if (parse_node_list(j, g, prefix, d) != 0)
+            return;
+        if (given && j->nodes != j->n_list)
+            diag_error(d, j->file, key_line(g, "nodes"), key,
+                       "%u nodes, but node_list names %u", j->nodes,
+                       j->n_list);
+        j->nodes = j->n_list;
+    } else if (p == ALLOC_PAIR) {
+        if (!j->distance)
+            diag_error(d, j->file, j->line, prefix,
+                       "allocation = \"pair\" needs distance (one of "
+                       "same-router, same-chassis, same-group, "
+                       "different-groups)");
+        if (given && j->nodes != 2)
+            diag_error(d, j->file, key_line(g, "nodes"), key,
+                       "a pair is 2 nodes, not %u", j->nodes);
+        j->nodes = 2;
+    } else if (!given) {
+        diag_error(d, j->file, j->line, prefix,
+                   "missing required key \"%s\" (how many nodes the job "
+                   "asks for)",
+                   key);
+    }
+}
+
+/* Call the workload's own init on the job's rank count, so that a
+ * parameter it refuses (a grid that does not hold the ranks) is reported
+ * at the job's line before anything runs. */
+static void check_workload(const struct job_config *j, uint32_t index,
+                           const char *prefix, struct diag *d)
+{
+    const struct workload *w = (const struct workload *)j->workload;
+    _Alignas(16) unsigned char state[WORKLOAD_STATE_MAX];
+    struct workload_env env = { .nranks = jobs_ranks(j), .ppn = j->ppn,
+                                .seed = 0, .job = index };
+    char err[256];
+    if (w->init(state, j->params, &env, err, sizeof err) != 0) {
+        diag_error(d, j->file, j->line, prefix, "%s on %u ranks: %s",
+                   w->base.name, env.nranks, err);
+        return;
+    }
+    w->free(state);
+}
+
+static void job_defaults(struct job_config *j)
+{
+    memset(j, 0, offsetof(struct job_config, params));
+    j->ppn = 1;
+    j->allocation = allocation_registry.entries[ALLOC_LINEAR];
+    j->busy = ALLOC_DEFAULT_BUSY;
+    j->max_block = ALLOC_DEFAULT_MAX_BLOCK;
+}
+
+static void load_job(struct cfg_file *f, config_setting_t *g, uint32_t i,
+                     struct job_config *j, const char *const *common,
+                     struct diag *d)
+{
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "jobs[%u]", i);
+    job_defaults(j);
+    j->file = cfg_file_of(f, g);
+    j->line = cfg_line(g);
+    int before = d->errors;
+    const char **skip = cfg_members_except(g, common);
+    if (!skip) {
+        diag_error(d, j->file, j->line, prefix, "out of memory");
+        return;
+    }
+    cfg_read(f, g, prefix, job_keys, j, skip, d);
+    free(skip);
+    const struct workload *w = (const struct workload *)j->workload;
+    if (!w)
+        return; /* missing or unknown: reported */
+    w->defaults(j->params);
+    cfg_read(f, g, prefix, w->keys, j->params, common, d);
+    if (j->allocation)
+        check_allocation(j, g, prefix, d);
+    if (j->background == false && w->endless && w->endless(j->params))
+        diag_error(d, j->file, j->line, prefix,
+                   "%s runs until it is stopped unless given iterations: "
+                   "make it a background job (background = true) or give "
+                   "iterations",
+                   w->base.name);
+    if (d->errors == before)
+        check_workload(j, i, prefix, d);
+}
+
+/* Default names, and names that are unique. */
+static void name_jobs(struct jobs_config *jc, struct diag *d)
+{
+    for (uint32_t i = 0; i < jc->n; i++) {
+        struct job_config *j = &jc->job[i];
+        if (j->name || !j->workload)
+            continue;
+        bool shared = false;
+        for (uint32_t k = 0; k < jc->n; k++)
+            shared = shared || (k != i && jc->job[k].workload == j->workload);
+        if (shared)
+            snprintf(j->name_buf, sizeof j->name_buf, "%s-%u",
+                     j->workload->name, i);
+        else
+            snprintf(j->name_buf, sizeof j->name_buf, "%s",
+                     j->workload->name);
+        j->name = j->name_buf;
+    }
+    for (uint32_t i = 0; i < jc->n; i++)
+        for (uint32_t k = 0; k < i; k++)
+            if (jc->job[i].name && jc->job[k].name &&
+                strcmp(jc->job[i].name, jc->job[k].name) == 0) {
+                char key[32];
+                snprintf(key, sizeof key, "jobs[%u].name", i);
+                diag_error(d, jc->job[i].file, jc->job[i].line, key,
+                           "\"%s\" is the name of jobs[%u] too; give each "
+                           "job its own name",
+                           jc->job[i].name, k);
+                break;
+            }
+}
+
+/* Protocol thresholds in order. */
+static void check_mpi(struct cfg_file *f, config_setting_t *ms,
+                      const struct dmpi_params *p, struct diag *d)
+{
+    if (p->smsg_max > p->eager_max)
+        diag_error(d, cfg_file_of(f, ms), key_line(ms, "smsg_max"),
+                   "mpi.smsg_max",
+                   "%u is above eager_max (%u); expected smsg_max <= "
+                   "eager_max <= rdv_get_max",
+                   p->smsg_max, p->eager_max);
+    if (p->eager_max > p->rdv_get_max)
+        diag_error(d, cfg_file_of(f, ms), key_line(ms, "eager_max"),
+                   "mpi.eager_max",
+                   "%u is above rdv_get_max (%u); expected smsg_max <= "
+                   "eager_max <= rdv_get_max",
+                   p->eager_max, p->rdv_get_max);
+}
+
+int jobs_load(struct cfg_file *f, struct jobs_config *jc, struct diag *d)
+{
+    int before = d->errors;
+    memset(jc, 0, sizeof *jc);
+    dmpi_defaults(&jc->mpi);
+    config_setting_t *js = cfg_section(f, "jobs");
+    config_setting_t *ms = cfg_section(f, "mpi");
+    if (ms) {
+        cfg_read(f, ms, "mpi", mpi_keys, &jc->mpi, NULL, d);
+        check_mpi(f, ms, &jc->mpi, d);
+        if (!js)
+            diag_error(d, cfg_file_of(f, ms), cfg_line(ms), "mpi",
+                       "the MPI layer's parameters apply to jobs, and this "
+                       "file has no jobs list");
+    }
+    if (!js)
+        return d->errors - before;
+    int n = cfg_groups(f, js, "jobs", NULL, 0, d);
+    if (n <= 0)
+        return d->errors - before;
+    config_setting_t **g = calloc((size_t)n, sizeof *g);
+    jc->job = calloc((size_t)n, sizeof *jc->job);
+    if (!g || !jc->job) {
+        free(g);
+        diag_error(d, cfg_path(f), cfg_line(js), "jobs", "out of memory");
+        return d->errors - before;
+    }
+    jc->n = (uint32_t)n;
+    cfg_groups(f, js, "jobs", g, n, d);
+
+    const char *common[sizeof job_keys / sizeof job_keys[0]];
+    size_t nc = 0;
+    for (const struct cfg_key *k = job_keys; k->name; k++)
+        common[nc++] = k->name;
+    common[nc] = NULL;
+    for (uint32_t i = 0; i < jc->n; i++) {
+        if (g[i])
+            load_job(f, g[i], i, &jc->job[i], common, d);
+        else
+            job_defaults(&jc->job[i]); /* reported by cfg_groups */
+    }
+    free(g);
+    name_jobs(jc, d);
+    bool fg = false;
+    for (uint32_t i = 0; i < jc->n; i++)
+        fg = fg || !jc->job[i].background;
+    if (!fg && d->errors == before)
+        diag_error(d, cfg_file_of(f, js), cfg_line(js), "jobs",
+                   "every job is a background job; a run lasts until the "
+                   "foreground jobs end, so at least one must be one");
+    return d->errors - before;
+}
+
+void jobs_config_free(struct jobs_config *jc)
+{
+    for (uint32_t i = 0; jc->job && i < jc->n; i++)
+        free(jc->job[i].list);
+    free(jc->job);
+    jc->job = NULL;
+    jc->n = 0;
+}
+
+/* ---- running ------------------------------------------------------------ */
+
+/* t in microseconds with 6 decimals: exact picoseconds, locale-free. */
+static void put_us(FILE *f, simtime t)
+{
+    fprintf(f, "%" PRIu64 ".%06" PRIu64, t / SIMTIME_US, t % SIMTIME_US);
+}
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void write_results(const struct jobs_config *jc, const struct dmpi *m,
+                          uint32_t *const *nodes,
+                          const struct jobs_output *out)
+{
+    if (out->jobs) {
+        fprintf(out->jobs, "job,name,workload,nodes,ppn,ranks,allocation,"
+                           "background,start_us,end_us,time_us,finished,"
+                           "iterations,msgs,bytes\n");
+        for (uint32_t i = 0; i < jc->n; i++) {
+            const struct job_config *j = &jc->job[i];
+            const struct dmpi_job_result *r = &m->res[i];
+            fprintf(out->jobs, "%u,%s,%s,%u,%u,%u,%s,%d,", i, j->name,
+                    j->workload->name, j->nodes, j->ppn, jobs_ranks(j),
+                    j->allocation->name, j->background ? 1 : 0);
+            put_us(out->jobs, r->start);
+            fputc(',', out->jobs);
+            if (r->finished) {
+                put_us(out->jobs, r->end);
+                fputc(',', out->jobs);
+                put_us(out->jobs, r->end - r->start);
+            } else {
+                fputc(',', out->jobs);
+            }
+            fprintf(out->jobs, ",%d,%u,%" PRIu64 ",%" PRIu64 "\n",
+                    r->finished ? 1 : 0, r->n_iter, r->msgs, r->bytes);
+        }
+    }
+    if (out->iterations) {
+        fprintf(out->iterations, "job,name,iteration,end_us,time_us\n");
+        for (uint32_t i = 0; i < jc->n; i++) {
+            const struct dmpi_job_result *r = &m->res[i];
+            simtime prev = r->start;
+            for (uint32_t k = 0; k < r->n_iter; k++) {
+                fprintf(out->iterations, "%u,%s,%u,", i, jc->job[i].name, k);
+                put_us(out->iterations, r->iter_end[k]);
+                fputc(',', out->iterations);
+                put_us(out->iterations, r->iter_end[k] - prev);
+                fputc('\n', out->iterations);
+                prev = r->iter_end[k];
+            }
+        }
+    }
+    if (out->ranks) {
+        fprintf(out->ranks, "job,name,rank,node,end_us\n");
+        for (uint32_t i = 0; i < jc->n; i++) {
+            const struct job_config *j = &jc->job[i];
+            const struct dmpi_job_result *r = &m->res[i];
+            for (uint32_t k = 0; k < r->n_ranks; k++) {
+                fprintf(out->ranks, "%u,%s,%u,%u,", i, j->name, k,
+                        alloc_rank_node(nodes[i], j->ppn, k));
+                if (r->rank_end[k] != SIMTIME_MAX)
+                    put_us(out->ranks, r->rank_end[k]);
+                fputc('\n', out->ranks);
+            }
+        }
+    }
+    if (out->table) {
+        fprintf(out->table, "%-20s %-18s %7s %12s %14s %10s\n", "job",
+                "workload", "ranks", "start (us)", "run time (us)",
+                "iterations");
+        for (uint32_t i = 0; i < jc->n; i++) {
+            const struct job_config *j = &jc->job[i];
+            const struct dmpi_job_result *r = &m->res[i];
+            char time[32];
+            if (r->finished)
+                snprintf(time, sizeof time, "%.3f",
+                         (double)(r->end - r->start) / (double)SIMTIME_US);
+            else
+                snprintf(time, sizeof time, "%s",
+                         j->background ? "(stopped)" : "(unfinished)");
+            fprintf(out->table, "%-20s %-18s %7u %12.3f %14s %10u\n",
+                    j->name, j->workload->name, jobs_ranks(j),
+                    (double)r->start / (double)SIMTIME_US, time, r->n_iter);
+        }
+    }
+}
+
+/* One state buffer per job, aligned for any workload's struct. */
+struct wl_state {
+    _Alignas(16) unsigned char b[WORKLOAD_STATE_MAX];
+};
+
+static uint32_t jobs_finished(const struct dmpi *m)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < m->n_jobs; i++)
+        k += m->res[i].finished;
+    return k;
+}
+
+/* Run until the foreground jobs end, the queue empties or `limit`, in
+ * steps of simulated time so that progress can be shown. */
+static void run_until(struct sim *s, struct dmpi *m, simtime limit,
+                      FILE *progress)
+{
+    const simtime step = 10 * SIMTIME_US;
+    double t0 = wall_now(), shown = t0;
+    while (!dmpi_done(m) && !m->error && !sim_failed(s) &&
+           evq_size(&s->q) > 0) {
+        const struct event *e = evq_peek(&s->q);
+        if (e->time > limit)
+            break;
+        simtime until = e->time + step;
+        if (until > limit || until < e->time)
+            until = limit;
+        sim_run(s, until);
+        double now = wall_now();
+        if (progress && now - shown >= 2.0) {
+            fprintf(progress,
+                    "  %.1f us simulated, %u of %u jobs ended, %.0f s\n",
+                    (double)s->now / (double)SIMTIME_US, jobs_finished(m),
+                    m->n_jobs, now - t0);
+            shown = now;
+        }
+    }
+    /* when the foreground ends the layer stops the run (sim_stop); the
+     * background jobs' traffic still in flight is left undelivered */
+}
+
+int jobs_run(const struct jobs_config *jc, const struct topo *t,
+             const struct net_params *np, uint64_t seed, simtime limit,
+             const struct jobs_output *out, struct diag *d)
+{
+    uint32_t n = jc->n;
+    struct alloc_request *req = calloc(n, sizeof *req);
+    uint32_t **nodes = calloc(n, sizeof *nodes);
+    struct wl_state *state = calloc(n, sizeof *state);
+    struct dmpi_job_spec *spec = calloc(n, sizeof *spec);
+    int rc = -1;
+    uint32_t inited = 0;
+    struct sim s;
+    struct net net;
+    struct dmpi m;
+    bool sim_ok = false, net_ok = false, mpi_ok = false;
+    if (!req || !nodes || !state || !spec) {
+        diag_error(d, NULL, 0, "jobs", "out of memory");
+        goto done;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const struct job_config *j = &jc->job[i];
+        struct alloc_request *r = &req[i];
+        alloc_request_init(r);
+        r->job = j->name;
+        r->file = j->file;
+        r->line = j->line;
+        r->policy = ((const struct alloc_policy_entry *)j->allocation)->policy;
+        r->nodes = j->nodes;
+        r->ppn = j->ppn;
+        r->list = j->list;
+        r->n_list = j->n_list;
+        if (j->distance)
+            r->distance = (enum alloc_distance)alloc_distance_find(
+                j->distance);
+        r->busy = j->busy;
+        r->max_block = j->max_block;
+    }
+    if (alloc_place(t, req, n, seed, nodes, d) != 0)
+        goto done;
+    for (; inited < n; inited++) {
+        const struct job_config *j = &jc->job[inited];
+        const struct workload *w = (const struct workload *)j->workload;
+        struct workload_env env = { .nranks = jobs_ranks(j), .ppn = j->ppn,
+                                    .seed = seed, .job = inited };
+        char err[256];
+        if (w->init(state[inited].b, j->params, &env, err, sizeof err)) {
+            diag_error(d, j->file, j->line, j->name, "%s: %s", w->base.name,
+                       err);
+            goto done;
+        }
+        spec[inited] = (struct dmpi_job_spec){
+            .name = j->name, .nodes = nodes[inited], .n_nodes = j->nodes,
+            .ppn = j->ppn, .app = w->app(state[inited].b),
+            .start = j->start, .background = j->background,
+        };
+    }
+    if (sim_init(&s, EVQ_DEFAULT, net_entities(t)) != 0) {
+        diag_error(d, NULL, 0, "jobs", "out of memory");
+        goto done;
+    }
+    sim_ok = true;
+    if (net_init(&net, t, np, &s, seed, d) != 0)
+        goto done;
+    net_ok = true;
+    if (dmpi_init(&m, &s, &net, &jc->mpi, spec, n, NET_EV_COUNT, d) != 0)
+        goto done;
+    mpi_ok = true;
+    run_until(&s, &m, limit, out->progress);
+    if (m.error) {
+        diag_error(d, NULL, 0, "jobs", "%s", m.why);
+        goto done;
+    }
+    if (sim_failed(&s) || dmpi_collect(&m) != 0) {
+        diag_error(d, NULL, 0, "jobs", "out of memory");
+        goto done;
+    }
+    write_results(jc, &m, nodes, out);
+    rc = dmpi_done(&m) ? 0 : 1;
+    if (rc == 1 && evq_size(&s.q) == 0) {
+        rc = -1;
+        diag_error(d, NULL, 0, "jobs",
+                   "the run stopped at %.3f us with a foreground job "
+                   "waiting for a message that never comes (deadlock)",
+                   (double)s.now / (double)SIMTIME_US);
+    }
+done:
+    if (mpi_ok)
+        dmpi_free(&m);
+    if (net_ok)
+        net_free(&net);
+    if (sim_ok)
+        sim_free(&s);
+    for (uint32_t i = 0; i < inited; i++)
+        ((const struct workload *)jc->job[i].workload)->free(state[i].b);
+    if (nodes)
+        alloc_free(nodes, n);
+    free(nodes);
+    free(req);
+    free(state);
+    free(spec);
+    return rc;
+}
+
+/* ---- documentation ------------------------------------------------------ */
+
+void jobs_print_keys(FILE *out)
+{
+    fprintf(out, "jobs = ( { ... }, ... )  one group per job:\n");
+    cfg_print_schema(out, "jobs", job_keys, 2);
+    fprintf(out, "mpi = { ... }\n");
+    cfg_print_schema(out, "mpi", mpi_keys, 2);
+}
+
+void jobs_print_workload_keys(FILE *out, const struct workload *w)
+{
+    cfg_print_schema(out, "", w->keys, 2);
+}

@@ -1,0 +1,109 @@
+/* exp/jobs.h — the jobs of an experiment: read from the file's `jobs`
+ * list and `mpi` section, placed on the machine, run together on the
+ * MPI-like layer, and written out.
+ *
+ * A job is a workload (app/workload.h) with its parameters, a number of
+ * nodes, ranks per node, an allocation policy (exp/alloc.h), a start time
+ * and whether it is a background job (a congestor that runs until every
+ * foreground job has finished). All jobs of the file run in one
+ * simulation, on the network the file describes, from time 0 until the
+ * foreground jobs end or experiment.time_limit_ms passes.
+ *
+ * Everything that can be checked before a run is checked while the file
+ * is read, with the file and line: every key against the job's schema and
+ * its workload's, the keys that only some policies take, node lists, and
+ * each workload's parameters against its rank count (the workload's own
+ * init is called once and freed). Placement errors (more nodes than the
+ * machine has free) come when the jobs are placed, naming the job's line.
+ *
+ * Results, one file each, written when the run ends:
+ *   jobs.csv        a row per job: start, end and run time (us), whether
+ *                   it finished, iterations, messages and bytes sent
+ *   iterations.csv  a row per job and iteration: its end (the last rank's
+ *                   mark) and its time (from the previous end, the first
+ *                   from the job's start), us
+ *   ranks.csv       a row per job and rank: its node and when it ended
+ * Times are printed in microseconds with 6 decimals: exact picoseconds.
+ */
+#ifndef DFSIM_JOBS_H
+#define DFSIM_JOBS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "app/workload.h"
+#include "core/diag.h"
+#include "core/time.h"
+#include "exp/alloc.h"
+#include "exp/config.h"
+#include "mpi/mpi.h"
+#include "net/net.h"
+#include "topo/topo.h"
+
+/* One job as the file gives it. */
+struct job_config {
+    const char *name;                   /* default: its workload's name, or
+                                           <workload>-<index> if another job
+                                           runs the same workload */
+    const struct reg_entry *workload;   /* a struct workload */
+    uint32_t nodes;
+    uint32_t ppn;                       /* 1 */
+    const struct reg_entry *allocation; /* a struct alloc_policy_entry;
+                                           linear */
+    const char *node_list;              /* list: "0-15,32,40-47" */
+    const char *distance;               /* pair: alloc_distance_names */
+    double busy;                        /* fragmented: 0.5 */
+    uint32_t max_block;                 /* fragmented: 32 */
+    simtime start;                      /* start_us */
+    bool background;
+    /* derived */
+    const char *file;
+    int line;
+    uint32_t *list;                     /* node_list parsed, n_list ids */
+    uint32_t n_list;
+    char name_buf[64];
+    _Alignas(16) unsigned char params[WORKLOAD_PARAMS_MAX];
+};
+
+struct jobs_config {
+    uint32_t n;                         /* 0: the file has no jobs */
+    struct job_config *job;             /* [n] */
+    struct dmpi_params mpi;             /* defaults, then the mpi section */
+};
+
+/* Read the `jobs` list and the `mpi` section of f into jc (n = 0 without
+ * a jobs list; an mpi section without jobs is an error). Returns the
+ * number of errors reported to d. */
+int jobs_load(struct cfg_file *f, struct jobs_config *jc, struct diag *d);
+void jobs_config_free(struct jobs_config *jc);
+
+/* The number of ranks of job j. */
+uint32_t jobs_ranks(const struct job_config *j);
+
+/* Where the results go (any may be NULL) and what is printed. */
+struct jobs_output {
+    FILE *jobs, *iterations, *ranks; /* CSV, header first */
+    FILE *table;                     /* a table for a person, or NULL */
+    FILE *progress;                  /* progress lines (stderr), or NULL */
+};
+
+/* Place jc's jobs on t (seed: the allocations' streams), run them on a
+ * network with parameters np (its routing, counters off) until the
+ * foreground jobs end or `limit` passes, and write the results to out.
+ * Returns 0; 1 if the run ended at the limit with a foreground job
+ * unfinished (its results are written, marked unfinished); -1 after
+ * reporting to d (placement, out of memory, a workload's error). */
+int jobs_run(const struct jobs_config *jc, const struct topo *t,
+             const struct net_params *np, uint64_t seed, simtime limit,
+             const struct jobs_output *out, struct diag *d);
+
+/* Print the keys of a job's group and of the mpi section (`dfsim run
+ * --help`). */
+void jobs_print_keys(FILE *out);
+
+/* Print workload w's keys (`dfsim list workload NAME`). */
+void jobs_print_workload_keys(FILE *out, const struct workload *w);
+
+#endif
