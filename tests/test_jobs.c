@@ -1,0 +1,440 @@
+/* tests/test_jobs.c — the jobs of experiment files (exp/jobs.h) and the
+ * workload registry (app/workload.h): reading with every check, one run
+ * of several jobs and its result files. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app/ember.h"
+#include "app/gpcnet.h"
+#include "app/micro.h"
+#include "app/workload.h"
+#include "exp/experiment.h"
+#include "exp/jobs.h"
+#include "test.h"
+
+/* Load `text` as an experiment file; errors into c. */
+static int load(struct experiment *e, const char *text, struct capture *c)
+{
+    const char *path = write_temp("jobs.cfg", text);
+    CHECK(path != NULL);
+    int rc = experiment_load(e, path, -1, &c->d);
+    unlink(path);
+    return rc;
+}
+
+static const struct workload *wl(const char *name)
+{
+    return (const struct workload *)registry_find(&workload_registry, name);
+}
+
+/* Defaults, names, the workload's keys and the mpi section reach their
+ * structs. */
+static void test_load(void)
+{
+    struct capture c;
+    cap_init(&c);
+    struct experiment e;
+    int rc = load(&e,
+                  "system = { name = \"xc-12cab\"; };\n"
+                  "mpi = { eager_max = 8192; o_send_ns = 125.5; };\n"
+                  "jobs = (\n"
+                  "  { workload = \"halo3d\"; nodes = 8; nx = 30;\n"
+                  "    compute_us = 2.5; reduce = false; },\n"
+                  "  { workload = \"pingpong\"; allocation = \"pair\";\n"
+                  "    distance = \"same-group\"; bytes = 65536; },\n"
+                  "  { workload = \"pingpong\"; nodes = 2; ppn = 4;\n"
+                  "    start_us = 12.25; },\n"
+                  "  { name = \"noise\"; workload = \"gpcnet-a2a\";\n"
+                  "    nodes = 4; allocation = \"list\";\n"
+                  "    node_list = \"10-11, 40,7\"; background = true; }\n"
+                  ");\n",
+                  &c);
+    CHECK_EQ_U(rc, 0);
+    CHECK(strcmp(cap_text(&c), "") == 0);
+    if (rc != 0) {
+        fprintf(stderr, "%s", cap_text(&c));
+        cap_free(&c);
+        return;
+    }
+    CHECK_EQ_U(e.jobs.n, 4);
+    const struct job_config *j = e.jobs.job;
+    CHECK(strcmp(j[0].name, "halo3d") == 0);
+    CHECK(strcmp(j[1].name, "pingpong-1") == 0);
+    CHECK(strcmp(j[2].name, "pingpong-2") == 0);
+    CHECK(strcmp(j[3].name, "noise") == 0);
+    CHECK(j[0].workload == &wl("halo3d")->base);
+    const struct ember_params *h = (const void *)j[0].params;
+    CHECK_EQ_U(h->nx, 30);
+    CHECK_EQ_U(h->ny, 100); /* ember's default */
+    CHECK_EQ_U(h->compute, 2500000);
+    CHECK(!h->reduce);
+    CHECK_EQ_U(j[0].ppn, 1);
+    CHECK(strcmp(j[0].allocation->name, "linear") == 0);
+    CHECK_EQ_U(j[1].nodes, 2); /* a pair */
+    CHECK(strcmp(j[1].distance, "same-group") == 0);
+    const struct micro_params *pp = (const void *)j[1].params;
+    CHECK_EQ_U(pp->bytes, 65536);
+    CHECK_EQ_U(pp->peer, 1);
+    CHECK_EQ_U(jobs_ranks(&j[2]), 8);
+    CHECK_EQ_U(j[2].start, 12250000);
+    CHECK_EQ_U(((const struct micro_params *)(const void *)j[2].params)
+                   ->bytes,
+               1024); /* emberpingpong's messageSize */
+    CHECK_EQ_U(j[3].nodes, 4);
+    CHECK_EQ_U(j[3].n_list, 4);
+    CHECK(j[3].list && j[3].list[0] == 10 && j[3].list[1] == 11 &&
+          j[3].list[2] == 40 && j[3].list[3] == 7);
+    CHECK(j[3].background);
+    CHECK_EQ_U(e.jobs.mpi.eager_max, 8192);
+    CHECK_EQ_U(e.jobs.mpi.smsg_max, 16); /* default kept */
+    CHECK_EQ_U(e.jobs.mpi.o_send, 125500);
+    experiment_free(&e);
+    cap_free(&c);
+}
+
+/* Each mistake is reported at its line with what was expected. */
+static void test_load_errors(void)
+{
+    static const struct {
+        const char *jobs, *want;
+    } cases[] = {
+        { "jobs = ( { workload = \"halo3d\"; nodes = 8; nxx = 3; } );",
+          ":2: error: unknown key \"jobs[0].nxx\"; accepted keys: px," },
+        { "jobs = ( { workload = \"halo3d\"; nodes = 8; target = 3; } );",
+          "unknown key \"jobs[0].target\"" },
+        { "jobs = ( { workload = \"halo\"; nodes = 8; } );",
+          ":2: error: jobs[0].workload: workload \"halo\" is not "
+          "registered; known: pingpong," },
+        { "jobs = ( { nodes = 8; } );",
+          "missing required key \"jobs[0].workload\"" },
+        { "jobs = ( { workload = \"barrier\"; } );",
+          ":2: error: jobs[0]: missing required key \"jobs[0].nodes\"" },
+        { "jobs = ( { workload = \"barrier\"; nodes = 2; ppn = 0; } );",
+          "jobs[0].ppn: value 0 is out of range" },
+        { "jobs = ( { workload = \"barrier\"; nodes = 4;\n"
+          "  distance = \"same-group\"; } );",
+          ":3: error: jobs[0].distance: applies to allocation = \"pair\" "
+          "only; this job's allocation is \"linear\"" },
+        { "jobs = ( { workload = \"barrier\"; nodes = 4;\n"
+          "  allocation = \"random\"; busy = 0.2; } );",
+          "jobs[0].busy: applies to allocation = \"fragmented\" only" },
+        { "jobs = ( { workload = \"barrier\"; allocation = \"pair\"; } );",
+          "allocation = \"pair\" needs distance" },
+        { "jobs = ( { workload = \"barrier\"; allocation = \"pair\";\n"
+          "  distance = \"same-router\"; nodes = 3; } );",
+          ":3: error: jobs[0].nodes: a pair is 2 nodes, not 3" },
+        { "jobs = ( { workload = \"barrier\"; allocation = \"list\"; } );",
+          "allocation = \"list\" needs node_list" },
+        { "jobs = ( { workload = \"barrier\"; allocation = \"list\";\n"
+          "  node_list = \"1-2;5\"; } );",
+          ":3: error: jobs[0].node_list: expected ',' between node ids" },
+        { "jobs = ( { workload = \"barrier\"; allocation = \"list\";\n"
+          "  node_list = \"9-3\"; } );",
+          "range 9-3: expected a first id <= the last" },
+        { "jobs = ( { workload = \"barrier\"; allocation = \"list\";\n"
+          "  node_list = \"1-4\"; nodes = 3; } );",
+          "jobs[0].nodes: 3 nodes, but node_list names 4" },
+        { "jobs = ( { workload = \"gpcnet-a2a\"; nodes = 8; } );",
+          "gpcnet-a2a runs until it is stopped unless given iterations" },
+        { "jobs = ( { workload = \"gpcnet-a2a\"; nodes = 8;\n"
+          "  background = true; } );",
+          "every job is a background job" },
+        { "jobs = ( { workload = \"halo3d\"; nodes = 16; px = 3; } );",
+          ":2: error: jobs[0]: halo3d on 16 ranks: " },
+        { "jobs = ( { workload = \"pingpong\"; nodes = 2; peer = 2; } );",
+          "jobs[0]: pingpong on 2 ranks: pingpong: rank 2 is not one of "
+          "the job's 2" },
+        { "jobs = ( { workload = \"barrier\"; nodes = 2; },\n"
+          "  { workload = \"incast\"; nodes = 2; name = \"barrier\"; } );",
+          ":3: error: jobs[1].name: \"barrier\" is the name of jobs[0] too" },
+        { "jobs = ( { workload = \"barrier\"; nodes = 2; }, 5 );",
+          "jobs[1]: expected a group { ... }, got an integer" },
+        { "jobs = 5;", "jobs: expected a list of groups" },
+        { "jobs = ();", "jobs: expected at least one group" },
+        { "jobs = ( { workload = \"barrier\"; nodes = 2;\n"
+          "  start_us = -1.0; } );",
+          ":3: error: jobs[0].start_us: value -1 is out of range" },
+        { "mpi = { eager_max = 10; };",
+          "mpi.smsg_max: 16 is above eager_max (10)" },
+        { "mpi = { o_recv_ns = 10.0; };",
+          "mpi: the MPI layer's parameters apply to jobs, and this file "
+          "has no jobs list" },
+        { "jobs = ( { workload = \"alltoall\"; nodes = 2; bytes = 0; } );",
+          "jobs[0].bytes: value 0 is out of range" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[1024];
+        snprintf(text, sizeof text, "system = { name = \"xc-12cab\"; };\n%s\n",
+                 cases[i].jobs);
+        struct capture c;
+        cap_init(&c);
+        struct experiment e;
+        CHECK(load(&e, text, &c) != 0);
+        if (!strstr(cap_text(&c), cases[i].want)) {
+            test_failures++;
+            fprintf(stderr, "  case %zu: want \"%s\" in:\n%s", i,
+                    cases[i].want, cap_text(&c));
+        }
+        cap_free(&c);
+    }
+}
+
+/* A run's result files, as text. */
+struct run_out {
+    char *jobs, *iters, *ranks;
+    size_t nj, ni, nr;
+};
+
+static int run_text(const char *text, struct run_out *o, struct capture *c)
+{
+    memset(o, 0, sizeof *o);
+    struct experiment e;
+    if (load(&e, text, c) != 0)
+        return -2;
+    struct topo t;
+    struct net_params np;
+    int rc = -2;
+    if (experiment_build_topo(&e, &t, &c->d) != 0)
+        goto out;
+    if (experiment_net_params(&e, &t, &np, &c->d) == 0) {
+        FILE *fj = open_memstream(&o->jobs, &o->nj);
+        FILE *fi = open_memstream(&o->iters, &o->ni);
+        FILE *fr = open_memstream(&o->ranks, &o->nr);
+        struct jobs_output out = { .jobs = fj, .iterations = fi,
+                                   .ranks = fr };
+        rc = jobs_run(&e.jobs, &t, &np, (uint64_t)e.info.seed,
+                      e.info.time_limit, &out, &c->d);
+        fclose(fj);
+        fclose(fi);
+        fclose(fr);
+    }
+    topo_free(&t);
+out:
+    experiment_free(&e);
+    return rc;
+}
+
+static void run_free(struct run_out *o)
+{
+    free(o->jobs);
+    free(o->iters);
+    free(o->ranks);
+}
+
+static unsigned count_lines(const char *s)
+{
+    unsigned n = 0;
+    for (; s && *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+/* The value of column `col` (0-based) of the line that starts with
+ * `prefix`, as a number; -1 when absent or empty. */
+static double field(const char *csv, const char *prefix, int col)
+{
+    const char *p = csv;
+    size_t n = strlen(prefix);
+    while (p && *p) {
+        if (strncmp(p, prefix, n) == 0) {
+            for (int i = 0; i < col; i++) {
+                p = strchr(p, ',');
+                if (!p)
+                    return -1;
+                p++;
+            }
+            if (*p == ',' || *p == '\n')
+                return -1;
+            return strtod(p, NULL);
+        }
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    return -1;
+}
+
+static const char two_jobs[] =
+    "experiment = { seed = 5; };\n"
+    "system = { name = \"xc-12cab\"; };\n"
+    "jobs = (\n"
+    "  { name = \"ar\"; workload = \"allreduce\"; nodes = 3; ppn = 4;\n"
+    "    allocation = \"list\"; node_list = \"100,7,300\";\n"
+    "    bytes = 4096; iterations = 4; },\n"
+    "  { name = \"pp\"; workload = \"pingpong\"; allocation = \"pair\";\n"
+    "    distance = \"different-groups\"; iterations = 3;\n"
+    "    start_us = 20.0; },\n"
+    "  { name = \"bg\"; workload = \"gpcnet-rma-incast\"; nodes = 8;\n"
+    "    allocation = \"random\"; background = true; }\n"
+    ");\n";
+
+/* One run of three jobs: every file has its rows, the iterations add up
+ * to the run time, ranks sit on the nodes the list gave, the start offset
+ * holds, the background job is stopped. */
+static void test_run(void)
+{
+    struct capture c;
+    cap_init(&c);
+    struct run_out o;
+    int rc = run_text(two_jobs, &o, &c);
+    CHECK_EQ_U(rc, 0);
+    if (rc != 0) {
+        fprintf(stderr, "%s", cap_text(&c));
+        run_free(&o);
+        cap_free(&c);
+        return;
+    }
+    CHECK(strncmp(o.jobs, "job,name,workload,nodes,ppn,ranks,allocation,"
+                          "background,start_us,end_us,time_us,finished,"
+                          "iterations,msgs,bytes\n",
+                  60) == 0);
+    CHECK_EQ_U(count_lines(o.jobs), 4);
+    CHECK_STR_CONTAINS(o.jobs, "\n0,ar,allreduce,3,4,12,list,0,0.000000,");
+    CHECK_STR_CONTAINS(o.jobs, "\n1,pp,pingpong,2,1,2,pair,0,20.000000,");
+    CHECK_STR_CONTAINS(o.jobs, "\n2,bg,gpcnet-rma-incast,8,1,8,random,1,"
+                               "0.000000,,,0,");
+    /* ar: finished, 4 iterations that add up to its run time */
+    CHECK_EQ_U((unsigned)field(o.jobs, "0,ar,", 11), 1);
+    CHECK_EQ_U((unsigned)field(o.jobs, "0,ar,", 12), 4);
+    double run = field(o.jobs, "0,ar,", 10);
+    CHECK(run > 0);
+    double sum = 0;
+    for (int k = 0; k < 4; k++) {
+        char pre[32];
+        snprintf(pre, sizeof pre, "0,ar,%d,", k);
+        double it = field(o.iters, pre, 4);
+        CHECK(it > 0);
+        sum += it;
+    }
+    double last = field(o.iters, "0,ar,3,", 3);
+    CHECK_NEAR(sum, last, 1e-5);
+    CHECK(last <= run + 1e-6);
+    /* pp: starts at 20 us, 3 iterations, each above 2 us (half a round
+     * trip to another group is ~1.8 us for 8 B; 1 KiB more) */
+    double pp_end = field(o.jobs, "1,pp,", 9);
+    CHECK(pp_end > 20.0);
+    CHECK(field(o.iters, "1,pp,0,", 3) > 20.0);
+    CHECK(field(o.iters, "1,pp,0,", 4) > 2.0 * 1.8);
+    CHECK_EQ_U(count_lines(o.iters), 1 + 4 + 3);
+    /* ranks: 12 + 2 + 8, rank r of ar on the list's node r / 4 */
+    CHECK_EQ_U(count_lines(o.ranks), 1 + 12 + 2 + 8);
+    CHECK_STR_CONTAINS(o.ranks, "\n0,ar,0,100,");
+    CHECK_STR_CONTAINS(o.ranks, "\n0,ar,3,100,");
+    CHECK_STR_CONTAINS(o.ranks, "\n0,ar,4,7,");
+    CHECK_STR_CONTAINS(o.ranks, "\n0,ar,11,300,");
+
+    /* same file, same seed: the same bytes */
+    struct run_out o3;
+    CHECK_EQ_U(run_text(two_jobs, &o3, &c), 0);
+    CHECK(o.jobs && o3.jobs && strcmp(o.jobs, o3.jobs) == 0);
+    CHECK(o.iters && o3.iters && strcmp(o.iters, o3.iters) == 0);
+    CHECK(o.ranks && o3.ranks && strcmp(o.ranks, o3.ranks) == 0);
+    run_free(&o3);
+
+    /* another seed: the random job lands elsewhere */
+    char other[sizeof two_jobs];
+    snprintf(other, sizeof other, "%s", two_jobs);
+    char *s = strstr(other, "seed = 5");
+    s[7] = '6';
+    CHECK_EQ_U(run_text(other, &o3, &c), 0);
+    const char *bg1 = strstr(o.ranks, "\n2,bg,");
+    const char *bg3 = o3.ranks ? strstr(o3.ranks, "\n2,bg,") : NULL;
+    CHECK(bg1 && bg3 && strncmp(bg1, bg3, 40) != 0);
+    run_free(&o3);
+    run_free(&o);
+    cap_free(&c);
+}
+
+/* A foreground job still running at experiment.time_limit_ms: the run
+ * returns 1 and writes it as unfinished, with the iterations it did. */
+static void test_time_limit(void)
+{
+    struct capture c;
+    cap_init(&c);
+    struct run_out o;
+    int rc = run_text("experiment = { time_limit_ms = 0.05; };\n"
+                      "system = { name = \"xc-12cab\"; };\n"
+                      "jobs = ( { workload = \"barrier\"; nodes = 4;\n"
+                      "  compute_us = 10.0; iterations = 100; } );\n",
+                      &o, &c);
+    CHECK_EQ_U(rc, 1);
+    CHECK_STR_CONTAINS(o.jobs, "\n0,barrier,barrier,4,1,4,linear,0,"
+                               "0.000000,,,0,");
+    double iters = field(o.jobs, "0,barrier,", 12);
+    /* 10 us of compute per iteration: at most 5 in 50 us, at least 3 */
+    CHECK(iters >= 3 && iters <= 5);
+    run_free(&o);
+    cap_free(&c);
+}
+
+/* Every workload: its keys store inside its parameter struct, its
+ * defaults initialise on 8 ranks, and its page documents every key. */
+static void test_registry(void)
+{
+    CHECK(workload_registry.n >= 15);
+    for (size_t i = 0; i < workload_registry.n; i++) {
+        const struct workload *w =
+            (const struct workload *)workload_registry.entries[i];
+        CHECK(registry_find(&workload_registry, w->base.name) == &w->base);
+        _Alignas(16) unsigned char params[WORKLOAD_PARAMS_MAX];
+        _Alignas(16) unsigned char state[WORKLOAD_STATE_MAX];
+        w->defaults(params);
+        struct workload_env env = { .nranks = 8, .ppn = 1, .seed = 1 };
+        char err[256] = "";
+        int rc = w->init(state, params, &env, err, sizeof err);
+        if (rc != 0)
+            fprintf(stderr, "  %s: %s\n", w->base.name, err);
+        CHECK_EQ_U(rc, 0);
+        if (rc == 0) {
+            struct dmpi_app a = w->app(state);
+            CHECK(a.next != NULL);
+            w->free(state);
+        }
+        char path[256];
+        snprintf(path, sizeof path, "docs/workloads/%s.md", w->base.name);
+        FILE *f = fopen(src_path(path), "r");
+        if (!f) {
+            test_failures++;
+            fprintf(stderr, "  %s is missing\n", path);
+            continue;
+        }
+        char *doc = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&doc, &len);
+        char buf[4096];
+        size_t r;
+        while ((r = fread(buf, 1, sizeof buf, f)) > 0)
+            fwrite(buf, 1, r, m);
+        fclose(f);
+        fclose(m);
+        for (const struct cfg_key *k = w->keys; k->name; k++) {
+            CHECK(k->offset < WORKLOAD_PARAMS_MAX);
+            char want[96];
+            snprintf(want, sizeof want, "`%s`", k->name);
+            if (!strstr(doc, want)) {
+                test_failures++;
+                fprintf(stderr, "  %s does not document %s\n", path, want);
+            }
+        }
+        free(doc);
+    }
+    /* the allocation registry names the policies as alloc.h does */
+    CHECK_EQ_U(allocation_registry.n, ALLOC_POLICY_COUNT);
+    for (size_t i = 0; i < allocation_registry.n; i++) {
+        const struct alloc_policy_entry *p =
+            (const struct alloc_policy_entry *)allocation_registry.entries[i];
+        CHECK_EQ_U(p->policy, i);
+        CHECK(strcmp(p->base.name, alloc_policy_names[i]) == 0);
+    }
+}
+
+const struct test_case tests_jobs[] = {
+    TEST(test_load),
+    TEST(test_load_errors),
+    TEST(test_run),
+    TEST(test_time_limit),
+    TEST(test_registry),
+    { 0 },
+};
