@@ -430,7 +430,54 @@ static void test_registry(void)
     }
 }
 
+/* `dfsim run` with jobs: the table, the three files, the exit status;
+ * a run cut by its time limit fails but keeps its rows. */
+static void test_cli(void)
+{
+    static char out[1 << 16], err[1 << 16];
+    char dir[64] = "/tmp/dfsim-jobs-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *cfg = write_temp("cli.cfg", two_jobs);
+    const char *argv[] = { "run", cfg, "-o", dir, NULL };
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
+    CHECK_STR_CONTAINS(out, "jobs: 3 sharing the machine, routing "
+                            "ADAPTIVE_0");
+    CHECK_STR_CONTAINS(out, "\nar                   allreduce");
+    CHECK_STR_CONTAINS(out, "(stopped)");
+    CHECK_STR_CONTAINS(out, "jobs.csv, iterations.csv, ranks.csv)");
+    static const char *const files[] = { "jobs.csv", "iterations.csv",
+                                         "ranks.csv", "probe.csv",
+                                         "topology.json" };
+    for (size_t i = 0; i < 5; i++) {
+        char p[256];
+        snprintf(p, sizeof p, "%s/%s", dir, files[i]);
+        CHECK(access(p, R_OK) == 0);
+        unlink(p);
+    }
+    const char *lim = write_temp(
+        "lim.cfg", "experiment = { time_limit_ms = 0.02; };\n"
+                   "system = { name = \"xc-12cab\"; };\n"
+                   "jobs = ( { workload = \"barrier\"; nodes = 4;\n"
+                   "  compute_us = 10.0; iterations = 100; } );\n");
+    const char *argv2[] = { "run", lim, "-o", dir, NULL };
+    CHECK_EQ_U(run_dfsim(argv2, out, sizeof out, err, sizeof err), 1);
+    CHECK_STR_CONTAINS(err, "the jobs had not ended after experiment."
+                            "time_limit_ms (0.020 ms");
+    CHECK_STR_CONTAINS(out, "(unfinished)");
+    for (size_t i = 0; i < 5; i++) {
+        char p[256];
+        snprintf(p, sizeof p, "%s/%s", dir, files[i]);
+        if (i < 3)
+            CHECK(access(p, R_OK) == 0);
+        unlink(p);
+    }
+    rmdir(dir);
+    unlink(cfg);
+    unlink(lim);
+}
+
 const struct test_case tests_jobs[] = {
+    TEST(test_cli),
     TEST(test_load),
     TEST(test_load_errors),
     TEST(test_run),

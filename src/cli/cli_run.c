@@ -5,7 +5,9 @@
  * row per run written as it finishes, so an interrupted sweep keeps what
  * it measured) and, with a sampling section, the counters sampled during
  * each run (nic_samples.csv and rtr_samples.csv; with several runs, one
- * pair per run, named nic_samples_<routing>_<load>.csv). */
+ * pair per run, named nic_samples_<routing>_<load>.csv) and, with a jobs
+ * list, one run of all its jobs together (jobs.csv, iterations.csv,
+ * ranks.csv; exp/jobs.h). */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
