@@ -261,6 +261,243 @@ static void test_jobs_and_determinism(void)
     CHECK_EQ_U(now1, now2);
 }
 
+/* Jobs on disjoint groups of an Aries dragonfly (xc-12cab: 6 groups, 12
+ * optical cables per group pair). Job A, a latency-bound MPI_Allreduce of
+ * 8 bytes, twice, on 16 nodes of group 0 and 16 of group 1; job B, a
+ * background congestor on 96 nodes of group 2 and 96 of group 3 (one on
+ * every router), every rank streaming 64 KiB messages to and from its
+ * partner in the other group: the adversarial pattern of a dragonfly,
+ * more than the 48 direct links of the pair carry. A starts 5 us after B.
+ *  - minimal routing: every path of A stays in groups 0 and 1, every path
+ *    of B in groups 2 and 3; each router draws its random choices from a
+ *    stream of its own (net.c: rng_stream(seed, RNG_ROUTER, r)), each NIC
+ *    likewise, and event keys count per entity (sim.h). So A's end, every
+ *    iteration's end and every rank's end are the same to the picosecond
+ *    with B as without; no flit of B reaches A's routers, none enters
+ *    groups 4 and 5;
+ *  - ADAPTIVE_0 (the Aries default): B's packets that the direct links
+ *    cannot take go non-minimally through the other groups, 0 and 1
+ *    included (two hundred times A's own flits there). They raise the loads
+ *    that A's routers see, and more of A's packets are diverted onto
+ *    non-minimal paths of 8 to 10 hops and 1.0 to 1.3 us instead of ~2
+ *    hops and ~0.34 us (measured: 10 of A's 1280 packets; 2 alone, where
+ *    A's own bursts divert them). Few packets, but on the critical path:
+ *    A's first iteration, while B's first wave is in the network, is
+ *    ~11 % slower. Later iterations move either way (the second is ~5 %
+ *    faster with B here: which packets are diverted changes), so the
+ *    check is on the first iteration, and on the whole job ending later
+ *    (+2.7 %). */
+struct shift_prog {
+    uint32_t *iter;
+    uint32_t n;
+    uint64_t bytes;
+};
+
+static uint32_t shift_next(void *ctx, uint32_t r, struct dmpi_op *out,
+                           uint32_t cap)
+{
+    struct shift_prog *p = ctx;
+    (void)cap;
+    uint32_t peer = (r + p->n / 2) % p->n; /* the other group's rank */
+    out[0] = (struct dmpi_op){ .code = DMPI_IRECV, .peer = peer, .tag = 1,
+                               .bytes = p->bytes };
+    out[1] = (struct dmpi_op){ .code = DMPI_ISEND, .peer = peer, .tag = 1,
+                               .bytes = p->bytes };
+    out[2] = (struct dmpi_op){ .code = DMPI_WAITALL };
+    out[3] = (struct dmpi_op){ .code = DMPI_MARK, .arg = p->iter[r]++ };
+    return 4; /* until the foreground job ends */
+}
+
+enum { DG_A = 16, DG_B = 96, DG_ITERS = 2 }; /* nodes per group */
+#define DG_START (5 * SIMTIME_US)                 /* A's start */
+
+struct dg_outcome {
+    bool ok;
+    simtime end;
+    simtime iter_end[DG_ITERS];
+    simtime rank_end[2 * DG_A];
+    uint64_t nonmin;      /* packets delivered non-minimally */
+    uint64_t flits[3];    /* flits that arrived at the routers of groups
+                             0-1, 2-3, 4-5 */
+    uint64_t b_msgs;      /* B's messages sent while A ran */
+};
+
+/* The first NIC's node of `count` routers of group g, spread over it. */
+static void group_nodes(const struct topo *t, uint32_t g, uint32_t count,
+                        uint32_t *out)
+{
+    uint32_t first = UINT32_MAX, size = 0;
+    for (uint32_t r = 0; r < t->n_routers; r++)
+        if (t->routers[r].group == g) {
+            if (first == UINT32_MAX)
+                first = r;
+            size++;
+        }
+    CHECK(size >= count);
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t r = first + (uint32_t)((uint64_t)i * size / count);
+        CHECK_EQ_U(t->routers[r].group, g);
+        out[i] = mpi_h_node_on(t, r);
+    }
+}
+
+/* Flits that arrived at the routers of groups 2k and 2k+1, all ports and
+ * VCs (counters on). */
+static uint64_t group_pair_flits(const struct net *n, uint32_t k)
+{
+    uint64_t f = 0;
+    for (uint32_t r = 0; r < n->t->n_routers; r++) {
+        const struct topo_router *tr = &n->t->routers[r];
+        if (tr->group / 2 != k)
+            continue;
+        for (uint32_t q = 0; q < tr->n_ports; q++)
+            for (uint32_t v = 0; v < n->V; v++)
+                f += net_ivc_count(net_ivc_at(n, tr->first_port + q, v))
+                         ->flits;
+    }
+    return f;
+}
+
+/* mpi_h_setup with routing `routing` and counters; A, and B if with_b. */
+static void disjoint_run(const char *routing, bool with_b,
+                         struct dg_outcome *o)
+{
+    memset(o, 0, sizeof *o);
+    struct mpi_h h;
+    memset(&h, 0, sizeof h);
+    diag_init(&h.d);
+    const struct routing *rt =
+        (const struct routing *)registry_find(&routing_registry, routing);
+    CHECK(rt != NULL);
+    struct net_params np;
+    if (!rt || topo_build_system(&h.t, "xc-12cab", &h.d) != 0 ||
+        sim_init(&h.s, EVQ_DEFAULT, net_entities(&h.t)) != 0) {
+        CHECK(!"setup");
+        mpi_h_teardown(&h);
+        return;
+    }
+    net_params_defaults(&np, &h.t);
+    np.routing = rt;
+    np.counters = true;
+    if (net_init(&h.n, &h.t, &np, &h.s, 1, &h.d) != 0) {
+        CHECK(!"net_init");
+        mpi_h_teardown(&h);
+        return;
+    }
+    h.net_ok = true;
+    CHECK_EQ_U(h.t.n_groups, 6);
+
+    uint32_t a_nodes[2 * DG_A], b_nodes[2 * DG_B];
+    group_nodes(&h.t, 0, DG_A, a_nodes);
+    group_nodes(&h.t, 1, DG_A, a_nodes + DG_A);
+    group_nodes(&h.t, 2, DG_B, b_nodes);
+    group_nodes(&h.t, 3, DG_B, b_nodes + DG_B);
+    struct micro mb;
+    char err[128];
+    struct micro_params mp = { .kind = MICRO_ALLREDUCE, .bytes = 8,
+                               .iterations = DG_ITERS };
+    CHECK(micro_init(&mb, &mp, 2 * DG_A, err, sizeof err) == 0);
+    uint32_t b_iter[2 * DG_B] = { 0 };
+    struct shift_prog sp = { b_iter, 2 * DG_B, 65536 };
+    struct dmpi_job_spec js[2] = {
+        { .name = "A", .nodes = a_nodes, .n_nodes = 2 * DG_A, .ppn = 1,
+          .app = micro_app(&mb), .start = DG_START },
+        { .name = "B", .nodes = b_nodes, .n_nodes = 2 * DG_B, .ppn = 1,
+          .app = { .ctx = &sp, .next = shift_next }, .background = true },
+    };
+    if (mpi_h_start(&h, NULL, js, with_b ? 2 : 1) == 0 &&
+        mpi_h_run(&h) == 0) {
+        const struct dmpi_job_result *r = &h.m.res[0];
+        CHECK(r->finished);
+        CHECK_EQ_U(r->n_iter, DG_ITERS);
+        CHECK_EQ_U(r->n_ranks, 2 * DG_A);
+        o->ok = r->finished && r->n_iter == DG_ITERS &&
+                r->n_ranks == 2 * DG_A;
+        if (o->ok) {
+            o->end = r->end;
+            memcpy(o->iter_end, r->iter_end, sizeof o->iter_end);
+            memcpy(o->rank_end, r->rank_end, sizeof o->rank_end);
+        }
+        o->nonmin = h.n.st.nonmin[0] + h.n.st.nonmin[1];
+        for (uint32_t k = 0; k < 3; k++)
+            o->flits[k] = group_pair_flits(&h.n, k);
+        if (with_b) {
+            CHECK(!h.m.res[1].finished); /* stopped with A */
+            o->b_msgs = h.m.res[1].msgs;
+        }
+    }
+    micro_free(&mb);
+    mpi_h_teardown(&h);
+}
+
+/* Microseconds since A's start. */
+static double dg_us(simtime t)
+{
+    return (double)(t - DG_START) / SIMTIME_US;
+}
+
+static void test_disjoint_groups(void)
+{
+    struct dg_outcome ma, mb, aa, ab; /* minimal / adaptive, alone / B */
+    disjoint_run("minimal", false, &ma);
+    disjoint_run("minimal", true, &mb);
+    disjoint_run("ADAPTIVE_0", false, &aa);
+    disjoint_run("ADAPTIVE_0", true, &ab);
+    CHECK(ma.ok && mb.ok && aa.ok && ab.ok);
+    if (!(ma.ok && mb.ok && aa.ok && ab.ok))
+        return;
+    fprintf(stderr, "  A (8 B allreduce, 32 ranks in groups 0-1), "
+            "alone / beside B (groups 2-3):\n"
+            "    minimal     %8.3f us / %8.3f us (first iteration "
+            "%.3f / %.3f)\n"
+            "    ADAPTIVE_0  %8.3f us / %8.3f us (%+.1f %%; first iteration "
+            "%.3f / %.3f, %+.1f %%)\n",
+            dg_us(ma.end), dg_us(mb.end), dg_us(ma.iter_end[0]),
+            dg_us(mb.iter_end[0]), dg_us(aa.end), dg_us(ab.end),
+            100.0 * (dg_us(ab.end) / dg_us(aa.end) - 1),
+            dg_us(aa.iter_end[0]), dg_us(ab.iter_end[0]),
+            100.0 * (dg_us(ab.iter_end[0]) / dg_us(aa.iter_end[0]) - 1));
+    for (int k = 0; k < 2; k++) {
+        const struct dg_outcome *x = k ? &ab : &mb, *y = k ? &aa : &ma;
+        fprintf(stderr, "    %-10s  flits in groups 0-1 %llu (A alone "
+                "%llu), 2-3 %llu, 4-5 %llu; non-minimal packets %llu; "
+                "B's messages %llu\n", k ? "ADAPTIVE_0" : "minimal",
+                (unsigned long long)x->flits[0],
+                (unsigned long long)y->flits[0],
+                (unsigned long long)x->flits[1],
+                (unsigned long long)x->flits[2],
+                (unsigned long long)x->nonmin,
+                (unsigned long long)x->b_msgs);
+    }
+    fprintf(stderr, "    A alone under ADAPTIVE_0: %llu non-minimal "
+            "packets, %llu flits outside groups 0-1\n",
+            (unsigned long long)aa.nonmin,
+            (unsigned long long)(aa.flits[1] + aa.flits[2]));
+
+    /* minimal: not a picosecond of difference, not a flit of B in A's
+     * groups (nor in 4-5) */
+    CHECK_EQ_U(mb.end, ma.end);
+    for (uint32_t i = 0; i < DG_ITERS; i++)
+        CHECK_EQ_U(mb.iter_end[i], ma.iter_end[i]);
+    for (uint32_t r = 0; r < 2 * DG_A; r++)
+        CHECK_EQ_U(mb.rank_end[r], ma.rank_end[r]);
+    CHECK_EQ_U(mb.flits[0], ma.flits[0]);
+    CHECK_EQ_U(ma.flits[1] + ma.flits[2], 0);
+    CHECK_EQ_U(mb.flits[2], 0);
+    CHECK_EQ_U(ma.nonmin + mb.nonmin, 0);
+    CHECK(mb.flits[1] > 0 && mb.b_msgs >= 2 * DG_B);
+
+    /* ADAPTIVE_0: B goes through A's groups (and 4-5), and A is slower,
+     * its first iteration by more than 2 % (measured: 10.8 %) */
+    CHECK(aa.nonmin < 16);
+    CHECK(ab.nonmin > 0);
+    CHECK(ab.flits[0] > 10 * aa.flits[0]);
+    CHECK(ab.flits[2] > 0);
+    CHECK(ab.b_msgs >= 2 * DG_B);
+    CHECK(ab.end > aa.end);
+    CHECK(dg_us(ab.iter_end[0]) >= 1.02 * dg_us(aa.iter_end[0]));
+}
+
 /* One-sided: PUTs and GETs into rank 0's window complete at the flush
  * (GPCNeT's RMA congestors); a large eager-size unexpected receive and a
  * wildcard receive match in the sender's order. */
@@ -439,6 +676,7 @@ const struct test_case tests_mpi[] = {
     TEST(test_protocol_traffic),
     TEST(test_collectives_run),
     TEST(test_jobs_and_determinism),
+    TEST(test_disjoint_groups),
     TEST(test_one_sided_and_order),
     TEST(test_ember_motifs),
     TEST(test_same_node),

@@ -27,7 +27,7 @@ void ember_defaults(struct ember_params *p, enum ember_kind kind)
 
 /* ember's choice of a 3-D grid for n ranks: among i·j·k = n, the one
  * whose sides have the least variance (first found, i then j ascending). */
-static void grid3(uint32_t n, uint32_t *px, uint32_t *py, uint32_t *pz)
+void ember_grid3(uint32_t n, uint32_t *px, uint32_t *py, uint32_t *pz)
 {
     double best = INFINITY;
     for (uint32_t i = 1; i <= n; i++) {
@@ -68,7 +68,7 @@ int ember_init(struct ember *e, const struct ember_params *p,
     const char *name = q->kind == EMBER_HALO3D ? "halo3d" : "sweep3d";
     if (q->kind == EMBER_HALO3D) {
         if (!q->px && !q->py && !q->pz)
-            grid3(nranks, &q->px, &q->py, &q->pz);
+            ember_grid3(nranks, &q->px, &q->py, &q->pz);
         if ((uint64_t)q->px * q->py * q->pz != nranks) {
             snprintf(err, err_cap, "halo3d: a %u x %u x %u grid does not "
                      "hold the job's %u ranks", q->px, q->py, q->pz, nranks);

@@ -54,6 +54,11 @@ struct ember_params {
     uint32_t iterations;
 };
 
+/* ember's choice of a 3-D process grid for n ranks (emberhalo3d.cc):
+ * among i·j·k = n, the one whose sides have the least variance (first
+ * found, i then j ascending). Also used by the proxy apps (app/proxy.h). */
+void ember_grid3(uint32_t n, uint32_t *px, uint32_t *py, uint32_t *pz);
+
 /* ember's defaults for `kind`. */
 void ember_defaults(struct ember_params *p, enum ember_kind kind);
 

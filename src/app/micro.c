@@ -8,6 +8,7 @@
 const char *const micro_kind_names[] = { "pingpong", "allreduce",
                                          "alltoall", "bcast",
                                          "barrier",  "incast",
+                                         "bw",       "bibw",
                                          NULL };
 
 int micro_init(struct micro *mb, const struct micro_params *p,
@@ -16,16 +17,23 @@ int micro_init(struct micro *mb, const struct micro_params *p,
     mb->p = *p;
     mb->nranks = nranks;
     mb->iter = mb->sub = NULL;
-    bool needs_peer = p->kind == MICRO_PINGPONG || p->kind == MICRO_BCAST ||
+    bool pair = p->kind == MICRO_PINGPONG || p->kind == MICRO_BW ||
+                p->kind == MICRO_BIBW;
+    bool needs_peer = pair || p->kind == MICRO_BCAST ||
                       p->kind == MICRO_INCAST;
     if (needs_peer && p->peer >= nranks) {
         snprintf(err, err_cap, "%s: rank %u is not one of the job's %u",
                  micro_kind_names[p->kind], p->peer, nranks);
         return -1;
     }
-    if (p->kind == MICRO_PINGPONG && (p->peer == 0 || nranks < 2)) {
-        snprintf(err, err_cap, "pingpong: needs 2 ranks or more and a "
-                 "partner other than rank 0");
+    if (pair && (p->peer == 0 || nranks < 2)) {
+        snprintf(err, err_cap, "%s: needs 2 ranks or more and a partner "
+                 "other than rank 0", micro_kind_names[p->kind]);
+        return -1;
+    }
+    if ((p->kind == MICRO_BW || p->kind == MICRO_BIBW) && p->window == 0) {
+        snprintf(err, err_cap, "%s: the window must be 1 or more",
+                 micro_kind_names[p->kind]);
         return -1;
     }
     if (p->bytes == 0 && p->kind != MICRO_BARRIER) {
@@ -121,6 +129,72 @@ static uint32_t incast_target(struct micro *mb, uint32_t r,
     return k;
 }
 
+/* Operation i of rank r's streaming iteration (bw, bibw), as OSU's
+ * osu_bw / osu_bibw: the sender posts `window` MPI_Isends then
+ * MPI_Waitall then receives a 4-byte ack (tag 101); the receiver posts
+ * `window` MPI_Irecvs, MPI_Waitall, sends the ack; in bibw both post
+ * their receives, then their sends, then MPI_Waitall, and there is no
+ * ack. Other ranks only mark. Returns false past the end (the mark is
+ * the last). */
+#define OSU_ACK_BYTES 4
+#define OSU_ACK_TAG 101
+static bool stream_op(const struct micro *mb, uint32_t r, uint32_t i,
+                      struct dmpi_op *o)
+{
+    const struct micro_params *p = &mb->p;
+    uint32_t w = p->window;
+    if (p->compute) {
+        if (i == 0) {
+            *o = (struct dmpi_op){ .code = DMPI_COMPUTE, .arg = p->compute };
+            return true;
+        }
+        i--;
+    }
+    bool sender = r == 0, receiver = r == p->peer;
+    uint32_t other = sender ? p->peer : 0;
+    uint32_t n = 0; /* ops before the mark */
+    if (p->kind == MICRO_BIBW && (sender || receiver)) {
+        n = 2 * w + 1;
+        if (i < w)
+            *o = op(DMPI_IRECV, other, p->bytes);
+        else if (i < 2 * w)
+            *o = op(DMPI_ISEND, other, p->bytes);
+        else if (i == 2 * w)
+            *o = op(DMPI_WAITALL, 0, 0);
+    } else if (sender || receiver) {
+        n = w + 2;
+        if (i < w)
+            *o = op(sender ? DMPI_ISEND : DMPI_IRECV, other, p->bytes);
+        else if (i == w)
+            *o = op(DMPI_WAITALL, 0, 0);
+        else if (i == w + 1) {
+            *o = op(sender ? DMPI_RECV : DMPI_SEND, other, OSU_ACK_BYTES);
+            o->tag = OSU_ACK_TAG;
+        }
+    }
+    if (i == n)
+        *o = (struct dmpi_op){ .code = DMPI_MARK, .arg = mb->iter[r] };
+    return i <= n;
+}
+
+static uint32_t stream_next(struct micro *mb, uint32_t r,
+                            struct dmpi_op *out, uint32_t cap)
+{
+    uint32_t k = 0;
+    while (k < cap && mb->iter[r] < mb->p.iterations) {
+        if (stream_op(mb, r, mb->sub[r], &out[k])) {
+            bool mark = out[k].code == DMPI_MARK;
+            k++;
+            mb->sub[r]++;
+            if (!mark)
+                continue;
+        }
+        mb->sub[r] = 0;
+        mb->iter[r]++;
+    }
+    return k;
+}
+
 static uint32_t micro_next(void *ctx, uint32_t r, struct dmpi_op *out,
                            uint32_t cap)
 {
@@ -129,6 +203,8 @@ static uint32_t micro_next(void *ctx, uint32_t r, struct dmpi_op *out,
         return 0;
     if (mb->p.kind == MICRO_INCAST && r == mb->p.peer)
         return incast_target(mb, r, out, cap);
+    if (mb->p.kind == MICRO_BW || mb->p.kind == MICRO_BIBW)
+        return stream_next(mb, r, out, cap);
     if (cap < 4)
         return 0; /* the layer always offers more (mpi.c's BATCH) */
     uint32_t k = iteration(mb, r, out);

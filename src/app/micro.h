@@ -16,6 +16,17 @@
  *   incast     every rank but `peer` (the target, 0) sends `bytes` to it
  *              (blocking); the target posts a receive from every other
  *              rank and waits for them all (emberincast)
+ *   bw         streaming bandwidth as OSU's osu_bw (OSU Micro-Benchmarks,
+ *              mpi/pt2pt/osu_bw.c): rank 0 posts `window` (64,
+ *              WINDOW_SIZE_LARGE) MPI_Isends of `bytes` to `peer`, waits
+ *              for them all and receives a 4-byte ack (tag 101); `peer`
+ *              posts as many MPI_Irecvs, waits, sends the ack. Bandwidth
+ *              = bytes x window / iteration time. The XC white paper's
+ *              Fig. 12 (~10 GB/s unidirectional) is this kind of test.
+ *   bibw       osu_bibw: rank 0 and `peer` both post `window` receives
+ *              then `window` sends to each other and wait; no ack.
+ *              Bandwidth = 2 x bytes x window / iteration time (Fig. 13,
+ *              ~15 GB/s bidirectional).
  * Each iteration starts with a compute phase of `compute` ps (0), as the
  * motifs' arg.compute.
  */
@@ -34,6 +45,8 @@ enum micro_kind {
     MICRO_BCAST,
     MICRO_BARRIER,
     MICRO_INCAST,
+    MICRO_BW,
+    MICRO_BIBW,
     MICRO_KIND_COUNT
 };
 
@@ -43,8 +56,9 @@ struct micro_params {
     enum micro_kind kind;
     uint64_t bytes;      /* message size (per peer for alltoall) */
     uint32_t iterations;
-    uint32_t peer;       /* pingpong: rank 0's partner; bcast: root;
-                            incast: target */
+    uint32_t peer;       /* pingpong, bw, bibw: rank 0's partner;
+                            bcast: root; incast: target */
+    uint32_t window;     /* bw, bibw: messages in flight per iteration */
     simtime compute;     /* before each iteration */
 };
 
@@ -53,7 +67,8 @@ struct micro {
     uint32_t nranks;
     uint32_t *iter;      /* [nranks]: iterations emitted */
     uint32_t *sub;       /* [nranks]: the incast target's receives
-                            emitted in its current iteration */
+                            (bw, bibw: every rank's operations) emitted
+                            in its current iteration */
 };
 
 /* Prepare the program for nranks ranks. Returns 0, or -1 (out of memory,

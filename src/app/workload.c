@@ -11,6 +11,7 @@
 #include "app/ember.h"
 #include "app/gpcnet.h"
 #include "app/micro.h"
+#include "app/proxy.h"
 
 static_assert(sizeof(struct micro_params) <= WORKLOAD_PARAMS_MAX, "params");
 static_assert(sizeof(struct ember_params) <= WORKLOAD_PARAMS_MAX, "params");
@@ -18,6 +19,8 @@ static_assert(sizeof(struct gpcnet_params) <= WORKLOAD_PARAMS_MAX, "params");
 static_assert(sizeof(struct micro) <= WORKLOAD_STATE_MAX, "state");
 static_assert(sizeof(struct ember) <= WORKLOAD_STATE_MAX, "state");
 static_assert(sizeof(struct gpcnet) <= WORKLOAD_STATE_MAX, "state");
+static_assert(sizeof(struct proxy_params) <= WORKLOAD_PARAMS_MAX, "params");
+static_assert(sizeof(struct proxy) <= WORKLOAD_STATE_MAX, "state");
 
 #define KEY_U32(s, key, field, lo, hi, text)                                 \
     { .name = key, .type = CFG_UINT32, .offset = offsetof(s, field),         \
@@ -85,6 +88,17 @@ static const struct cfg_key incast_keys[] = {
             "the rank every other sends to (0, arg.incasttarget)"),
     MICRO_COMPUTE, KEY_END,
 };
+static const struct cfg_key bw_keys[] = {
+    MICRO_BYTES("message size, bytes (1048576: osu_bw sweeps sizes; one "
+                "large size per job here)"),
+    KEY_U32(M, "iterations", iterations, 1, UINT32_MAX - 1,
+            "iterations of a window each (20, osu_bw's LOOP_LARGE)"),
+    KEY_U32(M, "peer", peer, 1, UINT32_MAX - 1, "rank 0's partner (1)"),
+    KEY_U32(M, "window", window, 1, 1 << 16,
+            "messages in flight per iteration (64, osu_bw "
+            "WINDOW_SIZE_LARGE)"),
+    MICRO_COMPUTE, KEY_END,
+};
 #undef M
 
 /* ember's motif defaults (papers-and-workloads.md §2): one iteration, no
@@ -101,6 +115,11 @@ static void micro_defaults(void *params, enum micro_kind k)
     case MICRO_ALLREDUCE:
     case MICRO_BCAST: p->bytes = 8; break;
     case MICRO_ALLTOALL: p->bytes = 1; break;
+    case MICRO_BW:
+    case MICRO_BIBW: /* OSU micro-benchmarks: window 64, 20 iterations
+                        for large messages (LOOP_LARGE) */
+        p->bytes = 1 << 20, p->peer = 1, p->window = 64, p->iterations = 20;
+        break;
     case MICRO_BARRIER:
     case MICRO_KIND_COUNT: break;
     }
@@ -132,6 +151,11 @@ MICRO(bcast, MICRO_BCAST, "MPI_Bcast from a root (ember bcast)");
 MICRO(barrier, MICRO_BARRIER, "MPI_Barrier (ember barrier)");
 MICRO(incast, MICRO_INCAST, "every rank sends to one target (ember "
                             "incast)");
+#define bibw_keys bw_keys
+MICRO(bw, MICRO_BW, "streaming bandwidth, a window of sends then an ack "
+                    "(OSU osu_bw)");
+MICRO(bibw, MICRO_BIBW, "bidirectional streaming bandwidth (OSU "
+                        "osu_bibw)");
 
 /* ---- ember motifs (app/ember.h) ----------------------------------------- */
 
@@ -289,14 +313,151 @@ GPCNET(gp_rr_bw_sync, "gpcnet-rr-bw-sync", GPCNET_RR_BW_SYNC,
 GPCNET(gp_allreduce, "gpcnet-allreduce", GPCNET_ALLREDUCE,
        gp_allreduce_keys, "GPCNeT canary: 8-byte MPI_Allreduce");
 
+/* ---- proxy applications (app/proxy.h) ----------------------------------- */
+
+#define P struct proxy_params
+#define PX_GRID3                                                             \
+    KEY_U32(P, "px", px, 0, 1 << 20, "process grid along x; 0 0 0: chosen "  \
+                                     "(the most cubic, as ember)"),         \
+    KEY_U32(P, "py", py, 0, 1 << 20, "process grid along y"),               \
+    KEY_U32(P, "pz", pz, 0, 1 << 20, "process grid along z")
+#define PX_POINTS(what)                                                      \
+    KEY_U32(P, "nx", nx, 1, 1 << 20, "points along x (" what ")"),          \
+    KEY_U32(P, "ny", ny, 1, 1 << 20, "points along y (" what ")"),          \
+    KEY_U32(P, "nz", nz, 1, 1 << 20, "points along z (" what ")")
+#define PX_FLOPS(def)                                                        \
+    KEY_F(P, "peflops", peflops, 1, 1e18, "flop/s of a rank (" def ")")
+#define PX_ITER(text)                                                        \
+    KEY_U32(P, "iterations", iterations, 1, UINT32_MAX - 1, text)
+#define PX_COMPUTE                                                           \
+    KEY_US(P, "compute_us", compute,                                         \
+           "if > 0, replaces every computed compute phase, us (0)")
+#define PX_PERIODIC(def)                                                     \
+    KEY_BOOL(P, "periodic", periodic, "the domain wraps around (" def ")")
+
+static const struct cfg_key milc_keys[] = {
+    PX_GRID3,
+    KEY_U32(P, "pt", pt, 0, 1 << 20, "process grid along t; all four 0: "
+                                     "MILC's setup_hyper_prime layout"),
+    KEY_U32(P, "nx", nx, 1, 1 << 20, "global lattice along x (64, "
+                                     "emberlqcd arg.nx)"),
+    KEY_U32(P, "ny", ny, 1, 1 << 20, "global lattice along y (64)"),
+    KEY_U32(P, "nz", nz, 1, 1 << 20, "global lattice along z (64)"),
+    KEY_U32(P, "nt", nt, 1, 1 << 20, "global lattice along t (64)"),
+    PX_FLOPS("20e9, emberlqcd arg.peflops"),
+    PX_PERIODIC("true: MILC's com_mpi.c wraps coordinates"),
+    PX_ITER("CG iterations (300: the sample input's CG cap)"),
+    PX_COMPUTE, KEY_END,
+};
+static const struct cfg_key lammps_keys[] = {
+    PX_GRID3,
+    KEY_U32(P, "atoms_per_rank", atoms_per_rank, 1, 1u << 30,
+            "atoms each rank owns (32000: LAMMPS bench scaled size)"),
+    KEY_F(P, "density", density, 1e-6, 1e6,
+          "atoms per sigma^3 (0.8442, in.lj)"),
+    KEY_F(P, "cutoff", cutoff, 1e-6, 1e6, "pair cut-off, sigma (2.5)"),
+    KEY_F(P, "skin", skin, 0, 1e6, "neighbour skin, sigma (0.3)"),
+    KEY_F(P, "migrate_depth", migrate_depth, 0, 1e6,
+          "atoms this close to a face leave between re-neighbourings, "
+          "sigma (0.1, inference)"),
+    KEY_U32(P, "forward_bytes", forward_bytes, 0, 1 << 20,
+            "forward comm per ghost atom, bytes (24)"),
+    KEY_U32(P, "reverse_bytes", reverse_bytes, 0, 1 << 20,
+            "reverse comm per ghost atom, bytes (24)"),
+    KEY_U32(P, "border_bytes", border_bytes, 0, 1 << 20,
+            "borders per ghost atom, bytes (48)"),
+    KEY_U32(P, "exchange_bytes", exchange_bytes, 0, 1 << 20,
+            "per migrating atom, bytes (88)"),
+    KEY_U32(P, "reneighbor_every", reneighbor_every, 0, UINT32_MAX - 1,
+            "steps between re-neighbourings; 0 never (20, in.lj)"),
+    KEY_U32(P, "thermo_every", thermo_every, 0, UINT32_MAX - 1,
+            "steps between thermo outputs; 0: the last step only (0)"),
+    KEY_BOOL(P, "newton", newton, "reverse comm of forces (true)"),
+    KEY_F(P, "pair_ns_per_atom", pair_ns_per_atom, 0, 1e9,
+          "pair compute per atom and step, ns (480)"),
+    KEY_F(P, "neigh_ns_per_atom", neigh_ns_per_atom, 0, 1e9,
+          "neighbour-list build per atom, ns (1000, inference)"),
+    PX_PERIODIC("true: boundary p p p"),
+    PX_ITER("timesteps (100, in.lj run 100)"),
+    PX_COMPUTE, KEY_END,
+};
+static const struct cfg_key amg_keys[] = {
+    PX_GRID3, PX_POINTS("40 per rank, amg.README -n 40 40 40"),
+    KEY_U32(P, "levels", levels, 1, 32, "multigrid levels (5)"),
+    KEY_F(P, "coarsen_first", coarsen_first, 1, 1e9,
+          "row ratio from level 0 to 1 (71)"),
+    KEY_F(P, "coarsen", coarsen, 1, 1e9,
+          "row ratio of each later level (7.5)"),
+    KEY_U32(P, "coarse_reach", coarse_reach, 1, 4,
+            "halo reach on coarse levels, points (2, inference)"),
+    KEY_U32(P, "pre_sweeps", pre_sweeps, 0, 64, "smoothing sweeps down (2)"),
+    KEY_U32(P, "post_sweeps", post_sweeps, 0, 64, "smoothing sweeps up (2)"),
+    KEY_U32(P, "coarse_sweeps", coarse_sweeps, 0, 64,
+            "sweeps on the coarsest level (1)"),
+    KEY_U32(P, "krylov_dots", krylov_dots, 1, 64,
+            "dot-product allreduces per iteration (3, inference)"),
+    KEY_F(P, "nnz_fine", nnz_fine, 1, 1e6,
+          "nonzeros per row on the fine level (27)"),
+    KEY_F(P, "nnz_coarse", nnz_coarse, 1, 1e6,
+          "nonzeros per row on coarse levels (80)"),
+    KEY_F(P, "interp_nnz", interp_nnz, 0, 1e6,
+          "interpolation entries per row (4, inference)"),
+    PX_FLOPS("1e9, inference: memory-bound"),
+    PX_ITER("PCG iterations (20, amg.README example)"),
+    PX_COMPUTE, KEY_END,
+};
+static const struct cfg_key minighost_keys[] = {
+    PX_GRID3, PX_POINTS("100 per rank, default-settings.h"),
+    KEY_U32(P, "num_vars", num_vars, 1, 1024, "variables (5)"),
+    KEY_U32(P, "stencil", stencil, 21, 24,
+            "21 2D5PT, 22 2D9PT, 23 3D7PT, 24 3D27PT (21)"),
+    KEY_U32(P, "percent_sum", percent_sum, 0, 100,
+            "share of the variables summed each step, % (100)"),
+    KEY_U32(P, "mapping", mapping, 0, 1,
+            "ranks to nodes: 0 linear, 1 blocked (each node a compact "
+            "sub-block) (0)"),
+    PX_FLOPS("1e10, as ember halo3d"),
+    PX_ITER("time steps (100, num_tsteps)"),
+    PX_COMPUTE, KEY_END,
+};
+#undef P
+
+static int proxy_winit(void *state, const void *params,
+                       const struct workload_env *env, char *err, size_t cap)
+{
+    return proxy_init(state, params, env->nranks, env->ppn, err, cap);
+}
+static void proxy_wfree(void *state) { proxy_free(state); }
+static struct dmpi_app proxy_wapp(void *state) { return proxy_app(state); }
+
+#define PROXY(ident, KIND, TEXT)                                             \
+    static void ident##_defaults(void *p) { proxy_defaults(p, KIND); }       \
+    static const struct workload wl_##ident = {                              \
+        .base = { .name = #ident, .help = TEXT },                            \
+        .family = "proxy", .keys = ident##_keys,                             \
+        .defaults = ident##_defaults, .init = proxy_winit,                   \
+        .free = proxy_wfree, .app = proxy_wapp,                              \
+    }
+PROXY(milc, PROXY_MILC, "MILC su3_rmd CG: 4-D lattice, 8 neighbours with "
+                        "Naik gathers, two global sums");
+PROXY(lammps, PROXY_LAMMPS, "LAMMPS LJ: 3-D bricks, 6-neighbour forward "
+                            "and reverse comm, re-neighbouring");
+PROXY(amg, PROXY_AMG, "AMG2013 PCG + V-cycle: 27-point halos, coarse "
+                      "levels farther, dot products");
+PROXY(minighost, PROXY_MINIGHOST, "MiniGhost BSPMA: 6-face exchange of "
+                                  "aggregated variables, grid sums");
+
 /* ---- the registry ------------------------------------------------------- */
 
 static const struct reg_entry *const entries[] = {
     &wl_pingpong.base,      &wl_allreduce.base,     &wl_alltoall.base,
     &wl_bcast.base,         &wl_barrier.base,       &wl_incast.base,
+    &wl_bw.base,            &wl_bibw.base,
     &wl_halo3d.base,        &wl_sweep3d.base,       &wl_gp_a2a.base,
     &wl_gp_p2p_incast.base, &wl_gp_rma_incast.base, &wl_gp_rma_bcast.base,
     &wl_gp_rr_latency.base, &wl_gp_rr_bw_sync.base, &wl_gp_allreduce.base,
+    &wl_milc.base,          &wl_lammps.base,        &wl_amg.base,
+    &wl_minighost.base,
 };
 
 const struct registry workload_registry = {

@@ -8,7 +8,8 @@
  * offsets into that struct), after `defaults` has filled it. `init`
  * prepares one instance for a job of `nranks` ranks; `app` gives the
  * dmpi_app the MPI-like layer runs (mpi/mpi.h). Families and their pages:
- *   microbenchmarks  pingpong, allreduce, alltoall, bcast, barrier, incast
+ *   microbenchmarks  pingpong, allreduce, alltoall, bcast, barrier, incast,
+ *                    bw, bibw
  *                    (app/micro.h)
  *   ember motifs     halo3d, sweep3d (app/ember.h)
  *   GPCNeT           gpcnet-a2a, gpcnet-p2p-incast, gpcnet-rma-incast,
@@ -43,7 +44,7 @@ struct workload_env {
 /* Largest parameter struct and instance of any workload (checked at
  * compile time in workload.c), so that a job holds both inline. */
 #define WORKLOAD_PARAMS_MAX 256
-#define WORKLOAD_STATE_MAX 256
+#define WORKLOAD_STATE_MAX 512
 
 struct workload {
     struct reg_entry base;

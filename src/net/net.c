@@ -14,7 +14,10 @@ struct net_nic {
     uint32_t req_head, req_tail; /* messages with requests still to inject */
     uint32_t rsp_head, rsp_tail; /* response packets waiting to go */
     uint32_t outstanding;        /* requests awaiting their response */
-    simtime next_inject;         /* rate limit: earliest next injection */
+    simtime next_read, next_write; /* rate limit: earliest next packet
+                                    that reads host memory (PUT request,
+                                    GET response) / that writes it (PUT
+                                    response, GET request) */
     simtime wake_at;             /* pending NIC_WAKE, SIMTIME_MAX if none */
     bool cr_wait;                /* waits for injection credits: a credit
                                     return to one of its ports wakes it */
@@ -734,6 +737,20 @@ static uint32_t nic_port(struct net *n, uint32_t nic, uint32_t vc,
     return best;
 }
 
+/* The rate limit is the host interface: "a 64-byte read or write every
+ * five cycles" (XC white paper, "Aries Performance"). Reads and writes are
+ * separate streams — symmetric bulk transfers reach ~8 GB/s each way and
+ * bidirectional tests exceed 15 GB/s in all (same section) — so a NIC has
+ * a timer for each: a packet that carries data out of the node (PUT
+ * request, GET response) takes a read; one whose exchange puts data into
+ * the node's memory (the response to a PUT that arrived, a GET request
+ * whose data will arrive) takes a write. */
+static simtime *nic_rate_timer(struct net_nic *c, uint8_t cls, uint8_t op)
+{
+    return (cls == PKT_REQ) == (op == NET_PUT) ? &c->next_read
+                                               : &c->next_write;
+}
+
 static void nic_inject(struct net *n, uint32_t nic, uint32_t id,
                        uint32_t port)
 {
@@ -743,7 +760,7 @@ static void nic_inject(struct net *n, uint32_t nic, uint32_t id,
     net_ovc_at(n, port, p->vc)->inj_credits -= p->flits;
     simtime end = now + ser_time(o, p->flits);
     o->inj_busy = end;
-    n->nic[nic].next_inject = now + n->p.nic_gap;
+    *nic_rate_timer(&n->nic[nic], p->cls, p->op) = now + n->p.nic_gap;
     p->t_injected = now;
     p->in_port = port;
     p->tail = end + o->latency;
@@ -772,22 +789,23 @@ static void nic_blocked(struct net *n, uint32_t nic, uint32_t cls)
 
 /* Inject what NIC `nic` can inject now: responses first, then the next
  * request of the oldest message, within the outstanding-request limit and
- * the injection rate. */
+ * the injection rate (a packet whose read or write stream is busy waits;
+ * one of the other stream may go). */
 static void nic_try(struct net *n, uint32_t nic)
 {
     struct net_nic *c = &n->nic[nic];
     simtime now = n->s->now;
     c->cr_wait = false;
     for (;;) {
-        if (c->next_inject > now) {
-            if (c->rsp_head != NET_NONE ||
-                (c->req_head != NET_NONE &&
-                 c->outstanding < n->p.max_outstanding))
-                nic_wake_at(n, nic, c->next_inject);
-            return;
-        }
-        simtime soon;
+        simtime soon, rate_wait = SIMTIME_MAX;
         if (c->rsp_head != NET_NONE) {
+            uint32_t id = c->rsp_head;
+            struct packet *p = &n->pkt[id];
+            simtime t = *nic_rate_timer(c, p->cls, p->op);
+            if (t > now)
+                rate_wait = t;
+        }
+        if (c->rsp_head != NET_NONE && rate_wait == SIMTIME_MAX) {
             uint32_t id = c->rsp_head;
             struct packet *p = &n->pkt[id];
             uint32_t port = nic_port(n, nic, p->vc, p->flits, &soon);
@@ -802,10 +820,18 @@ static void nic_try(struct net *n, uint32_t nic)
             continue;
         }
         if (c->req_head == NET_NONE ||
-            c->outstanding >= n->p.max_outstanding)
+            c->outstanding >= n->p.max_outstanding) {
+            if (rate_wait != SIMTIME_MAX)
+                nic_wake_at(n, nic, rate_wait);
             return;
+        }
         uint32_t mid = c->req_head;
         struct message *m = &n->msg[mid];
+        simtime t = *nic_rate_timer(c, PKT_REQ, m->op);
+        if (t > now) {
+            nic_wake_at(n, nic, t < rate_wait ? t : rate_wait);
+            return;
+        }
         uint32_t bytes = m->bytes - m->sent;
         if (bytes > n->p.max_payload)
             bytes = n->p.max_payload;

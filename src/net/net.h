@@ -12,7 +12,9 @@
  *    8 + 27: Pedretti et al. §V), Slingshot bytes (4 KiB + 62 B of
  *    Ethernet/IP/UDP/IB/RoCE headers: SC'20 §II-G).
  *  - A NIC injects at most one packet per `nic_gap` (Aries: a 64 B read or
- *    write every 5 cycles at 800 MHz) on the least busy of its endpoint
+ *    write every 5 cycles at 800 MHz) in each of two streams, reads of
+ *    host memory (PUT requests, GET responses) and writes (PUT responses,
+ *    GET requests), on the least busy of its endpoint
  *    ports (Aries: the Netlink spreads a NIC pair's packets over their four
  *    processor tiles packet by packet), with at most `max_outstanding`
  *    requests awaiting their response (Aries: 1024, SC'19 §2.1). Responses
