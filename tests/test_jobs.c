@@ -183,8 +183,8 @@ static void test_load_errors(void)
 
 /* A run's result files, as text. */
 struct run_out {
-    char *jobs, *iters, *ranks;
-    size_t nj, ni, nr;
+    char *jobs, *iters, *ranks, *metrics;
+    size_t nj, ni, nr, nm;
 };
 
 static int run_text(const char *text, struct run_out *o, struct capture *c)
@@ -202,13 +202,15 @@ static int run_text(const char *text, struct run_out *o, struct capture *c)
         FILE *fj = open_memstream(&o->jobs, &o->nj);
         FILE *fi = open_memstream(&o->iters, &o->ni);
         FILE *fr = open_memstream(&o->ranks, &o->nr);
+        FILE *fm = open_memstream(&o->metrics, &o->nm);
         struct jobs_output out = { .jobs = fj, .iterations = fi,
-                                   .ranks = fr };
+                                   .ranks = fr, .metrics = fm };
         rc = jobs_run(&e.jobs, &t, &np, (uint64_t)e.info.seed,
                       e.info.time_limit, &out, &c->d);
         fclose(fj);
         fclose(fi);
         fclose(fr);
+        fclose(fm);
     }
     topo_free(&t);
 out:
@@ -221,6 +223,7 @@ static void run_free(struct run_out *o)
     free(o->jobs);
     free(o->iters);
     free(o->ranks);
+    free(o->metrics);
 }
 
 static unsigned count_lines(const char *s)
@@ -317,7 +320,9 @@ static void test_run(void)
     CHECK(pp_end > 20.0);
     CHECK(field(o.iters, "1,pp,0,", 3) > 20.0);
     CHECK(field(o.iters, "1,pp,0,", 4) > 2.0 * 1.8);
-    CHECK_EQ_U(count_lines(o.iters), 1 + 4 + 3);
+    unsigned bg_iters = (unsigned)field(o.jobs, "2,bg,", 12);
+    CHECK(bg_iters > 0);
+    CHECK_EQ_U(count_lines(o.iters), 1 + 4 + 3 + bg_iters);
     /* ranks: 12 + 2 + 8, rank r of ar on the list's node r / 4 */
     CHECK_EQ_U(count_lines(o.ranks), 1 + 12 + 2 + 8);
     CHECK_STR_CONTAINS(o.ranks, "\n0,ar,0,100,");
@@ -444,11 +449,12 @@ static void test_cli(void)
                             "ADAPTIVE_0");
     CHECK_STR_CONTAINS(out, "\nar                   allreduce");
     CHECK_STR_CONTAINS(out, "(stopped)");
-    CHECK_STR_CONTAINS(out, "jobs.csv, iterations.csv, ranks.csv)");
+    CHECK_STR_CONTAINS(out, "jobs.csv, iterations.csv, ranks.csv, "
+                            "metrics.csv)");
     static const char *const files[] = { "jobs.csv", "iterations.csv",
-                                         "ranks.csv", "probe.csv",
-                                         "topology.json" };
-    for (size_t i = 0; i < 5; i++) {
+                                         "ranks.csv", "metrics.csv",
+                                         "probe.csv", "topology.json" };
+    for (size_t i = 0; i < 6; i++) {
         char p[256];
         snprintf(p, sizeof p, "%s/%s", dir, files[i]);
         CHECK(access(p, R_OK) == 0);
@@ -464,10 +470,10 @@ static void test_cli(void)
     CHECK_STR_CONTAINS(err, "the jobs had not ended after experiment."
                             "time_limit_ms (0.020 ms");
     CHECK_STR_CONTAINS(out, "(unfinished)");
-    for (size_t i = 0; i < 5; i++) {
+    for (size_t i = 0; i < 6; i++) {
         char p[256];
         snprintf(p, sizeof p, "%s/%s", dir, files[i]);
-        if (i < 3)
+        if (i < 4)
             CHECK(access(p, R_OK) == 0);
         unlink(p);
     }

@@ -23,9 +23,9 @@
  *   rma-bcast    every rank but 0 MPI_Gets `bytes` from rank 0's window,
  *                then MPI_Win_flush (rma_bcast_congestor).
  *   Rank 0 of the RMA congestors is a passive target: it makes no call
- *   inside the loop, so here it finishes at once (and the job's result has
- *   no iterations, as dmpi_collect counts the fewest marks of any rank);
- *   the other ranks' traffic is seen through completion and the network.
+ *   inside the loop, so here it finishes at once without marking, and
+ *   takes no part in the job's iterations (dmpi_collect); the others'
+ *   iterations end with their flush.
  *   Not modelled: congestor()'s per-measurement MPI_Iallreduce of the
  *   elapsed wall-clock time (a 10 s timeout, TEST_TIMEOUT_SECS) and its
  *   warm-up call; a congestor loops `iterations` times (default: for

@@ -39,9 +39,9 @@ static_assert(sizeof(struct proxy) <= WORKLOAD_STATE_MAX, "state");
       .help = text }
 #define KEY_END { .name = NULL }
 
-/* Largest message a workload may ask for: the layer splits nothing above
- * 4 GiB in one transfer's 32-bit flit counts, and no study goes near. */
-#define BYTES_MAX ((int64_t)1 << 32)
+/* Largest message a workload may ask for: the network's messages count
+ * bytes in 32 bits, and no study goes near. */
+#define BYTES_MAX ((int64_t)UINT32_MAX)
 
 /* ---- microbenchmarks (app/micro.h) -------------------------------------- */
 
@@ -53,7 +53,8 @@ static_assert(sizeof(struct proxy) <= WORKLOAD_STATE_MAX, "state");
             "arg.iterations)")
 #define MICRO_COMPUTE                                                        \
     KEY_US(M, "compute_us", compute,                                         \
-           "compute phase before each iteration, us (0, arg.compute)")
+           "compute phase before each iteration, us (0; ember's "            \
+           "allreduce, alltoall, bcast and barrier motifs: arg.compute)")
 
 static const struct cfg_key pingpong_keys[] = {
     MICRO_BYTES("message size, bytes (1024, emberpingpong arg.messageSize)"),
@@ -178,10 +179,10 @@ MICRO(bibw, MICRO_BIBW, "bidirectional streaming bandwidth (OSU "
             "iterations (1, arg.iterations)")
 
 static const struct cfg_key halo3d_keys[] = {
-    KEY_U32(E, "px", px, 0, 1 << 20, "process grid along x; 0: chosen "
-                                     "(arg.pex 0)"),
-    KEY_U32(E, "py", py, 0, 1 << 20, "process grid along y; 0: chosen"),
-    KEY_U32(E, "pz", pz, 0, 1 << 20, "process grid along z; 0: chosen"),
+    KEY_U32(E, "px", px, 0, 1 << 20, "process grid along x; all three 0: "
+                                     "chosen (arg.pex 0)"),
+    KEY_U32(E, "py", py, 0, 1 << 20, "process grid along y"),
+    KEY_U32(E, "pz", pz, 0, 1 << 20, "process grid along z"),
     EMBER_CELLS("100"),
     EMBER_COMMON("1", "26, arg.flopspercell"),
     KEY_F(E, "peflops", flops, 1, 1e18,
@@ -193,8 +194,8 @@ static const struct cfg_key halo3d_keys[] = {
 };
 static const struct cfg_key sweep3d_keys[] = {
     KEY_U32(E, "px", px, 0, 1 << 20,
-            "process grid along x; 0: chosen with py (the squarest)"),
-    KEY_U32(E, "py", py, 0, 1 << 20, "process grid along y; 0: chosen"),
+            "process grid along x; both 0: chosen (the squarest)"),
+    KEY_U32(E, "py", py, 0, 1 << 20, "process grid along y"),
     EMBER_CELLS("50"),
     KEY_U32(E, "kba", kba, 1, 1 << 20,
             "k-planes per block; nz must be a multiple (1, arg.kba)"),
@@ -234,9 +235,8 @@ static const struct workload wl_sweep3d = {
 
 #define G struct gpcnet_params
 #define GP_BYTES(text) KEY_U64(G, "bytes", bytes, 1, BYTES_MAX, text)
-#define GP_CONGESTOR                                                         \
-    GP_BYTES("bytes per message (4096: 512 doubles; the SC'20 study "      \
-             "used 131072)"),                                               \
+#define GP_CONGESTOR(TEXT)                                                   \
+    GP_BYTES("bytes per message (4096: 512 doubles" TEXT ")"),             \
     KEY_U32(G, "iterations", iterations, 1, UINT32_MAX - 1,                 \
             "rounds of the kernel (default: until the foreground jobs "     \
             "end; then the job must be a background job)"),                \
@@ -246,7 +246,10 @@ static const struct workload wl_sweep3d = {
             "iterations per random ring (rr-latency 10: GPCNeT's 200 "      \
             "would take too long; rr-bw-sync 8, NUM_BW_ITERS)")
 
-static const struct cfg_key gp_congestor_keys[] = { GP_CONGESTOR };
+static const struct cfg_key gp_sc20_keys[] = {
+    GP_CONGESTOR("; the SC'20 study's aggressors used 131072")
+};
+static const struct cfg_key gp_congestor_keys[] = { GP_CONGESTOR("") };
 static const struct cfg_key gp_rr_latency_keys[] = {
     GP_BYTES("bytes per message (8: one double)"),
     KEY_U32(G, "iterations", iterations, 1, UINT32_MAX - 1,
@@ -282,6 +285,24 @@ static int gpcnet_winit(void *state, const void *params,
 }
 static void gpcnet_wfree(void *state) { gpcnet_free(state); }
 static struct dmpi_app gpcnet_wapp(void *state) { return gpcnet_app(state); }
+/* GPCNeT's figure: the kernel's values (us for latencies, MiB/s per rank
+ * for bandwidths) averaged, and their 99th percentile, as
+ * summarize_performance computes them (app/gpcnet.h). */
+static int gpcnet_wmetric(const void *state, const struct dmpi_job_result *r,
+                          struct workload_metric *out)
+{
+    const struct gpcnet *g = state;
+    struct gpcnet_stats st;
+    if (gpcnet_summarize_job(g, r, &st) != 0)
+        return -1;
+    out->name = gpcnet_kernel_names[g->p.kernel];
+    out->unit = gpcnet_is_latency(g->p.kernel) ? "usec" : "MiB/s/rank";
+    out->avg = st.avg;
+    out->p99 = st.p99;
+    out->n = st.n;
+    return 0;
+}
+
 static bool gpcnet_endless(const void *params)
 {
     return ((const struct gpcnet_params *)params)->iterations ==
@@ -294,14 +315,14 @@ static bool gpcnet_endless(const void *params)
         .base = { .name = NAME, .help = TEXT },                              \
         .family = "gpcnet", .keys = KEYS, .defaults = ident##_defaults,      \
         .init = gpcnet_winit, .free = gpcnet_wfree, .app = gpcnet_wapp,      \
-        .endless = gpcnet_endless,                                           \
+        .endless = gpcnet_endless, .metric = gpcnet_wmetric,                 \
     }
-GPCNET(gp_a2a, "gpcnet-a2a", GPCNET_A2A, gp_congestor_keys,
+GPCNET(gp_a2a, "gpcnet-a2a", GPCNET_A2A, gp_sc20_keys,
        "GPCNeT congestor: all-to-all Sendrecv rounds");
 GPCNET(gp_p2p_incast, "gpcnet-p2p-incast", GPCNET_P2P_INCAST,
        gp_congestor_keys, "GPCNeT congestor: two-sided incast to rank 0");
 GPCNET(gp_rma_incast, "gpcnet-rma-incast", GPCNET_RMA_INCAST,
-       gp_congestor_keys, "GPCNeT congestor: MPI_Put incast to rank 0");
+       gp_sc20_keys, "GPCNeT congestor: MPI_Put incast to rank 0");
 GPCNET(gp_rma_bcast, "gpcnet-rma-bcast", GPCNET_RMA_BCAST,
        gp_congestor_keys, "GPCNeT congestor: MPI_Get broadcast from rank 0");
 GPCNET(gp_rr_latency, "gpcnet-rr-latency", GPCNET_RR_LATENCY,

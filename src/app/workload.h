@@ -9,8 +9,7 @@
  * prepares one instance for a job of `nranks` ranks; `app` gives the
  * dmpi_app the MPI-like layer runs (mpi/mpi.h). Families and their pages:
  *   microbenchmarks  pingpong, allreduce, alltoall, bcast, barrier, incast,
- *                    bw, bibw
- *                    (app/micro.h)
+ *                    bw, bibw (app/micro.h)
  *   ember motifs     halo3d, sweep3d (app/ember.h)
  *   GPCNeT           gpcnet-a2a, gpcnet-p2p-incast, gpcnet-rma-incast,
  *                    gpcnet-rma-bcast (congestors), gpcnet-rr-latency,
@@ -41,6 +40,15 @@ struct workload_env {
                           rng_stream(seed, RNG_WORKLOAD, job) */
 };
 
+/* A workload's own figure of a run, as its original prints it (GPCNeT's
+ * average and 99th percentile). */
+struct workload_metric {
+    const char *name;  /* what is measured */
+    const char *unit;
+    double avg, p99;
+    uint32_t n;        /* values */
+};
+
 /* Largest parameter struct and instance of any workload (checked at
  * compile time in workload.c), so that a job holds both inline. */
 #define WORKLOAD_PARAMS_MAX 256
@@ -61,6 +69,10 @@ struct workload {
      * congestor without iterations); NULL: never. Such a job must be a
      * background job. */
     bool (*endless)(const void *params);
+    /* Its own figure of job result r (NULL: none); 0, or -1 when there is
+     * nothing to report (no iterations) or out of memory. */
+    int (*metric)(const void *state, const struct dmpi_job_result *r,
+                  struct workload_metric *out);
 };
 
 extern const struct registry workload_registry;

@@ -23,7 +23,7 @@ static const struct cfg_key experiment_keys[] = {
       .offset = offsetof(struct experiment_info, time_limit),
       .unit_ps = SIMTIME_MS, .fmin = 0.001, .fmax = 1e6,
       .help = "simulated time after which a run with jobs stops, ms; jobs "
-              "not ended by then are reported unfinished (1000)" },
+              "not ended by then are reported unfinished (10000)" },
     { .name = NULL },
 };
 
@@ -221,7 +221,7 @@ int experiment_load(struct experiment *e, const char *path,
     memset(e, 0, sizeof *e);
     e->path = path;
     e->info.seed = 1;
-    e->info.time_limit = 1000 * SIMTIME_MS;
+    e->info.time_limit = 10000 * SIMTIME_MS;
     probe_defaults(&e->probe);
     int errors = d->errors;
     e->cfg = cfg_open(path, d);

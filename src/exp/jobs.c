@@ -481,8 +481,41 @@ static double wall_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* One state buffer per job, aligned for any workload's struct. */
+struct wl_state {
+    _Alignas(16) unsigned char b[WORKLOAD_STATE_MAX];
+};
+
+/* metrics.csv: the workloads' own figures (GPCNeT's), 3 decimals. */
+static void write_metrics(const struct jobs_config *jc, const struct dmpi *m,
+                          const struct wl_state *state, FILE *f,
+                          FILE *table)
+{
+    if (f)
+        fprintf(f, "job,name,workload,metric,unit,avg,p99,values\n");
+    bool head = false;
+    for (uint32_t i = 0; i < jc->n; i++) {
+        const struct job_config *j = &jc->job[i];
+        const struct workload *w = (const struct workload *)j->workload;
+        struct workload_metric x;
+        if (!w->metric || w->metric(state[i].b, &m->res[i], &x) != 0)
+            continue;
+        if (f)
+            fprintf(f, "%u,%s,%s,%s,%s,%.3f,%.3f,%u\n", i, j->name,
+                    w->base.name, x.name, x.unit, x.avg, x.p99, x.n);
+        if (table) {
+            if (!head)
+                fprintf(table, "\n%-20s %-12s %-10s %12s %12s\n", "job",
+                        "metric", "unit", "average", "99th pct");
+            head = true;
+            fprintf(table, "%-20s %-12s %-10s %12.1f %12.1f\n", j->name,
+                    x.name, x.unit, x.avg, x.p99);
+        }
+    }
+}
+
 static void write_results(const struct jobs_config *jc, const struct dmpi *m,
-                          uint32_t *const *nodes,
+                          uint32_t *const *nodes, const struct wl_state *state,
                           const struct jobs_output *out)
 {
     if (out->jobs) {
@@ -556,12 +589,8 @@ static void write_results(const struct jobs_config *jc, const struct dmpi *m,
                     (double)r->start / (double)SIMTIME_US, time, r->n_iter);
         }
     }
+    write_metrics(jc, m, state, out->metrics, out->table);
 }
-
-/* One state buffer per job, aligned for any workload's struct. */
-struct wl_state {
-    _Alignas(16) unsigned char b[WORKLOAD_STATE_MAX];
-};
 
 static uint32_t jobs_finished(const struct dmpi *m)
 {
@@ -676,7 +705,7 @@ int jobs_run(const struct jobs_config *jc, const struct topo *t,
         diag_error(d, NULL, 0, "jobs", "out of memory");
         goto done;
     }
-    write_results(jc, &m, nodes, out);
+    write_results(jc, &m, nodes, state, out);
     rc = dmpi_done(&m) ? 0 : 1;
     if (rc == 1 && evq_size(&s.q) == 0) {
         rc = -1;

@@ -23,6 +23,9 @@
  *                   mark) and its time (from the previous end, the first
  *                   from the job's start), us
  *   ranks.csv       a row per job and rank: its node and when it ended
+ *   metrics.csv     a row per job whose workload has a figure of its own,
+ *                   as its original prints it (GPCNeT: the kernel's
+ *                   average and 99th percentile, in us or MiB/s per rank)
  * Times are printed in microseconds with 6 decimals: exact picoseconds.
  */
 #ifndef DFSIM_JOBS_H
@@ -85,6 +88,7 @@ uint32_t jobs_ranks(const struct job_config *j);
 /* Where the results go (any may be NULL) and what is printed. */
 struct jobs_output {
     FILE *jobs, *iterations, *ranks; /* CSV, header first */
+    FILE *metrics;                   /* the workloads' own figures */
     FILE *table;                     /* a table for a person, or NULL */
     FILE *progress;                  /* progress lines (stderr), or NULL */
 };

@@ -854,6 +854,9 @@ static void rank_run(struct dmpi *m, uint32_t g)
                                              .sreq = NONE, .rreq = NONE,
                                              .rma = 1, .refs = 1 };
             rk->rma_open++;
+            struct dmpi_job_result *res = &m->res[rk->job];
+            res->msgs++; /* a one-sided call moves data too */
+            res->bytes += op->bytes;
             bool put = op->code == DMPI_PUT;
             advance(rk);
             send_later(m, xid, put ? K_RMA_PUT : K_RMA_GET);
@@ -991,11 +994,16 @@ int dmpi_collect(struct dmpi *m)
     for (uint32_t j = 0; j < m->n_jobs; j++) {
         struct dmpi_job_result *res = &m->res[j];
         uint32_t first = m->job_first[j], last = m->job_first[j + 1];
+        /* ranks that ended without marking (a passive RMA target) take
+         * no part in the iterations; one still running does */
         uint32_t n = UINT32_MAX;
-        for (uint32_t g = first; g < last; g++)
-            if (m->rank[g].n_marks < n)
+        for (uint32_t g = first; g < last; g++) {
+            bool passive = m->rank[g].n_marks == 0 &&
+                           res->rank_end[g - first] != SIMTIME_MAX;
+            if (!passive && m->rank[g].n_marks < n)
                 n = m->rank[g].n_marks;
-        if (first == last)
+        }
+        if (n == UINT32_MAX)
             n = 0;
         free(res->iter_end);
         res->iter_end = malloc((n ? n : 1) * sizeof *res->iter_end);
@@ -1005,7 +1013,7 @@ int dmpi_collect(struct dmpi *m)
         for (uint32_t i = 0; i < n; i++) {
             simtime t = 0;
             for (uint32_t g = first; g < last; g++)
-                if (m->rank[g].marks[i] > t)
+                if (m->rank[g].n_marks > i && m->rank[g].marks[i] > t)
                     t = m->rank[g].marks[i];
             res->iter_end[i] = t;
         }

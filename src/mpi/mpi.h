@@ -129,7 +129,9 @@ struct dmpi_job_result {
     simtime *rank_end;     /* [n_ranks], SIMTIME_MAX if not finished */
     uint32_t n_iter;       /* iterations marked by every rank */
     simtime *iter_end;     /* [n_iter]: the last rank's mark */
-    uint64_t msgs, bytes;  /* point-to-point messages sent, their bytes */
+    uint64_t msgs, bytes;  /* messages sent (point-to-point, collectives'
+                              and one-sided PUTs and GETs: the bytes
+                              moved), their bytes */
 };
 
 struct dmpi_req;      /* mpi.c */
@@ -176,8 +178,9 @@ int dmpi_init(struct dmpi *m, struct sim *s, struct net *n,
 void dmpi_free(struct dmpi *m);
 
 /* After the run: fill every job's iterations (n_iter: the fewest marks
- * of any rank; iter_end[i]: the last rank's i-th mark). 0, or -1 out of
- * memory. */
+ * of any rank, leaving out ranks that ended without marking at all, such
+ * as a passive RMA target; iter_end[i]: the last rank's i-th mark). 0, or
+ * -1 out of memory. */
 int dmpi_collect(struct dmpi *m);
 
 /* Transfers and requests not yet given back (0 and 0 once the network
