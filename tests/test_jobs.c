@@ -1,6 +1,7 @@
 /* tests/test_jobs.c — the jobs of experiment files (exp/jobs.h) and the
  * workload registry (app/workload.h): reading with every check, one run
  * of several jobs and its result files. */
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -482,7 +483,84 @@ static void test_cli(void)
     unlink(lim);
 }
 
+/* Every examples/jobs-*.cfg reads, builds and places its jobs without an
+ * error; the family list of example.cfg names each one. (Running them
+ * all would take most of a minute under the sanitizers; jobs-micro.cfg
+ * runs in full.) */
+static void test_examples(void)
+{
+    glob_t g;
+    char pattern[1024];
+    snprintf(pattern, sizeof pattern, "%s", src_path("examples/jobs-*.cfg"));
+    CHECK(glob(pattern, 0, NULL, &g) == 0);
+    CHECK(g.gl_pathc >= 4);
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        struct capture c;
+        cap_init(&c);
+        struct experiment e;
+        int rc = experiment_load(&e, g.gl_pathv[i], -1, &c.d);
+        struct topo t;
+        struct net_params np;
+        if (rc == 0) {
+            rc = experiment_build_topo(&e, &t, &c.d);
+            if (rc == 0) {
+                rc = experiment_net_params(&e, &t, &np, &c.d);
+                if (rc == 0 && e.jobs.n == 0)
+                    rc = -1;
+                /* placement: the allocations fit */
+                struct alloc_request req[64];
+                uint32_t *nodes[64] = { 0 };
+                CHECK(e.jobs.n <= 64);
+                for (uint32_t k = 0; rc == 0 && k < e.jobs.n && k < 64;
+                     k++) {
+                    const struct job_config *j = &e.jobs.job[k];
+                    alloc_request_init(&req[k]);
+                    req[k].policy = ((const struct alloc_policy_entry *)
+                                         j->allocation)->policy;
+                    req[k].nodes = j->nodes;
+                    req[k].list = j->list;
+                    req[k].n_list = j->n_list;
+                    if (j->distance)
+                        req[k].distance = (enum alloc_distance)
+                            alloc_distance_find(j->distance);
+                    req[k].busy = j->busy;
+                    req[k].max_block = j->max_block;
+                }
+                if (rc == 0)
+                    rc = alloc_place(&t, req, e.jobs.n, 1, nodes, &c.d);
+                if (rc == 0)
+                    alloc_free(nodes, e.jobs.n);
+                topo_free(&t);
+            }
+            experiment_free(&e);
+        }
+        if (rc != 0)
+            fprintf(stderr, "  %s:\n%s", g.gl_pathv[i], cap_text(&c));
+        CHECK_EQ_U(rc, 0);
+        cap_free(&c);
+    }
+    globfree(&g);
+    static char out[1 << 16], err[1 << 16];
+    char dir[64] = "/tmp/dfsim-jobs-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char cfg[1024];
+    snprintf(cfg, sizeof cfg, "%s", src_path("examples/jobs-micro.cfg"));
+    const char *argv[] = { "run", cfg, "-o", dir, NULL };
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
+    static const char *const files[] = { "jobs.csv", "iterations.csv",
+                                         "ranks.csv", "metrics.csv",
+                                         "probe.csv", "topology.json" };
+    for (size_t i = 0; i < 6; i++) {
+        char p[1100];
+        snprintf(p, sizeof p, "%s/%s", dir, files[i]);
+        CHECK(access(p, R_OK) == 0);
+        unlink(p);
+    }
+    rmdir(dir);
+}
+
 const struct test_case tests_jobs[] = {
+    TEST(test_examples),
     TEST(test_cli),
     TEST(test_load),
     TEST(test_load_errors),

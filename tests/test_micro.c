@@ -136,7 +136,74 @@ static void test_stream_bandwidth_aries(void)
     CHECK(bi > 13.0 && bi < 17.0);
 }
 
+/* Time per iteration (mean of iterations after the first) of micro job
+ * p on n ranks, one per router of group 0 of xc-12cab (routers 0, 1, ...:
+ * every pair one or two hops apart), in ns. */
+static double coll_ns(struct micro_params p, uint32_t n)
+{
+    struct mpi_h h;
+    double ns = -1;
+    if (mpi_h_setup(&h, "xc-12cab", false) != 0) {
+        CHECK(!"setup");
+        mpi_h_teardown(&h);
+        return ns;
+    }
+    uint32_t nodes[96];
+    for (uint32_t i = 0; i < n && i < 96; i++)
+        nodes[i] = mpi_h_node_on(&h.t, i);
+    struct micro mb;
+    char err[128];
+    CHECK(micro_init(&mb, &p, n, err, sizeof err) == 0);
+    struct dmpi_job_spec js = { .name = "c", .nodes = nodes, .n_nodes = n,
+                                .ppn = 1, .app = micro_app(&mb) };
+    if (mpi_h_start(&h, NULL, &js, 1) == 0 && mpi_h_run(&h) == 0) {
+        const struct dmpi_job_result *r = &h.m.res[0];
+        CHECK_EQ_U(r->n_iter, p.iterations);
+        ns = (double)(r->iter_end[p.iterations - 1] - r->iter_end[0]) /
+             (p.iterations - 1) / (double)SIMTIME_NS;
+    }
+    micro_free(&mb);
+    mpi_h_teardown(&h);
+    return ns;
+}
+
+/* Collective times scale with the rank count as their algorithms say:
+ * an 8-byte allreduce (recursive doubling) and bcast (binomial tree) take
+ * log2(p) rounds, so 64 ranks take about 3x what 4 take; a 64 KiB
+ * alltoall (pairwise exchange, bandwidth-bound) sends p - 1 messages per
+ * rank, so 16 ranks take at least 15/3 = 5x what 4 take at the same
+ * per-rank bandwidth. Measured: x6.8, because the per-rank bandwidth also
+ * falls (5.8 -> 4.3 GB/s): 4 ranks of a chassis spread their exchanges
+ * over the idle routers' paths, 16 leave few idle (each pair's direct
+ * rank-1 link carries ~4 GB/s of data). Ranges allow for that and for
+ * the rounds' different distances. */
+static void test_collective_scaling(void)
+{
+    struct micro_params p = { .kind = MICRO_ALLREDUCE, .bytes = 8,
+                              .iterations = 4 };
+    double a4 = coll_ns(p, 4), a16 = coll_ns(p, 16), a64 = coll_ns(p, 64);
+    p.kind = MICRO_BCAST;
+    double b4 = coll_ns(p, 4), b64 = coll_ns(p, 64);
+    p.kind = MICRO_ALLTOALL;
+    p.bytes = 65536;
+    p.iterations = 3;
+    double x4 = coll_ns(p, 4), x16 = coll_ns(p, 16);
+    fprintf(stderr, "  allreduce 8 B: 4 / 16 / 64 ranks %.0f / %.0f / %.0f "
+            "ns (x%.2f, x%.2f; log2: x2, x3)\n", a4, a16, a64, a16 / a4,
+            a64 / a4);
+    fprintf(stderr, "  bcast 8 B: 4 / 64 ranks %.0f / %.0f ns (x%.2f; "
+            "log2: x3)\n", b4, b64, b64 / b4);
+    fprintf(stderr, "  alltoall 64 KiB: 4 / 16 ranks %.0f / %.0f ns (x%.2f; "
+            "p - 1: x5); per rank %.2f / %.2f GB/s\n", x4, x16, x16 / x4,
+            3 * 65536 / x4, 15 * 65536 / x16);
+    CHECK(a16 / a4 > 1.6 && a16 / a4 < 2.5);
+    CHECK(a64 / a4 > 2.4 && a64 / a4 < 3.8);
+    CHECK(b64 / b4 > 2.2 && b64 / b4 < 3.8);
+    CHECK(x16 / x4 > 4.5 && x16 / x4 < 10.0);
+}
+
 const struct test_case tests_micro[] = {
+    TEST(test_collective_scaling),
     TEST(test_stream_ops),
     TEST(test_stream_bandwidth_aries),
     { 0 },
