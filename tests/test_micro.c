@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "app/micro.h"
+#include "core/registry.h"
 #include "mpi_util.h"
+#include "route/route.h"
 #include "test.h"
 
 /* Drain every op of rank r. */
@@ -202,7 +204,103 @@ static void test_collective_scaling(void)
     CHECK(x16 / x4 > 4.5 && x16 / x4 < 10.0);
 }
 
+/* What a routing controller sees of each post (mpi.h struct dmpi_post):
+ * SMSG for small messages and the rendezvous' control messages, GETs for
+ * the GET rendezvous, the alltoall flag inside MPI_Alltoall; the mode it
+ * returns is the one the post is made with. */
+struct post_log {
+    uint32_t n, smsg, get, a2a, big_put, sent, sent_mode1;
+    uint64_t bytes;
+};
+static uint8_t log_mode(void *ctx, const struct dmpi_post *q)
+{
+    struct post_log *l = ctx;
+    l->n++;
+    l->smsg += q->smsg;
+    l->get += q->get;
+    l->a2a += q->alltoall;
+    l->big_put += !q->get && !q->smsg;
+    l->bytes += q->bytes;
+    return q->get ? 1 : 0;
+}
+static void log_sent(void *ctx, const struct dmpi_post *q, uint8_t mode)
+{
+    struct post_log *l = ctx;
+    l->sent++;
+    l->sent_mode1 += mode == 1 && q->get;
+}
+
+static void run_logged(struct micro_params p, uint32_t n,
+                       struct post_log *l)
+{
+    memset(l, 0, sizeof *l);
+    struct mpi_h h;
+    if (mpi_h_setup(&h, "xc-12cab", false) != 0) {
+        CHECK(!"setup");
+        mpi_h_teardown(&h);
+        return;
+    }
+    CHECK_EQ_U(net_add_mode(&h.n, (const struct routing *)registry_find(
+                                      &routing_registry, "ADAPTIVE_3")),
+               1);
+    uint32_t nodes[8];
+    for (uint32_t i = 0; i < n; i++)
+        nodes[i] = mpi_h_node_on(&h.t, 10 * i);
+    struct micro mb;
+    char err[128];
+    CHECK(micro_init(&mb, &p, n, err, sizeof err) == 0);
+    struct dmpi_job_spec js = { .name = "c", .nodes = nodes, .n_nodes = n,
+                                .ppn = 1, .app = micro_app(&mb) };
+    if (mpi_h_start(&h, NULL, &js, 1) == 0) {
+        h.m.route_mode = log_mode;
+        h.m.route_sent = log_sent;
+        h.m.route_ctx = l;
+        mpi_h_run(&h);
+    }
+    micro_free(&mb);
+    mpi_h_teardown(&h);
+}
+
+static void test_route_hook(void)
+{
+    struct post_log l;
+    /* 8 B ping-pong, 2 iterations: 4 SMSG PUTs of header + 8 B */
+    struct micro_params p = { .kind = MICRO_PINGPONG, .bytes = 8,
+                              .iterations = 2, .peer = 1 };
+    run_logged(p, 2, &l);
+    CHECK_EQ_U(l.n, 4);
+    CHECK_EQ_U(l.smsg, 4);
+    CHECK_EQ_U(l.bytes, 4 * (64 + 8));
+    CHECK_EQ_U(l.sent, 4);
+    /* 1 KiB: eager PUTs, not SMSG */
+    p.bytes = 1024;
+    run_logged(p, 2, &l);
+    CHECK_EQ_U(l.n, 4);
+    CHECK_EQ_U(l.smsg, 0);
+    CHECK_EQ_U(l.big_put, 4);
+    /* 64 KiB: per message an RTS (SMSG), the GET of the data, a FIN
+     * (SMSG); the GETs went in the mode the hook chose */
+    p.bytes = 65536;
+    run_logged(p, 2, &l);
+    CHECK_EQ_U(l.n, 12);
+    CHECK_EQ_U(l.smsg, 8);
+    CHECK_EQ_U(l.get, 4);
+    CHECK_EQ_U(l.sent_mode1, 4);
+    CHECK_EQ_U(l.a2a, 0);
+    /* an alltoall: every post flagged; an allreduce: none */
+    struct micro_params a = { .kind = MICRO_ALLTOALL, .bytes = 1024,
+                              .iterations = 1 };
+    run_logged(a, 4, &l);
+    CHECK_EQ_U(l.n, 4 * 3);
+    CHECK_EQ_U(l.a2a, l.n);
+    a.kind = MICRO_ALLREDUCE;
+    run_logged(a, 4, &l);
+    CHECK(l.n > 0);
+    CHECK_EQ_U(l.a2a, 0);
+}
+
 const struct test_case tests_micro[] = {
+    TEST(test_route_hook),
     TEST(test_collective_scaling),
     TEST(test_stream_ops),
     TEST(test_stream_bandwidth_aries),

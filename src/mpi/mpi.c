@@ -135,6 +135,7 @@ struct dmpi_rank {
     uint32_t n_coll, cpos, coll_cap;
     uint32_t coll_seq;     /* collectives called so far */
     bool in_coll;
+    uint8_t coll_code;     /* the collective being executed (in_coll) */
     bool paid;             /* the current op's overhead has been paid */
     uint8_t wait;          /* enum wait */
     uint32_t wait_req;
@@ -291,22 +292,33 @@ static void resume_at(struct dmpi *m, uint32_t g, simtime at)
     sim_schedule(m->s, rk->entity, at, rk->entity, m->ev_resume, g);
 }
 
-/* Hand a network message of a transfer to the NIC of `from`. */
+/* Hand a network message of a transfer to the NIC of `from`, in the
+ * routing mode the controller (if any) chooses. */
 static void send_net(struct dmpi *m, uint32_t from, uint32_t to,
                      enum net_op op, uint64_t bytes, uint32_t xfer,
                      enum kind k)
 {
-    uint32_t sn = m->rank[from].nic, dn = m->rank[to].nic;
-    uint8_t mode = m->route_mode ? m->route_mode(m->route_ctx, sn, dn, bytes)
-                                 : 0;
+    const struct dmpi_rank *rk = &m->rank[from];
+    struct dmpi_post q = {
+        .src_nic = rk->nic, .dst_nic = m->rank[to].nic, .bytes = bytes,
+        .get = op == NET_GET,
+        .smsg = k == K_RTS || k == K_FIN ||
+                (k == K_EAGER && m->xf[xfer].proto == DMPI_SMSG),
+        .alltoall = rk->in_coll && rk->coll_code == DMPI_ALLTOALL,
+    };
+    uint8_t mode = m->route_mode ? m->route_mode(m->route_ctx, &q) : 0;
     if (bytes > UINT32_MAX) {
         fail(m, "a message of %" PRIu64 " bytes is larger than the network "
                 "takes (4 GiB - 1)", bytes);
         return;
     }
-    if (net_send(m->n, sn, dn, op, (uint32_t)bytes, mode,
-                 (uint64_t)xfer << 4 | k) == NET_NONE)
+    if (net_send(m->n, q.src_nic, q.dst_nic, op, (uint32_t)bytes, mode,
+                 (uint64_t)xfer << 4 | k) == NET_NONE) {
         fail(m, "out of memory for network messages");
+        return;
+    }
+    if (m->route_sent)
+        m->route_sent(m->route_ctx, &q, mode);
 }
 
 /* A message a rank's call starts reaches the NIC one host-interface
@@ -687,6 +699,7 @@ static struct dmpi_op *current(struct dmpi *m, uint32_t g)
                                         rk->coll_cap);
             }
             rk->coll_seq++;
+            rk->coll_code = op->code;
             rk->n_coll = need;
             rk->cpos = 0;
             rk->in_coll = true;

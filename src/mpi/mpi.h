@@ -134,6 +134,17 @@ struct dmpi_job_result {
                               moved), their bytes */
 };
 
+/* A network message the layer is about to post (a uGNI post): what a
+ * routing controller sees. */
+struct dmpi_post {
+    uint32_t src_nic, dst_nic;
+    uint64_t bytes;
+    bool get;       /* a GET (else a PUT) */
+    bool smsg;      /* an SMSG mailbox send: a message of at most smsg_max
+                       bytes, or a control message (RTS, FIN) */
+    bool alltoall;  /* posted by a rank inside MPI_Alltoall */
+};
+
 struct dmpi_req;      /* mpi.c */
 struct dmpi_xfer;
 struct dmpi_rank;
@@ -157,10 +168,12 @@ struct dmpi {
     struct dmpi_xfer *xf;    /* messages in flight (envelopes) */
     uint32_t xf_cap, xf_free, xf_live;
 
-    /* routing mode of each message (index into the net's modes); NULL:
-     * mode 0. Issue 6's controllers plug in here. */
-    uint8_t (*route_mode)(void *ctx, uint32_t src_nic, uint32_t dst_nic,
-                          uint64_t bytes);
+    /* The routing mode of each network message the layer posts (index
+     * into the net's modes; NULL: mode 0), and a call after the post:
+     * the controllers beside the NIC (ctl/) plug in here, as the SC'19
+     * library wrapped uGNI's posts. */
+    uint8_t (*route_mode)(void *ctx, const struct dmpi_post *q);
+    void (*route_sent)(void *ctx, const struct dmpi_post *q, uint8_t mode);
     void *route_ctx;
 
     int error;               /* -1: out of memory or a program error,
