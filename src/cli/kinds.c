@@ -6,15 +6,11 @@
  * filled where those parts live. */
 #include "app/workload.h"
 #include "core/registry.h"
+#include "ctl/ctl.h"
 #include "exp/alloc.h"
 #include "route/route.h"
 #include "topo/topo.h"
 
-static const struct registry controller_registry = {
-    .kind = "controller",
-    .help = "controllers beside the NIC (application-aware routing, rate "
-            "control)",
-};
 
 const struct registry *const registries[] = {
     &topo_builder_registry, &topo_system_registry, &routing_registry,

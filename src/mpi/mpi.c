@@ -300,7 +300,8 @@ static void send_net(struct dmpi *m, uint32_t from, uint32_t to,
 {
     const struct dmpi_rank *rk = &m->rank[from];
     struct dmpi_post q = {
-        .src_nic = rk->nic, .dst_nic = m->rank[to].nic, .bytes = bytes,
+        .job = rk->job, .iter = rk->n_marks, .src_nic = rk->nic,
+        .dst_nic = m->rank[to].nic, .bytes = bytes,
         .get = op == NET_GET,
         .smsg = k == K_RTS || k == K_FIN ||
                 (k == K_EAGER && m->xf[xfer].proto == DMPI_SMSG),

@@ -137,6 +137,8 @@ struct dmpi_job_result {
 /* A network message the layer is about to post (a uGNI post): what a
  * routing controller sees. */
 struct dmpi_post {
+    uint32_t job;   /* the posting rank's job */
+    uint32_t iter;  /* and its iteration (marks so far) */
     uint32_t src_nic, dst_nic;
     uint64_t bytes;
     bool get;       /* a GET (else a PUT) */

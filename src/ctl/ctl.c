@@ -1,0 +1,204 @@
+/* ctl/ctl.c — routing controllers (see ctl.h). */
+#include "ctl/ctl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "route/route.h"
+
+/* SC'19 §2.2: MPICH_GNI_ROUTING_MODE selects the mode of every message,
+ * MPICH_GNI_A2A_ROUTING_MODE that of MPI_Alltoall (default ADAPTIVE_1,
+ * "INCREASINGLY MINIMAL BIAS"); Cray MPI's default routing is ADAPTIVE_0
+ * ("ADAPTIVE", the paper's DEFAULT). */
+static const struct ctl_entry ctl_network = {
+    .base = { .name = "network",
+              .help = "every message in network.routing (no controller)" },
+    .kind = CTL_NETWORK,
+};
+static const struct ctl_entry ctl_default = {
+    .base = { .name = "default",
+              .help = "Cray MPI's defaults: ADAPTIVE_0, MPI_Alltoall "
+                      "ADAPTIVE_1 (SC'19 DEFAULT) [Aries]" },
+    .kind = CTL_STATIC, .mode = "ADAPTIVE_0", .a2a_mode = "ADAPTIVE_1",
+};
+static const struct ctl_entry ctl_high_bias = {
+    .base = { .name = "high-bias",
+              .help = "MPICH_GNI_ROUTING_MODE=ADAPTIVE_3, MPI_Alltoall "
+                      "ADAPTIVE_1 (SC'19 ADAPTIVE WITH HIGH BIAS) [Aries]" },
+    .kind = CTL_STATIC, .mode = "ADAPTIVE_3", .a2a_mode = "ADAPTIVE_1",
+};
+static const struct ctl_entry ctl_app_aware = {
+    .base = { .name = "app-aware",
+              .help = "SC'19 application-aware routing: ADAPTIVE_0 or _3 "
+                      "per message from the NIC's counters [Aries]" },
+    .kind = CTL_APP_AWARE, .mode = "ADAPTIVE_0", .a2a_mode = "ADAPTIVE_1",
+};
+
+static const struct reg_entry *const entries[] = {
+    &ctl_network.base, &ctl_default.base, &ctl_high_bias.base,
+    &ctl_app_aware.base,
+};
+
+const struct registry controller_registry = {
+    .kind = "controller",
+    .help = "routing controllers beside the NIC, chosen per job (static "
+            "Cray MPI modes, application-aware routing)",
+    .entries = entries,
+    .n = sizeof entries / sizeof entries[0],
+};
+
+bool ctl_needs_counters(const struct ctl_job *jobs, uint32_t n_jobs)
+{
+    for (uint32_t j = 0; j < n_jobs; j++)
+        for (uint32_t v = 0; v < jobs[j].n; v++)
+            if (jobs[j].v[v]->kind == CTL_APP_AWARE)
+                return true;
+    return false;
+}
+
+/* The net mode index of routing `name`, added to n if needed; -1 (with
+ * an error naming the job) if the family cannot use it. */
+static int mode_of(struct net *n, const char *name, const char *ctl,
+                   const char *job, struct diag *d)
+{
+    const struct routing *r =
+        (const struct routing *)registry_find(&routing_registry, name);
+    if (!r || !route_supports(r, n->t->family)) {
+        diag_error(d, NULL, 0, job,
+                   "routing controller \"%s\" sets %s, which this "
+                   "system's family cannot use (controllers other than "
+                   "\"network\" model Cray MPI on Aries)",
+                   ctl, name);
+        return -1;
+    }
+    int k = net_add_mode(n, r);
+    if (k < 0)
+        diag_error(d, NULL, 0, job, "more than %d routing modes in one run",
+                   NET_MAX_MODES);
+    return k;
+}
+
+int ctl_run_init(struct ctl_run *c, struct net *n, const struct ctl_job *jobs,
+                 const char *const *names, uint32_t n_jobs,
+                 const struct awr_params *ap, struct diag *d)
+{
+    memset(c, 0, sizeof *c);
+    c->n = n;
+    c->n_jobs = n_jobs;
+    c->job = calloc(n_jobs ? n_jobs : 1, sizeof *c->job);
+    c->mode = calloc(n_jobs ? n_jobs : 1, sizeof *c->mode);
+    c->bytes = calloc((size_t)(n_jobs ? n_jobs : 1) * CTL_MAX_VARIANTS *
+                          NET_MAX_MODES,
+                      sizeof *c->bytes);
+    c->nic_variant = malloc((n->t->n_nics ? n->t->n_nics : 1) *
+                            sizeof *c->nic_variant);
+    if (!c->job || !c->mode || !c->bytes || !c->nic_variant) {
+        diag_error(d, NULL, 0, "jobs", "out of memory");
+        ctl_run_free(c);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n->t->n_nics; i++)
+        c->nic_variant[i] = UINT32_MAX;
+    int before = d->errors;
+    for (uint32_t j = 0; j < n_jobs; j++) {
+        c->job[j] = jobs[j];
+        if (c->job[j].n == 0) {
+            c->job[j].n = 1;
+            c->job[j].v[0] = &ctl_network;
+        }
+        for (uint32_t v = 0; v < c->job[j].n; v++) {
+            const struct ctl_entry *e = c->job[j].v[v];
+            if (e->kind == CTL_NETWORK)
+                continue; /* mode 0: network.routing */
+            int a = mode_of(n, e->mode, e->base.name, names[j], d);
+            int b = mode_of(n, e->a2a_mode, e->base.name, names[j], d);
+            if (a < 0 || b < 0)
+                continue;
+            c->mode[j][v][0] = (uint8_t)a;
+            c->mode[j][v][1] = (uint8_t)b;
+            if (e->kind == CTL_APP_AWARE)
+                c->awr_on = true;
+        }
+    }
+    if (d->errors == before && c->awr_on) {
+        int a0 = mode_of(n, "ADAPTIVE_0", "app-aware", "jobs", d);
+        int a1 = mode_of(n, "ADAPTIVE_1", "app-aware", "jobs", d);
+        int a3 = mode_of(n, "ADAPTIVE_3", "app-aware", "jobs", d);
+        char err[256];
+        if (a0 >= 0 && a1 >= 0 && a3 >= 0) {
+            c->ad[0] = (uint8_t)a0;
+            c->ad[1] = (uint8_t)a1;
+            c->ad[3] = (uint8_t)a3;
+            if (awr_init(&c->awr, ap, n, c->ad[0], c->ad[1], c->ad[3], err,
+                         sizeof err) != 0) {
+                diag_error(d, NULL, 0, "app-aware", "%s", err);
+                c->awr_on = false;
+            }
+        }
+    }
+    if (d->errors != before) {
+        ctl_run_free(c);
+        return -1;
+    }
+    return 0;
+}
+
+void ctl_run_free(struct ctl_run *c)
+{
+    if (c->awr_on)
+        awr_free(&c->awr);
+    free(c->job);
+    free(c->mode);
+    free(c->bytes);
+    free(c->nic_variant);
+    memset(c, 0, sizeof *c);
+}
+
+static struct awr_msg awr_msg_of(const struct dmpi_post *q)
+{
+    return (struct awr_msg){ .nic = q->src_nic, .dst_nic = q->dst_nic,
+                             .bytes = q->bytes, .get = q->get,
+                             .smsg = q->smsg, .alltoall = q->alltoall };
+}
+
+static uint8_t ctl_mode(void *ctx, const struct dmpi_post *q)
+{
+    struct ctl_run *c = ctx;
+    const struct ctl_job *j = &c->job[q->job];
+    uint32_t v = ctl_variant(j, q->iter);
+    const struct ctl_entry *e = j->v[v];
+    uint8_t mode = 0;
+    if (e->kind == CTL_STATIC) {
+        mode = c->mode[q->job][v][q->alltoall];
+    } else if (e->kind == CTL_APP_AWARE) {
+        /* the NIC's counters since its last app-aware post count only if
+         * no other variant has posted in between */
+        uint32_t key = q->job * CTL_MAX_VARIANTS + v;
+        if (c->nic_variant[q->src_nic] != key) {
+            awr_restart(&c->awr, q->src_nic);
+            c->nic_variant[q->src_nic] = key;
+        }
+        struct awr_msg m = awr_msg_of(q);
+        mode = awr_select(&c->awr, &m);
+    }
+    c->bytes[((size_t)q->job * CTL_MAX_VARIANTS + v) * NET_MAX_MODES +
+             mode] += q->bytes;
+    return mode;
+}
+
+static void ctl_sent(void *ctx, const struct dmpi_post *q, uint8_t mode)
+{
+    struct ctl_run *c = ctx;
+    const struct ctl_job *j = &c->job[q->job];
+    if (j->v[ctl_variant(j, q->iter)]->kind != CTL_APP_AWARE)
+        return;
+    struct awr_msg m = awr_msg_of(q);
+    awr_sent(&c->awr, &m, mode);
+}
+
+void ctl_attach(struct ctl_run *c, struct dmpi *m)
+{
+    m->route_mode = ctl_mode;
+    m->route_sent = ctl_sent;
+    m->route_ctx = c;
+}

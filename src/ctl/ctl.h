@@ -1,0 +1,108 @@
+/* ctl/ctl.h — routing controllers beside the NICs: the routing mode of
+ * every message a job's ranks post.
+ *
+ * What is modelled: on a Cray XC the routing mode is a field of each uGNI
+ * post (dlvr_mode); Cray MPI fills it from two environment variables,
+ * MPICH_GNI_ROUTING_MODE for every message and MPICH_GNI_A2A_ROUTING_MODE
+ * for those of MPI_Alltoall (SC'19 §2.2 and its footnote 2), and the SC'19
+ * library (papers-and-workloads.md §4.1) rewrites it message by message
+ * from the NIC's counters. A controller here is one of those policies,
+ * chosen per job by name (`dfsim list controller`):
+ *   network    every message in network.routing (no controller: the
+ *              mode the network section gives; any family)
+ *   default    Cray MPI's defaults: ADAPTIVE_0, alltoall ADAPTIVE_1 (SC'19
+ *              §2.2: "It is the default routing algorithm used for
+ *              MPI_Alltoall"; the paper's DEFAULT)        [Aries]
+ *   high-bias  MPICH_GNI_ROUTING_MODE=ADAPTIVE_3, alltoall still
+ *              ADAPTIVE_1 (the paper's ADAPTIVE WITH HIGH BIAS) [Aries]
+ *   app-aware  the SC'19 application-aware routing (ctl/awr.h)  [Aries]
+ *
+ * Variants (SC'19 §3: fix the allocation, alternate the variants): a job
+ * may list several controllers; its iteration i (the marks its rank has
+ * made when it posts) runs under variant i mod n, so every variant sees
+ * the same allocation and, iteration after iteration, the same
+ * background. (The paper alternates whole runs; in a simulation the
+ * iterations of one run are the cheaper equivalent.)
+ *
+ * Accounting: the bytes each job posts in each mode under each variant
+ * (the share of traffic app-aware sends with DEFAULT's modes, SC'19
+ * Fig. 8's x-axis labels).
+ */
+#ifndef DFSIM_CTL_H
+#define DFSIM_CTL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/diag.h"
+#include "core/registry.h"
+#include "ctl/awr.h"
+#include "mpi/mpi.h"
+#include "net/net.h"
+
+enum ctl_kind { CTL_NETWORK, CTL_STATIC, CTL_APP_AWARE };
+
+struct ctl_entry {
+    struct reg_entry base;
+    enum ctl_kind kind;
+    const char *mode;      /* CTL_STATIC: routing of every message */
+    const char *a2a_mode;  /*   and of MPI_Alltoall's */
+};
+
+extern const struct registry controller_registry;
+
+#define CTL_MAX_VARIANTS 8
+
+/* A job's controllers: n = 1 for one, up to CTL_MAX_VARIANTS alternated. */
+struct ctl_job {
+    uint32_t n;
+    const struct ctl_entry *v[CTL_MAX_VARIANTS];
+};
+
+/* The variant of a job's iteration. */
+static inline uint32_t ctl_variant(const struct ctl_job *j, uint32_t iter)
+{
+    return j->n > 1 ? iter % j->n : 0;
+}
+
+/* The controllers of one run. */
+struct ctl_run {
+    struct net *n;
+    uint32_t n_jobs;
+    struct ctl_job *job;             /* [n_jobs] */
+    uint8_t (*mode)[CTL_MAX_VARIANTS][2]; /* [job][variant][a2a]: net mode
+                                            index of the static ones */
+    uint64_t *bytes;                 /* [job][variant][NET_MAX_MODES] */
+    bool awr_on;
+    struct awr awr;                  /* app-aware's per-NIC state */
+    uint8_t ad[4];                   /* net mode indexes of ADAPTIVE_0..3
+                                        (ad[2] unused) */
+    uint32_t *nic_variant;           /* [nics]: (job, variant) of the
+                                        NIC's last app-aware post, to
+                                        restart its counter deltas when
+                                        another variant has posted */
+};
+
+/* Set up the controllers of jobs[0..n_jobs) on network n (whose modes
+ * the static controllers' routings are added to; the app-aware one needs
+ * a network built with counters). A controller the network's family
+ * cannot use is an error naming `names[j]`, the job. Returns 0 or -1. */
+int ctl_run_init(struct ctl_run *c, struct net *n, const struct ctl_job *jobs,
+                 const char *const *names, uint32_t n_jobs,
+                 const struct awr_params *ap, struct diag *d);
+void ctl_run_free(struct ctl_run *c);
+
+/* Let the MPI layer ask c for each post's mode. */
+void ctl_attach(struct ctl_run *c, struct dmpi *m);
+
+/* Bytes job j posted under variant v in net mode k. */
+static inline uint64_t ctl_bytes(const struct ctl_run *c, uint32_t j,
+                                 uint32_t v, uint32_t k)
+{
+    return c->bytes[((size_t)j * CTL_MAX_VARIANTS + v) * NET_MAX_MODES + k];
+}
+
+/* Whether some job needs the network's counters (app-aware). */
+bool ctl_needs_counters(const struct ctl_job *jobs, uint32_t n_jobs);
+
+#endif
