@@ -7,7 +7,7 @@
  * each run (nic_samples.csv and rtr_samples.csv; with several runs, one
  * pair per run, named nic_samples_<routing>_<load>.csv) and, with a jobs
  * list, one run of all its jobs together (jobs.csv, iterations.csv,
- * ranks.csv, metrics.csv; exp/jobs.h). */
+ * ranks.csv, metrics.csv, variants.csv; exp/jobs.h). */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -243,7 +243,8 @@ static int run_jobs(const struct experiment *e, const struct topo *t,
     if (!(out.jobs = open_out(outdir, "jobs.csv")) ||
         !(out.iterations = open_out(outdir, "iterations.csv")) ||
         !(out.ranks = open_out(outdir, "ranks.csv")) ||
-        !(out.metrics = open_out(outdir, "metrics.csv")))
+        !(out.metrics = open_out(outdir, "metrics.csv")) ||
+        !(out.variants = open_out(outdir, "variants.csv")))
         goto done;
     printf("\njobs: %u sharing the machine, routing %s\n", e->jobs.n,
            np->routing->base.name);
@@ -269,6 +270,8 @@ done:
         fclose(out.ranks);
     if (out.metrics)
         fclose(out.metrics);
+    if (out.variants)
+        fclose(out.variants);
     return rc;
 }
 
@@ -405,7 +408,9 @@ int cli_run(int argc, char **argv)
     }
     printf("\nresults in %s/ (topology.json, probe.csv%s%s%s)\n", outdir,
            e.has_traffic ? ", traffic.csv" : "", sampled,
-           e.jobs.n ? ", jobs.csv, iterations.csv, ranks.csv, metrics.csv" : "");
+           e.jobs.n ? ", jobs.csv, iterations.csv, ranks.csv, metrics.csv, "
+                     "variants.csv"
+                   : "");
     rc = 0;
 out:
     if (csv)

@@ -13,8 +13,9 @@
  *   default    Cray MPI's defaults: ADAPTIVE_0, alltoall ADAPTIVE_1 (SC'19
  *              §2.2: "It is the default routing algorithm used for
  *              MPI_Alltoall"; the paper's DEFAULT)        [Aries]
- *   high-bias  MPICH_GNI_ROUTING_MODE=ADAPTIVE_3, alltoall still
- *              ADAPTIVE_1 (the paper's ADAPTIVE WITH HIGH BIAS) [Aries]
+ *   high-bias  every message ADAPTIVE_3, MPI_Alltoall's too (the
+ *              paper's ADAPTIVE WITH HIGH BIAS, set for every post as the
+ *              library's AWR_ROUTING_TYPE does; see ctl.c)   [Aries]
  *   app-aware  the SC'19 application-aware routing (ctl/awr.h)  [Aries]
  *
  * Variants (SC'19 §3: fix the allocation, alternate the variants): a job

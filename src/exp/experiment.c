@@ -125,7 +125,8 @@ static const struct cfg_key net_keys[] = {
 
 static const char *const sections[] = { "experiment", "system", "probe",
                                         "network", "traffic", "sampling",
-                                        "jobs", "mpi", NULL };
+                                        "jobs", "mpi", "app_aware",
+                                        NULL };
 
 /* A routing the system's family cannot use is an error at `line`. */
 static void check_family(const struct experiment *e, const struct routing *r,

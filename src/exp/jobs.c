@@ -8,6 +8,8 @@
 #include <time.h>
 
 #include "core/sim.h"
+#include "exp/stats.h"
+#include "route/route.h"
 
 /* Most ranks per node: Aries nodes of the studies had up to 68 cores
  * (KNL) or 2 x 36 hardware threads; 256 leaves room for SMT. */
@@ -57,6 +59,57 @@ static const struct cfg_key job_keys[] = {
     JOB(CFG_BOOL, "background", background,
         "a congestor: runs until every foreground job has ended, then "
         "stops (false)"),
+    JOB(CFG_NAME, "routing", routing,
+        "the routing controller of its messages (dfsim list controller; "
+        "\"network\": network.routing)",
+        .reg = &controller_registry),
+    JOB(CFG_NAMES, "variants", variants,
+        "controllers alternated iteration by iteration on the same "
+        "allocation (SC'19 §3); instead of routing",
+        .reg = &controller_registry),
+    JOB(CFG_UINT32, "warmup", warmup,
+        "first iterations left out of variants.csv (0)",
+        .min = 0, .max = UINT32_MAX - 1),
+    { .name = NULL },
+};
+
+/* ---- the app_aware section: struct awr_params ---------------------------- */
+
+#define AWR_KEY(type_, key, field, text, ...)                                \
+    { .name = key, .type = type_,                                            \
+      .offset = offsetof(struct awr_params, field), .help = text,            \
+      __VA_ARGS__ }
+
+static const struct cfg_key awr_keys[] = {
+    AWR_KEY(CFG_UINT64, "cutoff", cutoff,
+            "bytes sent with ADAPTIVE_3 before a decision (4096, "
+            "AWR_CUTOFF)", .min = 0, .max = INT64_MAX),
+    AWR_KEY(CFG_FLOAT, "factor_lat", factor_lat,
+            "latency of ADAPTIVE_0 over ADAPTIVE_3 (1.2)", .fmin = 1e-6,
+            .fmax = 1e6),
+    AWR_KEY(CFG_FLOAT, "factor_stalls", factor_stalls,
+            "stalls of ADAPTIVE_3 over ADAPTIVE_0 (5.0)", .fmin = 1e-6,
+            .fmax = 1e6),
+    AWR_KEY(CFG_UINT32, "max_freshness", max_freshness,
+            "decisions a stored sample of the other mode lives (5)",
+            .min = 0, .max = 1 << 20),
+    AWR_KEY(CFG_BOOL, "remove_srin", remove_srin,
+            "stalls = REQ_STALLED - RSP_STALLED (true, REMOVE_SRIN)"),
+    AWR_KEY(CFG_FLOAT, "cycles_to_us", cycles_to_us,
+            "NIC cycle, us (0.00125: 800 MHz)", .fmin = 1e-9, .fmax = 1),
+    AWR_KEY(CFG_UINT32, "packet_bytes", packet_bytes,
+            "bytes per request packet (64)", .min = 1, .max = 1 << 20),
+    AWR_KEY(CFG_FLOAT, "flits_per_packet", flits_per_packet,
+            "request flits per PUT packet (5)", .fmin = 1e-6, .fmax = 1e6),
+    AWR_KEY(CFG_FLOAT, "get_flit_div", get_flit_div,
+            "GET requests' flits divided by this (5)", .fmin = 1e-6,
+            .fmax = 1e6),
+    AWR_KEY(CFG_UINT32, "max_outstanding", max_outstanding,
+            "outstanding packets of a NIC in the model's alpha (1024)",
+            .min = 1, .max = 1 << 24),
+    AWR_KEY(CFG_BOOL, "eq3", eq3,
+            "compare Eq. 3's two costs instead of the library's divided "
+            "test (false)"),
     { .name = NULL },
 };
 
@@ -344,6 +397,14 @@ static void load_job(struct cfg_file *f, config_setting_t *g, uint32_t i,
     cfg_read(f, g, prefix, w->keys, j->params, common, d);
     if (j->allocation)
         check_allocation(j, g, prefix, d);
+    if (j->routing && j->variants.n)
+        diag_error(d, j->file, key_line(g, "variants"), prefix,
+                   "give routing (one controller) or variants (several, "
+                   "alternated), not both");
+    if (j->variants.n > CTL_MAX_VARIANTS)
+        diag_error(d, j->file, key_line(g, "variants"), prefix,
+                   "%u variants; at most %d", j->variants.n,
+                   CTL_MAX_VARIANTS);
     if (j->background == false && w->endless && w->endless(j->params))
         diag_error(d, j->file, j->line, prefix,
                    "%s runs until it is stopped unless given iterations: "
@@ -409,8 +470,17 @@ int jobs_load(struct cfg_file *f, struct jobs_config *jc, struct diag *d)
     int before = d->errors;
     memset(jc, 0, sizeof *jc);
     dmpi_defaults(&jc->mpi);
+    awr_defaults(&jc->awr);
     config_setting_t *js = cfg_section(f, "jobs");
     config_setting_t *ms = cfg_section(f, "mpi");
+    config_setting_t *as = cfg_section(f, "app_aware");
+    if (as) {
+        cfg_read(f, as, "app_aware", awr_keys, &jc->awr, NULL, d);
+        if (!js)
+            diag_error(d, cfg_file_of(f, as), cfg_line(as), "app_aware",
+                       "the app-aware controller's parameters apply to "
+                       "jobs, and this file has no jobs list");
+    }
     if (ms) {
         cfg_read(f, ms, "mpi", mpi_keys, &jc->mpi, NULL, d);
         check_mpi(f, ms, &jc->mpi, d);
@@ -514,9 +584,87 @@ static void write_metrics(const struct jobs_config *jc, const struct dmpi *m,
     }
 }
 
-static void write_results(const struct jobs_config *jc, const struct dmpi *m,
-                          uint32_t *const *nodes, const struct wl_state *state,
-                          const struct jobs_output *out)
+/* variants.csv: per job and variant, the statistics of its iteration
+ * times after `warmup` (SC'19 §3), its median over the job's first
+ * variant's, and where its bytes went. */
+static int write_variants(const struct jobs_config *jc, const struct dmpi *m,
+                          const struct ctl_run *c, FILE *f, FILE *table)
+{
+    if (f)
+        fprintf(f, "job,name,variant,iterations,median_us,q1_us,q3_us,qcd,"
+                   "ci_lo_us,ci_hi_us,min_us,max_us,mean_us,normalized,"
+                   "bytes");
+    for (uint32_t k = 0; f && k < c->n->n_modes; k++)
+        fprintf(f, ",share_%s", c->n->modes[k]->base.name);
+    if (f)
+        fputc('\n', f);
+    bool head = false;
+    for (uint32_t i = 0; i < jc->n; i++) {
+        const struct job_config *j = &jc->job[i];
+        const struct dmpi_job_result *r = &m->res[i];
+        const struct ctl_job *cj = &c->job[i];
+        if (j->background)
+            continue;
+        uint32_t n = r->n_iter;
+        double *t = malloc((n ? n : 1) * sizeof *t);
+        double *scratch = malloc((n ? n : 1) * sizeof *scratch);
+        if (!t || !scratch) {
+            free(t);
+            free(scratch);
+            return -1;
+        }
+        double base = 0;
+        for (uint32_t v = 0; v < cj->n; v++) {
+            uint32_t cnt = 0;
+            simtime prev = r->start;
+            for (uint32_t k = 0; k < n; k++) {
+                if (k >= j->warmup && ctl_variant(cj, k) == v)
+                    t[cnt++] = (double)(r->iter_end[k] - prev) /
+                               (double)SIMTIME_US;
+                prev = r->iter_end[k];
+            }
+            struct stats_summary st;
+            stats_summarize(t, cnt, scratch, &st);
+            if (v == 0)
+                base = st.median;
+            double norm = base > 0 ? st.median / base : 0;
+            uint64_t total = 0;
+            for (uint32_t k = 0; k < c->n->n_modes; k++)
+                total += ctl_bytes(c, i, v, k);
+            if (f) {
+                fprintf(f, "%u,%s,%s,%u,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,"
+                           "%.6f,%.6f,%.6f,%" PRIu64,
+                        i, j->name, cj->v[v]->base.name, cnt, st.median,
+                        st.q1, st.q3, st.qcd, st.ci_lo, st.ci_hi, st.min,
+                        st.max, st.mean, norm, total);
+                for (uint32_t k = 0; k < c->n->n_modes; k++)
+                    fprintf(f, ",%.6f",
+                            total ? (double)ctl_bytes(c, i, v, k) /
+                                        (double)total
+                                  : 0.0);
+                fputc('\n', f);
+            }
+            if (table && cj->n > 1) {
+                if (!head)
+                    fprintf(table, "\n%-20s %-10s %6s %12s %8s %10s\n",
+                            "job", "variant", "iters", "median (us)",
+                            "QCD", "normalized");
+                head = true;
+                fprintf(table, "%-20s %-10s %6u %12.3f %8.4f %10.3f\n",
+                        j->name, cj->v[v]->base.name, cnt, st.median, st.qcd,
+                        norm);
+            }
+        }
+        free(t);
+        free(scratch);
+    }
+    return 0;
+}
+
+static int write_results(const struct jobs_config *jc, const struct dmpi *m,
+                         const struct ctl_run *c, uint32_t *const *nodes,
+                         const struct wl_state *state,
+                         const struct jobs_output *out)
 {
     if (out->jobs) {
         fprintf(out->jobs, "job,name,workload,nodes,ppn,ranks,allocation,"
@@ -542,12 +690,15 @@ static void write_results(const struct jobs_config *jc, const struct dmpi *m,
         }
     }
     if (out->iterations) {
-        fprintf(out->iterations, "job,name,iteration,end_us,time_us\n");
+        fprintf(out->iterations,
+                "job,name,iteration,variant,end_us,time_us\n");
         for (uint32_t i = 0; i < jc->n; i++) {
             const struct dmpi_job_result *r = &m->res[i];
+            const struct ctl_job *cj = &c->job[i];
             simtime prev = r->start;
             for (uint32_t k = 0; k < r->n_iter; k++) {
-                fprintf(out->iterations, "%u,%s,%u,", i, jc->job[i].name, k);
+                fprintf(out->iterations, "%u,%s,%u,%s,", i, jc->job[i].name,
+                        k, cj->v[ctl_variant(cj, k)]->base.name);
                 put_us(out->iterations, r->iter_end[k]);
                 fputc(',', out->iterations);
                 put_us(out->iterations, r->iter_end[k] - prev);
@@ -590,6 +741,7 @@ static void write_results(const struct jobs_config *jc, const struct dmpi *m,
         }
     }
     write_metrics(jc, m, state, out->metrics, out->table);
+    return write_variants(jc, m, c, out->variants, out->table);
 }
 
 static uint32_t jobs_finished(const struct dmpi *m)
@@ -643,8 +795,11 @@ int jobs_run(const struct jobs_config *jc, const struct topo *t,
     struct sim s;
     struct net net;
     struct dmpi m;
-    bool sim_ok = false, net_ok = false, mpi_ok = false;
-    if (!req || !nodes || !state || !spec) {
+    struct ctl_run ctl;
+    struct ctl_job *cj = calloc(n ? n : 1, sizeof *cj);
+    const char **names = calloc(n ? n : 1, sizeof *names);
+    bool sim_ok = false, net_ok = false, mpi_ok = false, ctl_ok = false;
+    if (!req || !nodes || !state || !spec || !cj || !names) {
         diag_error(d, NULL, 0, "jobs", "out of memory");
         goto done;
     }
@@ -665,6 +820,15 @@ int jobs_run(const struct jobs_config *jc, const struct topo *t,
                 j->distance);
         r->busy = j->busy;
         r->max_block = j->max_block;
+        names[i] = j->name;
+        if (j->variants.n) {
+            cj[i].n = j->variants.n;
+            for (uint32_t v = 0; v < j->variants.n; v++)
+                cj[i].v[v] = (const struct ctl_entry *)j->variants.v[v];
+        } else if (j->routing) {
+            cj[i].n = 1;
+            cj[i].v[0] = (const struct ctl_entry *)j->routing;
+        }
     }
     if (alloc_place(t, req, n, seed, nodes, d) != 0)
         goto done;
@@ -690,12 +854,18 @@ int jobs_run(const struct jobs_config *jc, const struct topo *t,
         goto done;
     }
     sim_ok = true;
-    if (net_init(&net, t, np, &s, seed, d) != 0)
+    struct net_params p = *np;
+    p.counters = p.counters || ctl_needs_counters(cj, n);
+    if (net_init(&net, t, &p, &s, seed, d) != 0)
         goto done;
     net_ok = true;
+    if (ctl_run_init(&ctl, &net, cj, names, n, &jc->awr, d) != 0)
+        goto done;
+    ctl_ok = true;
     if (dmpi_init(&m, &s, &net, &jc->mpi, spec, n, NET_EV_COUNT, d) != 0)
         goto done;
     mpi_ok = true;
+    ctl_attach(&ctl, &m);
     run_until(&s, &m, limit, out->progress);
     if (m.error) {
         diag_error(d, NULL, 0, "jobs", "%s", m.why);
@@ -705,7 +875,10 @@ int jobs_run(const struct jobs_config *jc, const struct topo *t,
         diag_error(d, NULL, 0, "jobs", "out of memory");
         goto done;
     }
-    write_results(jc, &m, nodes, state, out);
+    if (write_results(jc, &m, &ctl, nodes, state, out) != 0) {
+        diag_error(d, NULL, 0, "jobs", "out of memory");
+        goto done;
+    }
     rc = dmpi_done(&m) ? 0 : 1;
     if (rc == 1 && evq_size(&s.q) == 0) {
         rc = -1;
@@ -717,6 +890,8 @@ int jobs_run(const struct jobs_config *jc, const struct topo *t,
 done:
     if (mpi_ok)
         dmpi_free(&m);
+    if (ctl_ok)
+        ctl_run_free(&ctl);
     if (net_ok)
         net_free(&net);
     if (sim_ok)
@@ -729,6 +904,8 @@ done:
     free(req);
     free(state);
     free(spec);
+    free(cj);
+    free(names);
     return rc;
 }
 
@@ -740,6 +917,8 @@ void jobs_print_keys(FILE *out)
     cfg_print_schema(out, "jobs", job_keys, 2);
     fprintf(out, "mpi = { ... }\n");
     cfg_print_schema(out, "mpi", mpi_keys, 2);
+    fprintf(out, "app_aware = { ... }\n");
+    cfg_print_schema(out, "app_aware", awr_keys, 2);
 }
 
 void jobs_print_workload_keys(FILE *out, const struct workload *w)

@@ -26,6 +26,14 @@
  *   metrics.csv     a row per job whose workload has a figure of its own,
  *                   as its original prints it (GPCNeT: the kernel's
  *                   average and 99th percentile, in us or MiB/s per rank)
+ *   variants.csv    a row per job and routing variant (ctl/ctl.h): its
+ *                   iterations' time (median, quartiles, QCD, 95 % CI of
+ *                   the median, SC'19 §3) and the median normalised to the
+ *                   job's first variant; and the share of the bytes it
+ *                   posted in each routing mode
+ * A job's routing is a controller (`routing`, default "network": every
+ * message in network.routing) or several alternated iteration by
+ * iteration (`variants`; ctl/ctl.h).
  * Times are printed in microseconds with 6 decimals: exact picoseconds.
  */
 #ifndef DFSIM_JOBS_H
@@ -39,6 +47,7 @@
 #include "app/workload.h"
 #include "core/diag.h"
 #include "core/time.h"
+#include "ctl/ctl.h"
 #include "exp/alloc.h"
 #include "exp/config.h"
 #include "mpi/mpi.h"
@@ -61,6 +70,12 @@ struct job_config {
     uint32_t max_block;                 /* fragmented: 32 */
     simtime start;                      /* start_us */
     bool background;
+    const struct reg_entry *routing;    /* a struct ctl_entry; NULL:
+                                           "network" */
+    struct cfg_names variants;          /* controllers alternated by
+                                           iteration (n = 0: routing) */
+    uint32_t warmup;                    /* iterations left out of the
+                                           variants' statistics */
     /* derived */
     const char *file;
     int line;
@@ -74,6 +89,8 @@ struct jobs_config {
     uint32_t n;                         /* 0: the file has no jobs */
     struct job_config *job;             /* [n] */
     struct dmpi_params mpi;             /* defaults, then the mpi section */
+    struct awr_params awr;              /* defaults, then the app_aware
+                                           section */
 };
 
 /* Read the `jobs` list and the `mpi` section of f into jc (n = 0 without
@@ -89,6 +106,7 @@ uint32_t jobs_ranks(const struct job_config *j);
 struct jobs_output {
     FILE *jobs, *iterations, *ranks; /* CSV, header first */
     FILE *metrics;                   /* the workloads' own figures */
+    FILE *variants;                  /* per job and variant */
     FILE *table;                     /* a table for a person, or NULL */
     FILE *progress;                  /* progress lines (stderr), or NULL */
 };
