@@ -164,6 +164,23 @@ static void test_load_errors(void)
           "has no jobs list" },
         { "jobs = ( { workload = \"alltoall\"; nodes = 2; bytes = 0; } );",
           "jobs[0].bytes: value 0 is out of range" },
+        { "jobs = ( { workload = \"barrier\"; nodes = 2;\n"
+          "  routing = \"default\"; variants = [\"high-bias\"]; } );",
+          ":3: error: jobs[0]: give routing (one controller) or variants" },
+        { "jobs = ( { workload = \"barrier\"; nodes = 2;\n"
+          "  routing = \"fast\"; } );",
+          ":3: error: jobs[0].routing: controller \"fast\" is not "
+          "registered; known: network, default, high-bias, app-aware" },
+        { "jobs = ( { workload = \"barrier\"; nodes = 2; variants = [\n"
+          "  \"default\", \"default\", \"default\", \"default\",\n"
+          "  \"default\", \"default\", \"default\", \"default\",\n"
+          "  \"default\"]; } );",
+          "jobs[0]: 9 variants; at most 8" },
+        { "app_aware = { cutoff = 100; };",
+          "app_aware: the app-aware controller's parameters apply to jobs" },
+        { "jobs = ( { workload = \"barrier\"; nodes = 2; } );\n"
+          "app_aware = { factor_lat = 0.0; };",
+          ":3: error: app_aware.factor_lat: value 0 is out of range" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char text[1024];
@@ -184,8 +201,8 @@ static void test_load_errors(void)
 
 /* A run's result files, as text. */
 struct run_out {
-    char *jobs, *iters, *ranks, *metrics;
-    size_t nj, ni, nr, nm;
+    char *jobs, *iters, *ranks, *metrics, *variants;
+    size_t nj, ni, nr, nm, nv;
 };
 
 static int run_text(const char *text, struct run_out *o, struct capture *c)
@@ -204,14 +221,17 @@ static int run_text(const char *text, struct run_out *o, struct capture *c)
         FILE *fi = open_memstream(&o->iters, &o->ni);
         FILE *fr = open_memstream(&o->ranks, &o->nr);
         FILE *fm = open_memstream(&o->metrics, &o->nm);
+        FILE *fv = open_memstream(&o->variants, &o->nv);
         struct jobs_output out = { .jobs = fj, .iterations = fi,
-                                   .ranks = fr, .metrics = fm };
+                                   .ranks = fr, .metrics = fm,
+                                   .variants = fv };
         rc = jobs_run(&e.jobs, &t, &np, (uint64_t)e.info.seed,
                       e.info.time_limit, &out, &c->d);
         fclose(fj);
         fclose(fi);
         fclose(fr);
         fclose(fm);
+        fclose(fv);
     }
     topo_free(&t);
 out:
@@ -225,6 +245,7 @@ static void run_free(struct run_out *o)
     free(o->iters);
     free(o->ranks);
     free(o->metrics);
+    free(o->variants);
 }
 
 static unsigned count_lines(const char *s)
@@ -308,19 +329,19 @@ static void test_run(void)
     for (int k = 0; k < 4; k++) {
         char pre[32];
         snprintf(pre, sizeof pre, "0,ar,%d,", k);
-        double it = field(o.iters, pre, 4);
+        double it = field(o.iters, pre, 5);
         CHECK(it > 0);
         sum += it;
     }
-    double last = field(o.iters, "0,ar,3,", 3);
+    double last = field(o.iters, "0,ar,3,", 4);
     CHECK_NEAR(sum, last, 1e-5);
     CHECK(last <= run + 1e-6);
     /* pp: starts at 20 us, 3 iterations, each above 2 us (half a round
      * trip to another group is ~1.8 us for 8 B; 1 KiB more) */
     double pp_end = field(o.jobs, "1,pp,", 9);
     CHECK(pp_end > 20.0);
-    CHECK(field(o.iters, "1,pp,0,", 3) > 20.0);
-    CHECK(field(o.iters, "1,pp,0,", 4) > 2.0 * 1.8);
+    CHECK(field(o.iters, "1,pp,0,", 4) > 20.0);
+    CHECK(field(o.iters, "1,pp,0,", 5) > 2.0 * 1.8);
     unsigned bg_iters = (unsigned)field(o.jobs, "2,bg,", 12);
     CHECK(bg_iters > 0);
     CHECK_EQ_U(count_lines(o.iters), 1 + 4 + 3 + bg_iters);
@@ -451,7 +472,7 @@ static void test_cli(void)
     CHECK_STR_CONTAINS(out, "\nar                   allreduce");
     CHECK_STR_CONTAINS(out, "(stopped)");
     CHECK_STR_CONTAINS(out, "jobs.csv, iterations.csv, ranks.csv, "
-                            "metrics.csv)");
+                            "metrics.csv, variants.csv)");
     static const char *const files[] = { "jobs.csv", "iterations.csv",
                                          "ranks.csv", "metrics.csv",
                                          "probe.csv", "topology.json" };
@@ -559,7 +580,93 @@ static void test_examples(void)
     rmdir(dir);
 }
 
+/* Variants alternate iteration by iteration: iterations.csv names each
+ * iteration's, variants.csv has a row per variant with its share of the
+ * iterations and where its bytes went (default: ADAPTIVE_0; high-bias:
+ * ADAPTIVE_3; an alltoall under default: ADAPTIVE_1), normalised to the
+ * first variant. A controller that sets Aries modes on a torus is an
+ * error naming the job (on the dragonflies the model can run them). */
+static void test_variants(void)
+{
+    struct capture c;
+    cap_init(&c);
+    struct run_out o;
+    int rc = run_text(
+        "system = { name = \"xc-12cab\"; };\n"
+        "jobs = (\n"
+        "  { name = \"pp\"; workload = \"pingpong\"; allocation = "
+        "\"pair\";\n"
+        "    distance = \"different-groups\"; bytes = 65536;\n"
+        "    iterations = 7; warmup = 1;\n"
+        "    variants = [\"default\", \"high-bias\", \"app-aware\"]; },\n"
+        "  { name = \"a2a\"; workload = \"alltoall\"; nodes = 4;\n"
+        "    bytes = 1024; iterations = 2; routing = \"default\"; },\n"
+        "  { name = \"plain\"; workload = \"barrier\"; nodes = 2; }\n"
+        ");\n",
+        &o, &c);
+    CHECK_EQ_U(rc, 0);
+    if (rc != 0) {
+        fprintf(stderr, "%s", cap_text(&c));
+        run_free(&o);
+        cap_free(&c);
+        return;
+    }
+    CHECK_STR_CONTAINS(o.iters, "job,name,iteration,variant,end_us,time_us\n");
+    CHECK_STR_CONTAINS(o.iters, "\n0,pp,0,default,");
+    CHECK_STR_CONTAINS(o.iters, "\n0,pp,1,high-bias,");
+    CHECK_STR_CONTAINS(o.iters, "\n0,pp,2,app-aware,");
+    CHECK_STR_CONTAINS(o.iters, "\n0,pp,3,default,");
+    CHECK_STR_CONTAINS(o.iters, "\n2,plain,0,network,");
+    /* 7 iterations, the first left out: 2 each */
+    CHECK_STR_CONTAINS(o.variants, "\n0,pp,default,2,");
+    CHECK_STR_CONTAINS(o.variants, "\n0,pp,high-bias,2,");
+    CHECK_STR_CONTAINS(o.variants, "\n0,pp,app-aware,2,");
+    CHECK(strstr(o.variants, "share_ADAPTIVE_0") != NULL);
+    /* columns: share of the modes network (0), then as added */
+    const char *hdr = o.variants;
+    int col_a0 = -1, col_a3 = -1, col_a1 = -1, col = 0;
+    for (const char *q = hdr; *q && *q != '\n'; q++) {
+        if (*q != ',')
+            continue;
+        col++;
+        if (strncmp(q + 1, "share_ADAPTIVE_0,", 17) == 0 && col_a0 < 0)
+            col_a0 = col;
+        if (strncmp(q + 1, "share_ADAPTIVE_3", 16) == 0)
+            col_a3 = col;
+        if (strncmp(q + 1, "share_ADAPTIVE_1", 16) == 0)
+            col_a1 = col;
+    }
+    CHECK(col_a0 > 0 && col_a1 > 0 && col_a3 > 0);
+    CHECK_NEAR(field(o.variants, "0,pp,default,", col_a0), 1.0, 1e-9);
+    CHECK_NEAR(field(o.variants, "0,pp,high-bias,", col_a3), 1.0, 1e-9);
+    CHECK_NEAR(field(o.variants, "0,pp,default,", 13), 1.0, 1e-9);
+    double aa = field(o.variants, "0,pp,app-aware,", col_a0) +
+                field(o.variants, "0,pp,app-aware,", col_a3);
+    CHECK_NEAR(aa, 1.0, 1e-9);
+    /* the alltoall under default: ADAPTIVE_1 */
+    CHECK_NEAR(field(o.variants, "1,a2a,default,", col_a1), 1.0, 1e-9);
+    /* every byte of a variant counted, warm-up included: default ran 3
+     * of the 7 iterations (0, 3, 6), high-bias 2 */
+    CHECK_EQ_U(2 * (uint64_t)field(o.variants, "0,pp,default,", 14),
+               3 * (uint64_t)field(o.variants, "0,pp,high-bias,", 14));
+    run_free(&o);
+    cap_free(&c);
+
+    cap_init(&c);
+    rc = run_text("system = { name = \"cielo\"; };\n"
+                  "jobs = ( { name = \"x\"; workload = \"barrier\"; "
+                  "nodes = 2;\n  routing = \"high-bias\"; } );\n",
+                  &o, &c);
+    CHECK(rc == -1);
+    CHECK_STR_CONTAINS(cap_text(&c), "x: routing controller \"high-bias\" "
+                                     "sets ADAPTIVE_3, which this system's "
+                                     "family cannot use");
+    run_free(&o);
+    cap_free(&c);
+}
+
 const struct test_case tests_jobs[] = {
+    TEST(test_variants),
     TEST(test_examples),
     TEST(test_cli),
     TEST(test_load),

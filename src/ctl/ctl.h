@@ -25,9 +25,9 @@
  * background. (The paper alternates whole runs; in a simulation the
  * iterations of one run are the cheaper equivalent.)
  *
- * Accounting: the bytes each job posts in each mode under each variant
- * (the share of traffic app-aware sends with DEFAULT's modes, SC'19
- * Fig. 8's x-axis labels).
+ * Accounting: the bytes each job posts in each mode under each variant,
+ * warm-up iterations included (the share of traffic app-aware sends with
+ * DEFAULT's modes: SC'19 Fig. 8's x-axis labels).
  */
 #ifndef DFSIM_CTL_H
 #define DFSIM_CTL_H
