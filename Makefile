@@ -63,13 +63,20 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(BUILD)/libdfsim.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
 
-# Install the Debian packages the build needs, once. Only libconfig (the
-# experiment-file parser) is outside a stock Debian 12 with gcc and make.
+# Install the Debian packages the build and the reports need, once:
+# libconfig (the experiment-file parser) and gnuplot (the reports' plots;
+# dfsim writes its results without it and says so) are outside a stock
+# Debian 12 with gcc and make.
 deps:
 	@if ! echo '#include <libconfig.h>' | $(CC) -E - >/dev/null 2>&1; then \
 	  echo "installing libconfig-dev (experiment-file parser)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 	    apt-get install -y -qq libconfig-dev >/dev/null; \
+	fi
+	@if ! command -v gnuplot >/dev/null 2>&1; then \
+	  echo "installing gnuplot-nox (report plots)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	    apt-get install -y -qq gnuplot-nox >/dev/null; \
 	fi
 
 # The main job: the default experiment (examples/default.cfg).

@@ -238,7 +238,14 @@ static int run_jobs(const struct experiment *e, const struct topo *t,
                     const struct net_params *np, const char *outdir,
                     struct diag *d)
 {
-    struct jobs_output out = { .table = stdout, .progress = stderr };
+    struct jobs_output out = {
+        .table = stdout, .progress = stderr, .report_dir = outdir,
+        .report = { .title = e->info.name,
+                    .description = e->info.description,
+                    .system = e->system ? e->system->base.name
+                                        : e->builder->base.name,
+                    .routing = np->routing->base.name,
+                    .seed = (uint64_t)e->info.seed } };
     int rc = -1;
     if (!(out.jobs = open_out(outdir, "jobs.csv")) ||
         !(out.iterations = open_out(outdir, "iterations.csv")) ||
@@ -406,6 +413,8 @@ int cli_run(int argc, char **argv)
             snprintf(sampled + len, sizeof sampled - len, ", links%s.txt",
                      sfx);
     }
+    if (e.jobs.n)
+        printf("\nreport: %s/report.html\n", outdir);
     printf("\nresults in %s/ (topology.json, probe.csv%s%s%s)\n", outdir,
            e.has_traffic ? ", traffic.csv" : "", sampled,
            e.jobs.n ? ", jobs.csv, iterations.csv, ranks.csv, metrics.csv, "

@@ -40,6 +40,7 @@
 
 struct experiment_info {
     const char *name; /* experiment.name (default: the file's base name) */
+    const char *description; /* experiment.description, or NULL */
     int64_t seed;     /* experiment.seed */
     uint64_t time_limit; /* experiment.time_limit_ms, ps: a run with jobs
                             stops here */

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "core/sim.h"
+#include "exp/report.h"
 #include "exp/stats.h"
 #include "route/route.h"
 
@@ -586,10 +587,12 @@ static void write_metrics(const struct jobs_config *jc, const struct dmpi *m,
 
 /* variants.csv: per job and variant, the statistics of its iteration
  * times after `warmup` (SC'19 §3), its median over the job's first
- * variant's, and where its bytes went. */
+ * variant's, and where its bytes went; and the report's series. */
 static int write_variants(const struct jobs_config *jc, const struct dmpi *m,
-                          const struct ctl_run *c, FILE *f, FILE *table)
+                          const struct ctl_run *c,
+                          const struct jobs_output *out)
 {
+    FILE *f = out->variants, *table = out->table;
     if (f)
         fprintf(f, "job,name,variant,iterations,median_us,q1_us,q3_us,qcd,"
                    "ci_lo_us,ci_hi_us,min_us,max_us,mean_us,normalized,"
@@ -598,39 +601,65 @@ static int write_variants(const struct jobs_config *jc, const struct dmpi *m,
         fprintf(f, ",share_%s", c->n->modes[k]->base.name);
     if (f)
         fputc('\n', f);
+    /* the series of the report: one per foreground job and variant */
+    uint32_t n_series = 0;
+    for (uint32_t i = 0; i < jc->n; i++)
+        if (!jc->job[i].background)
+            n_series += c->job[i].n;
+    struct report_series *rs = calloc(n_series ? n_series : 1, sizeof *rs);
+    if (!rs)
+        return -1;
+    uint32_t ns = 0;
+    int rc = 0;
     bool head = false;
-    for (uint32_t i = 0; i < jc->n; i++) {
+    for (uint32_t i = 0; i < jc->n && rc == 0; i++) {
         const struct job_config *j = &jc->job[i];
         const struct dmpi_job_result *r = &m->res[i];
         const struct ctl_job *cj = &c->job[i];
         if (j->background)
             continue;
         uint32_t n = r->n_iter;
-        double *t = malloc((n ? n : 1) * sizeof *t);
         double *scratch = malloc((n ? n : 1) * sizeof *scratch);
-        if (!t || !scratch) {
-            free(t);
-            free(scratch);
-            return -1;
+        if (!scratch) {
+            rc = -1;
+            break;
         }
         double base = 0;
         for (uint32_t v = 0; v < cj->n; v++) {
+            struct report_series *x = &rs[ns++];
+            x->norm = malloc((n ? n : 1) * sizeof *x->norm);
+            if (!x->norm) {
+                rc = -1;
+                break;
+            }
             uint32_t cnt = 0;
             simtime prev = r->start;
             for (uint32_t k = 0; k < n; k++) {
                 if (k >= j->warmup && ctl_variant(cj, k) == v)
-                    t[cnt++] = (double)(r->iter_end[k] - prev) /
-                               (double)SIMTIME_US;
+                    x->norm[cnt++] = (double)(r->iter_end[k] - prev) /
+                                     (double)SIMTIME_US;
                 prev = r->iter_end[k];
             }
             struct stats_summary st;
-            stats_summarize(t, cnt, scratch, &st);
+            stats_summarize(x->norm, cnt, scratch, &st);
             if (v == 0)
                 base = st.median;
             double norm = base > 0 ? st.median / base : 0;
-            uint64_t total = 0;
-            for (uint32_t k = 0; k < c->n->n_modes; k++)
-                total += ctl_bytes(c, i, v, k);
+            uint64_t total = 0, dflt = 0;
+            for (uint32_t k = 0; k < c->n->n_modes; k++) {
+                uint64_t b = ctl_bytes(c, i, v, k);
+                total += b;
+                if (c->awr_on && (k == c->ad[0] || k == c->ad[1]))
+                    dflt += b;
+            }
+            *x = (struct report_series){
+                .job = j->name, .variant = cj->v[v]->base.name,
+                .workload = j->workload->name, .st = st,
+                .baseline_median = base,
+                .share_default = total ? (double)dflt / (double)total : 0,
+                .norm = x->norm, .n = cnt };
+            for (uint32_t k = 0; k < cnt; k++)
+                x->norm[k] = base > 0 ? x->norm[k] / base : 0;
             if (f) {
                 fprintf(f, "%u,%s,%s,%u,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,"
                            "%.6f,%.6f,%.6f,%" PRIu64,
@@ -655,10 +684,24 @@ static int write_variants(const struct jobs_config *jc, const struct dmpi *m,
                         norm);
             }
         }
-        free(t);
         free(scratch);
     }
-    return 0;
+    if (rc == 0 && out->report_dir) {
+        bool drawn;
+        if (report_write(out->report_dir, &out->report, rs, ns, &drawn,
+                         stderr) != 0)
+            rc = -1;
+        else if (!drawn && ns && out->progress)
+            fprintf(out->progress,
+                    "  report: the plot was not drawn (gnuplot missing or "
+                    "failed: %s/report.log); `gnuplot variants.gp` there "
+                    "draws it\n",
+                    out->report_dir);
+    }
+    for (uint32_t i = 0; i < ns; i++)
+        free(rs[i].norm);
+    free(rs);
+    return rc;
 }
 
 static int write_results(const struct jobs_config *jc, const struct dmpi *m,
@@ -741,7 +784,7 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
         }
     }
     write_metrics(jc, m, state, out->metrics, out->table);
-    return write_variants(jc, m, c, out->variants, out->table);
+    return write_variants(jc, m, c, out);
 }
 
 static uint32_t jobs_finished(const struct dmpi *m)

@@ -50,6 +50,7 @@
 #include "ctl/ctl.h"
 #include "exp/alloc.h"
 #include "exp/config.h"
+#include "exp/report.h"
 #include "mpi/mpi.h"
 #include "net/net.h"
 #include "topo/topo.h"
@@ -107,6 +108,9 @@ struct jobs_output {
     FILE *jobs, *iterations, *ranks; /* CSV, header first */
     FILE *metrics;                   /* the workloads' own figures */
     FILE *variants;                  /* per job and variant */
+    const char *report_dir;          /* write report.html and its plot
+                                        here (exp/report.h), or NULL */
+    struct report_info report;       /* what the report says */
     FILE *table;                     /* a table for a person, or NULL */
     FILE *progress;                  /* progress lines (stderr), or NULL */
 };

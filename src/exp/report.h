@@ -1,0 +1,62 @@
+/* exp/report.h — the report of a run with jobs: plots a person would rather
+ * look at than the CSV files, gathered in one HTML page.
+ *
+ * What it draws (SC'19 Figs. 8-10's layout): for every foreground job and
+ * each of its routing variants, a box plot of its iteration times
+ * normalised to the median of the job's first variant (boxes: quartiles;
+ * whiskers: the extremes within 1.5 IQR; the line at 1 is the baseline's
+ * median), the jobs side by side with, under each, its name, the
+ * baseline's median time and the share of its bytes the app-aware variant
+ * (if any) sent with DEFAULT's modes (ADAPTIVE_0 and _1), as the paper's
+ * x-axis labels give them. Plots are drawn by gnuplot (Debian's
+ * gnuplot-nox; `make deps` installs it) from a script and a data file
+ * written next to them, so a plot can be redrawn or restyled by hand; a
+ * machine without gnuplot still gets the data, the script, the page and a
+ * message saying how to draw them.
+ *
+ * Files, in the results folder: report.html (the page: what ran, a table
+ * per job of its variants' statistics, the plot), variants.dat (one block
+ * per job and variant: normalised times), variants.gp (the gnuplot
+ * script), variants.svg (the plot), report.log (gnuplot's messages).
+ */
+#ifndef DFSIM_REPORT_H
+#define DFSIM_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "exp/stats.h"
+
+/* One job under one variant. */
+struct report_series {
+    const char *job, *variant, *workload;
+    struct stats_summary st;   /* its iteration times, us */
+    double baseline_median;    /* the job's first variant's median, us */
+    double share_default;      /* bytes in ADAPTIVE_0/1 over all, 0..1 */
+    double *norm;              /* [n]: times / baseline_median */
+    uint32_t n;
+};
+
+/* What the page says about the experiment. */
+struct report_info {
+    const char *title;         /* experiment.name */
+    const char *description;   /* experiment.description, or NULL */
+    const char *system;        /* the system's name */
+    const char *routing;       /* network.routing */
+    uint64_t seed;
+};
+
+/* Write the page, data and script into dir and run gnuplot on the
+ * script (its messages into report.log). Returns 0 when the page was
+ * written; -1 if a file could not be written (reported to err). *drawn
+ * says whether the plot was drawn. */
+int report_write(const char *dir, const struct report_info *info,
+                 const struct report_series *s, uint32_t n, bool *drawn,
+                 FILE *err);
+
+/* Run `gnuplot script` inside dir, stdout and stderr to dir/log. Returns
+ * gnuplot's exit status, or 127 if it could not be started. */
+int report_gnuplot(const char *dir, const char *script, const char *log);
+
+#endif
