@@ -369,6 +369,25 @@ static void test_lammps_ops(void)
     }
     tally_free(&t);
     proxy_free(&x);
+
+    /* without wrap-around, 2 ranks in a dimension still exchange their
+     * migrating atoms both ways: each rank sends the count and the atoms
+     * to its one neighbour in every dimension (8 ranks, 2 x 2 x 2) */
+    p.newton = true;
+    p.thermo_every = 0;
+    p.periodic = false;
+    if (init_ok(&x, &p, 8, 2) != 0)
+        return;
+    drain(&x, 64, &t);
+    CHECK_EQ_U(t.unmatched, 0);
+    uint32_t exch_msgs[8] = { 0 };
+    for (size_t i = 0; i < t.ns; i++)
+        if (t.s[i].bytes == 20 * 88 && t.s[i].src < 8)
+            exch_msgs[t.s[i].src]++;
+    for (uint32_t r = 0; r < 8; r++)
+        CHECK_EQ_U(exch_msgs[r], 3 * 2); /* 3 dimensions, 2 re-neighbourings */
+    tally_free(&t);
+    proxy_free(&x);
 }
 
 /* ---- amg ------------------------------------------------------------------ */

@@ -25,8 +25,8 @@
  *              Fig. 12 (~10 GB/s unidirectional) is this kind of test.
  *   bibw       osu_bibw: rank 0 and `peer` both post `window` receives
  *              then `window` sends to each other and wait; no ack.
- *              Bandwidth = 2 x bytes x window / iteration time (Fig. 13,
- *              ~15 GB/s bidirectional).
+ *              Bandwidth = 2 x bytes x window / iteration time (Figs. 12
+ *              and 14, > 15 GB/s bidirectional).
  * Each iteration starts with a compute phase of `compute` ps (0), as the
  * motifs' arg.compute.
  */

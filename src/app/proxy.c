@@ -503,11 +503,16 @@ static int build_lammps(struct bld *b, char *err, size_t err_cap)
     for (int d = 0; d < 3; d++) {
         if (x->grid[d] == 1)
             continue; /* "if 1 proc in dimension, no send/recv" */
+        /* with 2 ranks in a periodic dimension both neighbours are one
+         * rank and LAMMPS sends once; without wrap-around each rank has
+         * its one neighbour on a different side, so both directions run
+         * (each rank then sends on the side it has) */
+        bool both = x->grid[d] > 2 || !p->periodic;
         swap(b, d, -1, 4, PH_ISEND); /* MPI_Sendrecv of the count */
-        if (x->grid[d] > 2)
+        if (both)
             swap(b, d, +1, 4, PH_ISEND);
         swap(b, d, -1, mig * p->exchange_bytes, PH_SEND);
-        if (x->grid[d] > 2)
+        if (both)
             swap(b, d, +1, mig * p->exchange_bytes, PH_SEND);
     }
     for (int s = 0; s < 6; s++) {

@@ -89,17 +89,20 @@ static const struct cfg_key incast_keys[] = {
             "the rank every other sends to (0, arg.incasttarget)"),
     MICRO_COMPUTE, KEY_END,
 };
-static const struct cfg_key bw_keys[] = {
-    MICRO_BYTES("message size, bytes (1048576: osu_bw sweeps sizes; one "
-                "large size per job here)"),
-    KEY_U32(M, "iterations", iterations, 1, UINT32_MAX - 1,
-            "iterations of a window each (20, osu_bw's LOOP_LARGE)"),
-    KEY_U32(M, "peer", peer, 1, UINT32_MAX - 1, "rank 0's partner (1)"),
-    KEY_U32(M, "window", window, 1, 1 << 16,
-            "messages in flight per iteration (64, osu_bw "
-            "WINDOW_SIZE_LARGE)"),
-    MICRO_COMPUTE, KEY_END,
-};
+#define OSU_KEYS(NAME)                                                       \
+    MICRO_BYTES("message size, bytes (1048576: " NAME " sweeps sizes; "   \
+                "one size per job here)"),                                  \
+    KEY_U32(M, "iterations", iterations, 1, UINT32_MAX - 1,                 \
+            "iterations of a window each (20, " NAME "'s LOOP_LARGE)"),     \
+    KEY_U32(M, "peer", peer, 1, UINT32_MAX - 1, "rank 0's partner (1)"),    \
+    KEY_U32(M, "window", window, 1, 1 << 16,                                \
+            "messages in flight per iteration (64, " NAME                   \
+            "'s WINDOW_SIZE_LARGE)"),                                       \
+    KEY_US(M, "compute_us", compute,                                        \
+           "compute phase before each iteration, us (0; OSU has none)"),   \
+    KEY_END
+static const struct cfg_key bw_keys[] = { OSU_KEYS("osu_bw") };
+static const struct cfg_key bibw_keys[] = { OSU_KEYS("osu_bibw") };
 #undef M
 
 /* ember's motif defaults (papers-and-workloads.md §2): one iteration, no
@@ -152,7 +155,6 @@ MICRO(bcast, MICRO_BCAST, "MPI_Bcast from a root (ember bcast)");
 MICRO(barrier, MICRO_BARRIER, "MPI_Barrier (ember barrier)");
 MICRO(incast, MICRO_INCAST, "every rank sends to one target (ember "
                             "incast)");
-#define bibw_keys bw_keys
 MICRO(bw, MICRO_BW, "streaming bandwidth, a window of sends then an ack "
                     "(OSU osu_bw)");
 MICRO(bibw, MICRO_BIBW, "bidirectional streaming bandwidth (OSU "
@@ -357,9 +359,12 @@ GPCNET(gp_allreduce, "gpcnet-allreduce", GPCNET_ALLREDUCE,
     KEY_BOOL(P, "periodic", periodic, "the domain wraps around (" def ")")
 
 static const struct cfg_key milc_keys[] = {
-    PX_GRID3,
-    KEY_U32(P, "pt", pt, 0, 1 << 20, "process grid along t; all four 0: "
-                                     "MILC's setup_hyper_prime layout"),
+    KEY_U32(P, "px", px, 0, 1 << 20, "process grid along x; px py pz pt "
+                                     "all 0: MILC's setup_hyper_prime "
+                                     "layout"),
+    KEY_U32(P, "py", py, 0, 1 << 20, "process grid along y"),
+    KEY_U32(P, "pz", pz, 0, 1 << 20, "process grid along z"),
+    KEY_U32(P, "pt", pt, 0, 1 << 20, "process grid along t"),
     KEY_U32(P, "nx", nx, 1, 1 << 20, "global lattice along x (64, "
                                      "emberlqcd arg.nx)"),
     KEY_U32(P, "ny", ny, 1, 1 << 20, "global lattice along y (64)"),
@@ -381,13 +386,13 @@ static const struct cfg_key lammps_keys[] = {
     KEY_F(P, "migrate_depth", migrate_depth, 0, 1e6,
           "atoms this close to a face leave between re-neighbourings, "
           "sigma (0.1, inference)"),
-    KEY_U32(P, "forward_bytes", forward_bytes, 0, 1 << 20,
+    KEY_U32(P, "forward_bytes", forward_bytes, 1, 1 << 20,
             "forward comm per ghost atom, bytes (24)"),
-    KEY_U32(P, "reverse_bytes", reverse_bytes, 0, 1 << 20,
+    KEY_U32(P, "reverse_bytes", reverse_bytes, 1, 1 << 20,
             "reverse comm per ghost atom, bytes (24)"),
-    KEY_U32(P, "border_bytes", border_bytes, 0, 1 << 20,
+    KEY_U32(P, "border_bytes", border_bytes, 1, 1 << 20,
             "borders per ghost atom, bytes (48)"),
-    KEY_U32(P, "exchange_bytes", exchange_bytes, 0, 1 << 20,
+    KEY_U32(P, "exchange_bytes", exchange_bytes, 1, 1 << 20,
             "per migrating atom, bytes (88)"),
     KEY_U32(P, "reneighbor_every", reneighbor_every, 0, UINT32_MAX - 1,
             "steps between re-neighbourings; 0 never (20, in.lj)"),
@@ -421,7 +426,7 @@ static const struct cfg_key amg_keys[] = {
           "nonzeros per row on the fine level (27)"),
     KEY_F(P, "nnz_coarse", nnz_coarse, 1, 1e6,
           "nonzeros per row on coarse levels (80)"),
-    KEY_F(P, "interp_nnz", interp_nnz, 0, 1e6,
+    KEY_F(P, "interp_nnz", interp_nnz, 1e-6, 1e6,
           "interpolation entries per row (4, inference)"),
     PX_FLOPS("1e9, inference: memory-bound"),
     PX_ITER("PCG iterations (20, amg.README example)"),
