@@ -435,7 +435,7 @@ static void test_run_missing_file(void)
 
 static void test_run_bad_seed(void)
 {
-    const char *cfg = src_path("examples/default.cfg");
+    const char *cfg = src_path("examples/probe.cfg");
     CHECK_EQ_U(dfsim("run", cfg, "--seed", "abc", NULL), 2);
     CHECK_STR_CONTAINS(err, "dfsim run: --seed expects a non-negative "
                             "integer, got \"abc\"");
@@ -450,7 +450,7 @@ static void test_run_bad_seed(void)
 static void test_run_file_count(void)
 {
     char cfg[1024];
-    snprintf(cfg, sizeof cfg, "%s", src_path("examples/default.cfg"));
+    snprintf(cfg, sizeof cfg, "%s", src_path("examples/probe.cfg"));
     CHECK_EQ_U(dfsim("run", cfg, cfg, NULL), 2);
     CHECK_STR_CONTAINS(err, "dfsim run: expected one experiment FILE\n");
     CHECK(has_line(err, "usage: dfsim run FILE"));
@@ -461,7 +461,7 @@ static void test_run_file_count(void)
 
 static void test_run_unknown_option(void)
 {
-    const char *cfg = src_path("examples/default.cfg");
+    const char *cfg = src_path("examples/probe.cfg");
     CHECK_EQ_U(dfsim("run", cfg, "--frob", NULL), 2);
     CHECK_STR_CONTAINS(err, "dfsim run: unknown option \"--frob\"\n");
     CHECK(has_line(err, "usage: dfsim run FILE"));
@@ -810,8 +810,8 @@ static void test_run_default(void)
     char dir[64];
     if (!temp_dir(dir))
         return;
-    char *csv = run_ok(src_path("examples/default.cfg"), dir, NULL);
-    CHECK(has_line(out, "experiment  default (seed 1)"));
+    char *csv = run_ok(src_path("examples/probe.cfg"), dir, NULL);
+    CHECK(has_line(out, "experiment  probe (seed 1)"));
     CHECK(has_line(out, "system      xc-12cab (aries)"));
     struct csv_stats s;
     CHECK(parse_probe_csv(csv, &s));
@@ -842,7 +842,7 @@ static void test_run_deterministic(void)
         rm_tree(d1);
         return;
     }
-    const char *cfg = src_path("examples/default.cfg");
+    const char *cfg = src_path("examples/probe.cfg");
     char *a = run_ok(cfg, d1, NULL);
     char *b = run_ok(cfg, d2, NULL);
     CHECK(a && b && strcmp(a, b) == 0);
@@ -866,10 +866,10 @@ static void test_run_seed_changes_pairs(void)
         rm_tree(d1);
         return;
     }
-    const char *cfg = src_path("examples/default.cfg");
+    const char *cfg = src_path("examples/probe.cfg");
     char *a = run_ok(cfg, d1, NULL);
     char *b = run_ok(cfg, d2, "2");
-    CHECK(has_line(out, "experiment  default (seed 2)"));
+    CHECK(has_line(out, "experiment  probe (seed 2)"));
     static char pa[CAP / 4], pb[CAP / 4];
     pair_columns(a, pa, sizeof pa);
     pair_columns(b, pb, sizeof pb);
@@ -890,7 +890,7 @@ static void test_run_creates_nested_output(void)
     if (!temp_dir(dir))
         return;
     join(res, sizeof res, dir, "a/b/c");
-    free(run_ok(src_path("examples/default.cfg"), res, NULL));
+    free(run_ok(src_path("examples/probe.cfg"), res, NULL));
     CHECK(exists(join(path, sizeof path, res, "probe.csv")));
     CHECK(exists(join(path, sizeof path, res, "topology.json")));
     char want[1200];

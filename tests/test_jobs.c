@@ -504,10 +504,10 @@ static void test_cli(void)
     unlink(lim);
 }
 
-/* Every examples/jobs-*.cfg reads, builds and places its jobs without an
- * error; the family list of example.cfg names each one. (Running them
- * all would take most of a minute under the sanitizers; jobs-micro.cfg
- * runs in full.) */
+/* Every examples/jobs-*.cfg, and the main job's examples/default.cfg,
+ * reads, builds and places its jobs without an error. (Running them all
+ * would take minutes under the sanitizers; jobs-micro.cfg runs in full,
+ * `make run` runs default.cfg.) */
 static void test_examples(void)
 {
     glob_t g;
@@ -515,6 +515,8 @@ static void test_examples(void)
     snprintf(pattern, sizeof pattern, "%s", src_path("examples/jobs-*.cfg"));
     CHECK(glob(pattern, 0, NULL, &g) == 0);
     CHECK(g.gl_pathc >= 4);
+    snprintf(pattern, sizeof pattern, "%s", src_path("examples/default.cfg"));
+    CHECK(glob(pattern, GLOB_APPEND, NULL, &g) == 0);
     for (size_t i = 0; i < g.gl_pathc; i++) {
         struct capture c;
         cap_init(&c);
