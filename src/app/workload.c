@@ -129,6 +129,11 @@ static void micro_defaults(void *params, enum micro_kind k)
     }
 }
 
+static uint64_t micro_msg_bytes(const void *params)
+{
+    return ((const struct micro_params *)params)->bytes;
+}
+
 static int micro_winit(void *state, const void *params,
                        const struct workload_env *env, char *err, size_t cap)
 {
@@ -144,6 +149,7 @@ static struct dmpi_app micro_wapp(void *state) { return micro_app(state); }
         .family = "micro", .keys = ident##_keys,                             \
         .defaults = ident##_defaults, .init = micro_winit,                   \
         .free = micro_wfree, .app = micro_wapp,                              \
+        .msg_bytes = micro_msg_bytes,                                        \
     }
 MICRO(pingpong, MICRO_PINGPONG,
       "rank 0 and a partner send a message back and forth (ember "

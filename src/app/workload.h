@@ -69,6 +69,9 @@ struct workload {
      * congestor without iterations); NULL: never. Such a job must be a
      * background job. */
     bool (*endless)(const void *params);
+    /* The size of the messages its iterations are made of, for SC'19's
+     * per-message model (exp/jobs.h `model`); NULL: none. */
+    uint64_t (*msg_bytes)(const void *params);
     /* Its own figure of job result r (NULL: none); 0, or -1 when there is
      * nothing to report (no iterations) or out of memory. */
     int (*metric)(const void *state, const struct dmpi_job_result *r,

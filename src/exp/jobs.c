@@ -2,6 +2,7 @@
 #include "exp/jobs.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <libconfig.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,9 @@ static const struct cfg_key job_keys[] = {
     JOB(CFG_UINT32, "warmup", warmup,
         "first iterations left out of variants.csv (0)",
         .min = 0, .max = UINT32_MAX - 1),
+    JOB(CFG_BOOL, "model", model,
+        "estimate each iteration by SC'19's model (Eq. 2) from rank 0's "
+        "NIC counters: model_us in iterations.csv (false) [Aries]"),
     { .name = NULL },
 };
 
@@ -406,6 +410,11 @@ static void load_job(struct cfg_file *f, config_setting_t *g, uint32_t i,
         diag_error(d, j->file, key_line(g, "variants"), prefix,
                    "%u variants; at most %d", j->variants.n,
                    CTL_MAX_VARIANTS);
+    if (j->model && (!w->msg_bytes || w->msg_bytes(j->params) == 0))
+        diag_error(d, j->file, key_line(g, "model"), prefix,
+                   "the model estimates one message per iteration; %s has "
+                   "no message size (the microbenchmarks with bytes have)",
+                   w->base.name);
     if (j->background == false && w->endless && w->endless(j->params))
         diag_error(d, j->file, j->line, prefix,
                    "%s runs until it is stopped unless given iterations: "
@@ -552,6 +561,136 @@ static double wall_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* ---- the model estimate (SC'19 §2.4, Eq. 2) ----------------------------- */
+
+/* The counters of rank 0's NIC it reads (SC'19 §2.3; the library's, with
+ * the request packets for p). */
+enum { M_PKTS, M_FLITS, M_STALL, M_RSP_STALL, M_TRACK, M_LAT, M_N };
+static const char *const model_ctr[M_N] = {
+    "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_PKTS",
+    "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_FLITS",
+    "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED",
+    "AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_STALLED",
+    "AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_NET_TRACK",
+    "AR_NIC_ORB_PRF_NET_RSP_TRACK_2",
+};
+
+struct model_job {
+    bool on;
+    struct ctr_ref ref[M_N];
+    uint64_t prev[M_N];
+    double p, f;       /* packets and flits of one message */
+    double *us;        /* [n]: estimate per iteration, NaN: none */
+    uint32_t n, cap;
+};
+
+struct model_run {
+    const struct net *net;
+    const struct awr_params *ap;
+    struct model_job *job;
+    bool oom;
+};
+
+/* rank 0 of a job with a model marked iteration i: its NIC's counters
+ * over the iteration give L and s; Eq. 2 gives the estimate. */
+static void model_on_mark(void *ctx, uint32_t j, uint32_t r, uint32_t i)
+{
+    struct model_run *mr = ctx;
+    struct model_job *mj = &mr->job[j];
+    if (!mj->on || r != 0)
+        return;
+    uint64_t v[M_N], d[M_N];
+    for (int k = 0; k < M_N; k++) {
+        v[k] = ctr_value(mr->net, &mj->ref[k]);
+        d[k] = v[k] - mj->prev[k];
+        mj->prev[k] = v[k];
+    }
+    if (i >= mj->cap) {
+        uint32_t cap = mj->cap ? 2 * mj->cap : 64;
+        while (cap <= i)
+            cap *= 2;
+        double *us = realloc(mj->us, cap * sizeof *us);
+        if (!us) {
+            mr->oom = true;
+            return;
+        }
+        mj->us = us;
+        mj->cap = cap;
+    }
+    while (mj->n < i)
+        mj->us[mj->n++] = NAN;
+    double est = NAN;
+    if (d[M_TRACK] > 0 && d[M_FLITS] > 0) {
+        double lat = (double)d[M_LAT] / (double)d[M_TRACK];
+        /* stall cycles per flit; REQ - RSP stalls as the library's
+         * REMOVE_SRIN, clamped at 0 */
+        double stall = (double)d[M_STALL];
+        if (mr->ap->remove_srin)
+            stall = d[M_STALL] > d[M_RSP_STALL]
+                        ? (double)(d[M_STALL] - d[M_RSP_STALL])
+                        : 0.0;
+        double st = stall / (double)d[M_FLITS];
+        est = ((mj->p + 512) / 1024 * lat + mj->f * (st + 1)) *
+              mr->ap->cycles_to_us;
+    }
+    mj->us[mj->n++] = est;
+}
+
+/* Set up the model for the jobs that ask for it. -1: a NIC without the
+ * Aries counters (reported). */
+static int model_init(struct model_run *mr, const struct jobs_config *jc,
+                      const struct net *net, const struct dmpi *m,
+                      struct diag *d)
+{
+    mr->net = net;
+    mr->ap = &jc->awr;
+    mr->oom = false;
+    mr->job = calloc(jc->n ? jc->n : 1, sizeof *mr->job);
+    if (!mr->job) {
+        diag_error(d, NULL, 0, "jobs", "out of memory");
+        return -1;
+    }
+    for (uint32_t j = 0; j < jc->n; j++) {
+        const struct job_config *jb = &jc->job[j];
+        if (!jb->model)
+            continue;
+        struct model_job *mj = &mr->job[j];
+        uint32_t nic = dmpi_rank_nic(m, dmpi_rank_id(m, j, 0));
+        uint32_t router = net->t->nics[nic].router;
+        for (int k = 0; k < M_N; k++)
+            if (ctr_find(net, router, nic, model_ctr[k], &mj->ref[k]) != 0) {
+                diag_error(d, jb->file, jb->line, jb->name,
+                           "the model reads the Aries NIC counter %s, which "
+                           "this system's NICs do not have",
+                           model_ctr[k]);
+                return -1;
+            }
+        const struct workload *w = (const struct workload *)jb->workload;
+        uint64_t bytes = w->msg_bytes(jb->params);
+        /* the SC'19 library's counts (ctl/awr.h): p packets of 64 B, f
+         * flits at 64/5 bytes per flit, for a PUT */
+        mj->p = ceil((double)bytes / jc->awr.packet_bytes);
+        mj->f = awr_num_flits(&jc->awr, bytes, false);
+        mj->on = true;
+    }
+    return 0;
+}
+
+static void model_free(struct model_run *mr, uint32_t n)
+{
+    for (uint32_t j = 0; mr->job && j < n; j++)
+        free(mr->job[j].us);
+    free(mr->job);
+    mr->job = NULL;
+}
+
+/* The estimate of job j's iteration k, NaN if none. */
+static double model_us(const struct model_run *mr, uint32_t j, uint32_t k)
+{
+    const struct model_job *mj = &mr->job[j];
+    return mj->on && k < mj->n ? mj->us[k] : NAN;
+}
+
 /* One state buffer per job, aligned for any workload's struct. */
 struct wl_state {
     _Alignas(16) unsigned char b[WORKLOAD_STATE_MAX];
@@ -590,13 +729,14 @@ static void write_metrics(const struct jobs_config *jc, const struct dmpi *m,
  * variant's, and where its bytes went; and the report's series. */
 static int write_variants(const struct jobs_config *jc, const struct dmpi *m,
                           const struct ctl_run *c,
+                          const struct model_run *mr,
                           const struct jobs_output *out)
 {
     FILE *f = out->variants, *table = out->table;
     if (f)
         fprintf(f, "job,name,variant,iterations,median_us,q1_us,q3_us,qcd,"
                    "ci_lo_us,ci_hi_us,min_us,max_us,mean_us,normalized,"
-                   "bytes");
+                   "model_corr,bytes");
     for (uint32_t k = 0; f && k < c->n->n_modes; k++)
         fprintf(f, ",share_%s", c->n->modes[k]->base.name);
     if (f)
@@ -620,7 +760,10 @@ static int write_variants(const struct jobs_config *jc, const struct dmpi *m,
             continue;
         uint32_t n = r->n_iter;
         double *scratch = malloc((n ? n : 1) * sizeof *scratch);
-        if (!scratch) {
+        double *est = malloc((n ? n : 1) * sizeof *est);
+        if (!scratch || !est) {
+            free(scratch);
+            free(est);
             rc = -1;
             break;
         }
@@ -635,11 +778,14 @@ static int write_variants(const struct jobs_config *jc, const struct dmpi *m,
             uint32_t cnt = 0;
             simtime prev = r->start;
             for (uint32_t k = 0; k < n; k++) {
-                if (k >= j->warmup && ctl_variant(cj, k) == v)
+                if (k >= j->warmup && ctl_variant(cj, k) == v) {
+                    est[cnt] = model_us(mr, i, k);
                     x->norm[cnt++] = (double)(r->iter_end[k] - prev) /
                                      (double)SIMTIME_US;
+                }
                 prev = r->iter_end[k];
             }
+            double corr = stats_correlation(x->norm, est, cnt);
             struct stats_summary st;
             stats_summarize(x->norm, cnt, scratch, &st);
             if (v == 0)
@@ -662,10 +808,13 @@ static int write_variants(const struct jobs_config *jc, const struct dmpi *m,
                 x->norm[k] = base > 0 ? x->norm[k] / base : 0;
             if (f) {
                 fprintf(f, "%u,%s,%s,%u,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,"
-                           "%.6f,%.6f,%.6f,%" PRIu64,
+                           "%.6f,%.6f,%.6f,",
                         i, j->name, cj->v[v]->base.name, cnt, st.median,
                         st.q1, st.q3, st.qcd, st.ci_lo, st.ci_hi, st.min,
-                        st.max, st.mean, norm, total);
+                        st.max, st.mean, norm);
+                if (!isnan(corr))
+                    fprintf(f, "%.6f", corr);
+                fprintf(f, ",%" PRIu64, total);
                 for (uint32_t k = 0; k < c->n->n_modes; k++)
                     fprintf(f, ",%.6f",
                             total ? (double)ctl_bytes(c, i, v, k) /
@@ -685,6 +834,7 @@ static int write_variants(const struct jobs_config *jc, const struct dmpi *m,
             }
         }
         free(scratch);
+        free(est);
     }
     if (rc == 0 && out->report_dir) {
         bool drawn;
@@ -705,7 +855,8 @@ static int write_variants(const struct jobs_config *jc, const struct dmpi *m,
 }
 
 static int write_results(const struct jobs_config *jc, const struct dmpi *m,
-                         const struct ctl_run *c, uint32_t *const *nodes,
+                         const struct ctl_run *c,
+                         const struct model_run *mr, uint32_t *const *nodes,
                          const struct wl_state *state,
                          const struct jobs_output *out)
 {
@@ -734,7 +885,7 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
     }
     if (out->iterations) {
         fprintf(out->iterations,
-                "job,name,iteration,variant,end_us,time_us\n");
+                "job,name,iteration,variant,end_us,time_us,model_us\n");
         for (uint32_t i = 0; i < jc->n; i++) {
             const struct dmpi_job_result *r = &m->res[i];
             const struct ctl_job *cj = &c->job[i];
@@ -745,7 +896,11 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
                 put_us(out->iterations, r->iter_end[k]);
                 fputc(',', out->iterations);
                 put_us(out->iterations, r->iter_end[k] - prev);
-                fputc('\n', out->iterations);
+                double est = model_us(mr, i, k);
+                if (isnan(est))
+                    fputs(",\n", out->iterations);
+                else
+                    fprintf(out->iterations, ",%.6f\n", est);
                 prev = r->iter_end[k];
             }
         }
@@ -784,7 +939,7 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
         }
     }
     write_metrics(jc, m, state, out->metrics, out->table);
-    return write_variants(jc, m, c, out);
+    return write_variants(jc, m, c, mr, out);
 }
 
 static uint32_t jobs_finished(const struct dmpi *m)
@@ -839,6 +994,7 @@ int jobs_run(const struct jobs_config *jc, const struct topo *t,
     struct net net;
     struct dmpi m;
     struct ctl_run ctl;
+    struct model_run mr = { 0 };
     struct ctl_job *cj = calloc(n ? n : 1, sizeof *cj);
     const char **names = calloc(n ? n : 1, sizeof *names);
     bool sim_ok = false, net_ok = false, mpi_ok = false, ctl_ok = false;
@@ -899,6 +1055,8 @@ int jobs_run(const struct jobs_config *jc, const struct topo *t,
     sim_ok = true;
     struct net_params p = *np;
     p.counters = p.counters || ctl_needs_counters(cj, n);
+    for (uint32_t i = 0; i < n; i++)
+        p.counters = p.counters || jc->job[i].model;
     if (net_init(&net, t, &p, &s, seed, d) != 0)
         goto done;
     net_ok = true;
@@ -909,16 +1067,20 @@ int jobs_run(const struct jobs_config *jc, const struct topo *t,
         goto done;
     mpi_ok = true;
     ctl_attach(&ctl, &m);
+    if (model_init(&mr, jc, &net, &m, d) != 0)
+        goto done;
+    m.on_mark = model_on_mark;
+    m.mark_ctx = &mr;
     run_until(&s, &m, limit, out->progress);
     if (m.error) {
         diag_error(d, NULL, 0, "jobs", "%s", m.why);
         goto done;
     }
-    if (sim_failed(&s) || dmpi_collect(&m) != 0) {
+    if (sim_failed(&s) || mr.oom || dmpi_collect(&m) != 0) {
         diag_error(d, NULL, 0, "jobs", "out of memory");
         goto done;
     }
-    if (write_results(jc, &m, &ctl, nodes, state, out) != 0) {
+    if (write_results(jc, &m, &ctl, &mr, nodes, state, out) != 0) {
         diag_error(d, NULL, 0, "jobs", "out of memory");
         goto done;
     }
@@ -935,6 +1097,7 @@ done:
         dmpi_free(&m);
     if (ctl_ok)
         ctl_run_free(&ctl);
+    model_free(&mr, n);
     if (net_ok)
         net_free(&net);
     if (sim_ok)

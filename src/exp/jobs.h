@@ -31,6 +31,12 @@
  *                   the median, SC'19 §3) and the median normalised to the
  *                   job's first variant; and the share of the bytes it
  *                   posted in each routing mode
+ * With `model`, iterations.csv also gives each iteration's estimate by
+ * SC'19's performance model (Eq. 2), T = (p + 512)/1024 · L + f · (s + 1)
+ * for one message of the workload's size (p packets, f flits as the SC'19
+ * library counts them) with L and s read from the counters of rank 0's
+ * NIC over the iteration, and variants.csv the Pearson correlation of
+ * estimate and measured time (SC'19 §2.4 found 79 % on ping-pong).
  * A job's routing is a controller (`routing`, default "network": every
  * message in network.routing) or several alternated iteration by
  * iteration (`variants`; ctl/ctl.h).
@@ -77,6 +83,8 @@ struct job_config {
                                            iteration (n = 0: routing) */
     uint32_t warmup;                    /* iterations left out of the
                                            variants' statistics */
+    bool model;                         /* SC'19 Eq. 2 estimate per
+                                           iteration from rank 0's NIC */
     /* derived */
     const char *file;
     int line;

@@ -765,6 +765,8 @@ static void mark(struct dmpi *m, uint32_t g, uint64_t iter)
         return;
     }
     rk->marks[rk->n_marks++] = now(m);
+    if (m->on_mark)
+        m->on_mark(m->mark_ctx, rk->job, rk->r, rk->n_marks - 1);
 }
 
 /* Run rank g from its current operation until it blocks or sleeps. */

@@ -177,6 +177,10 @@ struct dmpi {
     uint8_t (*route_mode)(void *ctx, const struct dmpi_post *q);
     void (*route_sent)(void *ctx, const struct dmpi_post *q, uint8_t mode);
     void *route_ctx;
+    /* Called when rank r of job j marks the end of its iteration i (at
+     * the simulation's current time); NULL: nothing. */
+    void (*on_mark)(void *ctx, uint32_t job, uint32_t r, uint32_t i);
+    void *mark_ctx;
 
     int error;               /* -1: out of memory or a program error,
                                 reported in `why` */
