@@ -228,9 +228,12 @@ static int run_text(const char *text, struct run_out *o, struct capture *c)
         FILE *fv = open_memstream(&o->variants, &o->nv);
         struct jobs_output out = { .jobs = fj, .iterations = fi,
                                    .ranks = fr, .metrics = fm,
-                                   .variants = fv };
+                                   .variants = fv, .header = true };
+        simtime end = 0;
         rc = jobs_run(&e.jobs, &t, &np, (uint64_t)e.info.seed,
-                      e.info.time_limit, &out, &c->d);
+                      e.info.time_limit, &out, &end, &c->d);
+        if (rc >= 0)
+            CHECK(end > 0);
         fclose(fj);
         fclose(fi);
         fclose(fr);
@@ -315,46 +318,46 @@ static void test_run(void)
         cap_free(&c);
         return;
     }
-    CHECK(strncmp(o.jobs, "job,name,workload,nodes,ppn,ranks,allocation,"
+    CHECK(strncmp(o.jobs, "run,job,name,workload,nodes,ppn,ranks,allocation,"
                           "background,start_us,end_us,time_us,finished,"
                           "iterations,msgs,bytes\n",
                   60) == 0);
     CHECK_EQ_U(count_lines(o.jobs), 4);
-    CHECK_STR_CONTAINS(o.jobs, "\n0,ar,allreduce,3,4,12,list,0,0.000000,");
-    CHECK_STR_CONTAINS(o.jobs, "\n1,pp,pingpong,2,1,2,pair,0,20.000000,");
-    CHECK_STR_CONTAINS(o.jobs, "\n2,bg,gpcnet-rma-incast,8,1,8,random,1,"
+    CHECK_STR_CONTAINS(o.jobs, "\n0,0,ar,allreduce,3,4,12,list,0,0.000000,");
+    CHECK_STR_CONTAINS(o.jobs, "\n0,1,pp,pingpong,2,1,2,pair,0,20.000000,");
+    CHECK_STR_CONTAINS(o.jobs, "\n0,2,bg,gpcnet-rma-incast,8,1,8,random,1,"
                                "0.000000,,,0,");
     /* ar: finished, 4 iterations that add up to its run time */
-    CHECK_EQ_U((unsigned)field(o.jobs, "0,ar,", 11), 1);
-    CHECK_EQ_U((unsigned)field(o.jobs, "0,ar,", 12), 4);
-    double run = field(o.jobs, "0,ar,", 10);
+    CHECK_EQ_U((unsigned)field(o.jobs, "0,0,ar,", 12), 1);
+    CHECK_EQ_U((unsigned)field(o.jobs, "0,0,ar,", 13), 4);
+    double run = field(o.jobs, "0,0,ar,", 11);
     CHECK(run > 0);
     double sum = 0;
     for (int k = 0; k < 4; k++) {
         char pre[32];
-        snprintf(pre, sizeof pre, "0,ar,%d,", k);
-        double it = field(o.iters, pre, 5);
+        snprintf(pre, sizeof pre, "0,0,ar,%d,", k);
+        double it = field(o.iters, pre, 7);
         CHECK(it > 0);
         sum += it;
     }
-    double last = field(o.iters, "0,ar,3,", 4);
+    double last = field(o.iters, "0,0,ar,3,", 6);
     CHECK_NEAR(sum, last, 1e-5);
     CHECK(last <= run + 1e-6);
     /* pp: starts at 20 us, 3 iterations, each above 2 us (half a round
      * trip to another group is ~1.8 us for 8 B; 1 KiB more) */
-    double pp_end = field(o.jobs, "1,pp,", 9);
+    double pp_end = field(o.jobs, "0,1,pp,", 10);
     CHECK(pp_end > 20.0);
-    CHECK(field(o.iters, "1,pp,0,", 4) > 20.0);
-    CHECK(field(o.iters, "1,pp,0,", 5) > 2.0 * 1.8);
-    unsigned bg_iters = (unsigned)field(o.jobs, "2,bg,", 12);
+    CHECK(field(o.iters, "0,1,pp,0,", 6) > 20.0);
+    CHECK(field(o.iters, "0,1,pp,0,", 7) > 2.0 * 1.8);
+    unsigned bg_iters = (unsigned)field(o.jobs, "0,2,bg,", 13);
     CHECK(bg_iters > 0);
     CHECK_EQ_U(count_lines(o.iters), 1 + 4 + 3 + bg_iters);
     /* ranks: 12 + 2 + 8, rank r of ar on the list's node r / 4 */
     CHECK_EQ_U(count_lines(o.ranks), 1 + 12 + 2 + 8);
-    CHECK_STR_CONTAINS(o.ranks, "\n0,ar,0,100,");
-    CHECK_STR_CONTAINS(o.ranks, "\n0,ar,3,100,");
-    CHECK_STR_CONTAINS(o.ranks, "\n0,ar,4,7,");
-    CHECK_STR_CONTAINS(o.ranks, "\n0,ar,11,300,");
+    CHECK_STR_CONTAINS(o.ranks, "\n0,0,ar,0,100,");
+    CHECK_STR_CONTAINS(o.ranks, "\n0,0,ar,3,100,");
+    CHECK_STR_CONTAINS(o.ranks, "\n0,0,ar,4,7,");
+    CHECK_STR_CONTAINS(o.ranks, "\n0,0,ar,11,300,");
 
     /* same file, same seed: the same bytes */
     struct run_out o3;
@@ -370,8 +373,8 @@ static void test_run(void)
     char *s = strstr(other, "seed = 5");
     s[7] = '6';
     CHECK_EQ_U(run_text(other, &o3, &c), 0);
-    const char *bg1 = strstr(o.ranks, "\n2,bg,");
-    const char *bg3 = o3.ranks ? strstr(o3.ranks, "\n2,bg,") : NULL;
+    const char *bg1 = strstr(o.ranks, "\n0,2,bg,");
+    const char *bg3 = o3.ranks ? strstr(o3.ranks, "\n0,2,bg,") : NULL;
     CHECK(bg1 && bg3 && strncmp(bg1, bg3, 40) != 0);
     run_free(&o3);
     run_free(&o);
@@ -391,9 +394,9 @@ static void test_time_limit(void)
                       "  compute_us = 10.0; iterations = 100; } );\n",
                       &o, &c);
     CHECK_EQ_U(rc, 1);
-    CHECK_STR_CONTAINS(o.jobs, "\n0,barrier,barrier,4,1,4,linear,0,"
+    CHECK_STR_CONTAINS(o.jobs, "\n0,0,barrier,barrier,4,1,4,linear,0,"
                                "0.000000,,,0,");
-    double iters = field(o.jobs, "0,barrier,", 12);
+    double iters = field(o.jobs, "0,0,barrier,", 13);
     /* 10 us of compute per iteration: at most 5 in 50 us, at least 3 */
     CHECK(iters >= 3 && iters <= 5);
     run_free(&o);
@@ -493,8 +496,8 @@ static void test_cli(void)
                    "  compute_us = 10.0; iterations = 100; } );\n");
     const char *argv2[] = { "run", lim, "-o", dir, NULL };
     CHECK_EQ_U(run_dfsim(argv2, out, sizeof out, err, sizeof err), 1);
-    CHECK_STR_CONTAINS(err, "the jobs had not ended after experiment."
-                            "time_limit_ms (0.020 ms");
+    CHECK_STR_CONTAINS(err, "the jobs of run 0 had not ended after "
+                            "experiment.time_limit_ms (0.020 ms");
     CHECK_STR_CONTAINS(out, "(unfinished)");
     for (size_t i = 0; i < 6; i++) {
         char p[256];
@@ -618,16 +621,17 @@ static void test_variants(void)
         return;
     }
     CHECK_STR_CONTAINS(o.iters,
-                       "job,name,iteration,variant,end_us,time_us,model_us\n");
-    CHECK_STR_CONTAINS(o.iters, "\n0,pp,0,default,");
-    CHECK_STR_CONTAINS(o.iters, "\n0,pp,1,high-bias,");
-    CHECK_STR_CONTAINS(o.iters, "\n0,pp,2,app-aware,");
-    CHECK_STR_CONTAINS(o.iters, "\n0,pp,3,default,");
-    CHECK_STR_CONTAINS(o.iters, "\n2,plain,0,network,");
+                       "run,job,name,iteration,variant,counted,end_us,"
+                       "time_us,model_us\n");
+    CHECK_STR_CONTAINS(o.iters, "\n0,0,pp,0,default,");
+    CHECK_STR_CONTAINS(o.iters, "\n0,0,pp,1,high-bias,");
+    CHECK_STR_CONTAINS(o.iters, "\n0,0,pp,2,app-aware,");
+    CHECK_STR_CONTAINS(o.iters, "\n0,0,pp,3,default,");
+    CHECK_STR_CONTAINS(o.iters, "\n0,2,plain,0,network,");
     /* 7 iterations, the first left out: 2 each */
-    CHECK_STR_CONTAINS(o.variants, "\n0,pp,default,2,");
-    CHECK_STR_CONTAINS(o.variants, "\n0,pp,high-bias,2,");
-    CHECK_STR_CONTAINS(o.variants, "\n0,pp,app-aware,2,");
+    CHECK_STR_CONTAINS(o.variants, "\n0,0,pp,default,2,");
+    CHECK_STR_CONTAINS(o.variants, "\n0,0,pp,high-bias,2,");
+    CHECK_STR_CONTAINS(o.variants, "\n0,0,pp,app-aware,2,");
     CHECK(strstr(o.variants, "share_ADAPTIVE_0") != NULL);
     /* columns: share of the modes network (0), then as added */
     const char *hdr = o.variants;
@@ -644,19 +648,19 @@ static void test_variants(void)
             col_a1 = col;
     }
     CHECK(col_a0 > 0 && col_a1 > 0 && col_a3 > 0);
-    CHECK_NEAR(field(o.variants, "0,pp,default,", col_a0), 1.0, 1e-9);
-    CHECK_NEAR(field(o.variants, "0,pp,high-bias,", col_a3), 1.0, 1e-9);
-    CHECK_NEAR(field(o.variants, "0,pp,default,", 13), 1.0, 1e-9);
-    double aa = field(o.variants, "0,pp,app-aware,", col_a0) +
-                field(o.variants, "0,pp,app-aware,", col_a3);
+    CHECK_NEAR(field(o.variants, "0,0,pp,default,", col_a0), 1.0, 1e-9);
+    CHECK_NEAR(field(o.variants, "0,0,pp,high-bias,", col_a3), 1.0, 1e-9);
+    CHECK_NEAR(field(o.variants, "0,0,pp,default,", 14), 1.0, 1e-9);
+    double aa = field(o.variants, "0,0,pp,app-aware,", col_a0) +
+                field(o.variants, "0,0,pp,app-aware,", col_a3);
     CHECK_NEAR(aa, 1.0, 1e-9);
     /* the alltoall under default: ADAPTIVE_1 */
-    CHECK_NEAR(field(o.variants, "1,a2a,default,", col_a1), 1.0, 1e-9);
+    CHECK_NEAR(field(o.variants, "0,1,a2a,default,", col_a1), 1.0, 1e-9);
     /* every byte of a variant counted, warm-up included: default ran 3
      * of the 7 iterations (0, 3, 6), high-bias 2 */
-    CHECK_EQ_U(2 * (uint64_t)field(o.variants, "0,pp,default,", 15),
-               3 * (uint64_t)field(o.variants, "0,pp,high-bias,", 15));
-    CHECK(field(o.variants, "0,pp,default,", 15) > 0);
+    CHECK_EQ_U(2 * (uint64_t)field(o.variants, "0,0,pp,default,", 16),
+               3 * (uint64_t)field(o.variants, "0,0,pp,high-bias,", 16));
+    CHECK(field(o.variants, "0,0,pp,default,", 16) > 0);
     run_free(&o);
     cap_free(&c);
 
@@ -707,16 +711,16 @@ static void test_model(void)
     CHECK_STR_CONTAINS(o.iters, "end_us,time_us,model_us\n");
     for (int k = 0; k < 8; k++) {
         char a[32], b[32];
-        snprintf(a, sizeof a, "0,small,%d,", k);
-        snprintf(b, sizeof b, "1,big,%d,", k);
-        double ea = field(o.iters, a, 6), eb = field(o.iters, b, 6);
+        snprintf(a, sizeof a, "0,0,small,%d,", k);
+        snprintf(b, sizeof b, "0,1,big,%d,", k);
+        double ea = field(o.iters, a, 8), eb = field(o.iters, b, 8);
         CHECK(ea > 0 && eb > ea);
         CHECK(eb >= 5120 * 1.25e-3);
-        CHECK(eb < field(o.iters, b, 5)); /* one message of a round trip */
+        CHECK(eb < field(o.iters, b, 7)); /* one message of a round trip */
     }
     /* no model: the column is empty */
-    CHECK_STR_CONTAINS(o.iters, "\n2,none,0,network,");
-    CHECK(field(o.iters, "2,none,0,", 6) < 0);
+    CHECK_STR_CONTAINS(o.iters, "\n0,2,none,0,network,");
+    CHECK(field(o.iters, "0,2,none,0,", 8) < 0);
     CHECK(strstr(o.variants, ",model_corr,") != NULL);
     run_free(&o);
     cap_free(&c);
@@ -733,7 +737,153 @@ static void test_model(void)
     cap_free(&c);
 }
 
+static char *slurp_file(const char *dir, const char *name)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "r");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    char b[4096];
+    size_t r;
+    while ((r = fread(b, 1, sizeof b, f)) > 0)
+        fwrite(b, 1, r, m);
+    fclose(f);
+    fclose(m);
+    return buf;
+}
+
+static void put_file(const char *dir, const char *name, const char *text,
+                     size_t len)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fwrite(text, 1, len, f);
+        fclose(f);
+    }
+}
+
+static void rm_results(const char *dir)
+{
+    static const char *const names[] = {
+        "jobs.csv", "iterations.csv", "ranks.csv", "metrics.csv",
+        "variants.csv", "runs.csv", "probe.csv", "topology.json",
+        "report.html", "report.log", "variants.dat", "variants.gp",
+        "variants.svg" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char p[1024];
+        snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+        unlink(p);
+    }
+    rmdir(dir);
+}
+
+/* experiment.runs: run r with seed + r, every file's rows tagged with
+ * their run, runs.csv the ledger. An interrupted experiment (the last
+ * run's rows half written, not in the ledger) resumed with --resume ends
+ * with the same files, byte for byte, as one that ran through; resuming
+ * another seed's results is refused. */
+static void test_runs_resume(void)
+{
+    static char out[1 << 16], err[1 << 16];
+    static const char cfg_text[] =
+        "experiment = { seed = 5; runs = 3; };\n"
+        "system = { name = \"xc-12cab\"; };\n"
+        "jobs = (\n"
+        "  { name = \"pp\"; workload = \"pingpong\"; bytes = 4096;\n"
+        "    allocation = \"random\"; nodes = 2; iterations = 6;\n"
+        "    variants = [\"default\", \"high-bias\"]; }\n"
+        ");\n";
+    const char *cfg = write_temp("runs.cfg", cfg_text);
+    char a[64] = "/tmp/dfsim-runs-a-XXXXXX", b[64] = "/tmp/dfsim-runs-b-XXXXXX";
+    CHECK(mkdtemp(a) != NULL && mkdtemp(b) != NULL);
+    const char *argv[] = { "run", cfg, "-o", a, NULL };
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
+    CHECK_STR_CONTAINS(out, "3 runs");
+    CHECK_STR_CONTAINS(err, "run 3/3 (seed 7)");
+    char *runs = slurp_file(a, "runs.csv");
+    char *iters = slurp_file(a, "iterations.csv");
+    CHECK(runs && iters);
+    if (!runs || !iters) {
+        free(runs);
+        free(iters);
+        return;
+    }
+    CHECK(strncmp(runs, "run,seed,end_us,finished\n0,5,", 29) == 0);
+    CHECK_STR_CONTAINS(runs, "\n1,6,");
+    CHECK_STR_CONTAINS(runs, "\n2,7,");
+    CHECK_STR_CONTAINS(iters, "\n0,0,pp,5,high-bias,1,");
+    CHECK_STR_CONTAINS(iters, "\n2,0,pp,5,high-bias,1,");
+    /* random allocations: the runs placed the job on different nodes */
+    char *ranks = slurp_file(a, "ranks.csv");
+    CHECK(ranks != NULL);
+    if (ranks) {
+        const char *r0 = strstr(ranks, "\n0,0,pp,0,");
+        const char *r1 = strstr(ranks, "\n1,0,pp,0,");
+        CHECK(r0 && r1 && strncmp(r0 + 3, r1 + 3, 16) != 0);
+    }
+    char *report = slurp_file(a, "report.html");
+    CHECK(report && strstr(report, "<td>3</td><td>") != NULL);
+
+    /* b: a copy of a interrupted in run 2 (its rows half written, not in
+     * the ledger) */
+    static const char *const names[] = { "jobs.csv", "iterations.csv",
+                                         "ranks.csv", "metrics.csv",
+                                         "variants.csv" };
+    for (size_t i = 0; i < 5; i++) {
+        char *t = slurp_file(a, names[i]);
+        CHECK(t != NULL);
+        if (!t)
+            continue;
+        size_t len = strlen(t);
+        const char *cut = strstr(t, "\n2,");
+        if (cut && i == 1)
+            len = (size_t)(cut - t) + 9; /* mid-row */
+        put_file(b, names[i], t, len);
+        free(t);
+    }
+    const char *cut = strstr(runs, "\n2,");
+    put_file(b, "runs.csv", runs, cut ? (size_t)(cut - runs) + 1 : 0);
+    const char *argv2[] = { "run", cfg, "-o", b, "--resume", NULL };
+    CHECK_EQ_U(run_dfsim(argv2, out, sizeof out, err, sizeof err), 0);
+    CHECK_STR_CONTAINS(out, "resuming: runs 1-2 of 3 were done");
+    CHECK(!strstr(err, "run 1/3"));
+    CHECK_STR_CONTAINS(err, "run 3/3 (seed 7)");
+    for (size_t i = 0; i < 5; i++) {
+        char *x = slurp_file(a, names[i]), *y = slurp_file(b, names[i]);
+        CHECK(x && y && strcmp(x, y) == 0);
+        if (x && y && strcmp(x, y) != 0)
+            fprintf(stderr, "  %s differs after --resume\n", names[i]);
+        free(x);
+        free(y);
+    }
+    char *runs_b = slurp_file(b, "runs.csv");
+    CHECK(runs_b && strcmp(runs, runs_b) == 0);
+    free(runs_b);
+
+    /* another seed: refused, nothing changed */
+    const char *argv3[] = { "run", cfg, "-o", b, "--resume", "--seed", "9",
+                            NULL };
+    CHECK_EQ_U(run_dfsim(argv3, out, sizeof out, err, sizeof err), 1);
+    CHECK_STR_CONTAINS(err, "run 0 was made with seed 5, this "
+                            "experiment's is 9");
+    free(runs);
+    free(iters);
+    free(ranks);
+    free(report);
+    rm_results(a);
+    rm_results(b);
+    unlink(cfg);
+}
+
 const struct test_case tests_jobs[] = {
+    TEST(test_runs_resume),
     TEST(test_model),
     TEST(test_variants),
     TEST(test_examples),

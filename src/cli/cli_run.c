@@ -19,6 +19,7 @@
 
 #include "cli/cli.h"
 #include "exp/experiment.h"
+#include "exp/report.h"
 #include "exp/traffic.h"
 #include "net/net.h"
 #include "route/route.h"
@@ -26,7 +27,7 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: dfsim run FILE [-o DIR] [--seed N]\n\n"
+            "usage: dfsim run FILE [-o DIR] [--seed N] [--resume]\n\n"
             "Run the experiment described in FILE (libconfig format; see\n"
             "examples/example.cfg) and write its results into DIR\n"
             "(default results/<experiment name>): topology.json and one CSV\n"
@@ -34,6 +35,9 @@ static void usage(FILE *out)
             "  -o, --output DIR   results folder (created if missing)\n"
             "  --seed N           seed of every random stream (overrides\n"
             "                     experiment.seed)\n"
+            "  --resume           go on with an experiment's runs (its jobs\n"
+            "                     list, experiment.runs) from the first that\n"
+            "                     DIR/runs.csv does not record as done\n"
             "  -h, --help         this text, then every key of an "
             "experiment file\n\n");
 }
@@ -230,55 +234,182 @@ static int run_traffic(const struct experiment *e, const struct topo *t,
     return rc;
 }
 
-/* The jobs: one run of all of them together; jobs.csv, iterations.csv
- * and ranks.csv, and a table on stdout. Returns 0 or -1 (a run that hit
+static const char *const job_files[] = { "jobs.csv", "iterations.csv",
+                                         "ranks.csv", "metrics.csv",
+                                         "variants.csv", "runs.csv" };
+#define N_JOB_FILES (sizeof job_files / sizeof job_files[0])
+
+/* Keep in dir/name only the header and the complete rows of runs below
+ * `keep` (the first field): what a resumed experiment continues from.
+ * Returns 0 or -1. */
+static int keep_runs(const char *dir, const char *name, uint32_t keep)
+{
+    char path[4096], tmp[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *in = fopen(path, "r");
+    if (!in)
+        return -1;
+    FILE *out = fopen(tmp, "w");
+    if (!out) {
+        fclose(in);
+        return -1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    bool first = true;
+    while ((len = getline(&line, &cap, in)) > 0) {
+        if (line[len - 1] != '\n')
+            break; /* cut short by the interruption */
+        char *end;
+        unsigned long run = strtoul(line, &end, 10);
+        if (first || (end != line && *end == ',' && run < keep))
+            fputs(line, out);
+        first = false;
+    }
+    free(line);
+    fclose(in);
+    if (fclose(out) != 0 || rename(tmp, path) != 0)
+        return -1;
+    return 0;
+}
+
+/* How many runs of this experiment dir/runs.csv records as finished
+ * (rows 0, 1, ... with the seeds seed + run); -1 if it records another
+ * experiment's (reported). A missing file: 0. */
+static long finished_runs(const char *dir, int64_t seed)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/runs.csv", dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char line[256];
+    long n = 0;
+    bool head = true;
+    while (fgets(line, sizeof line, f)) {
+        if (head) {
+            head = false;
+            continue;
+        }
+        if (!strchr(line, '\n'))
+            break;
+        unsigned long run;
+        long long s;
+        if (sscanf(line, "%lu,%lld", &run, &s) != 2 || run != (unsigned long)n)
+            break;
+        if (s != seed + (long long)run) {
+            fprintf(stderr, "dfsim run: %s: run %lu was made with seed %lld, "
+                            "this experiment's is %lld; resume needs the "
+                            "same experiment and seed\n",
+                    path, run, s, (long long)(seed + (long long)run));
+            fclose(f);
+            return -1;
+        }
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+/* The jobs: experiment.runs runs of all of them together, run r with
+ * seed + r (fresh allocations); each run's rows are appended to jobs.csv,
+ * iterations.csv, ranks.csv, metrics.csv and variants.csv and the run to
+ * runs.csv as soon as it ends, so an interrupted experiment keeps every
+ * run it finished, and --resume goes on from the first it had not. Then
+ * report.html over all runs. Returns 0 or -1 (a run that hit
  * experiment.time_limit_ms is reported and its results kept, but fails
  * the command). */
 static int run_jobs(const struct experiment *e, const struct topo *t,
                     const struct net_params *np, const char *outdir,
-                    struct diag *d)
+                    bool resume, struct diag *d)
 {
-    struct jobs_output out = {
-        .table = stdout, .progress = stderr, .report_dir = outdir,
-        .report = { .title = e->info.name,
-                    .description = e->info.description,
-                    .system = e->system ? e->system->base.name
-                                        : e->builder->base.name,
-                    .routing = np->routing->base.name,
-                    .seed = (uint64_t)e->info.seed } };
+    struct jobs_output out = { .progress = stderr };
+    FILE *runs = NULL;
+    FILE **files[] = { &out.jobs, &out.iterations, &out.ranks, &out.metrics,
+                       &out.variants, &runs };
+    uint32_t n_runs = e->info.runs;
+    long first = resume ? finished_runs(outdir, e->info.seed) : 0;
+    if (first < 0)
+        return -1;
+    if (first > 0)
+        for (size_t i = 0; i < N_JOB_FILES; i++)
+            if (keep_runs(outdir, job_files[i], (uint32_t)first) != 0) {
+                fprintf(stderr, "dfsim run: cannot resume from %s/%s: %s\n",
+                        outdir, job_files[i], strerror(errno));
+                return -1;
+            }
     int rc = -1;
-    if (!(out.jobs = open_out(outdir, "jobs.csv")) ||
-        !(out.iterations = open_out(outdir, "iterations.csv")) ||
-        !(out.ranks = open_out(outdir, "ranks.csv")) ||
-        !(out.metrics = open_out(outdir, "metrics.csv")) ||
-        !(out.variants = open_out(outdir, "variants.csv")))
-        goto done;
-    printf("\njobs: %u sharing the machine, routing %s\n", e->jobs.n,
-           np->routing->base.name);
-    fflush(stdout);
-    double t0 = wall_seconds();
-    rc = jobs_run(&e->jobs, t, np, (uint64_t)e->info.seed,
-                  e->info.time_limit, &out, d);
-    if (rc == 1) {
-        fprintf(stderr,
-                "dfsim run: the jobs had not ended after experiment."
-                "time_limit_ms (%.3f ms of simulated time); their results "
-                "so far are written, marked unfinished\n",
-                (double)e->info.time_limit / (double)SIMTIME_MS);
-        rc = -1;
+    for (size_t i = 0; i < N_JOB_FILES; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", outdir, job_files[i]);
+        *files[i] = fopen(path, first > 0 ? "a" : "w");
+        if (!*files[i]) {
+            fprintf(stderr, "dfsim run: cannot write %s: %s\n", path,
+                    strerror(errno));
+            goto done;
+        }
     }
-    fprintf(stderr, "  jobs ran in %.1f s\n", wall_seconds() - t0);
+    if (first == 0) {
+        fprintf(runs, "run,seed,end_us,finished\n");
+        fflush(runs);
+    }
+    printf("\njobs: %u sharing the machine, routing %s, %u run%s\n",
+           e->jobs.n, np->routing->base.name, n_runs, n_runs == 1 ? "" : "s");
+    if (first > 0)
+        printf("resuming: runs 1-%ld of %u were done\n", first, n_runs);
+    fflush(stdout);
+    rc = 0;
+    for (uint32_t r = (uint32_t)first; r < n_runs && rc == 0; r++) {
+        double t0 = wall_seconds();
+        uint64_t seed = (uint64_t)e->info.seed + r;
+        if (n_runs > 1)
+            fprintf(stderr, "  run %u/%u (seed %" PRIu64 ")\n", r + 1, n_runs,
+                    seed);
+        out.run = r;
+        out.header = r == 0;
+        out.table = r + 1 == n_runs ? stdout : NULL;
+        simtime end = 0;
+        rc = jobs_run(&e->jobs, t, np, seed, e->info.time_limit, &out, &end,
+                      d);
+        for (size_t i = 0; i + 1 < N_JOB_FILES; i++)
+            fflush(*files[i]);
+        if (rc >= 0) {
+            fprintf(runs, "%u,%" PRIu64 ",%" PRIu64 ".%06" PRIu64 ",%d\n", r,
+                    seed, end / SIMTIME_US, end % SIMTIME_US, rc == 0);
+            fflush(runs);
+        }
+        if (rc == 1)
+            fprintf(stderr,
+                    "dfsim run: the jobs of run %u had not ended after "
+                    "experiment.time_limit_ms (%.3f ms of simulated time); "
+                    "their results so far are written, marked unfinished\n",
+                    r, (double)e->info.time_limit / (double)SIMTIME_MS);
+        fprintf(stderr, "  jobs ran in %.1f s\n", wall_seconds() - t0);
+    }
+    if (rc == 1)
+        rc = -1;
 done:
-    if (out.jobs)
-        fclose(out.jobs);
-    if (out.iterations)
-        fclose(out.iterations);
-    if (out.ranks)
-        fclose(out.ranks);
-    if (out.metrics)
-        fclose(out.metrics);
-    if (out.variants)
-        fclose(out.variants);
+    for (size_t i = 0; i < N_JOB_FILES; i++)
+        if (*files[i])
+            fclose(*files[i]);
+    if (rc == 0) {
+        struct report_info info = {
+            .title = e->info.name, .description = e->info.description,
+            .system = e->system ? e->system->base.name
+                                : e->builder->base.name,
+            .routing = np->routing->base.name,
+            .seed = (uint64_t)e->info.seed };
+        bool drawn;
+        if (report_from_results(outdir, &info, &drawn, stderr) != 0)
+            rc = -1;
+        else if (!drawn)
+            fprintf(stderr, "  report: the plot was not drawn (gnuplot "
+                            "missing or failed: %s/report.log); `gnuplot "
+                            "variants.gp` there draws it\n",
+                    outdir);
+    }
     return rc;
 }
 
@@ -287,11 +418,13 @@ int cli_run(int argc, char **argv)
     static const struct option opts[] = {
         { "output", required_argument, NULL, 'o' },
         { "seed", required_argument, NULL, 's' },
+        { "resume", no_argument, NULL, 'r' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     const char *outdir = NULL;
     long long seed = -1;
+    bool resume = false;
     int c;
     optind = 1;
     opterr = 0;
@@ -299,6 +432,9 @@ int cli_run(int argc, char **argv)
         switch (c) {
         case 'o':
             outdir = optarg;
+            break;
+        case 'r':
+            resume = true;
             break;
         case 's': {
             unsigned long long v;
@@ -394,7 +530,7 @@ int cli_run(int argc, char **argv)
                    sum[i].max_ns);
     if (e.has_traffic && run_traffic(&e, &t, &np, outdir, &d) != 0)
         goto out;
-    if (e.jobs.n && run_jobs(&e, &t, &np, outdir, &d) != 0)
+    if (e.jobs.n && run_jobs(&e, &t, &np, outdir, resume, &d) != 0)
         goto out;
     char sampled[128] = "";
     if (sampling_on(&e)) {

@@ -52,6 +52,22 @@ const struct registry controller_registry = {
     .n = sizeof entries / sizeof entries[0],
 };
 
+const char *const ctl_share_names[CTL_SHARE_MODES] = {
+    "network", "ADAPTIVE_0", "ADAPTIVE_1", "ADAPTIVE_3",
+};
+
+uint64_t ctl_bytes_named(const struct ctl_run *c, uint32_t j, uint32_t v,
+                         const char *name)
+{
+    if (strcmp(name, "network") == 0)
+        return ctl_bytes(c, j, v, 0);
+    uint64_t b = 0;
+    for (uint32_t k = 0; k < c->n->n_modes; k++)
+        if (strcmp(c->n->modes[k]->base.name, name) == 0)
+            b += ctl_bytes(c, j, v, k);
+    return b;
+}
+
 bool ctl_needs_counters(const struct ctl_job *jobs, uint32_t n_jobs)
 {
     for (uint32_t j = 0; j < n_jobs; j++)

@@ -103,6 +103,19 @@ static inline uint64_t ctl_bytes(const struct ctl_run *c, uint32_t j,
     return c->bytes[((size_t)j * CTL_MAX_VARIANTS + v) * NET_MAX_MODES + k];
 }
 
+/* The routing modes whose share of a job's bytes results report, the
+ * same columns in every run: "network" (mode 0, network.routing) and the
+ * modes the controllers add. A mode counts under every name it has (with
+ * network.routing = ADAPTIVE_0 its bytes are both network's and
+ * ADAPTIVE_0's). */
+#define CTL_SHARE_MODES 4
+extern const char *const ctl_share_names[CTL_SHARE_MODES];
+
+/* Bytes job j posted under variant v in the mode called `name` (one of
+ * ctl_share_names). */
+uint64_t ctl_bytes_named(const struct ctl_run *c, uint32_t j, uint32_t v,
+                         const char *name);
+
 /* Whether some job needs the network's counters (app-aware). */
 bool ctl_needs_counters(const struct ctl_job *jobs, uint32_t n_jobs);
 

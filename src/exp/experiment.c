@@ -22,6 +22,11 @@ static const struct cfg_key experiment_keys[] = {
       .offset = offsetof(struct experiment_info, seed), .min = 0,
       .max = INT64_MAX,
       .help = "seed of every random stream (default 1; --seed overrides)" },
+    { .name = "runs", .type = CFG_UINT32,
+      .offset = offsetof(struct experiment_info, runs), .min = 1,
+      .max = 1000000,
+      .help = "runs of the jobs, run r with seed + r: fresh allocations "
+              "and random choices (1)" },
     { .name = "time_limit_ms", .type = CFG_TIME,
       .offset = offsetof(struct experiment_info, time_limit),
       .unit_ps = SIMTIME_MS, .fmin = 0.001, .fmax = 1e6,
@@ -226,6 +231,7 @@ int experiment_load(struct experiment *e, const char *path,
     e->path = path;
     e->info.seed = 1;
     e->info.time_limit = 10000 * SIMTIME_MS;
+    e->info.runs = 1;
     probe_defaults(&e->probe);
     int errors = d->errors;
     e->cfg = cfg_open(path, d);

@@ -44,6 +44,8 @@ struct experiment_info {
     int64_t seed;     /* experiment.seed */
     uint64_t time_limit; /* experiment.time_limit_ms, ps: a run with jobs
                             stops here */
+    uint32_t runs;       /* experiment.runs: runs of the jobs, run r with
+                            seed + r */
 };
 
 struct system_choice {

@@ -699,10 +699,10 @@ struct wl_state {
 /* metrics.csv: the workloads' own figures (GPCNeT's), 3 decimals. */
 static void write_metrics(const struct jobs_config *jc, const struct dmpi *m,
                           const struct wl_state *state, FILE *f,
-                          FILE *table)
+                          FILE *table, uint32_t run, bool header)
 {
-    if (f)
-        fprintf(f, "job,name,workload,metric,unit,avg,p99,values\n");
+    if (f && header)
+        fprintf(f, "run,job,name,workload,metric,unit,avg,p99,values\n");
     bool head = false;
     for (uint32_t i = 0; i < jc->n; i++) {
         const struct job_config *j = &jc->job[i];
@@ -711,7 +711,7 @@ static void write_metrics(const struct jobs_config *jc, const struct dmpi *m,
         if (!w->metric || w->metric(state[i].b, &m->res[i], &x) != 0)
             continue;
         if (f)
-            fprintf(f, "%u,%s,%s,%s,%s,%.3f,%.3f,%u\n", i, j->name,
+            fprintf(f, "%u,%u,%s,%s,%s,%s,%.3f,%.3f,%u\n", run, i, j->name,
                     w->base.name, x.name, x.unit, x.avg, x.p99, x.n);
         if (table) {
             if (!head)
@@ -726,21 +726,24 @@ static void write_metrics(const struct jobs_config *jc, const struct dmpi *m,
 
 /* variants.csv: per job and variant, the statistics of its iteration
  * times after `warmup` (SC'19 §3), its median over the job's first
- * variant's, and where its bytes went; and the report's series. */
+ * variant's, and where its bytes went (the report pools these files'
+ * rows over runs: exp/report.h). */
 static int write_variants(const struct jobs_config *jc, const struct dmpi *m,
                           const struct ctl_run *c,
                           const struct model_run *mr,
                           const struct jobs_output *out)
 {
     FILE *f = out->variants, *table = out->table;
-    if (f)
-        fprintf(f, "job,name,variant,iterations,median_us,q1_us,q3_us,qcd,"
-                   "ci_lo_us,ci_hi_us,min_us,max_us,mean_us,normalized,"
+    if (f && out->header) {
+        fprintf(f, "run,job,name,variant,iterations,median_us,q1_us,q3_us,"
+                   "qcd,ci_lo_us,ci_hi_us,min_us,max_us,mean_us,normalized,"
                    "model_corr,bytes");
-    for (uint32_t k = 0; f && k < c->n->n_modes; k++)
-        fprintf(f, ",share_%s", c->n->modes[k]->base.name);
-    if (f)
+        /* every mode a controller may add, so that the runs' rows line
+         * up whatever modes each run used */
+        for (uint32_t k = 0; k < CTL_SHARE_MODES; k++)
+            fprintf(f, ",share_%s", ctl_share_names[k]);
         fputc('\n', f);
+    }
     /* the series of the report: one per foreground job and variant */
     uint32_t n_series = 0;
     for (uint32_t i = 0; i < jc->n; i++)
@@ -807,19 +810,19 @@ static int write_variants(const struct jobs_config *jc, const struct dmpi *m,
             for (uint32_t k = 0; k < cnt; k++)
                 x->norm[k] = base > 0 ? x->norm[k] / base : 0;
             if (f) {
-                fprintf(f, "%u,%s,%s,%u,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,"
-                           "%.6f,%.6f,%.6f,",
-                        i, j->name, cj->v[v]->base.name, cnt, st.median,
+                fprintf(f, "%u,%u,%s,%s,%u,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,"
+                           "%.6f,%.6f,%.6f,%.6f,",
+                        out->run, i, j->name, cj->v[v]->base.name, cnt, st.median,
                         st.q1, st.q3, st.qcd, st.ci_lo, st.ci_hi, st.min,
                         st.max, st.mean, norm);
                 if (!isnan(corr))
                     fprintf(f, "%.6f", corr);
                 fprintf(f, ",%" PRIu64, total);
-                for (uint32_t k = 0; k < c->n->n_modes; k++)
+                for (uint32_t k = 0; k < CTL_SHARE_MODES; k++) {
+                    uint64_t b = ctl_bytes_named(c, i, v, ctl_share_names[k]);
                     fprintf(f, ",%.6f",
-                            total ? (double)ctl_bytes(c, i, v, k) /
-                                        (double)total
-                                  : 0.0);
+                            total ? (double)b / (double)total : 0.0);
+                }
                 fputc('\n', f);
             }
             if (table && cj->n > 1) {
@@ -836,18 +839,6 @@ static int write_variants(const struct jobs_config *jc, const struct dmpi *m,
         free(scratch);
         free(est);
     }
-    if (rc == 0 && out->report_dir) {
-        bool drawn;
-        if (report_write(out->report_dir, &out->report, rs, ns, &drawn,
-                         stderr) != 0)
-            rc = -1;
-        else if (!drawn && ns && out->progress)
-            fprintf(out->progress,
-                    "  report: the plot was not drawn (gnuplot missing or "
-                    "failed: %s/report.log); `gnuplot variants.gp` there "
-                    "draws it\n",
-                    out->report_dir);
-    }
     for (uint32_t i = 0; i < ns; i++)
         free(rs[i].norm);
     free(rs);
@@ -861,13 +852,14 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
                          const struct jobs_output *out)
 {
     if (out->jobs) {
-        fprintf(out->jobs, "job,name,workload,nodes,ppn,ranks,allocation,"
+        if (out->header)
+            fprintf(out->jobs, "run,job,name,workload,nodes,ppn,ranks,allocation,"
                            "background,start_us,end_us,time_us,finished,"
                            "iterations,msgs,bytes\n");
         for (uint32_t i = 0; i < jc->n; i++) {
             const struct job_config *j = &jc->job[i];
             const struct dmpi_job_result *r = &m->res[i];
-            fprintf(out->jobs, "%u,%s,%s,%u,%u,%u,%s,%d,", i, j->name,
+            fprintf(out->jobs, "%u,%u,%s,%s,%u,%u,%u,%s,%d,", out->run, i, j->name,
                     j->workload->name, j->nodes, j->ppn, jobs_ranks(j),
                     j->allocation->name, j->background ? 1 : 0);
             put_us(out->jobs, r->start);
@@ -884,15 +876,18 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
         }
     }
     if (out->iterations) {
-        fprintf(out->iterations,
-                "job,name,iteration,variant,end_us,time_us,model_us\n");
+        if (out->header)
+            fprintf(out->iterations, "run,job,name,iteration,variant,"
+                                     "counted,end_us,time_us,model_us\n");
         for (uint32_t i = 0; i < jc->n; i++) {
             const struct dmpi_job_result *r = &m->res[i];
             const struct ctl_job *cj = &c->job[i];
             simtime prev = r->start;
             for (uint32_t k = 0; k < r->n_iter; k++) {
-                fprintf(out->iterations, "%u,%s,%u,%s,", i, jc->job[i].name,
-                        k, cj->v[ctl_variant(cj, k)]->base.name);
+                fprintf(out->iterations, "%u,%u,%s,%u,%s,%d,", out->run, i,
+                        jc->job[i].name, k,
+                        cj->v[ctl_variant(cj, k)]->base.name,
+                        !jc->job[i].background && k >= jc->job[i].warmup);
                 put_us(out->iterations, r->iter_end[k]);
                 fputc(',', out->iterations);
                 put_us(out->iterations, r->iter_end[k] - prev);
@@ -906,12 +901,13 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
         }
     }
     if (out->ranks) {
-        fprintf(out->ranks, "job,name,rank,node,end_us\n");
+        if (out->header)
+            fprintf(out->ranks, "run,job,name,rank,node,end_us\n");
         for (uint32_t i = 0; i < jc->n; i++) {
             const struct job_config *j = &jc->job[i];
             const struct dmpi_job_result *r = &m->res[i];
             for (uint32_t k = 0; k < r->n_ranks; k++) {
-                fprintf(out->ranks, "%u,%s,%u,%u,", i, j->name, k,
+                fprintf(out->ranks, "%u,%u,%s,%u,%u,", out->run, i, j->name, k,
                         alloc_rank_node(nodes[i], j->ppn, k));
                 if (r->rank_end[k] != SIMTIME_MAX)
                     put_us(out->ranks, r->rank_end[k]);
@@ -938,7 +934,8 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
                     (double)r->start / (double)SIMTIME_US, time, r->n_iter);
         }
     }
-    write_metrics(jc, m, state, out->metrics, out->table);
+    write_metrics(jc, m, state, out->metrics, out->table, out->run,
+                  out->header);
     return write_variants(jc, m, c, mr, out);
 }
 
@@ -981,7 +978,7 @@ static void run_until(struct sim *s, struct dmpi *m, simtime limit,
 
 int jobs_run(const struct jobs_config *jc, const struct topo *t,
              const struct net_params *np, uint64_t seed, simtime limit,
-             const struct jobs_output *out, struct diag *d)
+             const struct jobs_output *out, simtime *end, struct diag *d)
 {
     uint32_t n = jc->n;
     struct alloc_request *req = calloc(n, sizeof *req);
@@ -1084,6 +1081,7 @@ int jobs_run(const struct jobs_config *jc, const struct topo *t,
         diag_error(d, NULL, 0, "jobs", "out of memory");
         goto done;
     }
+    *end = s.now;
     rc = dmpi_done(&m) ? 0 : 1;
     if (rc == 1 && evq_size(&s.q) == 0) {
         rc = -1;

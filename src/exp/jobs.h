@@ -116,22 +116,22 @@ struct jobs_output {
     FILE *jobs, *iterations, *ranks; /* CSV, header first */
     FILE *metrics;                   /* the workloads' own figures */
     FILE *variants;                  /* per job and variant */
-    const char *report_dir;          /* write report.html and its plot
-                                        here (exp/report.h), or NULL */
-    struct report_info report;       /* what the report says */
+    uint32_t run;                    /* the first column of every row */
+    bool header;                     /* write the files' header lines */
     FILE *table;                     /* a table for a person, or NULL */
     FILE *progress;                  /* progress lines (stderr), or NULL */
 };
 
 /* Place jc's jobs on t (seed: the allocations' streams), run them on a
  * network with parameters np (its routing, counters off) until the
- * foreground jobs end or `limit` passes, and write the results to out.
+ * foreground jobs end or `limit` passes, and write the results to out
+ * (rows prefixed by out->run; *end: the simulated time the run ended).
  * Returns 0; 1 if the run ended at the limit with a foreground job
  * unfinished (its results are written, marked unfinished); -1 after
  * reporting to d (placement, out of memory, a workload's error). */
 int jobs_run(const struct jobs_config *jc, const struct topo *t,
              const struct net_params *np, uint64_t seed, simtime limit,
-             const struct jobs_output *out, struct diag *d);
+             const struct jobs_output *out, simtime *end, struct diag *d);
 
 /* Print the keys of a job's group and of the mpi section (`dfsim run
  * --help`). */

@@ -205,7 +205,7 @@ int report_gnuplot(const char *dir, const char *script, const char *log)
 static void html_table(FILE *h, const struct report_series *s, uint32_t n)
 {
     fputs("<table>\n<tr><th>job</th><th>workload</th><th>variant</th>"
-          "<th>iterations</th><th>median (us)</th><th>Q1 - Q3 (us)</th>"
+          "<th>runs</th><th>iterations</th><th>median (us)</th><th>Q1 - Q3 (us)</th>"
           "<th>QCD</th><th>95% CI of the median (us)</th>"
           "<th>normalised median</th><th>bytes with ADAPTIVE_0/1</th>"
           "</tr>\n",
@@ -218,16 +218,14 @@ static void html_table(FILE *h, const struct report_series *s, uint32_t n)
         html_str(h, s[i].workload);
         fputs("</td><td>", h);
         html_str(h, s[i].variant);
-        fprintf(h, "</td><td>%u</td><td>%.3f</td><td>%.3f - %.3f</td>"
-                   "<td>%.4f</td>",
-                st->n, st->median, st->q1, st->q3, st->qcd);
+        fprintf(h, "</td><td>%u</td><td>%u</td><td>%.3f</td>"
+                   "<td>%.3f - %.3f</td><td>%.4f</td>",
+                s[i].runs, st->n, st->median, st->q1, st->q3, st->qcd);
         if (isnan(st->ci_lo))
             fputs("<td>(fewer than 6)</td>", h);
         else
             fprintf(h, "<td>%.3f - %.3f</td>", st->ci_lo, st->ci_hi);
-        fprintf(h, "<td>%.3f</td><td>%.0f%%</td></tr>\n",
-                s[i].baseline_median > 0 ? st->median / s[i].baseline_median
-                                         : 0.0,
+        fprintf(h, "<td>%.3f</td><td>%.0f%%</td></tr>\n", s[i].norm_median,
                 100 * s[i].share_default);
     }
     fputs("</table>\n", h);
@@ -296,4 +294,274 @@ int report_write(const char *dir, const struct report_info *info,
     if (fclose(h) != 0)
         return -1;
     return 0;
+}
+
+/* ---- from the result files --------------------------------------------- */
+
+/* A CSV file of dfsim's (no quoting: names hold no commas), in memory:
+ * rows of fields. */
+struct csv {
+    char *text;
+    char **field;     /* [rows * cols] */
+    uint32_t rows, cols;
+    char **head;      /* [cols] */
+};
+
+static void csv_free(struct csv *c)
+{
+    free(c->text);
+    free(c->field);
+    free(c->head);
+    memset(c, 0, sizeof *c);
+}
+
+/* Read dir/name. Returns 0, or -1 reported to err. */
+static int csv_read(const char *dir, const char *name, struct csv *c,
+                    FILE *err)
+{
+    memset(c, 0, sizeof *c);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        if (err)
+            fprintf(err, "dfsim: cannot read %s: %s\n", path,
+                    strerror(errno));
+        return -1;
+    }
+    size_t cap = 1 << 16, len = 0;
+    c->text = malloc(cap);
+    size_t r;
+    while (c->text && (r = fread(c->text + len, 1, cap - len - 1, f)) > 0) {
+        len += r;
+        if (len + 1 == cap) {
+            char *t = realloc(c->text, cap *= 2);
+            if (!t) {
+                free(c->text);
+                c->text = NULL;
+            }
+            c->text = t;
+        }
+    }
+    fclose(f);
+    if (!c->text)
+        goto oom;
+    c->text[len] = '\0';
+    /* split: count lines and the header's fields */
+    uint32_t lines = 0;
+    for (size_t i = 0; i < len; i++)
+        lines += c->text[i] == '\n';
+    char *line = c->text, *nl = strchr(line, '\n');
+    if (!nl || lines < 1) {
+        if (err)
+            fprintf(err, "dfsim: %s: no header line\n", path);
+        csv_free(c);
+        return -1;
+    }
+    c->cols = 1;
+    for (char *q = line; q < nl; q++)
+        c->cols += *q == ',';
+    c->rows = lines - 1;
+    c->head = malloc(c->cols * sizeof *c->head);
+    c->field = malloc(((size_t)c->rows * c->cols + 1) * sizeof *c->field);
+    if (!c->head || !c->field)
+        goto oom;
+    uint32_t row = 0;
+    for (char *p = c->text; *p; row++) {
+        char *end = strchr(p, '\n');
+        if (!end)
+            break; /* a last line cut short: not a row */
+        *end = '\0';
+        char **dst = row == 0 ? c->head
+                              : &c->field[(size_t)(row - 1) * c->cols];
+        uint32_t k = 0;
+        for (char *q = p;; q++) {
+            if (*q == ',' || *q == '\0') {
+                bool last = *q == '\0';
+                *q = '\0';
+                if (k < c->cols)
+                    dst[k] = p;
+                k++;
+                p = q + 1;
+                if (last)
+                    break;
+            }
+        }
+        if (k != c->cols) {
+            if (err)
+                fprintf(err, "dfsim: %s:%u: %u fields, the header has %u\n",
+                        path, row + 1, k, c->cols);
+            csv_free(c);
+            return -1;
+        }
+        p = end + 1;
+    }
+    c->rows = row ? row - 1 : 0;
+    return 0;
+oom:
+    if (err)
+        fprintf(err, "dfsim: out of memory reading %s\n", path);
+    csv_free(c);
+    return -1;
+}
+
+static int csv_col(const struct csv *c, const char *name)
+{
+    for (uint32_t k = 0; k < c->cols; k++)
+        if (strcmp(c->head[k], name) == 0)
+            return (int)k;
+    return -1;
+}
+
+static const char *csv_at(const struct csv *c, uint32_t row, int col)
+{
+    return c->field[(size_t)row * c->cols + (size_t)col];
+}
+
+/* The median of v[0..n) (sorted into scratch). */
+static double median_of(const double *v, uint32_t n, double *scratch)
+{
+    struct stats_summary st;
+    stats_summarize(v, n, scratch, &st);
+    return st.median;
+}
+
+int report_from_results(const char *dir, const struct report_info *info,
+                        bool *drawn, FILE *err)
+{
+    struct csv it, va, jb;
+    *drawn = false;
+    if (csv_read(dir, "iterations.csv", &it, err) != 0)
+        return -1;
+    if (csv_read(dir, "variants.csv", &va, err) != 0) {
+        csv_free(&it);
+        return -1;
+    }
+    if (csv_read(dir, "jobs.csv", &jb, err) != 0) {
+        csv_free(&it);
+        csv_free(&va);
+        return -1;
+    }
+    int c_run = csv_col(&it, "run"), c_name = csv_col(&it, "name"),
+        c_var = csv_col(&it, "variant"), c_cnt = csv_col(&it, "counted"),
+        c_t = csv_col(&it, "time_us");
+    int v_name = csv_col(&va, "name"), v_var = csv_col(&va, "variant"),
+        v_bytes = csv_col(&va, "bytes"),
+        v_a0 = csv_col(&va, "share_ADAPTIVE_0"),
+        v_a1 = csv_col(&va, "share_ADAPTIVE_1");
+    int j_name = csv_col(&jb, "name"), j_wl = csv_col(&jb, "workload");
+    int rc = -1;
+    struct report_series *s = NULL;
+    double *val = NULL, *scratch = NULL;
+    uint32_t *run_of = NULL;
+    if (c_run < 0 || c_name < 0 || c_var < 0 || c_cnt < 0 || c_t < 0 ||
+        v_name < 0 || v_var < 0 || v_bytes < 0 || v_a0 < 0 || v_a1 < 0 ||
+        j_name < 0 || j_wl < 0) {
+        if (err)
+            fprintf(err, "dfsim: %s: the result files lack columns the "
+                         "report needs (written by another version?)\n",
+                    dir);
+        goto out;
+    }
+    /* the series, in order of first appearance; sid[r]: row r's */
+    uint32_t rows = it.rows ? it.rows : 1;
+    s = calloc(rows, sizeof *s);
+    val = malloc(rows * sizeof *val);
+    scratch = malloc(2 * (size_t)rows * sizeof *scratch);
+    run_of = malloc(2 * (size_t)rows * sizeof *run_of);
+    if (!s || !val || !scratch || !run_of)
+        goto oom;
+    uint32_t *sid = run_of + rows;
+    uint32_t n = 0;
+    for (uint32_t r = 0; r < it.rows; r++) {
+        sid[r] = UINT32_MAX;
+        if (strcmp(csv_at(&it, r, c_cnt), "1") != 0)
+            continue;
+        const char *job = csv_at(&it, r, c_name),
+                   *var = csv_at(&it, r, c_var);
+        uint32_t k = 0;
+        while (k < n && !(strcmp(s[k].job, job) == 0 &&
+                          strcmp(s[k].variant, var) == 0))
+            k++;
+        if (k == n) {
+            s[n] = (struct report_series){ .job = job, .variant = var,
+                                           .workload = "" };
+            for (uint32_t q = 0; q < jb.rows; q++)
+                if (strcmp(csv_at(&jb, q, j_name), job) == 0)
+                    s[n].workload = csv_at(&jb, q, j_wl);
+            n++;
+        }
+        sid[r] = k;
+        s[k].n++;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        s[k].norm = malloc((s[k].n ? s[k].n : 1) * sizeof *s[k].norm);
+        if (!s[k].norm)
+            goto oom;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        /* the job's first variant: its first series */
+        uint32_t b = 0;
+        while (strcmp(s[b].job, s[k].job) != 0)
+            b++;
+        /* raw times and their runs (rows come run by run) */
+        uint32_t m = 0, runs = 0;
+        for (uint32_t r = 0; r < it.rows; r++)
+            if (sid[r] == k) {
+                run_of[m] = (uint32_t)strtoul(csv_at(&it, r, c_run), NULL,
+                                              10);
+                runs += m == 0 || run_of[m] != run_of[m - 1];
+                val[m++] = strtod(csv_at(&it, r, c_t), NULL);
+            }
+        s[k].runs = runs;
+        stats_summarize(val, m, scratch, &s[k].st);
+        /* each run's baseline: the median of series b's times in it */
+        for (uint32_t i = 0; i < m;) {
+            uint32_t run = run_of[i], q = 0;
+            for (uint32_t r = 0; r < it.rows; r++)
+                if (sid[r] == b &&
+                    strtoul(csv_at(&it, r, c_run), NULL, 10) == run)
+                    scratch[q++] = strtod(csv_at(&it, r, c_t), NULL);
+            double base = median_of(scratch, q, scratch + rows);
+            for (; i < m && run_of[i] == run; i++)
+                s[k].norm[i] = base > 0 ? val[i] / base : 0;
+        }
+        memcpy(val, s[k].norm, m * sizeof *val);
+        s[k].norm_median = median_of(val, m, scratch);
+        /* bytes with ADAPTIVE_0 or _1 over all the series' bytes */
+        double bytes = 0, dflt = 0;
+        for (uint32_t r = 0; r < va.rows; r++)
+            if (strcmp(csv_at(&va, r, v_name), s[k].job) == 0 &&
+                strcmp(csv_at(&va, r, v_var), s[k].variant) == 0) {
+                double by = strtod(csv_at(&va, r, v_bytes), NULL);
+                bytes += by;
+                dflt += by * (strtod(csv_at(&va, r, v_a0), NULL) +
+                              strtod(csv_at(&va, r, v_a1), NULL));
+            }
+        s[k].share_default = bytes > 0 ? dflt / bytes : 0;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t b = 0;
+        while (strcmp(s[b].job, s[k].job) != 0)
+            b++;
+        s[k].baseline_median = s[b].st.median;
+    }
+    rc = report_write(dir, info, s, n, drawn, err);
+    for (uint32_t k = 0; k < n; k++)
+        free(s[k].norm);
+    goto out;
+oom:
+    if (err)
+        fprintf(err, "dfsim: out of memory for the report\n");
+    for (uint32_t k = 0; s && k < it.rows; k++)
+        free(s[k].norm);
+out:
+    free(s);
+    free(val);
+    free(scratch);
+    free(run_of);
+    csv_free(&it);
+    csv_free(&va);
+    csv_free(&jb);
+    return rc;
 }

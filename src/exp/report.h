@@ -14,6 +14,9 @@
  * machine without gnuplot still gets the data, the script, the page and a
  * message saying how to draw them.
  *
+ * With several runs (experiment.runs) every run's iterations are pooled,
+ * each normalised to its own run's baseline median.
+ *
  * Files, in the results folder: report.html (the page: what ran, a table
  * per job of its variants' statistics, the plot), variants.dat (one block
  * per job and variant: normalised times), variants.gp (the gnuplot
@@ -28,14 +31,16 @@
 
 #include "exp/stats.h"
 
-/* One job under one variant. */
+/* One job under one variant, pooled over the runs. */
 struct report_series {
     const char *job, *variant, *workload;
     struct stats_summary st;   /* its iteration times, us */
     double baseline_median;    /* the job's first variant's median, us */
+    double norm_median;        /* median of norm[] */
     double share_default;      /* bytes in ADAPTIVE_0/1 over all, 0..1 */
-    double *norm;              /* [n]: times / baseline_median */
-    uint32_t n;
+    double *norm;              /* [n]: each time over its run's median of
+                                  the job's first variant */
+    uint32_t n, runs;
 };
 
 /* What the page says about the experiment. */
@@ -54,6 +59,15 @@ struct report_info {
 int report_write(const char *dir, const struct report_info *info,
                  const struct report_series *s, uint32_t n, bool *drawn,
                  FILE *err);
+
+/* The report of the results in dir (iterations.csv, variants.csv,
+ * jobs.csv as exp/jobs.h writes them, every run so far): the iterations
+ * marked counted, pooled over runs per job and variant, each normalised
+ * by its own run's median of the job's first variant (runs differ in
+ * allocation), then report_write. Returns 0, or -1 (a file missing or
+ * not as dfsim writes it: reported to err). */
+int report_from_results(const char *dir, const struct report_info *info,
+                        bool *drawn, FILE *err);
 
 /* Run `gnuplot script` inside dir, stdout and stderr to dir/log. Returns
  * gnuplot's exit status, or 127 if it could not be started. */
