@@ -9,7 +9,6 @@
 #include <time.h>
 
 #include "core/sim.h"
-#include "exp/report.h"
 #include "exp/stats.h"
 #include "route/route.h"
 
@@ -744,77 +743,45 @@ static int write_variants(const struct jobs_config *jc, const struct dmpi *m,
             fprintf(f, ",share_%s", ctl_share_names[k]);
         fputc('\n', f);
     }
-    /* the series of the report: one per foreground job and variant */
-    uint32_t n_series = 0;
-    for (uint32_t i = 0; i < jc->n; i++)
-        if (!jc->job[i].background)
-            n_series += c->job[i].n;
-    struct report_series *rs = calloc(n_series ? n_series : 1, sizeof *rs);
-    if (!rs)
-        return -1;
-    uint32_t ns = 0;
-    int rc = 0;
     bool head = false;
-    for (uint32_t i = 0; i < jc->n && rc == 0; i++) {
+    for (uint32_t i = 0; i < jc->n; i++) {
         const struct job_config *j = &jc->job[i];
         const struct dmpi_job_result *r = &m->res[i];
         const struct ctl_job *cj = &c->job[i];
         if (j->background)
             continue;
-        uint32_t n = r->n_iter;
-        double *scratch = malloc((n ? n : 1) * sizeof *scratch);
-        double *est = malloc((n ? n : 1) * sizeof *est);
-        if (!scratch || !est) {
-            free(scratch);
-            free(est);
-            rc = -1;
-            break;
-        }
+        uint32_t n = r->n_iter ? r->n_iter : 1;
+        double *t = malloc(3 * (size_t)n * sizeof *t);
+        if (!t)
+            return -1;
+        double *est = t + n, *scratch = t + 2 * n;
         double base = 0;
         for (uint32_t v = 0; v < cj->n; v++) {
-            struct report_series *x = &rs[ns++];
-            x->norm = malloc((n ? n : 1) * sizeof *x->norm);
-            if (!x->norm) {
-                rc = -1;
-                break;
-            }
             uint32_t cnt = 0;
             simtime prev = r->start;
-            for (uint32_t k = 0; k < n; k++) {
+            for (uint32_t k = 0; k < r->n_iter; k++) {
                 if (k >= j->warmup && ctl_variant(cj, k) == v) {
                     est[cnt] = model_us(mr, i, k);
-                    x->norm[cnt++] = (double)(r->iter_end[k] - prev) /
-                                     (double)SIMTIME_US;
+                    t[cnt++] = (double)(r->iter_end[k] - prev) /
+                               (double)SIMTIME_US;
                 }
                 prev = r->iter_end[k];
             }
-            double corr = stats_correlation(x->norm, est, cnt);
+            double corr = stats_correlation(t, est, cnt);
             struct stats_summary st;
-            stats_summarize(x->norm, cnt, scratch, &st);
+            stats_summarize(t, cnt, scratch, &st);
             if (v == 0)
                 base = st.median;
             double norm = base > 0 ? st.median / base : 0;
-            uint64_t total = 0, dflt = 0;
-            for (uint32_t k = 0; k < c->n->n_modes; k++) {
-                uint64_t b = ctl_bytes(c, i, v, k);
-                total += b;
-                if (c->awr_on && (k == c->ad[0] || k == c->ad[1]))
-                    dflt += b;
-            }
-            *x = (struct report_series){
-                .job = j->name, .variant = cj->v[v]->base.name,
-                .workload = j->workload->name, .st = st,
-                .baseline_median = base,
-                .share_default = total ? (double)dflt / (double)total : 0,
-                .norm = x->norm, .n = cnt };
-            for (uint32_t k = 0; k < cnt; k++)
-                x->norm[k] = base > 0 ? x->norm[k] / base : 0;
+            uint64_t total = 0;
+            for (uint32_t k = 0; k < c->n->n_modes; k++)
+                total += ctl_bytes(c, i, v, k);
             if (f) {
                 fprintf(f, "%u,%u,%s,%s,%u,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,"
                            "%.6f,%.6f,%.6f,%.6f,",
-                        out->run, i, j->name, cj->v[v]->base.name, cnt, st.median,
-                        st.q1, st.q3, st.qcd, st.ci_lo, st.ci_hi, st.min,
-                        st.max, st.mean, norm);
+                        out->run, i, j->name, cj->v[v]->base.name, cnt,
+                        st.median, st.q1, st.q3, st.qcd, st.ci_lo, st.ci_hi,
+                        st.min, st.max, st.mean, norm);
                 if (!isnan(corr))
                     fprintf(f, "%.6f", corr);
                 fprintf(f, ",%" PRIu64, total);
@@ -836,13 +803,9 @@ static int write_variants(const struct jobs_config *jc, const struct dmpi *m,
                         norm);
             }
         }
-        free(scratch);
-        free(est);
+        free(t);
     }
-    for (uint32_t i = 0; i < ns; i++)
-        free(rs[i].norm);
-    free(rs);
-    return rc;
+    return 0;
 }
 
 static int write_results(const struct jobs_config *jc, const struct dmpi *m,

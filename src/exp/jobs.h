@@ -56,7 +56,6 @@
 #include "ctl/ctl.h"
 #include "exp/alloc.h"
 #include "exp/config.h"
-#include "exp/report.h"
 #include "mpi/mpi.h"
 #include "net/net.h"
 #include "topo/topo.h"
