@@ -1,4 +1,5 @@
-/* cli/cli_run.c — `dfsim run FILE [-o DIR] [--seed N]`: run an experiment
+/* cli/cli_run.c — `dfsim run FILE [-o DIR] [--seed N] [--resume]`: run an
+ * experiment
  * file and write its results under DIR (default results/<name>): the
  * system's figures (topology.json), the zero-load probe (probe.csv) and,
  * with a traffic section, the synthetic-traffic sweep (traffic.csv, one
@@ -6,8 +7,10 @@
  * it measured) and, with a sampling section, the counters sampled during
  * each run (nic_samples.csv and rtr_samples.csv; with several runs, one
  * pair per run, named nic_samples_<routing>_<load>.csv) and, with a jobs
- * list, one run of all its jobs together (jobs.csv, iterations.csv,
- * ranks.csv, metrics.csv, variants.csv; exp/jobs.h). */
+ * list, experiment.runs runs of all its jobs together (jobs.csv,
+ * iterations.csv, ranks.csv, metrics.csv, variants.csv, rows appended run
+ * by run and runs.csv recording each; --resume goes on from the first run
+ * not recorded; exp/jobs.h) and report.html over them (exp/report.h). */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
