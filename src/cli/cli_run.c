@@ -1,6 +1,6 @@
 /* cli/cli_run.c — `dfsim run FILE [-o DIR] [--seed N] [--resume]`: run an
- * experiment
- * file and write its results under DIR (default results/<name>): the
+ * experiment file and write its results under DIR (default
+ * results/<name>): the
  * system's figures (topology.json), the zero-load probe (probe.csv) and,
  * with a traffic section, the synthetic-traffic sweep (traffic.csv, one
  * row per run written as it finishes, so an interrupted sweep keeps what
