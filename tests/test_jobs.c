@@ -511,8 +511,9 @@ static void test_cli(void)
     unlink(lim);
 }
 
-/* Every examples/jobs-*.cfg, and the main job's examples/default.cfg,
- * reads, builds and places its jobs without an error. (Running them all
+/* Every examples/jobs-*.cfg and sc19-*.cfg, and the main job's
+ * examples/default.cfg, reads, builds and places its jobs without an
+ * error. (Running them all
  * would take minutes under the sanitizers; jobs-micro.cfg runs in full,
  * `make run` runs default.cfg.) */
 static void test_examples(void)
@@ -523,6 +524,8 @@ static void test_examples(void)
     CHECK(glob(pattern, 0, NULL, &g) == 0);
     CHECK(g.gl_pathc >= 4);
     snprintf(pattern, sizeof pattern, "%s", src_path("examples/default.cfg"));
+    CHECK(glob(pattern, GLOB_APPEND, NULL, &g) == 0);
+    snprintf(pattern, sizeof pattern, "%s", src_path("examples/sc19-*.cfg"));
     CHECK(glob(pattern, GLOB_APPEND, NULL, &g) == 0);
     for (size_t i = 0; i < g.gl_pathc; i++) {
         struct capture c;
@@ -882,7 +885,83 @@ static void test_runs_resume(void)
     unlink(cfg);
 }
 
+/* Whether gnuplot can be run here (make deps installs it). */
+static bool have_gnuplot(void)
+{
+    return system("command -v gnuplot >/dev/null 2>&1") == 0;
+}
+
+/* report.html and its plot: with one variant per job, the times
+ * themselves on a log scale (SC'19 Fig. 3); with variants, normalised to
+ * the first, the app-aware share under the job (Fig. 8). */
+static void test_report(void)
+{
+    static char out[1 << 16], err[1 << 16];
+    char dir[64] = "/tmp/dfsim-report-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *one = write_temp(
+        "rep1.cfg", "experiment = { description = \"Two <distances>.\"; };\n"
+                    "system = { name = \"xc-12cab\"; };\n"
+                    "jobs = (\n"
+                    "  { name = \"near\"; workload = \"pingpong\";\n"
+                    "    allocation = \"pair\"; distance = \"same-router\";"
+                    "\n    iterations = 8; },\n"
+                    "  { name = \"far\"; workload = \"pingpong\";\n"
+                    "    allocation = \"pair\"; distance = "
+                    "\"different-groups\";\n    iterations = 8; }\n"
+                    ");\n");
+    const char *argv[] = { "run", one, "-o", dir, NULL };
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
+    char *gp = slurp_file(dir, "variants.gp");
+    char *html = slurp_file(dir, "report.html");
+    char *dat = slurp_file(dir, "variants.dat");
+    CHECK(gp && html && dat);
+    if (gp && html && dat) {
+        CHECK_STR_CONTAINS(gp, "set logscale y");
+        CHECK_STR_CONTAINS(gp, "iteration time (us)");
+        CHECK_STR_CONTAINS(gp, "\"near\\n");
+        CHECK_STR_CONTAINS(dat, "# far network\n");
+        /* the description, escaped */
+        CHECK_STR_CONTAINS(html, "Two &lt;distances&gt;.");
+        CHECK_STR_CONTAINS(html, "<td>near</td><td>pingpong</td>"
+                                 "<td>network</td><td>1</td><td>8</td>");
+        bool svg = have_gnuplot();
+        if (svg) {
+            char *img = slurp_file(dir, "variants.svg");
+            CHECK(img && strstr(img, "<svg") != NULL);
+            free(img);
+            CHECK_STR_CONTAINS(html, "<img src=\"variants.svg\"");
+        }
+    }
+    free(gp);
+    free(html);
+    free(dat);
+    rm_results(dir);
+
+    CHECK(mkdtemp(strcpy(dir, "/tmp/dfsim-report-XXXXXX")) != NULL);
+    const char *two = write_temp(
+        "rep2.cfg", "system = { name = \"xc-12cab\"; };\n"
+                    "jobs = ( { name = \"pp\"; workload = \"pingpong\";\n"
+                    "  bytes = 65536; nodes = 2; iterations = 6;\n"
+                    "  variants = [\"default\", \"app-aware\"]; } );\n");
+    const char *argv2[] = { "run", two, "-o", dir, NULL };
+    CHECK_EQ_U(run_dfsim(argv2, out, sizeof out, err, sizeof err), 0);
+    gp = slurp_file(dir, "variants.gp");
+    CHECK(gp != NULL);
+    if (gp) {
+        CHECK(!strstr(gp, "logscale"));
+        CHECK_STR_CONTAINS(gp, "time / median of the job's first variant");
+        CHECK_STR_CONTAINS(gp, "% ADAPTIVE_0/1\" 1");
+        CHECK_STR_CONTAINS(gp, "title \"app-aware\"");
+    }
+    free(gp);
+    rm_results(dir);
+    unlink(one);
+    unlink(two);
+}
+
 const struct test_case tests_jobs[] = {
+    TEST(test_report),
     TEST(test_runs_resume),
     TEST(test_model),
     TEST(test_variants),

@@ -557,7 +557,7 @@ int cli_run(int argc, char **argv)
     printf("\nresults in %s/ (topology.json, probe.csv%s%s%s)\n", outdir,
            e.has_traffic ? ", traffic.csv" : "", sampled,
            e.jobs.n ? ", jobs.csv, iterations.csv, ranks.csv, metrics.csv, "
-                     "variants.csv"
+                     "variants.csv, runs.csv"
                    : "");
     rc = 0;
 out:

@@ -98,12 +98,18 @@ static int write_data_and_script(const char *dir,
         if (n_v < 64)
             variant_index(s, n, s[i].variant, vnames, &n_v);
     }
-    fprintf(dat, "# dfsim: iteration times / the baseline variant's median,"
-                 " one block per job and variant\n");
+    /* with one variant per job there is nothing to normalise to: the
+     * boxes are the iteration times themselves (SC'19 Fig. 3) */
+    bool absolute = n_jobs == n;
+    fprintf(dat, absolute ? "# dfsim: iteration times (us), one block per "
+                            "job\n"
+                          : "# dfsim: iteration times / the baseline "
+                            "variant's median, one block per job and "
+                            "variant\n");
     for (uint32_t i = 0; i < n; i++) {
         fprintf(dat, "# %s %s\n", s[i].job, s[i].variant);
         for (uint32_t k = 0; k < s[i].n; k++)
-            fprintf(dat, "%.6f\n", s[i].norm[k]);
+            fprintf(dat, "%.6f\n", absolute ? s[i].raw[k] : s[i].norm[k]);
         if (s[i].n == 0)
             fprintf(dat, "NaN\n");
         fprintf(dat, "\n\n");
@@ -123,14 +129,19 @@ static int write_data_and_script(const char *dir,
                 "set grid ytics lc rgb \"#dddddd\"\n"
                 "set key outside top center horizontal\n"
                 "set termoption noenhanced\n"
-                "set ylabel \"time / median of the job's first variant\"\n"
-                "set offsets 0, 0, 0.05, 0.05\n"
+                "set offsets 0, 0, graph 0.05, graph 0.05\n"
                 "set xrange [0.4:%u.6]\n"
-                "set arrow from graph 0, first 1 to graph 1, first 1 "
-                "nohead dt 2 lc rgb \"#555555\"\n"
                 "set bmargin 6\n",
             (int)(width > 480 ? width : 480),
             0.8 / (n_v ? n_v : 1), n_jobs);
+    if (absolute)
+        fprintf(gp, "set ylabel \"iteration time (us)\"\n"
+                    "set logscale y\n");
+    else
+        fprintf(gp, "set ylabel \"time / median of the job's first "
+                    "variant\"\n"
+                    "set arrow from graph 0, first 1 to graph 1, first 1 "
+                    "nohead dt 2 lc rgb \"#555555\"\n");
     fprintf(gp, "set xtics (");
     for (uint32_t j = 0; j < n_jobs; j++) {
         double base = 0;
@@ -496,7 +507,8 @@ int report_from_results(const char *dir, const struct report_info *info,
     }
     for (uint32_t k = 0; k < n; k++) {
         s[k].norm = malloc((s[k].n ? s[k].n : 1) * sizeof *s[k].norm);
-        if (!s[k].norm)
+        s[k].raw = malloc((s[k].n ? s[k].n : 1) * sizeof *s[k].raw);
+        if (!s[k].norm || !s[k].raw)
             goto oom;
     }
     for (uint32_t k = 0; k < n; k++) {
@@ -514,6 +526,7 @@ int report_from_results(const char *dir, const struct report_info *info,
                 val[m++] = strtod(csv_at(&it, r, c_t), NULL);
             }
         s[k].runs = runs;
+        memcpy(s[k].raw, val, m * sizeof *val);
         stats_summarize(val, m, scratch, &s[k].st);
         /* each run's baseline: the median of series b's times in it */
         for (uint32_t i = 0; i < m;) {
@@ -547,14 +560,18 @@ int report_from_results(const char *dir, const struct report_info *info,
         s[k].baseline_median = s[b].st.median;
     }
     rc = report_write(dir, info, s, n, drawn, err);
-    for (uint32_t k = 0; k < n; k++)
+    for (uint32_t k = 0; k < n; k++) {
         free(s[k].norm);
+        free(s[k].raw);
+    }
     goto out;
 oom:
     if (err)
         fprintf(err, "dfsim: out of memory for the report\n");
-    for (uint32_t k = 0; s && k < it.rows; k++)
+    for (uint32_t k = 0; s && k < it.rows; k++) {
         free(s[k].norm);
+        free(s[k].raw);
+    }
 out:
     free(s);
     free(val);

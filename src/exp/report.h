@@ -15,7 +15,9 @@
  * message saying how to draw them.
  *
  * With several runs (experiment.runs) every run's iterations are pooled,
- * each normalised to its own run's baseline median.
+ * each normalised to its own run's baseline median. When every job has a
+ * single variant there is nothing to normalise to, and the boxes are the
+ * iteration times themselves on a log scale (SC'19 Fig. 3's layout).
  *
  * Files, in the results folder: report.html (the page: what ran, a table
  * per job of its variants' statistics, the plot), variants.dat (one block
@@ -40,6 +42,7 @@ struct report_series {
     double share_default;      /* bytes in ADAPTIVE_0/1 over all, 0..1 */
     double *norm;              /* [n]: each time over its run's median of
                                   the job's first variant */
+    double *raw;               /* [n]: the times, us */
     uint32_t n, runs;
 };
 
