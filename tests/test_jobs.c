@@ -479,7 +479,7 @@ static void test_cli(void)
     CHECK_STR_CONTAINS(out, "\nar                   allreduce");
     CHECK_STR_CONTAINS(out, "(stopped)");
     CHECK_STR_CONTAINS(out, "jobs.csv, iterations.csv, ranks.csv, "
-                            "metrics.csv, variants.csv)");
+                            "metrics.csv, variants.csv, runs.csv)");
     static const char *const files[] = { "jobs.csv", "iterations.csv",
                                          "ranks.csv", "metrics.csv",
                                          "probe.csv", "topology.json" };
