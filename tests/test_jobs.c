@@ -625,7 +625,7 @@ static void test_variants(void)
     }
     CHECK_STR_CONTAINS(o.iters,
                        "run,job,name,iteration,variant,counted,end_us,"
-                       "time_us,model_us\n");
+                       "time_us,model_us,lat_us,stall_cycles\n");
     CHECK_STR_CONTAINS(o.iters, "\n0,0,pp,0,default,");
     CHECK_STR_CONTAINS(o.iters, "\n0,0,pp,1,high-bias,");
     CHECK_STR_CONTAINS(o.iters, "\n0,0,pp,2,app-aware,");
@@ -711,7 +711,8 @@ static void test_model(void)
         cap_free(&c);
         return;
     }
-    CHECK_STR_CONTAINS(o.iters, "end_us,time_us,model_us\n");
+    CHECK_STR_CONTAINS(o.iters, "end_us,time_us,model_us,lat_us,"
+                                "stall_cycles\n");
     for (int k = 0; k < 8; k++) {
         char a[32], b[32];
         snprintf(a, sizeof a, "0,0,small,%d,", k);
@@ -720,6 +721,12 @@ static void test_model(void)
         CHECK(ea > 0 && eb > ea);
         CHECK(eb >= 5120 * 1.25e-3);
         CHECK(eb < field(o.iters, b, 7)); /* one message of a round trip */
+        /* L: a packet's request-response round trip inside a group:
+         * 2 x up to 2 router hops of ~100 ns and wires, plus the
+         * serialisation at both NICs: between 0.3 and 3 us on a quiet
+         * network (SC'19: thousands of 1.25 ns cycles); s >= 0 */
+        CHECK(field(o.iters, a, 9) > 0.3 && field(o.iters, a, 9) < 3.0);
+        CHECK(field(o.iters, b, 10) >= 0);
     }
     /* no model: the column is empty */
     CHECK_STR_CONTAINS(o.iters, "\n0,2,none,0,network,");

@@ -39,9 +39,25 @@ static const struct ctl_entry ctl_app_aware = {
     .kind = CTL_APP_AWARE, .mode = "ADAPTIVE_0", .a2a_mode = "ADAPTIVE_1",
 };
 
+/* One Aries mode for every post, MPI_Alltoall's too: the routing modes
+ * as SC'19 Fig. 7 compares them. */
+#define CTL_MODE(ID, MODE, TEXT)                                             \
+    static const struct ctl_entry ID = {                                     \
+        .base = { .name = MODE, .help = TEXT },                              \
+        .kind = CTL_STATIC, .mode = MODE, .a2a_mode = MODE,                  \
+    }
+CTL_MODE(ctl_a0, "ADAPTIVE_0", "every message ADAPTIVE_0 (no bias) [Aries]");
+CTL_MODE(ctl_a1, "ADAPTIVE_1", "every message ADAPTIVE_1 (increasingly "
+                               "minimal bias) [Aries]");
+CTL_MODE(ctl_a2, "ADAPTIVE_2", "every message ADAPTIVE_2 (low bias) "
+                               "[Aries]");
+CTL_MODE(ctl_a3, "ADAPTIVE_3", "every message ADAPTIVE_3 (high bias) "
+                               "[Aries]");
+
 static const struct reg_entry *const entries[] = {
     &ctl_network.base, &ctl_default.base, &ctl_high_bias.base,
-    &ctl_app_aware.base,
+    &ctl_app_aware.base, &ctl_a0.base, &ctl_a1.base, &ctl_a2.base,
+    &ctl_a3.base,
 };
 
 const struct registry controller_registry = {

@@ -17,6 +17,8 @@
  *              paper's ADAPTIVE WITH HIGH BIAS, set for every post as the
  *              library's AWR_ROUTING_TYPE does; see ctl.c)   [Aries]
  *   app-aware  the SC'19 application-aware routing (ctl/awr.h)  [Aries]
+ *   ADAPTIVE_0 .. ADAPTIVE_3   that one mode for every message, alltoall
+ *              included (SC'19 Fig. 7's comparison)          [Aries]
  *
  * Variants (SC'19 §3: fix the allocation, alternate the variants): a job
  * may list several controllers; its iteration i (the marks its rank has

@@ -579,7 +579,9 @@ struct model_job {
     struct ctr_ref ref[M_N];
     uint64_t prev[M_N];
     double p, f;       /* packets and flits of one message */
-    double *us;        /* [n]: estimate per iteration, NaN: none */
+    double *us;        /* [n]: estimate per iteration, NaN: none; then */
+    double *lat;       /*   [n] L, us, and */
+    double *stall;     /*   [n] s, NIC cycles per flit */
     uint32_t n, cap;
 };
 
@@ -609,16 +611,25 @@ static void model_on_mark(void *ctx, uint32_t j, uint32_t r, uint32_t i)
         while (cap <= i)
             cap *= 2;
         double *us = realloc(mj->us, cap * sizeof *us);
-        if (!us) {
+        if (us)
+            mj->us = us;
+        double *la = realloc(mj->lat, cap * sizeof *la);
+        if (la)
+            mj->lat = la;
+        double *sl = realloc(mj->stall, cap * sizeof *sl);
+        if (sl)
+            mj->stall = sl;
+        if (!us || !la || !sl) {
             mr->oom = true;
             return;
         }
-        mj->us = us;
         mj->cap = cap;
     }
-    while (mj->n < i)
-        mj->us[mj->n++] = NAN;
-    double est = NAN;
+    while (mj->n < i) {
+        mj->us[mj->n] = mj->lat[mj->n] = mj->stall[mj->n] = NAN;
+        mj->n++;
+    }
+    double est = NAN, lat_us = NAN, st_cyc = NAN;
     if (d[M_TRACK] > 0 && d[M_FLITS] > 0) {
         double lat = (double)d[M_LAT] / (double)d[M_TRACK];
         /* stall cycles per flit; REQ - RSP stalls as the library's
@@ -631,7 +642,11 @@ static void model_on_mark(void *ctx, uint32_t j, uint32_t r, uint32_t i)
         double st = stall / (double)d[M_FLITS];
         est = ((mj->p + 512) / 1024 * lat + mj->f * (st + 1)) *
               mr->ap->cycles_to_us;
+        lat_us = lat * mr->ap->cycles_to_us;
+        st_cyc = st;
     }
+    mj->lat[mj->n] = lat_us;
+    mj->stall[mj->n] = st_cyc;
     mj->us[mj->n++] = est;
 }
 
@@ -677,8 +692,11 @@ static int model_init(struct model_run *mr, const struct jobs_config *jc,
 
 static void model_free(struct model_run *mr, uint32_t n)
 {
-    for (uint32_t j = 0; mr->job && j < n; j++)
+    for (uint32_t j = 0; mr->job && j < n; j++) {
         free(mr->job[j].us);
+        free(mr->job[j].lat);
+        free(mr->job[j].stall);
+    }
     free(mr->job);
     mr->job = NULL;
 }
@@ -688,6 +706,19 @@ static double model_us(const struct model_run *mr, uint32_t j, uint32_t k)
 {
     const struct model_job *mj = &mr->job[j];
     return mj->on && k < mj->n ? mj->us[k] : NAN;
+}
+
+/* A number of the model for iteration k as a CSV field ("" if none). */
+static void put_model(FILE *f, const struct model_run *mr, uint32_t j,
+                      uint32_t k, int which)
+{
+    const struct model_job *mj = &mr->job[j];
+    double v = !mj->on || k >= mj->n ? NAN
+               : which == 0          ? mj->us[k]
+               : which == 1          ? mj->lat[k]
+                                     : mj->stall[k];
+    if (!isnan(v))
+        fprintf(f, "%.6f", v);
 }
 
 /* One state buffer per job, aligned for any workload's struct. */
@@ -841,7 +872,8 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
     if (out->iterations) {
         if (out->header)
             fprintf(out->iterations, "run,job,name,iteration,variant,"
-                                     "counted,end_us,time_us,model_us\n");
+                                     "counted,end_us,time_us,model_us,"
+                                     "lat_us,stall_cycles\n");
         for (uint32_t i = 0; i < jc->n; i++) {
             const struct dmpi_job_result *r = &m->res[i];
             const struct ctl_job *cj = &c->job[i];
@@ -854,11 +886,11 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
                 put_us(out->iterations, r->iter_end[k]);
                 fputc(',', out->iterations);
                 put_us(out->iterations, r->iter_end[k] - prev);
-                double est = model_us(mr, i, k);
-                if (isnan(est))
-                    fputs(",\n", out->iterations);
-                else
-                    fprintf(out->iterations, ",%.6f\n", est);
+                for (int w = 0; w < 3; w++) {
+                    fputc(',', out->iterations);
+                    put_model(out->iterations, mr, i, k, w);
+                }
+                fputc('\n', out->iterations);
                 prev = r->iter_end[k];
             }
         }

@@ -31,7 +31,8 @@
  *                   the median, SC'19 §3) and the median normalised to the
  *                   job's first variant; and the share of the bytes it
  *                   posted in each routing mode
- * With `model`, iterations.csv also gives each iteration's estimate by
+ * With `model`, iterations.csv also gives each iteration's L (lat_us) and
+ * s (stall_cycles, per flit) and its estimate by
  * SC'19's performance model (Eq. 2), T = (p + 512)/1024 · L + f · (s + 1)
  * for one message of the workload's size (p packets, f flits as the SC'19
  * library counts them) with L and s read from the counters of rank 0's
