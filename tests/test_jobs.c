@@ -950,6 +950,7 @@ static void test_report(void)
         "rep2.cfg", "system = { name = \"xc-12cab\"; };\n"
                     "jobs = ( { name = \"pp\"; workload = \"pingpong\";\n"
                     "  bytes = 65536; nodes = 2; iterations = 6;\n"
+                    "  model = true;\n"
                     "  variants = [\"default\", \"app-aware\"]; } );\n");
     const char *argv2[] = { "run", two, "-o", dir, NULL };
     CHECK_EQ_U(run_dfsim(argv2, out, sizeof out, err, sizeof err), 0);
@@ -962,6 +963,31 @@ static void test_report(void)
         CHECK_STR_CONTAINS(gp, "title \"app-aware\"");
     }
     free(gp);
+    /* the model's panels (SC'19 Fig. 7) */
+    gp = slurp_file(dir, "model.gp");
+    char *md = slurp_file(dir, "model.dat");
+    CHECK(gp && md);
+    if (gp && md) {
+        CHECK_STR_CONTAINS(gp, "set multiplot layout 2,2");
+        CHECK_STR_CONTAINS(gp, "stalls s (cycles/flit)");
+        CHECK_STR_CONTAINS(md, "# pp app-aware\n");
+        if (have_gnuplot()) {
+            char *html = slurp_file(dir, "report.html");
+            CHECK(html && strstr(html, "<img src=\"model.svg\"") != NULL);
+            free(html);
+        }
+    }
+    free(gp);
+    free(md);
+    char p2[128];
+    snprintf(p2, sizeof p2, "%s/model.gp", dir);
+    unlink(p2);
+    snprintf(p2, sizeof p2, "%s/model.dat", dir);
+    unlink(p2);
+    snprintf(p2, sizeof p2, "%s/model.svg", dir);
+    unlink(p2);
+    snprintf(p2, sizeof p2, "%s/model.log", dir);
+    unlink(p2);
     rm_results(dir);
     unlink(one);
     unlink(two);

@@ -188,6 +188,93 @@ static int write_data_and_script(const char *dir,
     return 0;
 }
 
+/* model.dat / model.gp: four panels (time, L, s, estimate) of box plots
+ * per job and variant, for the series with model values. Returns 1 if
+ * there was something to draw, 0 if not, -1 on a write error. */
+static int write_model(const char *dir, const struct report_series *s,
+                       uint32_t n, FILE *err)
+{
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++)
+        m += s[i].n_model > 0;
+    if (m == 0)
+        return 0;
+    FILE *dat = open_in(dir, "model.dat", err);
+    FILE *gp = open_in(dir, "model.gp", err);
+    if (!dat || !gp) {
+        if (dat)
+            fclose(dat);
+        if (gp)
+            fclose(gp);
+        return -1;
+    }
+    fprintf(dat, "# dfsim: per iteration: time (us), L (us), s (cycles per "
+                 "flit), SC'19 Eq. 2 estimate (us); one block per job and "
+                 "variant\n");
+    uint32_t blk = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!s[i].n_model)
+            continue;
+        fprintf(dat, "# %s %s\n", s[i].job, s[i].variant);
+        for (uint32_t k = 0; k < s[i].n_model; k++) {
+            const double *r = &s[i].model[4 * k];
+            fprintf(dat, "%.6f %.6f %.6f %.6f\n", r[0], r[1], r[2], r[3]);
+        }
+        fprintf(dat, "\n\n");
+        blk++;
+    }
+    fclose(dat);
+    fprintf(gp, "# dfsim: SC'19 Fig. 7's panels per job and variant\n"
+                "set terminal svg size %d,640 dynamic font \"sans,11\" "
+                "background rgb \"white\"\n"
+                "set output \"model.svg\"\n"
+                "set termoption noenhanced\n"
+                "set style fill solid 0.4 border -1\n"
+                "set style boxplot outliers pointtype 7\n"
+                "set pointsize 0.3\n"
+                "set boxwidth 0.6\n"
+                "set grid ytics lc rgb \"#dddddd\"\n"
+                "set xrange [0.4:%u.6]\n"
+                "set xtics rotate by -30 scale 0 (",
+            320 + 70 * blk, blk);
+    uint32_t b = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!s[i].n_model)
+            continue;
+        fprintf(gp, "%s\"", b ? ", " : "");
+        gp_str(gp, s[i].job);
+        fputc(' ', gp);
+        gp_str(gp, s[i].variant);
+        fprintf(gp, "\" %u", ++b);
+    }
+    fprintf(gp, ")\nset multiplot layout 2,2\n");
+    static const char *const title[4] = {
+        "iteration time (us)", "latency L (us)", "stalls s (cycles/flit)",
+        "model estimate (us)" };
+    const char *vnames[64];
+    uint32_t n_v = 0;
+    for (int c = 0; c < 4; c++) {
+        fprintf(gp, "set title \"%s\"\nplot ", title[c]);
+        b = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            if (!s[i].n_model)
+                continue;
+            uint32_t v = n_v < 64 ? variant_index(s, n, s[i].variant,
+                                                  vnames, &n_v)
+                                  : 0;
+            fprintf(gp, "%s\"model.dat\" index %u using (%u):%d with "
+                        "boxplot lc rgb \"%s\" notitle",
+                    b ? ", " : "", b, b + 1, c + 1,
+                    colours[v % N_COLOURS]);
+            b++;
+        }
+        fputc('\n', gp);
+    }
+    fprintf(gp, "unset multiplot\n");
+    fclose(gp);
+    return 1;
+}
+
 int report_gnuplot(const char *dir, const char *script, const char *log)
 {
     fflush(NULL);
@@ -251,6 +338,11 @@ int report_write(const char *dir, const struct report_info *info,
         return -1;
     int gp = n ? report_gnuplot(dir, "variants.gp", "report.log") : 127;
     *drawn = gp == 0;
+    int model = write_model(dir, s, n, err);
+    if (model < 0)
+        return -1;
+    bool model_drawn =
+        model == 1 && report_gnuplot(dir, "model.gp", "model.log") == 0;
     FILE *h = open_in(dir, "report.html", err);
     if (!h)
         return -1;
@@ -293,6 +385,20 @@ int report_write(const char *dir, const struct report_info *info,
               h);
     if (n)
         html_table(h, s, n);
+    if (model_drawn)
+        fputs("<h2>Latency, stalls and the model (SC'19 Fig. 7)</h2>\n"
+              "<p class=\"note\">Per iteration of the jobs with "
+              "<code>model</code>: the time, the latency L and stalls s "
+              "that rank 0's NIC counters give over it, and SC'19 Eq. 2's "
+              "estimate for one message, T = (p + 512)/1024 L + f (s + 1)."
+              " Data: iterations.csv (model_us, lat_us, stall_cycles).</p>"
+              "\n<p><img src=\"model.svg\" alt=\"latency, stalls and "
+              "model\"></p>\n",
+              h);
+    else if (model == 1)
+        fputs("<p class=\"note\">The model's figure was not drawn "
+              "(model.log); <code>gnuplot model.gp</code> draws it.</p>\n",
+              h);
     else
         fputs("<p>No job has iterations to compare.</p>\n", h);
     fputs("<p class=\"note\">Boxes: quartiles (Hyndman-Fan type 7); "
@@ -455,7 +561,8 @@ int report_from_results(const char *dir, const struct report_info *info,
     }
     int c_run = csv_col(&it, "run"), c_name = csv_col(&it, "name"),
         c_var = csv_col(&it, "variant"), c_cnt = csv_col(&it, "counted"),
-        c_t = csv_col(&it, "time_us");
+        c_t = csv_col(&it, "time_us"), c_est = csv_col(&it, "model_us"),
+        c_lat = csv_col(&it, "lat_us"), c_st = csv_col(&it, "stall_cycles");
     int v_name = csv_col(&va, "name"), v_var = csv_col(&va, "variant"),
         v_bytes = csv_col(&va, "bytes"),
         v_a0 = csv_col(&va, "share_ADAPTIVE_0"),
@@ -466,6 +573,7 @@ int report_from_results(const char *dir, const struct report_info *info,
     double *val = NULL, *scratch = NULL;
     uint32_t *run_of = NULL;
     if (c_run < 0 || c_name < 0 || c_var < 0 || c_cnt < 0 || c_t < 0 ||
+        c_est < 0 || c_lat < 0 || c_st < 0 ||
         v_name < 0 || v_var < 0 || v_bytes < 0 || v_a0 < 0 || v_a1 < 0 ||
         j_name < 0 || j_wl < 0) {
         if (err)
@@ -508,7 +616,8 @@ int report_from_results(const char *dir, const struct report_info *info,
     for (uint32_t k = 0; k < n; k++) {
         s[k].norm = malloc((s[k].n ? s[k].n : 1) * sizeof *s[k].norm);
         s[k].raw = malloc((s[k].n ? s[k].n : 1) * sizeof *s[k].raw);
-        if (!s[k].norm || !s[k].raw)
+        s[k].model = malloc((s[k].n ? s[k].n : 1) * 4 * sizeof *s[k].model);
+        if (!s[k].norm || !s[k].raw || !s[k].model)
             goto oom;
     }
     for (uint32_t k = 0; k < n; k++) {
@@ -520,6 +629,14 @@ int report_from_results(const char *dir, const struct report_info *info,
         uint32_t m = 0, runs = 0;
         for (uint32_t r = 0; r < it.rows; r++)
             if (sid[r] == k) {
+                const char *e = csv_at(&it, r, c_est);
+                if (*e) {
+                    double *x = &s[k].model[4 * s[k].n_model++];
+                    x[0] = strtod(csv_at(&it, r, c_t), NULL);
+                    x[1] = strtod(csv_at(&it, r, c_lat), NULL);
+                    x[2] = strtod(csv_at(&it, r, c_st), NULL);
+                    x[3] = strtod(e, NULL);
+                }
                 run_of[m] = (uint32_t)strtoul(csv_at(&it, r, c_run), NULL,
                                               10);
                 runs += m == 0 || run_of[m] != run_of[m - 1];
@@ -563,6 +680,7 @@ int report_from_results(const char *dir, const struct report_info *info,
     for (uint32_t k = 0; k < n; k++) {
         free(s[k].norm);
         free(s[k].raw);
+        free(s[k].model);
     }
     goto out;
 oom:
@@ -571,6 +689,7 @@ oom:
     for (uint32_t k = 0; s && k < it.rows; k++) {
         free(s[k].norm);
         free(s[k].raw);
+        free(s[k].model);
     }
 out:
     free(s);

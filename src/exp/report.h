@@ -19,6 +19,11 @@
  * single variant there is nothing to normalise to, and the boxes are the
  * iteration times themselves on a log scale (SC'19 Fig. 3's layout).
  *
+ * Jobs with `model` get a second figure (SC'19 Fig. 7's panels): box
+ * plots of the iteration time, the latency L and stalls s read from the
+ * NIC counters, and the model's estimate, per job and variant (model.svg
+ * from model.gp and model.dat).
+ *
  * Files, in the results folder: report.html (the page: what ran, a table
  * per job of its variants' statistics, the plot), variants.dat (one block
  * per job and variant: normalised times), variants.gp (the gnuplot
@@ -43,6 +48,10 @@ struct report_series {
     double *norm;              /* [n]: each time over its run's median of
                                   the job's first variant */
     double *raw;               /* [n]: the times, us */
+    double *model;             /* [n_model x 4]: time, L (us), s (cycles
+                                  per flit), the model's estimate (us) of
+                                  the iterations that have one */
+    uint32_t n_model;
     uint32_t n, runs;
 };
 
