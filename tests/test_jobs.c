@@ -972,9 +972,9 @@ static void test_report(void)
         CHECK_STR_CONTAINS(gp, "stalls s (cycles/flit)");
         CHECK_STR_CONTAINS(md, "# pp app-aware\n");
         if (have_gnuplot()) {
-            char *html = slurp_file(dir, "report.html");
-            CHECK(html && strstr(html, "<img src=\"model.svg\"") != NULL);
-            free(html);
+            char *page = slurp_file(dir, "report.html");
+            CHECK(page && strstr(page, "<img src=\"model.svg\"") != NULL);
+            free(page);
         }
     }
     free(gp);
