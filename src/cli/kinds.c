@@ -1,16 +1,14 @@
 /* cli/kinds.c — every kind of pluggable part, for `dfsim list` and for the
- * experiment-file schemas. Kinds whose parts arrive with later work (the
- * network model brings routing algorithms, the application layer workloads
- * and allocation policies, the control systems controllers) are listed
- * already so that `dfsim list` shows the whole plan; their registries are
- * filled where those parts live. */
+ * experiment-file schemas. Each registry is filled where its parts live:
+ * topology builders and systems (topo/), routing modes (route/), routing
+ * controllers (ctl/; the rate controllers of the Netscope and Slingshot
+ * work will join them), workloads (app/), allocation policies (exp/). */
 #include "app/workload.h"
 #include "core/registry.h"
 #include "ctl/ctl.h"
 #include "exp/alloc.h"
 #include "route/route.h"
 #include "topo/topo.h"
-
 
 const struct registry *const registries[] = {
     &topo_builder_registry, &topo_system_registry, &routing_registry,
