@@ -951,6 +951,10 @@ static void test_report(void)
                     "jobs = ( { name = \"pp\"; workload = \"pingpong\";\n"
                     "  bytes = 65536; nodes = 2; iterations = 6;\n"
                     "  model = true;\n"
+                    "  variants = [\"default\", \"app-aware\"]; },\n"
+                    "  { name = \"small\"; workload = \"pingpong\";\n"
+                    "  bytes = 128; nodes = 2; iterations = 6;\n"
+                    "  model = true;\n"
                     "  variants = [\"default\", \"app-aware\"]; } );\n");
     const char *argv2[] = { "run", two, "-o", dir, NULL };
     CHECK_EQ_U(run_dfsim(argv2, out, sizeof out, err, sizeof err), 0);
@@ -979,7 +983,25 @@ static void test_report(void)
     }
     free(gp);
     free(md);
+    /* SC'19 Fig. 5: a point per job and variant, QCD of time and of L */
+    char *qd = slurp_file(dir, "qcd.dat");
+    gp = slurp_file(dir, "qcd.gp");
+    CHECK(qd && gp);
+    if (qd && gp) {
+        CHECK_STR_CONTAINS(qd, "# default\n1 ");
+        CHECK_STR_CONTAINS(qd, "\n2 ");
+        CHECK_STR_CONTAINS(qd, "# app-aware\n1 ");
+        CHECK_STR_CONTAINS(gp, "title \"latency, app-aware\"");
+    }
+    free(qd);
+    free(gp);
     char p2[128];
+    static const char *const qn[] = { "qcd.dat", "qcd.gp", "qcd.svg",
+                                      "qcd.log" };
+    for (int q = 0; q < 4; q++) {
+        snprintf(p2, sizeof p2, "%s/%s", dir, qn[q]);
+        unlink(p2);
+    }
     snprintf(p2, sizeof p2, "%s/model.gp", dir);
     unlink(p2);
     snprintf(p2, sizeof p2, "%s/model.dat", dir);

@@ -275,6 +275,103 @@ static int write_model(const char *dir, const struct report_series *s,
     return 1;
 }
 
+/* qcd.dat / qcd.gp: SC'19 Fig. 5 — the quartile coefficient of
+ * dispersion of the iteration time and of the NIC's packet latency L,
+ * one point per job with model values (in the order given: a sweep of
+ * message sizes), per variant. Returns 1 if drawn from 2 jobs or more,
+ * 0 if not, -1 on a write error. */
+static int write_qcd(const char *dir, const struct report_series *s,
+                     uint32_t n, FILE *err)
+{
+    uint32_t m = 0, cap = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (s[i].n_model) {
+            m++;
+            cap = s[i].n_model > cap ? s[i].n_model : cap;
+        }
+    if (m < 2)
+        return 0;
+    double *v = malloc(2 * (size_t)cap * sizeof *v);
+    if (!v)
+        return -1;
+    FILE *dat = open_in(dir, "qcd.dat", err);
+    FILE *gp = open_in(dir, "qcd.gp", err);
+    if (!dat || !gp) {
+        free(v);
+        if (dat)
+            fclose(dat);
+        if (gp)
+            fclose(gp);
+        return -1;
+    }
+    const char *vnames[64];
+    uint32_t n_v = 0;
+    for (uint32_t i = 0; i < n && n_v < 64; i++)
+        if (s[i].n_model)
+            variant_index(s, n, s[i].variant, vnames, &n_v);
+    fprintf(dat, "# dfsim: per job (x) and variant (block): QCD of the "
+                 "iteration time, QCD of the latency L\n");
+    for (uint32_t vi = 0; vi < n_v; vi++) {
+        fprintf(dat, "# %s\n", vnames[vi]);
+        uint32_t x = 0;
+        const char *last = NULL;
+        for (uint32_t i = 0; i < n; i++) {
+            if (!s[i].n_model)
+                continue;
+            if (!last || strcmp(last, s[i].job) != 0)
+                x++;
+            last = s[i].job;
+            if (strcmp(s[i].variant, vnames[vi]) != 0)
+                continue;
+            struct stats_summary t, l;
+            for (uint32_t k = 0; k < s[i].n_model; k++)
+                v[k] = s[i].model[4 * k];
+            stats_summarize(v, s[i].n_model, v + cap, &t);
+            for (uint32_t k = 0; k < s[i].n_model; k++)
+                v[k] = s[i].model[4 * k + 1];
+            stats_summarize(v, s[i].n_model, v + cap, &l);
+            fprintf(dat, "%u %.6f %.6f\n", x, t.qcd, l.qcd);
+        }
+        fprintf(dat, "\n\n");
+    }
+    fclose(dat);
+    free(v);
+    fprintf(gp, "# dfsim: SC'19 Fig. 5: QCD of time and of latency\n"
+                "set terminal svg size 720,440 dynamic font \"sans,11\" "
+                "background rgb \"white\"\n"
+                "set output \"qcd.svg\"\n"
+                "set termoption noenhanced\n"
+                "set grid ytics lc rgb \"#dddddd\"\n"
+                "set key outside top center horizontal\n"
+                "set ylabel \"quartile coefficient of dispersion\"\n"
+                "set xtics rotate by -30 scale 0 (");
+    uint32_t x = 0;
+    const char *last = NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!s[i].n_model || (last && strcmp(last, s[i].job) == 0))
+            continue;
+        last = s[i].job;
+        fprintf(gp, "%s\"", x ? ", " : "");
+        gp_str(gp, s[i].job);
+        fprintf(gp, "\" %u", ++x);
+    }
+    fprintf(gp, ")\nset xrange [0.5:%u.5]\nplot ", x);
+    for (uint32_t vi = 0; vi < n_v; vi++) {
+        fprintf(gp, "%s\"qcd.dat\" index %u using 1:2 with linespoints "
+                    "lc rgb \"%s\" pt 7 title \"time, ",
+                vi ? ", " : "", vi, colours[vi % N_COLOURS]);
+        gp_str(gp, vnames[vi]);
+        fprintf(gp, "\", \"qcd.dat\" index %u using 1:3 with linespoints "
+                    "lc rgb \"%s\" dt 2 pt 6 title \"latency, ",
+                vi, colours[vi % N_COLOURS]);
+        gp_str(gp, vnames[vi]);
+        fputc('"', gp);
+    }
+    fputc('\n', gp);
+    fclose(gp);
+    return 1;
+}
+
 int report_gnuplot(const char *dir, const char *script, const char *log)
 {
     fflush(NULL);
@@ -343,6 +440,11 @@ int report_write(const char *dir, const struct report_info *info,
         return -1;
     bool model_drawn =
         model == 1 && report_gnuplot(dir, "model.gp", "model.log") == 0;
+    int qcd = write_qcd(dir, s, n, err);
+    if (qcd < 0)
+        return -1;
+    bool qcd_drawn =
+        qcd == 1 && report_gnuplot(dir, "qcd.gp", "qcd.log") == 0;
     FILE *h = open_in(dir, "report.html", err);
     if (!h)
         return -1;
@@ -398,6 +500,15 @@ int report_write(const char *dir, const struct report_info *info,
     else if (model == 1)
         fputs("<p class=\"note\">The model's figure was not drawn "
               "(model.log); <code>gnuplot model.gp</code> draws it.</p>\n",
+              h);
+    if (qcd_drawn)
+        fputs("<h2>Time variability against latency variability (SC'19 "
+              "Fig. 5)</h2>\n<p class=\"note\">Quartile coefficient of "
+              "dispersion of each job's iteration times and of the latency "
+              "L its rank 0's NIC measured, per variant: when the time "
+              "varies more than the latency, the variation is not the "
+              "network's.</p>\n<p><img src=\"qcd.svg\" alt=\"QCD of time "
+              "and latency\"></p>\n",
               h);
     else
         fputs("<p>No job has iterations to compare.</p>\n", h);

@@ -22,7 +22,9 @@
  * Jobs with `model` get a second figure (SC'19 Fig. 7's panels): box
  * plots of the iteration time, the latency L and stalls s read from the
  * NIC counters, and the model's estimate, per job and variant (model.svg
- * from model.gp and model.dat).
+ * from model.gp and model.dat); with two such jobs or more (a sweep of
+ * sizes), a third (SC'19 Fig. 5): the quartile coefficient of dispersion
+ * of the time and of L per job and variant (qcd.svg).
  *
  * Files, in the results folder: report.html (the page: what ran, a table
  * per job of its variants' statistics, the plot), variants.dat (one block
