@@ -33,7 +33,6 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/evq.h"
@@ -93,13 +92,6 @@ struct result {
     uint64_t final_time;
 };
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* A time increment of workload w. */
 static simtime increment(const struct workload *w, struct rng *r)
 {
@@ -130,7 +122,7 @@ static struct result run_hold(const struct workload *w, enum evq_impl impl,
     }
 
     uint64_t h = FNV_OFFSET;
-    double t0 = now_s();
+    double t0 = time_wall_seconds();
     for (uint64_t k = 0; k < ops; k++) {
         struct event e;
         if (!evq_pop(&q, &e))
@@ -142,7 +134,7 @@ static struct result run_hold(const struct workload *w, enum evq_impl impl,
         if (evq_push(&q, &e) != 0)
             goto out;
     }
-    res.seconds = now_s() - t0;
+    res.seconds = time_wall_seconds() - t0;
     res.hash = h;
     res.events = ops;
     res.final_time = evq_peek(&q)->time;

@@ -27,10 +27,10 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/registry.h"
+#include "core/time.h"
 #include "exp/traffic.h"
 #include "route/route.h"
 #include "topo/topo.h"
@@ -40,13 +40,6 @@ struct config {
     double load, warmup_us, measure_us;
     double sample_us;         /* counter sampling interval; 0: off */
 };
-
-static double wall(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static double peak_mib(void)
 {
@@ -124,10 +117,10 @@ int main(int argc, char **argv)
                 snprintf(label, sizeof label, "%gus", c->sample_us);
         }
         struct traffic_result r;
-        double t0 = wall();
+        double t0 = time_wall_seconds();
         if (traffic_run(&t, &np, &tp, 1, EVQ_DEFAULT, &r, &d) != 0)
             return 1;
-        double w = wall() - t0;
+        double w = time_wall_seconds() - t0;
         printf("%-8s %-10s %5.2f %8.2f %10llu %12.0f %12.0f %12.0f %9.1f "
                "%016llx %9s\n", c->system, c->routing, c->load, w,
                (unsigned long long)r.events, (double)r.events / w,

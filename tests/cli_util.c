@@ -95,6 +95,29 @@ const char *write_temp(const char *name, const char *text)
     return p;
 }
 
+char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t n = 0, cap = 4096, got;
+    char *buf = malloc(cap);
+    while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (cap - n < 2) {
+            char *p = realloc(buf, cap * 2);
+            if (!p)
+                free(buf);
+            buf = p;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (buf)
+        buf[n] = '\0';
+    return buf;
+}
+
 /* ---- diagnostics captured in memory ------------------------------------ */
 
 void cap_init(struct capture *c)

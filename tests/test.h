@@ -72,6 +72,9 @@ int run_dfsim(const char *const argv[], char *out, size_t out_cap, char *err,
               size_t err_cap);
 /* Path of a fresh temporary file holding `text`; the caller unlinks it. */
 const char *write_temp(const char *name, const char *text);
+/* The whole of a file, NUL-terminated and malloc'd (free it); NULL if it
+ * cannot be read. */
+char *read_text(const char *path);
 /* Path to a file of the source tree (DFSIM_SRC, default "."). */
 const char *src_path(const char *rel);
 

@@ -428,21 +428,12 @@ static void test_registry(void)
         }
         char path[256];
         snprintf(path, sizeof path, "docs/workloads/%s.md", w->base.name);
-        FILE *f = fopen(src_path(path), "r");
-        if (!f) {
+        char *doc = read_text(src_path(path));
+        if (!doc) {
             test_failures++;
             fprintf(stderr, "  %s is missing\n", path);
             continue;
         }
-        char *doc = NULL;
-        size_t len = 0;
-        FILE *m = open_memstream(&doc, &len);
-        char buf[4096];
-        size_t r;
-        while ((r = fread(buf, 1, sizeof buf, f)) > 0)
-            fwrite(buf, 1, r, m);
-        fclose(f);
-        fclose(m);
         for (const struct cfg_key *k = w->keys; k->name; k++) {
             CHECK(k->offset < WORKLOAD_PARAMS_MAX);
             char want[96];
@@ -751,19 +742,7 @@ static char *slurp_file(const char *dir, const char *name)
 {
     char p[1024];
     snprintf(p, sizeof p, "%s/%s", dir, name);
-    FILE *f = fopen(p, "r");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    char b[4096];
-    size_t r;
-    while ((r = fread(b, 1, sizeof b, f)) > 0)
-        fwrite(b, 1, r, m);
-    fclose(f);
-    fclose(m);
-    return buf;
+    return read_text(p);
 }
 
 static void put_file(const char *dir, const char *name, const char *text,

@@ -29,36 +29,6 @@
 
 /* ---- helpers --------------------------------------------------------- */
 
-
-static char *read_all(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (cap - n < 2) {
-            char *q = realloc(buf, 2 * cap);
-            if (!q) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = q;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    fclose(f);
-    if (buf)
-        buf[n] = '\0';
-    return buf;
-}
-
 /* A CSV file of a sampler, parsed: the header's columns and the rows'
  * fields (numbers where they are numbers). */
 struct table {
@@ -90,7 +60,7 @@ static void table_free(struct table *t)
 static int table_read(struct table *t, const char *path)
 {
     memset(t, 0, sizeof *t);
-    t->text = read_all(path);
+    t->text = read_text(path);
     CHECK(t->text != NULL);
     if (!t->text)
         return -1;
@@ -949,7 +919,7 @@ static void test_cli(void)
         snprintf(p, sizeof p, "%s/%s", dir, files[i]);
         if (i < 4) {
             const char *head = i < 2 ? nic_head : rtr_head;
-            char *text = read_all(p);
+            char *text = read_text(p);
             CHECK(text != NULL);
             if (text)
                 CHECK(strncmp(text, head, strlen(head)) == 0);

@@ -824,20 +824,6 @@ static void test_run_bad_parameters(void)
 
 /* ---- dfsim run ------------------------------------------------------- */
 
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = calloc(1, 1 << 16);
-    if (buf) {
-        size_t n = fread(buf, 1, (1 << 16) - 1, f);
-        buf[n] = '\0';
-    }
-    fclose(f);
-    return buf;
-}
-
 static void test_cli_sweep(void)
 {
     static char out[1 << 16], err[1 << 16];
@@ -865,7 +851,7 @@ static void test_cli_sweep(void)
     char p1[256], p2[256];
     snprintf(p1, sizeof p1, "%s/traffic.csv", d1);
     snprintf(p2, sizeof p2, "%s/traffic.csv", d2);
-    char *c1 = read_file(p1), *c2 = read_file(p2);
+    char *c1 = read_text(p1), *c2 = read_text(p2);
     CHECK(c1 && c2 && strcmp(c1, c2) == 0);
     if (c1) {
         CHECK(strncmp(c1, "routing,pattern,load,offered,accepted,packets,"

@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "cli/cli.h"
+#include "core/time.h"
 #include "exp/experiment.h"
 #include "exp/report.h"
 #include "exp/traffic.h"
@@ -85,13 +85,6 @@ static FILE *open_out(const char *dir, const char *name)
         fprintf(stderr, "dfsim run: cannot write %s: %s\n", path,
                 strerror(errno));
     return f;
-}
-
-static double wall_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* Whether the experiment samples counters during its traffic runs. */
@@ -181,7 +174,7 @@ static int run_traffic(const struct experiment *e, const struct topo *t,
                 if (e->sampling.links)
                     tp.sampling.links_path = links_path;
             }
-            double t0 = wall_seconds();
+            double t0 = time_wall_seconds();
             struct traffic_result *o = &res[i * n_l + j];
             if (traffic_run(t, &np, &tp, (uint64_t)e->info.seed, EVQ_DEFAULT,
                             o, d) != 0) {
@@ -191,7 +184,7 @@ static int run_traffic(const struct experiment *e, const struct topo *t,
             traffic_csv_row(csv, r->base.name, pattern, tp.load, o);
             fflush(csv);
             done++;
-            double wall = wall_seconds() - t0;
+            double wall = time_wall_seconds() - t0;
             char samples[64] = "";
             if (sampling_on(e))
                 snprintf(samples, sizeof samples, ", %" PRIu64 " samples",
@@ -365,7 +358,7 @@ static int run_jobs(const struct experiment *e, const struct topo *t,
     fflush(stdout);
     rc = 0;
     for (uint32_t r = (uint32_t)first; r < n_runs && rc == 0; r++) {
-        double t0 = wall_seconds();
+        double t0 = time_wall_seconds();
         uint64_t seed = (uint64_t)e->info.seed + r;
         if (n_runs > 1)
             fprintf(stderr, "  run %u/%u (seed %" PRIu64 ")\n", r + 1, n_runs,
@@ -389,7 +382,7 @@ static int run_jobs(const struct experiment *e, const struct topo *t,
                     "experiment.time_limit_ms (%.3f ms of simulated time); "
                     "their results so far are written, marked unfinished\n",
                     r, (double)e->info.time_limit / (double)SIMTIME_MS);
-        fprintf(stderr, "  jobs ran in %.1f s\n", wall_seconds() - t0);
+        fprintf(stderr, "  jobs ran in %.1f s\n", time_wall_seconds() - t0);
     }
     if (rc == 1)
         rc = -1;

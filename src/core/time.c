@@ -6,6 +6,14 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <time.h>
+
+double time_wall_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 const char *time_format(char *buf, size_t cap, simtime t)
 {

@@ -118,4 +118,9 @@ static inline double time_to_seconds(simtime t)
  * argument. For logs and diagnostics; results files use integer ps. */
 const char *time_format(char *buf, size_t cap, simtime t);
 
+/* Seconds of the host's monotonic clock: wall time, for progress lines
+ * and benchmarks only, never in results (they are a function of the
+ * input and seed alone). */
+double time_wall_seconds(void);
+
 #endif

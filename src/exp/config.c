@@ -521,6 +521,12 @@ int cfg_line(const struct config_setting_t *s)
 
 /* ---- reading ------------------------------------------------------------- */
 
+int cfg_member_line(struct config_setting_t *g, const char *name)
+{
+    config_setting_t *k = g ? config_setting_get_member(g, name) : NULL;
+    return k ? cfg_line(k) : cfg_line(g);
+}
+
 static void wrong_type(struct cfg_file *f, const config_setting_t *s,
                        const char *key, const struct cfg_key *k,
                        struct diag *d)

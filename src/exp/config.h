@@ -125,6 +125,10 @@ struct config_setting_t *cfg_section(struct cfg_file *f, const char *name);
 /* Line of a setting in its file (0 if unknown). */
 int cfg_line(const struct config_setting_t *s);
 
+/* Line of member `name` of group g, or the group's own line if g has no
+ * such member (g may be NULL: 0). */
+int cfg_member_line(struct config_setting_t *g, const char *name);
+
 /* Read `group` through `schema` into `out`. Keys absent from the file keep
  * the value `out` already has (the caller sets defaults first), and so do
  * keys whose value is rejected. `prefix` is the dotted path used in

@@ -164,12 +164,6 @@ static void check_family(const struct experiment *e, const struct routing *r,
                used ? ok : "(none)");
 }
 
-/* Line of member `name` of group g, or the group's line if absent. */
-static int key_line(config_setting_t *g, const char *name)
-{
-    config_setting_t *k = g ? config_setting_get_member(g, name) : NULL;
-    return k ? cfg_line(k) : cfg_line(g);
-}
 
 static void load_network(struct experiment *e, struct diag *d)
 {
@@ -180,7 +174,7 @@ static void load_network(struct experiment *e, struct diag *d)
     cfg_read(e->cfg, g, "network", net_keys, &e->net, NULL, d);
     if (e->net.routing) /* given, and registered */
         check_family(e, (const struct routing *)e->net.routing,
-                     cfg_path(e->cfg), key_line(g, "routing"),
+                     cfg_path(e->cfg), cfg_member_line(g, "routing"),
                      "network.routing", d);
 }
 
@@ -212,7 +206,7 @@ static void load_sampling(struct experiment *e, struct diag *d)
     cfg_read(e->cfg, g, "sampling", sampler_keys, &e->sampling, NULL, d);
     const struct sampler_config *c = &e->sampling;
     if ((c->nic || c->rtr) && !e->has_traffic)
-        diag_error(d, cfg_path(e->cfg), key_line(g, c->nic ? "nic" : "rtr"),
+        diag_error(d, cfg_path(e->cfg), cfg_member_line(g, c->nic ? "nic" : "rtr"),
                    c->nic ? "sampling.nic" : "sampling.rtr",
                    "the counters are sampled during the traffic runs, and "
                    "this file has no traffic section");
@@ -399,7 +393,7 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
      * dragonflies, the dateline pair on the torus. */
     uint32_t need = t->family == TOPO_TORUS ? 2 : 4;
     if (p->vcs < need)
-        diag_error(d, file, key_line(g, "vcs"), "network.vcs",
+        diag_error(d, file, cfg_member_line(g, "vcs"), "network.vcs",
                    "vcs = %u is too few: %s %u VCs per class to be "
                    "deadlock-free (route/route.h)",
                    p->vcs,
@@ -414,7 +408,7 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
     uint32_t rsp = net_rsp_flits(p, NET_GET, p->max_payload);
     uint32_t big = req > rsp ? req : rsp;
     if (big > UINT16_MAX) {
-        diag_error(d, file, key_line(g, "max_payload"), "network.max_payload",
+        diag_error(d, file, cfg_member_line(g, "max_payload"), "network.max_payload",
                    "%u bytes make packets of %u flits; a packet holds at "
                    "most 65535",
                    p->max_payload, big);
@@ -439,7 +433,7 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
                                  : "max_payload";
             char key[64];
             snprintf(key, sizeof key, "network.%s", at);
-            diag_error(d, file, key_line(g, at), key,
+            diag_error(d, file, cfg_member_line(g, at), key,
                        "%s holds %u flits per VC, less than the largest "
                        "packet (%u flits: a %s of max_payload = %u bytes); "
                        "virtual cut-through needs room for a whole packet",
@@ -454,7 +448,7 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
         config_setting_t *tg = e->cfg ? cfg_section(e->cfg, "traffic") : NULL;
         const struct traffic_params *tp = &e->traffic.p;
         if (tp->size > (int64_t)p->max_payload)
-            diag_error(d, file, key_line(tg, "size"), "traffic.size",
+            diag_error(d, file, cfg_member_line(tg, "size"), "traffic.size",
                        "%" PRId64 " bytes do not fit in one packet of "
                        "max_payload = %u bytes; expected at most %u, or 0 "
                        "for a full packet",
@@ -462,7 +456,7 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
         if (tp->pattern == TRAFFIC_HOTSPOT &&
             (tp->hotspot_node >= t->n_nodes ||
              t->nodes[tp->hotspot_node].n_nics == 0))
-            diag_error(d, file, key_line(tg, "hotspot_node"),
+            diag_error(d, file, cfg_member_line(tg, "hotspot_node"),
                        "traffic.hotspot_node",
                        "node %u %s; the system has %u nodes, 0 to %u",
                        tp->hotspot_node,

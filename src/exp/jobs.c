@@ -2,13 +2,13 @@
 #include "exp/jobs.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <libconfig.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/sim.h"
+#include "core/time.h"
 #include "exp/stats.h"
 #include "route/route.h"
 
@@ -196,11 +196,6 @@ static bool has_key(config_setting_t *g, const char *key)
     return config_setting_get_member(g, key) != NULL;
 }
 
-static int key_line(config_setting_t *g, const char *key)
-{
-    config_setting_t *k = config_setting_get_member(g, key);
-    return k ? cfg_line(k) : cfg_line(g);
-}
 
 /* Parse "0-15,32,40-47" into j->list. Errors name the key's line. */
 static int parse_node_list(struct job_config *j, config_setting_t *g,
@@ -208,7 +203,7 @@ static int parse_node_list(struct job_config *j, config_setting_t *g,
 {
     char key[64];
     snprintf(key, sizeof key, "%s.node_list", prefix);
-    int line = key_line(g, "node_list");
+    int line = cfg_member_line(g, "node_list");
     uint64_t total = 0;
     uint32_t cap = 0;
     j->n_list = 0;
@@ -294,7 +289,7 @@ static void only_with(struct job_config *j, config_setting_t *g,
         return;
     char k[64];
     snprintf(k, sizeof k, "%s.%s", prefix, key);
-    diag_error(d, j->file, key_line(g, key), k,
+    diag_error(d, j->file, cfg_member_line(g, key), k,
                "applies to allocation = \"%s\" only; this job's allocation "
                "is \"%s\"",
                alloc_policy_names[policy], alloc_policy_names[has]);
@@ -327,7 +322,7 @@ static void check_allocation(struct job_config *j, config_setting_t *g,
         if (parse_node_list(j, g, prefix, d) != 0)
             return;
         if (given && j->nodes != j->n_list)
-            diag_error(d, j->file, key_line(g, "nodes"), key,
+            diag_error(d, j->file, cfg_member_line(g, "nodes"), key,
                        "%u nodes, but node_list names %u", j->nodes,
                        j->n_list);
         j->nodes = j->n_list;
@@ -338,7 +333,7 @@ static void check_allocation(struct job_config *j, config_setting_t *g,
                        "same-router, same-chassis, same-group, "
                        "different-groups)");
         if (given && j->nodes != 2)
-            diag_error(d, j->file, key_line(g, "nodes"), key,
+            diag_error(d, j->file, cfg_member_line(g, "nodes"), key,
                        "a pair is 2 nodes, not %u", j->nodes);
         j->nodes = 2;
     } else if (!given) {
@@ -402,15 +397,15 @@ static void load_job(struct cfg_file *f, config_setting_t *g, uint32_t i,
     if (j->allocation)
         check_allocation(j, g, prefix, d);
     if (j->routing && j->variants.n)
-        diag_error(d, j->file, key_line(g, "variants"), prefix,
+        diag_error(d, j->file, cfg_member_line(g, "variants"), prefix,
                    "give routing (one controller) or variants (several, "
                    "alternated), not both");
     if (j->variants.n > CTL_MAX_VARIANTS)
-        diag_error(d, j->file, key_line(g, "variants"), prefix,
+        diag_error(d, j->file, cfg_member_line(g, "variants"), prefix,
                    "%u variants; at most %d", j->variants.n,
                    CTL_MAX_VARIANTS);
     if (j->model && (!w->msg_bytes || w->msg_bytes(j->params) == 0))
-        diag_error(d, j->file, key_line(g, "model"), prefix,
+        diag_error(d, j->file, cfg_member_line(g, "model"), prefix,
                    "the model estimates one message per iteration; %s has "
                    "no message size (the microbenchmarks with bytes have)",
                    w->base.name);
@@ -461,13 +456,13 @@ static void check_mpi(struct cfg_file *f, config_setting_t *ms,
                       const struct dmpi_params *p, struct diag *d)
 {
     if (p->smsg_max > p->eager_max)
-        diag_error(d, cfg_file_of(f, ms), key_line(ms, "smsg_max"),
+        diag_error(d, cfg_file_of(f, ms), cfg_member_line(ms, "smsg_max"),
                    "mpi.smsg_max",
                    "%u is above eager_max (%u); expected smsg_max <= "
                    "eager_max <= rdv_get_max",
                    p->smsg_max, p->eager_max);
     if (p->eager_max > p->rdv_get_max)
-        diag_error(d, cfg_file_of(f, ms), key_line(ms, "eager_max"),
+        diag_error(d, cfg_file_of(f, ms), cfg_member_line(ms, "eager_max"),
                    "mpi.eager_max",
                    "%u is above rdv_get_max (%u); expected smsg_max <= "
                    "eager_max <= rdv_get_max",
@@ -551,13 +546,6 @@ void jobs_config_free(struct jobs_config *jc)
 static void put_us(FILE *f, simtime t)
 {
     fprintf(f, "%" PRIu64 ".%06" PRIu64, t / SIMTIME_US, t % SIMTIME_US);
-}
-
-static double wall_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* ---- the model estimate (SC'19 §2.4, Eq. 2) ----------------------------- */
@@ -948,7 +936,7 @@ static void run_until(struct sim *s, struct dmpi *m, simtime limit,
                       FILE *progress)
 {
     const simtime step = 10 * SIMTIME_US;
-    double t0 = wall_now(), shown = t0;
+    double t0 = time_wall_seconds(), shown = t0;
     while (!dmpi_done(m) && !m->error && !sim_failed(s) &&
            evq_size(&s->q) > 0) {
         const struct event *e = evq_peek(&s->q);
@@ -958,7 +946,7 @@ static void run_until(struct sim *s, struct dmpi *m, simtime limit,
         if (until > limit || until < e->time)
             until = limit;
         sim_run(s, until);
-        double now = wall_now();
+        double now = time_wall_seconds();
         if (progress && now - shown >= 2.0) {
             fprintf(progress,
                     "  %.1f us simulated, %u of %u jobs ended, %.0f s\n",

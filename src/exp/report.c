@@ -26,13 +26,11 @@ static FILE *open_in(const char *dir, const char *name, FILE *err)
     return f;
 }
 
-/* The distinct variants, in order of first appearance. */
-static uint32_t variant_index(const struct report_series *s, uint32_t n,
-                              const char *v, const char **names,
+/* The index of variant v among names[0..*n_names), added if new: the
+ * distinct variants in order of first appearance. */
+static uint32_t variant_index(const char *v, const char **names,
                               uint32_t *n_names)
 {
-    (void)s;
-    (void)n;
     for (uint32_t i = 0; i < *n_names; i++)
         if (strcmp(names[i], v) == 0)
             return i;
@@ -74,19 +72,29 @@ static bool job_has_app_aware(const struct report_series *s, uint32_t n,
     return false;
 }
 
+/* Open dir/<name>.dat and dir/<name>.gp; both or neither (-1). */
+static int open_pair(const char *dir, const char *name, FILE **dat,
+                     FILE **gp, FILE *err)
+{
+    char d[64], g[64];
+    snprintf(d, sizeof d, "%s.dat", name);
+    snprintf(g, sizeof g, "%s.gp", name);
+    *dat = open_in(dir, d, err);
+    *gp = *dat ? open_in(dir, g, err) : NULL;
+    if (*dat && *gp)
+        return 0;
+    if (*dat)
+        fclose(*dat);
+    return -1;
+}
+
 static int write_data_and_script(const char *dir,
                                  const struct report_series *s, uint32_t n,
                                  FILE *err)
 {
-    FILE *dat = open_in(dir, "variants.dat", err);
-    FILE *gp = open_in(dir, "variants.gp", err);
-    if (!dat || !gp) {
-        if (dat)
-            fclose(dat);
-        if (gp)
-            fclose(gp);
+    FILE *dat, *gp;
+    if (open_pair(dir, "variants", &dat, &gp, err) != 0)
         return -1;
-    }
     const char *vnames[64];
     uint32_t n_v = 0;
     /* jobs in order, each job's variants in order */
@@ -96,7 +104,7 @@ static int write_data_and_script(const char *dir,
         if (n_jobs == 0 || strcmp(jobs[n_jobs - 1], s[i].job) != 0)
             jobs[n_jobs++] = s[i].job;
         if (n_v < 64)
-            variant_index(s, n, s[i].variant, vnames, &n_v);
+            variant_index(s[i].variant, vnames, &n_v);
     }
     /* with one variant per job there is nothing to normalise to: the
      * boxes are the iteration times themselves (SC'19 Fig. 3) */
@@ -169,7 +177,7 @@ static int write_data_and_script(const char *dir,
         uint32_t j = 0;
         while (j < n_jobs && strcmp(jobs[j], s[i].job) != 0)
             j++;
-        uint32_t v = variant_index(s, n, s[i].variant, vnames, &n_v);
+        uint32_t v = variant_index(s[i].variant, vnames, &n_v);
         double x = (j + 1) + ((double)v - (n_v - 1) / 2.0) * (0.85 / n_v);
         fprintf(gp, "  \"variants.dat\" index %u using (%.4f):1 with boxplot "
                     "lc rgb \"%s\" ",
@@ -199,15 +207,9 @@ static int write_model(const char *dir, const struct report_series *s,
         m += s[i].n_model > 0;
     if (m == 0)
         return 0;
-    FILE *dat = open_in(dir, "model.dat", err);
-    FILE *gp = open_in(dir, "model.gp", err);
-    if (!dat || !gp) {
-        if (dat)
-            fclose(dat);
-        if (gp)
-            fclose(gp);
+    FILE *dat, *gp;
+    if (open_pair(dir, "model", &dat, &gp, err) != 0)
         return -1;
-    }
     fprintf(dat, "# dfsim: per iteration: time (us), L (us), s (cycles per "
                  "flit), SC'19 Eq. 2 estimate (us); one block per job and "
                  "variant\n");
@@ -259,7 +261,7 @@ static int write_model(const char *dir, const struct report_series *s,
         for (uint32_t i = 0; i < n; i++) {
             if (!s[i].n_model)
                 continue;
-            uint32_t v = n_v < 64 ? variant_index(s, n, s[i].variant,
+            uint32_t v = n_v < 64 ? variant_index(s[i].variant,
                                                   vnames, &n_v)
                                   : 0;
             fprintf(gp, "%s\"model.dat\" index %u using (%u):%d with "
@@ -294,21 +296,16 @@ static int write_qcd(const char *dir, const struct report_series *s,
     double *v = malloc(2 * (size_t)cap * sizeof *v);
     if (!v)
         return -1;
-    FILE *dat = open_in(dir, "qcd.dat", err);
-    FILE *gp = open_in(dir, "qcd.gp", err);
-    if (!dat || !gp) {
+    FILE *dat, *gp;
+    if (open_pair(dir, "qcd", &dat, &gp, err) != 0) {
         free(v);
-        if (dat)
-            fclose(dat);
-        if (gp)
-            fclose(gp);
         return -1;
     }
     const char *vnames[64];
     uint32_t n_v = 0;
     for (uint32_t i = 0; i < n && n_v < 64; i++)
         if (s[i].n_model)
-            variant_index(s, n, s[i].variant, vnames, &n_v);
+            variant_index(s[i].variant, vnames, &n_v);
     fprintf(dat, "# dfsim: per job (x) and variant (block): QCD of the "
                  "iteration time, QCD of the latency L\n");
     for (uint32_t vi = 0; vi < n_v; vi++) {
