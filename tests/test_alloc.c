@@ -342,6 +342,52 @@ static void test_list(void)
     topo_free(&t);
 }
 
+/* same: a copy of another job's nodes (a prefix), followed down a chain
+ * that is listed before the job it copies; the errors. */
+static void test_same(void)
+{
+    struct topo t;
+    if (build(&t, "xc-12cab") != 0)
+        return;
+    struct alloc_request req[4] = { job("c", ALLOC_SAME, 3),
+                                    job("a", ALLOC_RANDOM, 6),
+                                    job("b", ALLOC_SAME, 0),
+                                    job("r", ALLOC_RANDOM, 5) };
+    req[0].same_as = 2; /* c takes b's, b takes a's */
+    req[2].same_as = 1;
+    uint32_t *out[4];
+    CHECK(place(&t, req, 4, 9, out) == 0);
+    if (out[0]) {
+        CHECK(memcmp(out[2], out[1], 6 * sizeof *out[1]) == 0);
+        CHECK(memcmp(out[0], out[1], 3 * sizeof *out[1]) == 0);
+        /* the other random job's nodes are its own */
+        for (int i = 0; i < 5; i++)
+            for (int k = 0; k < 6; k++)
+                CHECK(out[3][i] != out[1][k]);
+    }
+    alloc_free(out, 4);
+
+    /* errors: itself, out of range, more nodes than the copied job, a
+     * cycle */
+    struct alloc_request bad[3] = { job("x", ALLOC_LINEAR, 2),
+                                    job("y", ALLOC_SAME, 3),
+                                    job("z", ALLOC_SAME, 0) };
+    bad[1].same_as = 0;
+    bad[2].same_as = 2;
+    static const char *const n1[] = {
+        "job \"z\": allocation \"same\" takes the nodes of another job; it "
+        "names job 2 of 3",
+        "job \"y\": asks for 3 of the nodes of job 0, which has 2", NULL };
+    expect_fail(&t, bad, 3, 2, n1);
+    bad[1].nodes = 0;
+    bad[1].same_as = 2;
+    bad[2].same_as = 1;
+    static const char *const n2[] = {
+        "job \"y\": the nodes of job 2 were never placed (a cycle", NULL };
+    expect_fail(&t, bad, 3, 1, n2);
+    topo_free(&t);
+}
+
 /* ---- distances and pairs ---------------------------------------------- */
 
 /* Length of the cname prefix up to (not including) the n-th 'c'/'s'/'n'
@@ -733,6 +779,7 @@ const struct test_case tests_alloc[] = {
     TEST(test_random),
     TEST(test_gpcnet_split),
     TEST(test_list),
+    TEST(test_same),
     TEST(test_node_distance),
     TEST(test_pair_distances),
     TEST(test_pair_uniform_among_free),

@@ -194,6 +194,17 @@ static void test_awr_first_read_skipped(void)
     awr_sent_with(&a, &m, M0, &c);
     CHECK_EQ_U(s->st.samples, 2);
     CHECK_NEAR(s->lat_us, 0.75, 1e-12);
+    /* a reset (another job's process on the node) forgets the sample and
+     * the decision state too; the statistics stay */
+    a.nic[1].choice = AWR_LOW_LAT;
+    a.nic[1].pre_bytes = 77;
+    awr_reset(&a, 1);
+    CHECK(!s->have_prev && !s->have_sample);
+    CHECK_EQ_U(s->choice, AWR_LOW_STALLS);
+    CHECK_EQ_U(s->last_mode, AWR_MODE_NONE);
+    CHECK_EQ_U(s->pre_bytes, 0);
+    CHECK_EQ_U(s->st.samples, 2);
+    CHECK_EQ_U(s->st.reads, 5);
     awr_free(&a);
 }
 

@@ -2,6 +2,7 @@
  * workload registry (app/workload.h): reading with every check, one run
  * of several jobs and its result files. */
 #include <glob.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,6 +181,39 @@ static void test_load_errors(void)
           "  model = true; } );",
           ":3: error: jobs[0]: the model estimates one message per "
           "iteration; barrier has no message size" },
+        { "jobs = ( { workload = \"barrier\"; nodes = 2;\n"
+          "  allocation = \"same\"; } );",
+          ":2: error: jobs[0]: allocation = \"same\" takes the nodes of the "
+          "job named by after; this job has no after" },
+        { "jobs = ( { workload = \"barrier\"; nodes = 2; },\n"
+          "  { workload = \"incast\"; after = \"bar\"; nodes = 2; } );",
+          ":3: error: jobs[1].after: no job is called \"bar\"" },
+        { "jobs = ( { workload = \"barrier\"; nodes = 2;\n"
+          "  after = \"barrier\"; } );",
+          ":2: error: jobs[0].after: \"barrier\" is this job" },
+        { "jobs = ( { workload = \"barrier\"; nodes = 2; after = \"b\"; },\n"
+          "  { name = \"b\"; workload = \"incast\"; nodes = 2;\n"
+          "    after = \"barrier\"; } );",
+          "error: after: job \"barrier\" waits for itself through a chain" },
+        { "jobs = ( { workload = \"barrier\"; nodes = 2; },\n"
+          "  { workload = \"gpcnet-a2a\"; nodes = 2; background = true; },\n"
+          "  { workload = \"incast\"; nodes = 2; after = \"gpcnet-a2a\"; } );",
+          ":4: error: jobs[2].after: \"gpcnet-a2a\" is a background job" },
+        { "jobs = ( { workload = \"barrier\"; nodes = 2; },\n"
+          "  { workload = \"incast\"; nodes = 3; after = \"barrier\";\n"
+          "    allocation = \"same\"; } );",
+          ":3: error: jobs[1]: 3 nodes, but \"barrier\", whose nodes it "
+          "takes, has 2" },
+        { "jobs = ( { workload = \"barrier\"; nodes = 4; },\n"
+          "  { workload = \"incast\"; after = \"barrier\";\n"
+          "    allocation = \"same\"; },\n"
+          "  { workload = \"alltoall\"; after = \"barrier\";\n"
+          "    allocation = \"same\"; } );",
+          ":5: error: jobs[2]: jobs[1] takes the nodes of \"barrier\" too" },
+        { "jobs = ( { workload = \"barrier\"; nodes = 8; },\n"
+          "  { workload = \"halo3d\"; after = \"barrier\";\n"
+          "    allocation = \"same\"; px = 3; } );",
+          ":3: error: jobs[1]: halo3d on 8 ranks: " },
         { "app_aware = { cutoff = 100; };",
           "app_aware: the app-aware controller's parameters apply to jobs" },
         { "jobs = ( { workload = \"barrier\"; nodes = 2; } );\n"
@@ -399,6 +433,79 @@ static void test_time_limit(void)
     double iters = field(o.jobs, "0,0,barrier,", 13);
     /* 10 us of compute per iteration: at most 5 in 50 us, at least 3 */
     CHECK(iters >= 3 && iters <= 5);
+    run_free(&o);
+    cap_free(&c);
+}
+
+/* A chain of jobs in one allocation (after, allocation = "same"): each
+ * starts start_us after the one it follows has ended, on that job's nodes
+ * (the first `nodes` of them); a job waiting on one that never ends never
+ * starts and is written so (empty start). */
+static void test_chain(void)
+{
+    static const char body[] =
+        "system = { name = \"xc-12cab\"; };\n"
+        "jobs = (\n"
+        "  { name = \"a\"; workload = \"pingpong\"; nodes = 6;\n"
+        "    allocation = \"random\"; iterations = 3; peer = 5; },\n"
+        "  { name = \"b\"; workload = \"allreduce\"; after = \"a\";\n"
+        "    allocation = \"same\"; iterations = 2; start_us = 1.5; },\n"
+        "  { name = \"c\"; workload = \"barrier\"; after = \"b\";\n"
+        "    allocation = \"same\"; nodes = 4; iterations = 2;\n"
+        "    variants = [\"default\", \"app-aware\"]; },\n"
+        "  { name = \"bg\"; workload = \"gpcnet-a2a\"; nodes = 8;\n"
+        "    allocation = \"random\"; background = true; }\n"
+        ");\n";
+    char text[1024];
+    snprintf(text, sizeof text, "experiment = { seed = 3; };\n%s", body);
+    struct capture c;
+    cap_init(&c);
+    struct run_out o;
+    CHECK_EQ_U(run_text(text, &o, &c), 0);
+    if (!o.jobs) {
+        fprintf(stderr, "%s", cap_text(&c));
+        cap_free(&c);
+        return;
+    }
+    double a_end = field(o.jobs, "0,0,a,", 10);
+    double b_start = field(o.jobs, "0,1,b,", 9);
+    double b_end = field(o.jobs, "0,1,b,", 10);
+    double c_start = field(o.jobs, "0,2,c,", 9);
+    CHECK(a_end > 0 && b_end > b_start && c_start > 0);
+    CHECK(fabs(b_start - (a_end + 1.5)) < 1e-6);
+    CHECK(fabs(c_start - b_end) < 1e-6);
+    CHECK_STR_CONTAINS(o.jobs, "\n0,2,c,barrier,4,1,4,same,0,");
+    /* b on a's nodes rank by rank, c on the first four; the background
+     * job elsewhere */
+    for (int r = 0; r < 6; r++) {
+        char pa[16], pb[16], pc[16];
+        snprintf(pa, sizeof pa, "0,0,a,%d,", r);
+        snprintf(pb, sizeof pb, "0,1,b,%d,", r);
+        snprintf(pc, sizeof pc, "0,2,c,%d,", r);
+        double na = field(o.ranks, pa, 4);
+        CHECK(na >= 0);
+        CHECK_EQ_U((unsigned)field(o.ranks, pb, 4), (unsigned)na);
+        if (r < 4)
+            CHECK_EQ_U((unsigned)field(o.ranks, pc, 4), (unsigned)na);
+        else
+            CHECK(field(o.ranks, pc, 4) < 0); /* no such rank */
+        for (int k = 0; k < 8; k++) {
+            char pg[16];
+            snprintf(pg, sizeof pg, "0,3,bg,%d,", k);
+            CHECK(field(o.ranks, pg, 4) != na);
+        }
+    }
+    /* c's first iteration counts from c's start, not from time 0 */
+    double it0 = field(o.iters, "0,2,c,0,", 7);
+    double end0 = field(o.iters, "0,2,c,0,", 6);
+    CHECK(fabs(end0 - it0 - c_start) < 1e-6);
+    run_free(&o);
+
+    /* a cut off by the time limit: b never starts */
+    snprintf(text, sizeof text,
+             "experiment = { seed = 3; time_limit_ms = 0.004; };\n%s", body);
+    CHECK_EQ_U(run_text(text, &o, &c), 1);
+    CHECK_STR_CONTAINS(o.jobs, "\n0,1,b,allreduce,6,1,6,same,0,,,,0,0,");
     run_free(&o);
     cap_free(&c);
 }
@@ -1005,6 +1112,7 @@ const struct test_case tests_jobs[] = {
     TEST(test_load_errors),
     TEST(test_run),
     TEST(test_time_limit),
+    TEST(test_chain),
     TEST(test_registry),
     { 0 },
 };

@@ -170,12 +170,21 @@ static int alloc_nics(struct awr *a, const struct awr_params *p,
     a->nic = calloc(n_nics ? n_nics : 1, sizeof *a->nic);
     if (!a->nic)
         return -1;
-    for (uint32_t i = 0; i < n_nics; i++) {
-        a->nic[i].choice = AWR_LOW_STALLS; /* last_routing_true = 65535:
-                                              not AD3, so the AD0 branch */
-        a->nic[i].last_mode = AWR_MODE_NONE;
-    }
+    for (uint32_t i = 0; i < n_nics; i++)
+        awr_reset(a, i);
     return 0;
+}
+
+void awr_reset(struct awr *a, uint32_t nic)
+{
+    assert(nic < a->n_nics);
+    struct awr_nic *s = &a->nic[nic];
+    struct awr_stats st = s->st;
+    memset(s, 0, sizeof *s);
+    s->st = st;
+    s->choice = AWR_LOW_STALLS; /* last_routing_true = 65535: not AD3, so
+                                   the AD0 branch */
+    s->last_mode = AWR_MODE_NONE;
 }
 
 int awr_init(struct awr *a, const struct awr_params *p, const struct net *n,

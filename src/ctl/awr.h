@@ -220,6 +220,11 @@ void awr_read(const struct awr *a, uint32_t nic, struct awr_counters *c);
  * last sample (L, s) stays. */
 void awr_restart(struct awr *a, uint32_t nic);
 
+/* Forget everything NIC nic's controller has learnt (a new process starts
+ * on the node: the library's state is per process); its statistics
+ * stay. */
+void awr_reset(struct awr *a, uint32_t nic);
+
 /* Sum of every NIC's statistics. */
 void awr_totals(const struct awr *a, struct awr_stats *out);
 

@@ -210,9 +210,14 @@ static uint8_t ctl_mode(void *ctx, const struct dmpi_post *q)
     } else if (e->kind == CTL_APP_AWARE) {
         /* the NIC's counters since its last app-aware post count only if
          * no other variant has posted in between */
-        uint32_t key = q->job * CTL_MAX_VARIANTS + v;
-        if (c->nic_variant[q->src_nic] != key) {
-            awr_restart(&c->awr, q->src_nic);
+        uint32_t key = q->job * CTL_MAX_VARIANTS + v,
+                 was = c->nic_variant[q->src_nic];
+        if (was != key) {
+            if (was != UINT32_MAX && was / CTL_MAX_VARIANTS != q->job)
+                awr_reset(&c->awr, q->src_nic); /* another job's process
+                                                   ran on the node */
+            else
+                awr_restart(&c->awr, q->src_nic);
             c->nic_variant[q->src_nic] = key;
         }
         struct awr_msg m = awr_msg_of(q);

@@ -24,6 +24,7 @@ const char *const alloc_policy_names[] = {
     [ALLOC_LIST] = "list",
     [ALLOC_PAIR] = "pair",
     [ALLOC_FRAGMENTED] = "fragmented",
+    [ALLOC_SAME] = "same",
     [ALLOC_POLICY_COUNT] = NULL,
 };
 
@@ -49,6 +50,8 @@ static const struct alloc_policy_entry policies[] = {
                        "different-groups (SC'19 Fig. 3)"),
     POLICY(ALLOC_FRAGMENTED, "fragmented", "a busy batch system: other users' runs first, "
                              "then first fit"),
+    POLICY(ALLOC_SAME, "same", "the nodes of the job it runs after (key "
+                       "after): one allocation, one job after another"),
 };
 #undef POLICY
 
@@ -56,12 +59,13 @@ static const struct reg_entry *const policy_entries[] = {
     &policies[ALLOC_LINEAR].base,     &policies[ALLOC_INTERLEAVED].base,
     &policies[ALLOC_RANDOM].base,     &policies[ALLOC_LIST].base,
     &policies[ALLOC_PAIR].base,       &policies[ALLOC_FRAGMENTED].base,
+    &policies[ALLOC_SAME].base,
 };
 
 const struct registry allocation_registry = {
     .kind = "allocation",
     .help = "allocation policies (linear, interleaved, random, list, pair, "
-            "fragmented)",
+            "fragmented, same)",
     .entries = policy_entries,
     .n = ALLOC_POLICY_COUNT,
 };
@@ -170,6 +174,7 @@ struct place {
     const struct topo *t;
     const struct alloc_request *req;
     uint64_t seed;
+    uint32_t n;         /* requests */
     uint32_t **out;
     struct diag *d;
     uint8_t *state;     /* enum node_state, per node */
@@ -289,6 +294,14 @@ static int check_request(struct place *p, uint32_t j)
         }
         if ((unsigned)r->distance >= ALLOC_DISTANCE_COUNT) {
             job_error(p, j, "unknown pair distance %d", (int)r->distance);
+            bad = 1;
+        }
+        break;
+    case ALLOC_SAME:
+        if (r->same_as >= p->n || r->same_as == j) {
+            job_error(p, j, "allocation \"same\" takes the nodes of "
+                      "another job; it names job %u of %u", r->same_as,
+                      p->n);
             bad = 1;
         }
         break;
@@ -587,6 +600,60 @@ static void place_fragmented(struct place *p, uint32_t j)
     give(p, j, p->free_ids, k);
 }
 
+/* How many nodes job j was given (its request's count). */
+static uint32_t given_count(const struct alloc_request *r,
+                            const uint32_t *same_n, uint32_t j)
+{
+    switch (r[j].policy) {
+    case ALLOC_PAIR: return 2;
+    case ALLOC_LIST: return r[j].n_list;
+    case ALLOC_SAME: return same_n[j];
+    default: return r[j].nodes;
+    }
+}
+
+/* The `same` jobs: copies of the nodes of the jobs they name, chains
+ * followed (a chain through a failed job or a cycle places nothing). */
+static void place_same(struct place *p, const uint8_t *valid, int errors0)
+{
+    uint32_t n = p->n, *same_n = calloc(n ? n : 1, sizeof *same_n);
+    if (!same_n) {
+        diag_error(p->d, NULL, 0, NULL, "out of memory placing %u jobs", n);
+        return;
+    }
+    for (bool progress = true; progress;) {
+        progress = false;
+        for (uint32_t j = 0; j < n; j++) {
+            const struct alloc_request *r = &p->req[j];
+            if (r->policy != ALLOC_SAME || !valid[j] || p->out[j] ||
+                !p->out[r->same_as])
+                continue;
+            uint32_t have = given_count(p->req, same_n, r->same_as);
+            uint32_t k = r->nodes ? r->nodes : have;
+            if (k > have) {
+                job_error(p, j, "asks for %u of the nodes of job %u, which "
+                          "has %u", k, r->same_as, have);
+                continue;
+            }
+            uint32_t *o = malloc((k ? k : 1) * sizeof *o);
+            if (!o) {
+                job_error(p, j, "out of memory placing %u nodes", k);
+                continue;
+            }
+            memcpy(o, p->out[r->same_as], k * sizeof *o);
+            p->out[j] = o;
+            same_n[j] = k;
+            progress = true;
+        }
+    }
+    for (uint32_t j = 0; j < n; j++)
+        if (p->req[j].policy == ALLOC_SAME && valid[j] && !p->out[j] &&
+            p->d->errors == errors0)
+            job_error(p, j, "the nodes of job %u were never placed (a "
+                      "cycle of \"same\" allocations)", p->req[j].same_as);
+    free(same_n);
+}
+
 int alloc_place(const struct topo *t, const struct alloc_request *req,
                 uint32_t n, uint64_t seed, uint32_t **out, struct diag *d)
 {
@@ -596,7 +663,7 @@ int alloc_place(const struct topo *t, const struct alloc_request *req,
     int errors0 = d->errors;
     size_t nn = t->n_nodes ? t->n_nodes : 1;
     struct place p = {
-        .t = t, .req = req, .seed = seed, .out = out, .d = d,
+        .t = t, .req = req, .seed = seed, .n = n, .out = out, .d = d,
         .state = calloc(nn, 1),
         .owner = malloc(nn * sizeof(uint32_t)),
         .free_ids = malloc(nn * sizeof(uint32_t)),
@@ -629,9 +696,11 @@ int alloc_place(const struct topo *t, const struct alloc_request *req,
         case ALLOC_LIST: place_list(&p, j); break;
         case ALLOC_PAIR: place_pair(&p, j); break;
         case ALLOC_FRAGMENTED: place_fragmented(&p, j); break;
+        case ALLOC_SAME: break; /* below, once the others are placed */
         case ALLOC_POLICY_COUNT: break; /* rejected by check_request */
         }
     }
+    place_same(&p, valid, errors0);
 done:
     free(p.state);
     free(p.owner);

@@ -45,6 +45,13 @@
  *                stay taken for the later jobs of the call, as other users'
  *                jobs would; a second fragmented job marks busy x (what is
  *                then free) again.
+ *   same         the first `nodes` (0: all) of another job's nodes, in its
+ *                rank order, whatever that job's policy: the next command
+ *                of a batch script in the same allocation (SC'19 §5.1 runs
+ *                its microbenchmarks one after another on one fixed
+ *                allocation). The two jobs must not run at the same time;
+ *                exp/jobs.c lets a job take another's nodes only when it
+ *                starts after that one has ended. Draws nothing.
  *
  * Distances (alloc_node_distance; a node's place is the router of its
  * first NIC). Classes nest: two nodes on one router are said to be at
@@ -99,6 +106,7 @@ enum alloc_policy {
     ALLOC_LIST,
     ALLOC_PAIR,
     ALLOC_FRAGMENTED,
+    ALLOC_SAME,
     ALLOC_POLICY_COUNT
 };
 
@@ -147,6 +155,8 @@ struct alloc_request {
     enum alloc_distance distance; /* ALLOC_PAIR */
     double busy;                  /* ALLOC_FRAGMENTED: in [0, 1) */
     uint32_t max_block;           /* ALLOC_FRAGMENTED: 0 = default (32) */
+    uint32_t same_as;             /* ALLOC_SAME: the job whose nodes it
+                                     takes; nodes: 0 = all of them */
 };
 
 /* A request with the defaults: linear, 0 nodes, ppn 1, busy 0.5,

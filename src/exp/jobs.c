@@ -33,7 +33,8 @@ static const struct cfg_key job_keys[] = {
         "group too: dfsim list workload NAME, docs/workloads/NAME.md)",
         .reg = &workload_registry, .required = true),
     JOB(CFG_UINT32, "nodes", nodes,
-        "nodes the job asks for (required, except with list and pair)",
+        "nodes the job asks for (required, except with list, pair and "
+        "same: there all the job's nodes)",
         .min = 1, .max = NODES_MAX),
     JOB(CFG_UINT32, "ppn", ppn,
         "ranks per node; rank r runs on the job's node r / ppn (1)",
@@ -57,6 +58,9 @@ static const struct cfg_key job_keys[] = {
     JOB(CFG_TIME, "start_us", start,
         "when its ranks start, us of simulated time (0)",
         .unit_ps = SIMTIME_US, .fmin = 0, .fmax = 1e9),
+    JOB(CFG_STRING, "after", after,
+        "the name of a job this one follows: it starts start_us after "
+        "that job has ended (with allocation = \"same\", on its nodes)"),
     JOB(CFG_BOOL, "background", background,
         "a congestor: runs until every foreground job has ended, then "
         "stops (false)"),
@@ -336,6 +340,11 @@ static void check_allocation(struct job_config *j, config_setting_t *g,
             diag_error(d, j->file, cfg_member_line(g, "nodes"), key,
                        "a pair is 2 nodes, not %u", j->nodes);
         j->nodes = 2;
+    } else if (p == ALLOC_SAME) {
+        if (!j->after)
+            diag_error(d, j->file, j->line, prefix,
+                       "allocation = \"same\" takes the nodes of the job "
+                       "named by after; this job has no after");
     } else if (!given) {
         diag_error(d, j->file, j->line, prefix,
                    "missing required key \"%s\" (how many nodes the job "
@@ -415,8 +424,11 @@ static void load_job(struct cfg_file *f, config_setting_t *g, uint32_t i,
                    "make it a background job (background = true) or give "
                    "iterations",
                    w->base.name);
-    if (d->errors == before)
-        check_workload(j, i, prefix, d);
+    if (d->errors == before &&
+        ((const struct alloc_policy_entry *)j->allocation)->policy !=
+            ALLOC_SAME)
+        check_workload(j, i, prefix, d); /* same: once the job it follows
+                                            is known (link_jobs) */
 }
 
 /* Default names, and names that are unique. */
@@ -449,6 +461,94 @@ static void name_jobs(struct jobs_config *jc, struct diag *d)
                            jc->job[i].name, k);
                 break;
             }
+}
+
+/* Resolve `after` names; a chain must not loop or wait on a background
+ * job; "same" jobs without a node count take their predecessor's. */
+static void link_jobs(struct jobs_config *jc, struct diag *d)
+{
+    int before = d->errors;
+    for (uint32_t i = 0; i < jc->n; i++) {
+        struct job_config *j = &jc->job[i];
+        if (!j->after)
+            continue;
+        char key[32];
+        snprintf(key, sizeof key, "jobs[%u].after", i);
+        uint32_t k = 0;
+        while (k < jc->n && !(jc->job[k].name &&
+                              strcmp(jc->job[k].name, j->after) == 0))
+            k++;
+        if (k == jc->n || k == i) {
+            diag_error(d, j->file, j->line, key,
+                       k == i ? "\"%s\" is this job; expected another "
+                                "job's name"
+                              : "no job is called \"%s\"; expected the "
+                                "name of another job of the list",
+                       j->after);
+            continue;
+        }
+        if (jc->job[k].background)
+            diag_error(d, j->file, j->line, key,
+                       "\"%s\" is a background job, which ends only when "
+                       "the foreground jobs have; expected a foreground "
+                       "job",
+                       j->after);
+        j->after_job = k;
+    }
+    if (d->errors != before)
+        return;
+    for (uint32_t i = 0; i < jc->n; i++) {
+        uint32_t k = i, steps = 0;
+        while (jc->job[k].after && steps++ <= jc->n)
+            k = jc->job[k].after_job;
+        if (steps > jc->n) {
+            diag_error(d, jc->job[i].file, jc->job[i].line, "after",
+                       "job \"%s\" waits for itself through a chain of "
+                       "after keys; expected a chain that starts at a job "
+                       "without after",
+                       jc->job[i].name);
+            return;
+        }
+    }
+    /* node counts down the chains (acyclic now: n passes settle them) */
+    for (uint32_t pass = 0; pass < jc->n; pass++)
+        for (uint32_t i = 0; i < jc->n; i++) {
+            struct job_config *j = &jc->job[i];
+            const struct alloc_policy_entry *a =
+                (const struct alloc_policy_entry *)j->allocation;
+            if (a && a->policy == ALLOC_SAME && !j->nodes)
+                j->nodes = jc->job[j->after_job].nodes;
+        }
+    for (uint32_t i = 0; i < jc->n; i++) {
+        struct job_config *j = &jc->job[i];
+        const struct alloc_policy_entry *a =
+            (const struct alloc_policy_entry *)j->allocation;
+        if (!a || a->policy != ALLOC_SAME)
+            continue;
+        char key[32];
+        snprintf(key, sizeof key, "jobs[%u]", i);
+        const struct job_config *f = &jc->job[j->after_job];
+        uint32_t twin = 0;
+        while (twin < i &&
+               !(jc->job[twin].after && jc->job[twin].after_job ==
+                     j->after_job &&
+                 ((const struct alloc_policy_entry *)jc->job[twin]
+                      .allocation)->policy == ALLOC_SAME))
+            twin++;
+        if (twin < i)
+            diag_error(d, j->file, j->line, key,
+                       "jobs[%u] takes the nodes of \"%s\" too and starts "
+                       "when it ends, so the two would share nodes at the "
+                       "same time; expected one to follow the other "
+                       "(after = \"%s\")",
+                       twin, f->name, jc->job[twin].name);
+        else if (j->nodes > f->nodes)
+            diag_error(d, j->file, j->line, key,
+                       "%u nodes, but \"%s\", whose nodes it takes, has %u",
+                       j->nodes, f->name, f->nodes);
+        else
+            check_workload(j, i, key, d);
+    }
 }
 
 /* Protocol thresholds in order. */
@@ -521,6 +621,8 @@ int jobs_load(struct cfg_file *f, struct jobs_config *jc, struct diag *d)
     }
     free(g);
     name_jobs(jc, d);
+    if (d->errors == before)
+        link_jobs(jc, d);
     bool fg = false;
     for (uint32_t i = 0; i < jc->n; i++)
         fg = fg || !jc->job[i].background;
@@ -844,7 +946,9 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
             fprintf(out->jobs, "%u,%u,%s,%s,%u,%u,%u,%s,%d,", out->run, i, j->name,
                     j->workload->name, j->nodes, j->ppn, jobs_ranks(j),
                     j->allocation->name, j->background ? 1 : 0);
-            put_us(out->jobs, r->start);
+            if (r->start != SIMTIME_MAX) /* empty: a chained job that
+                                            never started */
+                put_us(out->jobs, r->start);
             fputc(',', out->jobs);
             if (r->finished) {
                 put_us(out->jobs, r->end);
@@ -905,16 +1009,19 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
         for (uint32_t i = 0; i < jc->n; i++) {
             const struct job_config *j = &jc->job[i];
             const struct dmpi_job_result *r = &m->res[i];
-            char time[32];
+            char time[32], start[32] = "(never)";
+            if (r->start != SIMTIME_MAX)
+                snprintf(start, sizeof start, "%.3f",
+                         (double)r->start / (double)SIMTIME_US);
             if (r->finished)
                 snprintf(time, sizeof time, "%.3f",
                          (double)(r->end - r->start) / (double)SIMTIME_US);
             else
                 snprintf(time, sizeof time, "%s",
                          j->background ? "(stopped)" : "(unfinished)");
-            fprintf(out->table, "%-20s %-18s %7u %12.3f %14s %10u\n",
-                    j->name, j->workload->name, jobs_ranks(j),
-                    (double)r->start / (double)SIMTIME_US, time, r->n_iter);
+            fprintf(out->table, "%-20s %-18s %7u %12s %14s %10u\n",
+                    j->name, j->workload->name, jobs_ranks(j), start, time,
+                    r->n_iter);
         }
     }
     write_metrics(jc, m, state, out->metrics, out->table, out->run,
@@ -999,6 +1106,7 @@ int jobs_run(const struct jobs_config *jc, const struct topo *t,
                 j->distance);
         r->busy = j->busy;
         r->max_block = j->max_block;
+        r->same_as = j->after_job;
         names[i] = j->name;
         if (j->variants.n) {
             cj[i].n = j->variants.n;
@@ -1026,6 +1134,7 @@ int jobs_run(const struct jobs_config *jc, const struct topo *t,
             .name = j->name, .nodes = nodes[inited], .n_nodes = j->nodes,
             .ppn = j->ppn, .app = w->app(state[inited].b),
             .start = j->start, .background = j->background,
+            .chained = j->after != NULL, .after = j->after_job,
         };
     }
     if (sim_init(&s, EVQ_DEFAULT, net_entities(t)) != 0) {

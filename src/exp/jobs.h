@@ -7,7 +7,11 @@
  * and whether it is a background job (a congestor that runs until every
  * foreground job has finished). All jobs of the file run in one
  * simulation, on the network the file describes, from time 0 until the
- * foreground jobs end or experiment.time_limit_ms passes.
+ * foreground jobs end or experiment.time_limit_ms passes. A job with
+ * `after` starts when the job it names has ended (start_us later), as the
+ * next command of a batch script; with allocation "same" it runs on that
+ * job's nodes (SC'19 §5.1: the microbenchmarks one after another on one
+ * fixed allocation, while the other users' jobs go on).
  *
  * Everything that can be checked before a run is checked while the file
  * is read, with the file and line: every key against the job's schema and
@@ -75,7 +79,9 @@ struct job_config {
     const char *distance;               /* pair: alloc_distance_names */
     double busy;                        /* fragmented: 0.5 */
     uint32_t max_block;                 /* fragmented: 32 */
-    simtime start;                      /* start_us */
+    simtime start;                      /* start_us; with after: after
+                                           that job's end */
+    const char *after;                  /* the job it follows, or NULL */
     bool background;
     const struct reg_entry *routing;    /* a struct ctl_entry; NULL:
                                            "network" */
@@ -90,6 +96,7 @@ struct job_config {
     int line;
     uint32_t *list;                     /* node_list parsed, n_list ids */
     uint32_t n_list;
+    uint32_t after_job;                 /* after: that job's index */
     char name_buf[64];
     _Alignas(16) unsigned char params[WORKLOAD_PARAMS_MAX];
 };

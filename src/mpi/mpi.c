@@ -739,6 +739,13 @@ static uint32_t peer_id(struct dmpi *m, const struct dmpi_rank *rk,
     return m->job_first[rk->job] + peer;
 }
 
+static void start_job(struct dmpi *m, uint32_t j, simtime at)
+{
+    m->res[j].start = at;
+    for (uint32_t g = m->job_first[j]; g < m->job_first[j + 1]; g++)
+        resume_at(m, g, at);
+}
+
 static void rank_end(struct dmpi *m, uint32_t g)
 {
     struct dmpi_rank *rk = &m->rank[g];
@@ -751,6 +758,9 @@ static void rank_end(struct dmpi *m, uint32_t g)
             return;
     res->finished = true;
     res->end = now(m);
+    for (uint32_t k = 0; k < m->n_jobs; k++)
+        if (m->job[k].chained && m->job[k].after == rk->job)
+            start_job(m, k, now(m) + m->job[k].start);
     if (!m->job[rk->job].background && --m->fg_left == 0)
         sim_stop(m->s);
 }
@@ -932,6 +942,12 @@ int dmpi_init(struct dmpi *m, struct sim *s, struct net *n,
                        "node >= 1 and a program", js->name);
             return -1;
         }
+        if (js->chained && (js->after >= n_jobs || js->after == j)) {
+            diag_error(d, NULL, 0, "jobs", "job %s: follows job %u; "
+                       "expected another of the %u jobs", js->name,
+                       js->after, n_jobs);
+            return -1;
+        }
         for (uint32_t i = 0; i < js->n_nodes; i++) {
             if (js->nodes[i] >= t->n_nodes ||
                 t->nodes[js->nodes[i]].n_nics == 0) {
@@ -961,7 +977,7 @@ int dmpi_init(struct dmpi *m, struct sim *s, struct net *n,
         m->job_first[j] = g;
         uint32_t nr = js->n_nodes * js->ppn;
         struct dmpi_job_result *res = &m->res[j];
-        res->start = js->start;
+        res->start = SIMTIME_MAX; /* set when it starts */
         res->end = SIMTIME_MAX;
         res->n_ranks = nr;
         res->rank_end = malloc(nr * sizeof *res->rank_end);
@@ -990,8 +1006,9 @@ int dmpi_init(struct dmpi *m, struct sim *s, struct net *n,
     n->hooks.msg_arrived = on_msg_arrived;
     n->hooks.msg_done = on_msg_done;
     sim_on(s, ev_type, on_resume, m);
-    for (uint32_t i = 0; i < m->n_ranks; i++)
-        resume_at(m, i, m->job[m->rank[i].job].start);
+    for (uint32_t j = 0; j < n_jobs; j++)
+        if (!m->job[j].chained)
+            start_job(m, j, m->job[j].start);
     return 0;
 oom:
     diag_error(d, NULL, 0, "jobs", "out of memory for %u ranks", m->n_ranks);

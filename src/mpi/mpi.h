@@ -49,7 +49,8 @@
  *    MPI library picks by size and rank count (mpi/coll.h);
  *  - DMPI_MARK records the end of an iteration.
  *
- * Jobs start at their start offset; a background job (a congestor) runs
+ * Jobs start at their start offset, a chained job that long after the
+ * job it follows has ended; a background job (a congestor) runs
  * until every foreground job has finished, then the run stops. Each job's
  * result: start, end (its last rank's end), every rank's end, and its
  * iterations: iteration i ends when the last rank marks it.
@@ -116,14 +117,20 @@ struct dmpi_job_spec {
     uint32_t n_nodes;
     uint32_t ppn;          /* ranks per node (>= 1) */
     struct dmpi_app app;
-    simtime start;         /* its ranks start at this time */
+    simtime start;         /* its ranks start at this time; chained:
+                              this long after job `after` has ended */
     bool background;       /* runs until every foreground job is done */
+    bool chained;          /* starts when job `after` ends (the next
+                              command of a batch script) */
+    uint32_t after;
 };
 
 /* What a job measured. Times are absolute simulation times. */
 struct dmpi_job_result {
     simtime start, end;    /* end: its last rank finished (background
-                              jobs: SIMTIME_MAX if stopped before) */
+                              jobs: SIMTIME_MAX if stopped before);
+                              start: SIMTIME_MAX for a chained job that
+                              never started */
     bool finished;
     uint32_t n_ranks;
     simtime *rank_end;     /* [n_ranks], SIMTIME_MAX if not finished */
