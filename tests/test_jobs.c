@@ -14,6 +14,7 @@
 #include "app/workload.h"
 #include "exp/experiment.h"
 #include "exp/jobs.h"
+#include "exp/report.h"
 #include "test.h"
 
 /* Load `text` as an experiment file; errors into c. */
@@ -478,7 +479,7 @@ static void test_chain(void)
     /* b on a's nodes rank by rank, c on the first four; the background
      * job elsewhere */
     for (int r = 0; r < 6; r++) {
-        char pa[16], pb[16], pc[16];
+        char pa[32], pb[32], pc[32];
         snprintf(pa, sizeof pa, "0,0,a,%d,", r);
         snprintf(pb, sizeof pb, "0,1,b,%d,", r);
         snprintf(pc, sizeof pc, "0,2,c,%d,", r);
@@ -490,7 +491,7 @@ static void test_chain(void)
         else
             CHECK(field(o.ranks, pc, 4) < 0); /* no such rank */
         for (int k = 0; k < 8; k++) {
-            char pg[16];
+            char pg[32];
             snprintf(pg, sizeof pg, "0,3,bg,%d,", k);
             CHECK(field(o.ranks, pg, 4) != na);
         }
@@ -871,7 +872,7 @@ static void rm_results(const char *dir)
         "jobs.csv", "iterations.csv", "ranks.csv", "metrics.csv",
         "variants.csv", "runs.csv", "probe.csv", "topology.json",
         "report.html", "report.log", "variants.dat", "variants.gp",
-        "variants.svg" };
+        "variants.svg", "model_corr.csv" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char p[1024];
         snprintf(p, sizeof p, "%s/%s", dir, names[i]);
@@ -1101,8 +1102,362 @@ static void test_report(void)
     unlink(two);
 }
 
+/* ---- SC'19 §2.4 over allocations: model_corr.csv and its table ---- */
+
+/* Split line (modified) at commas into f[0..max); the field count. */
+static int split_csv(char *line, char **f, int max)
+{
+    int k = 0;
+    for (char *p = line;;) {
+        char *c = strchr(p, ',');
+        if (k < max)
+            f[k] = p;
+        k++;
+        if (!c)
+            break;
+        *c = '\0';
+        p = c + 1;
+    }
+    return k;
+}
+
+/* The next line of *p (NUL-terminated in place), NULL at the end. */
+static char *next_line(char **p)
+{
+    if (!*p || !**p)
+        return NULL;
+    char *l = *p, *nl = strchr(l, '\n');
+    if (nl) {
+        *nl = '\0';
+        *p = nl + 1;
+    } else {
+        *p = l + strlen(l);
+    }
+    return l;
+}
+
+/* Pearson's r from the raw sums (the textbook one-pass formula, not
+ * stats.c's two passes); NaN from fewer than 3 points or a constant. */
+static double pearson_sums(const double *x, const double *y, int n)
+{
+    if (n < 3)
+        return NAN;
+    double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+    for (int i = 0; i < n; i++) {
+        sx += x[i];
+        sy += y[i];
+        sxx += x[i] * x[i];
+        syy += y[i] * y[i];
+        sxy += x[i] * y[i];
+    }
+    double vx = n * sxx - sx * sx, vy = n * syy - sy * sy;
+    if (vx <= 1e-12 * n * sxx || vy <= 1e-12 * n * syy)
+        return NAN;
+    return (n * sxy - sx * sy) / sqrt(vx * vy);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The median of v[0..n) (sorted in place). */
+static double median_sorting(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* A field of model_corr.csv against an expected r: both empty/NaN, or
+ * equal to the 6 decimals printed (the inputs' rounding to 6 decimals
+ * in iterations.csv moves r by far less). */
+static void check_corr_field(const char *field, double want,
+                             const char *what, const char *job)
+{
+    if (isnan(want)) {
+        CHECK(*field == '\0');
+        if (*field)
+            fprintf(stderr, "  %s %s: %s, want undefined\n", job, what,
+                    field);
+        return;
+    }
+    CHECK(*field != '\0');
+    CHECK_NEAR(strtod(field, NULL), want, 2e-6);
+}
+
+/* What a test expects of one series, computed here from the result
+ * files (iterations.csv and variants.csv), not from the report's code. */
+struct corr_want {
+    int runs, points, corr_runs;
+    double pooled, run_mean, alloc;
+};
+
+static struct corr_want corr_expected(const char *iters,
+                                      const char *variants, const char *job,
+                                      const char *variant)
+{
+    struct corr_want w = { 0, 0, 0, NAN, NAN, NAN };
+    enum { CAP = 4096, RUNS = 64 };
+    static double t[CAP], e[CAP], a[CAP], mt[RUNS], me[RUNS];
+    static int run[CAP], runs[RUNS];
+    char *copy = strdup(iters), *p = copy, *l;
+    char *f[16];
+    next_line(&p); /* header */
+    while ((l = next_line(&p)) != NULL && w.points < CAP) {
+        /* run,job,name,iteration,variant,counted,end_us,time_us,model_us */
+        if (split_csv(l, f, 16) < 11 || strcmp(f[2], job) != 0 ||
+            strcmp(f[4], variant) != 0 || strcmp(f[5], "1") != 0 ||
+            *f[8] == '\0')
+            continue;
+        t[w.points] = strtod(f[7], NULL);
+        e[w.points] = strtod(f[8], NULL);
+        run[w.points++] = atoi(f[0]);
+    }
+    free(copy);
+    w.pooled = pearson_sums(t, e, w.points);
+    /* per run (allocation): the medians */
+    for (int i = 0; i < w.points; i++) {
+        int r = 0;
+        while (r < w.runs && runs[r] != run[i])
+            r++;
+        if (r == w.runs && w.runs < RUNS)
+            runs[w.runs++] = run[i];
+    }
+    for (int r = 0; r < w.runs; r++) {
+        int q = 0;
+        for (int i = 0; i < w.points; i++)
+            if (run[i] == runs[r])
+                a[q++] = t[i];
+        mt[r] = median_sorting(a, q);
+        q = 0;
+        for (int i = 0; i < w.points; i++)
+            if (run[i] == runs[r])
+                a[q++] = e[i];
+        me[r] = median_sorting(a, q);
+    }
+    w.alloc = pearson_sums(mt, me, w.runs);
+    /* variants.csv: the runs' model_corr where written (and a number) */
+    copy = strdup(variants);
+    p = copy;
+    l = next_line(&p);
+    int c_corr = -1, c_name = -1, c_var = -1;
+    int nh = split_csv(l, f, 16);
+    for (int k = 0; k < nh && k < 16; k++) {
+        c_corr = strcmp(f[k], "model_corr") == 0 ? k : c_corr;
+        c_name = strcmp(f[k], "name") == 0 ? k : c_name;
+        c_var = strcmp(f[k], "variant") == 0 ? k : c_var;
+    }
+    CHECK(c_corr >= 0 && c_name >= 0 && c_var >= 0);
+    double sum = 0;
+    while (c_corr >= 0 && c_name >= 0 && c_var >= 0 &&
+           (l = next_line(&p)) != NULL) {
+        if (split_csv(l, f, 16) <= c_corr || strcmp(f[c_name], job) != 0 ||
+            strcmp(f[c_var], variant) != 0)
+            continue;
+        char *end;
+        double r = strtod(f[c_corr], &end);
+        if (end != f[c_corr] && isfinite(r)) {
+            sum += r;
+            w.corr_runs++;
+        }
+    }
+    free(copy);
+    w.run_mean = w.corr_runs ? sum / w.corr_runs : NAN;
+    return w;
+}
+
+/* Check every row of model_corr.csv against corr_expected; the rows
+ * checked, and in *defined how many had a pooled r, a runs' mean and an
+ * r of the medians. */
+static int check_model_corr(const char *csv, const char *iters,
+                            const char *variants, const char *html,
+                            int defined[3])
+{
+    char *copy = strdup(csv), *p = copy, *l;
+    int rows = 0;
+    defined[0] = defined[1] = defined[2] = 0;
+    CHECK(strcmp(next_line(&p), "job,variant,runs,iterations,pooled_corr,"
+                                "mean_run_corr,corr_runs,alloc_corr") == 0);
+    while ((l = next_line(&p)) != NULL) {
+        char *f[8];
+        CHECK_EQ_U(split_csv(l, f, 8), 8);
+        struct corr_want w = corr_expected(iters, variants, f[0], f[1]);
+        CHECK_EQ_U(atoi(f[2]), w.runs);
+        CHECK_EQ_U(atoi(f[3]), w.points);
+        check_corr_field(f[4], w.pooled, "pooled_corr", f[0]);
+        check_corr_field(f[5], w.run_mean, "mean_run_corr", f[0]);
+        CHECK_EQ_U(atoi(f[6]), w.corr_runs);
+        check_corr_field(f[7], w.alloc, "alloc_corr", f[0]);
+        defined[0] += !isnan(w.pooled);
+        defined[1] += !isnan(w.run_mean);
+        defined[2] += !isnan(w.alloc);
+        /* the page's row: the same figures, 3 decimals, "-" undefined */
+        char row[512], c[3][16];
+        const double v[3] = { w.pooled, w.run_mean, w.alloc };
+        for (int k = 0; k < 3; k++)
+            snprintf(c[k], sizeof c[k], isnan(v[k]) ? "-" : "%.3f", v[k]);
+        snprintf(row, sizeof row,
+                 "<tr><td>%s</td><td>%s</td><td>%d</td><td>%d</td>"
+                 "<td>%s</td><td>%s</td><td>%d</td><td>%s</td></tr>",
+                 f[0], f[1], w.runs, w.points, c[0], c[1], w.corr_runs,
+                 c[2]);
+        CHECK_STR_CONTAINS(html, row);
+        rows++;
+    }
+    free(copy);
+    return rows;
+}
+
+/* Remove dir and the files in it. */
+static void rm_dir(const char *dir)
+{
+    char pat[128];
+    snprintf(pat, sizeof pat, "%s/*", dir);
+    glob_t g;
+    if (glob(pat, 0, NULL, &g) == 0) {
+        for (size_t i = 0; i < g.gl_pathc; i++)
+            unlink(g.gl_pathv[i]);
+        globfree(&g);
+    }
+    rmdir(dir);
+}
+
+/* SC'19 §2.4's validation over allocations: with experiment.runs (each
+ * run a new random allocation) and `model`, model_corr.csv and the
+ * page's table give per job and variant Pearson's r of estimate and time
+ * pooled over every run's counted iterations, the mean of variants.csv's
+ * per-run model_corr where defined, and r of the runs' medians, each
+ * equal to what this test computes from iterations.csv and variants.csv
+ * by its own code; per variant the mean over the jobs. Then result files
+ * made by hand: warm-up rows left out, fewer than 3 points or a constant
+ * estimate undefined ("-", empty), empty and "nan" model_corr ignored. */
+static void test_model_corr(void)
+{
+    static char out[1 << 16], err[1 << 16];
+    char dir[64] = "/tmp/dfsim-corr-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *cfg = write_temp(
+        "corr.cfg",
+        "experiment = { seed = 3; runs = 3; };\n"
+        "system = { name = \"xc-12cab\"; };\n"
+        "jobs = (\n"
+        "  { name = \"small\"; workload = \"pingpong\"; bytes = 128;\n"
+        "    allocation = \"random\"; nodes = 2; iterations = 8;\n"
+        "    warmup = 1; model = true;\n"
+        "    variants = [\"default\", \"high-bias\"]; },\n"
+        "  { name = \"big\"; workload = \"pingpong\"; bytes = 65536;\n"
+        "    allocation = \"random\"; nodes = 2; iterations = 8;\n"
+        "    warmup = 1; model = true;\n"
+        "    variants = [\"default\", \"high-bias\"]; },\n"
+        "  { name = \"none\"; workload = \"pingpong\"; bytes = 8;\n"
+        "    nodes = 2; iterations = 3; },\n"
+        "  { name = \"bg\"; workload = \"gpcnet-rma-incast\"; nodes = 8;\n"
+        "    allocation = \"random\"; background = true; }\n"
+        ");\n");
+    const char *argv[] = { "run", cfg, "-o", dir, NULL };
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
+    char *iters = slurp_file(dir, "iterations.csv");
+    char *vars = slurp_file(dir, "variants.csv");
+    char *csv = slurp_file(dir, "model_corr.csv");
+    char *html = slurp_file(dir, "report.html");
+    CHECK(iters && vars && csv && html);
+    if (iters && vars && csv && html) {
+        CHECK_STR_CONTAINS(html, "<h2>Model against measurement over "
+                                 "allocations (SC'19 &sect;2.4)</h2>");
+        CHECK_STR_CONTAINS(html, "40 different allocations of Piz Daint");
+        CHECK_STR_CONTAINS(html, "79 %");
+        CHECK_STR_CONTAINS(html, "3 runs");
+        int defined[3];
+        CHECK_EQ_U(check_model_corr(csv, iters, vars, html, defined), 4);
+        /* the run gave figures to compare (else the above proves little) */
+        CHECK(defined[0] >= 3 && defined[1] >= 3 && defined[2] >= 3);
+        CHECK(!strstr(csv, "\nnone,"));
+        /* the per-variant row: the mean over the two sizes */
+        for (int v = 0; v < 2; v++) {
+            const char *var = v ? "high-bias" : "default";
+            struct corr_want a = corr_expected(iters, vars, "small", var),
+                             b = corr_expected(iters, vars, "big", var);
+            if (isnan(a.pooled) || isnan(b.pooled))
+                continue;
+            char row[256];
+            snprintf(row, sizeof row,
+                     "<tr><th>mean over 2 jobs</th><th>%s</th><td></td>"
+                     "<td></td><td>%.3f</td>",
+                     var, (a.pooled + b.pooled) / 2);
+            CHECK_STR_CONTAINS(html, row);
+        }
+    }
+    free(iters);
+    free(vars);
+    free(csv);
+    free(html);
+    rm_dir(dir);
+    unlink(cfg);
+
+    /* by hand: a has 3 counted points over runs 0 and 1 (a warm-up row
+     * that would spoil r is left out), b a constant estimate, c none */
+    CHECK(mkdtemp(strcpy(dir, "/tmp/dfsim-corr-XXXXXX")) != NULL);
+    static const char it[] =
+        "run,job,name,iteration,variant,counted,end_us,time_us,model_us,"
+        "lat_us,stall_cycles\n"
+        "0,0,a,0,default,0,50.0,50.0,0.1,1.0,0.0\n"
+        "0,0,a,1,default,1,51.0,1.0,1.1,1.0,0.0\n"
+        "0,0,a,2,default,1,53.0,2.0,1.9,1.0,0.0\n"
+        "0,1,b,0,default,1,3.0,3.0,2.0,1.0,0.0\n"
+        "0,2,c,0,default,1,1.0,1.0,,,\n"
+        "1,0,a,0,default,1,4.0,4.0,4.2,1.0,0.0\n"
+        "1,1,b,0,default,1,5.0,5.0,2.0,1.0,0.0\n"
+        "1,2,c,0,default,1,1.0,1.0,,,\n"
+        "2,1,b,0,default,1,7.0,7.0,2.0,1.0,0.0\n"
+        "2,2,c,0,default,1,1.0,1.0,,,\n";
+    static const char va[] =
+        "run,job,name,variant,model_corr,bytes,share_ADAPTIVE_0,"
+        "share_ADAPTIVE_1\n"
+        "0,0,a,default,0.5,10,1,0\n"
+        "1,0,a,default,,10,1,0\n"
+        "2,0,a,default,-0.25,10,1,0\n"
+        "3,0,a,default,nan,10,1,0\n"
+        "0,1,b,default,,10,1,0\n"
+        "0,2,c,default,,10,1,0\n";
+    static const char jb[] = "run,job,name,workload\n0,0,a,pingpong\n"
+                             "0,1,b,pingpong\n0,2,c,pingpong\n";
+    put_file(dir, "iterations.csv", it, sizeof it - 1);
+    put_file(dir, "variants.csv", va, sizeof va - 1);
+    put_file(dir, "jobs.csv", jb, sizeof jb - 1);
+    struct report_info info = { .title = "by hand", .system = "none",
+                                .routing = "min", .seed = 1 };
+    bool drawn;
+    CHECK_EQ_U(report_from_results(dir, &info, &drawn, stderr), 0);
+    csv = slurp_file(dir, "model_corr.csv");
+    html = slurp_file(dir, "report.html");
+    CHECK(csv && html);
+    if (csv && html) {
+        int defined[3];
+        CHECK_EQ_U(check_model_corr(csv, it, va, html, defined), 2);
+        CHECK_EQ_U(defined[0], 1); /* a's pooled r */
+        CHECK_EQ_U(defined[1], 1); /* a's mean: (0.5 - 0.25) / 2 */
+        CHECK_EQ_U(defined[2], 0); /* a: 2 runs; b: constant */
+        CHECK_STR_CONTAINS(csv, ",0.125000,2,\n");
+        CHECK_STR_CONTAINS(csv, "\nb,default,3,3,,,0,\n");
+        CHECK(!strstr(csv, "\nc,"));
+        /* the mean over jobs leaves b's undefined r out */
+        double ta[3] = { 1, 2, 4 }, ea[3] = { 1.1, 1.9, 4.2 };
+        char row[256];
+        snprintf(row, sizeof row,
+                 "<tr><th>mean over 2 jobs</th><th>default</th><td></td>"
+                 "<td></td><td>%.3f</td><td>0.125</td><td></td><td>-</td>",
+                 pearson_sums(ta, ea, 3));
+        CHECK_STR_CONTAINS(html, row);
+    }
+    free(csv);
+    free(html);
+    rm_dir(dir);
+}
+
 const struct test_case tests_jobs[] = {
     TEST(test_report),
+    TEST(test_model_corr),
     TEST(test_runs_resume),
     TEST(test_model),
     TEST(test_variants),

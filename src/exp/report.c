@@ -26,6 +26,14 @@ static FILE *open_in(const char *dir, const char *name, FILE *err)
     return f;
 }
 
+/* The median of v[0..n) (sorted into scratch). */
+static double median_of(const double *v, uint32_t n, double *scratch)
+{
+    struct stats_summary st;
+    stats_summarize(v, n, scratch, &st);
+    return st.median;
+}
+
 /* The index of variant v among names[0..*n_names), added if new: the
  * distinct variants in order of first appearance. */
 static uint32_t variant_index(const char *v, const char **names,
@@ -369,6 +377,125 @@ static int write_qcd(const char *dir, const struct report_series *s,
     return 1;
 }
 
+/* SC'19 §2.4's comparison of the model with the measurement for one
+ * series with model values (report.h): its r pooled over the runs and r
+ * of the runs' medians; the mean of the runs' own r is the series'
+ * run_corr, read from variants.csv. */
+struct model_corr {
+    uint32_t runs;     /* runs with an estimate: the allocations */
+    double pooled;     /* r of estimate and time over every run's rows */
+    double alloc;      /* r of the runs' median estimate and median time */
+};
+
+/* Pearson's r as the report gives it: NaN from fewer than 3 points (two
+ * always lie on a line, r = ±1 says nothing of the model) and, as
+ * stats_correlation, when x or y is constant or not finite. */
+static double corr_of(const double *x, const double *y, uint32_t n)
+{
+    return n < 3 ? NAN : stats_correlation(x, y, n);
+}
+
+/* c for s (s->n_model > 0). Returns 0, or -1 out of memory. */
+static int model_corr_of(const struct report_series *s,
+                         struct model_corr *c)
+{
+    uint32_t m = s->n_model;
+    double *t = malloc(6 * (size_t)m * sizeof *t);
+    uint32_t *run = malloc((size_t)m * sizeof *run);
+    if (!t || !run) {
+        free(t);
+        free(run);
+        return -1;
+    }
+    double *e = t + m, *mt = t + 2 * (size_t)m, *me = t + 3 * (size_t)m,
+           *a = t + 4 * (size_t)m, *scratch = t + 5 * (size_t)m;
+    for (uint32_t k = 0; k < m; k++) {
+        t[k] = s->model[4 * k];
+        e[k] = s->model[4 * k + 3];
+    }
+    c->pooled = corr_of(e, t, m);
+    /* the runs in order of first appearance, and each one's medians:
+     * the time and the estimate of one allocation, as a single ping-pong
+     * measurement per allocation would give them */
+    uint32_t nr = 0;
+    for (uint32_t k = 0; k < m; k++) {
+        uint32_t r = s->model_run ? s->model_run[k] : 0, i = 0;
+        while (i < nr && run[i] != r)
+            i++;
+        if (i == nr)
+            run[nr++] = r;
+    }
+    for (uint32_t i = 0; i < nr; i++) {
+        uint32_t q = 0;
+        for (uint32_t k = 0; k < m; k++)
+            if ((s->model_run ? s->model_run[k] : 0) == run[i])
+                a[q++] = t[k];
+        mt[i] = median_of(a, q, scratch);
+        q = 0;
+        for (uint32_t k = 0; k < m; k++)
+            if ((s->model_run ? s->model_run[k] : 0) == run[i])
+                a[q++] = e[k];
+        me[i] = median_of(a, q, scratch);
+    }
+    c->runs = nr;
+    c->alloc = corr_of(me, mt, nr);
+    free(t);
+    free(run);
+    return 0;
+}
+
+/* The mean of s's runs' r; NaN when no run's is defined (run_corr_n = 0,
+ * whatever run_corr holds: a series zeroed by its maker). */
+static double run_corr_of(const struct report_series *s)
+{
+    return s->run_corr_n ? s->run_corr : NAN;
+}
+
+/* A CSV field: r with 6 decimals, nothing when undefined (variants.csv's
+ * convention). */
+static void csv_corr(FILE *f, double r)
+{
+    if (!isnan(r))
+        fprintf(f, "%.6f", r);
+}
+
+/* mc[i] for every series with model values, and model_corr.csv (report.h
+ * gives its columns). Returns 1 if written, 0 if no series has model
+ * values (no file), -1 on a write error or out of memory. */
+static int write_model_corr(const char *dir, const struct report_series *s,
+                            uint32_t n, struct model_corr *mc, FILE *err)
+{
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++)
+        m += s[i].n_model > 0;
+    if (m == 0)
+        return 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (s[i].n_model && model_corr_of(&s[i], &mc[i]) != 0) {
+            if (err)
+                fprintf(err, "dfsim: out of memory for the report\n");
+            return -1;
+        }
+    FILE *f = open_in(dir, "model_corr.csv", err);
+    if (!f)
+        return -1;
+    fprintf(f, "job,variant,runs,iterations,pooled_corr,mean_run_corr,"
+               "corr_runs,alloc_corr\n");
+    for (uint32_t i = 0; i < n; i++) {
+        if (!s[i].n_model)
+            continue;
+        fprintf(f, "%s,%s,%u,%u,", s[i].job, s[i].variant, mc[i].runs,
+                s[i].n_model);
+        csv_corr(f, mc[i].pooled);
+        fputc(',', f);
+        csv_corr(f, run_corr_of(&s[i]));
+        fprintf(f, ",%u,", s[i].run_corr_n);
+        csv_corr(f, mc[i].alloc);
+        fputc('\n', f);
+    }
+    return fclose(f) == 0 ? 1 : -1;
+}
+
 int report_gnuplot(const char *dir, const char *script, const char *log)
 {
     fflush(NULL);
@@ -423,6 +550,96 @@ static void html_table(FILE *h, const struct report_series *s, uint32_t n)
     fputs("</table>\n", h);
 }
 
+/* r in a cell: 3 decimals, "-" when undefined. */
+static void html_corr(FILE *h, double r)
+{
+    if (isnan(r))
+        fputs("<td>-</td>", h);
+    else
+        fprintf(h, "<td>%.3f</td>", r);
+}
+
+/* SC'19 §2.4: the model against the measurement over allocations, a row
+ * per series with model values and per variant the mean over the jobs. */
+static void html_model_corr(FILE *h, const struct report_series *s,
+                            uint32_t n, const struct model_corr *mc)
+{
+    uint32_t runs = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (s[i].n_model && mc[i].runs > runs)
+            runs = mc[i].runs;
+    fprintf(h, "<h2>Model against measurement over allocations (SC'19 "
+               "&sect;2.4)</h2>\n<p class=\"note\">SC'19 compared the "
+               "model's estimates with the time of a ping-pong benchmark "
+               "run on 40 different allocations of Piz Daint and found an "
+               "average correlation of 79 %% (r = 0.79) over message sizes "
+               "from 128 B to 16 MiB. Here every run is an allocation "
+               "(<code>experiment.runs</code>, seed + r; %u run%s): "
+               "Pearson's r of the estimate and the iteration time pooled "
+               "over every run's iterations, the mean of each run's own r "
+               "(variants.csv's model_corr) over the runs where it is "
+               "defined, and r of the runs' medians, one point per "
+               "allocation. Per variant, the mean over the jobs of each "
+               "(those where it is defined): over a sweep of message sizes, "
+               "the paper's figure. \"-\": undefined (fewer than 3 points, "
+               "or a constant). Data: model_corr.csv.</p>\n"
+               "<table>\n<tr><th>job</th><th>variant</th><th>runs</th>"
+               "<th>iterations</th><th>r pooled</th><th>mean of the runs' "
+               "r</th><th>runs with r</th><th>r of the runs' medians</th>"
+               "</tr>\n",
+            runs, runs == 1 ? "" : "s");
+    for (uint32_t i = 0; i < n; i++) {
+        if (!s[i].n_model)
+            continue;
+        fputs("<tr><td>", h);
+        html_str(h, s[i].job);
+        fputs("</td><td>", h);
+        html_str(h, s[i].variant);
+        fprintf(h, "</td><td>%u</td><td>%u</td>", mc[i].runs,
+                s[i].n_model);
+        html_corr(h, mc[i].pooled);
+        html_corr(h, run_corr_of(&s[i]));
+        fprintf(h, "<td>%u</td>", s[i].run_corr_n);
+        html_corr(h, mc[i].alloc);
+        fputs("</tr>\n", h);
+    }
+    const char *vnames[64];
+    uint32_t n_v = 0;
+    for (uint32_t i = 0; i < n && n_v < 64; i++)
+        if (s[i].n_model)
+            variant_index(s[i].variant, vnames, &n_v);
+    for (uint32_t v = 0; v < n_v; v++) {
+        /* per column, the mean of the jobs' defined r */
+        double sum[3] = { 0, 0, 0 };
+        uint32_t k[3] = { 0, 0, 0 }, jobs = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            if (!s[i].n_model || strcmp(s[i].variant, vnames[v]) != 0)
+                continue;
+            jobs++;
+            const double r[3] = { mc[i].pooled, run_corr_of(&s[i]),
+                                  mc[i].alloc };
+            for (int c = 0; c < 3; c++)
+                if (!isnan(r[c])) {
+                    sum[c] += r[c];
+                    k[c]++;
+                }
+        }
+        double mean[3];
+        for (int c = 0; c < 3; c++)
+            mean[c] = k[c] ? sum[c] / k[c] : NAN;
+        fprintf(h, "<tr><th>mean over %u job%s</th><th>", jobs,
+                jobs == 1 ? "" : "s");
+        html_str(h, vnames[v]);
+        fputs("</th><td></td><td></td>", h);
+        html_corr(h, mean[0]);
+        html_corr(h, mean[1]);
+        fputs("<td></td>", h);
+        html_corr(h, mean[2]);
+        fputs("</tr>\n", h);
+    }
+    fputs("</table>\n", h);
+}
+
 int report_write(const char *dir, const struct report_info *info,
                  const struct report_series *s, uint32_t n, bool *drawn,
                  FILE *err)
@@ -442,9 +659,15 @@ int report_write(const char *dir, const struct report_info *info,
         return -1;
     bool qcd_drawn =
         qcd == 1 && report_gnuplot(dir, "qcd.gp", "qcd.log") == 0;
-    FILE *h = open_in(dir, "report.html", err);
-    if (!h)
+    struct model_corr *mc = calloc(n ? n : 1, sizeof *mc);
+    int corr = mc ? write_model_corr(dir, s, n, mc, err) : -1;
+    FILE *h = corr >= 0 ? open_in(dir, "report.html", err) : NULL;
+    if (!h) {
+        if (!mc && err)
+            fprintf(err, "dfsim: out of memory for the report\n");
+        free(mc);
         return -1;
+    }
     fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>",
           h);
     html_str(h, info->title);
@@ -484,6 +707,8 @@ int report_write(const char *dir, const struct report_info *info,
               h);
     if (n)
         html_table(h, s, n);
+    else
+        fputs("<p>No job has iterations to compare.</p>\n", h);
     if (model_drawn)
         fputs("<h2>Latency, stalls and the model (SC'19 Fig. 7)</h2>\n"
               "<p class=\"note\">Per iteration of the jobs with "
@@ -498,6 +723,9 @@ int report_write(const char *dir, const struct report_info *info,
         fputs("<p class=\"note\">The model's figure was not drawn "
               "(model.log); <code>gnuplot model.gp</code> draws it.</p>\n",
               h);
+    if (corr == 1)
+        html_model_corr(h, s, n, mc);
+    free(mc);
     if (qcd_drawn)
         fputs("<h2>Time variability against latency variability (SC'19 "
               "Fig. 5)</h2>\n<p class=\"note\">Quartile coefficient of "
@@ -507,8 +735,6 @@ int report_write(const char *dir, const struct report_info *info,
               "network's.</p>\n<p><img src=\"qcd.svg\" alt=\"QCD of time "
               "and latency\"></p>\n",
               h);
-    else
-        fputs("<p>No job has iterations to compare.</p>\n", h);
     fputs("<p class=\"note\">Boxes: quartiles (Hyndman-Fan type 7); "
           "whiskers: 1.5 IQR; QCD = (Q3 - Q1) / (Q3 + Q1); the CI of the "
           "median by order statistics (Le Boudec). The last column is the "
@@ -643,14 +869,6 @@ static const char *csv_at(const struct csv *c, uint32_t row, int col)
     return c->field[(size_t)row * c->cols + (size_t)col];
 }
 
-/* The median of v[0..n) (sorted into scratch). */
-static double median_of(const double *v, uint32_t n, double *scratch)
-{
-    struct stats_summary st;
-    stats_summarize(v, n, scratch, &st);
-    return st.median;
-}
-
 int report_from_results(const char *dir, const struct report_info *info,
                         bool *drawn, FILE *err)
 {
@@ -673,6 +891,7 @@ int report_from_results(const char *dir, const struct report_info *info,
         c_lat = csv_col(&it, "lat_us"), c_st = csv_col(&it, "stall_cycles");
     int v_name = csv_col(&va, "name"), v_var = csv_col(&va, "variant"),
         v_bytes = csv_col(&va, "bytes"),
+        v_corr = csv_col(&va, "model_corr"),
         v_a0 = csv_col(&va, "share_ADAPTIVE_0"),
         v_a1 = csv_col(&va, "share_ADAPTIVE_1");
     int j_name = csv_col(&jb, "name"), j_wl = csv_col(&jb, "workload");
@@ -683,6 +902,7 @@ int report_from_results(const char *dir, const struct report_info *info,
     if (c_run < 0 || c_name < 0 || c_var < 0 || c_cnt < 0 || c_t < 0 ||
         c_est < 0 || c_lat < 0 || c_st < 0 ||
         v_name < 0 || v_var < 0 || v_bytes < 0 || v_a0 < 0 || v_a1 < 0 ||
+        v_corr < 0 ||
         j_name < 0 || j_wl < 0) {
         if (err)
             fprintf(err, "dfsim: %s: the result files lack columns the "
@@ -725,7 +945,9 @@ int report_from_results(const char *dir, const struct report_info *info,
         s[k].norm = malloc((s[k].n ? s[k].n : 1) * sizeof *s[k].norm);
         s[k].raw = malloc((s[k].n ? s[k].n : 1) * sizeof *s[k].raw);
         s[k].model = malloc((s[k].n ? s[k].n : 1) * 4 * sizeof *s[k].model);
-        if (!s[k].norm || !s[k].raw || !s[k].model)
+        s[k].model_run = malloc((s[k].n ? s[k].n : 1) *
+                                sizeof *s[k].model_run);
+        if (!s[k].norm || !s[k].raw || !s[k].model || !s[k].model_run)
             goto oom;
     }
     for (uint32_t k = 0; k < n; k++) {
@@ -738,15 +960,17 @@ int report_from_results(const char *dir, const struct report_info *info,
         for (uint32_t r = 0; r < it.rows; r++)
             if (sid[r] == k) {
                 const char *e = csv_at(&it, r, c_est);
+                uint32_t run = (uint32_t)strtoul(csv_at(&it, r, c_run),
+                                                 NULL, 10);
                 if (*e) {
+                    s[k].model_run[s[k].n_model] = run;
                     double *x = &s[k].model[4 * s[k].n_model++];
                     x[0] = strtod(csv_at(&it, r, c_t), NULL);
                     x[1] = strtod(csv_at(&it, r, c_lat), NULL);
                     x[2] = strtod(csv_at(&it, r, c_st), NULL);
                     x[3] = strtod(e, NULL);
                 }
-                run_of[m] = (uint32_t)strtoul(csv_at(&it, r, c_run), NULL,
-                                              10);
+                run_of[m] = run;
                 runs += m == 0 || run_of[m] != run_of[m - 1];
                 val[m++] = strtod(csv_at(&it, r, c_t), NULL);
             }
@@ -777,6 +1001,23 @@ int report_from_results(const char *dir, const struct report_info *info,
                               strtod(csv_at(&va, r, v_a1), NULL));
             }
         s[k].share_default = bytes > 0 ? dflt / bytes : 0;
+        /* SC'19 §2.4 per run: the mean of the runs' own correlation of
+         * estimate and time, where one is written (empty: undefined) */
+        double sum = 0;
+        uint32_t nc = 0;
+        for (uint32_t r = 0; r < va.rows; r++)
+            if (strcmp(csv_at(&va, r, v_name), s[k].job) == 0 &&
+                strcmp(csv_at(&va, r, v_var), s[k].variant) == 0) {
+                const char *f = csv_at(&va, r, v_corr);
+                char *end;
+                double c = strtod(f, &end);
+                if (end != f && isfinite(c)) {
+                    sum += c;
+                    nc++;
+                }
+            }
+        s[k].run_corr = nc ? sum / nc : NAN;
+        s[k].run_corr_n = nc;
     }
     for (uint32_t k = 0; k < n; k++) {
         uint32_t b = 0;
@@ -789,6 +1030,7 @@ int report_from_results(const char *dir, const struct report_info *info,
         free(s[k].norm);
         free(s[k].raw);
         free(s[k].model);
+        free(s[k].model_run);
     }
     goto out;
 oom:
@@ -798,6 +1040,7 @@ oom:
         free(s[k].norm);
         free(s[k].raw);
         free(s[k].model);
+        free(s[k].model_run);
     }
 out:
     free(s);

@@ -26,10 +26,41 @@
  * sizes), a third (SC'19 Fig. 5): the quartile coefficient of dispersion
  * of the time and of L per job and variant (qcd.svg).
  *
+ * Under them, SC'19 §2.4's validation of the model: "we compared the
+ * estimations made by the model with the actual execution time of a
+ * ping-pong benchmark executed over 40 different allocations on Piz
+ * Daint, obtaining an average 79% correlation on different message
+ * sizes, ranging from 128 bytes to 16MiB". Each run of experiment.runs
+ * is an allocation (seed + r places the jobs anew), so per job and
+ * variant with model values the page gives Pearson's r of estimate and
+ * time (stats.h) three ways, since the paper does not say which points
+ * it correlated:
+ *   pooled      over the iterations of every run that have an estimate
+ *               (the series' model[] rows);
+ *   per run     the mean of variants.csv's model_corr, each run's r over
+ *               its own iterations (the runs where it is defined, and how
+ *               many);
+ *   over runs   r of the runs' medians, one point per allocation: each
+ *               run's median estimate against its median time (the
+ *               reading docs/controllers.md gives: one estimate per
+ *               allocation and size);
+ * and per variant the mean of each over the jobs where it is defined: over
+ * a sweep of message sizes (one job per size), the paper's "average
+ * correlation on different message sizes". r is undefined (printed "-",
+ * empty in the CSV) from fewer than 3 points (two always lie on a line)
+ * or when the estimate or the time is constant.
+ *
  * Files, in the results folder: report.html (the page: what ran, a table
  * per job of its variants' statistics, the plot), variants.dat (one block
  * per job and variant: normalised times), variants.gp (the gnuplot
- * script), variants.svg (the plot), report.log (gnuplot's messages).
+ * script), variants.svg (the plot), report.log (gnuplot's messages); with
+ * model values model.dat/.gp/.svg/.log, qcd.dat/.gp/.svg/.log (two jobs or
+ * more) and model_corr.csv, a row per job and variant with model values:
+ *   job,variant,runs,iterations,pooled_corr,mean_run_corr,corr_runs,
+ *   alloc_corr
+ * (runs: runs with an estimate; iterations: the pooled points; corr_runs:
+ * the runs whose model_corr mean_run_corr averages; alloc_corr: r of the
+ * runs' medians; undefined ones empty, as in variants.csv).
  */
 #ifndef DFSIM_REPORT_H
 #define DFSIM_REPORT_H
@@ -53,8 +84,14 @@ struct report_series {
     double *model;             /* [n_model x 4]: time, L (us), s (cycles
                                   per flit), the model's estimate (us) of
                                   the iterations that have one */
+    uint32_t *model_run;       /* [n_model]: the run of each model row
+                                  (NULL: all of one run) */
     uint32_t n_model;
     uint32_t n, runs;
+    double run_corr;           /* the mean of the runs' model_corr
+                                  (variants.csv) where defined */
+    uint32_t run_corr_n;       /* how many runs' it averages (0: none is
+                                  defined, run_corr is not read) */
 };
 
 /* What the page says about the experiment. */
@@ -78,7 +115,8 @@ int report_write(const char *dir, const struct report_info *info,
  * jobs.csv as exp/jobs.h writes them, every run so far): the iterations
  * marked counted, pooled over runs per job and variant, each normalised
  * by its own run's median of the job's first variant (runs differ in
- * allocation), then report_write. Returns 0, or -1 (a file missing or
+ * allocation), the runs' model_corr averaged, then report_write.
+ * Returns 0, or -1 (a file missing or
  * not as dfsim writes it: reported to err). */
 int report_from_results(const char *dir, const struct report_info *info,
                         bool *drawn, FILE *err);
