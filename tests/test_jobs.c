@@ -766,6 +766,42 @@ static void test_variants(void)
     run_free(&o);
     cap_free(&c);
 
+    /* app-aware between its iterations. A 64 KiB ping-pong is a GET
+     * from each NIC per iteration (one counter read), between SMSG posts
+     * (RTS, FIN: ADAPTIVE_3, which also become the mode reused while no
+     * sample exists). With variant_restart every read is a new baseline:
+     * no sample ever comes, no decision is taken, and exactly one GET —
+     * the first of the NIC that posts a GET before any SMSG — goes with
+     * the library's starting mode, ADAPTIVE_0. By default the samples
+     * span the other variant's iterations, decisions are taken and the
+     * share changes (on this quiet network both modes measure the same
+     * L and no stalls, so Eq. 4 turns on the sign of the latency
+     * difference of two samples). */
+    double share[2], bytes = 0;
+    for (int restart = 0; restart < 2; restart++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "system = { name = \"xc-12cab\"; };\n"
+                 "app_aware = { variant_restart = %s; };\n"
+                 "jobs = ( { name = \"pp\"; workload = \"pingpong\";\n"
+                 "  allocation = \"pair\"; distance = \"different-groups\";\n"
+                 "  bytes = 65536; iterations = 12;\n"
+                 "  variants = [\"default\", \"app-aware\"]; } );\n",
+                 restart ? "true" : "false");
+        cap_init(&c);
+        CHECK_EQ_U(run_text(text, &o, &c), 0);
+        share[restart] = o.variants
+                             ? field(o.variants, "0,0,pp,app-aware,", col_a0)
+                             : -1;
+        if (restart && o.variants)
+            bytes = field(o.variants, "0,0,pp,app-aware,", 16);
+        run_free(&o);
+        cap_free(&c);
+    }
+    CHECK(bytes > 12 * 65536);
+    CHECK_NEAR(share[1] * bytes, 65536.0, 1.0); /* 6 decimals of share */
+    CHECK(share[0] >= 0 && fabs(share[0] - share[1]) > 1e-3);
+
     cap_init(&c);
     rc = run_text("system = { name = \"cielo\"; };\n"
                   "jobs = ( { name = \"x\"; workload = \"barrier\"; "

@@ -41,6 +41,7 @@ void awr_defaults(struct awr_params *p)
         .get_flit_div = 5.0,       /* num_flits /= 5.0 for GETs */
         .max_outstanding = 1024,   /* (... + 512) / 1024.0 */
         .eq3 = false,
+        .variant_restart = false,
     };
 }
 

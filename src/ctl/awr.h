@@ -80,6 +80,11 @@ struct awr_params {
                                  true: compare Eq. 3's two costs, right
                                  when the stall difference has the other
                                  sign too (see awr_decide) */
+    bool variant_restart;     /* alternated variants (ctl.h): false, as
+                                 the library would, the deltas since its
+                                 own last read whatever ran in between;
+                                 true, a new baseline when another
+                                 variant has posted from the NIC since */
 };
 
 /* The library's values. */

@@ -205,24 +205,22 @@ static uint8_t ctl_mode(void *ctx, const struct dmpi_post *q)
     uint32_t v = ctl_variant(j, q->iter);
     const struct ctl_entry *e = j->v[v];
     uint8_t mode = 0;
+    uint32_t was = c->nic_variant[q->src_nic];
+    if (c->awr_on && was != UINT32_MAX &&
+        was != q->job * CTL_MAX_VARIANTS + v) {
+        if (was / CTL_MAX_VARIANTS != q->job)
+            awr_reset(&c->awr, q->src_nic); /* another job's process has
+                                               run on the node */
+        else if (c->awr.p.variant_restart)
+            awr_restart(&c->awr, q->src_nic);
+    }
     if (e->kind == CTL_STATIC) {
         mode = c->mode[q->job][v][q->alltoall];
     } else if (e->kind == CTL_APP_AWARE) {
-        /* the NIC's counters since its last app-aware post count only if
-         * no other variant has posted in between */
-        uint32_t key = q->job * CTL_MAX_VARIANTS + v,
-                 was = c->nic_variant[q->src_nic];
-        if (was != key) {
-            if (was != UINT32_MAX && was / CTL_MAX_VARIANTS != q->job)
-                awr_reset(&c->awr, q->src_nic); /* another job's process
-                                                   ran on the node */
-            else
-                awr_restart(&c->awr, q->src_nic);
-            c->nic_variant[q->src_nic] = key;
-        }
         struct awr_msg m = awr_msg_of(q);
         mode = awr_select(&c->awr, &m);
     }
+    c->nic_variant[q->src_nic] = q->job * CTL_MAX_VARIANTS + v;
     c->bytes[((size_t)q->job * CTL_MAX_VARIANTS + v) * NET_MAX_MODES +
              mode] += q->bytes;
     return mode;

@@ -81,9 +81,10 @@ struct ctl_run {
     uint8_t ad[4];                   /* net mode indexes of ADAPTIVE_0..3
                                         (ad[2] unused) */
     uint32_t *nic_variant;           /* [nics]: (job, variant) of the
-                                        NIC's last app-aware post, to
-                                        restart its counter deltas when
-                                        another variant has posted */
+                                        NIC's last post: another job's
+                                        process resets app-aware's state,
+                                        another variant restarts its
+                                        deltas with variant_restart */
 };
 
 /* Set up the controllers of jobs[0..n_jobs) on network n (whose modes

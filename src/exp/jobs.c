@@ -118,6 +118,10 @@ static const struct cfg_key awr_keys[] = {
     AWR_KEY(CFG_BOOL, "eq3", eq3,
             "compare Eq. 3's two costs instead of the library's divided "
             "test (false)"),
+    AWR_KEY(CFG_BOOL, "variant_restart", variant_restart,
+            "with variants: take a new counter baseline when another "
+            "variant has posted from the NIC since app-aware's last read "
+            "(false: the deltas since its own last read, as the library)"),
     { .name = NULL },
 };
 
