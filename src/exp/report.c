@@ -96,6 +96,43 @@ static int open_pair(const char *dir, const char *name, FILE **dat,
     return -1;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The top of the y axis for normalised boxes: above the highest whisker
+ * end (Q3 + 1.5 IQR, or the largest value below it) of any series and
+ * above 1, so that outliers, which can be orders of magnitude above the
+ * median, do not squash the boxes; SC'19 Fig. 8 leaves them out of the
+ * plot too ("although we still account them for computing means and
+ * medians"). */
+static double whisker_top(const struct report_series *s, uint32_t n)
+{
+    double top = 1.0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t m = s[i].n;
+        double *v = malloc((m ? m : 1) * sizeof *v);
+        if (!v)
+            continue; /* out of memory: this series' boxes may be cut */
+        memcpy(v, s[i].norm, m * sizeof *v);
+        qsort(v, m, sizeof *v, cmp_double);
+        if (m) {
+            double q1 = stats_quantile_sorted(v, m, 0.25),
+                   q3 = stats_quantile_sorted(v, m, 0.75);
+            double lim = q3 + 1.5 * (q3 - q1), w = q3;
+            for (uint32_t k = 0; k < m; k++)
+                if (v[k] <= lim && v[k] > w)
+                    w = v[k];
+            if (w > top)
+                top = w;
+        }
+        free(v);
+    }
+    return 1.08 * top;
+}
+
 static int write_data_and_script(const char *dir,
                                  const struct report_series *s, uint32_t n,
                                  FILE *err)
@@ -147,7 +184,7 @@ static int write_data_and_script(const char *dir,
                 "set termoption noenhanced\n"
                 "set offsets 0, 0, graph 0.05, graph 0.05\n"
                 "set xrange [0.4:%u.6]\n"
-                "set bmargin 6\n",
+                "set bmargin 7\n",
             (int)(width > 480 ? width : 480),
             0.8 / (n_v ? n_v : 1), n_jobs);
     if (absolute)
@@ -157,7 +194,9 @@ static int write_data_and_script(const char *dir,
         fprintf(gp, "set ylabel \"time / median of the job's first "
                     "variant\"\n"
                     "set arrow from graph 0, first 1 to graph 1, first 1 "
-                    "nohead dt 2 lc rgb \"#555555\"\n");
+                    "nohead dt 2 lc rgb \"#555555\"\n"
+                    "set yrange [0:%.4g]\n",
+                whisker_top(s, n));
     fprintf(gp, "set xtics (");
     for (uint32_t j = 0; j < n_jobs; j++) {
         double base = 0;
@@ -169,7 +208,19 @@ static int write_data_and_script(const char *dir,
                     share = s[i].share_default;
             }
         fprintf(gp, "%s\"", j ? ", " : "");
-        gp_str(gp, jobs[j]);
+        /* "pingpong-16KiB": the workload over its size, as the paper's
+         * axis gives the input size under the benchmark's name */
+        const char *dash = strchr(jobs[j], '-');
+        if (dash && dash != jobs[j] && dash[1]) {
+            char head[128];
+            snprintf(head, sizeof head, "%.*s", (int)(dash - jobs[j]),
+                     jobs[j]);
+            gp_str(gp, head);
+            fprintf(gp, "\\n");
+            gp_str(gp, dash + 1);
+        } else {
+            gp_str(gp, jobs[j]);
+        }
         if (base >= 1000)
             fprintf(gp, "\\n%.2f ms", base / 1000);
         else
@@ -736,10 +787,12 @@ int report_write(const char *dir, const struct report_info *info,
               "and latency\"></p>\n",
               h);
     fputs("<p class=\"note\">Boxes: quartiles (Hyndman-Fan type 7); "
-          "whiskers: 1.5 IQR; QCD = (Q3 - Q1) / (Q3 + Q1); the CI of the "
-          "median by order statistics (Le Boudec). The last column is the "
-          "share of the variant's bytes sent with ADAPTIVE_0 or ADAPTIVE_1 "
-          "(SC'19 Fig. 8's percentages for the app-aware variant).</p>\n"
+          "whiskers: 1.5 IQR; outliers above the plot's top are not "
+          "drawn but count in every statistic (as in SC'19 Fig. 8); "
+          "QCD = (Q3 - Q1) / (Q3 + Q1); the CI of the median by order "
+          "statistics (Le Boudec). The last column is the share of the "
+          "variant's bytes sent with ADAPTIVE_0 or ADAPTIVE_1 (SC'19 "
+          "Fig. 8's percentages for the app-aware variant).</p>\n"
           "</body></html>\n",
           h);
     if (fclose(h) != 0)
