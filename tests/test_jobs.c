@@ -215,6 +215,14 @@ static void test_load_errors(void)
           "  { workload = \"halo3d\"; after = \"barrier\";\n"
           "    allocation = \"same\"; px = 3; } );",
           ":3: error: jobs[1]: halo3d on 8 ranks: " },
+        { "jobs = ( { workload = \"barrier\"; nodes = 2;\n"
+          "  variant_order = \"shuffled\"; } );",
+          ":3: error: jobs[0]: variant_order orders alternated variants; "
+          "this job has none" },
+        { "jobs = ( { workload = \"barrier\"; nodes = 2;\n"
+          "  variants = [\"default\", \"high-bias\"];\n"
+          "  variant_order = \"random\"; } );",
+          "jobs[0].variant_order: " },
         { "app_aware = { cutoff = 100; };",
           "app_aware: the app-aware controller's parameters apply to jobs" },
         { "jobs = ( { workload = \"barrier\"; nodes = 2; } );\n"
@@ -798,6 +806,51 @@ static void test_variants(void)
         run_free(&o);
         cap_free(&c);
     }
+    /* shuffled: every round of three iterations runs each variant once,
+     * not always in the alternated order, and the same way every time */
+    char *first = NULL;
+    for (int rep = 0; rep < 2; rep++) {
+        cap_init(&c);
+        CHECK_EQ_U(run_text("experiment = { seed = 4; };\n"
+                            "system = { name = \"xc-12cab\"; };\n"
+                            "jobs = ( { name = \"b\"; workload = "
+                            "\"barrier\"; nodes = 4;\n"
+                            "  iterations = 30; variant_order = "
+                            "\"shuffled\";\n"
+                            "  variants = [\"default\", \"high-bias\", "
+                            "\"app-aware\"]; } );\n",
+                            &o, &c),
+                   0);
+        const char *names[3] = { "default", "high-bias", "app-aware" };
+        int rotated = 0;
+        for (int b = 0; b < 10 && o.iters; b++) {
+            int seen[3] = { 0, 0, 0 };
+            for (int k = 0; k < 3; k++) {
+                char pre[32];
+                snprintf(pre, sizeof pre, "\n0,0,b,%d,", 3 * b + k);
+                const char *row = strstr(o.iters, pre);
+                CHECK(row != NULL);
+                for (int v = 0; row && v < 3; v++) {
+                    size_t l = strlen(pre);
+                    if (strncmp(row + l, names[v], strlen(names[v])) == 0 &&
+                        row[l + strlen(names[v])] == ',') {
+                        seen[v]++;
+                        rotated += v != k;
+                    }
+                }
+            }
+            CHECK(seen[0] == 1 && seen[1] == 1 && seen[2] == 1);
+        }
+        CHECK(rotated > 0);
+        if (rep == 0)
+            first = o.iters ? strdup(o.iters) : NULL;
+        else
+            CHECK(first && o.iters && strcmp(first, o.iters) == 0);
+        run_free(&o);
+        cap_free(&c);
+    }
+    free(first);
+
     CHECK(bytes > 12 * 65536);
     CHECK_NEAR(share[1] * bytes, 65536.0, 1.0); /* 6 decimals of share */
     CHECK(share[0] >= 0 && fabs(share[0] - share[1]) > 1e-3);

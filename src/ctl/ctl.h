@@ -39,6 +39,7 @@
 
 #include "core/diag.h"
 #include "core/registry.h"
+#include "core/rng.h"
 #include "ctl/awr.h"
 #include "mpi/mpi.h"
 #include "net/net.h"
@@ -60,12 +61,34 @@ extern const struct registry controller_registry;
 struct ctl_job {
     uint32_t n;
     const struct ctl_entry *v[CTL_MAX_VARIANTS];
+    bool shuffled;      /* each round of n iterations in a random order */
+    uint64_t order_key; /* shuffled: the key of the job's stream
+                           (rng_stream(seed, RNG_JOB, job)) */
 };
 
-/* The variant of a job's iteration. */
+/* The variant of a job's iteration. Alternated (SC'19 §3): iteration i
+ * runs variant i mod n. Shuffled (a randomised complete block design):
+ * round b = i / n runs every variant once, in the order of a Fisher-Yates
+ * shuffle drawn from the job's stream at position 64 b, so that a
+ * background with a period of a few iterations cannot lock onto one
+ * variant (with a deterministic rotation it can: the same variant meets
+ * every burst). */
 static inline uint32_t ctl_variant(const struct ctl_job *j, uint32_t iter)
 {
-    return j->n > 1 ? iter % j->n : 0;
+    if (j->n <= 1)
+        return 0;
+    if (!j->shuffled)
+        return iter % j->n;
+    uint32_t perm[CTL_MAX_VARIANTS];
+    for (uint32_t i = 0; i < j->n; i++)
+        perm[i] = i;
+    struct rng r = { .key = j->order_key, .ctr = (uint64_t)(iter / j->n) * 64 };
+    for (uint32_t i = j->n - 1; i > 0; i--) {
+        uint32_t k = rng_below(&r, i + 1), t = perm[i];
+        perm[i] = perm[k];
+        perm[k] = t;
+    }
+    return perm[iter % j->n];
 }
 
 /* The controllers of one run. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/rng.h"
 #include "core/sim.h"
 #include "core/time.h"
 #include "exp/stats.h"
@@ -23,6 +24,9 @@
     { .name = key, .type = type_,                                            \
       .offset = offsetof(struct job_config, field), .help = text,            \
       __VA_ARGS__ }
+
+static const char *const variant_orders[] = { "alternate", "shuffled",
+                                               NULL };
 
 static const struct cfg_key job_keys[] = {
     JOB(CFG_STRING, "name", name,
@@ -72,6 +76,12 @@ static const struct cfg_key job_keys[] = {
         "controllers alternated iteration by iteration on the same "
         "allocation (SC'19 §3); instead of routing",
         .reg = &controller_registry),
+    JOB(CFG_CHOICE, "variant_order", variant_order,
+        "with variants: \"alternate\" (iteration i runs variant i mod n, "
+        "SC'19 §3) or \"shuffled\" (each round of n iterations runs them "
+        "all in a random order, so that a periodic background cannot lock "
+        "onto one) (alternate)",
+        .choices = variant_orders),
     JOB(CFG_UINT32, "warmup", warmup,
         "first iterations left out of variants.csv (0)",
         .min = 0, .max = UINT32_MAX - 1),
@@ -413,6 +423,11 @@ static void load_job(struct cfg_file *f, config_setting_t *g, uint32_t i,
         diag_error(d, j->file, cfg_member_line(g, "variants"), prefix,
                    "give routing (one controller) or variants (several, "
                    "alternated), not both");
+    if (j->variant_order && j->variants.n < 2)
+        diag_error(d, j->file, cfg_member_line(g, "variant_order"), prefix,
+                   "variant_order orders alternated variants; this job has "
+                   "%s",
+                   j->variants.n ? "one" : "none (variants = [...])");
     if (j->variants.n > CTL_MAX_VARIANTS)
         diag_error(d, j->file, cfg_member_line(g, "variants"), prefix,
                    "%u variants; at most %d", j->variants.n,
@@ -1059,10 +1074,19 @@ static void run_until(struct sim *s, struct dmpi *m, simtime limit,
         sim_run(s, until);
         double now = time_wall_seconds();
         if (progress && now - shown >= 2.0) {
+            /* the first foreground job running: with jobs one after
+             * another, where the experiment is */
+            uint32_t r = 0;
+            while (r < m->n_jobs &&
+                   (m->job[r].background || m->res[r].finished ||
+                    m->res[r].start == SIMTIME_MAX ||
+                    m->res[r].start > s->now))
+                r++;
             fprintf(progress,
-                    "  %.1f us simulated, %u of %u jobs ended, %.0f s\n",
+                    "  %.1f us simulated, %u of %u jobs ended, %.0f s%s%s\n",
                     (double)s->now / (double)SIMTIME_US, jobs_finished(m),
-                    m->n_jobs, now - t0);
+                    m->n_jobs, now - t0, r < m->n_jobs ? ", running " : "",
+                    r < m->n_jobs ? m->job[r].name : "");
             shown = now;
         }
     }
@@ -1114,6 +1138,9 @@ int jobs_run(const struct jobs_config *jc, const struct topo *t,
         names[i] = j->name;
         if (j->variants.n) {
             cj[i].n = j->variants.n;
+            cj[i].shuffled = j->variant_order &&
+                             strcmp(j->variant_order, "shuffled") == 0;
+            cj[i].order_key = rng_stream(seed, RNG_JOB, i).key;
             for (uint32_t v = 0; v < j->variants.n; v++)
                 cj[i].v[v] = (const struct ctl_entry *)j->variants.v[v];
         } else if (j->routing) {

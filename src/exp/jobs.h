@@ -87,6 +87,8 @@ struct job_config {
                                            "network" */
     struct cfg_names variants;          /* controllers alternated by
                                            iteration (n = 0: routing) */
+    const char *variant_order;          /* "alternate" (NULL) or
+                                           "shuffled" (ctl_variant) */
     uint32_t warmup;                    /* iterations left out of the
                                            variants' statistics */
     bool model;                         /* SC'19 Eq. 2 estimate per
