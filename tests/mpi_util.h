@@ -1,5 +1,6 @@
 /* tests/mpi_util.h — a machine with the MPI-like layer on it, for tests
- * that run jobs (test_mpi.c, test_gpcnet.c). */
+ * that run jobs (test_mpi.c, test_gpcnet.c) or only need the network
+ * (test_awr.c). */
 #ifndef DFSIM_TESTS_MPI_UTIL_H
 #define DFSIM_TESTS_MPI_UTIL_H
 

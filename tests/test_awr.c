@@ -4,6 +4,7 @@
  * cutoff, SMSG and MPI_Alltoall, the stored samples' freshness, and an
  * end-to-end run on an Aries network whose NIC counters it reads. */
 #include "test.h"
+#include "mpi_util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -534,6 +535,24 @@ static void test_awr_smsg_alltoall(void)
     awr_free(&a);
 }
 
+/* A new controller of 3 NICs with parameters p whose NIC 0, for message
+ * m (cutoff 0), has read a baseline and the AD0 sample, gone to AD3
+ * (decision 1) and read the AD3 sample; c: the counters, from 0. */
+static void start_on_ad3(struct awr *a, const struct awr_params *p,
+                         const struct awr_msg *m, struct awr_counters *c)
+{
+    CHECK(awr_init_detached(a, p, 3, M0, M1, M3) == 0);
+    memset(c, 0, sizeof *c);
+    awr_select(a, m);
+    awr_sent_with(a, m, M0, c);
+    awr_select(a, m);
+    grow(c, 500, 1, 50, 2000);
+    awr_sent_with(a, m, M0, c);
+    CHECK_EQ_U(awr_select(a, m), M3);
+    grow(c, 500, 40, 50, 800);
+    awr_sent_with(a, m, M3, c);
+}
+
 /* Freshness: the sample stored in one mode is used in the other instead
  * of the scaled estimate only while fresh (max 5, less one per decision
  * taken in the other mode: 4 uses) and for the same endpoint and size.
@@ -599,18 +618,9 @@ static void test_awr_freshness(void)
 
     /* Endpoint or size not the stored ones: the estimate (AD0), though
      * fresh; freshness still decremented. Same start, decision 1 to AD3. */
-    CHECK(awr_init_detached(&a, &p, 3, M0, M1, M3) == 0);
+    start_on_ad3(&a, &p, &m, &c);
     s = &a.nic[0];
     ad0 = &s->stored[AWR_LOW_STALLS];
-    memset(&c, 0, sizeof c);
-    awr_select(&a, &m);
-    awr_sent_with(&a, &m, M0, &c);
-    awr_select(&a, &m);
-    grow(&c, 500, 1, 50, 2000);
-    awr_sent_with(&a, &m, M0, &c);
-    CHECK_EQ_U(awr_select(&a, &m), M3);
-    grow(&c, 500, 40, 50, 800);
-    awr_sent_with(&a, &m, M3, &c);
     struct awr_msg other_dst = msg(0, 2, 192);
     CHECK_EQ_U(awr_select(&a, &other_dst), M0);
     CHECK_EQ_U(ad0->fresh, 4);
@@ -618,18 +628,9 @@ static void test_awr_freshness(void)
     /* the same start again, then a size that differs: 193 B, f = 15.08
      * (the estimate says AD0 for it, the stored sample would say AD3) */
     awr_free(&a);
-    CHECK(awr_init_detached(&a, &p, 3, M0, M1, M3) == 0);
+    start_on_ad3(&a, &p, &m, &c);
     s = &a.nic[0];
     ad0 = &s->stored[AWR_LOW_STALLS];
-    memset(&c, 0, sizeof c);
-    awr_select(&a, &m);
-    awr_sent_with(&a, &m, M0, &c);
-    awr_select(&a, &m);
-    grow(&c, 500, 1, 50, 2000);
-    awr_sent_with(&a, &m, M0, &c);
-    CHECK_EQ_U(awr_select(&a, &m), M3);
-    grow(&c, 500, 40, 50, 800);
-    awr_sent_with(&a, &m, M3, &c);
     struct awr_msg other_size = msg(0, 1, 193);
     CHECK_EQ_U(awr_select(&a, &other_size), M0);
     CHECK_EQ_U(ad0->fresh, 4);
@@ -639,55 +640,14 @@ static void test_awr_freshness(void)
     /* max_freshness is a parameter: 1 means a stored sample is never
      * used (decremented to 0 before the test, as in the library) */
     p.max_freshness = 1;
-    CHECK(awr_init_detached(&a, &p, 3, M0, M1, M3) == 0);
+    start_on_ad3(&a, &p, &m, &c);
     s = &a.nic[0];
-    memset(&c, 0, sizeof c);
-    awr_select(&a, &m);
-    awr_sent_with(&a, &m, M0, &c);
-    awr_select(&a, &m);
-    grow(&c, 500, 1, 50, 2000);
-    awr_sent_with(&a, &m, M0, &c);
-    CHECK_EQ_U(awr_select(&a, &m), M3);
-    grow(&c, 500, 40, 50, 800);
-    awr_sent_with(&a, &m, M3, &c);
     CHECK_EQ_U(awr_select(&a, &m), M0);
     CHECK_EQ_U(s->st.stored_used, 0);
     awr_free(&a);
 }
 
 /* ---- end to end --------------------------------------------------------- */
-
-struct e2e {
-    struct topo t;
-    struct sim s;
-    struct net n;
-    struct diag d;
-    bool net_ok;
-};
-
-static int e2e_setup(struct e2e *h, const char *system, bool counters)
-{
-    memset(h, 0, sizeof *h);
-    diag_init(&h->d);
-    if (topo_build_system(&h->t, system, &h->d) != 0 ||
-        sim_init(&h->s, EVQ_DEFAULT, net_entities(&h->t)) != 0)
-        return -1;
-    struct net_params np;
-    net_params_defaults(&np, &h->t);
-    np.counters = counters;
-    if (net_init(&h->n, &h->t, &np, &h->s, 1, &h->d) != 0)
-        return -1;
-    h->net_ok = true;
-    return 0;
-}
-
-static void e2e_teardown(struct e2e *h)
-{
-    if (h->net_ok)
-        net_free(&h->n);
-    sim_free(&h->s);
-    topo_free(&h->t);
-}
 
 static int add_mode(struct net *n, const char *name)
 {
@@ -720,8 +680,8 @@ static uint8_t post(struct awr *a, struct net *n, const struct awr_msg *m)
  * stalls at the senders in the destination's group) and then decisions. */
 static void test_awr_end_to_end(void)
 {
-    struct e2e h;
-    CHECK(e2e_setup(&h, "xc-12cab", true) == 0);
+    struct mpi_h h;
+    CHECK(mpi_h_setup(&h, "xc-12cab", true) == 0);
     int ad1 = add_mode(&h.n, "ADAPTIVE_1");
     int ad3 = add_mode(&h.n, "ADAPTIVE_3");
     CHECK(strcmp(h.n.modes[0]->base.name, "ADAPTIVE_0") == 0);
@@ -850,20 +810,20 @@ static void test_awr_end_to_end(void)
                    sizeof err) != 0);
     CHECK_STR_CONTAINS(err, "scaling factors");
     awr_free(&a); /* harmless after a failed init */
-    e2e_teardown(&h);
+    mpi_h_teardown(&h);
 
     /* errors: no counters kept */
-    CHECK(e2e_setup(&h, "xc-12cab", false) == 0);
+    CHECK(mpi_h_setup(&h, "xc-12cab", false) == 0);
     awr_defaults(&p);
     CHECK(awr_init(&a, &p, &h.n, 0, 0, 0, err, sizeof err) != 0);
     CHECK_STR_CONTAINS(err, "net_params.counters");
-    e2e_teardown(&h);
+    mpi_h_teardown(&h);
 
     /* errors: counters, but not Aries's names (Slingshot) */
-    CHECK(e2e_setup(&h, "malbec", true) == 0);
+    CHECK(mpi_h_setup(&h, "malbec", true) == 0);
     CHECK(awr_init(&a, &p, &h.n, 0, 0, 0, err, sizeof err) != 0);
     CHECK_STR_CONTAINS(err, "has no counter AR_NIC_NETMON_ORB_EVENT_CNTR_");
-    e2e_teardown(&h);
+    mpi_h_teardown(&h);
 }
 
 const struct test_case tests_awr[] = {

@@ -96,12 +96,6 @@ static int open_pair(const char *dir, const char *name, FILE **dat,
     return -1;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The top of the y axis for normalised boxes: above the highest whisker
  * end (Q3 + 1.5 IQR, or the largest value below it) of any series and
  * above 1, so that outliers, which can be orders of magnitude above the
@@ -113,22 +107,18 @@ static double whisker_top(const struct report_series *s, uint32_t n)
     double top = 1.0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t m = s[i].n;
-        double *v = malloc((m ? m : 1) * sizeof *v);
-        if (!v)
+        double *sorted = malloc((m ? m : 1) * sizeof *sorted);
+        struct stats_summary st;
+        if (!sorted)
             continue; /* out of memory: this series' boxes may be cut */
-        memcpy(v, s[i].norm, m * sizeof *v);
-        qsort(v, m, sizeof *v, cmp_double);
-        if (m) {
-            double q1 = stats_quantile_sorted(v, m, 0.25),
-                   q3 = stats_quantile_sorted(v, m, 0.75);
-            double lim = q3 + 1.5 * (q3 - q1), w = q3;
-            for (uint32_t k = 0; k < m; k++)
-                if (v[k] <= lim && v[k] > w)
-                    w = v[k];
+        if (m && stats_summarize(s[i].norm, m, sorted, &st) == 0) {
+            double lim = st.q3 + 1.5 * (st.q3 - st.q1), w = st.q3;
+            for (uint32_t k = 0; k < m && sorted[k] <= lim; k++)
+                w = sorted[k] > w ? sorted[k] : w;
             if (w > top)
                 top = w;
         }
-        free(v);
+        free(sorted);
     }
     return 1.08 * top;
 }
