@@ -1008,7 +1008,7 @@ int net_add_mode(struct net *n, const struct routing *r)
     if (n->n_modes == NET_MAX_MODES)
         return -1;
     n->modes[n->n_modes] = r;
-    n->publish = n->publish || (r->algo == RT_ARIES && n->p.publish_period);
+    n->publish = n->publish || (r->publish && n->p.publish_period);
     return (int)n->n_modes++;
 }
 
@@ -1191,7 +1191,7 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
         n->router_rng[r] = rng_stream(seed, RNG_ROUTER, r);
     n->modes[0] = p->routing;
     n->n_modes = 1;
-    n->publish = p->routing->algo == RT_ARIES && p->publish_period;
+    n->publish = p->routing->publish && p->publish_period;
     if (route_init(n, d) < 0) {
         net_free(n);
         return -1;

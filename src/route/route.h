@@ -1,29 +1,39 @@
-/* route/route.h — routing algorithms, behind one interface and a registry.
+/* route/route.h — routing modes, each a table of functions behind one
+ * registry.
  *
  * A routing mode decides, at every router a packet reaches, which output
  * port it requests and on which virtual channel. Messages carry the mode
- * their sender chose (struct packet.mode indexes net->modes).
+ * their sender chose (struct packet.mode indexes net->modes). Each mode is
+ * a `const struct routing` in a file of this folder, listed once in
+ * route/modes.def; adding a mode is adding a file and a line there.
  *
  * Modes (registry names as the hardware and the literature name them):
- *   minimal     random among minimal next hops at every router
- *   valiant     always through a random intermediate router (Valiant)
+ *   minimal     random among minimal next hops at every router (minimal.c)
+ *   valiant     always through a random intermediate router (valiant.c)
  *   UGAL        UGAL-L at the source router: minimal if
  *               q_min <= 2 q_nonmin + threshold (BookSim2's rule, local
- *               queue + credits in use)
+ *               queue + credits in use) (ugal.c)
  *   ADAPTIVE_0..3  the Aries adaptive modes: 2 minimal and 2 non-minimal
- *               candidates (XC white paper "Aries Router"), near-end queue
- *               plus the stale far-end load, a bias added to non-minimal
- *               candidates (none, increasingly minimal, low, high);
- *               re-decided at each router of the source group while the
- *               packet is still minimal (progressive, as the "increasingly
- *               minimal bias" patents describe)
+ *               candidates (XC white paper "Aries Router"), compared by
+ *               the Aries congestion estimate with a bias added to
+ *               non-minimal candidates (none, increasingly minimal, low,
+ *               high); re-decided at each router of the source group while
+ *               the packet is still minimal (progressive, as the
+ *               "increasingly minimal bias" patents describe) (aries.c)
  *   MIN_HASH, NMIN_HASH, IN_ORDER  deterministic Aries modes: the minimal
  *               (non-minimal) path chosen by a hash of source, destination
  *               and packet number; IN_ORDER hashes source and destination
  *               only, so a pair's packets follow one path and stay in order
+ *               (hash.c)
  *   SS_ADAPTIVE Slingshot: up to 4 candidates (minimal and non-minimal) at
  *               the source switch, by request-queue depth, biased to minimal
+ *               (ss.c)
  *   DOR         Gemini torus: dimension order X, Y, Z, shortest direction
+ *               (dor.c)
+ *
+ * The dragonfly modes share one route-following machine (route/df.h): a
+ * mode supplies its decision at the source group's routers and how it
+ * chooses among parallel ports and among the global links to a group.
  *
  * Deadlock freedom (dragonflies): a route is a sequence of segments, each a
  * minimal path inside one group in dimension order (Aries: green before
@@ -46,23 +56,32 @@
 #include "core/registry.h"
 #include "net/net.h"
 
-enum route_algo {
-    RT_MINIMAL,
-    RT_VALIANT,
-    RT_UGAL,
-    RT_ARIES,      /* ADAPTIVE_0..3 (bias index) */
-    RT_MIN_HASH,
-    RT_NMIN_HASH,
-    RT_IN_ORDER,
-    RT_SS_ADAPTIVE,
-    RT_DOR,
-};
-
 struct routing {
     struct reg_entry base;
-    enum route_algo algo;
-    uint8_t bias;      /* ADAPTIVE_k: index into net_params.bias */
-    uint8_t families;  /* bit (1 << topo_family) per family supported */
+    uint8_t families;  /* bit (1 << topo_family) per family it routes */
+    uint8_t param;     /* the mode's own constant (ADAPTIVE_k: k, the index
+                          into net_params.bias) */
+    bool progressive;  /* dragonflies: decided again at each router of the
+                          source group while the packet is still minimal */
+    bool publish;      /* reads the loads routers publish to their
+                          neighbours (net.c keeps them only then) */
+    /* Route p at router r, which is not its destination router: set
+     * p->out_port and p->out_vc, updating p's route state. */
+    void (*route)(struct net *n, uint32_t r, struct packet *p, simtime now);
+    /* Dragonflies (route/df.h), each NULL where not used:
+     * decide  the adaptive or oblivious decision at a router of the source
+     *         group while p's route is open: may set a non-minimal route
+     *         (df_take); returns the first-hop port if it chose one, else
+     *         NET_NONE (follow the route). NULL: minimal.
+     * pick    one of `count` (>= 2) parallel ports to the same router
+     * exit    the index (< cnt) of the global link of group g toward group
+     *         h that p leaves by */
+    uint32_t (*decide)(struct net *n, uint32_t r, struct packet *p,
+                       simtime now);
+    uint32_t (*pick)(struct net *n, uint32_t r, const struct packet *p,
+                     const uint32_t *ports, uint32_t count, simtime now);
+    uint32_t (*exit)(struct net *n, uint32_t r, const struct packet *p,
+                     uint32_t g, uint32_t h, uint32_t cnt, simtime now);
 };
 
 extern const struct registry routing_registry;

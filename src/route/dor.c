@@ -1,0 +1,60 @@
+/* route/dor.c — Gemini torus routing: dimension order X, Y, Z, the
+ * shorter way round (ties go +), as Pedretti et al. observed on Cielo
+ * ("traversing the X dimension first, Y next, then Z last ... the
+ * shortest number of hops possible is taken in each dimension"); among
+ * the parallel tiles of one direction (a logical link is several tiles,
+ * Pedretti et al. §III) the least loaded (flits waiting plus credits in
+ * use). VC 1 of the class after
+ * crossing the wrap-around link of the current dimension (the dateline),
+ * VC 0 again in a new dimension. */
+#include "route/route.h"
+
+#include <assert.h>
+
+static void dor_route(struct net *n, uint32_t r, struct packet *p,
+                      simtime now)
+{
+    const struct topo *t = n->t;
+    const uint32_t size[3] = { t->p.torus.x, t->p.torus.y, t->p.torus.z };
+    const uint16_t *cur = t->routers[r].pos;
+    const uint16_t *dst = t->routers[p->dst_router].pos;
+    for (uint32_t d = p->dim; d < 3; d++) {
+        if (cur[d] == dst[d])
+            continue;
+        if (d != p->dim) {
+            p->dim = (uint8_t)d;
+            p->seg = 0;
+        }
+        uint32_t fwd = (dst[d] + size[d] - cur[d]) % size[d];
+        bool plus = fwd <= size[d] - fwd;
+        uint32_t dir = 2 * d + (plus ? 0 : 1);
+        size_t e = (size_t)r * 6 + dir;
+        assert(n->nh_count[e] > 0);
+        const uint32_t *pp = n->nh_port + n->nh_first[e];
+        uint32_t port = pp[0];
+        if (n->nh_count[e] > 1) {
+            uint32_t bl = net_port_load_local(n, pp[0], now);
+            for (uint32_t i = 1; i < n->nh_count[e]; i++) {
+                uint32_t l = net_port_load_local(n, pp[i], now);
+                if (l < bl) {
+                    bl = l;
+                    port = pp[i];
+                }
+            }
+        }
+        p->out_port = port;
+        p->out_vc = (uint8_t)(p->cls * n->p.vcs + p->seg);
+        bool wrap = plus ? cur[d] == size[d] - 1 : cur[d] == 0;
+        if (wrap)
+            p->seg = 1;
+        return;
+    }
+    assert(0 && "dor_route called at the destination");
+}
+
+const struct routing routing_dor = {
+    .base = { "DOR", "torus dimension order X, Y, Z on the shortest "
+                     "direction" },
+    .families = 1u << TOPO_TORUS,
+    .route = dor_route,
+};
