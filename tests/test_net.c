@@ -260,7 +260,7 @@ static void test_packet_formats(void)
     CHECK(topo_build_system(&t, "malbec", &d) == 0);
     net_params_defaults(&p, &t);
     CHECK_EQ_U(net_req_flits(&p, NET_PUT, 4096), 4096 + 62);
-    CHECK(p.voq);
+    CHECK(p.router == NET_ROUTER_VOQ);
     topo_free(&t);
 }
 
@@ -496,7 +496,12 @@ static void test_dragonfly_shapes(void)
 /* Aries modes (SC'19 §2.2): the higher the bias, the more packets go
  * minimally and the lower the latency on a lightly loaded network;
  * ADAPTIVE_0 spreads adversarial traffic over more paths than ADAPTIVE_3.
- * A 3-group XC with 16 optical cables per group pair. */
+ * A 3-group XC with 16 optical cables per group pair. The adversarial
+ * load, 0.08, is above what minimal routing carries (1/(a h) of the
+ * group's injection: 64 links for 384 nodes, ~0.067) and below what the
+ * three groups' links carry with Valiant's paths (1.5 times that, with a
+ * third group); far beyond it every mode saturates every global link and
+ * the modes no longer differ in how they spread. */
 static void test_aries_mode_order(void)
 {
     struct topo t;
@@ -516,9 +521,9 @@ static void test_aries_mode_order(void)
     struct traffic_result u[4], w[4];
     for (int k = 0; k < 4; k++) {
         u[k] = shape_run(&t, modes[k], TRAFFIC_UNIFORM, 0.1, 1);
-        w[k] = shape_run(&t, modes[k], TRAFFIC_WORST_CASE, 0.3, 1);
+        w[k] = shape_run(&t, modes[k], TRAFFIC_WORST_CASE, 0.08, 1);
         fprintf(stderr, "  %s: uniform 0.1 non-minimal %.3f latency %.0f "
-                "ns; worst-case 0.3 non-minimal %.3f accepted %.3f\n",
+                "ns; worst-case 0.08 non-minimal %.3f accepted %.3f\n",
                 modes[k], u[k].frac_nonmin, u[k].lat_mean_ns,
                 w[k].frac_nonmin, w[k].accepted);
     }
@@ -528,8 +533,8 @@ static void test_aries_mode_order(void)
     CHECK(u[3].lat_mean_ns < u[0].lat_mean_ns);
     CHECK(w[0].frac_nonmin > w[3].frac_nonmin);
     struct traffic_result mw = shape_run(&t, "minimal", TRAFFIC_WORST_CASE,
-                                         0.3, 1);
-    fprintf(stderr, "  minimal: worst-case 0.3 accepted %.3f\n",
+                                         0.08, 1);
+    fprintf(stderr, "  minimal: worst-case 0.08 accepted %.3f\n",
             mw.accepted);
     CHECK(w[0].accepted > mw.accepted);
     topo_free(&t);

@@ -388,7 +388,8 @@ static void test_sections_valid(void)
                        "  vcs = 4;\n"
                        "  buffer_local = 100; buffer_global = 200;\n"
                        "  buffer_endpoint = 300;\n"
-                       "  voq = true;\n"
+                       "  router = \"voq\"; row_buffer = 40;\n"
+                       "  col_buffer = 50; tile_columns = 6;\n"
                        "  publish_cycles = 20;\n"
                        "  nic_gap_ns = 2.5;\n"
                        "  max_outstanding = 64;\n"
@@ -442,7 +443,10 @@ static void test_sections_valid(void)
     CHECK_EQ_U(p.buf_local, 100);
     CHECK_EQ_U(p.buf_global, 200);
     CHECK_EQ_U(p.buf_endpoint, 300);
-    CHECK(p.voq);
+    CHECK(p.router == NET_ROUTER_VOQ);
+    CHECK_EQ_U(p.row_buffer, 40);
+    CHECK_EQ_U(p.col_buffer, 50);
+    CHECK_EQ_U(p.tile_columns, 6);
     CHECK_EQ_U(p.publish_period, time_from_cycles(20, TIME_HZ_ARIES_ROUTER));
     CHECK_EQ_U(p.nic_gap, 2500);
     CHECK_EQ_U(p.max_outstanding, 64);
@@ -553,10 +557,10 @@ static void test_sections_errors(void)
            "integer in [1, 4]\n");
     expect("system = { name = \"df1056\"; };\n"
            "network = {\n"
-           "  voq = 1;\n"
+           "  router = \"crossbar\";\n"
            "};\n",
-           1, "3: error: network.voq: expected true or false, got an "
-              "integer\n");
+           1, "3: error: network.router: \"crossbar\" is not one of: "
+              "tiled, input-queued, voq\n");
     expect("system = { name = \"df1056\"; };\n"
            "network = {\n"
            "  buffers = 5;\n"

@@ -94,10 +94,21 @@ static const struct cfg_key net_keys[] = {
             "input buffer per VC between groups, flits (family default)"),
     NET_U32("buffer_endpoint", buffer_endpoint, 1, 1 << 24,
             "input buffer per VC from a NIC, flits (family default)"),
-    { .name = "voq", .type = CFG_BOOL,
-      .offset = offsetof(struct net_config, voq),
-      .help = "virtual output queues, no head-of-line blocking (Slingshot "
-              "true, others false)" },
+    { .name = "router", .type = CFG_CHOICE,
+      .offset = offsetof(struct net_config, router),
+      .choices = net_router_names,
+      .help = "router buffering: tiled (row buffers per input, VC and "
+              "tile column: Aries, Gemini, dragonfly), input-queued (a "
+              "blocked head blocks its VC), voq (virtual output queues: "
+              "Slingshot)" },
+    NET_U32("row_buffer", row_buffer, 1, 1 << 24,
+            "tiled routers: flits a row buffer holds (2 largest packets)"),
+    NET_U32("col_buffer", col_buffer, 1, 1 << 24,
+            "tiled routers: flits a column buffer holds (2 largest "
+            "packets)"),
+    NET_U32("tile_columns", tile_columns, 0, 255,
+            "tiled routers: columns of the tile matrix; 0 = the squarest "
+            "for the router's ports (Aries, torus 8; dragonfly 0)"),
     NET_U32("publish_cycles", publish_cycles, 0, 1000000,
             "far-end load published every this many router cycles at "
             "875 MHz; 0 = always current (10; torus 0)"),
@@ -111,9 +122,22 @@ static const struct cfg_key net_keys[] = {
     NET_U32("max_payload", max_payload, 1, 65535,
             "data bytes per packet (Aries, dragonfly, torus 64; Slingshot "
             "4096)"),
+    { .name = "aries_load", .type = CFG_CHOICE,
+      .offset = offsetof(struct net_config, aries_load),
+      .choices = net_aries_load_names,
+      .help = "what ADAPTIVE_k compares: credit (near-end queue + credits "
+              "in use beyond the link's own + the published load of the "
+              "global link ahead) or occupancy (near-end queue + the next "
+              "router's published input occupancy) (credit)" },
     NET_U32("load_quantum", load_quantum, 1, 1 << 20,
-            "ADAPTIVE_k: flits of queue per congestion level (one full "
-            "request packet)"),
+            "ADAPTIVE_k: flits of near-end queue per congestion level (one "
+            "full request packet)"),
+    NET_U32("far_quantum", far_quantum, 1, 1 << 20,
+            "ADAPTIVE_k: flits of credits in use beyond the link's own per "
+            "level (one full request packet)"),
+    NET_U32("down_quantum", down_quantum, 1, 1 << 20,
+            "ADAPTIVE_k: flits of a global link's published load per level "
+            "(one full request packet)"),
     NET_U32("load_levels", load_levels, 1, 255,
             "ADAPTIVE_k: highest congestion level, where it saturates "
             "(15: a 4-bit value)"),
@@ -355,8 +379,14 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
         p->buf_global = c->buffer_global;
     if (HAS("buffer_endpoint"))
         p->buf_endpoint = c->buffer_endpoint;
-    if (HAS("voq"))
-        p->voq = c->voq;
+    if (HAS("router"))
+        p->router = (uint8_t)net_router_find(c->router);
+    if (HAS("row_buffer"))
+        p->row_buffer = c->row_buffer;
+    if (HAS("col_buffer"))
+        p->col_buffer = c->col_buffer;
+    if (HAS("tile_columns"))
+        p->tile_columns = c->tile_columns;
     if (HAS("publish_cycles"))
         p->publish_period = time_from_cycles(c->publish_cycles,
                                              TIME_HZ_ARIES_ROUTER);
@@ -366,8 +396,14 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
         p->max_outstanding = c->max_outstanding;
     if (HAS("max_payload"))
         p->max_payload = c->max_payload;
+    if (HAS("aries_load"))
+        p->aries_load = (uint8_t)net_aries_load_find(c->aries_load);
     if (HAS("load_quantum"))
         p->load_quantum = c->load_quantum;
+    if (HAS("far_quantum"))
+        p->far_quantum = c->far_quantum;
+    if (HAS("down_quantum"))
+        p->down_quantum = c->down_quantum;
     if (HAS("load_levels"))
         p->load_levels = c->load_levels;
     if (HAS("ugal_threshold"))

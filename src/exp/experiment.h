@@ -62,11 +62,13 @@ struct net_config {
     double nic_gap_ns;
     uint32_t vcs;
     uint32_t buffer_local, buffer_global, buffer_endpoint; /* flits per VC */
-    bool voq;
+    const char *router;              /* net_router_names */
+    uint32_t row_buffer, col_buffer, tile_columns;
     uint32_t publish_cycles;         /* router cycles at 875 MHz */
     uint32_t max_outstanding;
     uint32_t max_payload;
-    uint32_t load_quantum, load_levels;
+    const char *aries_load;          /* net_aries_load_names */
+    uint32_t load_quantum, load_levels, far_quantum, down_quantum;
     uint32_t ugal_threshold;
     struct route_bias bias[4];       /* adaptive0_* .. adaptive3_* */
     struct route_bias ss_bias;       /* ss_bias_shift, ss_bias_add */

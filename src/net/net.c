@@ -25,6 +25,29 @@ struct net_nic {
 
 /* ---- parameters --------------------------------------------------- */
 
+const char *const net_router_names[] = { "tiled", "input-queued", "voq",
+                                         NULL };
+
+const char *const net_aries_load_names[] = { "credit", "occupancy", NULL };
+
+static int name_index(const char *const *names, const char *name)
+{
+    for (int i = 0; names[i]; i++)
+        if (strcmp(names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+int net_router_find(const char *name)
+{
+    return name_index(net_router_names, name);
+}
+
+int net_aries_load_find(const char *name)
+{
+    return name_index(net_aries_load_names, name);
+}
+
 void net_params_defaults(struct net_params *p, const struct topo *t)
 {
     memset(p, 0, sizeof *p);
@@ -32,6 +55,15 @@ void net_params_defaults(struct net_params *p, const struct topo *t)
     p->link_eff_num = p->link_eff_den = 1;
     p->max_outstanding = 1024; /* Aries ORB: SC'19 §2.1; assumed elsewhere */
     p->vcs = 4;
+    /* Tiled routers (Aries, Gemini and the generic dragonfly's high-radix
+     * router, Kim et al. ISCA 2005 — the dragonfly paper's router): a row
+     * buffer per input, VC and column. Its depth is not public for any of
+     * them, nor are those of the column buffer each output has per tile
+     * row and VC; two maximum-size packets each let one leave while the
+     * next waits (virtual cut-through needs room for one). tile_columns 0 arranges the
+     * router's ports in the squarest matrix; Aries and Gemini set 8. */
+    p->router = NET_ROUTER_TILED;
+    p->tile_columns = 0;
     /* SC'19 §2.1: inside the NIC a request is one header flit plus one to
      * four 16-byte payload flits; assumed for Gemini and Slingshot NICs */
     p->nic_flit_bytes = 16;
@@ -61,6 +93,9 @@ void net_params_defaults(struct net_params *p, const struct topo *t)
         /* LCB: ten flits per set, one of them CRC/clock/load: 9/10 */
         p->link_eff_num = 9;
         p->link_eff_den = 10;
+        /* "The router tiles are arranged in a 6 x 8 matrix" (white
+         * paper); tile i at row i / 8, column i % 8 (topo/aries.c) */
+        p->tile_columns = 8;
         break;
     case TOPO_SLINGSHOT:
         /* SC'20 §II-G: up to 4 KiB of data per packet plus 62 B of
@@ -78,7 +113,8 @@ void net_params_defaults(struct net_params *p, const struct topo *t)
         p->buf_local = 16384;
         p->buf_global = 32768;
         p->buf_endpoint = 16384;
-        p->voq = true; /* SC'20 §II-A "virtual output-queued architecture" */
+        /* SC'20 §II-A "virtual output-queued architecture" */
+        p->router = NET_ROUTER_VOQ;
         p->publish_period = time_from_cycles(10, TIME_HZ_ARIES_ROUTER);
         break;
     case TOPO_DRAGONFLY:
@@ -111,35 +147,55 @@ void net_params_defaults(struct net_params *p, const struct topo *t)
         p->nic_gap = 0;                    /* not public: link-limited */
         p->router_delay = 100 * SIMTIME_NS; /* not in our sources */
         p->vcs = 2;                        /* dateline pair per class */
+        /* Gemini's router is a 48-tile YARC-like router (Alverson et al.,
+         * HOTI 2010): 6 x 8 tiles, as Aries */
+        p->tile_columns = 8;
         p->buf_local = 256;  /* round trip ~160 ns at 0.64 ns/phit */
         p->buf_global = 256;
         p->buf_endpoint = 256;
         p->publish_period = 0;
         break;
     }
-    /* Aries congestion is a small saturating number per port: the Cray
-     * routing patents (US 9,137,143; as summarised in our reference
+    /* Aries congestion is a small saturating number per candidate: the
+     * Cray routing patents (US 9,137,143; as summarised in our reference
      * notes, not verified) describe a 4-bit value, the saturating sum of
      * remapped near-end, far-end and downstream terms, and a bias made of
-     * a 2-bit shift and a 6-bit add per routing class. We count one level
-     * per maximum-size request packet (14 flits) and saturate at 15, so a
-     * quiet port reads 0 and ties go minimal.
+     * a 2-bit shift and a 6-bit add per routing class (route/aries.c).
+     * Each term counts one level per maximum-size request packet (14
+     * flits) and the sum saturates at 15, so a quiet port reads 0. The
+     * near-end queue of a tiled router's output is its column buffers:
+     * rows x col_buffer = 6 x 2 packets, 12 levels at most.
      * ADAPTIVE_k biases, in levels (SC'19 §2.2: values not public):
      *  0: none;
-     *  1: increasingly minimal: neutral at the injection router, then the
-     *     non-minimal level doubled and one more at each later decision
-     *     (patents US 9,577,918 / 10,142,235: non-minimal-or-neutral at
-     *     injection, increasingly minimal at each hop);
+     *  1: increasingly minimal (patents US 9,577,918 / 10,142,235: the
+     *     bias grows at each hop): low at the injection router, then the
+     *     non-minimal level doubled and two more at each later decision;
      *  2: low: one level;
-     *  3: high: the non-minimal level doubled plus four, as BookSim2's
-     *     UGAL weighs a path twice as long (2q + 30 flits). */
+     *  3: high: the non-minimal level doubled (a non-minimal path is about
+     *     twice as long, as BookSim2's UGAL weighs it: 2q + threshold)
+     *     plus one level more than one node's own stream can queue at its
+     *     first hop. A NIC injects on the four processor tiles of one tile
+     *     row (topo/aries.c), so its packets for one output share that
+     *     output's column buffer of that row: col_buffer flits, 2 levels.
+     *     Its own stream thus stays minimal under high bias (SC'19 Fig. 7:
+     *     intra-group, high bias stalls more than ADAPTIVE_0, which
+     *     spreads it). */
     uint32_t pk = net_req_flits(p, NET_PUT, p->max_payload);
+    uint32_t big = net_rsp_flits(p, NET_GET, p->max_payload);
+    if (big < pk)
+        big = pk;
+    p->row_buffer = 2 * big;
+    p->col_buffer = 2 * big;
     p->load_quantum = pk;
+    p->far_quantum = pk;
+    p->down_quantum = pk;
     p->load_levels = 15;
+    p->aries_load = NET_ARIES_CREDIT;
+    uint32_t own = (p->col_buffer + pk - 1) / pk;
     p->bias[0] = (struct route_bias){ 0, 0, 0, 0 };
-    p->bias[1] = (struct route_bias){ 0, 0, 1, 1 };
+    p->bias[1] = (struct route_bias){ 0, 1, 1, 2 };
     p->bias[2] = (struct route_bias){ 0, 1, 0, 0 };
-    p->bias[3] = (struct route_bias){ 1, 4, 0, 0 };
+    p->bias[3] = (struct route_bias){ 1, own + 1, 0, 0 };
     p->ugal_threshold = 3 * pk; /* BookSim2: 30 flits of 10-flit packets */
     p->ss_bias = (struct route_bias){ 1, pk, 0, 0 };
     p->routing = route_default(t->family);
@@ -193,22 +249,26 @@ _Static_assert(NET_NONE == SLOTS_NONE, "one 'none' for ids");
     ((struct slots){ (void **)&(n)->msg, sizeof *(n)->msg, &(n)->msg_cap, \
                      &(n)->msg_free, &(n)->msg_live })
 
-/* ---- far-end load publication ------------------------------------ */
+/* ---- load publication ------------------------------------------- */
 
-/* Each input port keeps a short history of its occupancy, one entry per
- * publication epoch in which it changed: (epoch << 24) | occupancy at the
- * end of that epoch. A neighbour reading at time t sees the value
- * published at the start of epoch floor((t - wire) / period), i.e. the
- * occupancy at the end of the newest earlier epoch with a change. */
+/* "Each Aries device computes its load and distributes the information to
+ * its neighbors every 10 cycles" (XC white paper): what a router reads of
+ * another is the value published at the start of a period, delivered a
+ * link latency later. A published quantity — an input buffer's occupancy
+ * (NET_PUB_INPUT) or a global port's load (NET_PUB_GLOBAL) — keeps a short
+ * history in its port's ring, one entry per publication epoch in which it
+ * changed: (epoch << 24) | value at the end of that epoch (metadata in
+ * the port's net_in record). A reader at time t with delay d sees the
+ * value at the end of the newest epoch before floor((t - d) / period).
+ * Entries are written in time order: every change is recorded at its own
+ * time, and credit returns (applied lazily) at their due time before any
+ * later change of the port. */
 #define PUB_VAL_MASK ((UINT64_C(1) << 24) - 1)
 
-static void pub_update(struct net *n, uint32_t port, simtime now)
+static void pub_record(struct net *n, uint32_t port, uint64_t v, simtime t)
 {
-    if (!n->publish)
-        return;
     struct net_in *in = &n->in[port];
-    uint64_t e = now / n->p.publish_period;
-    uint64_t v = in->occ;
+    uint64_t e = t / n->p.publish_period;
     if (v > PUB_VAL_MASK)
         v = PUB_VAL_MASK;
     uint64_t *ring = n->pub + (size_t)port * NET_PUB_DEPTH;
@@ -217,6 +277,7 @@ static void pub_update(struct net *n, uint32_t port, simtime now)
         ring[top] = (e << 24) | v;
         return;
     }
+    assert(!cnt || (ring[top] >> 24) < e);
     if (cnt == NET_PUB_DEPTH) {
         uint8_t oldest = (uint8_t)((top + 1) % NET_PUB_DEPTH);
         in->pub_base = (uint32_t)(ring[oldest] & PUB_VAL_MASK);
@@ -228,20 +289,16 @@ static void pub_update(struct net *n, uint32_t port, simtime now)
     in->pub_n = (uint8_t)(cnt + 1);
 }
 
-uint32_t net_port_load_far(const struct net *n, uint32_t port, simtime now)
+/* The value port's ring held at the start of the epoch containing `at`
+ * (or before the first record when at < 0). */
+static uint32_t pub_read(const struct net *n, uint32_t port, simtime now,
+                         simtime delay)
 {
-    const struct net_out *o = &n->out[port];
-    uint32_t dp = o->peer;
-    if (dp == TOPO_NONE)
-        return 0;
-    const struct net_in *in = &n->in[dp];
-    if (!n->publish)
-        return in->occ;
-    simtime lat = o->latency;
-    if (now < lat)
+    const struct net_in *in = &n->in[port];
+    if (now < delay)
         return in->pub_base;
-    uint64_t ve = (now - lat) / n->p.publish_period;
-    const uint64_t *ring = n->pub + (size_t)dp * NET_PUB_DEPTH;
+    uint64_t ve = (now - delay) / n->p.publish_period;
+    const uint64_t *ring = n->pub + (size_t)port * NET_PUB_DEPTH;
     uint8_t cnt = in->pub_n, i = in->pub_top;
     for (uint8_t k = 0; k < cnt; k++) {
         if ((ring[i] >> 24) < ve)
@@ -249,6 +306,48 @@ uint32_t net_port_load_far(const struct net *n, uint32_t port, simtime now)
         i = (uint8_t)((i + NET_PUB_DEPTH - 1) % NET_PUB_DEPTH);
     }
     return in->pub_base;
+}
+
+/* Input port `port`'s occupancy changed at `now`. */
+static inline void pub_update(struct net *n, uint32_t port, simtime now)
+{
+    if (n->publish == NET_PUB_INPUT)
+        pub_record(n, port, n->in[port].occ, now);
+}
+
+uint32_t net_port_load_far(const struct net *n, uint32_t port, simtime now)
+{
+    const struct net_out *o = &n->out[port];
+    uint32_t dp = o->peer;
+    if (dp == TOPO_NONE)
+        return 0;
+    if (n->publish != NET_PUB_INPUT)
+        return n->in[dp].occ;
+    return pub_read(n, dp, now, o->latency);
+}
+
+/* Credits in use on o beyond the link's own (ports to routers; an
+ * endpoint port's bdp field is not one). */
+static inline uint32_t excess(const struct net_out *o)
+{
+    return o->peer != TOPO_NONE && o->used > o->bdp ? o->used - o->bdp : 0;
+}
+
+/* Publishing global port `port` changed its load at time t. */
+static inline void gpub_update(struct net *n, uint32_t port, simtime t)
+{
+    const struct net_out *o = &n->out[port];
+    if (o->peer != TOPO_NONE && o->publish)
+        pub_record(n, port, (uint64_t)o->qflits + excess(o), t);
+}
+
+uint32_t net_port_published(const struct net *n, uint32_t gport,
+                            simtime now, simtime delay)
+{
+    const struct net_out *o = &n->out[gport];
+    if (!o->publish)
+        return o->qflits + excess(o);
+    return pub_read(n, gport, now, delay);
 }
 
 /* ---- credits on their way back ----------------------------------- */
@@ -296,6 +395,9 @@ static void credit_sync(struct net *n, uint32_t port, simtime now)
             uint64_t x = q[h];
             net_ovc_at(n, port, CR_VC(x))->credits += (int32_t)CR_FLITS(x);
             o->used -= (uint32_t)CR_FLITS(x);
+            if (o->peer != TOPO_NONE && o->publish)
+                pub_record(n, port, (uint64_t)o->qflits + excess(o),
+                           CR_TIME(x));
             h++;
             cnt--;
         }
@@ -308,6 +410,12 @@ uint32_t net_port_load_local(struct net *n, uint32_t port, simtime now)
 {
     credit_sync(n, port, now);
     return n->out[port].qflits + n->out[port].used;
+}
+
+uint32_t net_port_excess(struct net *n, uint32_t port, simtime now)
+{
+    credit_sync(n, port, now);
+    return excess(&n->out[port]);
 }
 
 /* ---- helpers ------------------------------------------------------ */
@@ -469,14 +577,47 @@ static void credit_return(struct net *n, uint32_t r, uint32_t up,
 
 /* ---- router ------------------------------------------------------- */
 
-/* Packet id, in input VC iv, has been routed at router r: queue it for
- * its output. */
-static void out_request(struct net *n, uint32_t r, uint32_t id,
-                        struct net_ivc *iv)
+/* `flits` join the near-end queue of output `out` at now (a publishing
+ * port records its new load, after the credit returns due). */
+static void queue_add(struct net *n, uint32_t out, uint32_t flits,
+                      simtime now)
+{
+    struct net_out *o = &n->out[out];
+    if (o->peer != TOPO_NONE && o->publish) {
+        credit_sync(n, out, now);
+        o->qflits += flits;
+        gpub_update(n, out, now);
+    } else {
+        o->qflits += flits;
+    }
+}
+
+/* Packet id, at the head of input VC iv of router r, is routed: from now
+ * on it waits for its output (the VC's stall counting; the output's
+ * near-end queue, except on a tiled router where that is its column
+ * buffers, rb_advance). */
+static void route_here(struct net *n, uint32_t r, uint32_t id,
+                       struct net_ivc *iv)
 {
     simtime now = n->s->now;
     struct packet *p = &n->pkt[id];
     route_packet(n, r, p, now);
+    if (n->p.router != NET_ROUTER_TILED)
+        queue_add(n, p->out_port, p->flits, now);
+    if (n->p.counters) {
+        struct net_vc_count *cv = net_ivc_count(iv);
+        struct net_in *in = &n->in[p->in_port];
+        wait_inc(&cv->nwait, &cv->stall, now);
+        wait_inc(&in->nwait, &in->stall, now);
+    }
+}
+
+/* Routed packet id requests its output: it joins the output VC's wait
+ * list, and the output is looked at now or when it is free. */
+static void out_enqueue(struct net *n, uint32_t id)
+{
+    simtime now = n->s->now;
+    struct packet *p = &n->pkt[id];
     uint32_t out = p->out_port;
     struct net_out *o = &n->out[out];
     struct net_ovc *w = net_ovc_at(n, out, p->out_vc);
@@ -486,25 +627,133 @@ static void out_request(struct net *n, uint32_t r, uint32_t id,
     else
         n->pkt[w->wait_tail].next = id;
     w->wait_tail = id;
-    o->qflits += p->flits;
     o->vcs_waiting = (uint8_t)(o->vcs_waiting | (1u << p->out_vc));
-    if (n->p.counters) {
-        struct net_vc_count *cv = net_ivc_count(iv);
-        struct net_in *in = &n->in[p->in_port];
-        wait_inc(&cv->nwait, &cv->stall, now);
-        wait_inc(&in->nwait, &in->stall, now);
-    }
     if (o->busy <= now)
         out_grant(n, out);
     else
         out_wake_at(n, out, o->busy);
 }
 
+/* Input-queued and VOQ routers: route packet id and queue it for its
+ * output. */
+static void out_request(struct net *n, uint32_t r, uint32_t id,
+                        struct net_ivc *iv)
+{
+    route_here(n, r, id, iv);
+    out_enqueue(n, id);
+}
+
+static void rb_advance(struct net *n, uint32_t r, uint32_t ip,
+                       uint32_t vc, uint32_t col);
+
+/* Tiled routers: move the head packets of input VC (ip, vc) of router r
+ * over the row bus into the row buffers of their outputs' columns while
+ * there is room. Each is routed as it becomes the head; one that finds its
+ * row buffer full stays, routed, at the head of the input queue until a
+ * packet leaves that row buffer. A packet leaving the input buffer frees
+ * its flits there: the credits go back upstream one link latency after
+ * its tail has left (crossing the row bus at the link's rate, and no
+ * sooner than the tail has arrived). */
+static void in_advance(struct net *n, uint32_t r, uint32_t ip, uint32_t vc)
+{
+    simtime now = n->s->now;
+    struct net_ivc *iv = net_ivc_at(n, ip, vc);
+    struct net_in *in = &n->in[ip];
+    uint32_t id;
+    while ((id = iv->head) != NET_NONE) {
+        struct packet *p = &n->pkt[id];
+        if (!(p->flags & PKT_ROUTED)) {
+            route_here(n, r, id, iv);
+            p->flags |= PKT_ROUTED;
+        }
+        uint32_t col = n->out[p->out_port].col;
+        struct net_rowbuf *rb = net_rowbuf_at(n, ip, vc, col);
+        if (rb->occ && rb->occ + p->flits > n->p.row_buffer)
+            return; /* waits for room */
+        iv->head = p->in_next;
+        in->occ -= p->flits;
+        pub_update(n, ip, now);
+        simtime left = now + ser_time(&n->out[ip], p->flits);
+        if (left < p->tail)
+            left = p->tail;
+        credit_return(n, r, in->up, vc, p->flits, left + in->latency);
+        p->in_next = NET_NONE;
+        rb->occ += p->flits;
+        if (rb->head == NET_NONE) {
+            rb->head = rb->tail = id;
+            rb_advance(n, r, ip, vc, col);
+        } else {
+            n->pkt[rb->tail].in_next = id;
+            rb->tail = id;
+        }
+    }
+}
+
+/* Tiled routers: move the head packets of row buffer (ip, vc, col) into
+ * the column buffers of their outputs while there is room; there each
+ * requests its output. A head that finds its column buffer full waits in
+ * that buffer's list. Then the input head waiting for room in this row
+ * buffer, if any, may come in. */
+static void rb_advance(struct net *n, uint32_t r, uint32_t ip, uint32_t vc,
+                       uint32_t col)
+{
+    struct net_rowbuf *rb = net_rowbuf_at(n, ip, vc, col);
+    uint32_t row = n->out[ip].row;
+    uint32_t id;
+    while ((id = rb->head) != NET_NONE) {
+        struct packet *p = &n->pkt[id];
+        struct net_colbuf *cb = net_colbuf_at(n, p->out_port, row,
+                                              p->out_vc);
+        if (cb->occ && cb->occ + p->flits > n->p.col_buffer) {
+            uint32_t me = (uint32_t)(rb - n->rowbuf);
+            rb->wnext = NET_NONE;
+            if (cb->whead == NET_NONE)
+                cb->whead = me;
+            else
+                n->rowbuf[cb->wtail].wnext = me;
+            cb->wtail = me;
+            break;
+        }
+        rb->head = p->in_next;
+        rb->occ -= p->flits;
+        cb->occ += p->flits;
+        queue_add(n, p->out_port, p->flits, n->s->now);
+        out_enqueue(n, id);
+    }
+    uint32_t h = net_ivc_at(n, ip, vc)->head;
+    if (h != NET_NONE && (n->pkt[h].flags & PKT_ROUTED) &&
+        n->out[n->pkt[h].out_port].col == col)
+        in_advance(n, r, ip, vc);
+}
+
+/* Tiled routers: packet id, arrived on input port ip, has left the column
+ * buffer of output `port`: the row buffers waiting for room there move
+ * on, first come first served, while their heads fit. */
+static void cb_leave(struct net *n, uint32_t port, uint32_t ip, uint32_t id)
+{
+    const struct packet *p = &n->pkt[id];
+    struct net_colbuf *cb = net_colbuf_at(n, port, n->out[ip].row,
+                                          p->out_vc);
+    cb->occ -= p->flits;
+    uint32_t w;
+    while ((w = cb->whead) != NET_NONE) {
+        const struct net_rowbuf *rb = &n->rowbuf[w];
+        const struct packet *q = &n->pkt[rb->head];
+        if (cb->occ && cb->occ + q->flits > n->p.col_buffer)
+            return;
+        cb->whead = rb->wnext;
+        /* row buffer w is (port * V + vc) * cols + col */
+        uint32_t wcol = w % n->cols, wv = (w / n->cols) % n->V;
+        uint32_t wip = w / n->cols / n->V;
+        rb_advance(n, n->out[wip].router, wip, wv, wcol);
+    }
+}
+
 /* A packet became eligible at router r (after the pipeline delay). With
- * input FIFOs (Aries, Gemini, generic dragonfly) only the head of each
- * input VC is routed and waits for an output, so a blocked head blocks
- * the packets behind it; with virtual output queues (Slingshot) every
- * packet waits for its own output at once. */
+ * input FIFOs only the head of each input VC is routed and waits — for
+ * its output (input-queued) or for room in its row buffer (tiled) — so a
+ * blocked head blocks the packets behind it; with virtual output queues
+ * (Slingshot) every packet waits for its own output at once. */
 static void in_push(struct net *n, uint32_t r, uint32_t id)
 {
     struct packet *p = &n->pkt[id];
@@ -517,14 +766,17 @@ static void in_push(struct net *n, uint32_t r, uint32_t id)
         cv->flits += p->flits;
         cv->pkts++;
     }
-    if (n->p.voq) {
+    if (n->p.router == NET_ROUTER_VOQ) {
         out_request(n, r, id, iv);
         return;
     }
     p->in_next = NET_NONE;
     if (iv->head == NET_NONE) {
         iv->head = iv->tail = id;
-        out_request(n, r, id, iv);
+        if (n->p.router == NET_ROUTER_TILED)
+            in_advance(n, r, ip, p->vc);
+        else
+            out_request(n, r, id, iv);
     } else {
         n->pkt[iv->tail].in_next = id;
         iv->tail = id;
@@ -555,12 +807,16 @@ static void transmit(struct net *n, uint32_t out, uint32_t id)
         cr_close(n, o, out, now);
     }
 
-    /* the input buffer it leaves; its credits go back upstream (to the
-     * upstream router's output port, or to the injecting NICs) one link
-     * latency after its tail has left */
-    in->occ -= p->flits;
-    pub_update(n, ip, now);
-    credit_return(n, r, in->up, p->vc, p->flits, end + in->latency);
+    /* the input buffer it leaves (a tiled router's row buffer: it left the
+     * input buffer earlier, in_advance); its credits go back upstream (to
+     * the upstream router's output port, or to the injecting NICs) one
+     * link latency after its tail has left */
+    if (n->p.router != NET_ROUTER_TILED) {
+        in->occ -= p->flits;
+        pub_update(n, ip, now);
+        credit_return(n, r, in->up, p->vc, p->flits, end + in->latency);
+    }
+    p->flags &= (uint8_t)~PKT_ROUTED;
 
     if (o->peer == TOPO_NONE) {
         /* to the NIC: delivered when the tail arrives */
@@ -572,6 +828,7 @@ static void transmit(struct net *n, uint32_t out, uint32_t id)
     w->credits -= p->flits;
     assert(w->credits >= 0);
     o->used += p->flits;
+    gpub_update(n, out, now);
     p->in_port = o->peer;
     p->vc = p->out_vc;
     p->tail = end + o->latency;
@@ -611,10 +868,12 @@ static void out_grant(struct net *n, uint32_t port)
             o->vcs_waiting = (uint8_t)(o->vcs_waiting & ~(1u << v));
         o->qflits -= p->flits;
         uint32_t ip = p->in_port, ivc = p->vc, r = o->router;
-        transmit(n, port, id);
+        transmit(n, port, id); /* publishes the new qflits and used */
         if (o->vcs_waiting)
             out_wake_at(n, port, o->busy);
-        if (!n->p.voq) {
+        if (n->p.router == NET_ROUTER_TILED) {
+            cb_leave(n, port, ip, id);
+        } else if (n->p.router == NET_ROUTER_INPUT_QUEUED) {
             /* the next packet of that input VC becomes its head */
             struct net_ivc *iv = net_ivc_at(n, ip, ivc);
             assert(iv->head == id);
@@ -1000,6 +1259,26 @@ double net_nic_rate(const struct net *n, uint32_t nic, uint32_t flits)
 
 /* ---- set-up ------------------------------------------------------- */
 
+/* A mode reads published loads: which, by aries_load. With the credit
+ * estimate the global ports publish their load (to the routers of their
+ * group: XC white paper, "downstream load information is propagated from
+ * router-to-router"). Called before any traffic. */
+static void set_publish(struct net *n)
+{
+    if (n->publish != NET_PUB_NONE)
+        return;
+    if (n->p.aries_load == NET_ARIES_OCCUPANCY) {
+        n->publish = NET_PUB_INPUT;
+        return;
+    }
+    n->publish = NET_PUB_GLOBAL;
+    for (uint32_t i = 0; i < n->n_ports; i++)
+        if (n->out[i].peer != TOPO_NONE &&
+            topo_port_class((enum port_kind)n->t->ports[i].kind) ==
+                PCLASS_GLOBAL)
+            n->out[i].publish = 1;
+}
+
 int net_add_mode(struct net *n, const struct routing *r)
 {
     for (uint32_t i = 0; i < n->n_modes; i++)
@@ -1008,7 +1287,8 @@ int net_add_mode(struct net *n, const struct routing *r)
     if (n->n_modes == NET_MAX_MODES)
         return -1;
     n->modes[n->n_modes] = r;
-    n->publish = n->publish || (r->publish && n->p.publish_period);
+    if (r->publish && n->p.publish_period)
+        set_publish(n);
     return (int)n->n_modes++;
 }
 
@@ -1080,8 +1360,52 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
                    big);
         return -1;
     }
+    if (p->router == NET_ROUTER_TILED &&
+        (p->row_buffer < big || p->col_buffer < big)) {
+        diag_error(d, NULL, 0, p->row_buffer < big ? "network.row_buffer"
+                                                    : "network.col_buffer",
+                   "row and column buffers must hold the largest packet "
+                   "(%u flits)", big);
+        return -1;
+    }
     n->V = 2 * p->vcs;
     size_t P = t->n_ports, PV = P * n->V;
+    if (p->router == NET_ROUTER_TILED) {
+        uint32_t cols = p->tile_columns;
+        if (!cols) {
+            uint32_t radix = 0;
+            for (uint32_t r = 0; r < t->n_routers; r++)
+                if (t->routers[r].n_ports > radix)
+                    radix = t->routers[r].n_ports;
+            while (cols * cols < radix)
+                cols++;
+        }
+        if (cols < 1 || cols > 255) {
+            diag_error(d, NULL, 0, "network.tile_columns",
+                       "%u columns; expected 1 to 255", cols);
+            return -1;
+        }
+        uint32_t rows = 1;
+        for (uint32_t r = 0; r < t->n_routers; r++) {
+            uint32_t k = (t->routers[r].n_ports + cols - 1) / cols;
+            if (k > rows)
+                rows = k;
+        }
+        if (rows > 255) {
+            diag_error(d, NULL, 0, "network.tile_columns",
+                       "%u columns make %u tile rows; expected at most 255",
+                       cols, rows);
+            return -1;
+        }
+        n->cols = cols;
+        n->rows = rows;
+        ALLOC_LINES(n->rowbuf, PV * cols);
+        for (size_t i = 0; i < PV * cols; i++)
+            n->rowbuf[i].head = n->rowbuf[i].tail = NET_NONE;
+        ALLOC_LINES(n->colbuf, PV * rows);
+        for (size_t i = 0; i < PV * rows; i++)
+            n->colbuf[i].whead = n->colbuf[i].wtail = NET_NONE;
+    }
     ALLOC_LINES(n->out, P);
     ALLOC_LINES(n->in, P);
     ALLOC_LINES(n->ovc, PV);
@@ -1124,6 +1448,11 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
             tp->peer != TOPO_NONE ? t->ports[tp->peer].router : TOPO_NONE;
         o->latency = tp->latency;
         o->nic = NET_NONE;
+        if (n->cols) { /* tile i of its router: row i / cols, column i % cols */
+            uint32_t k = i - t->routers[tp->router].first_port;
+            o->col = (uint8_t)(k % n->cols);
+            o->row = (uint8_t)(k / n->cols);
+        }
         in->up = tp->peer != TOPO_NONE ? tp->peer : i;
         in->latency = tp->latency;
         enum port_class pc = topo_port_class((enum port_kind)tp->kind);
@@ -1144,6 +1473,14 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
                 return -1;
             }
             o->ser_fp = (uint32_t)fp;
+            if (tp->peer != TOPO_NONE) {
+                /* A packet's credits come back 2 x wire + the next
+                 * router's pipeline delay + its serialization after it
+                 * starts: at full rate with nothing queued downstream,
+                 * this many flits are in use, the link's own. */
+                double loop = 2.0 * tp->latency + (double)p->router_delay;
+                o->bdp = (uint32_t)(loop / ps + 0.5) + big;
+            }
         }
     }
     for (uint32_t i = 0; i < t->n_ports; i++) {
@@ -1191,7 +1528,8 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
         n->router_rng[r] = rng_stream(seed, RNG_ROUTER, r);
     n->modes[0] = p->routing;
     n->n_modes = 1;
-    n->publish = p->routing->publish && p->publish_period;
+    if (p->routing->publish && p->publish_period)
+        set_publish(n);
     if (route_init(n, d) < 0) {
         net_free(n);
         return -1;
@@ -1218,6 +1556,8 @@ void net_free(struct net *n)
     free(n->in);
     free(n->ovc);
     free(n->ivc);
+    free(n->rowbuf);
+    free(n->colbuf);
     free(n->cr_queue);
     free(n->pub);
     free(n->buf_cap);
@@ -1242,6 +1582,9 @@ size_t net_bytes(const struct net *n)
     size_t b = lines_bytes(P, sizeof *n->out) + lines_bytes(P, sizeof *n->in) +
                lines_bytes(PV, sizeof *n->ovc) +
                lines_bytes(PV * n->ivc_size, 1) +
+               (n->rowbuf ? lines_bytes(PV * n->cols, sizeof *n->rowbuf) +
+                                lines_bytes(PV * n->rows, sizeof *n->colbuf)
+                          : 0) +
                lines_bytes(P * NET_CR_DEPTH, sizeof *n->cr_queue) +
                lines_bytes(P * NET_PUB_DEPTH, sizeof *n->pub);
     b += P * sizeof *n->buf_cap;
@@ -1300,6 +1643,18 @@ int net_check_drained(struct net *n, struct diag *d)
                      w->inj_credits, n->buf_cap[i]);
             if (net_ivc_at(n, i, v)->head != NET_NONE)
                 FAIL("port %u VC %u: input FIFO not empty", i, v);
+            for (uint32_t c = 0; n->rowbuf && c < n->cols; c++) {
+                const struct net_rowbuf *rb = net_rowbuf_at(n, i, v, c);
+                if (rb->head != NET_NONE || rb->occ)
+                    FAIL("port %u VC %u: row buffer %u not empty (%u "
+                         "flits)", i, v, c, rb->occ);
+            }
+            for (uint32_t rw = 0; n->colbuf && rw < n->rows; rw++) {
+                const struct net_colbuf *cb = net_colbuf_at(n, i, rw, v);
+                if (cb->occ || cb->whead != NET_NONE)
+                    FAIL("port %u VC %u: column buffer of row %u not "
+                         "empty (%u flits)", i, v, rw, cb->occ);
+            }
         }
     }
 #undef FAIL

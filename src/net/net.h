@@ -24,10 +24,29 @@
  *    has 4 + 4), buffers and credits counted in flits, virtual cut-through
  *    at packet granularity (a packet moves only when the downstream VC has
  *    room for all of it). A packet reaching a router becomes eligible after
- *    the router's pipeline delay; the head of each input VC is routed and
- *    requests its output port (head-of-line blocking, as in the Aries input
- *    queues), or — with `voq` (Slingshot's virtual output queues) — every
- *    packet requests its output at once. An output port serves one packet
+ *    the router's pipeline delay. How it then reaches its output depends
+ *    on the router's buffering (`router`):
+ *      tiled (Aries, Gemini, the generic dragonfly): the tiled routers of
+ *        Cray's BlackWidow/YARC lineage (XC white paper, "Aries Router";
+ *        Kim et al., "Microarchitecture of a High-Radix Router", ISCA
+ *        2005): the head of each input VC is routed at its input queue
+ *        and crosses the tile row's bus into the row buffer that input
+ *        has, per VC, in the sub-switch of its output's column; from
+ *        there, first in first out, into the column buffer its output has
+ *        for that row and VC, where it waits for the output link ("the
+ *        column buffers collect packet data from the six tiles within each
+ *        column and multiplex them onto the output link"). An input head
+ *        blocks the packets behind it only while the row buffer of its
+ *        column is full, and a row-buffer head only while its column
+ *        buffer is full (its output congested); the input buffer's
+ *        credits go back upstream as the packet leaves it for the row
+ *        buffer.
+ *      input-queued: the head of each input VC waits for its output
+ *        directly (a plain input-queued crossbar: the classic head-of-line
+ *        limit, kept for ablation).
+ *      voq (Slingshot: SC'20 §II-A, "virtual output-queued architecture"):
+ *        every packet requests its output at once.
+ *    An output port serves one packet
  *    at a time, for its serialization time at the link's bandwidth (times
  *    the link-layer efficiency: Aries LCB sends 9 packet flits in 10);
  *    arbitration is round-robin over VCs and first-come-first-served within
@@ -42,8 +61,11 @@
  *    phantom congestion.
  *
  * What is not: flit-level pipelining inside a packet (virtual cut-through
- * moves whole packets), the Aries row/column sub-switch structure (one
- * crossbar per router), link errors and retransmission, packet
+ * moves whole packets), the tiled routers' internal timing (a packet
+ * crosses the row bus and the sub-switch in the router's pipeline delay;
+ * an output serves its column buffers first come first served within a
+ * VC),
+ * link errors and retransmission, packet
  * compression on Gemini, ejection back-pressure (a NIC always sinks what
  * arrives, at its port's bandwidth).
  *
@@ -82,7 +104,40 @@ enum {
     PKT_NONMIN = 1,    /* routed (or diverted) non-minimally */
     PKT_MID_DONE = 2,  /* reached its intermediate router/group */
     PKT_DECIDED = 4,   /* adaptive min/non-min decision taken for good */
+    PKT_ROUTED = 0x80, /* net.c, tiled routers: routed at the current
+                          router, not yet sent on (bits 8..0x40 belong to
+                          route/) */
 };
+
+/* How a router buffers packets between its inputs and outputs (see the
+ * header comment). */
+enum net_router {
+    NET_ROUTER_TILED,
+    NET_ROUTER_INPUT_QUEUED,
+    NET_ROUTER_VOQ,
+};
+
+/* Their names in experiment files, by value; NULL-terminated. */
+extern const char *const net_router_names[];
+
+/* What the Aries adaptive modes compare (route/aries.c, docs/network.md):
+ *  credit     the white paper's estimate, "a combination of downstream
+ *             link load, estimated far-end link load and near-end link
+ *             load": the flits waiting for the port here, the credits in
+ *             use on it beyond the link's own bandwidth-delay product, and
+ *             the load of the global link a candidate leaves the group by,
+ *             published by its router;
+ *  occupancy  the earlier model: the flits waiting here plus the input
+ *             buffer occupancy the next router published (ablation). */
+enum net_aries_load {
+    NET_ARIES_CREDIT,
+    NET_ARIES_OCCUPANCY,
+};
+extern const char *const net_aries_load_names[];
+int net_aries_load_find(const char *name);
+
+/* The router called `name`, or -1. */
+int net_router_find(const char *name);
 
 struct packet {
     uint32_t next;       /* link in an output's wait list (or free list) */
@@ -155,14 +210,28 @@ struct net_params {
     uint32_t buf_local;       /* flits per VC, router-to-router in a group */
     uint32_t buf_global;      /* flits per VC, between groups */
     uint32_t buf_endpoint;    /* flits per VC, NIC to router */
-    bool voq;                 /* virtual output queues (no HOL blocking) */
+    uint8_t router;           /* enum net_router */
+    uint32_t row_buffer;      /* tiled: flits a row buffer holds (one per
+                                 input, VC and tile column) */
+    uint32_t col_buffer;      /* tiled: flits a column buffer holds (one
+                                 per output, tile row and VC) */
+    uint32_t tile_columns;    /* tiled: columns of the tile matrix (Aries
+                                 6 x 8: 8); 0: the smallest c with
+                                 c * c >= ports of the router */
     simtime publish_period;   /* far-end load published this often */
     uint32_t link_eff_num, link_eff_den; /* link-layer efficiency */
     /* routing */
     const struct routing *routing;   /* default mode (modes[0]) */
     struct route_bias bias[4];       /* ADAPTIVE_0 .. ADAPTIVE_3, in
                                         congestion levels */
-    uint32_t load_quantum;           /* Aries: flits per congestion level */
+    uint8_t aries_load;              /* enum net_aries_load */
+    uint32_t load_quantum;           /* Aries: flits per congestion level
+                                        (near-end term; the whole sum with
+                                        aries_load "occupancy") */
+    uint32_t far_quantum;            /* Aries: flits of credits in use
+                                        beyond the link's own per level */
+    uint32_t down_quantum;           /* Aries: flits of a global link's
+                                        published load per level */
     uint32_t load_levels;            /* Aries: highest level (4-bit: 15) */
     uint32_t ugal_threshold;         /* flits (BookSim: 30) */
     struct route_bias ss_bias;       /* Slingshot adaptive */
@@ -247,15 +316,29 @@ struct net_out {              /* [port], output side (this router -> peer
                                  or NIC): one 64-byte line */
     simtime busy;             /* link busy until */
     simtime wake;             /* earliest pending WAKE, SIMTIME_MAX */
-    simtime inj_busy;         /* endpoint port: the NIC-to-router
+    union {
+        simtime inj_busy;     /* endpoint port: the NIC-to-router
                                  direction busy until */
+        struct {
+            uint32_t bdp;     /* port to a router: credits in use that
+                                 are the link's own when it runs at full
+                                 rate with nothing queued downstream
+                                 (net_port_excess) */
+            uint32_t publish; /* port to a router: it publishes its load
+                                 to the routers of its group (Aries
+                                 global ports, aries_load "credit") */
+        };
+    };
     uint32_t ser_fp;          /* serialization per flit, ps * 1024 (link
                                  efficiency included) */
-    uint32_t qflits;          /* flits waiting for this output */
+    uint32_t qflits;          /* flits waiting for this output: its near-end
+                                 queue (tiled routers: in its column
+                                 buffers; others: routed to it here) */
     uint8_t vcs_waiting;      /* bit v: packets wait for it on VC v */
     uint8_t cr_open;          /* counting, bit c: the credit stall of class
                                  c (2: of either) is open (net_out_count) */
-    uint16_t pad_;
+    uint8_t col;              /* tiled: the tile column it is in */
+    uint8_t row;              /* tiled: the tile row it is in */
     uint32_t used;            /* flits sent and not yet credited back */
     uint32_t router;          /* owning router (topo) */
     uint32_t peer;            /* port at the other end, TOPO_NONE (topo) */
@@ -300,6 +383,24 @@ struct net_ivc {              /* input VC, see net_ivc_at: 8 bytes */
                                  used with voq */
 };
 
+struct net_rowbuf {           /* tiled: [(port * V + vc) * cols + col], the
+                                 row buffer input VC (port, vc) has in the
+                                 sub-switch of column col: 16 bytes */
+    uint32_t head, tail;      /* its packets in arrival order
+                                 (packet.in_next); only the head moves on */
+    uint32_t occ;             /* flits in it */
+    uint32_t wnext;           /* next row buffer waiting for the same
+                                 column buffer (net_colbuf) */
+};
+
+struct net_colbuf {           /* tiled: [(port * rows + row) * V + vc], the
+                                 column buffer output `port` has for tile
+                                 row `row` and output VC vc: 12 bytes */
+    uint32_t occ;             /* flits in it (its packets wait in the
+                                 output VC's wait list) */
+    uint32_t whead, wtail;    /* row buffers whose head waits for room */
+};
+
 struct net_vc_count {         /* counting, right after its net_ivc */
     uint32_t nwait;           /* routed packets waiting for their output
                                  (open while > 0) */
@@ -332,7 +433,8 @@ struct net {
 
     const struct routing *modes[NET_MAX_MODES];
     uint32_t n_modes;
-    bool publish;               /* a mode reads the far-end load */
+    uint8_t publish;            /* what routers publish (a mode reads it):
+                                   NET_PUB_* */
 
     /* packets and messages: flat arrays with free lists, grown by
      * doubling (never inside steady state once big enough) */
@@ -348,6 +450,9 @@ struct net {
     struct net_ivc *ivc;        /* input VCs: use net_ivc_at */
     uint32_t ivc_size;          /* their spacing, bytes: 8, or 40 with
                                    counting */
+    struct net_rowbuf *rowbuf;  /* tiled routers: see net_rowbuf_at */
+    struct net_colbuf *colbuf;  /* tiled routers: see net_colbuf_at */
+    uint32_t cols, rows;        /* tiled: the tile matrix */
     uint64_t *cr_queue;         /* [port * NET_CR_DEPTH] credits on their
                                    way back to the output port: time<<16 |
                                    vc<<13 | flits (see net.c) */
@@ -387,6 +492,23 @@ static inline struct net_ivc *net_ivc_at(const struct net *n, uint32_t port,
     return (struct net_ivc *)((char *)n->ivc +
                               ((size_t)port * n->V + vc) * n->ivc_size);
 }
+/* Tiled routers: the row buffer of input VC (port, vc) in column col. */
+static inline struct net_rowbuf *net_rowbuf_at(const struct net *n,
+                                               uint32_t port, uint32_t vc,
+                                               uint32_t col)
+{
+    return &n->rowbuf[((size_t)port * n->V + vc) * n->cols + col];
+}
+
+/* Tiled routers: the column buffer of output `port` for tile row `row`
+ * and output VC vc. */
+static inline struct net_colbuf *net_colbuf_at(const struct net *n,
+                                               uint32_t port, uint32_t row,
+                                               uint32_t vc)
+{
+    return &n->colbuf[((size_t)port * n->rows + row) * n->V + vc];
+}
+
 static inline struct net_vc_count *net_ivc_count(struct net_ivc *iv)
 {
     return (struct net_vc_count *)(iv + 1);
@@ -447,9 +569,30 @@ static inline uint64_t net_in_flight(const struct net *n)
  * Reports to d and returns -1 on a violation. */
 int net_check_drained(struct net *n, struct diag *d);
 
-/* Load of output port `port` as adaptive routing sees it at time now. */
+/* What routers publish to their neighbours every publish_period. */
+enum {
+    NET_PUB_NONE,
+    NET_PUB_INPUT,  /* input buffer occupancy (aries_load "occupancy") */
+    NET_PUB_GLOBAL, /* a global port's load (aries_load "credit") */
+};
+
+/* Load of output port `port` as adaptive routing sees it at time now:
+ * local, the flits waiting for it plus the credits in use on it (UGAL-L,
+ * Slingshot); far, the occupancy of the next router's input buffer as
+ * that router published it (stale by the publication period and the
+ * link's latency). */
 uint32_t net_port_load_local(struct net *n, uint32_t port, simtime now);
 uint32_t net_port_load_far(const struct net *n, uint32_t port, simtime now);
+
+/* Credits in use on output `port` beyond the link's own (net_out.bdp):
+ * the flits its far end holds, as far as the credits tell, at time now. */
+uint32_t net_port_excess(struct net *n, uint32_t port, simtime now);
+
+/* The load global port `gport` publishes (flits waiting for it plus its
+ * credits in use beyond the link's own, at the start of the newest
+ * publication period that began at least `delay` before now). */
+uint32_t net_port_published(const struct net *n, uint32_t gport,
+                            simtime now, simtime delay);
 
 /* Memory the model holds, bytes (for the benchmarks). */
 size_t net_bytes(const struct net *n);

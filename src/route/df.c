@@ -169,13 +169,32 @@ static struct df_cand min_cand(struct net *n, uint32_t r,
 uint32_t df_random_mid(struct net *n, uint32_t r, uint32_t dst, uint64_t h,
                        bool hashed)
 {
-    uint32_t R = n->n_routers;
-    if (R <= 2)
-        return dst;
-    uint32_t x = hashed ? (uint32_t)(h % R)
-                        : rng_below(&n->router_rng[r], R);
-    while (x == r || x == dst)
-        x = (x + 1) % R;
+    /* XC white paper, "Aries Routing": non-minimal routes "distribute
+     * traffic uniformly over intermediate groups" through "an
+     * intermediate Aries anywhere in the system": between groups, any
+     * router of a third group (of either group when there are only two);
+     * inside a group, a root router of that group */
+    uint32_t g = df_group(n, r), dg = df_group(n, dst);
+    uint32_t G = n->t->n_groups;
+    uint32_t x;
+    if (g == dg || G < 3) {
+        uint32_t first = g == dg ? n->group_first[g] : 0;
+        uint32_t R = g == dg ? n->group_size[g] : n->n_routers;
+        if (R <= 2)
+            return dst;
+        x = hashed ? (uint32_t)(h % R) : rng_below(&n->router_rng[r], R);
+        while (first + x == r || first + x == dst)
+            x = (x + 1) % R;
+        return first + x;
+    }
+    /* the routers of the other groups, numbered without g's and dg's */
+    uint32_t lo = g < dg ? g : dg, hi = g < dg ? dg : g;
+    uint32_t R = n->n_routers - n->group_size[g] - n->group_size[dg];
+    x = hashed ? (uint32_t)(h % R) : rng_below(&n->router_rng[r], R);
+    if (x >= n->group_first[lo])
+        x += n->group_size[lo];
+    if (x >= n->group_first[hi])
+        x += n->group_size[hi];
     return x;
 }
 
