@@ -731,7 +731,8 @@ static void test_variants(void)
         return;
     CHECK_STR_CONTAINS(o.iters,
                        "run,job,name,iteration,variant,counted,end_us,"
-                       "time_us,model_us,lat_us,stall_cycles\n");
+                       "time_us,model_us,lat_us,stall_cycles,packets,"
+                       "nonmin_share,hops_mean\n");
     CHECK_STR_CONTAINS(o.iters, "\n0,0,pp,0,default,");
     CHECK_STR_CONTAINS(o.iters, "\n0,0,pp,1,high-bias,");
     CHECK_STR_CONTAINS(o.iters, "\n0,0,pp,2,app-aware,");
@@ -894,7 +895,7 @@ static void test_model(void)
     if (!ran(rc, &o, &c))
         return;
     CHECK_STR_CONTAINS(o.iters, "end_us,time_us,model_us,lat_us,"
-                                "stall_cycles\n");
+                                "stall_cycles,");
     for (int k = 0; k < 8; k++) {
         char a[32], b[32];
         snprintf(a, sizeof a, "0,0,small,%d,", k);
