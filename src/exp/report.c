@@ -1122,6 +1122,58 @@ static const char *csv_at(const struct csv *c, uint32_t row, int col)
     return c->field[(size_t)row * c->cols + (size_t)col];
 }
 
+/* Reorder the series s[0..n) by job (in order of first appearance), then
+ * by the first row of va (variants.csv) with their job and variant
+ * (series without one last, in their order); sid[0..rows) (a series
+ * index or UINT32_MAX) follows. 0, or -1 out of memory. */
+static int order_series(struct report_series *s, uint32_t n, uint32_t *sid,
+                        uint32_t rows, const struct csv *va, int v_name,
+                        int v_var)
+{
+    uint32_t *perm = malloc(4 * (size_t)(n ? n : 1) * sizeof *perm);
+    struct report_series *t = malloc((n ? n : 1) * sizeof *t);
+    if (!perm || !t) {
+        free(perm);
+        free(t);
+        return -1;
+    }
+    uint32_t *job = perm + n, *row = perm + 2 * (size_t)n,
+             *inv = perm + 3 * (size_t)n;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t b = 0;
+        while (strcmp(s[b].job, s[k].job) != 0)
+            b++;
+        job[k] = b == k ? k : job[b]; /* the job's first series */
+        row[k] = UINT32_MAX;
+        for (uint32_t r = 0; r < va->rows && row[k] == UINT32_MAX; r++)
+            if (strcmp(csv_at(va, r, v_name), s[k].job) == 0 &&
+                strcmp(csv_at(va, r, v_var), s[k].variant) == 0)
+                row[k] = r;
+    }
+    /* insertion sort by (job, row, k): stable, n is small */
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t i = k;
+        for (; i > 0; i--) {
+            uint32_t a = perm[i - 1];
+            if (job[a] < job[k] || (job[a] == job[k] && row[a] <= row[k]))
+                break;
+            perm[i] = a;
+        }
+        perm[i] = k;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        t[i] = s[perm[i]];
+        inv[perm[i]] = i;
+    }
+    memcpy(s, t, n * sizeof *s);
+    for (uint32_t r = 0; r < rows; r++)
+        if (sid[r] != UINT32_MAX)
+            sid[r] = inv[sid[r]];
+    free(perm);
+    free(t);
+    return 0;
+}
+
 int report_from_results(const char *dir, const struct report_info *info,
                         bool *drawn, FILE *err)
 {
@@ -1205,6 +1257,13 @@ int report_from_results(const char *dir, const struct report_info *info,
         sid[r] = k;
         s[k].n++;
     }
+    /* each job's series in the order of its variants (variants.csv's
+     * rows, as the file lists them), so that its first series, the
+     * baseline the others are normalised to, is its first variant
+     * whichever variant ran first (variant_order = "shuffled"), as in
+     * variants.csv's `normalized` */
+    if (order_series(s, n, sid, it.rows, &va, v_name, v_var) != 0)
+        goto oom;
     for (uint32_t k = 0; k < n; k++) {
         s[k].norm = malloc((s[k].n ? s[k].n : 1) * sizeof *s[k].norm);
         s[k].raw = malloc((s[k].n ? s[k].n : 1) * sizeof *s[k].raw);
