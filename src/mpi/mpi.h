@@ -49,7 +49,7 @@
  *    MPI library picks by size and rank count (mpi/coll.h);
  *  - DMPI_MARK records the end of an iteration.
  *
- * Where each job's packets went (SC'19 §3: adaptive routing's
+ * Where each job's packets went (SC'19 §4.1: adaptive routing's
  * non-minimal paths cost small messages latency): every packet of every
  * network message a rank posts, its requests and their responses, is
  * counted when it reaches its destination NIC (the net's `delivered`
