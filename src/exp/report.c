@@ -990,9 +990,12 @@ int report_write(const char *dir, const struct report_info *info,
           "whiskers: 1.5 IQR; outliers above the plot's top are not "
           "drawn but count in every statistic (as in SC'19 Fig. 8); "
           "QCD = (Q3 - Q1) / (Q3 + Q1); the CI of the median by order "
-          "statistics (Le Boudec). The last column is the share of the "
-          "variant's bytes sent with ADAPTIVE_0 or ADAPTIVE_1 (SC'19 "
-          "Fig. 8's percentages for the app-aware variant).</p>\n"
+          "statistics (Le Boudec). \"Bytes with ADAPTIVE_0/1\" is the "
+          "share of the variant's bytes sent with ADAPTIVE_0 or "
+          "ADAPTIVE_1 (SC'19 Fig. 8's percentages for the app-aware "
+          "variant); the two columns after it, where the packets of its "
+          "counted iterations went (the share routed non-minimally, "
+          "their mean router-to-router hops).</p>\n"
           "</body></html>\n",
           h);
     if (fclose(h) != 0)
