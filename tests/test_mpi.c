@@ -12,6 +12,7 @@
 
 #include "app/ember.h"
 #include "app/micro.h"
+#include "core/registry.h"
 #include "core/diag.h"
 #include "core/sim.h"
 #include "mpi/mpi.h"
@@ -635,6 +636,167 @@ static void test_ember_motifs(void)
     }
 }
 
+/* ---- where the packets went (struct dmpi_paths) ------------------------- */
+
+/* What the test's own `delivered` hook counts, before handing each packet
+ * on to the layer's: per job, by the NIC that posted the packet's message
+ * (each NIC holds one rank of one job), and how often a packet arrived
+ * when its poster had already moved to an iteration of the other parity
+ * (the marks it has made, from the layer's on_mark). */
+static struct {
+    void (*layer)(void *ctx, const struct packet *p, simtime now);
+    const struct dmpi *m;
+    uint32_t *job_of_nic, *rank_of_nic; /* [nics], UINT32_MAX: none */
+    uint32_t *marks;                    /* [global rank] */
+    uint8_t mode[2];                    /* even iterations, odd ones */
+    struct dmpi_paths seen[2];          /* per job */
+    uint64_t odd[2];                    /* per job: packets in mode[1] */
+    uint64_t crossed;
+} pw;
+
+static uint8_t pw_mode(void *ctx, const struct dmpi_post *q)
+{
+    (void)ctx;
+    return pw.mode[q->iter % 2];
+}
+
+static void pw_mark(void *ctx, uint32_t job, uint32_t r, uint32_t i)
+{
+    (void)ctx;
+    pw.marks[dmpi_rank_id(pw.m, job, r)] = i + 1;
+}
+
+static void pw_delivered(void *ctx, const struct packet *p, simtime now)
+{
+    uint32_t nic = p->cls == PKT_REQ ? p->src_nic : p->dst_nic;
+    uint32_t j = pw.job_of_nic[nic];
+    CHECK(j < 2);
+    if (j < 2) {
+        struct dmpi_paths *w = &pw.seen[j];
+        w->pkts[p->cls]++;
+        w->nonmin[p->cls] += (p->flags & PKT_NONMIN) != 0;
+        w->hops[p->cls] += p->hops;
+        bool odd = p->mode == pw.mode[1];
+        pw.odd[j] += odd;
+        pw.crossed += (pw.marks[pw.rank_of_nic[nic]] % 2 == 1) != odd;
+    }
+    pw.layer(ctx, p, now);
+}
+
+/* The layer counts every packet of a job's messages, requests and
+ * responses, where its message was posted: a job whose even iterations
+ * post with minimal routing and odd ones with NMIN_HASH has no
+ * non-minimal packet in an even iteration and nothing else in an odd one,
+ * although packets of one iteration still arrive after their poster has
+ * moved on; its counts over the iterations equal what a hook of the test
+ * sees per job and what the network's own statistics count, and, once
+ * the network has drained, every request has its response. An alltoall
+ * of 16 KiB (GET rendezvous) on 8 nodes beside a 64 KiB ping-pong. */
+static void test_paths(void)
+{
+    struct mpi_h h;
+    memset(&pw, 0, sizeof pw);
+    if (mpi_h_setup(&h, "xc-12cab", false) != 0) {
+        CHECK(!"setup");
+        mpi_h_teardown(&h);
+        return;
+    }
+    static const char *const name[2] = { "minimal", "NMIN_HASH" };
+    for (int k = 0; k < 2; k++) {
+        int i = net_add_mode(&h.n, (const struct routing *)registry_find(
+                                       &routing_registry, name[k]));
+        CHECK(i > 0);
+        pw.mode[k] = (uint8_t)i;
+    }
+    uint32_t a2a[8], pp[2] = { mpi_h_node_on(&h.t, 300),
+                               mpi_h_node_on(&h.t, 500) };
+    for (uint32_t r = 0; r < 8; r++)
+        a2a[r] = mpi_h_node_on(&h.t, 7 * r);
+    struct micro mb[2];
+    char err[128];
+    struct micro_params mp[2] = {
+        { .kind = MICRO_ALLTOALL, .bytes = 16384, .iterations = 6 },
+        { .kind = MICRO_PINGPONG, .bytes = 65536, .iterations = 6,
+          .peer = 1 } };
+    CHECK(micro_init(&mb[0], &mp[0], 8, err, sizeof err) == 0);
+    CHECK(micro_init(&mb[1], &mp[1], 2, err, sizeof err) == 0);
+    struct dmpi_job_spec js[2] = {
+        { .name = "a2a", .nodes = a2a, .n_nodes = 8, .ppn = 1,
+          .app = micro_app(&mb[0]) },
+        { .name = "pp", .nodes = pp, .n_nodes = 2, .ppn = 1,
+          .app = micro_app(&mb[1]) } };
+    uint32_t nics = h.t.n_nics;
+    pw.job_of_nic = malloc(nics * sizeof *pw.job_of_nic);
+    pw.rank_of_nic = malloc(nics * sizeof *pw.rank_of_nic);
+    pw.marks = calloc(10, sizeof *pw.marks);
+    if (!pw.job_of_nic || !pw.rank_of_nic || !pw.marks ||
+        mpi_h_start(&h, NULL, js, 2) != 0) {
+        CHECK(!"start");
+        goto done;
+    }
+    for (uint32_t i = 0; i < nics; i++)
+        pw.job_of_nic[i] = pw.rank_of_nic[i] = UINT32_MAX;
+    for (uint32_t j = 0; j < 2; j++)
+        for (uint32_t r = 0; r < js[j].n_nodes; r++) {
+            uint32_t g = dmpi_rank_id(&h.m, j, r);
+            pw.job_of_nic[dmpi_rank_nic(&h.m, g)] = j;
+            pw.rank_of_nic[dmpi_rank_nic(&h.m, g)] = g;
+        }
+    pw.m = &h.m;
+    pw.layer = h.n.hooks.delivered;
+    CHECK(pw.layer != NULL);
+    h.n.hooks.delivered = pw_delivered;
+    h.m.route_mode = pw_mode;
+    h.m.on_mark = pw_mark;
+    if (!pw.layer || mpi_h_run(&h) != 0)
+        goto done;
+    sim_run(&h.s, SIMTIME_MAX); /* the last responses home */
+    CHECK_EQ_U(net_in_flight(&h.n), 0);
+    struct dmpi_paths all;
+    memset(&all, 0, sizeof all);
+    for (uint32_t j = 0; j < 2; j++) {
+        const struct dmpi_job_result *r = &h.m.res[j];
+        CHECK_EQ_U(r->n_iter, 6);
+        CHECK(r->n_paths >= r->n_iter);
+        struct dmpi_paths sum;
+        memset(&sum, 0, sizeof sum);
+        uint64_t odd = 0;
+        for (uint32_t k = 0; k < r->n_paths; k++) {
+            const struct dmpi_paths *w = &r->paths[k];
+            uint64_t n = w->pkts[0] + w->pkts[1];
+            uint64_t nm = w->nonmin[0] + w->nonmin[1];
+            CHECK(k >= r->n_iter || n > 0);
+            CHECK_EQ_U(nm, k % 2 ? n : 0);
+            odd += k % 2 ? n : 0;
+            dmpi_paths_add(&sum, w);
+        }
+        CHECK_EQ_U(odd, pw.odd[j]);
+        for (int c = 0; c < 2; c++) {
+            CHECK_EQ_U(sum.pkts[c], pw.seen[j].pkts[c]);
+            CHECK_EQ_U(sum.nonmin[c], pw.seen[j].nonmin[c]);
+            CHECK_EQ_U(sum.hops[c], pw.seen[j].hops[c]);
+        }
+        CHECK_EQ_U(sum.pkts[PKT_REQ], sum.pkts[PKT_RSP]);
+        CHECK(sum.nonmin[PKT_REQ] > 0 && sum.hops[PKT_REQ] > 0);
+        dmpi_paths_add(&all, &sum);
+    }
+    for (int c = 0; c < 2; c++) {
+        CHECK_EQ_U(all.pkts[c], h.n.st.delivered[c]);
+        CHECK_EQ_U(all.nonmin[c], h.n.st.nonmin[c]);
+    }
+    CHECK_EQ_U(all.hops[0] + all.hops[1], h.n.st.hops);
+    /* what the test is about: packets that arrive after their poster has
+     * moved on to the next iteration */
+    CHECK(pw.crossed > 0);
+done:
+    micro_free(&mb[0]);
+    micro_free(&mb[1]);
+    free(pw.job_of_nic);
+    free(pw.rank_of_nic);
+    free(pw.marks);
+    mpi_h_teardown(&h);
+}
+
 /* Two ranks of one node: shared memory, no network message; the latency
  * is the two overheads, the shared-memory latency and the copy. */
 static void test_same_node(void)
@@ -681,5 +843,6 @@ const struct test_case tests_mpi[] = {
     TEST(test_one_sided_and_order),
     TEST(test_ember_motifs),
     TEST(test_same_node),
+    TEST(test_paths),
     { NULL, NULL },
 };

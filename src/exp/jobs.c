@@ -669,6 +669,71 @@ static void put_us(FILE *f, simtime t)
     fprintf(f, "%" PRIu64 ".%06" PRIu64, t / SIMTIME_US, t % SIMTIME_US);
 }
 
+/* ---- where the packets went (mpi.h: struct dmpi_paths) ------------------ */
+
+#define PATHS_ANY UINT32_MAX /* paths_sum: whatever the variant */
+
+/* The packets of job r's iterations first .. last-1 that ran variant v
+ * of cj (PATHS_ANY: all of them); last may exceed the iterations
+ * counted (UINT32_MAX: every post, those after the last mark too). */
+static struct dmpi_paths paths_sum(const struct dmpi_job_result *r,
+                                   const struct ctl_job *cj, uint32_t first,
+                                   uint32_t last, uint32_t v)
+{
+    struct dmpi_paths w;
+    memset(&w, 0, sizeof w);
+    if (last > r->n_paths)
+        last = r->n_paths;
+    for (uint32_t k = first; k < last; k++)
+        if (v == PATHS_ANY || ctl_variant(cj, k) == v)
+            dmpi_paths_add(&w, &r->paths[k]);
+    return w;
+}
+
+static uint64_t paths_pkts(const struct dmpi_paths *w)
+{
+    return w->pkts[PKT_REQ] + w->pkts[PKT_RSP];
+}
+
+/* The share of w's packets routed non-minimally and their mean
+ * router-to-router hops, requests and responses together (NaN without
+ * packets). */
+static double paths_nonmin(const struct dmpi_paths *w)
+{
+    uint64_t n = paths_pkts(w);
+    return n ? (double)(w->nonmin[PKT_REQ] + w->nonmin[PKT_RSP]) / (double)n
+             : NAN;
+}
+
+static double paths_hops(const struct dmpi_paths *w)
+{
+    uint64_t n = paths_pkts(w);
+    return n ? (double)(w->hops[PKT_REQ] + w->hops[PKT_RSP]) / (double)n
+             : NAN;
+}
+
+/* The CSV fields packets,nonmin_share,hops_mean (6 decimals; the last
+ * two empty without packets, as undefined figures are elsewhere). */
+static void put_paths(FILE *f, const struct dmpi_paths *w)
+{
+    fprintf(f, "%" PRIu64 ",", paths_pkts(w));
+    if (paths_pkts(w))
+        fprintf(f, "%.6f,%.6f", paths_nonmin(w), paths_hops(w));
+    else
+        fputc(',', f);
+}
+
+/* The console's two columns: the non-minimal share in per cent and the
+ * mean hops ("-" without packets). */
+#define PATHS_HEAD " %8s %6s"
+static void table_paths(FILE *f, const struct dmpi_paths *w)
+{
+    if (paths_pkts(w))
+        fprintf(f, " %7.1f%% %6.2f", 100 * paths_nonmin(w), paths_hops(w));
+    else
+        fprintf(f, " %8s %6s", "-", "-");
+}
+
 /* ---- the model estimate (SC'19 §2.4, Eq. 2) ----------------------------- */
 
 /* The counters of rank 0's NIC it reads (SC'19 §2.3; the library's, with
@@ -881,7 +946,7 @@ static int write_variants(const struct jobs_config *jc, const struct dmpi *m,
          * up whatever modes each run used */
         for (uint32_t k = 0; k < CTL_SHARE_MODES; k++)
             fprintf(f, ",share_%s", ctl_share_names[k]);
-        fputc('\n', f);
+        fprintf(f, ",packets,nonmin_share,hops_mean\n");
     }
     bool head = false;
     for (uint32_t i = 0; i < jc->n; i++) {
@@ -916,6 +981,8 @@ static int write_variants(const struct jobs_config *jc, const struct dmpi *m,
             uint64_t total = 0;
             for (uint32_t k = 0; k < c->n->n_modes; k++)
                 total += ctl_bytes(c, i, v, k);
+            /* the packets of the iterations its statistics count */
+            struct dmpi_paths w = paths_sum(r, cj, j->warmup, r->n_iter, v);
             if (f) {
                 fprintf(f, "%u,%u,%s,%s,%u,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,"
                            "%.6f,%.6f,%.6f,%.6f,",
@@ -930,17 +997,22 @@ static int write_variants(const struct jobs_config *jc, const struct dmpi *m,
                     fprintf(f, ",%.6f",
                             total ? (double)b / (double)total : 0.0);
                 }
+                fputc(',', f);
+                put_paths(f, &w);
                 fputc('\n', f);
             }
             if (table && cj->n > 1) {
                 if (!head)
-                    fprintf(table, "\n%-20s %-10s %6s %12s %8s %10s\n",
+                    fprintf(table, "\n%-20s %-10s %6s %12s %8s %10s" PATHS_HEAD
+                                   "\n",
                             "job", "variant", "iters", "median (us)",
-                            "QCD", "normalized");
+                            "QCD", "normalized", "non-min", "hops");
                 head = true;
-                fprintf(table, "%-20s %-10s %6u %12.3f %8.4f %10.3f\n",
+                fprintf(table, "%-20s %-10s %6u %12.3f %8.4f %10.3f",
                         j->name, cj->v[v]->base.name, cnt, st.median, st.qcd,
                         norm);
+                table_paths(table, &w);
+                fputc('\n', table);
             }
         }
         free(t);
@@ -958,7 +1030,8 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
         if (out->header)
             fprintf(out->jobs, "run,job,name,workload,nodes,ppn,ranks,allocation,"
                            "background,start_us,end_us,time_us,finished,"
-                           "iterations,msgs,bytes\n");
+                           "iterations,msgs,bytes,packets,nonmin_share,"
+                           "hops_mean\n");
         for (uint32_t i = 0; i < jc->n; i++) {
             const struct job_config *j = &jc->job[i];
             const struct dmpi_job_result *r = &m->res[i];
@@ -976,15 +1049,21 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
             } else {
                 fputc(',', out->jobs);
             }
-            fprintf(out->jobs, ",%d,%u,%" PRIu64 ",%" PRIu64 "\n",
+            fprintf(out->jobs, ",%d,%u,%" PRIu64 ",%" PRIu64 ",",
                     r->finished ? 1 : 0, r->n_iter, r->msgs, r->bytes);
+            /* every packet of the run, warm-up and all */
+            struct dmpi_paths w =
+                paths_sum(r, &c->job[i], 0, UINT32_MAX, PATHS_ANY);
+            put_paths(out->jobs, &w);
+            fputc('\n', out->jobs);
         }
     }
     if (out->iterations) {
         if (out->header)
             fprintf(out->iterations, "run,job,name,iteration,variant,"
                                      "counted,end_us,time_us,model_us,"
-                                     "lat_us,stall_cycles\n");
+                                     "lat_us,stall_cycles,packets,"
+                                     "nonmin_share,hops_mean\n");
         for (uint32_t i = 0; i < jc->n; i++) {
             const struct dmpi_job_result *r = &m->res[i];
             const struct ctl_job *cj = &c->job[i];
@@ -1001,6 +1080,9 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
                     fputc(',', out->iterations);
                     put_model(out->iterations, mr, i, k, w);
                 }
+                fputc(',', out->iterations);
+                struct dmpi_paths w = paths_sum(r, cj, k, k + 1, PATHS_ANY);
+                put_paths(out->iterations, &w);
                 fputc('\n', out->iterations);
                 prev = r->iter_end[k];
             }
@@ -1022,9 +1104,10 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
         }
     }
     if (out->table) {
-        fprintf(out->table, "%-20s %-18s %7s %12s %14s %10s\n", "job",
-                "workload", "ranks", "start (us)", "run time (us)",
-                "iterations");
+        fprintf(out->table, "%-20s %-18s %7s %12s %14s %10s" PATHS_HEAD
+                            "\n",
+                "job", "workload", "ranks", "start (us)", "run time (us)",
+                "iterations", "non-min", "hops");
         for (uint32_t i = 0; i < jc->n; i++) {
             const struct job_config *j = &jc->job[i];
             const struct dmpi_job_result *r = &m->res[i];
@@ -1038,9 +1121,13 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
             else
                 snprintf(time, sizeof time, "%s",
                          j->background ? "(stopped)" : "(unfinished)");
-            fprintf(out->table, "%-20s %-18s %7u %12s %14s %10u\n",
+            fprintf(out->table, "%-20s %-18s %7u %12s %14s %10u",
                     j->name, j->workload->name, jobs_ranks(j), start, time,
                     r->n_iter);
+            struct dmpi_paths w =
+                paths_sum(r, &c->job[i], 0, UINT32_MAX, PATHS_ANY);
+            table_paths(out->table, &w);
+            fputc('\n', out->table);
         }
     }
     write_metrics(jc, m, state, out->metrics, out->table, out->run,

@@ -56,6 +56,23 @@ static void gp_str(FILE *f, const char *s)
     }
 }
 
+/* A job's name as an axis label: "pingpong-16KiB" as the workload over
+ * its size, as the paper's axis gives the input size under the
+ * benchmark's name. */
+static void gp_job(FILE *gp, const char *job)
+{
+    const char *dash = strchr(job, '-');
+    if (dash && dash != job && dash[1]) {
+        char head[128];
+        snprintf(head, sizeof head, "%.*s", (int)(dash - job), job);
+        gp_str(gp, head);
+        fprintf(gp, "\\n");
+        gp_str(gp, dash + 1);
+    } else {
+        gp_str(gp, job);
+    }
+}
+
 static void html_str(FILE *f, const char *s)
 {
     for (; s && *s; s++) {
@@ -198,19 +215,7 @@ static int write_data_and_script(const char *dir,
                     share = s[i].share_default;
             }
         fprintf(gp, "%s\"", j ? ", " : "");
-        /* "pingpong-16KiB": the workload over its size, as the paper's
-         * axis gives the input size under the benchmark's name */
-        const char *dash = strchr(jobs[j], '-');
-        if (dash && dash != jobs[j] && dash[1]) {
-            char head[128];
-            snprintf(head, sizeof head, "%.*s", (int)(dash - jobs[j]),
-                     jobs[j]);
-            gp_str(gp, head);
-            fprintf(gp, "\\n");
-            gp_str(gp, dash + 1);
-        } else {
-            gp_str(gp, jobs[j]);
-        }
+        gp_job(gp, jobs[j]);
         if (base >= 1000)
             fprintf(gp, "\\n%.2f ms", base / 1000);
         else
@@ -243,6 +248,155 @@ static int write_data_and_script(const char *dir,
     }
     fclose(gp);
     return 0;
+}
+
+/* The jobs of s in order of first appearance into jobs[0..cap); their
+ * number. */
+static uint32_t job_order(const struct report_series *s, uint32_t n,
+                          const char **jobs, uint32_t cap)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n && k < cap; i++) {
+        uint32_t j = 0;
+        while (j < k && strcmp(jobs[j], s[i].job) != 0)
+            j++;
+        if (j == k)
+            jobs[k++] = s[i].job;
+    }
+    return k;
+}
+
+/* One panel of paths.gp: column col of every variant's block as bars
+ * labelled with their values (format fmt), then the background's. */
+static void paths_panel(FILE *gp, const char *const *vnames, uint32_t n_v,
+                        uint32_t n_bg, int col, const char *fmt, bool key)
+{
+    fprintf(gp, "plot ");
+    for (uint32_t v = 0; v <= n_v; v++) {
+        bool bg = v == n_v;
+        if (bg && !n_bg)
+            break;
+        fprintf(gp, "%s\"paths.dat\" index %u using 1:%d with boxes "
+                    "lc rgb \"%s\" ",
+                v ? ", \\\n  " : "", v, col,
+                bg ? "#999999" : colours[v % N_COLOURS]);
+        if (key) {
+            fprintf(gp, "title \"");
+            gp_str(gp, bg ? "background (all its packets)" : vnames[v]);
+            fputc('"', gp);
+        } else {
+            fprintf(gp, "notitle");
+        }
+        fprintf(gp, ", \\\n  \"paths.dat\" index %u using "
+                    "1:%d:(sprintf(\"%s\", $%d)) with labels offset 0,0.6 "
+                    "font \",9\" notitle",
+                v, col, fmt, col);
+    }
+    fputc('\n', gp);
+}
+
+/* paths.dat / paths.gp: where the packets went, per job and variant (the
+ * box plots' x positions and colours), background jobs in grey to the
+ * right: the non-minimal share above, the mean hops below, each bar
+ * labelled with its value. Returns 1 if written, 0 if no series or
+ * background job has packets (nothing to draw), -1 on a write error. */
+static int write_paths(const char *dir, const struct report_info *info,
+                       const struct report_series *s, uint32_t n,
+                       FILE *err)
+{
+    uint32_t with = 0;
+    for (uint32_t i = 0; i < n; i++)
+        with += s[i].packets > 0;
+    for (uint32_t b = 0; b < info->n_background; b++)
+        with += info->background[b].packets > 0;
+    if (with == 0)
+        return 0;
+    const char *jobs[1024], *vnames[64];
+    uint32_t n_jobs = job_order(s, n, jobs, 1024), n_v = 0;
+    for (uint32_t i = 0; i < n && n_v < 64; i++)
+        variant_index(s[i].variant, vnames, &n_v);
+    FILE *dat, *gp;
+    if (open_pair(dir, "paths", &dat, &gp, err) != 0)
+        return -1;
+    /* one block per variant (a line per job with packets under it), then
+     * one of the background jobs; a block without lines gets a NaN line
+     * so that the blocks keep their indexes */
+    fprintf(dat, "# dfsim: where the packets went: x, packets routed "
+                 "non-minimally (%%), mean router-to-router hops, packets; "
+                 "one block per variant, then the background jobs\n");
+    for (uint32_t v = 0; v < n_v; v++) {
+        fprintf(dat, "# %s\n", vnames[v]);
+        uint32_t lines = 0;
+        for (uint32_t j = 0; j < n_jobs; j++)
+            for (uint32_t i = 0; i < n; i++) {
+                if (strcmp(s[i].job, jobs[j]) != 0 ||
+                    strcmp(s[i].variant, vnames[v]) != 0 || !s[i].packets)
+                    continue;
+                double x = (j + 1) + ((double)v - (n_v - 1) / 2.0) *
+                                         (0.85 / n_v);
+                fprintf(dat, "%.4f %.6f %.6f %llu\n", x,
+                        100 * s[i].nonmin_share, s[i].hops_mean,
+                        (unsigned long long)s[i].packets);
+                lines++;
+            }
+        if (!lines)
+            fprintf(dat, "NaN NaN NaN 0\n");
+        fprintf(dat, "\n\n");
+    }
+    uint32_t n_bg = info->n_background, lines = 0;
+    fprintf(dat, "# background\n");
+    for (uint32_t b = 0; b < n_bg; b++) {
+        const struct report_background *g = &info->background[b];
+        if (!g->packets)
+            continue;
+        fprintf(dat, "%u %.6f %.6f %llu\n", n_jobs + b + 1,
+                100 * g->nonmin_share, g->hops_mean,
+                (unsigned long long)g->packets);
+        lines++;
+    }
+    if (!lines)
+        fprintf(dat, "NaN NaN NaN 0\n");
+    fprintf(dat, "\n\n");
+    fclose(dat);
+
+    uint32_t xs = n_jobs + n_bg;
+    double width = 160 + 110.0 * xs * (n_v > 2 ? n_v / 2.0 : 1);
+    fprintf(gp, "# dfsim: where the packets went, per job and routing "
+                "variant\n"
+                "set terminal svg size %d,640 dynamic font \"sans,12\" "
+                "background rgb \"white\"\n"
+                "set output \"paths.svg\"\n"
+                "set termoption noenhanced\n"
+                "set style fill solid 0.6 border -1\n"
+                "set boxwidth %.3f absolute\n"
+                "set grid ytics lc rgb \"#dddddd\"\n"
+                "set xrange [0.4:%u.6]\n"
+                "set yrange [0:*]\n"
+                "set offsets 0, 0, graph 0.15, 0\n"
+                "set bmargin 4\n"
+                "set xtics (",
+            (int)(width > 480 ? width : 480), 0.8 / (n_v ? n_v : 1), xs);
+    for (uint32_t j = 0; j < n_jobs; j++) {
+        fprintf(gp, "%s\"", j ? ", " : "");
+        gp_job(gp, jobs[j]);
+        fprintf(gp, "\" %u", j + 1);
+    }
+    for (uint32_t b = 0; b < n_bg; b++) {
+        fprintf(gp, "%s\"", n_jobs + b ? ", " : "");
+        gp_job(gp, info->background[b].job);
+        fprintf(gp, "\\n(background)\" %u", n_jobs + b + 1);
+    }
+    fprintf(gp, ") scale 0\n"
+                "set multiplot layout 2,1\n"
+                "set key outside top center horizontal\n"
+                "set ylabel \"packets routed non-minimally (%%)\"\n");
+    paths_panel(gp, vnames, n_v, n_bg, 2, "%.1f", true);
+    fprintf(gp, "unset key\n"
+                "set ylabel \"mean router-to-router hops\"\n");
+    paths_panel(gp, vnames, n_v, n_bg, 3, "%.2f", false);
+    fprintf(gp, "unset multiplot\n");
+    fclose(gp);
+    return 1;
 }
 
 /* model.dat / model.gp: four panels (time, L, s, estimate) of box plots
@@ -568,7 +722,7 @@ static void html_table(FILE *h, const struct report_series *s, uint32_t n)
           "<th>runs</th><th>iterations</th><th>median (us)</th><th>Q1 - Q3 (us)</th>"
           "<th>QCD</th><th>95% CI of the median (us)</th>"
           "<th>normalised median</th><th>bytes with ADAPTIVE_0/1</th>"
-          "</tr>\n",
+          "<th>packets non-minimal</th><th>mean hops</th></tr>\n",
           h);
     for (uint32_t i = 0; i < n; i++) {
         const struct stats_summary *st = &s[i].st;
@@ -585,8 +739,58 @@ static void html_table(FILE *h, const struct report_series *s, uint32_t n)
             fputs("<td>(fewer than 6)</td>", h);
         else
             fprintf(h, "<td>%.3f - %.3f</td>", st->ci_lo, st->ci_hi);
-        fprintf(h, "<td>%.3f</td><td>%.0f%%</td></tr>\n", s[i].norm_median,
+        fprintf(h, "<td>%.3f</td><td>%.0f%%</td>", s[i].norm_median,
                 100 * s[i].share_default);
+        if (s[i].packets)
+            fprintf(h, "<td>%.1f%%</td><td>%.2f</td></tr>\n",
+                    100 * s[i].nonmin_share, s[i].hops_mean);
+        else
+            fputs("<td>-</td><td>-</td></tr>\n", h);
+    }
+    fputs("</table>\n", h);
+}
+
+/* Where the packets went: the figure and the background jobs' rows. */
+static void html_paths(FILE *h, const struct report_info *info, int paths,
+                       bool drawn)
+{
+    if (paths != 1)
+        return;
+    fputs("<h2>Where the packets went</h2>\n<p class=\"note\">Per job and "
+          "variant, the share of its packets that were routed "
+          "non-minimally (through an intermediate router or group: longer "
+          "paths, the cost SC'19 lays to adaptive routing's door) and "
+          "their mean number of router-to-router hops: every request "
+          "packet of the network messages the job's ranks posted in its "
+          "counted iterations and every response that came back for them, "
+          "as delivered before the run ended, pooled over the runs. A "
+          "background job: every packet it sent. Data: variants.csv, "
+          "jobs.csv and iterations.csv (packets, nonmin_share, "
+          "hops_mean).</p>\n",
+          h);
+    if (drawn)
+        fputs("<p><img src=\"paths.svg\" alt=\"share of packets routed "
+              "non-minimally and mean hops per job and variant\"></p>\n",
+              h);
+    else
+        fputs("<p class=\"note\">The figure was not drawn (paths.log); "
+              "<code>gnuplot paths.gp</code> draws it.</p>\n",
+              h);
+    if (!info->n_background)
+        return;
+    fputs("<table>\n<tr><th>background job</th><th>packets</th>"
+          "<th>packets non-minimal</th><th>mean hops</th></tr>\n",
+          h);
+    for (uint32_t b = 0; b < info->n_background; b++) {
+        const struct report_background *g = &info->background[b];
+        fputs("<tr><td>", h);
+        html_str(h, g->job);
+        fprintf(h, "</td><td>%llu</td>", (unsigned long long)g->packets);
+        if (g->packets)
+            fprintf(h, "<td>%.1f%%</td><td>%.2f</td></tr>\n",
+                    100 * g->nonmin_share, g->hops_mean);
+        else
+            fputs("<td>-</td><td>-</td></tr>\n", h);
     }
     fputs("</table>\n", h);
 }
@@ -690,6 +894,11 @@ int report_write(const char *dir, const struct report_info *info,
         return -1;
     int gp = n ? report_gnuplot(dir, "variants.gp", "report.log") : 127;
     *drawn = gp == 0;
+    int paths = write_paths(dir, info, s, n, err);
+    if (paths < 0)
+        return -1;
+    bool paths_drawn =
+        paths == 1 && report_gnuplot(dir, "paths.gp", "paths.log") == 0;
     int model = write_model(dir, s, n, err);
     if (model < 0)
         return -1;
@@ -750,6 +959,7 @@ int report_write(const char *dir, const struct report_info *info,
         html_table(h, s, n);
     else
         fputs("<p>No job has iterations to compare.</p>\n", h);
+    html_paths(h, info, paths, paths_drawn);
     if (model_drawn)
         fputs("<h2>Latency, stalls and the model (SC'19 Fig. 7)</h2>\n"
               "<p class=\"note\">Per iteration of the jobs with "
@@ -780,9 +990,12 @@ int report_write(const char *dir, const struct report_info *info,
           "whiskers: 1.5 IQR; outliers above the plot's top are not "
           "drawn but count in every statistic (as in SC'19 Fig. 8); "
           "QCD = (Q3 - Q1) / (Q3 + Q1); the CI of the median by order "
-          "statistics (Le Boudec). The last column is the share of the "
-          "variant's bytes sent with ADAPTIVE_0 or ADAPTIVE_1 (SC'19 "
-          "Fig. 8's percentages for the app-aware variant).</p>\n"
+          "statistics (Le Boudec). \"Bytes with ADAPTIVE_0/1\" is the "
+          "share of the variant's bytes sent with ADAPTIVE_0 or "
+          "ADAPTIVE_1 (SC'19 Fig. 8's percentages for the app-aware "
+          "variant); the two columns after it, where the packets of its "
+          "counted iterations went (the share routed non-minimally, "
+          "their mean router-to-router hops).</p>\n"
           "</body></html>\n",
           h);
     if (fclose(h) != 0)
@@ -912,6 +1125,58 @@ static const char *csv_at(const struct csv *c, uint32_t row, int col)
     return c->field[(size_t)row * c->cols + (size_t)col];
 }
 
+/* Reorder the series s[0..n) by job (in order of first appearance), then
+ * by the first row of va (variants.csv) with their job and variant
+ * (series without one last, in their order); sid[0..rows) (a series
+ * index or UINT32_MAX) follows. 0, or -1 out of memory. */
+static int order_series(struct report_series *s, uint32_t n, uint32_t *sid,
+                        uint32_t rows, const struct csv *va, int v_name,
+                        int v_var)
+{
+    uint32_t *perm = malloc(4 * (size_t)(n ? n : 1) * sizeof *perm);
+    struct report_series *t = malloc((n ? n : 1) * sizeof *t);
+    if (!perm || !t) {
+        free(perm);
+        free(t);
+        return -1;
+    }
+    uint32_t *job = perm + n, *row = perm + 2 * (size_t)n,
+             *inv = perm + 3 * (size_t)n;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t b = 0;
+        while (strcmp(s[b].job, s[k].job) != 0)
+            b++;
+        job[k] = b == k ? k : job[b]; /* the job's first series */
+        row[k] = UINT32_MAX;
+        for (uint32_t r = 0; r < va->rows && row[k] == UINT32_MAX; r++)
+            if (strcmp(csv_at(va, r, v_name), s[k].job) == 0 &&
+                strcmp(csv_at(va, r, v_var), s[k].variant) == 0)
+                row[k] = r;
+    }
+    /* insertion sort by (job, row, k): stable, n is small */
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t i = k;
+        for (; i > 0; i--) {
+            uint32_t a = perm[i - 1];
+            if (job[a] < job[k] || (job[a] == job[k] && row[a] <= row[k]))
+                break;
+            perm[i] = a;
+        }
+        perm[i] = k;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        t[i] = s[perm[i]];
+        inv[perm[i]] = i;
+    }
+    memcpy(s, t, n * sizeof *s);
+    for (uint32_t r = 0; r < rows; r++)
+        if (sid[r] != UINT32_MAX)
+            sid[r] = inv[sid[r]];
+    free(perm);
+    free(t);
+    return 0;
+}
+
 int report_from_results(const char *dir, const struct report_info *info,
                         bool *drawn, FILE *err)
 {
@@ -938,6 +1203,17 @@ int report_from_results(const char *dir, const struct report_info *info,
         v_a0 = csv_col(&va, "share_ADAPTIVE_0"),
         v_a1 = csv_col(&va, "share_ADAPTIVE_1");
     int j_name = csv_col(&jb, "name"), j_wl = csv_col(&jb, "workload");
+    /* where the packets went: optional (result files of a dfsim before
+     * them have a report without the figure) */
+    int v_pk = csv_col(&va, "packets"), v_nm = csv_col(&va, "nonmin_share"),
+        v_hp = csv_col(&va, "hops_mean"), j_bg = csv_col(&jb, "background"),
+        j_pk = csv_col(&jb, "packets"), j_nm = csv_col(&jb, "nonmin_share"),
+        j_hp = csv_col(&jb, "hops_mean");
+    bool v_paths = v_pk >= 0 && v_nm >= 0 && v_hp >= 0;
+    bool j_paths = j_bg >= 0 && j_pk >= 0 && j_nm >= 0 && j_hp >= 0;
+    struct report_background *bg = NULL;
+    double *bgw = NULL; /* [background jobs x 3]: packets, non-minimal
+                           packets, hops */
     int rc = -1;
     struct report_series *s = NULL;
     double *val = NULL, *scratch = NULL;
@@ -984,6 +1260,13 @@ int report_from_results(const char *dir, const struct report_info *info,
         sid[r] = k;
         s[k].n++;
     }
+    /* each job's series in the order of its variants (variants.csv's
+     * rows, as the file lists them), so that its first series, the
+     * baseline the others are normalised to, is its first variant
+     * whichever variant ran first (variant_order = "shuffled"), as in
+     * variants.csv's `normalized` */
+    if (order_series(s, n, sid, it.rows, &va, v_name, v_var) != 0)
+        goto oom;
     for (uint32_t k = 0; k < n; k++) {
         s[k].norm = malloc((s[k].n ? s[k].n : 1) * sizeof *s[k].norm);
         s[k].raw = malloc((s[k].n ? s[k].n : 1) * sizeof *s[k].raw);
@@ -1061,14 +1344,64 @@ int report_from_results(const char *dir, const struct report_info *info,
             }
         s[k].run_corr = nc ? sum / nc : NAN;
         s[k].run_corr_n = nc;
+        /* where its packets went, each run's figures weighted by its
+         * packets */
+        double pk = 0, nm = 0, hp = 0;
+        for (uint32_t r = 0; v_paths && r < va.rows; r++)
+            if (strcmp(csv_at(&va, r, v_name), s[k].job) == 0 &&
+                strcmp(csv_at(&va, r, v_var), s[k].variant) == 0) {
+                double p = strtod(csv_at(&va, r, v_pk), NULL);
+                if (p <= 0)
+                    continue; /* no packets: empty share and mean */
+                pk += p;
+                nm += p * strtod(csv_at(&va, r, v_nm), NULL);
+                hp += p * strtod(csv_at(&va, r, v_hp), NULL);
+            }
+        s[k].packets = (uint64_t)pk;
+        s[k].nonmin_share = pk > 0 ? nm / pk : 0;
+        s[k].hops_mean = pk > 0 ? hp / pk : 0;
     }
+    /* the background jobs, by name in order of first appearance, pooled
+     * over the runs likewise */
+    uint32_t n_bg = 0;
+    bg = calloc(jb.rows ? jb.rows : 1, sizeof *bg);
+    bgw = malloc(3 * (size_t)(jb.rows ? jb.rows : 1) * sizeof *bgw);
+    if (!bg || !bgw)
+        goto oom;
+    for (uint32_t r = 0; j_paths && r < jb.rows; r++) {
+        if (strcmp(csv_at(&jb, r, j_bg), "1") != 0)
+            continue;
+        const char *job = csv_at(&jb, r, j_name);
+        uint32_t b = 0;
+        while (b < n_bg && strcmp(bg[b].job, job) != 0)
+            b++;
+        if (b == n_bg) {
+            bg[n_bg++].job = job;
+            bgw[3 * b] = bgw[3 * b + 1] = bgw[3 * b + 2] = 0;
+        }
+        double p = strtod(csv_at(&jb, r, j_pk), NULL);
+        if (p <= 0)
+            continue;
+        bgw[3 * b] += p;
+        bgw[3 * b + 1] += p * strtod(csv_at(&jb, r, j_nm), NULL);
+        bgw[3 * b + 2] += p * strtod(csv_at(&jb, r, j_hp), NULL);
+    }
+    for (uint32_t b = 0; b < n_bg; b++) {
+        double p = bgw[3 * b];
+        bg[b].packets = (uint64_t)p;
+        bg[b].nonmin_share = p > 0 ? bgw[3 * b + 1] / p : 0;
+        bg[b].hops_mean = p > 0 ? bgw[3 * b + 2] / p : 0;
+    }
+    struct report_info full = *info;
+    full.background = bg;
+    full.n_background = n_bg;
     for (uint32_t k = 0; k < n; k++) {
         uint32_t b = 0;
         while (strcmp(s[b].job, s[k].job) != 0)
             b++;
         s[k].baseline_median = s[b].st.median;
     }
-    rc = report_write(dir, info, s, n, drawn, err);
+    rc = report_write(dir, &full, s, n, drawn, err);
     for (uint32_t k = 0; k < n; k++) {
         free(s[k].norm);
         free(s[k].raw);
@@ -1086,6 +1419,8 @@ oom:
         free(s[k].model_run);
     }
 out:
+    free(bg);
+    free(bgw);
     free(s);
     free(val);
     free(scratch);

@@ -26,6 +26,16 @@
  * sizes), a third (SC'19 Fig. 5): the quartile coefficient of dispersion
  * of the time and of L per job and variant (qcd.svg).
  *
+ * Where the packets went (paths.svg from paths.gp and paths.dat): per
+ * job and variant, in the box plots' layout (the same x positions and
+ * colours), a bar of the share of its packets routed non-minimally
+ * (top panel, per cent) and one of their mean router-to-router hops
+ * (bottom panel), pooled over the runs (each run's figures weighted by
+ * its packets: variants.csv's packets, nonmin_share, hops_mean); a
+ * background job gets one grey bar of every packet it sent (jobs.csv),
+ * to the right of the foreground jobs. Drawn when a series has packets;
+ * result files without those columns (an older dfsim's) simply lack it.
+ *
  * Under them, SC'19 §2.4's validation of the model: "we compared the
  * estimations made by the model with the actual execution time of a
  * ping-pong benchmark executed over 40 different allocations on Piz
@@ -53,7 +63,10 @@
  * Files, in the results folder: report.html (the page: what ran, a table
  * per job of its variants' statistics, the plot), variants.dat (one block
  * per job and variant: normalised times), variants.gp (the gnuplot
- * script), variants.svg (the plot), report.log (gnuplot's messages); with
+ * script), variants.svg (the plot), report.log (gnuplot's messages);
+ * paths.dat (one block per variant, then the background jobs': x,
+ * non-minimal share in per cent, mean hops, packets), paths.gp,
+ * paths.svg and paths.log; with
  * model values model.dat/.gp/.svg/.log, qcd.dat/.gp/.svg/.log (two jobs or
  * more) and model_corr.csv, a row per job and variant with model values:
  *   job,variant,runs,iterations,pooled_corr,mean_run_corr,corr_runs,
@@ -92,6 +105,19 @@ struct report_series {
                                   (variants.csv) where defined */
     uint32_t run_corr_n;       /* how many runs' it averages (0: none is
                                   defined, run_corr is not read) */
+    uint64_t packets;          /* packets of its counted iterations, over
+                                  the runs (0: none, or not known) */
+    double nonmin_share;       /* of them routed non-minimally, 0..1 */
+    double hops_mean;          /* their mean router-to-router hops */
+};
+
+/* Where a background job's packets went: every packet of its messages
+ * delivered in the runs (jobs.csv), beside the foreground's series. */
+struct report_background {
+    const char *job;
+    uint64_t packets;          /* > 0 */
+    double nonmin_share;       /* 0..1 */
+    double hops_mean;
 };
 
 /* What the page says about the experiment. */
@@ -101,6 +127,10 @@ struct report_info {
     const char *system;        /* the system's name */
     const char *routing;       /* network.routing */
     uint64_t seed;
+    const struct report_background *background; /* [n_background]: drawn
+                                  beside the series in paths.svg (may be
+                                  NULL) */
+    uint32_t n_background;
 };
 
 /* Write the page, data and script into dir and run gnuplot on the
@@ -113,9 +143,13 @@ int report_write(const char *dir, const struct report_info *info,
 
 /* The report of the results in dir (iterations.csv, variants.csv,
  * jobs.csv as exp/jobs.h writes them, every run so far): the iterations
- * marked counted, pooled over runs per job and variant, each normalised
- * by its own run's median of the job's first variant (runs differ in
- * allocation), the runs' model_corr averaged, then report_write.
+ * marked counted, pooled over runs per job and variant (each job's
+ * series in the order of its variants in variants.csv, the file's), each
+ * normalised by its own run's median of the job's first variant (runs
+ * differ in allocation; the first as the file lists them, not the first
+ * to run: with variant_order = "shuffled" any may), the runs' model_corr
+ * averaged, where the packets went pooled (variants.csv, jobs.csv for the
+ * background jobs), then report_write.
  * Returns 0, or -1 (a file missing or
  * not as dfsim writes it: reported to err). */
 int report_from_results(const char *dir, const struct report_info *info,

@@ -313,11 +313,34 @@ static void send_net(struct dmpi *m, uint32_t from, uint32_t to,
                 "takes (4 GiB - 1)", bytes);
         return;
     }
-    if (net_send(m->n, q.src_nic, q.dst_nic, op, (uint32_t)bytes, mode,
-                 (uint64_t)xfer << 4 | k) == NET_NONE) {
+    /* where its packets will count: room for this iteration's counts
+     * now, so that a packet's arrival only adds */
+    struct dmpi_job_result *res = &m->res[q.job];
+    if (q.iter >= res->n_paths) {
+        if (grow((void **)&res->paths, &res->paths_cap, sizeof *res->paths,
+                 q.iter + 1) != 0) {
+            fail(m, "out of memory for the packet counts");
+            return;
+        }
+        memset(&res->paths[res->n_paths], 0,
+               (size_t)(q.iter + 1 - res->n_paths) * sizeof *res->paths);
+        res->n_paths = q.iter + 1;
+    }
+    uint32_t id = net_send(m->n, q.src_nic, q.dst_nic, op, (uint32_t)bytes,
+                           mode, (uint64_t)xfer << 4 | k);
+    if (id == NET_NONE) {
         fail(m, "out of memory for network messages");
         return;
     }
+    /* the net's message ids are dense: as many origins as it has room
+     * for messages (grown with it) */
+    if (id >= m->origin_cap &&
+        grow((void **)&m->origin, &m->origin_cap, sizeof *m->origin,
+             m->n->msg_cap > id ? m->n->msg_cap : id + 1) != 0) {
+        fail(m, "out of memory for network messages");
+        return;
+    }
+    m->origin[id] = (struct dmpi_origin){ .job = q.job, .iter = q.iter };
     if (m->route_sent)
         m->route_sent(m->route_ctx, &q, mode);
 }
@@ -612,6 +635,23 @@ static void on_msg_arrived(void *ctx, uint32_t mid, const struct message *msg,
     default:
         break; /* GETs' requests, one-sided PUTs: nothing at the target */
     }
+}
+
+/* A packet of one of the layer's messages reached its destination NIC
+ * (a request at the target, a response back at the poster): count it
+ * where its message was posted. No allocation: the counts were made room
+ * for at the post. */
+static void on_delivered(void *ctx, const struct packet *p, simtime t)
+{
+    struct dmpi *m = ctx;
+    (void)t;
+    if (p->msg >= m->origin_cap)
+        return; /* its origin could not be stored: the run has failed */
+    const struct dmpi_origin *o = &m->origin[p->msg];
+    struct dmpi_paths *w = &m->res[o->job].paths[o->iter];
+    w->pkts[p->cls]++;
+    w->nonmin[p->cls] += (p->flags & PKT_NONMIN) != 0;
+    w->hops[p->cls] += p->hops;
 }
 
 /* A network message is complete at its source (PUT acknowledged, GET
@@ -1003,6 +1043,7 @@ int dmpi_init(struct dmpi *m, struct sim *s, struct net *n,
     }
     m->job_first[n_jobs] = g;
     n->hooks.ctx = m;
+    n->hooks.delivered = on_delivered;
     n->hooks.msg_arrived = on_msg_arrived;
     n->hooks.msg_done = on_msg_done;
     sim_on(s, ev_type, on_resume, m);
@@ -1069,6 +1110,7 @@ void dmpi_free(struct dmpi *m)
     for (uint32_t j = 0; m->res && j < m->n_jobs; j++) {
         free(m->res[j].rank_end);
         free(m->res[j].iter_end);
+        free(m->res[j].paths);
     }
     free(m->rank);
     free(m->job_first);
@@ -1076,5 +1118,6 @@ void dmpi_free(struct dmpi *m)
     free(m->res);
     free(m->req);
     free(m->xf);
+    free(m->origin);
     memset(m, 0, sizeof *m);
 }

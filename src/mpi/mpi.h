@@ -49,6 +49,20 @@
  *    MPI library picks by size and rank count (mpi/coll.h);
  *  - DMPI_MARK records the end of an iteration.
  *
+ * Where each job's packets went (SC'19 §4.1: adaptive routing's
+ * non-minimal paths cost small messages latency): every packet of every
+ * network message a rank posts, its requests and their responses, is
+ * counted when it reaches its destination NIC (the net's `delivered`
+ * hook) under the job and the iteration its poster was in when it posted
+ * (marks made so far), whenever it arrives: a response still in flight
+ * when its poster has moved on counts where its message was sent. Per
+ * class, packets, those routed non-minimally (PKT_NONMIN) and their
+ * router-to-router hops; packets still in the network when the run stops
+ * are not counted. The poster of each message in flight is kept in a
+ * flat array indexed by the net's message id, the counts per job in one
+ * indexed by iteration, both grown when a message is posted, never when
+ * a packet arrives.
+ *
  * Jobs start at their start offset, a chained job that long after the
  * job it follows has ended; a background job (a congestor) runs
  * until every foreground job has finished, then the run stops. Each job's
@@ -125,6 +139,26 @@ struct dmpi_job_spec {
     uint32_t after;
 };
 
+/* Where the packets of the messages a job's ranks posted in one
+ * iteration went, by class (enum pkt_class: requests, and the responses
+ * that came back for them). */
+struct dmpi_paths {
+    uint64_t pkts[2];   /* delivered to their destination NIC */
+    uint64_t nonmin[2]; /* of them, routed non-minimally (PKT_NONMIN) */
+    uint64_t hops[2];   /* their router-to-router hops */
+};
+
+/* a += b. */
+static inline void dmpi_paths_add(struct dmpi_paths *a,
+                                  const struct dmpi_paths *b)
+{
+    for (int c = 0; c < 2; c++) {
+        a->pkts[c] += b->pkts[c];
+        a->nonmin[c] += b->nonmin[c];
+        a->hops[c] += b->hops[c];
+    }
+}
+
 /* What a job measured. Times are absolute simulation times. */
 struct dmpi_job_result {
     simtime start, end;    /* end: its last rank finished (background
@@ -139,6 +173,11 @@ struct dmpi_job_result {
     uint64_t msgs, bytes;  /* messages sent (point-to-point, collectives'
                               and one-sided PUTs and GETs: the bytes
                               moved), their bytes */
+    struct dmpi_paths *paths; /* [n_paths]: the packets of the network
+                              messages its ranks posted in iteration i
+                              (marks made when posting; i >= n_iter:
+                              after the last complete iteration) */
+    uint32_t n_paths, paths_cap;
 };
 
 /* A network message the layer is about to post (a uGNI post): what a
@@ -152,6 +191,12 @@ struct dmpi_post {
     bool smsg;      /* an SMSG mailbox send: a message of at most smsg_max
                        bytes, or a control message (RTS, FIN) */
     bool alltoall;  /* posted by a rank inside MPI_Alltoall */
+};
+
+/* The poster of a network message in flight: the job and the
+ * iteration its packets count in (struct dmpi_paths). */
+struct dmpi_origin {
+    uint32_t job, iter;
 };
 
 struct dmpi_req;      /* mpi.c */
@@ -176,6 +221,8 @@ struct dmpi {
     uint32_t req_cap, req_free, req_live;
     struct dmpi_xfer *xf;    /* messages in flight (envelopes) */
     uint32_t xf_cap, xf_free, xf_live;
+    struct dmpi_origin *origin; /* [net message id]: who posted it */
+    uint32_t origin_cap;
 
     /* The routing mode of each network message the layer posts (index
      * into the net's modes; NULL: mode 0), and a call after the post:
