@@ -119,6 +119,9 @@ static const struct cfg_key net_keys[] = {
               "link-limited (Aries 6.25, others 0)" },
     NET_U32("max_outstanding", max_outstanding, 1, 1 << 20,
             "requests a NIC may have awaiting their response (1024)"),
+    NET_U32("nic_rsp_slots", nic_rsp_slots, 0, 1 << 20,
+            "requests a NIC takes before it has answered them; more wait "
+            "in the network (256; Slingshot 0 = unbounded)"),
     NET_U32("max_payload", max_payload, 1, 65535,
             "data bytes per packet (Aries, dragonfly, torus 64; Slingshot "
             "4096)"),
@@ -394,6 +397,8 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
         p->nic_gap = ns_to_ps(c->nic_gap_ns);
     if (HAS("max_outstanding"))
         p->max_outstanding = c->max_outstanding;
+    if (HAS("nic_rsp_slots"))
+        p->nic_rsp_slots = c->nic_rsp_slots;
     if (HAS("max_payload"))
         p->max_payload = c->max_payload;
     if (HAS("aries_load"))

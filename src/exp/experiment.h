@@ -66,6 +66,7 @@ struct net_config {
     uint32_t row_buffer, col_buffer, tile_columns;
     uint32_t publish_cycles;         /* router cycles at 875 MHz */
     uint32_t max_outstanding;
+    uint32_t nic_rsp_slots;
     uint32_t max_payload;
     const char *aries_load;          /* net_aries_load_names */
     uint32_t load_quantum, load_levels, far_quantum, down_quantum;

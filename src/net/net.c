@@ -21,6 +21,13 @@ struct net_nic {
     simtime wake_at;             /* pending NIC_WAKE, SIMTIME_MAX if none */
     bool cr_wait;                /* waits for injection credits: a credit
                                     return to one of its ports wakes it */
+    bool ej_wait;                /* a request waits at one of its ports
+                                    for a free response slot */
+    uint32_t rsp_held;           /* requests sent to it (granted by its
+                                    router) whose response it has not yet
+                                    injected: its response slots in use */
+    uint32_t ej_rr;              /* the port woken first at the next free
+                                    slot */
 };
 
 /* ---- parameters --------------------------------------------------- */
@@ -54,6 +61,15 @@ void net_params_defaults(struct net_params *p, const struct topo *t)
     p->expand_num = p->expand_den = 1;
     p->link_eff_num = p->link_eff_den = 1;
     p->max_outstanding = 1024; /* Aries ORB: SC'19 §2.1; assumed elsewhere */
+    /* A NIC answers every request it takes, so it takes one only with a
+     * response slot free; requests beyond them wait in the network (the
+     * ejection back-pressure that builds an incast's congestion tree, and
+     * the request stalls GET traffic shows when its responses are held
+     * back). The table's size is not public for any of these NICs; 256
+     * 64-byte responses (16 KiB) cover more than a microsecond of the
+     * Aries NIC's 160 M packets/s host stream. Slingshot: unbounded here
+     * (its NIC model comes with its congestion control). */
+    p->nic_rsp_slots = t->family == TOPO_SLINGSHOT ? 0 : 256;
     p->vcs = 4;
     /* Tiled routers (Aries, Gemini and the generic dragonfly's high-radix
      * router, Kim et al. ISCA 2005 — the dragonfly paper's router): a row
@@ -339,6 +355,11 @@ static inline void gpub_update(struct net *n, uint32_t port, simtime t)
     const struct net_out *o = &n->out[port];
     if (o->peer != TOPO_NONE && o->publish)
         pub_record(n, port, (uint64_t)o->qflits + excess(o), t);
+}
+
+void net_port_publish(struct net *n, uint32_t gport, simtime now)
+{
+    gpub_update(n, gport, now);
 }
 
 uint32_t net_port_published(const struct net *n, uint32_t gport,
@@ -862,6 +883,17 @@ static void out_grant(struct net *n, uint32_t port)
         struct packet *p = &n->pkt[id];
         if (w->credits < (int32_t)p->flits)
             continue;
+        if (o->peer == TOPO_NONE && p->cls == PKT_REQ &&
+            n->p.nic_rsp_slots) {
+            /* a NIC takes a request only with a response slot free: it
+             * answers every request it takes */
+            struct net_nic *c = &n->nic[p->dst_nic];
+            if (c->rsp_held >= n->p.nic_rsp_slots) {
+                c->ej_wait = true;
+                continue;
+            }
+            c->rsp_held++;
+        }
         o->rr = (uint8_t)(v + 1 < V ? v + 1 : 0);
         w->wait_head = p->next;
         if (p->next == NET_NONE)
@@ -956,9 +988,10 @@ static void rsp_push(struct net *n, uint32_t nic, uint32_t id)
 /* The endpoint port NIC `nic` can inject `flits` flits of VC vc on now,
  * the least recently busy one; NET_NONE if none. *soonest gets the time
  * a busy port with room frees, or else the time the next credit comes
- * back to one of its ports (SIMTIME_MAX if none is on its way). */
+ * back to one of its ports (SIMTIME_MAX if none is on its way); *starved
+ * whether no port has room (back-pressure, not a busy link). */
 static uint32_t nic_port(struct net *n, uint32_t nic, uint32_t vc,
-                         uint32_t flits, simtime *soonest)
+                         uint32_t flits, simtime *soonest, bool *starved)
 {
     const struct topo_nic *tn = &n->t->nics[nic];
     simtime now = n->s->now;
@@ -989,7 +1022,8 @@ static uint32_t nic_port(struct net *n, uint32_t nic, uint32_t vc,
             best_busy = b;
         }
     }
-    if (best == NET_NONE && *soonest == SIMTIME_MAX) {
+    *starved = best == NET_NONE && *soonest == SIMTIME_MAX;
+    if (*starved) {
         *soonest = credit;
         n->nic[nic].cr_wait = true; /* and any later return wakes it */
     }
@@ -1024,6 +1058,23 @@ static void nic_inject(struct net *n, uint32_t nic, uint32_t id,
     p->in_port = port;
     p->tail = end + o->latency;
     n->st.injected[p->cls]++;
+    if (p->cls == PKT_RSP && n->p.nic_rsp_slots) {
+        /* a response slot frees: a request waiting for one may come in */
+        struct net_nic *c = &n->nic[nic];
+        c->rsp_held--;
+        if (c->ej_wait) {
+            /* the ports it takes requests from, from a rotating first
+             * (the Netlink serves its tiles in turn) */
+            c->ej_wait = false;
+            const struct topo_nic *tn = &n->t->nics[nic];
+            uint32_t k0 = c->ej_rr++ % tn->n_ports;
+            for (uint32_t i = 0; i < tn->n_ports; i++) {
+                uint32_t ep = tn->first_port + (k0 + i) % tn->n_ports;
+                if (n->out[ep].vcs_waiting)
+                    out_wake_by(n, net_nic_entity(n, nic), ep, now);
+            }
+        }
+    }
     if (n->ct.nic) {
         struct net_nic_count *k = &n->ct.nic[nic];
         k->flits[p->cls] += net_nic_flits(&n->p, p);
@@ -1038,69 +1089,76 @@ static void nic_inject(struct net *n, uint32_t nic, uint32_t id,
 }
 
 /* NIC `nic` could not inject its next packet of class cls: back-pressure
- * (a stall) if it lacks credits, not if its ports are only busy. */
-static void nic_blocked(struct net *n, uint32_t nic, uint32_t cls)
+ * (a stall) if it lacks credits (`starved`), not if its ports are only
+ * busy. */
+static void nic_blocked(struct net *n, uint32_t nic, uint32_t cls,
+                        bool starved)
 {
     if (n->ct.nic)
         stall_set(&n->ct.nic[nic].since[cls], &n->ct.nic[nic].stall[cls],
-                  n->nic[nic].cr_wait, n->s->now);
+                  starved, n->s->now);
 }
 
 /* Inject what NIC `nic` can inject now: responses first, then the next
  * request of the oldest message, within the outstanding-request limit and
  * the injection rate (a packet whose read or write stream is busy waits;
- * one of the other stream may go). */
+ * one of the other stream may go). Requests and responses travel on VCs
+ * of their own, with credits of their own: a response held back for lack
+ * of credits does not hold the requests back. */
 static void nic_try(struct net *n, uint32_t nic)
 {
     struct net_nic *c = &n->nic[nic];
     simtime now = n->s->now;
+    simtime wake = SIMTIME_MAX;
+    bool rsp_stuck = false;
     c->cr_wait = false;
     for (;;) {
-        simtime soon, rate_wait = SIMTIME_MAX;
-        if (c->rsp_head != NET_NONE) {
+        simtime soon;
+        bool starved;
+        if (!rsp_stuck && c->rsp_head != NET_NONE) {
             uint32_t id = c->rsp_head;
             struct packet *p = &n->pkt[id];
             simtime t = *nic_rate_timer(c, p->cls, p->op);
-            if (t > now)
-                rate_wait = t;
-        }
-        if (c->rsp_head != NET_NONE && rate_wait == SIMTIME_MAX) {
-            uint32_t id = c->rsp_head;
-            struct packet *p = &n->pkt[id];
-            uint32_t port = nic_port(n, nic, p->vc, p->flits, &soon);
-            if (port == NET_NONE) {
-                nic_blocked(n, nic, PKT_RSP);
-                if (soon != SIMTIME_MAX)
-                    nic_wake_at(n, nic, soon);
-                return; /* else a credit return will wake us */
+            if (t > now) {
+                if (t < wake)
+                    wake = t;
+                rsp_stuck = true; /* its stream is busy: a request of the
+                                     other stream may go */
+            } else {
+                uint32_t port = nic_port(n, nic, p->vc, p->flits, &soon,
+                                         &starved);
+                if (port != NET_NONE) {
+                    c->rsp_head = p->next;
+                    nic_inject(n, nic, id, port);
+                    continue;
+                }
+                nic_blocked(n, nic, PKT_RSP, starved);
+                if (soon < wake)
+                    wake = soon; /* else a credit return wakes us */
+                rsp_stuck = true;
             }
-            c->rsp_head = p->next;
-            nic_inject(n, nic, id, port);
-            continue;
         }
         if (c->req_head == NET_NONE ||
-            c->outstanding >= n->p.max_outstanding) {
-            if (rate_wait != SIMTIME_MAX)
-                nic_wake_at(n, nic, rate_wait);
-            return;
-        }
+            c->outstanding >= n->p.max_outstanding)
+            break;
         uint32_t mid = c->req_head;
         struct message *m = &n->msg[mid];
         simtime t = *nic_rate_timer(c, PKT_REQ, m->op);
         if (t > now) {
-            nic_wake_at(n, nic, t < rate_wait ? t : rate_wait);
-            return;
+            if (t < wake)
+                wake = t;
+            break;
         }
         uint32_t bytes = m->bytes - m->sent;
         if (bytes > n->p.max_payload)
             bytes = n->p.max_payload;
         uint32_t flits = net_req_flits(&n->p, (enum net_op)m->op, bytes);
-        uint32_t port = nic_port(n, nic, 0, flits, &soon);
+        uint32_t port = nic_port(n, nic, 0, flits, &soon, &starved);
         if (port == NET_NONE) {
-            nic_blocked(n, nic, PKT_REQ);
-            if (soon != SIMTIME_MAX)
-                nic_wake_at(n, nic, soon);
-            return;
+            nic_blocked(n, nic, PKT_REQ, starved);
+            if (soon < wake)
+                wake = soon;
+            break;
         }
         uint32_t id = slots_alloc(PKT_SLOTS(n));
         if (id == NET_NONE) {
@@ -1127,6 +1185,8 @@ static void nic_try(struct net *n, uint32_t nic)
         c->outstanding++;
         nic_inject(n, nic, id, port);
     }
+    if (wake != SIMTIME_MAX)
+        nic_wake_at(n, nic, wake);
 }
 
 static void on_nic_wake(struct sim *s, const struct event *e, void *ctx)

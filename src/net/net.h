@@ -204,6 +204,9 @@ struct net_params {
     /* NIC */
     simtime nic_gap;          /* minimum time between two injections */
     uint32_t max_outstanding; /* requests awaiting a response, per NIC */
+    uint32_t nic_rsp_slots;   /* requests a NIC holds whose response it has
+                                 not yet injected; a request finding none
+                                 free waits in its router (0: unbounded) */
     /* routers and links */
     simtime router_delay;     /* pipeline delay per router crossed */
     uint32_t vcs;             /* VCs per class (requests, responses) */
@@ -593,6 +596,10 @@ uint32_t net_port_excess(struct net *n, uint32_t port, simtime now);
  * publication period that began at least `delay` before now). */
 uint32_t net_port_published(const struct net *n, uint32_t gport,
                             simtime now, simtime delay);
+
+/* Record what global port `gport` publishes now (what every change of its
+ * load does; for tests that set its state by hand). */
+void net_port_publish(struct net *n, uint32_t gport, simtime now);
 
 /* Memory the model holds, bytes (for the benchmarks). */
 size_t net_bytes(const struct net *n);

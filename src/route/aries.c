@@ -159,6 +159,17 @@ static uint32_t aries_decide(struct net *n, uint32_t r, struct packet *p,
     return df_take(n, r, p, minimal ? bm : bn, minimal);
 }
 
+uint32_t route_aries_level(struct net *n, uint32_t r, uint32_t port,
+                           uint32_t gport, simtime now)
+{
+    return cand_level(n, r, port, gport, now);
+}
+
+bool route_aries_beats(struct net *n, uint32_t r, uint64_t b, uint64_t a)
+{
+    return beats(n, r, b, a);
+}
+
 #define ADAPTIVE(k, help)                                                  \
     const struct routing routing_adaptive_##k = {                          \
         .base = { "ADAPTIVE_" #k, help },                                  \

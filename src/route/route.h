@@ -104,4 +104,13 @@ void route_free(struct net *n);
  * p->out_vc), updating its route state. */
 void route_packet(struct net *n, uint32_t r, struct packet *p, simtime now);
 
+/* The Aries congestion level ADAPTIVE_k sees at router r, at time now, of
+ * a candidate leaving by first-hop port `port` and, unless NET_NONE,
+ * global port `gport` of r's group (route/aries.c); and whether level b
+ * beats level a there (lower wins; a tie goes to a at level 0 and either
+ * way at random above, from r's stream). For tests and tools. */
+uint32_t route_aries_level(struct net *n, uint32_t r, uint32_t port,
+                           uint32_t gport, simtime now);
+bool route_aries_beats(struct net *n, uint32_t r, uint64_t b, uint64_t a);
+
 #endif

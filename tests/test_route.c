@@ -1,0 +1,418 @@
+/* tests/test_route.c — routing modes as registered tables, the Aries
+ * congestion estimate on hand-built router states (near-end queue,
+ * credits in use beyond the link's own, the published load of the global
+ * link ahead, saturation, ties), where non-minimal routes go, how much a
+ * tiled router's buffering lifts a dragonfly's saturation, and the NIC's
+ * response slots that make GET requesters stall when their targets
+ * cannot answer. */
+#include "test.h"
+
+#include "core/sim.h"
+#include "exp/traffic.h"
+#include "net/net.h"
+#include "route/route.h"
+#include "topo/builders.h"
+#include "topo/topo.h"
+
+struct rt {
+    struct topo t;
+    struct sim s;
+    struct net n;
+    struct diag d;
+    uint32_t groups_seen;   /* bit g: a traced request crossed group g */
+    uint32_t global_hops;   /* global links the traced requests crossed */
+    uint32_t traced;        /* traced requests delivered */
+};
+
+/* A 3-group XC (16 optical cables per group pair), the network's
+ * defaults but for `routing`, `aries_load` and `counters`. */
+static int rt_setup(struct rt *x, const char *routing, uint8_t aries_load,
+                    bool counters, uint32_t rsp_slots)
+{
+    memset(x, 0, sizeof *x);
+    diag_init(&x->d);
+    union topo_params p;
+    topo_builder_aries.defaults(&p);
+    p.aries.groups = 3;
+    p.aries.chassis_last = 6;
+    p.aries.cables_per_pair = 16;
+    if (topo_build(&x->t, &topo_builder_aries, &p, "xc3", "xc3", &x->d,
+                   NULL) != 0)
+        return -1;
+    if (sim_init(&x->s, EVQ_HEAP4, net_entities(&x->t)) != 0)
+        return -1;
+    struct net_params np;
+    net_params_defaults(&np, &x->t);
+    np.routing = (const struct routing *)registry_find(&routing_registry,
+                                                       routing);
+    np.aries_load = aries_load;
+    np.counters = counters;
+    np.nic_rsp_slots = rsp_slots;
+    if (!np.routing || net_init(&x->n, &x->t, &np, &x->s, 1, &x->d) != 0)
+        return -1;
+    return 0;
+}
+
+static void rt_free(struct rt *x)
+{
+    net_free(&x->n);
+    sim_free(&x->s);
+    topo_free(&x->t);
+}
+
+/* Every mode is a complete table; the registry's names are unique; each
+ * family's default routes it. */
+static void test_registry(void)
+{
+    const struct registry *reg = &routing_registry;
+    CHECK(reg->n >= 12);
+    for (size_t i = 0; i < reg->n; i++) {
+        const struct routing *r = (const struct routing *)reg->entries[i];
+        CHECK(r->route != NULL);
+        CHECK(r->families != 0);
+        CHECK(r->base.help && r->base.help[0]);
+        if (r->families & ((1u << TOPO_ARIES) | (1u << TOPO_DRAGONFLY))) {
+            CHECK(r->pick != NULL);
+            CHECK(r->exit != NULL);
+        }
+        for (size_t j = i + 1; j < reg->n; j++)
+            CHECK(strcmp(r->base.name, reg->entries[j]->name) != 0);
+        CHECK(registry_find(reg, r->base.name) == &r->base);
+    }
+    for (int f = 0; f <= TOPO_TORUS; f++)
+        CHECK(route_supports(route_default((enum topo_family)f),
+                             (enum topo_family)f));
+    for (unsigned k = 0; k < 4; k++) {
+        char name[16];
+        snprintf(name, sizeof name, "ADAPTIVE_%u", k);
+        const struct routing *r =
+            (const struct routing *)registry_find(reg, name);
+        CHECK(r && r->param == k && r->progressive && r->publish &&
+              r->decide);
+    }
+    const struct routing *m =
+        (const struct routing *)registry_find(reg, "minimal");
+    CHECK(m && !m->decide && !m->publish && !m->progressive);
+}
+
+/* A port of router r of the given class with a peer, the k-th such. */
+static uint32_t port_of(const struct topo *t, uint32_t r,
+                        enum port_class cls, uint32_t k)
+{
+    const struct topo_router *rt = &t->routers[r];
+    for (uint32_t i = 0; i < rt->n_ports; i++) {
+        uint32_t pt = rt->first_port + i;
+        if (t->ports[pt].peer != TOPO_NONE &&
+            topo_port_class((enum port_kind)t->ports[pt].kind) == cls &&
+            k-- == 0)
+            return pt;
+    }
+    return TOPO_NONE;
+}
+
+/* The three terms, each on a port set by hand. */
+static void test_aries_levels(void)
+{
+    struct rt x;
+    if (rt_setup(&x, "ADAPTIVE_0", NET_ARIES_CREDIT, false, 256) != 0) {
+        CHECK(!"setup");
+        return;
+    }
+    struct net *n = &x.n;
+    uint32_t r = 0;
+    uint32_t lp = port_of(&x.t, r, PCLASS_LOCAL, 0);
+    uint32_t own = port_of(&x.t, r, PCLASS_GLOBAL, 0);
+    /* a global port of group 0 owned by another router */
+    uint32_t gp = TOPO_NONE;
+    for (uint32_t q = 1; q < x.t.n_routers && gp == TOPO_NONE; q++)
+        if (x.t.routers[q].group == 0)
+            gp = port_of(&x.t, q, PCLASS_GLOBAL, 0);
+    CHECK(lp != TOPO_NONE && own != TOPO_NONE && gp != TOPO_NONE);
+    if (gp == TOPO_NONE || lp == TOPO_NONE || own == TOPO_NONE) {
+        rt_free(&x);
+        return;
+    }
+    uint32_t q = n->p.load_quantum; /* 14 flits: one full request */
+    CHECK_EQ_U(q, 14);
+    simtime period = n->p.publish_period;
+    simtime t0 = 1000 * period;
+
+    /* the link's own credits: 2 x wire + the next router's delay + one
+     * packet, in flits at the link's rate */
+    struct net_out *o = &n->out[lp];
+    double ps = o->ser_fp / 1024.0;
+    uint32_t big = net_req_flits(&n->p, NET_PUT, n->p.max_payload);
+    CHECK_EQ_U(o->bdp, (uint32_t)((2.0 * o->latency +
+                                   (double)n->p.router_delay) / ps + 0.5) +
+                           big);
+
+    /* quiet: 0 */
+    CHECK_EQ_U(route_aries_level(n, r, lp, TOPO_NONE, t0), 0);
+    CHECK_EQ_U(route_aries_level(n, r, lp, gp, t0), 0);
+    /* near-end: one level per full request waiting */
+    o->qflits = 2 * q + 3;
+    CHECK_EQ_U(route_aries_level(n, r, lp, TOPO_NONE, t0), 2);
+    o->qflits = 40 * q;
+    CHECK_EQ_U(route_aries_level(n, r, lp, TOPO_NONE, t0),
+               n->p.load_levels);
+    o->qflits = 0;
+    /* far-end: credits in use up to the link's own read 0 (a busy link
+     * with nothing queued downstream), beyond them a level per packet */
+    o->used = o->bdp;
+    CHECK_EQ_U(route_aries_level(n, r, lp, TOPO_NONE, t0), 0);
+    o->used = o->bdp / 2;
+    CHECK_EQ_U(route_aries_level(n, r, lp, TOPO_NONE, t0), 0);
+    o->used = o->bdp + 3 * q;
+    CHECK_EQ_U(route_aries_level(n, r, lp, TOPO_NONE, t0), 3);
+    o->qflits = q;
+    CHECK_EQ_U(route_aries_level(n, r, lp, TOPO_NONE, t0), 4);
+    o->qflits = 0;
+    o->used = 0;
+
+    /* downstream: the global link's load as its router published it, a
+     * period late and a local link's latency later */
+    struct net_out *g = &n->out[gp];
+    g->qflits = 5 * q;
+    net_port_publish(n, gp, t0);
+    CHECK_EQ_U(route_aries_level(n, r, lp, gp, t0), 0);
+    CHECK_EQ_U(route_aries_level(n, r, lp, gp,
+                                 t0 + period + o->latency - 1), 0);
+    CHECK_EQ_U(route_aries_level(n, r, lp, gp,
+                                 t0 + 2 * period + o->latency), 5);
+    /* its far-end part too */
+    g->used = g->bdp + 2 * q;
+    net_port_publish(n, gp, t0 + 4 * period);
+    CHECK_EQ_U(route_aries_level(n, r, lp, gp,
+                                 t0 + 6 * period + o->latency), 7);
+    /* the three terms add up, and saturate */
+    o->qflits = 3 * q;
+    CHECK_EQ_U(route_aries_level(n, r, lp, gp,
+                                 t0 + 6 * period + o->latency), 10);
+    o->qflits = 12 * q;
+    CHECK_EQ_U(route_aries_level(n, r, lp, gp,
+                                 t0 + 6 * period + o->latency),
+               n->p.load_levels);
+    o->qflits = 0;
+    /* a global port the router owns: near and far only, counted once */
+    n->out[own].qflits = 2 * q;
+    CHECK_EQ_U(route_aries_level(n, r, own, own, t0), 2);
+    rt_free(&x);
+
+    /* the earlier metric (ablation): near-end + the next router's
+     * published input occupancy, no downstream term */
+    if (rt_setup(&x, "ADAPTIVE_0", NET_ARIES_OCCUPANCY, false, 256) != 0) {
+        CHECK(!"setup");
+        return;
+    }
+    n = &x.n;
+    n->out[lp].qflits = 3 * q;
+    n->out[lp].used = 500; /* credits play no part */
+    n->out[gp].qflits = 9 * q;
+    CHECK_EQ_U(route_aries_level(n, r, lp, gp, t0), 3);
+    rt_free(&x);
+}
+
+/* Ties: to the first at level 0, either way at random above; never random
+ * with the occupancy metric. */
+static void test_aries_ties(void)
+{
+    struct rt x;
+    if (rt_setup(&x, "ADAPTIVE_0", NET_ARIES_CREDIT, false, 256) != 0) {
+        CHECK(!"setup");
+        return;
+    }
+    uint32_t wins = 0, n = 400;
+    for (uint32_t i = 0; i < n; i++) {
+        CHECK(!route_aries_beats(&x.n, 0, 0, 0));
+        CHECK(route_aries_beats(&x.n, 0, 1, 2));
+        CHECK(!route_aries_beats(&x.n, 0, 2, 1));
+        wins += route_aries_beats(&x.n, 0, 3, 3);
+    }
+    fprintf(stderr, "  ties at level 3: the second won %u of %u\n", wins,
+            n);
+    CHECK(wins > n / 2 - 60 && wins < n / 2 + 60); /* 6 sigma */
+    rt_free(&x);
+    if (rt_setup(&x, "ADAPTIVE_0", NET_ARIES_OCCUPANCY, false, 256) != 0) {
+        CHECK(!"setup");
+        return;
+    }
+    for (uint32_t i = 0; i < 50; i++)
+        CHECK(!route_aries_beats(&x.n, 0, 3, 3));
+    rt_free(&x);
+}
+
+static void trace_hop(void *ctx, const struct packet *p, uint32_t port,
+                      simtime now)
+{
+    struct rt *x = ctx;
+    (void)now;
+    if (p->cls != PKT_REQ)
+        return;
+    x->groups_seen |= 1u << x->t.routers[x->t.ports[port].router].group;
+    if (topo_port_class((enum port_kind)x->t.ports[port].kind) ==
+        PCLASS_GLOBAL)
+        x->global_hops++;
+}
+
+static void trace_delivered(void *ctx, const struct packet *p, simtime now)
+{
+    struct rt *x = ctx;
+    (void)now;
+    if (p->cls == PKT_REQ) {
+        x->traced++;
+        CHECK(p->flags & PKT_NONMIN);
+    }
+}
+
+/* The first NIC of a router of group g, the k-th router of the group. */
+static uint32_t nic_in_group(const struct topo *t, uint32_t g, uint32_t k)
+{
+    for (uint32_t c = 0; c < t->n_nics; c++)
+        if (t->routers[t->nics[c].router].group == g && k-- == 0)
+            return c;
+    return TOPO_NONE;
+}
+
+/* Non-minimal routes (XC white paper): inside a group through a root
+ * router of that group, never another group; between groups through a
+ * third group. */
+static void test_nonmin_intermediates(void)
+{
+    const char *modes[] = { "valiant", "NMIN_HASH" };
+    for (int m = 0; m < 2; m++) {
+        struct rt x;
+        if (rt_setup(&x, modes[m], NET_ARIES_CREDIT, false, 256) != 0) {
+            CHECK(!"setup");
+            return;
+        }
+        x.n.hooks = (struct net_hooks){ .ctx = &x, .hop = trace_hop,
+                                        .delivered = trace_delivered };
+        /* inside group 1: 40 packets, none leaves the group */
+        uint32_t a = nic_in_group(&x.t, 1, 0), b = nic_in_group(&x.t, 1, 200);
+        net_send(&x.n, a, b, NET_PUT, 64 * 40, 0, 0);
+        sim_run(&x.s, SIMTIME_MAX);
+        CHECK_EQ_U(x.traced, 40);
+        CHECK_EQ_U(x.groups_seen, 1u << 1);
+        CHECK_EQ_U(x.global_hops, 0);
+        /* group 0 to group 1: every packet through group 2, two global
+         * hops */
+        x.groups_seen = x.global_hops = x.traced = 0;
+        uint32_t c = nic_in_group(&x.t, 0, 5), e = nic_in_group(&x.t, 1, 9);
+        net_send(&x.n, c, e, NET_PUT, 64 * 40, 0, 0);
+        sim_run(&x.s, SIMTIME_MAX);
+        CHECK_EQ_U(x.traced, 40);
+        CHECK_EQ_U(x.groups_seen, 7u);
+        CHECK_EQ_U(x.global_hops, 2 * 40);
+        CHECK(net_check_drained(&x.n, &x.d) == 0);
+        rt_free(&x);
+    }
+}
+
+/* Uniform random traffic at 0.9 on df1056 with minimal routing: the
+ * accepted load a router's buffering allows. A plain input-queued
+ * crossbar blocks at its heads (about 0.63 of injection); the tiled
+ * router's row and column buffers remove most of that, up to what
+ * virtual output queues reach. Counting the 1-flit response each 5-flit
+ * request brings, the tiled router carries at least 85 % of its links'
+ * capacity. */
+static void test_router_buffering(void)
+{
+    struct topo t;
+    struct diag d;
+    diag_init(&d);
+    if (topo_build_system(&t, "df1056", &d) != 0) {
+        CHECK(!"df1056");
+        return;
+    }
+    const uint8_t routers[] = { NET_ROUTER_INPUT_QUEUED, NET_ROUTER_TILED,
+                                NET_ROUTER_VOQ };
+    double acc[3];
+    for (int k = 0; k < 3; k++) {
+        struct net_params np;
+        net_params_defaults(&np, &t);
+        np.routing = (const struct routing *)registry_find(&routing_registry,
+                                                           "minimal");
+        np.router = routers[k];
+        struct traffic_params tp;
+        traffic_defaults(&tp);
+        tp.pattern = TRAFFIC_UNIFORM;
+        tp.load = 0.9;
+        tp.warmup_us = 2;
+        tp.measure_us = 2;
+        tp.drain_us = 1;
+        struct traffic_result res;
+        memset(&res, 0, sizeof res);
+        CHECK(traffic_run(&t, &np, &tp, 1, EVQ_HEAP4, &res, &d) == 0);
+        CHECK(!res.deadlock);
+        acc[k] = res.accepted;
+    }
+    uint32_t req = net_req_flits(&(struct net_params){ .req_header = 1,
+                                                       .flit_bytes = 16,
+                                                       .expand_num = 1,
+                                                       .expand_den = 1 },
+                                 NET_PUT, 64);
+    double capacity = (double)(req + 1) / req; /* link flits per request */
+    fprintf(stderr, "  df1056 uniform 0.9, minimal: accepted input-queued "
+            "%.3f, tiled %.3f (%.2f of link capacity), voq %.3f\n",
+            acc[0], acc[1], acc[1] * capacity, acc[2]);
+    CHECK(acc[1] > 1.1 * acc[0]);
+    CHECK(acc[1] <= acc[2] + 0.01);
+    CHECK(acc[1] * capacity >= 0.85);
+    topo_free(&t);
+}
+
+/* GETs from two nodes to a third: the target answers at its host
+ * stream's rate (a 64-byte read every 6.25 ns), half the rate at which
+ * the two requesters' GET requests arrive. With response slots the
+ * requests it cannot take wait in the network, the short path back to
+ * the requesters fills and their request flits stall
+ * (AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED); with unbounded slots the
+ * target sinks every request at once and nobody stalls. Three routers of
+ * one chassis (one green link apart), minimal routing. */
+static void test_response_slots(void)
+{
+    simtime stalled[2], took[2];
+    for (int k = 0; k < 2; k++) {
+        struct rt x;
+        if (rt_setup(&x, "minimal", NET_ARIES_CREDIT, true,
+                     k ? 256 : 0) != 0) {
+            CHECK(!"setup");
+            return;
+        }
+        /* the first NIC of routers 0, 1 and 2 (slots 0..2 of chassis 0) */
+        uint32_t nic[3];
+        for (uint32_t r = 0; r < 3; r++)
+            for (uint32_t c = x.t.n_nics; c-- > 0;)
+                if (x.t.nics[c].router == r)
+                    nic[r] = c;
+        net_send(&x.n, nic[1], nic[0], NET_GET, 256 * 1024, 0, 0);
+        net_send(&x.n, nic[2], nic[0], NET_GET, 256 * 1024, 0, 0);
+        sim_run(&x.s, SIMTIME_MAX);
+        stalled[k] = x.n.ct.nic[nic[1]].stall[PKT_REQ] +
+                     x.n.ct.nic[nic[2]].stall[PKT_REQ];
+        took[k] = x.s.now;
+        CHECK(net_check_drained(&x.n, &x.d) == 0);
+        CHECK_EQ_U(x.n.st.msgs_done, 2);
+        rt_free(&x);
+    }
+    fprintf(stderr, "  two 256 KiB GETs from one target: requesters' "
+            "request stalls %.1f us with 256 response slots, %.1f us "
+            "unbounded; done in %.1f / %.1f us\n",
+            (double)stalled[1] / SIMTIME_US, (double)stalled[0] / SIMTIME_US,
+            (double)took[1] / SIMTIME_US, (double)took[0] / SIMTIME_US);
+    CHECK_EQ_U(stalled[0], 0);
+    CHECK(stalled[1] > 10 * SIMTIME_US);
+    /* the target's stream sets the pace either way: 8192 responses */
+    CHECK(took[1] > 8192 * 6250 && took[0] > 8192 * 6250);
+    CHECK(took[1] < took[0] * 11 / 10);
+}
+
+const struct test_case tests_route[] = {
+    TEST(test_registry),
+    TEST(test_aries_levels),
+    TEST(test_aries_ties),
+    TEST(test_nonmin_intermediates),
+    TEST(test_router_buffering),
+    TEST(test_response_slots),
+    { 0 },
+};
