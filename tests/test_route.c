@@ -142,9 +142,10 @@ static void test_aries_levels(void)
     struct net_out *o = &n->out[lp];
     double ps = o->ser_fp / 1024.0;
     uint32_t big = net_req_flits(&n->p, NET_PUT, n->p.max_payload);
-    CHECK_EQ_U(o->bdp, (uint32_t)((2.0 * o->latency +
-                                   (double)n->p.router_delay) / ps + 0.5) +
-                           big);
+    uint32_t bdp = (uint32_t)((2.0 * o->latency +
+                               (double)n->p.router_delay) / ps + 0.5) + big;
+    CHECK_EQ_U(net_port_bdp(n, lp), bdp);
+    CHECK_EQ_U(o->own, (uint64_t)bdp * n->p.far_light / 100);
 
     /* quiet: 0 */
     CHECK_EQ_U(route_aries_level(n, r, lp, TOPO_NONE, t0), 0);
@@ -158,11 +159,11 @@ static void test_aries_levels(void)
     o->qflits = 0;
     /* far-end: credits in use up to the link's own read 0 (a busy link
      * with nothing queued downstream), beyond them a level per packet */
-    o->used = o->bdp;
+    o->used = o->own;
     CHECK_EQ_U(route_aries_level(n, r, lp, TOPO_NONE, t0), 0);
-    o->used = o->bdp / 2;
+    o->used = o->own / 2;
     CHECK_EQ_U(route_aries_level(n, r, lp, TOPO_NONE, t0), 0);
-    o->used = o->bdp + 3 * q;
+    o->used = o->own + 3 * q;
     CHECK_EQ_U(route_aries_level(n, r, lp, TOPO_NONE, t0), 3);
     o->qflits = q;
     CHECK_EQ_U(route_aries_level(n, r, lp, TOPO_NONE, t0), 4);
@@ -180,7 +181,7 @@ static void test_aries_levels(void)
     CHECK_EQ_U(route_aries_level(n, r, lp, gp,
                                  t0 + 2 * period + o->latency), 5);
     /* its far-end part too */
-    g->used = g->bdp + 2 * q;
+    g->used = g->own + 2 * q;
     net_port_publish(n, gp, t0 + 4 * period);
     CHECK_EQ_U(route_aries_level(n, r, lp, gp,
                                  t0 + 6 * period + o->latency), 7);
@@ -380,7 +381,7 @@ static void test_response_slots(void)
             return;
         }
         /* the first NIC of routers 0, 1 and 2 (slots 0..2 of chassis 0) */
-        uint32_t nic[3];
+        uint32_t nic[3] = { 0, 0, 0 };
         for (uint32_t r = 0; r < 3; r++)
             for (uint32_t c = x.t.n_nics; c-- > 0;)
                 if (x.t.nics[c].router == r)
@@ -407,6 +408,62 @@ static void test_response_slots(void)
     CHECK(took[1] < took[0] * 11 / 10);
 }
 
+static uint64_t own_nonmin, own_pkts;
+static void count_req(void *ctx, const struct packet *p, simtime now)
+{
+    (void)ctx;
+    (void)now;
+    if (p->cls == PKT_REQ) {
+        own_pkts++;
+        own_nonmin += (p->flags & PKT_NONMIN) != 0;
+    }
+}
+
+/* One node's own stream (SC'19 Fig. 7, intra-group): 1 MiB PUT to a node
+ * one green link away. Its NIC injects faster than the link carries, so
+ * the stream queues at its first hop and keeps the link busy: ADAPTIVE_0
+ * spreads it over non-minimal paths and is faster; ADAPTIVE_3's bias is
+ * one level above what the stream can show there
+ * (net_own_stream_level), so it stays minimal, stalls more and is
+ * slower. */
+static void test_own_stream(void)
+{
+    const char *modes[] = { "ADAPTIVE_0", "ADAPTIVE_3" };
+    double share[2], took[2], stall[2];
+    for (int k = 0; k < 2; k++) {
+        struct rt x;
+        if (rt_setup(&x, modes[k], NET_ARIES_CREDIT, true, 256) != 0) {
+            CHECK(!"setup");
+            return;
+        }
+        CHECK_EQ_U(x.n.p.bias[3].add,
+                   net_own_stream_level(&x.n.p, &x.t) + 1);
+        x.n.hooks = (struct net_hooks){ .delivered = count_req };
+        own_nonmin = own_pkts = 0;
+        uint32_t nic[2] = { 0, 0 };
+        for (uint32_t r = 0; r < 2; r++)
+            for (uint32_t c = x.t.n_nics; c-- > 0;)
+                if (x.t.nics[c].router == r)
+                    nic[r] = c;
+        net_send(&x.n, nic[1], nic[0], NET_PUT, 1 << 20, 0, 0);
+        sim_run(&x.s, SIMTIME_MAX);
+        share[k] = (double)own_nonmin / (double)own_pkts;
+        took[k] = (double)x.s.now / SIMTIME_US;
+        stall[k] = (double)x.n.ct.nic[nic[1]].stall[PKT_REQ] / SIMTIME_US;
+        CHECK_EQ_U(own_pkts, 16384);
+        CHECK(net_check_drained(&x.n, &x.d) == 0);
+        rt_free(&x);
+    }
+    fprintf(stderr, "  own stream, 1 MiB over one green link: ADAPTIVE_0 "
+            "%.1f %% non-minimal, %.1f us, %.1f us stalled; ADAPTIVE_3 "
+            "%.1f %%, %.1f us, %.1f us stalled\n", 100 * share[0], took[0],
+            stall[0], 100 * share[1], took[1], stall[1]);
+    CHECK(share[0] > 0.2);
+    CHECK(share[1] < 0.02);
+    CHECK(took[0] < 0.8 * took[1]);
+    CHECK(stall[1] > stall[0]);
+}
+
 const struct test_case tests_route[] = {
     TEST(test_registry),
     TEST(test_aries_levels),
@@ -414,5 +471,6 @@ const struct test_case tests_route[] = {
     TEST(test_nonmin_intermediates),
     TEST(test_router_buffering),
     TEST(test_response_slots),
+    TEST(test_own_stream),
     { 0 },
 };

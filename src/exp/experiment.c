@@ -138,6 +138,9 @@ static const struct cfg_key net_keys[] = {
     NET_U32("far_quantum", far_quantum, 1, 1 << 20,
             "ADAPTIVE_k: flits of credits in use beyond the link's own per "
             "level (one full request packet)"),
+    NET_U32("far_light", far_light, 0, 100,
+            "ADAPTIVE_k: credits in use that read as the link's own, per "
+            "cent of its bandwidth-delay product"),
     NET_U32("down_quantum", down_quantum, 1, 1 << 20,
             "ADAPTIVE_k: flits of a global link's published load per level "
             "(one full request packet)"),
@@ -407,6 +410,8 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
         p->load_quantum = c->load_quantum;
     if (HAS("far_quantum"))
         p->far_quantum = c->far_quantum;
+    if (HAS("far_light"))
+        p->far_light = c->far_light;
     if (HAS("down_quantum"))
         p->down_quantum = c->down_quantum;
     if (HAS("load_levels"))
@@ -424,6 +429,10 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
                        (const char *)&c->bias[k] + bias_fields[i].offset,
                        sizeof(uint32_t));
         }
+    /* ADAPTIVE_3's add follows the buffers and the far-end share unless
+     * given (net_params_defaults) */
+    if (!HAS("adaptive3_add"))
+        p->bias[3].add = net_own_stream_level(p, t) + 1;
     if (HAS("ss_bias_shift"))
         p->ss_bias.shift = c->ss_bias.shift;
     if (HAS("ss_bias_add"))

@@ -70,6 +70,7 @@ struct net_config {
     uint32_t max_payload;
     const char *aries_load;          /* net_aries_load_names */
     uint32_t load_quantum, load_levels, far_quantum, down_quantum;
+    uint32_t far_light;
     uint32_t ugal_threshold;
     struct route_bias bias[4];       /* adaptive0_* .. adaptive3_* */
     struct route_bias ss_bias;       /* ss_bias_shift, ss_bias_add */

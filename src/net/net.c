@@ -189,13 +189,21 @@ void net_params_defaults(struct net_params *p, const struct topo *t)
      *  2: low: one level;
      *  3: high: the non-minimal level doubled (a non-minimal path is about
      *     twice as long, as BookSim2's UGAL weighs it: 2q + threshold)
-     *     plus one level more than one node's own stream can queue at its
-     *     first hop. A NIC injects on the four processor tiles of one tile
-     *     row (topo/aries.c), so its packets for one output share that
-     *     output's column buffer of that row: col_buffer flits, 2 levels.
-     *     Its own stream thus stays minimal under high bias (SC'19 Fig. 7:
+     *     plus one level more than one node's own stream can show at its
+     *     first hop (net_own_stream_level): a NIC injects on the
+     *     processor tiles of one tile row (topo/aries.c), so its packets
+     *     for one output share that output's column buffer for the row,
+     *     and the link it keeps busy shows the part of its
+     *     bandwidth-delay product above far_light as far-end load. Its own
+     *     stream thus stays minimal under high bias (SC'19 Fig. 7:
      *     intra-group, high bias stalls more than ADAPTIVE_0, which
-     *     spreads it). */
+     *     spreads it).
+     * The far-end term counts the credits in use beyond far_light = 50 %
+     * of the link's bandwidth-delay product: a link less than half busy
+     * reads 0 (the white paper: minimal when the network is quiet), one
+     * busier reads load its far end does not hold — the credits of the
+     * flits on the wire, the phantom congestion of Won et al. (HPCA 2015,
+     * cited by SC'19 §2.2). The share is not public. */
     uint32_t pk = net_req_flits(p, NET_PUT, p->max_payload);
     uint32_t big = net_rsp_flits(p, NET_GET, p->max_payload);
     if (big < pk)
@@ -204,14 +212,15 @@ void net_params_defaults(struct net_params *p, const struct topo *t)
     p->col_buffer = 2 * big;
     p->load_quantum = pk;
     p->far_quantum = pk;
+    p->far_light = 50;
     p->down_quantum = pk;
     p->load_levels = 15;
     p->aries_load = NET_ARIES_CREDIT;
-    uint32_t own = (p->col_buffer + pk - 1) / pk;
     p->bias[0] = (struct route_bias){ 0, 0, 0, 0 };
     p->bias[1] = (struct route_bias){ 0, 1, 1, 2 };
     p->bias[2] = (struct route_bias){ 0, 1, 0, 0 };
-    p->bias[3] = (struct route_bias){ 1, own + 1, 0, 0 };
+    p->bias[3] = (struct route_bias){ 1, net_own_stream_level(p, t) + 1, 0,
+                                      0 };
     p->ugal_threshold = 3 * pk; /* BookSim2: 30 flits of 10-flit packets */
     p->ss_bias = (struct route_bias){ 1, pk, 0, 0 };
     p->routing = route_default(t->family);
@@ -343,10 +352,10 @@ uint32_t net_port_load_far(const struct net *n, uint32_t port, simtime now)
 }
 
 /* Credits in use on o beyond the link's own (ports to routers; an
- * endpoint port's bdp field is not one). */
+ * endpoint port's `own` field is not one). */
 static inline uint32_t excess(const struct net_out *o)
 {
-    return o->peer != TOPO_NONE && o->used > o->bdp ? o->used - o->bdp : 0;
+    return o->peer != TOPO_NONE && o->used > o->own ? o->used - o->own : 0;
 }
 
 /* Publishing global port `port` changed its load at time t. */
@@ -1533,14 +1542,9 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
                 return -1;
             }
             o->ser_fp = (uint32_t)fp;
-            if (tp->peer != TOPO_NONE) {
-                /* A packet's credits come back 2 x wire + the next
-                 * router's pipeline delay + its serialization after it
-                 * starts: at full rate with nothing queued downstream,
-                 * this many flits are in use, the link's own. */
-                double loop = 2.0 * tp->latency + (double)p->router_delay;
-                o->bdp = (uint32_t)(loop / ps + 0.5) + big;
-            }
+            if (tp->peer != TOPO_NONE)
+                o->own = (uint32_t)((uint64_t)net_port_bdp(n, i) *
+                                    p->far_light / 100);
         }
     }
     for (uint32_t i = 0; i < t->n_ports; i++) {
@@ -1628,6 +1632,53 @@ void net_free(struct net *n)
     free(k->out);
     free(k->nic);
     memset(n, 0, sizeof *n);
+}
+
+/* The bandwidth-delay product of topology port tp under p, flits (see
+ * net_port_bdp); 0 for a port without a peer. */
+static uint32_t bdp_of(const struct net_params *p, const struct topo_port *tp)
+{
+    if (tp->peer == TOPO_NONE || !tp->bw)
+        return 0;
+    uint32_t big = net_req_flits(p, NET_PUT, p->max_payload);
+    uint32_t bigr = net_rsp_flits(p, NET_GET, p->max_payload);
+    if (bigr > big)
+        big = bigr;
+    double ps = (double)p->flit_bytes * 1e12 / (double)tp->bw;
+    if (tp->medium != MEDIUM_ONCHIP)
+        ps = ps * p->link_eff_den / p->link_eff_num;
+    double loop = 2.0 * tp->latency + (double)p->router_delay;
+    return (uint32_t)(loop / ps + 0.5) + big;
+}
+
+uint32_t net_own_stream_level(const struct net_params *p,
+                              const struct topo *t)
+{
+    uint32_t bdp = 0;
+    for (uint32_t i = 0; i < t->n_ports; i++) {
+        uint32_t b = bdp_of(p, &t->ports[i]);
+        if (b > bdp)
+            bdp = b;
+    }
+    uint32_t near = (p->col_buffer + p->load_quantum - 1) / p->load_quantum;
+    uint32_t far = (uint32_t)((uint64_t)bdp * (100 - p->far_light) / 100) /
+                   p->far_quantum;
+    return near + far;
+}
+
+uint32_t net_port_bdp(const struct net *n, uint32_t port)
+{
+    const struct net_out *o = &n->out[port];
+    const struct net_params *p = &n->p;
+    uint32_t big = net_req_flits(p, NET_PUT, p->max_payload);
+    uint32_t bigr = net_rsp_flits(p, NET_GET, p->max_payload);
+    if (bigr > big)
+        big = bigr;
+    /* a packet's credits come back 2 x wire + the next router's pipeline
+     * delay + its serialization after it starts */
+    double ps = o->ser_fp / 1024.0;
+    double loop = 2.0 * o->latency + (double)p->router_delay;
+    return (uint32_t)(loop / ps + 0.5) + big;
 }
 
 /* The allocation of `count` records of `size` bytes by calloc_lines. */

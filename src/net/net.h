@@ -233,6 +233,9 @@ struct net_params {
                                         aries_load "occupancy") */
     uint32_t far_quantum;            /* Aries: flits of credits in use
                                         beyond the link's own per level */
+    uint32_t far_light;              /* Aries: the credits in use that read
+                                        as the link's own, per cent of its
+                                        bandwidth-delay product */
     uint32_t down_quantum;           /* Aries: flits of a global link's
                                         published load per level */
     uint32_t load_levels;            /* Aries: highest level (4-bit: 15) */
@@ -323,10 +326,10 @@ struct net_out {              /* [port], output side (this router -> peer
         simtime inj_busy;     /* endpoint port: the NIC-to-router
                                  direction busy until */
         struct {
-            uint32_t bdp;     /* port to a router: credits in use that
-                                 are the link's own when it runs at full
-                                 rate with nothing queued downstream
-                                 (net_port_excess) */
+            uint32_t own;     /* port to a router: credits in use that
+                                 read as the link's own, not as load at
+                                 its far end: far_light % of its
+                                 bandwidth-delay product (net_port_excess) */
             uint32_t publish; /* port to a router: it publishes its load
                                  to the routers of its group (Aries
                                  global ports, aries_load "credit") */
@@ -587,7 +590,7 @@ enum {
 uint32_t net_port_load_local(struct net *n, uint32_t port, simtime now);
 uint32_t net_port_load_far(const struct net *n, uint32_t port, simtime now);
 
-/* Credits in use on output `port` beyond the link's own (net_out.bdp):
+/* Credits in use on output `port` beyond the link's own (net_out.own):
  * the flits its far end holds, as far as the credits tell, at time now. */
 uint32_t net_port_excess(struct net *n, uint32_t port, simtime now);
 
@@ -600,6 +603,19 @@ uint32_t net_port_published(const struct net *n, uint32_t gport,
 /* Record what global port `gport` publishes now (what every change of its
  * load does; for tests that set its state by hand). */
 void net_port_publish(struct net *n, uint32_t gport, simtime now);
+
+/* A port's bandwidth-delay product, flits: what a link running at full
+ * rate with nothing queued downstream holds in credits (2 x wire + the
+ * next router's pipeline delay + the largest packet's serialization). */
+uint32_t net_port_bdp(const struct net *n, uint32_t port);
+
+/* The Aries congestion level one node's own stream can show at its first
+ * hop under p on t: its column buffer (one tile row's, col_buffer flits)
+ * as near-end load, and the part of the longest link's bandwidth-delay
+ * product above far_light as far-end load. ADAPTIVE_3's default add is one
+ * more (net.c). */
+uint32_t net_own_stream_level(const struct net_params *p,
+                              const struct topo *t);
 
 /* Memory the model holds, bytes (for the benchmarks). */
 size_t net_bytes(const struct net *n);
