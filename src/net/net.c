@@ -21,6 +21,10 @@ struct net_nic {
     simtime wake_at;             /* pending NIC_WAKE, SIMTIME_MAX if none */
     bool cr_wait;                /* waits for injection credits: a credit
                                     return to one of its ports wakes it */
+    uint64_t inj_flits;          /* network flits injected, requests and
+                                    responses (always counted: the offered
+                                    load of a job, exp/offered.h) */
+    uint64_t inj_data;           /* data bytes they carried */
 };
 
 /* ---- parameters --------------------------------------------------- */
@@ -765,6 +769,8 @@ static void nic_inject(struct net *n, uint32_t nic, uint32_t id,
     p->in_port = port;
     p->tail = end + o->latency;
     n->st.injected[p->cls]++;
+    n->nic[nic].inj_flits += p->flits;
+    n->nic[nic].inj_data += p->payload;
     if (n->ct.nic) {
         struct net_nic_count *k = &n->ct.nic[nic];
         k->flits[p->cls] += net_nic_flits(&n->p, p);
@@ -979,6 +985,13 @@ uint32_t net_send(struct net *n, uint32_t src_nic, uint32_t dst_nic,
     n->st.msgs_sent++;
     nic_try(n, src_nic);
     return id;
+}
+
+void net_nic_injected(const struct net *n, uint32_t nic, uint64_t *flits,
+                      uint64_t *data)
+{
+    *flits = n->nic[nic].inj_flits;
+    *data = n->nic[nic].inj_data;
 }
 
 double net_nic_rate(const struct net *n, uint32_t nic, uint32_t flits)
