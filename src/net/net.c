@@ -770,7 +770,9 @@ static void nic_inject(struct net *n, uint32_t nic, uint32_t id,
     p->tail = end + o->latency;
     n->st.injected[p->cls]++;
     n->nic[nic].inj_flits += p->flits;
-    n->nic[nic].inj_data += p->payload;
+    /* the data rides in a PUT's requests and a GET's responses */
+    n->nic[nic].inj_data +=
+        (uint64_t)p->payload * ((p->cls == PKT_REQ) == (p->op == NET_PUT));
     if (n->ct.nic) {
         struct net_nic_count *k = &n->ct.nic[nic];
         k->flits[p->cls] += net_nic_flits(&n->p, p);
