@@ -42,9 +42,10 @@ void offered_add_job(struct offered *o, enum offered_class c,
         const struct topo_node *nd = &t->nodes[nodes[i]];
         for (uint32_t k = 0; k < nd->n_nics; k++) {
             uint32_t nic = nd->nic[k];
-            if (o->nic_class[nic] == c)
-                continue; /* a node of an earlier job of the class (jobs
-                             one after another on one allocation) */
+            if (o->nic_class[nic] != OFFERED_CLASSES)
+                continue; /* a node of an earlier job (jobs one after
+                             another on one allocation): its first job's
+                             class */
             o->nic_class[nic] = (uint8_t)c;
             o->own_bw[c] += topo_nic_injection_bw(t, nic);
             if (k == 0)

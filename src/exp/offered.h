@@ -77,7 +77,9 @@ struct offered_figures {
 int offered_init(struct offered *o, const struct net *n);
 void offered_free(struct offered *o);
 
-/* A job of class c on nodes[0..n_nodes): its NICs count for c. */
+/* A job of class c on nodes[0..n_nodes): its NICs count for c, unless
+ * an earlier job has them (a job on another's nodes, allocation "same":
+ * they stay that job's class). */
 void offered_add_job(struct offered *o, enum offered_class c,
                      const uint32_t *nodes, uint32_t n_nodes);
 
