@@ -975,6 +975,13 @@ static void test_cli(void)
                                "global_share,own_share\n";
     CHECK(csv && strncmp(csv, head, sizeof head - 1) == 0);
     free(csv);
+    /* the report says what the fill offered */
+    snprintf(p, sizeof p, "%s/report.html", dir);
+    char *html = read_text(p);
+    CHECK_STR_CONTAINS(html, "Offered load over the measured window");
+    CHECK_STR_CONTAINS(html, "; measured (1 jobs on 2 nodes): ");
+    CHECK_STR_CONTAINS(html, "(load.csv): fill (");
+    free(html);
     static const char *const files[] = {
         "jobs.csv", "iterations.csv", "ranks.csv", "metrics.csv",
         "variants.csv", "load.csv", "runs.csv", "probe.csv",

@@ -101,6 +101,9 @@ struct report_info {
     const char *system;        /* the system's name */
     const char *routing;       /* network.routing */
     uint64_t seed;
+    const char *load;          /* the offered load, a sentence of plain
+                                  text (report_from_results: from
+                                  load.csv), or NULL */
 };
 
 /* Write the page, data and script into dir and run gnuplot on the
@@ -112,7 +115,8 @@ int report_write(const char *dir, const struct report_info *info,
                  FILE *err);
 
 /* The report of the results in dir (iterations.csv, variants.csv,
- * jobs.csv as exp/jobs.h writes them, every run so far): the iterations
+ * jobs.csv as exp/jobs.h writes them, every run so far; load.csv if
+ * there is one, for info->load): the iterations
  * marked counted, pooled over runs per job and variant, each normalised
  * by its own run's median of the job's first variant (runs differ in
  * allocation), the runs' model_corr averaged, then report_write.
