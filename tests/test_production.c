@@ -423,9 +423,9 @@ static void test_system_errors(void)
     static const struct {
         const char *section, *want;
     } cases[] = {
-        { "production = { fill = 0.005;\n"
+        { "production = {\n  fill = 0.005;\n"
           "  mix = ( { workload = \"barrier\"; } ); };",
-          ":8: error: production.fill: 0.005 of the system's 2304 nodes is "
+          ":9: error: production.fill: 0.005 of the system's 2304 nodes is "
           "11 nodes, fewer than the 18 the file's jobs take; expected a "
           "fill of at least 0.0079 (their share)" },
         { "production = { fill = 0.1; sizes = [4, 4096, 512];\n"

@@ -267,6 +267,7 @@ int production_load(struct cfg_file *f, struct production_config *pc,
     pc->line = cfg_line(g);
     static const char *const skip[] = { "mix", NULL };
     pc->fill = -1; /* stays so when the key is missing or rejected */
+    pc->fill_line = cfg_member_line(g, "fill");
     int read_errors = cfg_read(f, g, "production", section_keys, pc, skip, d);
     if (config_setting_type(g) != CONFIG_TYPE_GROUP)
         return d->errors - before; /* reported by cfg_read */
@@ -377,7 +378,7 @@ int production_check(const struct production_config *pc,
     uint32_t n = production_usable_nodes(t);
     uint32_t busy = busy_target(pc, n);
     if (busy < file_nodes) {
-        diag_error(d, pc->file, pc->line, "production.fill",
+        diag_error(d, pc->file, pc->fill_line, "production.fill",
                    "%g of the system's %u nodes is %u nodes, fewer than the "
                    "%u the file's jobs take; expected a fill of at least "
                    "%.4f (their share)",

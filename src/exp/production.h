@@ -126,6 +126,8 @@ struct production_config {
     struct production_entry *mix;      /* [n_mix] */
     const char *file;                  /* the section's place */
     int line;
+    int fill_line;                     /* fill's line (checked against the
+                                          system later) */
 };
 
 /* The allocation a fill job is listed with in jobs.csv ("production"):
