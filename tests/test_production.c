@@ -344,6 +344,10 @@ static void test_load_errors(void)
           "  mix = ( { workload = \"barrier\"; routing = \"fast\"; } ); };",
           ":9: error: production.mix[0].routing: controller \"fast\" is "
           "not registered" },
+        { "production = { fill = 0.5; sizes = [1, 4];\n"
+          "  mix = ( { workload = \"barrier\"; } ); };",
+          ":9: error: production.mix[0]: a job of 1 node with ppn 1 is one "
+          "rank, which sends nothing" },
         { "production = { fill = 0.5;\n"
           "  mix = ( { workload = \"barrier\"; ppn = 0; } ); };",
           ":9: error: production.mix[0].ppn: value 0 is out of range" },
@@ -399,11 +403,15 @@ static void test_load_errors(void)
         }
         cap_free(&c);
     }
-    /* an endless workload is fine in the fill: its jobs are background */
+    /* an endless workload is fine in the fill: its jobs are background;
+     * so is a one-node job of two ranks (they talk through shared
+     * memory) */
     char ok[2048];
     snprintf(ok, sizeof ok,
              "%sproduction = { fill = 0.5;\n"
-             "  mix = ( { workload = \"gpcnet-rma-incast\"; } ); };\n",
+             "  mix = ( { workload = \"gpcnet-rma-incast\"; },\n"
+             "    { workload = \"alltoall\"; sizes = [1, 2]; ppn = 2; } "
+             "); };\n",
              measured);
     struct capture c;
     cap_init(&c);

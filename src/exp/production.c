@@ -56,8 +56,9 @@ static const double default_sizes[] = { 4, 8, 16, 32, 64, 128 };
 
 static const struct cfg_key section_keys[] = {
     PROD(CFG_FLOAT, "fill", fill,
-         "share of the system's nodes busy in all, the file's jobs "
-         "included: the fill takes nodes until it is reached (required)",
+         "share of the system's nodes busy in all, in (0, 1], the file's "
+         "jobs included: the fill takes nodes until it is reached "
+         "(required)",
          .fmin = 0, .fmax = 1, .required = true),
     PROD(CFG_FLOATS, "sizes", sizes,
          "job sizes in nodes the fill draws from ([4, 8, 16, 32, 64, 128])",
@@ -190,6 +191,18 @@ static void check_workload(const struct production_entry *e,
         if (seen)
             continue;
         uint32_t nodes = (uint32_t)sizes->v[i];
+        if ((uint64_t)nodes * e->ppn < 2) {
+            /* one rank sends nothing: for the network its node is idle,
+             * and a workload with no compute phase would iterate without
+             * simulated time passing until the measured jobs end */
+            diag_error(d, e->file, e->line, prefix,
+                       "a job of %u node with ppn %u is one rank, which "
+                       "sends nothing (for the network its node is idle: "
+                       "lower fill instead); expected sizes of at least 2 "
+                       "nodes, or ppn >= 2",
+                       nodes, e->ppn);
+            continue;
+        }
         _Alignas(16) unsigned char state[WORKLOAD_STATE_MAX];
         struct workload_env env = { .nranks = nodes * e->ppn, .ppn = e->ppn,
                                     .seed = 0, .job = 0 };
