@@ -591,7 +591,8 @@ static void test_cli(void)
     CHECK_STR_CONTAINS(out, "\nar                   allreduce");
     CHECK_STR_CONTAINS(out, "(stopped)");
     CHECK_STR_CONTAINS(out, "jobs.csv, iterations.csv, ranks.csv, "
-                            "metrics.csv, variants.csv, runs.csv)");
+                            "metrics.csv, variants.csv, load.csv, "
+                            "runs.csv)");
     static const char *const files[] = { "jobs.csv", "iterations.csv",
                                          "ranks.csv", "metrics.csv",
                                          "probe.csv", "topology.json" };
@@ -958,7 +959,7 @@ static void rm_results(const char *dir)
         "variants.csv", "runs.csv", "probe.csv", "topology.json",
         "report.html", "report.log", "variants.dat", "variants.gp",
         "variants.svg", "model_corr.csv", "paths.dat", "paths.gp",
-        "paths.svg", "paths.log" };
+        "paths.svg", "paths.log", "load.csv" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char p[1024];
         snprintf(p, sizeof p, "%s/%s", dir, names[i]);
@@ -1018,8 +1019,8 @@ static void test_runs_resume(void)
      * the ledger) */
     static const char *const names[] = { "jobs.csv", "iterations.csv",
                                          "ranks.csv", "metrics.csv",
-                                         "variants.csv" };
-    for (size_t i = 0; i < 5; i++) {
+                                         "variants.csv", "load.csv" };
+    for (size_t i = 0; i < 6; i++) {
         char *t = slurp_file(a, names[i]);
         CHECK(t != NULL);
         if (!t)
@@ -1038,7 +1039,7 @@ static void test_runs_resume(void)
     CHECK_STR_CONTAINS(out, "resuming: runs 1-2 of 3 were done");
     CHECK(!strstr(err, "run 1/3"));
     CHECK_STR_CONTAINS(err, "run 3/3 (seed 7)");
-    for (size_t i = 0; i < 5; i++) {
+    for (size_t i = 0; i < 6; i++) {
         char *x = slurp_file(a, names[i]), *y = slurp_file(b, names[i]);
         CHECK(x && y && strcmp(x, y) == 0);
         if (x && y && strcmp(x, y) != 0)

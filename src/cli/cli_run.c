@@ -8,7 +8,8 @@
  * each run (nic_samples.csv and rtr_samples.csv; with several runs, one
  * pair per run, named nic_samples_<routing>_<load>.csv) and, with a jobs
  * list, experiment.runs runs of all its jobs together (jobs.csv,
- * iterations.csv, ranks.csv, metrics.csv, variants.csv, rows appended run
+ * iterations.csv, ranks.csv, metrics.csv, variants.csv, load.csv (the
+ * offered load, exp/offered.h), rows appended run
  * by run and runs.csv recording each; --resume goes on from the first run
  * not recorded; exp/jobs.h) and report.html over them (exp/report.h). */
 #include <errno.h>
@@ -232,7 +233,8 @@ static int run_traffic(const struct experiment *e, const struct topo *t,
 
 static const char *const job_files[] = { "jobs.csv", "iterations.csv",
                                          "ranks.csv", "metrics.csv",
-                                         "variants.csv", "runs.csv" };
+                                         "variants.csv", "load.csv",
+                                         "runs.csv" };
 #define N_JOB_FILES (sizeof job_files / sizeof job_files[0])
 
 /* Keep in dir/name only the header and the complete rows of runs below
@@ -324,7 +326,7 @@ static int run_jobs(const struct experiment *e, const struct topo *t,
     struct jobs_output out = { .progress = stderr };
     FILE *runs = NULL;
     FILE **files[] = { &out.jobs, &out.iterations, &out.ranks, &out.metrics,
-                       &out.variants, &runs };
+                       &out.variants, &out.load, &runs };
     uint32_t n_runs = e->info.runs;
     long first = resume ? finished_runs(outdir, e->info.seed) : 0;
     if (first < 0)
@@ -353,6 +355,15 @@ static int run_jobs(const struct experiment *e, const struct topo *t,
     }
     printf("\njobs: %u sharing the machine, routing %s, %u run%s\n",
            e->jobs.n, np->routing->base.name, n_runs, n_runs == 1 ? "" : "s");
+    if (e->jobs.prod.on) {
+        const struct production_config *pc = &e->jobs.prod;
+        uint32_t file = jobs_file_nodes(&e->jobs);
+        printf("production fill: other users' jobs (%u workloads, placement "
+               "%s) take %u nodes around the %u of these jobs, up to %g of "
+               "the %u nodes\n",
+               pc->n_mix, pc->placement, production_target(pc, t, file), file,
+               pc->fill, production_usable_nodes(t));
+    }
     if (first > 0)
         printf("resuming: runs 1-%ld of %u were done\n", first, n_runs);
     fflush(stdout);
@@ -550,7 +561,7 @@ int cli_run(int argc, char **argv)
     printf("\nresults in %s/ (topology.json, probe.csv%s%s%s)\n", outdir,
            e.has_traffic ? ", traffic.csv" : "", sampled,
            e.jobs.n ? ", jobs.csv, iterations.csv, ranks.csv, metrics.csv, "
-                     "variants.csv, runs.csv"
+                     "variants.csv, load.csv, runs.csv"
                    : "");
     rc = 0;
 out:

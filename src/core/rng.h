@@ -61,6 +61,8 @@ enum rng_kind {
                        repetition folds into the seed, exp/alloc.h) */
     RNG_WORKLOAD,   /* workload generator (id: its instance) */
     RNG_TEST,       /* unit tests and benchmarks */
+    RNG_PRODUCTION, /* the production fill of a run (exp/production.h;
+                       id 0) */
 };
 
 #define RNG_GOLDEN UINT64_C(0x9e3779b97f4a7c15)

@@ -164,7 +164,7 @@ static const struct cfg_key net_keys[] = {
 static const char *const sections[] = { "experiment", "system", "probe",
                                         "network", "traffic", "sampling",
                                         "jobs", "mpi", "app_aware",
-                                        NULL };
+                                        "production", NULL };
 
 /* A routing the system's family cannot use is an error at `line`. */
 static void check_family(const struct experiment *e, const struct routing *r,
@@ -514,6 +514,9 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
                                                       : "has no NIC",
                        t->n_nodes, t->n_nodes ? t->n_nodes - 1 : 0);
     }
+    /* the jobs' checks that need the system: the production fill's share
+     * and sizes (exp/production.h) */
+    jobs_check(&e->jobs, t, d);
     return d->errors > before ? -1 : 0;
 }
 

@@ -20,6 +20,10 @@
  *                                        an allocation (exp/jobs.h)
  *   mpi        { eager_max, o_send_ns, ... } the MPI-like layer's
  *                                        parameters (mpi/mpi.h)
+ *   app_aware  { cutoff, ... }           SC'19's controller (ctl/awr.h)
+ *   production { fill, sizes, mix, ... } other users' jobs filling the
+ *                                        machine around the file's jobs
+ *                                        (exp/production.h)
  * Every key, type, range and name is checked; all mistakes are reported
  * together (file:line: key: what was expected) and the load fails.
  */
@@ -109,8 +113,9 @@ int experiment_build_topo(const struct experiment *e, struct topo *t,
  * what needs the whole set (enough VCs for the routes' segments, buffers
  * that hold the largest packet, a packet's flits in 16 bits) and, with a
  * traffic section, that traffic.size fits in one packet and
- * traffic.hotspot_node exists; errors name the file and the line of the
- * key. Returns 0 or -1. */
+ * traffic.hotspot_node exists; and the jobs' checks that need the system
+ * (jobs_check: the production fill's share and sizes); errors name the
+ * file and the line of the key. Returns 0 or -1. */
 int experiment_net_params(const struct experiment *e, const struct topo *t,
                           struct net_params *p, struct diag *d);
 

@@ -10,6 +10,7 @@
 #include "core/rng.h"
 #include "core/sim.h"
 #include "core/time.h"
+#include "exp/offered.h"
 #include "exp/stats.h"
 #include "route/route.h"
 
@@ -588,6 +589,37 @@ static void check_mpi(struct cfg_file *f, config_setting_t *ms,
                    p->eager_max, p->rdv_get_max);
 }
 
+/* With a production section: the other users are the fill's jobs, so a
+ * job's own phantom users (allocation "fragmented") would leave their
+ * nodes idle and unknown to the fill; and the fill's job names are its
+ * own. */
+static void check_with_fill(const struct jobs_config *jc, struct diag *d)
+{
+    for (uint32_t i = 0; i < jc->n; i++) {
+        const struct job_config *j = &jc->job[i];
+        char key[48];
+        if (j->allocation &&
+            ((const struct alloc_policy_entry *)j->allocation)->policy ==
+                ALLOC_FRAGMENTED) {
+            snprintf(key, sizeof key, "jobs[%u].allocation", i);
+            diag_error(d, j->file, j->line, key,
+                       "\"fragmented\" holds nodes for phantom other users, "
+                       "and with a production section the other users are "
+                       "the fill's jobs; expected another allocation "
+                       "(linear, random, pair, ...: the fill takes the "
+                       "nodes left)");
+        }
+        if (j->name && strncmp(j->name, "bg-", 3) == 0) {
+            snprintf(key, sizeof key, "jobs[%u].name", i);
+            diag_error(d, j->file, j->line, key,
+                       "\"%s\": names starting with \"bg-\" are the "
+                       "production fill's (bg-000-<workload>, ...); expected "
+                       "another name",
+                       j->name);
+        }
+    }
+}
+
 int jobs_load(struct cfg_file *f, struct jobs_config *jc, struct diag *d)
 {
     int before = d->errors;
@@ -612,6 +644,7 @@ int jobs_load(struct cfg_file *f, struct jobs_config *jc, struct diag *d)
                        "the MPI layer's parameters apply to jobs, and this "
                        "file has no jobs list");
     }
+    production_load(f, &jc->prod, js != NULL, d);
     if (!js)
         return d->errors - before;
     int n = cfg_groups(f, js, "jobs", NULL, 0, d);
@@ -649,6 +682,8 @@ int jobs_load(struct cfg_file *f, struct jobs_config *jc, struct diag *d)
         diag_error(d, cfg_file_of(f, js), cfg_line(js), "jobs",
                    "every job is a background job; a run lasts until the "
                    "foreground jobs end, so at least one must be one");
+    if (jc->prod.on)
+        check_with_fill(jc, d);
     return d->errors - before;
 }
 
@@ -659,6 +694,49 @@ void jobs_config_free(struct jobs_config *jc)
     free(jc->job);
     jc->job = NULL;
     jc->n = 0;
+    production_free(&jc->prod);
+}
+
+uint32_t jobs_file_nodes(const struct jobs_config *jc)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < jc->n; i++) {
+        const struct job_config *j = &jc->job[i];
+        if (((const struct alloc_policy_entry *)j->allocation)->policy !=
+            ALLOC_SAME)
+            n += j->nodes;
+    }
+    return n;
+}
+
+int jobs_check(const struct jobs_config *jc, const struct topo *t,
+               struct diag *d)
+{
+    return production_check(&jc->prod, t, jobs_file_nodes(jc), d);
+}
+
+void jobs_alloc_requests(const struct jobs_config *jc,
+                         struct alloc_request *req)
+{
+    for (uint32_t i = 0; i < jc->n; i++) {
+        const struct job_config *j = &jc->job[i];
+        struct alloc_request *r = &req[i];
+        alloc_request_init(r);
+        r->job = j->name;
+        r->file = j->file;
+        r->line = j->line;
+        r->policy = ((const struct alloc_policy_entry *)j->allocation)->policy;
+        r->nodes = j->nodes;
+        r->ppn = j->ppn;
+        r->list = j->list;
+        r->n_list = j->n_list;
+        if (j->distance)
+            r->distance = (enum alloc_distance)alloc_distance_find(
+                j->distance);
+        r->busy = j->busy;
+        r->max_block = j->max_block;
+        r->same_as = j->after_job;
+    }
 }
 
 /* ---- running ------------------------------------------------------------ */
@@ -917,7 +995,7 @@ static void write_metrics(const struct jobs_config *jc, const struct dmpi *m,
         if (f)
             fprintf(f, "%u,%u,%s,%s,%s,%s,%.3f,%.3f,%u\n", run, i, j->name,
                     w->base.name, x.name, x.unit, x.avg, x.p99, x.n);
-        if (table) {
+        if (table && !j->fill) {
             if (!head)
                 fprintf(table, "\n%-20s %-12s %-10s %12s %12s\n", "job",
                         "metric", "unit", "average", "99th pct");
@@ -1108,9 +1186,15 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
                             "\n",
                 "job", "workload", "ranks", "start (us)", "run time (us)",
                 "iterations", "non-min", "hops");
+        uint32_t fill_jobs = 0, fill_nodes = 0;
         for (uint32_t i = 0; i < jc->n; i++) {
             const struct job_config *j = &jc->job[i];
             const struct dmpi_job_result *r = &m->res[i];
+            if (j->fill) { /* one line for all (jobs.csv lists each) */
+                fill_jobs++;
+                fill_nodes += j->nodes;
+                continue;
+            }
             char time[32], start[32] = "(never)";
             if (r->start != SIMTIME_MAX)
                 snprintf(start, sizeof start, "%.3f",
@@ -1129,6 +1213,11 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
             table_paths(out->table, &w);
             fputc('\n', out->table);
         }
+        if (fill_jobs)
+            fprintf(out->table,
+                    "+ %u background jobs of the production fill on %u "
+                    "nodes (bg-*: jobs.csv)\n",
+                    fill_jobs, fill_nodes);
     }
     write_metrics(jc, m, state, out->metrics, out->table, out->run,
                   out->header);
@@ -1181,9 +1270,25 @@ static void run_until(struct sim *s, struct dmpi *m, simtime limit,
      * background jobs' traffic still in flight is left undelivered */
 }
 
-int jobs_run(const struct jobs_config *jc, const struct topo *t,
-             const struct net_params *np, uint64_t seed, simtime limit,
-             const struct jobs_output *out, simtime *end, struct diag *d)
+/* The start of the measured window: the earliest start of a foreground
+ * job that does not wait for another. */
+static simtime window_start(const struct jobs_config *jc)
+{
+    simtime t0 = SIMTIME_MAX;
+    for (uint32_t i = 0; i < jc->n; i++) {
+        const struct job_config *j = &jc->job[i];
+        if (!j->background && !j->after && j->start < t0)
+            t0 = j->start;
+    }
+    return t0 == SIMTIME_MAX ? 0 : t0;
+}
+
+/* Place the jobs of jc (the file's, and the fill's if any), run them and
+ * write what they did. */
+static int run_all(const struct jobs_config *jc, const struct topo *t,
+                   const struct net_params *np, uint64_t seed, simtime limit,
+                   const struct jobs_output *out, simtime *end,
+                   struct diag *d)
 {
     uint32_t n = jc->n;
     struct alloc_request *req = calloc(n, sizeof *req);
@@ -1197,6 +1302,7 @@ int jobs_run(const struct jobs_config *jc, const struct topo *t,
     struct dmpi m;
     struct ctl_run ctl;
     struct model_run mr = { 0 };
+    struct offered off = { 0 };
     struct ctl_job *cj = calloc(n ? n : 1, sizeof *cj);
     const char **names = calloc(n ? n : 1, sizeof *names);
     bool sim_ok = false, net_ok = false, mpi_ok = false, ctl_ok = false;
@@ -1204,24 +1310,9 @@ int jobs_run(const struct jobs_config *jc, const struct topo *t,
         diag_error(d, NULL, 0, "jobs", "out of memory");
         goto done;
     }
+    jobs_alloc_requests(jc, req);
     for (uint32_t i = 0; i < n; i++) {
         const struct job_config *j = &jc->job[i];
-        struct alloc_request *r = &req[i];
-        alloc_request_init(r);
-        r->job = j->name;
-        r->file = j->file;
-        r->line = j->line;
-        r->policy = ((const struct alloc_policy_entry *)j->allocation)->policy;
-        r->nodes = j->nodes;
-        r->ppn = j->ppn;
-        r->list = j->list;
-        r->n_list = j->n_list;
-        if (j->distance)
-            r->distance = (enum alloc_distance)alloc_distance_find(
-                j->distance);
-        r->busy = j->busy;
-        r->max_block = j->max_block;
-        r->same_as = j->after_job;
         names[i] = j->name;
         if (j->variants.n) {
             cj[i].n = j->variants.n;
@@ -1278,7 +1369,26 @@ int jobs_run(const struct jobs_config *jc, const struct topo *t,
         goto done;
     m.on_mark = model_on_mark;
     m.mark_ctx = &mr;
+    if (offered_init(&off, &net) != 0) {
+        diag_error(d, NULL, 0, "jobs", "out of memory");
+        goto done;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const struct job_config *j = &jc->job[i];
+        offered_add_job(&off,
+                        j->fill         ? OFFERED_FILL
+                        : j->background ? OFFERED_BACKGROUND
+                                        : OFFERED_MEASURED,
+                        nodes[i], j->nodes);
+    }
+    /* the window opens when the first measured job starts: what the
+     * background sent before does not count */
+    simtime t0 = window_start(jc);
+    if (t0 > 0 && t0 <= limit)
+        sim_run_before(&s, t0);
+    offered_start(&off, t0);
     run_until(&s, &m, limit, out->progress);
+    offered_end(&off, s.now);
     if (m.error) {
         diag_error(d, NULL, 0, "jobs", "%s", m.why);
         goto done;
@@ -1291,6 +1401,7 @@ int jobs_run(const struct jobs_config *jc, const struct topo *t,
         diag_error(d, NULL, 0, "jobs", "out of memory");
         goto done;
     }
+    offered_write(&off, out->load, out->header, out->run, out->table);
     *end = s.now;
     rc = dmpi_done(&m) ? 0 : 1;
     if (rc == 1 && evq_size(&s.q) == 0) {
@@ -1301,6 +1412,7 @@ int jobs_run(const struct jobs_config *jc, const struct topo *t,
                    (double)s.now / (double)SIMTIME_US);
     }
 done:
+    offered_free(&off);
     if (mpi_ok)
         dmpi_free(&m);
     if (ctl_ok)
@@ -1323,6 +1435,107 @@ done:
     return rc;
 }
 
+/* ---- the production fill ------------------------------------------------ */
+
+/* The jobs of a run with a production section: the file's jobs are placed
+ * as run_all will place them (same requests, same seed: the same nodes),
+ * the fill is drawn around them, and ext gets the file's jobs then one
+ * background job per fill job on the nodes it drew (allocation
+ * "production": a list). Free ext with free_fill. */
+static int with_fill(const struct jobs_config *jc, const struct topo *t,
+                     uint64_t seed, struct jobs_config *ext, struct diag *d)
+{
+    uint32_t n = jc->n;
+    struct alloc_request *req = calloc(n ? n : 1, sizeof *req);
+    uint32_t **nodes = calloc(n ? n : 1, sizeof *nodes);
+    uint8_t *taken = calloc(t->n_nodes ? t->n_nodes : 1, 1);
+    struct production_fill fill = { 0 };
+    int rc = -1;
+    memset(ext, 0, sizeof *ext);
+    if (!req || !nodes || !taken) {
+        diag_error(d, NULL, 0, "jobs", "out of memory");
+        goto done;
+    }
+    jobs_alloc_requests(jc, req);
+    if (alloc_place(t, req, n, seed, nodes, d) != 0)
+        goto done;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t k = 0; k < jc->job[i].nodes; k++)
+            taken[nodes[i][k]] = 1;
+    if (production_draw(&jc->prod, t, taken, seed, &fill, d) != 0)
+        goto done;
+    ext->job = calloc((size_t)n + fill.n, sizeof *ext->job);
+    if (!ext->job) {
+        diag_error(d, NULL, 0, "jobs", "out of memory");
+        goto done;
+    }
+    memcpy(ext->job, jc->job, n * sizeof *jc->job);
+    for (uint32_t i = 0; i < n; i++)
+        if (jc->job[i].name == jc->job[i].name_buf)
+            ext->job[i].name = ext->job[i].name_buf;
+    ext->n = n + fill.n;
+    ext->mpi = jc->mpi;
+    ext->awr = jc->awr;
+    for (uint32_t k = 0; k < fill.n; k++) {
+        struct production_job *f = &fill.job[k];
+        const struct production_entry *e = &jc->prod.mix[f->entry];
+        struct job_config *j = &ext->job[n + k];
+        job_defaults(j);
+        snprintf(j->name_buf, sizeof j->name_buf, "bg-%03u-%s", k,
+                 e->name ? e->name : e->workload->name);
+        j->name = j->name_buf;
+        j->workload = e->workload;
+        j->nodes = f->n_nodes;
+        j->ppn = e->ppn;
+        j->allocation = &production_allocation.base;
+        j->list = f->nodes; /* now the job's */
+        j->n_list = f->n_nodes;
+        f->nodes = NULL;
+        j->start = f->start;
+        j->background = true;
+        j->fill = true;
+        j->routing = e->routing;
+        j->file = e->file;
+        j->line = e->line;
+        memcpy(j->params, e->params, sizeof j->params);
+    }
+    rc = 0;
+done:
+    if (nodes)
+        alloc_free(nodes, n);
+    free(nodes);
+    free(req);
+    free(taken);
+    production_fill_free(&fill);
+    return rc;
+}
+
+/* Free what with_fill made (the file's jobs' node lists are jc's). */
+static void free_fill(struct jobs_config *ext, uint32_t n_file)
+{
+    for (uint32_t i = n_file; ext->job && i < ext->n; i++)
+        free(ext->job[i].list);
+    free(ext->job);
+    ext->job = NULL;
+    ext->n = 0;
+}
+
+int jobs_run(const struct jobs_config *jc, const struct topo *t,
+             const struct net_params *np, uint64_t seed, simtime limit,
+             const struct jobs_output *out, simtime *end, struct diag *d)
+{
+    if (!jc->prod.on)
+        return run_all(jc, t, np, seed, limit, out, end, d);
+    struct jobs_config ext;
+    if (with_fill(jc, t, seed, &ext, d) != 0) {
+        free_fill(&ext, jc->n);
+        return -1;
+    }
+    int rc = run_all(&ext, t, np, seed, limit, out, end, d);
+    free_fill(&ext, jc->n);
+    return rc;
+}
+
 /* ---- documentation ------------------------------------------------------ */
 
 void jobs_print_keys(FILE *out)
@@ -1333,6 +1546,7 @@ void jobs_print_keys(FILE *out)
     cfg_print_schema(out, "mpi", mpi_keys, 2);
     fprintf(out, "app_aware = { ... }\n");
     cfg_print_schema(out, "app_aware", awr_keys, 2);
+    production_print_keys(out);
 }
 
 void jobs_print_workload_keys(FILE *out, const struct workload *w)

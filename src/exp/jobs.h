@@ -30,6 +30,10 @@
  *   metrics.csv     a row per job whose workload has a figure of its own,
  *                   as its original prints it (GPCNeT: the kernel's
  *                   average and 99th percentile, in us or MiB/s per rank)
+ *   load.csv        a row per class of jobs (measured, background, the
+ *                   production fill): the bytes their NICs injected over
+ *                   the measured window, as shares of the system's
+ *                   injection and global bandwidth (exp/offered.h)
  *   variants.csv    a row per job and routing variant (ctl/ctl.h): its
  *                   iterations' time (median, quartiles, QCD, 95 % CI of
  *                   the median, SC'19 §3) and the median normalised to the
@@ -61,6 +65,7 @@
 #include "ctl/ctl.h"
 #include "exp/alloc.h"
 #include "exp/config.h"
+#include "exp/production.h"
 #include "mpi/mpi.h"
 #include "net/net.h"
 #include "topo/topo.h"
@@ -93,6 +98,8 @@ struct job_config {
                                            variants' statistics */
     bool model;                         /* SC'19 Eq. 2 estimate per
                                            iteration from rank 0's NIC */
+    bool fill;                          /* a job of the production fill
+                                           (not in the file's list) */
     /* derived */
     const char *file;
     int line;
@@ -109,13 +116,30 @@ struct jobs_config {
     struct dmpi_params mpi;             /* defaults, then the mpi section */
     struct awr_params awr;              /* defaults, then the app_aware
                                            section */
+    struct production_config prod;      /* the production section (on:
+                                           there is one) */
 };
 
-/* Read the `jobs` list and the `mpi` section of f into jc (n = 0 without
- * a jobs list; an mpi section without jobs is an error). Returns the
- * number of errors reported to d. */
+/* Read the `jobs` list and the `mpi`, `app_aware` and `production`
+ * sections of f into jc (n = 0 without a jobs list; those sections
+ * without jobs are errors). Returns the number of errors reported to d. */
 int jobs_load(struct cfg_file *f, struct jobs_config *jc, struct diag *d);
 void jobs_config_free(struct jobs_config *jc);
+
+/* The checks that need the system t, before anything runs: the
+ * production fill's share and sizes against the nodes the file's jobs
+ * take (exp/production.h). Returns the number of errors reported to d. */
+int jobs_check(const struct jobs_config *jc, const struct topo *t,
+               struct diag *d);
+
+/* The nodes the file's jobs take: every job's, but those of jobs that
+ * run on another job's nodes (allocation "same"). */
+uint32_t jobs_file_nodes(const struct jobs_config *jc);
+
+/* Fill req[0..jc->n) with the placement requests of jc's jobs, as
+ * jobs_run places them. */
+void jobs_alloc_requests(const struct jobs_config *jc,
+                         struct alloc_request *req);
 
 /* The number of ranks of job j. */
 uint32_t jobs_ranks(const struct job_config *j);
@@ -125,19 +149,24 @@ struct jobs_output {
     FILE *jobs, *iterations, *ranks; /* CSV, header first */
     FILE *metrics;                   /* the workloads' own figures */
     FILE *variants;                  /* per job and variant */
+    FILE *load;                      /* the offered load (exp/offered.h) */
     uint32_t run;                    /* the first column of every row */
     bool header;                     /* write the files' header lines */
     FILE *table;                     /* a table for a person, or NULL */
     FILE *progress;                  /* progress lines (stderr), or NULL */
 };
 
-/* Place jc's jobs on t (seed: the allocations' streams), run them on a
- * network with parameters np (its routing, counters off) until the
- * foreground jobs end or `limit` passes, and write the results to out
- * (rows prefixed by out->run; *end: the simulated time the run ended).
- * Returns 0; 1 if the run ended at the limit with a foreground job
- * unfinished (its results are written, marked unfinished); -1 after
- * reporting to d (placement, out of memory, a workload's error). */
+/* Place jc's jobs on t (seed: the allocations' streams) and, with a
+ * production section, draw the fill around them (its jobs are background
+ * jobs of the run, listed after the file's); run them on a network with
+ * parameters np (its routing, counters off) until the foreground jobs
+ * end or `limit` passes, and write the results to out (rows prefixed by
+ * out->run; *end: the simulated time the run ended), the offered load of
+ * each class of jobs over the measured window among them (load.csv,
+ * exp/offered.h). Returns 0; 1 if the run ended at the limit with a
+ * foreground job unfinished (its results are written, marked
+ * unfinished); -1 after reporting to d (placement, out of memory, a
+ * workload's error). */
 int jobs_run(const struct jobs_config *jc, const struct topo *t,
              const struct net_params *np, uint64_t seed, simtime limit,
              const struct jobs_output *out, simtime *end, struct diag *d);

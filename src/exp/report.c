@@ -945,6 +945,11 @@ int report_write(const char *dir, const struct report_info *info,
                "job's first variant. Data: iterations.csv, variants.csv.</p>"
                "\n",
             (unsigned long long)info->seed);
+    if (info->load) {
+        fputs("<p class=\"note\">", h);
+        html_str(h, info->load);
+        fputs("</p>\n", h);
+    }
     if (*drawn)
         fputs("<p><img src=\"variants.svg\" alt=\"box plots of normalised "
               "iteration times\"></p>\n",
@@ -1177,6 +1182,80 @@ static int order_series(struct report_series *s, uint32_t n, uint32_t *sid,
     return 0;
 }
 
+/* The offered load of load.csv (exp/offered.h) as a sentence in buf:
+ * per class with jobs, its jobs and nodes (the last run's) and its
+ * injection and global shares averaged over the runs that have them.
+ * Empty if there is no load.csv (results of an older dfsim) or nothing
+ * in it. */
+static void load_sentence(const char *dir, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    struct csv l;
+    if (csv_read(dir, "load.csv", &l, NULL) != 0)
+        return;
+    int c_run = csv_col(&l, "run"), c_cls = csv_col(&l, "class"),
+        c_jobs = csv_col(&l, "jobs"), c_nodes = csv_col(&l, "nodes"),
+        c_inj = csv_col(&l, "injection_share"),
+        c_glob = csv_col(&l, "global_share");
+    if (c_run < 0 || c_cls < 0 || c_jobs < 0 || c_nodes < 0 || c_inj < 0 ||
+        c_glob < 0) {
+        csv_free(&l);
+        return;
+    }
+    static const char *const classes[] = { "fill", "background",
+                                           "measured" };
+    uint32_t runs = 0;
+    for (uint32_t r = 0; r < l.rows; r++)
+        runs += strcmp(csv_at(&l, r, c_cls), classes[0]) == 0;
+    int head = snprintf(buf, cap,
+                        "Offered load over the measured window, the bytes "
+                        "the jobs' NICs injected (load.csv%s): ",
+                        runs > 1 ? "; shares averaged over the runs" : "");
+    size_t start = head > 0 && (size_t)head < cap ? (size_t)head : 0;
+    size_t used = start;
+    for (size_t k = 0; k < sizeof classes / sizeof classes[0]; k++) {
+        double inj = 0, glob = 0;
+        uint32_t n_inj = 0, n_glob = 0;
+        const char *jobs = "0", *nodes = "0";
+        for (uint32_t r = 0; r < l.rows; r++) {
+            if (strcmp(csv_at(&l, r, c_cls), classes[k]) != 0)
+                continue;
+            jobs = csv_at(&l, r, c_jobs);
+            nodes = csv_at(&l, r, c_nodes);
+            const char *a = csv_at(&l, r, c_inj), *b = csv_at(&l, r, c_glob);
+            if (*a) {
+                inj += strtod(a, NULL);
+                n_inj++;
+            }
+            if (*b) {
+                glob += strtod(b, NULL);
+                n_glob++;
+            }
+        }
+        if (strcmp(jobs, "0") == 0 || !n_inj)
+            continue;
+        char g[64] = "";
+        if (n_glob)
+            snprintf(g, sizeof g, ", %.1f %% of its global bandwidth",
+                     100 * glob / n_glob);
+        int w = snprintf(buf + used, cap - used,
+                         "%s%s (%s jobs on %s nodes): %.1f %% of the "
+                         "system's injection bandwidth%s",
+                         used > start ? "; " : "", classes[k], jobs, nodes,
+                         100 * inj / n_inj, g);
+        if (w < 0 || (size_t)w >= cap - used) {
+            buf[used] = '\0';
+            break;
+        }
+        used += (size_t)w;
+    }
+    if (used == start)
+        buf[0] = '\0'; /* no class with jobs and a share */
+    else if (used + 1 < cap)
+        memcpy(buf + used, ".", 2);
+    csv_free(&l);
+}
+
 int report_from_results(const char *dir, const struct report_info *info,
                         bool *drawn, FILE *err)
 {
@@ -1401,6 +1480,10 @@ int report_from_results(const char *dir, const struct report_info *info,
             b++;
         s[k].baseline_median = s[b].st.median;
     }
+    char load[1024];
+    load_sentence(dir, load, sizeof load);
+    if (load[0] && !full.load)
+        full.load = load;
     rc = report_write(dir, &full, s, n, drawn, err);
     for (uint32_t k = 0; k < n; k++) {
         free(s[k].norm);

@@ -131,6 +131,9 @@ struct report_info {
                                   beside the series in paths.svg (may be
                                   NULL) */
     uint32_t n_background;
+    const char *load;          /* the offered load, a sentence of plain
+                                  text (report_from_results: from
+                                  load.csv), or NULL */
 };
 
 /* Write the page, data and script into dir and run gnuplot on the
@@ -142,13 +145,14 @@ int report_write(const char *dir, const struct report_info *info,
                  FILE *err);
 
 /* The report of the results in dir (iterations.csv, variants.csv,
- * jobs.csv as exp/jobs.h writes them, every run so far): the iterations
- * marked counted, pooled over runs per job and variant (each job's
- * series in the order of its variants in variants.csv, the file's), each
- * normalised by its own run's median of the job's first variant (runs
- * differ in allocation; the first as the file lists them, not the first
- * to run: with variant_order = "shuffled" any may), the runs' model_corr
- * averaged, where the packets went pooled (variants.csv, jobs.csv for the
+ * jobs.csv as exp/jobs.h writes them, every run so far; load.csv if
+ * there is one, for info->load): the iterations marked counted, pooled
+ * over runs per job and variant (each job's series in the order of its
+ * variants in variants.csv, the file's), each normalised by its own
+ * run's median of the job's first variant (runs differ in allocation;
+ * the first as the file lists them, not the first to run: with
+ * variant_order = "shuffled" any may), the runs' model_corr averaged,
+ * where the packets went pooled (variants.csv, jobs.csv for the
  * background jobs), then report_write.
  * Returns 0, or -1 (a file missing or
  * not as dfsim writes it: reported to err). */

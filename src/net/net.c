@@ -28,6 +28,10 @@ struct net_nic {
                                     injected: its response slots in use */
     uint32_t ej_rr;              /* the port woken first at the next free
                                     slot */
+    uint64_t inj_flits;          /* network flits injected, requests and
+                                    responses (always counted: the offered
+                                    load of a job, exp/offered.h) */
+    uint64_t inj_data;           /* data bytes they carried */
 };
 
 /* ---- parameters --------------------------------------------------- */
@@ -1084,6 +1088,10 @@ static void nic_inject(struct net *n, uint32_t nic, uint32_t id,
             }
         }
     }
+    n->nic[nic].inj_flits += p->flits;
+    /* the data rides in a PUT's requests and a GET's responses */
+    n->nic[nic].inj_data +=
+        (uint64_t)p->payload * ((p->cls == PKT_REQ) == (p->op == NET_PUT));
     if (n->ct.nic) {
         struct net_nic_count *k = &n->ct.nic[nic];
         k->flits[p->cls] += net_nic_flits(&n->p, p);
@@ -1307,6 +1315,13 @@ uint32_t net_send(struct net *n, uint32_t src_nic, uint32_t dst_nic,
     n->st.msgs_sent++;
     nic_try(n, src_nic);
     return id;
+}
+
+void net_nic_injected(const struct net *n, uint32_t nic, uint64_t *flits,
+                      uint64_t *data)
+{
+    *flits = n->nic[nic].inj_flits;
+    *data = n->nic[nic].inj_data;
 }
 
 double net_nic_rate(const struct net *n, uint32_t nic, uint32_t flits)

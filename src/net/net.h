@@ -558,6 +558,13 @@ uint32_t net_rsp_flits(const struct net_params *p, enum net_op op,
  * as the NIC counters count them. */
 uint32_t net_nic_flits(const struct net_params *p, const struct packet *pk);
 
+/* What NIC `nic` has injected since time 0, requests and responses:
+ * network flits (times p.flit_bytes: the bytes its injection link
+ * carried) and the data bytes in them. Always counted, whatever
+ * p.counters says (one addition per packet, on the NIC's own record). */
+void net_nic_injected(const struct net *n, uint32_t nic, uint64_t *flits,
+                      uint64_t *data);
+
 /* Packets per second NIC `nic` can inject when every NIC is busy: the
  * lower of 1/nic_gap and its share of its endpoint ports' bandwidth for
  * packets of `flits` flits (ports shared by k NICs count 1/k). Offered

@@ -312,6 +312,20 @@ struct topo_figures {
 };
 
 int topo_figures(const struct topo *t, struct topo_figures *f);
+
+/* The injection bandwidth of NIC `nic`, bytes/s one direction: its
+ * endpoint ports' bandwidth, a port shared by k NICs counted 1/k (as
+ * net_nic_rate shares them). */
+double topo_nic_injection_bw(const struct topo *t, uint32_t nic);
+
+/* The injection bandwidth of t, bytes/s one direction: the sum over its
+ * NICs, i.e. of every endpoint port a NIC uses. */
+double topo_injection_bw(const struct topo *t);
+
+/* The global bandwidth of t, bytes/s one direction: the sum of the cabled
+ * global (inter-group) ports, what `dfsim topo` prints per node as
+ * "global bw"; 0 on a torus, and on a dragonfly of one group. */
+double topo_global_bw(const struct topo *t);
 void topo_print(FILE *out, const struct topo *t, const struct topo_figures *f);
 void topo_print_json(FILE *out, const struct topo *t,
                      const struct topo_figures *f);

@@ -355,6 +355,50 @@ static int bisection(const struct topo *t, struct cut *best)
 
 /* ---- figures -------------------------------------------------------- */
 
+/* NICs share endpoint ports only with NICs of their own router (an Aries
+ * NIC pair's four processor tiles), and NICs are numbered router by
+ * router, so the sharers of a port are found next to the NIC. */
+double topo_nic_injection_bw(const struct topo *t, uint32_t nic)
+{
+    const struct topo_nic *n = &t->nics[nic];
+    uint32_t lo = nic, hi = nic + 1;
+    while (lo > 0 && t->nics[lo - 1].router == n->router)
+        lo--;
+    while (hi < t->n_nics && t->nics[hi].router == n->router)
+        hi++;
+    double bw = 0;
+    for (uint32_t p = n->first_port; p < n->first_port + n->n_ports; p++) {
+        uint32_t users = 0;
+        for (uint32_t i = lo; i < hi; i++)
+            users += p >= t->nics[i].first_port &&
+                     p < t->nics[i].first_port + t->nics[i].n_ports;
+        bw += (double)t->ports[p].bw / users; /* users >= 1: nic itself */
+    }
+    return bw;
+}
+
+double topo_injection_bw(const struct topo *t)
+{
+    double bw = 0;
+    for (uint32_t i = 0; i < t->n_nics; i++)
+        bw += topo_nic_injection_bw(t, i);
+    return bw;
+}
+
+double topo_global_bw(const struct topo *t)
+{
+    if (t->family == TOPO_TORUS)
+        return 0;
+    double bw = 0;
+    for (uint32_t p = 0; p < t->n_ports; p++) {
+        const struct topo_port *pt = &t->ports[p];
+        if (topo_port_class(pt->kind) == PCLASS_GLOBAL &&
+            pt->peer != TOPO_NONE)
+            bw += (double)pt->bw;
+    }
+    return bw;
+}
+
 int topo_figures(const struct topo *t, struct topo_figures *f)
 {
     memset(f, 0, sizeof *f);
@@ -363,7 +407,6 @@ int topo_figures(const struct topo *t, struct topo_figures *f)
     f->nics = t->n_nics;
     f->groups = t->n_groups;
     f->global_cables = t->global_cables;
-    double global = 0;
     for (uint32_t p = 0; p < t->n_ports; p++) {
         const struct topo_port *pt = &t->ports[p];
         f->ports_by_kind[pt->kind]++;
@@ -372,9 +415,9 @@ int topo_figures(const struct topo *t, struct topo_figures *f)
             f->links_by_class[c]++;
         else if (c == PCLASS_ENDPOINT)
             f->links_by_class[c]++;
-        if (c == PCLASS_GLOBAL && pt->peer != TOPO_NONE)
-            global += (double)pt->bw;
     }
+    double global = topo_global_bw(t);
+    f->injection_GBps = topo_injection_bw(t) / 1e9;
     if (t->family != TOPO_TORUS && t->n_nodes) {
         f->global_GBps_per_node = global / 1e9 / t->n_nodes;
         if (t->n_groups > 1)
@@ -469,6 +512,10 @@ void topo_print(FILE *out, const struct topo *t, const struct topo_figures *f)
         if (f->alltoall_GBps > 0)
             fprintf(out, "all-to-all  %.1f GB/s peak\n", f->alltoall_GBps);
     }
+    if (f->nics)
+        fprintf(out, "injection   %.2f GB/s per NIC, %.1f GB/s in all (NIC "
+                     "links, one direction)\n",
+                f->injection_GBps / f->nics, f->injection_GBps);
 }
 
 static void json_str(FILE *out, const char *s)
