@@ -883,7 +883,7 @@ static void test_run_offered(void)
     CHECK_EQ_U(fill_ranks, nodes);
     CHECK_EQ_U(clash, 0);
     /* each fill job: 10 messages, all done */
-    CHECK_STR_CONTAINS(o.jobs, ",1,5,10,10000\n");
+    CHECK_STR_CONTAINS(o.jobs, ",1,5,10,10000,"); /* then its packets */
 
     /* the offered load: independently counted */
     double end = field(o.jobs, "0,0,m,", 10);

@@ -117,6 +117,12 @@ static const struct cfg_key net_keys[] = {
       .fmax = 1e6,
       .help = "least time between two packets a NIC injects, ns; 0 = "
               "link-limited (Aries 6.25, others 0)" },
+    { .name = "nic_flit_ns", .type = CFG_FLOAT,
+      .offset = offsetof(struct net_config, nic_flit_ns), .fmin = 0,
+      .fmax = 1e6,
+      .help = "time per 16-byte NIC flit on the path that carries a NIC's "
+              "requests and responses into the network, ns; 0 = not "
+              "limited (Aries 1.25, others 0)" },
     NET_U32("max_outstanding", max_outstanding, 1, 1 << 20,
             "requests a NIC may have awaiting their response (1024)"),
     NET_U32("nic_rsp_slots", nic_rsp_slots, 0, 1 << 20,
@@ -398,6 +404,8 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
                                              TIME_HZ_ARIES_ROUTER);
     if (HAS("nic_gap_ns"))
         p->nic_gap = ns_to_ps(c->nic_gap_ns);
+    if (HAS("nic_flit_ns"))
+        p->nic_flit_time = ns_to_ps(c->nic_flit_ns);
     if (HAS("max_outstanding"))
         p->max_outstanding = c->max_outstanding;
     if (HAS("nic_rsp_slots"))

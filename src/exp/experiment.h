@@ -63,7 +63,7 @@ struct system_choice {
 struct net_config {
     const struct reg_entry *routing; /* a struct routing */
     double router_delay_ns;
-    double nic_gap_ns;
+    double nic_gap_ns, nic_flit_ns;
     uint32_t vcs;
     uint32_t buffer_local, buffer_global, buffer_endpoint; /* flits per VC */
     const char *router;              /* net_router_names */

@@ -19,6 +19,8 @@ struct net_nic {
                                     GET response) / that writes it (PUT
                                     response, GET request) */
     simtime wake_at;             /* pending NIC_WAKE, SIMTIME_MAX if none */
+    simtime next_out;            /* its output path (requests and
+                                    responses) free again */
     bool cr_wait;                /* waits for injection credits: a credit
                                     return to one of its ports wakes it */
     bool ej_wait;                /* a request waits at one of its ports
@@ -98,6 +100,11 @@ void net_params_defaults(struct net_params *p, const struct topo *t)
         p->rsp_header = 1;
         /* "a 64-byte read or write every five cycles" at 800 MHz */
         p->nic_gap = time_from_cycles(5, TIME_HZ_ARIES_NIC);
+        /* "the NIC can transmit one flit per clock cycle" (SC'19 §2.1):
+         * its requests and responses leave by one path, a 16-byte NIC
+         * flit per 800 MHz cycle (XC white paper: with symmetric traffic
+         * "requests and responses share data paths", ~8 GB/s each way) */
+        p->nic_flit_time = time_from_cycles(1, TIME_HZ_ARIES_NIC);
         /* "each router-to-router hop adds approximately 100ns" */
         p->router_delay = 100 * SIMTIME_NS;
         /* Buffer sizes are not public. The white paper: input buffering
@@ -1067,6 +1074,8 @@ static void nic_inject(struct net *n, uint32_t nic, uint32_t id,
     simtime end = now + ser_time(o, p->flits);
     o->inj_busy = end;
     *nic_rate_timer(&n->nic[nic], p->cls, p->op) = now + n->p.nic_gap;
+    n->nic[nic].next_out = now + (simtime)net_nic_flits(&n->p, p) *
+                                     n->p.nic_flit_time;
     p->t_injected = now;
     p->in_port = port;
     p->tail = end + o->latency;
@@ -1116,55 +1125,79 @@ static void nic_blocked(struct net *n, uint32_t nic, uint32_t cls,
                   starved, n->s->now);
 }
 
+/* Whether NIC c's next request could go at `now` but for the injection
+ * path: a message waiting, within the outstanding limit, its stream
+ * free. */
+static bool req_ready(const struct net *n, const struct net_nic *c,
+                      simtime now)
+{
+    if (c->req_head == NET_NONE || c->outstanding >= n->p.max_outstanding)
+        return false;
+    const struct message *m = &n->msg[c->req_head];
+    return *nic_rate_timer((struct net_nic *)c, PKT_REQ, m->op) <= now;
+}
+
 /* Inject what NIC `nic` can inject now: responses first, then the next
  * request of the oldest message, within the outstanding-request limit and
  * the injection rate (a packet whose read or write stream is busy waits;
- * one of the other stream may go). Requests and responses travel on VCs
- * of their own, with credits of their own: a response held back for lack
- * of credits does not hold the requests back. */
+ * one of the other stream may go). Requests and responses share the path
+ * into the network (XC white paper, "Aries Performance": with symmetric
+ * traffic "requests and responses share data paths"): a response held
+ * back by back-pressure holds back the requests behind it too, and a
+ * request ready to go counts those cycles as stalled as well
+ * (AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED includes them: the SC'19
+ * library subtracts RSP_STALLED from it, awr.c's REMOVE_SRIN). */
 static void nic_try(struct net *n, uint32_t nic)
 {
     struct net_nic *c = &n->nic[nic];
     simtime now = n->s->now;
-    simtime wake = SIMTIME_MAX;
-    bool rsp_stuck = false;
     c->cr_wait = false;
     for (;;) {
-        simtime soon;
+        simtime soon, rate_wait = SIMTIME_MAX;
         bool starved;
-        if (!rsp_stuck && c->rsp_head != NET_NONE) {
+        if (c->next_out > now) { /* its output path is busy */
+            if (c->rsp_head != NET_NONE ||
+                (c->req_head != NET_NONE &&
+                 c->outstanding < n->p.max_outstanding))
+                nic_wake_at(n, nic, c->next_out);
+            return;
+        }
+        if (c->rsp_head != NET_NONE) {
             uint32_t id = c->rsp_head;
             struct packet *p = &n->pkt[id];
             simtime t = *nic_rate_timer(c, p->cls, p->op);
-            if (t > now) {
-                if (t < wake)
-                    wake = t;
-                rsp_stuck = true; /* its stream is busy: a request of the
-                                     other stream may go */
-            } else {
-                uint32_t port = nic_port(n, nic, p->vc, p->flits, &soon,
-                                         &starved);
-                if (port != NET_NONE) {
-                    c->rsp_head = p->next;
-                    nic_inject(n, nic, id, port);
-                    continue;
-                }
+            if (t > now)
+                rate_wait = t;
+        }
+        if (c->rsp_head != NET_NONE && rate_wait == SIMTIME_MAX) {
+            uint32_t id = c->rsp_head;
+            struct packet *p = &n->pkt[id];
+            uint32_t port = nic_port(n, nic, p->vc, p->flits, &soon,
+                                     &starved);
+            if (port == NET_NONE) {
                 nic_blocked(n, nic, PKT_RSP, starved);
-                if (soon < wake)
-                    wake = soon; /* else a credit return wakes us */
-                rsp_stuck = true;
+                nic_blocked(n, nic, PKT_REQ,
+                            starved && req_ready(n, c, now));
+                if (soon != SIMTIME_MAX)
+                    nic_wake_at(n, nic, soon);
+                return; /* else a credit return will wake us */
             }
+            c->rsp_head = p->next;
+            nic_inject(n, nic, id, port);
+            continue;
         }
         if (c->req_head == NET_NONE ||
-            c->outstanding >= n->p.max_outstanding)
-            break;
+            c->outstanding >= n->p.max_outstanding) {
+            if (rate_wait != SIMTIME_MAX)
+                nic_wake_at(n, nic, rate_wait);
+            return;
+        }
         uint32_t mid = c->req_head;
         struct message *m = &n->msg[mid];
         simtime t = *nic_rate_timer(c, PKT_REQ, m->op);
         if (t > now) {
-            if (t < wake)
-                wake = t;
-            break;
+            nic_wake_at(n, nic, t < rate_wait ? t : rate_wait);
+            return;
         }
         uint32_t bytes = m->bytes - m->sent;
         if (bytes > n->p.max_payload)
@@ -1173,9 +1206,9 @@ static void nic_try(struct net *n, uint32_t nic)
         uint32_t port = nic_port(n, nic, 0, flits, &soon, &starved);
         if (port == NET_NONE) {
             nic_blocked(n, nic, PKT_REQ, starved);
-            if (soon < wake)
-                wake = soon;
-            break;
+            if (soon != SIMTIME_MAX)
+                nic_wake_at(n, nic, soon);
+            return;
         }
         uint32_t id = slots_alloc(PKT_SLOTS(n));
         if (id == NET_NONE) {
@@ -1202,8 +1235,6 @@ static void nic_try(struct net *n, uint32_t nic)
         c->outstanding++;
         nic_inject(n, nic, id, port);
     }
-    if (wake != SIMTIME_MAX)
-        nic_wake_at(n, nic, wake);
 }
 
 static void on_nic_wake(struct sim *s, const struct event *e, void *ctx)

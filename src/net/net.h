@@ -203,6 +203,9 @@ struct net_params {
     uint32_t expand_num, expand_den; /* data bytes on the wire per byte */
     /* NIC */
     simtime nic_gap;          /* minimum time between two injections */
+    simtime nic_flit_time;    /* the NIC's output path: time per NIC flit
+                                 (net_nic_flits), requests and responses
+                                 alike; 0: not limited */
     uint32_t max_outstanding; /* requests awaiting a response, per NIC */
     uint32_t nic_rsp_slots;   /* requests a NIC holds whose response it has
                                  not yet injected; a request finding none
