@@ -145,6 +145,20 @@ uint32_t df_exit_local(struct net *n, uint32_t r, const struct packet *p,
     return df_exit_two(n, r, p, g, h, cnt, now, df_load_local);
 }
 
+uint32_t df_decide_local(struct net *n, uint32_t r, struct packet *p,
+                         simtime now, df_rule_fn minimal)
+{
+    struct df_cand min[2], nonmin[2];
+    p->dec_hops++;
+    int k = df_candidates(n, r, p, now, min, nonmin);
+    const struct df_cand *bm = df_better(n, min, now, df_load_local);
+    if (!k)
+        return df_take(n, r, p, bm, true);
+    const struct df_cand *bn = df_better(n, nonmin, now, df_load_local);
+    bool m = minimal(n, bm->load, bn->load);
+    return df_take(n, r, p, m ? bm : bn, m);
+}
+
 /* ---- candidates ---------------------------------------------------- */
 
 /* A minimal candidate at r toward router x, leaving r's group (if x is

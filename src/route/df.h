@@ -154,6 +154,15 @@ uint32_t df_pick_local(struct net *n, uint32_t r, const struct packet *p,
 uint32_t df_exit_local(struct net *n, uint32_t r, const struct packet *p,
                        uint32_t g, uint32_t h, uint32_t cnt, simtime now);
 
+/* UGAL-L and Slingshot: at the source router, the better minimal and
+ * the better non-minimal candidate by local load (df_load_local), and
+ * `minimal` (given the two loads) says which p takes; returns its
+ * first-hop port. */
+typedef bool (*df_rule_fn)(const struct net *n, uint64_t qmin,
+                           uint64_t qnonmin);
+uint32_t df_decide_local(struct net *n, uint32_t r, struct packet *p,
+                         simtime now, df_rule_fn minimal);
+
 /* Biased load of a non-minimal candidate at the k-th decision:
  * (load << (shift + shift_per_hop k)) + add + add_per_hop k, the shift at
  * most 16. */

@@ -9,18 +9,15 @@
  * packet (net_params.ss_bias). */
 #include "route/df.h"
 
+static bool ss_rule(const struct net *n, uint64_t qmin, uint64_t qnonmin)
+{
+    return qmin <= df_biased(qnonmin, &n->p.ss_bias, 0);
+}
+
 static uint32_t ss_decide(struct net *n, uint32_t r, struct packet *p,
                           simtime now)
 {
-    struct df_cand min[2], nonmin[2];
-    p->dec_hops++;
-    int k = df_candidates(n, r, p, now, min, nonmin);
-    const struct df_cand *bm = df_better(n, min, now, df_load_local);
-    if (!k)
-        return df_take(n, r, p, bm, true);
-    const struct df_cand *bn = df_better(n, nonmin, now, df_load_local);
-    bool minimal = bm->load <= df_biased(bn->load, &n->p.ss_bias, 0);
-    return df_take(n, r, p, minimal ? bm : bn, minimal);
+    return df_decide_local(n, r, p, now, ss_rule);
 }
 
 const struct routing routing_ss_adaptive = {

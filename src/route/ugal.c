@@ -8,19 +8,15 @@
  * packets) are BookSim2's (`ugal_dragonflynew`, adaptive_threshold). */
 #include "route/df.h"
 
+static bool ugal_rule(const struct net *n, uint64_t qmin, uint64_t qnonmin)
+{
+    return qmin <= 2 * qnonmin + n->p.ugal_threshold;
+}
+
 static uint32_t ugal_decide(struct net *n, uint32_t r, struct packet *p,
                             simtime now)
 {
-    struct df_cand min[2], nonmin[2];
-    p->dec_hops++;
-    int k = df_candidates(n, r, p, now, min, nonmin);
-    const struct df_cand *bm = df_better(n, min, now, df_load_local);
-    if (!k)
-        return df_take(n, r, p, bm, true);
-    const struct df_cand *bn = df_better(n, nonmin, now, df_load_local);
-    bool minimal = (uint64_t)bm->load <=
-                   2 * (uint64_t)bn->load + n->p.ugal_threshold;
-    return df_take(n, r, p, minimal ? bm : bn, minimal);
+    return df_decide_local(n, r, p, now, ugal_rule);
 }
 
 const struct routing routing_ugal = {
