@@ -343,7 +343,7 @@ static void test_list_unknown_kind(void)
     CHECK_EQ_U(dfsim("list", "nosuch", NULL), 2);
     CHECK_STR_CONTAINS(err, "dfsim list: unknown kind \"nosuch\"; known: "
                             "topology system routing controller workload "
-                            "allocation\n");
+                            "allocation cc\n");
     CHECK_EQ_U(strlen(out), 0);
 }
 

@@ -164,6 +164,21 @@ static const struct cfg_key net_keys[] = {
             "SS_ADAPTIVE: a non-minimal load L counts as L << shift (1)"),
     NET_U32("ss_bias_add", ss_bias.add, 0, 1 << 20,
             "SS_ADAPTIVE: flits added to a non-minimal load (1 packet)"),
+    { .name = "congestion_control", .type = CFG_NAME,
+      .offset = offsetof(struct net_config, cc), .reg = &cc_registry,
+      .help = "congestion control at the NICs: none or slingshot (Slingshot "
+              "slingshot, others none; dfsim list cc)" },
+    NET_U32("cc_mark_flits", ccp.mark_flits, 0, 1 << 24,
+            "a switch marks a request for its destination's port while more "
+            "flits wait for that port (4 largest packets)"),
+    NET_U32("cc_window_max", ccp.window_max, 1, 1 << 22,
+            "slingshot: packets an endpoint pair may have outstanding "
+            "unthrottled (max_outstanding)"),
+    NET_U32("cc_window_min", ccp.window_min, 1, 1 << 22,
+            "slingshot: the least window of a throttled pair, packets (1)"),
+    NET_U32("cc_increase", ccp.increase, 0, 1 << 16,
+            "slingshot: window growth per round trip without marks, "
+            "packets (1)"),
     { .name = NULL },
 };
 
@@ -426,6 +441,22 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
         p->load_levels = c->load_levels;
     if (HAS("ugal_threshold"))
         p->ugal_threshold = c->ugal_threshold;
+    if (HAS("congestion_control"))
+        p->cc = (const struct cc_ops *)c->cc;
+    if (HAS("max_outstanding") && !HAS("cc_window_max"))
+        p->ccp.window_max = p->max_outstanding;
+    if (HAS("cc_mark_flits"))
+        p->ccp.mark_flits = c->ccp.mark_flits;
+    if (HAS("cc_window_max"))
+        p->ccp.window_max = c->ccp.window_max;
+    if (HAS("cc_window_min"))
+        p->ccp.window_min = c->ccp.window_min;
+    if (HAS("cc_increase"))
+        p->ccp.increase = c->ccp.increase;
+    if (p->ccp.window_min > p->ccp.window_max)
+        diag_error(d, file, g ? cfg_member_line(g, "cc_window_min") : 0,
+                   "network.cc_window_min", "%u is above cc_window_max %u",
+                   p->ccp.window_min, p->ccp.window_max);
     for (unsigned k = 0; k < 4; k++)
         for (size_t i = 0; i < sizeof bias_fields / sizeof bias_fields[0];
              i++) {

@@ -78,6 +78,8 @@ struct net_config {
     uint32_t ugal_threshold;
     struct route_bias bias[4];       /* adaptive0_* .. adaptive3_* */
     struct route_bias ss_bias;       /* ss_bias_shift, ss_bias_add */
+    const struct reg_entry *cc;      /* congestion_control: a cc_ops */
+    struct cc_params ccp;            /* cc_* */
 };
 
 struct experiment {

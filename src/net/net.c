@@ -235,6 +235,14 @@ void net_params_defaults(struct net_params *p, const struct topo *t)
     p->ugal_threshold = 3 * pk; /* BookSim2: 30 flits of 10-flit packets */
     p->ss_bias = (struct route_bias){ 1, pk, 0, 0 };
     p->routing = route_default(t->family);
+    /* Congestion control (net/cc.h, cc_slingshot.c): Slingshot's is on
+     * by default (SC'20 §II-D); Aries and Gemini have none (SC'20 §III
+     * measures Crystal without). */
+    p->cc = t->family == TOPO_SLINGSHOT ? &cc_slingshot : &cc_none;
+    p->ccp.mark_flits = 4 * big;
+    p->ccp.window_max = p->max_outstanding;
+    p->ccp.window_min = 1;
+    p->ccp.increase = 1;
 }
 
 static uint32_t data_flits(const struct net_params *p, uint32_t bytes)
@@ -633,6 +641,16 @@ static void queue_add(struct net *n, uint32_t out, uint32_t flits,
     }
 }
 
+/* Endpoint congestion (net/cc.h): a request routed to the port of its
+ * destination NIC while more than mark_flits wait there is marked. */
+static inline void cc_mark(struct net *n, struct packet *p)
+{
+    const struct net_out *o = &n->out[p->out_port];
+    if (p->cls == PKT_REQ && o->nic != NET_NONE &&
+        o->qflits > n->p.ccp.mark_flits)
+        p->mark |= PKT_MARK_ENDPOINT;
+}
+
 /* Packet id, at the head of input VC iv of router r, is routed: from now
  * on it waits for its output (the VC's stall counting; the output's
  * near-end queue, except on a tiled router where that is its column
@@ -643,6 +661,8 @@ static void route_here(struct net *n, uint32_t r, uint32_t id,
     simtime now = n->s->now;
     struct packet *p = &n->pkt[id];
     route_packet(n, r, p, now);
+    if (n->cc_on)
+        cc_mark(n, p);
     if (n->p.router != NET_ROUTER_TILED)
         queue_add(n, p->out_port, p->flits, now);
     if (n->p.counters) {
@@ -1128,13 +1148,57 @@ static void nic_blocked(struct net *n, uint32_t nic, uint32_t cls,
 /* Whether NIC c's next request could go at `now` but for the injection
  * path: a message waiting, within the outstanding limit, its stream
  * free. */
-static bool req_ready(const struct net *n, const struct net_nic *c,
-                      simtime now)
+static uint32_t req_pick(struct net *n, uint32_t nic, simtime now,
+                         uint32_t *prev, simtime *retry);
+
+static bool req_ready(struct net *n, uint32_t nic, simtime now)
 {
+    const struct net_nic *c = &n->nic[nic];
+    uint32_t prev;
+    simtime retry;
     if (c->req_head == NET_NONE || c->outstanding >= n->p.max_outstanding)
         return false;
-    const struct message *m = &n->msg[c->req_head];
+    uint32_t mid = req_pick(n, nic, now, &prev, &retry);
+    if (mid == NET_NONE)
+        return false;
+    const struct message *m = &n->msg[mid];
     return *nic_rate_timer((struct net_nic *)c, PKT_REQ, m->op) <= now;
+}
+
+/* The message NIC `nic` serves next: without congestion control the
+ * oldest; with it the oldest whose pair the controller admits now among
+ * the first NET_CC_SCAN (net/cc.h), NET_NONE if none, *retry then the
+ * earliest time one may be (SIMTIME_MAX: at an ack). *prev is the message
+ * before it in the queue (NET_NONE at the head). */
+static uint32_t req_pick(struct net *n, uint32_t nic, simtime now,
+                         uint32_t *prev, simtime *retry)
+{
+    const struct net_nic *c = &n->nic[nic];
+    *prev = NET_NONE;
+    *retry = SIMTIME_MAX;
+    if (!n->cc_on)
+        return c->req_head;
+    uint32_t k = 0;
+    for (uint32_t id = c->req_head; id != NET_NONE && k < NET_CC_SCAN;
+         id = n->msg[id].next, k++) {
+        simtime t = n->p.cc->admit(n->cc_st, nic, n->msg[id].dst_nic, now);
+        if (t <= now)
+            return id;
+        if (t < *retry)
+            *retry = t;
+        *prev = id;
+    }
+    return NET_NONE;
+}
+
+/* The controller's ticks due by now (they are taken when the network
+ * does something, so a quiet network costs none). */
+static void cc_ticks(struct net *n, simtime now)
+{
+    while (n->cc_next_tick <= now) {
+        n->p.cc->tick(n->cc_st, n->cc_next_tick);
+        n->cc_next_tick += n->p.cc->period;
+    }
 }
 
 /* Inject what NIC `nic` can inject now: responses first, then the next
@@ -1177,7 +1241,7 @@ static void nic_try(struct net *n, uint32_t nic)
             if (port == NET_NONE) {
                 nic_blocked(n, nic, PKT_RSP, starved);
                 nic_blocked(n, nic, PKT_REQ,
-                            starved && req_ready(n, c, now));
+                            starved && req_ready(n, nic, now));
                 if (soon != SIMTIME_MAX)
                     nic_wake_at(n, nic, soon);
                 return; /* else a credit return will wake us */
@@ -1192,7 +1256,19 @@ static void nic_try(struct net *n, uint32_t nic)
                 nic_wake_at(n, nic, rate_wait);
             return;
         }
-        uint32_t mid = c->req_head;
+        uint32_t prev = NET_NONE, mid = c->req_head;
+        if (n->cc_on) {
+            simtime retry;
+            cc_ticks(n, now);
+            mid = req_pick(n, nic, now, &prev, &retry);
+            if (mid == NET_NONE) { /* every pair it looked at held back */
+                if (rate_wait < retry)
+                    retry = rate_wait;
+                if (retry != SIMTIME_MAX)
+                    nic_wake_at(n, nic, retry);
+                return; /* else an ack will call again */
+            }
+        }
         struct message *m = &n->msg[mid];
         simtime t = *nic_rate_timer(c, PKT_REQ, m->op);
         if (t > now) {
@@ -1227,13 +1303,18 @@ static void nic_try(struct net *n, uint32_t nic)
             .mode = m->mode, .vc = 0 };
         m->sent += bytes;
         m->injected++;
-        if (m->sent >= m->bytes) {
-            c->req_head = m->next;
-            if (c->req_head == NET_NONE)
-                c->req_tail = NET_NONE;
+        if (m->sent >= m->bytes) { /* all cut: it leaves the queue */
+            if (prev == NET_NONE)
+                c->req_head = m->next;
+            else
+                n->msg[prev].next = m->next;
+            if (c->req_tail == mid)
+                c->req_tail = prev;
         }
         c->outstanding++;
         nic_inject(n, nic, id, port);
+        if (n->cc_on)
+            n->p.cc->sent(n->cc_st, &n->pkt[id], now);
     }
 }
 
@@ -1291,14 +1372,14 @@ static void on_eject(struct sim *s, const struct event *e, void *ctx)
                                        p->payload);
         uint32_t idx = p->index;
         uint16_t payload = p->payload;
-        uint8_t op = p->op;
+        uint8_t op = p->op, mark = p->mark;
         simtime t_req = p->t_injected;
         *p = (struct packet){
             .msg = mid, .src_nic = nic, .dst_nic = src,
             .dst_router = n->t->nics[src].router, .mid = NET_NONE,
             .gport = NET_NONE, .index = idx, .t_created = t_req,
             .flits = (uint16_t)flits, .payload = payload, .cls = PKT_RSP,
-            .op = op, .mode = mode,
+            .op = op, .mode = mode, .mark = mark,
             .vc = (uint8_t)n->p.vcs }; /* first response VC */
         rsp_push(n, nic, id);
         nic_try(n, nic);
@@ -1307,6 +1388,10 @@ static void on_eject(struct sim *s, const struct event *e, void *ctx)
     struct message *m = &n->msg[mid];
     struct net_nic *c = &n->nic[nic];
     c->outstanding--;
+    if (n->cc_on) {
+        cc_ticks(n, s->now);
+        n->p.cc->acked(n->cc_st, p, s->now);
+    }
     m->rsp_arrived++;
     slots_release(PKT_SLOTS(n), id);
     if (m->rsp_arrived == m->packets && m->sent >= m->bytes) {
@@ -1644,6 +1729,20 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
         net_free(n);
         return -1;
     }
+    n->cc_on = p->cc && p->cc != &cc_none;
+    n->cc_next_tick = SIMTIME_MAX;
+    if (n->cc_on) {
+        char err[160];
+        if (p->cc->init(&n->cc_st, n, err, sizeof err) != 0) {
+            diag_error(d, NULL, 0, "network.congestion_control", "%s: %s",
+                       p->cc->base.name, err);
+            n->cc_on = false;
+            net_free(n);
+            return -1;
+        }
+        if (p->cc->tick && p->cc->period)
+            n->cc_next_tick = p->cc->period;
+    }
     sim_on(s, NET_EV_ARRIVE, on_arrive, n);
     sim_on(s, NET_EV_WAKE, on_wake, n);
     sim_on(s, NET_EV_CREDIT, on_credit, n);
@@ -1659,6 +1758,8 @@ oom:
 
 void net_free(struct net *n)
 {
+    if (n->cc_on)
+        n->p.cc->free(n->cc_st);
     route_free(n);
     free(n->pkt);
     free(n->msg);

@@ -84,6 +84,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "net/cc.h"
 #include "core/diag.h"
 #include "core/rng.h"
 #include "core/sim.h"
@@ -107,6 +108,12 @@ enum {
     PKT_ROUTED = 0x80, /* net.c, tiled routers: routed at the current
                           router, not yet sent on (bits 8..0x40 belong to
                           route/) */
+};
+
+/* Congestion marks (struct packet.mark; net/cc.h). */
+enum {
+    PKT_MARK_ENDPOINT = 1, /* routed to a switch's endpoint port while more
+                              than cc mark_flits waited for it */
 };
 
 /* How a router buffers packets between its inputs and outputs (see the
@@ -168,7 +175,9 @@ struct packet {
     uint8_t flags;       /* PKT_* */
     uint8_t dec_hops;    /* adaptive decisions taken so far */
     uint8_t dim;         /* torus: dimension being routed */
-    uint8_t pad[2];
+    uint8_t mark;        /* congestion marks (PKT_MARK_*, net/cc.h); a
+                            response carries its request's */
+    uint8_t pad;
 };
 
 /* A message handed to a NIC by net_send. */
@@ -244,6 +253,9 @@ struct net_params {
     uint32_t load_levels;            /* Aries: highest level (4-bit: 15) */
     uint32_t ugal_threshold;         /* flits (BookSim: 30) */
     struct route_bias ss_bias;       /* Slingshot adaptive */
+    /* congestion control at the NICs (net/cc.h) */
+    const struct cc_ops *cc;         /* network.congestion_control */
+    struct cc_params ccp;
     /* hardware counters (net/counters.h) */
     bool counters;                   /* keep them (off: not counted, the
                                         hot path only tests this flag) */
@@ -485,6 +497,11 @@ struct net {
 
     struct net_stats st;
     struct net_count ct;        /* all NULL unless p.counters */
+
+    void *cc_st;                /* the congestion controller's state */
+    bool cc_on;                 /* a controller other than "none": marks
+                                   are set and it is asked */
+    simtime cc_next_tick;       /* its next tick (SIMTIME_MAX: none) */
 };
 
 /* Output VC `vc` of `port`. */

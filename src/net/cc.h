@@ -1,0 +1,114 @@
+/* net/cc.h — congestion control at the NICs: the interface a controller
+ * implements, the per endpoint-pair table the pair-based ones keep, and
+ * the registry (`dfsim list cc`; chosen by network.congestion_control).
+ *
+ * What is modelled: the place where a NIC decides when the next request
+ * packet of a message may go. The network (net.c) asks the controller
+ * before each request it injects (admit), tells it what went (sent) and
+ * what came back (acked: the response, which is Aries' and Slingshot's
+ * end-to-end acknowledgement, carrying the congestion marks the switches
+ * and the destination set on the request), and calls its tick every
+ * `period` while packets are in flight. A controller that holds a pair
+ * back leaves the NIC free to send to other destinations: the NIC serves
+ * the oldest message whose pair is admitted among the first NET_CC_SCAN
+ * of its queue (SC'20 §II-D: "only throttles those streams of packets who
+ * are contributing to the endpoint congestion, without negatively
+ * affecting ... other streams of packets within the same job").
+ *
+ * Marks (struct packet.mark, set by the routers; net.c): a request routed
+ * to a switch's endpoint port — the last hop before its destination NIC —
+ * while more than `mark_flits` flits wait for that port is marked
+ * PKT_MARK_ENDPOINT; the response carries the marks back to its source.
+ * That is endpoint (hot-spot) congestion as SC'20 §II-D describes it: all
+ * paths to the node pass that port, adaptive routing cannot avoid it, and
+ * only streams toward that node pass it, so a victim whose packets merely
+ * cross the congestion tree elsewhere is never marked.
+ *
+ * Controllers: "none" (Aries, Gemini: no congestion control; SC'20 §III
+ * measures Crystal without one) and "slingshot" (cc_slingshot.c).
+ * Netscope's AIMD, Cray's static rate control and DCQCN plug in here. */
+#ifndef DFSIM_CC_H
+#define DFSIM_CC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/registry.h"
+#include "core/time.h"
+
+struct net;
+struct packet;
+
+/* Messages of a NIC's queue the NIC looks at for one whose pair may send
+ * (a bound, so that one NIC's decision stays O(1); Slingshot's Cassini
+ * NIC keeps many command queues, their number not public). */
+#define NET_CC_SCAN 64
+
+/* Parameters of the controllers (network section: cc_*). */
+struct cc_params {
+    uint32_t mark_flits;   /* mark a request at a switch's endpoint port
+                              when more flits wait for that port */
+    uint32_t window_max;   /* slingshot: packets a pair may have
+                              outstanding, unthrottled */
+    uint32_t window_min;   /* slingshot: the least window, packets */
+    uint32_t increase;     /* slingshot: window growth per round trip
+                              without marks, packets */
+};
+
+struct cc_ops {
+    struct reg_entry base;
+    /* set up on n (its parameters in n->p.cc); state in *st. 0 or -1 with
+     * the reason in err */
+    int (*init)(void **st, struct net *n, char *err, size_t len);
+    void (*free)(void *st);
+    /* when NIC src's next request to dst may go: <= now now, SIMTIME_MAX
+     * when an ack comes */
+    simtime (*admit)(void *st, uint32_t src, uint32_t dst, simtime now);
+    /* request p left its NIC */
+    void (*sent)(void *st, const struct packet *p, simtime now);
+    /* response p (its marks the request's) is back at its source */
+    void (*acked)(void *st, const struct packet *p, simtime now);
+    /* every `period` (0: never) */
+    void (*tick)(void *st, simtime now);
+    simtime period;
+};
+
+extern const struct registry cc_registry;
+extern const struct cc_ops cc_none, cc_slingshot;
+
+/* Slingshot: the window of pair (src, dst) in whole packets (window_max
+ * for a pair it does not track); for tests and reports. */
+uint32_t cc_slingshot_window(const void *st, uint32_t src, uint32_t dst);
+
+/* ---- per endpoint-pair state (for the pair-based controllers) ------ */
+
+/* One pair (src NIC, dst NIC) with packets outstanding or a window below
+ * its maximum; fixed point windows (1/256 packet). */
+struct cc_pair {
+    uint64_t key;        /* src << 32 | dst; CC_PAIR_FREE if unused */
+    uint32_t out;        /* requests sent, not yet acked */
+    uint32_t win;        /* window, 1/256 packets */
+    simtime cut_until;   /* no further decrease before this */
+};
+#define CC_PAIR_FREE UINT64_MAX
+
+/* An open-addressed table (linear probing, backward-shift deletion),
+ * doubled when half full: pairs come and go with their traffic. */
+struct cc_pairs {
+    struct cc_pair *e;
+    uint32_t cap, n;     /* cap a power of two */
+};
+
+int cc_pairs_init(struct cc_pairs *t, uint32_t cap);
+void cc_pairs_free(struct cc_pairs *t);
+/* The pair's entry, or NULL. */
+struct cc_pair *cc_pairs_find(const struct cc_pairs *t, uint32_t src,
+                              uint32_t dst);
+/* The pair's entry, added (out 0, win `win`) if missing; NULL out of
+ * memory. */
+struct cc_pair *cc_pairs_get(struct cc_pairs *t, uint32_t src, uint32_t dst,
+                             uint32_t win);
+/* Remove entry e (from cc_pairs_find/get). */
+void cc_pairs_del(struct cc_pairs *t, struct cc_pair *e);
+
+#endif
