@@ -443,8 +443,6 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
         p->ugal_threshold = c->ugal_threshold;
     if (HAS("congestion_control"))
         p->cc = (const struct cc_ops *)c->cc;
-    if (HAS("max_outstanding") && !HAS("cc_window_max"))
-        p->ccp.window_max = p->max_outstanding;
     if (HAS("cc_mark_flits"))
         p->ccp.mark_flits = c->ccp.mark_flits;
     if (HAS("cc_window_max"))
@@ -453,10 +451,13 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
         p->ccp.window_min = c->ccp.window_min;
     if (HAS("cc_increase"))
         p->ccp.increase = c->ccp.increase;
-    if (p->ccp.window_min > p->ccp.window_max)
+    uint32_t wmax = p->ccp.window_max ? p->ccp.window_max
+                                      : p->max_outstanding;
+    if (p->ccp.window_min > wmax)
         diag_error(d, file, g ? cfg_member_line(g, "cc_window_min") : 0,
-                   "network.cc_window_min", "%u is above cc_window_max %u",
-                   p->ccp.window_min, p->ccp.window_max);
+                   "network.cc_window_min", "%u is above the largest window "
+                   "%u (cc_window_max, else max_outstanding)",
+                   p->ccp.window_min, wmax);
     for (unsigned k = 0; k < 4; k++)
         for (size_t i = 0; i < sizeof bias_fields / sizeof bias_fields[0];
              i++) {

@@ -49,7 +49,8 @@ struct cc_params {
     uint32_t mark_flits;   /* mark a request at a switch's endpoint port
                               when more flits wait for that port */
     uint32_t window_max;   /* slingshot: packets a pair may have
-                              outstanding, unthrottled */
+                              outstanding, unthrottled (0: the NIC's
+                              max_outstanding) */
     uint32_t window_min;   /* slingshot: the least window, packets */
     uint32_t increase;     /* slingshot: window growth per round trip
                               without marks, packets */

@@ -50,8 +50,8 @@ struct sls {
 static int sls_init(void **st, struct net *n, char *err, size_t len)
 {
     const struct cc_params *p = &n->p.ccp;
-    if (p->window_min < 1 || p->window_max < p->window_min ||
-        p->window_max > (1u << 22)) {
+    uint32_t wmax = p->window_max ? p->window_max : n->p.max_outstanding;
+    if (p->window_min < 1 || wmax < p->window_min || wmax > (1u << 22)) {
         snprintf(err, len, "slingshot congestion control needs 1 <= "
                            "cc_window_min <= cc_window_max <= 4194304");
         return -1;
@@ -62,7 +62,7 @@ static int sls_init(void **st, struct net *n, char *err, size_t len)
         snprintf(err, len, "out of memory");
         return -1;
     }
-    s->wmax = p->window_max * FP;
+    s->wmax = wmax * FP;
     s->wmin = p->window_min * FP;
     s->inc = p->increase * FP;
     *st = s;
