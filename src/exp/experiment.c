@@ -349,6 +349,11 @@ int experiment_load(struct experiment *e, const char *path,
     jobs_load(e->cfg, &e->jobs, d);
     impact_load(e->cfg, &e->impact, cfg_section(e->cfg, "jobs") != NULL,
                 e->jobs.prod.on, d);
+    if (e->impact.on && ex && config_setting_get_member(ex, "runs"))
+        diag_error(d, cfg_path(e->cfg), cfg_member_line(ex, "runs"),
+                   "experiment.runs",
+                   "repeats a jobs list; the impact section repeats its "
+                   "placements with impact.runs");
 
     if (d->errors > errors) {
         experiment_free(e);
