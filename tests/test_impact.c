@@ -209,15 +209,19 @@ static void test_errors(void)
           ":4: error: impact.victims[0]: gpcnet-a2a runs until it is "
           "stopped unless given iterations; a victim must end" },
         { "impact = {\nshares = 0.5;\n"
-          "victims = ( { workload = \"barrier\"; },\n"
-          "            { workload = \"barrier\"; name = \"barrier\"; } );\n"
+          "victims = ( { workload = \"barrier\"; name = \"b\"; },\n"
+          "            { workload = \"allreduce\"; name = \"b\"; } );\n"
           AGGR "};\n",
-          ":5: error: impact.victims[1].name: \"barrier\" is the name of "
+          ":5: error: impact.victims[1].name: \"b\" is the name of "
           "impact.victims[0] too" },
         { "jobs = ( { workload = \"barrier\"; nodes = 4; } );\n"
           "impact = {\nshares = 0.5;\n" VICTIM AGGR "};\n",
           ":3: error: impact: a file with an impact section runs its own "
           "jobs" },
+        { "experiment = { runs = 3; };\n"
+          "impact = {\nshares = 0.5;\n" VICTIM AGGR "};\n",
+          ":2: error: experiment.runs: repeats a jobs list; the impact "
+          "section repeats its placements with impact.runs" },
         /* the checks that need the system: voltrino has 64 nodes */
         { "impact = {\nnodes = 100;\nshares = 0.5;\n" VICTIM AGGR "};\n",
           ":3: error: impact.nodes: 100 nodes; the system has 64 with a "
