@@ -11,7 +11,10 @@
  * iterations.csv, ranks.csv, metrics.csv, variants.csv, load.csv (the
  * offered load, exp/offered.h), rows appended run
  * by run and runs.csv recording each; --resume goes on from the first run
- * not recorded; exp/jobs.h) and report.html over them (exp/report.h). */
+ * not recorded; exp/jobs.h) and report.html over them (exp/report.h);
+ * with an impact section, the congestion-impact study (impact.csv,
+ * impact_runs.csv, the jobs runner's files over all its simulations and
+ * report.html with the heat maps; exp/impact.h). */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -539,6 +542,21 @@ int cli_run(int argc, char **argv)
         goto out;
     if (e.jobs.n && run_jobs(&e, &t, &np, outdir, resume, &d) != 0)
         goto out;
+    if (e.impact.on) {
+        if (resume)
+            fprintf(stderr, "dfsim run: --resume applies to a jobs list's "
+                            "runs; the impact study runs from the start\n");
+        struct impact_report_info info = {
+            .title = e.info.name, .description = e.info.description,
+            .system = e.system ? e.system->base.name : e.builder->base.name,
+            .routing = np.routing->base.name,
+            .seed = (uint64_t)e.info.seed };
+        if (impact_run(&e.impact, &e.jobs, &t, &np, (uint64_t)e.info.seed,
+                       e.info.time_limit, outdir, &info, &d) != 0) {
+            fprintf(stderr, "dfsim run: %s: the impact study failed\n", file);
+            goto out;
+        }
+    }
     char sampled[128] = "";
     if (sampling_on(&e)) {
         bool many = e.traffic.loads.n *
@@ -556,13 +574,16 @@ int cli_run(int argc, char **argv)
             snprintf(sampled + len, sizeof sampled - len, ", links%s.txt",
                      sfx);
     }
-    if (e.jobs.n)
+    if (e.jobs.n || e.impact.on)
         printf("\nreport: %s/report.html\n", outdir);
-    printf("\nresults in %s/ (topology.json, probe.csv%s%s%s)\n", outdir,
+    printf("\nresults in %s/ (topology.json, probe.csv%s%s%s%s)\n", outdir,
            e.has_traffic ? ", traffic.csv" : "", sampled,
            e.jobs.n ? ", jobs.csv, iterations.csv, ranks.csv, metrics.csv, "
                      "variants.csv, load.csv, runs.csv"
-                   : "");
+                   : "",
+           e.impact.on ? ", impact.csv, impact_runs.csv, jobs.csv, "
+                         "iterations.csv, ranks.csv, metrics.csv, load.csv"
+                       : "");
     rc = 0;
 out:
     if (csv)

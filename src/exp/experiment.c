@@ -185,7 +185,7 @@ static const struct cfg_key net_keys[] = {
 static const char *const sections[] = { "experiment", "system", "probe",
                                         "network", "traffic", "sampling",
                                         "jobs", "mpi", "app_aware",
-                                        "production", NULL };
+                                        "production", "impact", NULL };
 
 /* A routing the system's family cannot use is an error at `line`. */
 static void check_family(const struct experiment *e, const struct routing *r,
@@ -362,6 +362,13 @@ int experiment_load(struct experiment *e, const char *path,
     load_traffic(e, d);
     load_sampling(e, d);
     jobs_load(e->cfg, &e->jobs, d);
+    impact_load(e->cfg, &e->impact, cfg_section(e->cfg, "jobs") != NULL,
+                e->jobs.prod.on, d);
+    if (e->impact.on && ex && config_setting_get_member(ex, "runs"))
+        diag_error(d, cfg_path(e->cfg), cfg_member_line(ex, "runs"),
+                   "experiment.runs",
+                   "repeats a jobs list; the impact section repeats its "
+                   "placements with impact.runs");
 
     if (d->errors > errors) {
         experiment_free(e);
@@ -557,6 +564,7 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
     /* the jobs' checks that need the system: the production fill's share
      * and sizes (exp/production.h) */
     jobs_check(&e->jobs, t, d);
+    impact_check(&e->impact, t, d);
     return d->errors > before ? -1 : 0;
 }
 
@@ -620,6 +628,7 @@ int experiment_build_topo(const struct experiment *e, struct topo *t,
 void experiment_free(struct experiment *e)
 {
     jobs_config_free(&e->jobs);
+    impact_free(&e->impact);
     if (e->cfg)
         cfg_close(e->cfg);
     e->cfg = NULL;
@@ -647,4 +656,5 @@ void experiment_print_keys(FILE *out)
     fprintf(out, "sampling = { ... }\n");
     cfg_print_schema(out, "sampling", sampler_keys, 2);
     jobs_print_keys(out);
+    impact_print_keys(out);
 }

@@ -24,6 +24,11 @@
  *   production { fill, sizes, mix, ... } other users' jobs filling the
  *                                        machine around the file's jobs
  *                                        (exp/production.h)
+ *   impact     { shares, victims, aggressors, ... }
+ *                                        congestion impact (SC'20 Eq. 1):
+ *                                        each victim alone and with each
+ *                                        aggressor; instead of a jobs
+ *                                        list (exp/impact.h)
  * Every key, type, range and name is checked; all mistakes are reported
  * together (file:line: key: what was expected) and the load fails.
  */
@@ -35,6 +40,7 @@
 
 #include "core/diag.h"
 #include "exp/config.h"
+#include "exp/impact.h"
 #include "exp/jobs.h"
 #include "exp/probe.h"
 #include "exp/sampler.h"
@@ -98,6 +104,7 @@ struct experiment {
     bool has_sampling;                  /* a sampling section is present */
     struct sampler_config sampling;
     struct jobs_config jobs;            /* jobs.n = 0: no jobs list */
+    struct impact_config impact;        /* impact.on: an impact section */
     char name_buf[128];                 /* default name storage */
 };
 
@@ -116,7 +123,8 @@ int experiment_build_topo(const struct experiment *e, struct topo *t,
  * that hold the largest packet, a packet's flits in 16 bits) and, with a
  * traffic section, that traffic.size fits in one packet and
  * traffic.hotspot_node exists; and the jobs' checks that need the system
- * (jobs_check: the production fill's share and sizes); errors name the
+ * (jobs_check: the production fill's share and sizes; impact_check: the
+ * impact section's nodes and shares); errors name the
  * file and the line of the key. Returns 0 or -1. */
 int experiment_net_params(const struct experiment *e, const struct topo *t,
                           struct net_params *p, struct diag *d);

@@ -387,7 +387,7 @@ static void check_workload(const struct job_config *j, uint32_t index,
     w->free(state);
 }
 
-static void job_defaults(struct job_config *j)
+void jobs_job_defaults(struct job_config *j)
 {
     memset(j, 0, offsetof(struct job_config, params));
     j->ppn = 1;
@@ -402,7 +402,7 @@ static void load_job(struct cfg_file *f, config_setting_t *g, uint32_t i,
 {
     char prefix[32];
     snprintf(prefix, sizeof prefix, "jobs[%u]", i);
-    job_defaults(j);
+    jobs_job_defaults(j);
     j->file = cfg_file_of(f, g);
     j->line = cfg_line(g);
     int before = d->errors;
@@ -629,9 +629,11 @@ int jobs_load(struct cfg_file *f, struct jobs_config *jc, struct diag *d)
     config_setting_t *js = cfg_section(f, "jobs");
     config_setting_t *ms = cfg_section(f, "mpi");
     config_setting_t *as = cfg_section(f, "app_aware");
+    /* an impact section's runs are jobs too (exp/impact.h) */
+    bool runs_jobs = js || cfg_section(f, "impact");
     if (as) {
         cfg_read(f, as, "app_aware", awr_keys, &jc->awr, NULL, d);
-        if (!js)
+        if (!runs_jobs)
             diag_error(d, cfg_file_of(f, as), cfg_line(as), "app_aware",
                        "the app-aware controller's parameters apply to "
                        "jobs, and this file has no jobs list");
@@ -639,7 +641,7 @@ int jobs_load(struct cfg_file *f, struct jobs_config *jc, struct diag *d)
     if (ms) {
         cfg_read(f, ms, "mpi", mpi_keys, &jc->mpi, NULL, d);
         check_mpi(f, ms, &jc->mpi, d);
-        if (!js)
+        if (!runs_jobs)
             diag_error(d, cfg_file_of(f, ms), cfg_line(ms), "mpi",
                        "the MPI layer's parameters apply to jobs, and this "
                        "file has no jobs list");
@@ -669,7 +671,7 @@ int jobs_load(struct cfg_file *f, struct jobs_config *jc, struct diag *d)
         if (g[i])
             load_job(f, g[i], i, &jc->job[i], common, d);
         else
-            job_defaults(&jc->job[i]); /* reported by cfg_groups */
+            jobs_job_defaults(&jc->job[i]); /* reported by cfg_groups */
     }
     free(g);
     name_jobs(jc, d);
@@ -1283,6 +1285,49 @@ static simtime window_start(const struct jobs_config *jc)
     return t0 == SIMTIME_MAX ? 0 : t0;
 }
 
+void jobs_capture_free(struct jobs_capture *c)
+{
+    for (uint32_t i = 0; c->job && i < c->n; i++) {
+        free(c->job[i].nodes);
+        free(c->job[i].iter);
+    }
+    free(c->job);
+    c->job = NULL;
+    c->n = 0;
+}
+
+/* Copy what out->capture asks for from the collected results. -1: out of
+ * memory (nothing captured). */
+static int capture(struct jobs_capture *c, const struct jobs_config *jc,
+                   const struct dmpi *m, uint32_t *const *nodes)
+{
+    c->job = calloc(jc->n ? jc->n : 1, sizeof *c->job);
+    if (!c->job)
+        return -1;
+    c->n = jc->n;
+    for (uint32_t i = 0; i < jc->n; i++) {
+        const struct dmpi_job_result *r = &m->res[i];
+        struct jobs_capture_job *cj = &c->job[i];
+        uint32_t nn = jc->job[i].nodes;
+        cj->nodes = malloc((nn ? nn : 1) * sizeof *cj->nodes);
+        cj->iter = malloc((r->n_iter ? r->n_iter : 1) * sizeof *cj->iter);
+        if (!cj->nodes || !cj->iter) {
+            jobs_capture_free(c);
+            return -1;
+        }
+        memcpy(cj->nodes, nodes[i], nn * sizeof *cj->nodes);
+        cj->n_nodes = nn;
+        cj->finished = r->finished;
+        cj->n_iter = r->n_iter;
+        simtime prev = r->start;
+        for (uint32_t k = 0; k < r->n_iter; k++) {
+            cj->iter[k] = r->iter_end[k] - prev;
+            prev = r->iter_end[k];
+        }
+    }
+    return 0;
+}
+
 /* Place the jobs of jc (the file's, and the fill's if any), run them and
  * write what they did. */
 static int run_all(const struct jobs_config *jc, const struct topo *t,
@@ -1402,6 +1447,10 @@ static int run_all(const struct jobs_config *jc, const struct topo *t,
         goto done;
     }
     offered_write(&off, out->load, out->header, out->run, out->table);
+    if (out->capture && capture(out->capture, jc, &m, nodes) != 0) {
+        diag_error(d, NULL, 0, "jobs", "out of memory");
+        goto done;
+    }
     *end = s.now;
     rc = dmpi_done(&m) ? 0 : 1;
     if (rc == 1 && evq_size(&s.q) == 0) {
@@ -1480,7 +1529,7 @@ static int with_fill(const struct jobs_config *jc, const struct topo *t,
         struct production_job *f = &fill.job[k];
         const struct production_entry *e = &jc->prod.mix[f->entry];
         struct job_config *j = &ext->job[n + k];
-        job_defaults(j);
+        jobs_job_defaults(j);
         snprintf(j->name_buf, sizeof j->name_buf, "bg-%03u-%s", k,
                  e->name ? e->name : e->workload->name);
         j->name = j->name_buf;

@@ -121,8 +121,9 @@ struct jobs_config {
 };
 
 /* Read the `jobs` list and the `mpi`, `app_aware` and `production`
- * sections of f into jc (n = 0 without a jobs list; those sections
- * without jobs are errors). Returns the number of errors reported to d. */
+ * sections of f into jc (n = 0 without a jobs list; mpi and app_aware
+ * without jobs, or an impact section whose runs they set up, are
+ * errors, as is production without a jobs list). Returns the number of errors reported to d. */
 int jobs_load(struct cfg_file *f, struct jobs_config *jc, struct diag *d);
 void jobs_config_free(struct jobs_config *jc);
 
@@ -141,8 +142,34 @@ uint32_t jobs_file_nodes(const struct jobs_config *jc);
 void jobs_alloc_requests(const struct jobs_config *jc,
                          struct alloc_request *req);
 
+/* A job with every key at its default (linear, ppn 1, ...), no workload
+ * and no name: for callers that build jobs of their own (exp/impact.c). */
+void jobs_job_defaults(struct job_config *j);
+
 /* The number of ranks of job j. */
 uint32_t jobs_ranks(const struct job_config *j);
+
+/* What a caller gets back from a run besides the files (exp/impact.c
+ * compares a victim's iterations alone and under congestion): per job of
+ * the run, in the order of the jobs_config, its nodes and iteration
+ * times. jobs_run fills it when jobs_output.capture is set; free it with
+ * jobs_capture_free. */
+struct jobs_capture_job {
+    uint32_t *nodes;     /* [n_nodes]: its nodes in rank order */
+    uint32_t n_nodes;
+    bool finished;       /* every rank ended (background: false if
+                            stopped) */
+    uint32_t n_iter;     /* iterations every rank marked */
+    simtime *iter;       /* [n_iter]: each one's time (from the previous
+                            end; the first from the job's start) */
+};
+
+struct jobs_capture {
+    uint32_t n;                    /* jobs (0: nothing captured) */
+    struct jobs_capture_job *job;  /* [n] */
+};
+
+void jobs_capture_free(struct jobs_capture *c);
 
 /* Where the results go (any may be NULL) and what is printed. */
 struct jobs_output {
@@ -154,6 +181,8 @@ struct jobs_output {
     bool header;                     /* write the files' header lines */
     FILE *table;                     /* a table for a person, or NULL */
     FILE *progress;                  /* progress lines (stderr), or NULL */
+    struct jobs_capture *capture;    /* filled after a run that returns
+                                        0 or 1, or NULL */
 };
 
 /* Place jc's jobs on t (seed: the allocations' streams) and, with a

@@ -1,0 +1,846 @@
+/* exp/impact.c — see impact.h. The section (reading and the checks), the
+ * arithmetic of a cell, and the runs; the tables, impact.csv and the
+ * report are in impact_report.c. */
+#include "exp/impact.h"
+
+#include <inttypes.h>
+#include <libconfig.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/gpcnet.h"
+#include "app/workload.h"
+#include "ctl/ctl.h"
+#include "exp/alloc.h"
+#include "exp/stats.h"
+
+/* Most ranks per node and nodes, as a job's (exp/jobs.c: PPN_MAX,
+ * NODES_MAX). */
+#define IMPACT_PPN_MAX 256
+#define IMPACT_NODES_MAX (1u << 24)
+
+/* floor(s x N) for the aggressors' nodes, with this much slack against a
+ * product that binary floating point puts just below a whole number
+ * (0.29 x 100 = 28.999999999999996): far below 1 / IMPACT_NODES_MAX, so
+ * it never moves a product that is not whole in exact arithmetic. */
+#define SHARE_EPS 1e-9
+
+/* ---- the section ---------------------------------------------------------- */
+
+#define SEC(type_, key, field, text, ...)                                    \
+    { .name = key, .type = type_,                                            \
+      .offset = offsetof(struct impact_config, field), .help = text,         \
+      __VA_ARGS__ }
+
+static const struct cfg_key section_keys[] = {
+    SEC(CFG_UINT32, "nodes", nodes,
+        "nodes of the study, victims and aggressors together (SC'20: "
+        "512); default: every node of the system with a NIC",
+        .min = 2, .max = IMPACT_NODES_MAX),
+    SEC(CFG_FLOATS, "shares", shares,
+        "the aggressors' shares of the nodes, each in (0, 1), e.g. [0.1, "
+        "0.5, 0.9] (SC'20 Fig. 9); required",
+        .fmin = 0, .fmax = 1),
+    SEC(CFG_NAME, "allocation", allocation,
+        "how victims and aggressors are placed: linear, interleaved or "
+        "random (SC'20 §III) (linear)",
+        .reg = &allocation_registry),
+    SEC(CFG_UINT32, "victim_nodes", victim_nodes,
+        "nodes each victim runs on, the first of the victims' nodes in "
+        "rank order (default: all the victims' nodes at each share)",
+        .min = 1, .max = IMPACT_NODES_MAX),
+    SEC(CFG_TIME, "warmup_us", warmup,
+        "the aggressors' head start: the victims start at this time, "
+        "alone and with them, us (0)",
+        .unit_ps = SIMTIME_US, .fmin = 0, .fmax = 1e9),
+    SEC(CFG_UINT32, "runs", runs,
+        "placements, run r with seed + r; the victims' iterations are "
+        "pooled over them (1)",
+        .min = 1, .max = 1000),
+    { .name = NULL },
+};
+
+#define GRP(type_, key, field, text, ...)                                    \
+    { .name = key, .type = type_,                                            \
+      .offset = offsetof(struct job_config, field), .help = text,            \
+      __VA_ARGS__ }
+
+static const struct cfg_key victim_keys[] = {
+    GRP(CFG_STRING, "name", name,
+        "its name in the results (default: its workload's, or "
+        "<workload>-<index> when another victim runs the same)"),
+    GRP(CFG_NAME, "workload", workload,
+        "what it runs (dfsim list workload); its keys go in this group "
+        "too; it must end (give iterations)",
+        .reg = &workload_registry, .required = true),
+    GRP(CFG_UINT32, "nodes", nodes,
+        "nodes it runs on, the first of the victims' (default: "
+        "impact.victim_nodes)",
+        .min = 1, .max = IMPACT_NODES_MAX),
+    GRP(CFG_UINT32, "ppn", ppn, "ranks per node (1)", .min = 1,
+        .max = IMPACT_PPN_MAX),
+    GRP(CFG_NAME, "routing", routing,
+        "the routing controller of its messages (\"network\": "
+        "network.routing)",
+        .reg = &controller_registry),
+    GRP(CFG_UINT32, "warmup", warmup,
+        "its first iterations, left out of T (0)", .min = 0,
+        .max = UINT32_MAX - 1),
+    { .name = NULL },
+};
+
+static const struct cfg_key aggressor_keys[] = {
+    GRP(CFG_STRING, "name", name,
+        "its name in the results (default: its workload's, or "
+        "<workload>-<index> when another aggressor runs the same)"),
+    GRP(CFG_NAME, "workload", workload,
+        "what it runs (dfsim list workload; SC'20: gpcnet-rma-incast, "
+        "gpcnet-a2a); its keys go in this group too; it runs until the "
+        "victim ends (iterations default to the most the key takes)",
+        .reg = &workload_registry, .required = true),
+    GRP(CFG_UINT32, "ppn", ppn, "ranks per node (1)", .min = 1,
+        .max = IMPACT_PPN_MAX),
+    GRP(CFG_NAME, "routing", routing,
+        "the routing controller of its messages (\"network\": "
+        "network.routing)",
+        .reg = &controller_registry),
+    { .name = NULL },
+};
+
+static const char *const victim_common[] = { "name", "workload", "nodes",
+                                             "ppn", "routing", "warmup",
+                                             NULL };
+static const char *const aggressor_common[] = { "name", "workload", "ppn",
+                                                "routing", NULL };
+
+/* An aggressor runs until the victim ends: its workload's iterations
+ * (every workload's key of that name is a count) default to the most the
+ * key takes, as the production fill's jobs (exp/production.c). */
+static void run_forever(const struct workload *w, void *params)
+{
+    for (const struct cfg_key *k = w->keys; k->name; k++)
+        if (k->type == CFG_UINT32 && strcmp(k->name, "iterations") == 0)
+            *(uint32_t *)((char *)params + k->offset) = (uint32_t)k->max;
+}
+
+static void load_group(struct cfg_file *f, config_setting_t *g,
+                       const char *list, uint32_t i, struct job_config *j,
+                       bool victim, struct diag *d)
+{
+    char prefix[48];
+    snprintf(prefix, sizeof prefix, "impact.%s[%u]", list, i);
+    jobs_job_defaults(j);
+    j->file = cfg_file_of(f, g);
+    j->line = cfg_line(g);
+    const char *const *common = victim ? victim_common : aggressor_common;
+    const char **skip = cfg_members_except(g, common);
+    if (!skip) {
+        diag_error(d, j->file, j->line, prefix, "out of memory");
+        return;
+    }
+    cfg_read(f, g, prefix, victim ? victim_keys : aggressor_keys, j, skip,
+             d);
+    free(skip);
+    const struct workload *w = (const struct workload *)j->workload;
+    if (!w)
+        return; /* missing or unknown: reported */
+    w->defaults(j->params);
+    if (!victim)
+        run_forever(w, j->params);
+    cfg_read(f, g, prefix, w->keys, j->params, common, d);
+    j->background = !victim;
+    if (victim && w->endless && w->endless(j->params))
+        diag_error(d, j->file, j->line, prefix,
+                   "%s runs until it is stopped unless given iterations; a "
+                   "victim must end: give iterations",
+                   w->base.name);
+}
+
+/* Default names (the workload's; <workload>-<index> when shared) and
+ * unique names within the list. */
+static void name_groups(struct job_config *g, uint32_t n, const char *list,
+                        struct diag *d)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (g[i].name || !g[i].workload)
+            continue;
+        bool shared = false;
+        for (uint32_t k = 0; k < n; k++)
+            shared = shared || (k != i && g[k].workload == g[i].workload);
+        if (shared)
+            snprintf(g[i].name_buf, sizeof g[i].name_buf, "%s-%u",
+                     g[i].workload->name, i);
+        else
+            snprintf(g[i].name_buf, sizeof g[i].name_buf, "%s",
+                     g[i].workload->name);
+        g[i].name = g[i].name_buf;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t k = 0; k < i; k++)
+            if (g[i].name && g[k].name && strcmp(g[i].name, g[k].name) == 0) {
+                char key[48];
+                snprintf(key, sizeof key, "impact.%s[%u].name", list, i);
+                diag_error(d, g[i].file, g[i].line, key,
+                           "\"%s\" is the name of impact.%s[%u] too; give "
+                           "each its own name",
+                           g[i].name, list, k);
+                break;
+            }
+}
+
+/* Read the list `key` of groups of section g into *out. */
+static uint32_t load_list(struct cfg_file *f, config_setting_t *g,
+                          const char *key, bool victim,
+                          struct job_config **out, struct impact_config *ic,
+                          struct diag *d)
+{
+    config_setting_t *ls = config_setting_get_member(g, key);
+    *out = NULL;
+    if (!ls) {
+        diag_error(d, ic->file, ic->line, NULL,
+                   "missing required key \"impact.%s\" (%s)", key,
+                   victim ? "the jobs whose slow-down is measured: victims "
+                            "= ( { workload = ...; iterations = ...; }, "
+                            "... )"
+                          : "the jobs that congest the network: "
+                            "aggressors = ( { workload = "
+                            "\"gpcnet-rma-incast\"; bytes = 131072; }, "
+                            "... )");
+        return 0;
+    }
+    char path[32];
+    snprintf(path, sizeof path, "impact.%s", key);
+    int n = cfg_groups(f, ls, path, NULL, 0, d);
+    if (n <= 0)
+        return 0;
+    if (n > IMPACT_MAX_GROUPS) {
+        diag_error(d, ic->file, cfg_line(ls), path,
+                   "%d groups; at most %d (each victim is 1 + aggressors "
+                   "simulations per share and run)",
+                   n, IMPACT_MAX_GROUPS);
+        return 0;
+    }
+    config_setting_t **eg = calloc((size_t)n, sizeof *eg);
+    struct job_config *j = calloc((size_t)n, sizeof *j);
+    if (!eg || !j) {
+        free(eg);
+        free(j);
+        diag_error(d, ic->file, cfg_line(ls), path, "out of memory");
+        return 0;
+    }
+    cfg_groups(f, ls, path, eg, n, d);
+    for (uint32_t i = 0; i < (uint32_t)n; i++) {
+        if (eg[i])
+            load_group(f, eg[i], key, i, &j[i], victim, d);
+        else
+            jobs_job_defaults(&j[i]); /* reported by cfg_groups */
+    }
+    free(eg);
+    name_groups(j, (uint32_t)n, key, d);
+    *out = j;
+    return (uint32_t)n;
+}
+
+int impact_load(struct cfg_file *f, struct impact_config *ic, bool has_jobs,
+                bool has_production, struct diag *d)
+{
+    int before = d->errors;
+    memset(ic, 0, sizeof *ic);
+    ic->allocation = allocation_registry.entries[ALLOC_LINEAR];
+    ic->runs = 1;
+    config_setting_t *g = cfg_section(f, "impact");
+    if (!g)
+        return 0;
+    ic->on = true;
+    ic->file = cfg_file_of(f, g);
+    ic->line = cfg_line(g);
+    ic->nodes_line = cfg_member_line(g, "nodes");
+    ic->shares_line = cfg_member_line(g, "shares");
+    ic->victim_nodes_line = cfg_member_line(g, "victim_nodes");
+    static const char *const skip[] = { "victims", "aggressors", NULL };
+    int read_errors = cfg_read(f, g, "impact", section_keys, ic, skip, d);
+    if (config_setting_type(g) != CONFIG_TYPE_GROUP)
+        return d->errors - before; /* reported by cfg_read */
+    if (!config_setting_get_member(g, "shares"))
+        diag_error(d, ic->file, ic->line, NULL,
+                   "missing required key \"impact.shares\" (the aggressors' "
+                   "shares of the nodes, e.g. shares = [0.1, 0.5, 0.9])");
+    else if (read_errors == 0)
+        for (uint32_t i = 0; i < ic->shares.n; i++) {
+            double s = ic->shares.v[i];
+            char key[40];
+            snprintf(key, sizeof key, "impact.shares[%u]", i);
+            if (!(s > 0 && s < 1))
+                diag_error(d, ic->file, ic->shares_line, key,
+                           "%g; expected a share in (0, 1): the victims "
+                           "and the aggressors both need nodes",
+                           s);
+            for (uint32_t k = 0; k < i; k++)
+                if (ic->shares.v[k] == s) {
+                    diag_error(d, ic->file, ic->shares_line, key,
+                               "%g is impact.shares[%u] too; expected each "
+                               "share once",
+                               s, k);
+                    break;
+                }
+        }
+    enum alloc_policy pol =
+        ((const struct alloc_policy_entry *)ic->allocation)->policy;
+    if (pol != ALLOC_LINEAR && pol != ALLOC_INTERLEAVED &&
+        pol != ALLOC_RANDOM)
+        diag_error(d, ic->file, cfg_member_line(g, "allocation"),
+                   "impact.allocation",
+                   "\"%s\"; expected linear, interleaved or random (SC'20 "
+                   "§III's placements of victim and aggressor)",
+                   alloc_policy_names[pol]);
+    ic->n_victims = load_list(f, g, "victims", true, &ic->victim, ic, d);
+    ic->n_aggressors =
+        load_list(f, g, "aggressors", false, &ic->aggressor, ic, d);
+    if (has_jobs)
+        diag_error(d, ic->file, ic->line, "impact",
+                   "a file with an impact section runs its own jobs (the "
+                   "victims, then each with each aggressor); expected no "
+                   "jobs list beside it");
+    if (has_production)
+        diag_error(d, ic->file, ic->line, "impact",
+                   "the production fill is not supported with an impact "
+                   "section (its jobs would differ between a victim's "
+                   "isolated and congested runs); expected no production "
+                   "section beside it");
+    return d->errors - before;
+}
+
+void impact_free(struct impact_config *ic)
+{
+    free(ic->victim);
+    free(ic->aggressor);
+    ic->victim = ic->aggressor = NULL;
+    ic->n_victims = ic->n_aggressors = 0;
+}
+
+/* ---- sizes -------------------------------------------------------------- */
+
+static uint32_t usable_nodes(const struct topo *t)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < t->n_nodes; i++)
+        n += t->nodes[i].n_nics > 0;
+    return n;
+}
+
+uint32_t impact_study_nodes(const struct impact_config *ic,
+                            const struct topo *t)
+{
+    return ic->nodes ? ic->nodes : usable_nodes(t);
+}
+
+uint32_t impact_aggressor_nodes(uint32_t study, double share)
+{
+    return (uint32_t)floor(share * (double)study + SHARE_EPS);
+}
+
+uint32_t impact_victim_nodes(const struct impact_config *ic, uint32_t v,
+                             uint32_t study, double share)
+{
+    if (ic->victim[v].nodes)
+        return ic->victim[v].nodes;
+    if (ic->victim_nodes)
+        return ic->victim_nodes;
+    return study - impact_aggressor_nodes(study, share);
+}
+
+/* The workload of j on nranks ranks, as jobs_load checks a job: its own
+ * init, then freed. */
+static void check_workload(const struct job_config *j, uint32_t nodes,
+                           const char *prefix, double share,
+                           struct diag *d)
+{
+    const struct workload *w = (const struct workload *)j->workload;
+    _Alignas(16) unsigned char state[WORKLOAD_STATE_MAX];
+    struct workload_env env = { .nranks = nodes * j->ppn, .ppn = j->ppn,
+                                .seed = 0, .job = 0 };
+    char err[256];
+    if (w->init(state, j->params, &env, err, sizeof err) != 0) {
+        diag_error(d, j->file, j->line, prefix,
+                   "%s on %u ranks (%u nodes at share %g): %s",
+                   w->base.name, env.nranks, nodes, share, err);
+        return;
+    }
+    w->free(state);
+}
+
+int impact_check(const struct impact_config *ic, const struct topo *t,
+                 struct diag *d)
+{
+    if (!ic->on)
+        return 0;
+    int before = d->errors;
+    uint32_t have = usable_nodes(t);
+    if (ic->nodes > have) {
+        diag_error(d, ic->file, ic->nodes_line, "impact.nodes",
+                   "%u nodes; the system has %u with a NIC", ic->nodes,
+                   have);
+        return d->errors - before;
+    }
+    uint32_t study = impact_study_nodes(ic, t);
+    for (uint32_t s = 0; s < ic->shares.n; s++) {
+        double share = ic->shares.v[s];
+        uint32_t na = impact_aggressor_nodes(study, share);
+        uint32_t nv = study - na;
+        char key[40];
+        snprintf(key, sizeof key, "impact.shares[%u]", s);
+        if (nv == 0) {
+            diag_error(d, ic->file, ic->shares_line, key,
+                       "%g of %u nodes leaves the victims none; expected a "
+                       "smaller share or more nodes",
+                       share, study);
+            continue;
+        }
+        for (uint32_t a = 0; a < ic->n_aggressors; a++) {
+            const struct job_config *j = &ic->aggressor[a];
+            char p[48];
+            snprintf(p, sizeof p, "impact.aggressors[%u]", a);
+            if (!j->workload)
+                continue;
+            if ((uint64_t)na * j->ppn < 2) {
+                diag_error(d, ic->file, ic->shares_line, key,
+                           "%g of %u nodes gives aggressor \"%s\" %u node%s "
+                           "with ppn %u, one rank at most, which sends "
+                           "nothing; expected a larger share or more nodes",
+                           share, study, j->name, na, na == 1 ? "" : "s",
+                           j->ppn);
+                continue;
+            }
+            check_workload(j, na, p, share, d);
+        }
+        for (uint32_t v = 0; v < ic->n_victims; v++) {
+            const struct job_config *j = &ic->victim[v];
+            char p[48];
+            snprintf(p, sizeof p, "impact.victims[%u]", v);
+            if (!j->workload)
+                continue;
+            uint32_t k = impact_victim_nodes(ic, v, study, share);
+            if (k > nv) {
+                bool own = j->nodes != 0;
+                diag_error(d, own ? j->file : ic->file,
+                           own ? j->line : ic->victim_nodes_line,
+                           own ? p : "impact.victim_nodes",
+                           "victim \"%s\" needs %u nodes, and at share %g "
+                           "the victims have %u of the %u (the aggressors "
+                           "floor(%g x %u) = %u); expected at most %u",
+                           j->name, k, share, nv, study, share, study, na,
+                           nv);
+                continue;
+            }
+            check_workload(j, k, p, share, d);
+        }
+    }
+    return d->errors - before;
+}
+
+/* ---- the arithmetic ------------------------------------------------------ */
+
+double impact_factor(double t_isolated, double t_congested)
+{
+    if (isnan(t_isolated) || isnan(t_congested) || t_isolated <= 0)
+        return NAN;
+    return t_congested / t_isolated;
+}
+
+/* Mean, p99 and median of v[0..n) (NaN without values). */
+static void sample_stats(const double *v, uint32_t n, double *scratch,
+                         double *mean, double *p99, double *median)
+{
+    *mean = *p99 = *median = NAN;
+    if (n == 0)
+        return;
+    struct stats_summary st;
+    if (stats_summarize(v, n, scratch, &st) != 0)
+        return;
+    *mean = st.mean;
+    *median = st.median;
+    *p99 = stats_quantile_sorted(scratch, n, 0.99);
+}
+
+void impact_cell_stats(struct impact_cell *c, const double *iso,
+                       uint32_t n_iso, const double *con, uint32_t n_con,
+                       double *scratch)
+{
+    c->n_iso = n_iso;
+    c->n_con = n_con;
+    sample_stats(iso, n_iso, scratch, &c->t_iso, &c->p99_iso, &c->med_iso);
+    sample_stats(con, n_con, scratch, &c->t_con, &c->p99_con, &c->med_con);
+    c->c = impact_factor(c->t_iso, c->t_con);
+    c->c_p99 = impact_factor(c->p99_iso, c->p99_con);
+}
+
+/* ---- the runs ------------------------------------------------------------ */
+
+/* A growing sample of iteration times. */
+struct sample {
+    simtime *v;
+    uint32_t n, cap;
+};
+
+static int sample_add(struct sample *s, const simtime *v, uint32_t n)
+{
+    if (s->n + n > s->cap) {
+        uint32_t cap = s->cap ? s->cap : 64;
+        while (cap < s->n + n)
+            cap *= 2;
+        simtime *nv = realloc(s->v, cap * sizeof *nv);
+        if (!nv)
+            return -1;
+        s->v = nv;
+        s->cap = cap;
+    }
+    memcpy(s->v + s->n, v, n * sizeof *v);
+    s->n += n;
+    return 0;
+}
+
+static const char *const run_files[] = { "jobs.csv", "iterations.csv",
+                                         "ranks.csv", "metrics.csv",
+                                         "load.csv", "impact_runs.csv" };
+#define N_RUN_FILES (sizeof run_files / sizeof run_files[0])
+
+/* Node ids as ranges, "0-15,32" (what a node_list takes). */
+static void put_ranges(FILE *f, const uint32_t *v, uint32_t n)
+{
+    for (uint32_t i = 0; i < n;) {
+        uint32_t k = i;
+        while (k + 1 < n && v[k + 1] == v[k] + 1)
+            k++;
+        fprintf(f, "%s%" PRIu32, i ? ";" : "", v[i]);
+        if (k > i)
+            fprintf(f, "-%" PRIu32, v[k]);
+        i = k + 1;
+    }
+}
+
+struct study {
+    const struct impact_config *ic;
+    const struct jobs_config *jc;
+    const struct topo *t;
+    const struct net_params *np;
+    simtime limit;
+    FILE *f[N_RUN_FILES];
+    uint32_t sims, total;            /* simulations so far, in all */
+    bool unfinished;                 /* a victim hit the limit */
+    struct sample *iso, *con;        /* [share][victim], [aggr][share][v] */
+    bool *iso_done, *con_done;       /* every run finished */
+};
+
+/* One simulation: jobs[0..n) (the victim, the aggressor if any); the
+ * victim's counted iterations go to *s. Returns 0 or -1. */
+static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
+                    uint32_t run, uint64_t seed, double share,
+                    struct sample *s, bool *finished, struct diag *d)
+{
+    struct jobs_config jc = { .n = n, .job = jobs, .mpi = st->jc->mpi,
+                              .awr = st->jc->awr };
+    struct jobs_capture cap = { 0 };
+    struct jobs_output out = {
+        .jobs = st->f[0], .iterations = st->f[1], .ranks = st->f[2],
+        .metrics = st->f[3], .load = st->f[4], .run = st->sims,
+        .header = st->sims == 0, .capture = &cap,
+    };
+    double t0 = time_wall_seconds();
+    simtime end = 0;
+    int rc = jobs_run(&jc, st->t, st->np, seed, st->limit, &out, &end, d);
+    for (size_t i = 0; i < N_RUN_FILES; i++)
+        fflush(st->f[i]);
+    if (rc < 0) {
+        jobs_capture_free(&cap);
+        return -1;
+    }
+    const struct jobs_capture_job *v = &cap.job[0];
+    /* the same-placement guarantee: the victim ran on the nodes it was
+     * given, whoever shared the machine */
+    if (v->n_nodes != jobs[0].n_list ||
+        memcmp(v->nodes, jobs[0].list, v->n_nodes * sizeof *v->nodes) !=
+            0) {
+        diag_error(d, NULL, 0, "impact",
+                   "victim \"%s\" ran on other nodes than it was given "
+                   "(simulation %u): a bug",
+                   jobs[0].name, st->sims);
+        jobs_capture_free(&cap);
+        return -1;
+    }
+    uint32_t skip = jobs[0].warmup < v->n_iter ? jobs[0].warmup : v->n_iter;
+    int err = sample_add(s, v->iter + skip, v->n_iter - skip);
+    if (err)
+        diag_error(d, NULL, 0, "impact", "out of memory");
+    *finished = *finished && v->finished;
+    if (!v->finished)
+        st->unfinished = true;
+    FILE *r = st->f[5];
+    if (st->sims == 0)
+        fprintf(r, "run,rep,seed,share,victim,aggressor,end_us,finished,"
+                   "iterations,victim_nodes,aggressor_nodes\n");
+    fprintf(r, "%u,%u,%" PRIu64 ",%.6f,%s,%s,%" PRIu64 ".%06" PRIu64
+               ",%d,%u,",
+            st->sims, run, seed, share, jobs[0].name,
+            n > 1 ? jobs[1].name : "", end / SIMTIME_US, end % SIMTIME_US,
+            v->finished ? 1 : 0, v->n_iter);
+    put_ranges(r, v->nodes, v->n_nodes);
+    fputc(',', r);
+    if (n > 1)
+        put_ranges(r, cap.job[1].nodes, cap.job[1].n_nodes);
+    fputc('\n', r);
+    fflush(r);
+    st->sims++;
+    double mean = 0;
+    for (uint32_t k = skip; k < v->n_iter; k++)
+        mean += (double)v->iter[k];
+    mean = v->n_iter > skip ? mean / (v->n_iter - skip) / SIMTIME_US : NAN;
+    fprintf(stderr,
+            "  impact %u/%u: run %u, share %.2f, %s %s%s: %u iterations, "
+            "mean %.3f us%s (%.1f s)\n",
+            st->sims, st->total, run, share, jobs[0].name,
+            n > 1 ? "with " : "alone", n > 1 ? jobs[1].name : "", v->n_iter,
+            mean, v->finished ? "" : ", UNFINISHED",
+            time_wall_seconds() - t0);
+    jobs_capture_free(&cap);
+    return err ? -1 : 0;
+}
+
+/* us of simtime samples into out. */
+static void to_us(const struct sample *s, double *out)
+{
+    for (uint32_t i = 0; i < s->n; i++)
+        out[i] = (double)s->v[i] / (double)SIMTIME_US;
+}
+
+/* GPCNeT's figures of a canary cell. */
+static void gpcnet_cell(struct impact_cell *c, const struct job_config *j,
+                        const struct sample *iso, const struct sample *con)
+{
+    const struct workload *w = (const struct workload *)j->workload;
+    if (strcmp(w->family, "gpcnet") != 0)
+        return;
+    const struct gpcnet_params *p = (const void *)j->params;
+    if (gpcnet_is_congestor(p->kernel))
+        return;
+    uint32_t nranks = c->victim_nodes * j->ppn;
+    struct gpcnet_stats gi, gc;
+    if (gpcnet_summarize(p, nranks, iso->v, iso->n, &gi) != 0 ||
+        gpcnet_summarize(p, nranks, con->v, con->n, &gc) != 0)
+        return;
+    c->gpcnet = true;
+    c->gpcnet_bw = !gpcnet_is_latency(p->kernel);
+    c->g_avg_iso = gi.avg;
+    c->g_p99_iso = gi.p99;
+    c->g_avg_con = gc.avg;
+    c->g_p99_con = gc.p99;
+    c->g_c_avg = gpcnet_impact(gi.avg, gc.avg, c->gpcnet_bw);
+    c->g_c_p99 = gpcnet_impact(gi.p99, gc.p99, c->gpcnet_bw);
+}
+
+static int place(const struct study *st, uint32_t study, double share,
+                 uint64_t seed, uint32_t **nodes, struct diag *d)
+{
+    enum alloc_policy pol =
+        ((const struct alloc_policy_entry *)st->ic->allocation)->policy;
+    struct alloc_request req[2];
+    alloc_request_init(&req[0]);
+    alloc_request_init(&req[1]);
+    uint32_t na = impact_aggressor_nodes(study, share);
+    req[0].job = "victims";
+    req[0].nodes = study - na;
+    req[1].job = "aggressors";
+    req[1].nodes = na;
+    for (int i = 0; i < 2; i++) {
+        req[i].policy = pol;
+        req[i].file = st->ic->file;
+        req[i].line = st->ic->line;
+    }
+    return alloc_place(st->t, req, 2, seed, nodes, d);
+}
+
+int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
+               const struct topo *t, const struct net_params *np,
+               uint64_t seed, simtime limit, const char *dir,
+               const struct impact_report_info *info, struct diag *d)
+{
+    uint32_t n_sh = ic->shares.n, n_v = ic->n_victims,
+             n_a = ic->n_aggressors;
+    uint32_t study_nodes = impact_study_nodes(ic, t);
+    struct study st = { .ic = ic, .jc = jc, .t = t, .np = np,
+                        .limit = limit };
+    st.total = ic->runs * n_sh * n_v * (1 + n_a);
+    uint32_t n_cells = n_a * n_sh * n_v;
+    st.iso = calloc((size_t)n_sh * n_v, sizeof *st.iso);
+    st.con = calloc(n_cells, sizeof *st.con);
+    st.iso_done = calloc((size_t)n_sh * n_v, sizeof *st.iso_done);
+    st.con_done = calloc(n_cells, sizeof *st.con_done);
+    struct impact_cell *cells = calloc(n_cells, sizeof *cells);
+    double *a = NULL, *b = NULL, *scratch = NULL;
+    int rc = -1;
+    if (!st.iso || !st.con || !st.iso_done || !st.con_done || !cells) {
+        diag_error(d, NULL, 0, "impact", "out of memory");
+        goto done;
+    }
+    for (uint32_t i = 0; i < n_sh * n_v; i++)
+        st.iso_done[i] = true;
+    for (uint32_t i = 0; i < n_cells; i++)
+        st.con_done[i] = true;
+    for (size_t i = 0; i < N_RUN_FILES; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, run_files[i]);
+        st.f[i] = fopen(path, "w");
+        if (!st.f[i]) {
+            diag_error(d, path, 0, "impact", "cannot write the file");
+            goto done;
+        }
+    }
+    printf("\ncongestion impact: %u victim%s x %u aggressor%s x %u share%s "
+           "of %u nodes (%s), %u run%s: %u simulations\n",
+           n_v, n_v == 1 ? "" : "s", n_a, n_a == 1 ? "" : "s", n_sh,
+           n_sh == 1 ? "" : "s", study_nodes, ic->allocation->name,
+           ic->runs, ic->runs == 1 ? "" : "s", st.total);
+    fflush(stdout);
+    for (uint32_t r = 0; r < ic->runs; r++) {
+        uint64_t sd = seed + r;
+        for (uint32_t s = 0; s < n_sh; s++) {
+            double share = ic->shares.v[s];
+            uint32_t *nodes[2] = { NULL, NULL };
+            if (place(&st, study_nodes, share, sd, nodes, d) != 0)
+                goto done;
+            uint32_t na = impact_aggressor_nodes(study_nodes, share);
+            for (uint32_t v = 0; v < n_v; v++) {
+                struct job_config jobs[2];
+                jobs[0] = ic->victim[v];
+                jobs[0].name = ic->victim[v].name;
+                jobs[0].allocation = allocation_registry.entries[ALLOC_LIST];
+                jobs[0].n_list = jobs[0].nodes =
+                    impact_victim_nodes(ic, v, study_nodes, share);
+                jobs[0].list = nodes[0];
+                jobs[0].start = ic->warmup;
+                jobs[0].background = false;
+                uint32_t iv = s * n_v + v;
+                if (simulate(&st, jobs, 1, r, sd, share, &st.iso[iv],
+                             &st.iso_done[iv], d) != 0) {
+                    alloc_free(nodes, 2);
+                    goto done;
+                }
+                for (uint32_t g = 0; g < n_a; g++) {
+                    jobs[1] = ic->aggressor[g];
+                    jobs[1].name = ic->aggressor[g].name;
+                    jobs[1].allocation =
+                        allocation_registry.entries[ALLOC_LIST];
+                    jobs[1].n_list = jobs[1].nodes = na;
+                    jobs[1].list = nodes[1];
+                    jobs[1].start = 0;
+                    jobs[1].background = true;
+                    uint32_t ic_ = (g * n_sh + s) * n_v + v;
+                    if (simulate(&st, jobs, 2, r, sd, share, &st.con[ic_],
+                                 &st.con_done[ic_], d) != 0) {
+                        alloc_free(nodes, 2);
+                        goto done;
+                    }
+                }
+            }
+            alloc_free(nodes, 2);
+        }
+    }
+    /* the cells, pooled over the runs */
+    uint32_t most = 1;
+    for (uint32_t i = 0; i < n_sh * n_v; i++)
+        most = st.iso[i].n > most ? st.iso[i].n : most;
+    for (uint32_t i = 0; i < n_cells; i++)
+        most = st.con[i].n > most ? st.con[i].n : most;
+    a = malloc(most * sizeof *a);
+    b = malloc(most * sizeof *b);
+    scratch = malloc(most * sizeof *scratch);
+    if (!a || !b || !scratch) {
+        diag_error(d, NULL, 0, "impact", "out of memory");
+        goto done;
+    }
+    for (uint32_t g = 0; g < n_a; g++)
+        for (uint32_t s = 0; s < n_sh; s++)
+            for (uint32_t v = 0; v < n_v; v++) {
+                uint32_t k = (g * n_sh + s) * n_v + v, iv = s * n_v + v;
+                struct impact_cell *c = &cells[k];
+                c->victim = v;
+                c->aggressor = g;
+                c->share = s;
+                c->aggressor_nodes =
+                    impact_aggressor_nodes(study_nodes, ic->shares.v[s]);
+                c->victim_nodes = impact_victim_nodes(
+                    ic, v, study_nodes, ic->shares.v[s]);
+                c->finished = st.iso_done[iv] && st.con_done[k];
+                to_us(&st.iso[iv], a);
+                to_us(&st.con[k], b);
+                impact_cell_stats(c, a, st.iso[iv].n, b, st.con[k].n,
+                                  scratch);
+                gpcnet_cell(c, &ic->victim[v], &st.iso[iv], &st.con[k]);
+            }
+    {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/impact.csv", dir);
+        FILE *f = fopen(path, "w");
+        if (!f) {
+            diag_error(d, path, 0, "impact", "cannot write the file");
+            goto done;
+        }
+        impact_csv_header(f);
+        for (uint32_t k = 0; k < n_cells; k++)
+            impact_csv_row(f, ic, &cells[k], &ic->shares);
+        if (fclose(f) != 0) {
+            diag_error(d, path, 0, "impact", "cannot write the file");
+            goto done;
+        }
+    }
+    impact_print_table(stdout, ic, cells, n_cells);
+    bool drawn = false;
+    if (impact_report(dir, ic, cells, n_cells, info, &drawn, stderr) != 0)
+        goto done;
+    if (!drawn)
+        fprintf(stderr, "  report: the heat maps were not drawn (gnuplot "
+                        "missing or failed: %s/impact.log); `gnuplot "
+                        "impact.gp` there draws them\n",
+                dir);
+    rc = 0;
+    if (st.unfinished) {
+        diag_error(d, NULL, 0, "impact",
+                   "a victim had not ended after experiment.time_limit_ms "
+                   "(impact_runs.csv: finished = 0); its cells are marked "
+                   "unfinished");
+        rc = -1;
+    }
+done:
+    for (size_t i = 0; i < N_RUN_FILES; i++)
+        if (st.f[i])
+            fclose(st.f[i]);
+    for (uint32_t i = 0; st.iso && i < n_sh * n_v; i++)
+        free(st.iso[i].v);
+    for (uint32_t i = 0; st.con && i < n_cells; i++)
+        free(st.con[i].v);
+    free(st.iso);
+    free(st.con);
+    free(st.iso_done);
+    free(st.con_done);
+    free(cells);
+    free(a);
+    free(b);
+    free(scratch);
+    return rc;
+}
+
+/* ---- documentation ------------------------------------------------------ */
+
+void impact_print_keys(FILE *out)
+{
+    fprintf(out, "impact = { ... }  congestion impact, SC'20 Eq. 1: each "
+                 "victim alone and with each aggressor:\n");
+    cfg_print_schema(out, "impact", section_keys, 2);
+    fprintf(out, "victims = ( { ... }, ... )  impact.victims (required): "
+                 "one group per victim, with its workload's keys:\n");
+    cfg_print_schema(out, "victims", victim_keys, 2);
+    fprintf(out, "aggressors = ( { ... }, ... )  impact.aggressors "
+                 "(required): one group per aggressor type, with its "
+                 "workload's keys:\n");
+    cfg_print_schema(out, "aggressors", aggressor_keys, 2);
+}

@@ -1,0 +1,224 @@
+/* exp/impact.h — congestion impact: how much an aggressor job slows a
+ * victim job down, as SC'20 measured it on Aries and Slingshot.
+ *
+ * What is modelled. SC'20 (De Sensi, Di Girolamo, McMahon, Roweth,
+ * Hoefler, "An In-Depth Analysis of the Slingshot Interconnect") §III-A
+ * runs a victim (a microbenchmark or an application) alone and then
+ * together with an aggressor (an MPI_Put incast or an MPI_Sendrecv
+ * all-to-all, 128 KiB messages) on a set of nodes split between them —
+ * 10, 50 or 90 % to the aggressor, placed linearly, interleaved or at
+ * random — and reports the congestion impact
+ *
+ *     C = T_congested / T_isolated                      (SC'20 Eq. 1)
+ *
+ * with T the victim's mean time (papers-and-workloads.md §1.5; one
+ * iteration's time is the slowest rank's, "per iteration the max over
+ * ranks", §1.6), as the heat maps of Fig. 9 (victims x aggressor type x
+ * share). GPCNeT's network_load_test reports the same ratio for its
+ * canaries, on its own figures (avg and 99th percentile, each rounded to
+ * 0.1 before dividing; bandwidths isolated / congested) in its "Key
+ * Results" table (app/gpcnet.h gpcnet_impact).
+ *
+ * The section (every key in examples/example.cfg, docs/congestion.md):
+ *   impact = {
+ *     nodes = 512;              nodes of the study, victims + aggressors
+ *     shares = [0.1, 0.5, 0.9]; the aggressors' share of them
+ *     allocation = "linear";    how both are placed (linear, interleaved,
+ *                               random: SC'20 §III)
+ *     victim_nodes = 64;        nodes each victim runs on (default: all
+ *                               the victims' nodes at that share)
+ *     warmup_us = 20.0;         the aggressors' head start
+ *     runs = 1;                 placements (seed + r), iterations pooled
+ *     victims = ( { workload = "pingpong"; bytes = 8; ... }, ... );
+ *     aggressors = ( { workload = "gpcnet-rma-incast";
+ *                      bytes = 131072; }, ... );
+ *   };
+ *
+ * How it runs. For each run r (seed + r) and share s, one placement: two
+ * requests to the allocator (exp/alloc.h), the victims' nodes
+ * N - floor(s N) then the aggressors' floor(s N) (GPCNeT's floor(0.8 N)
+ * for its congestors), both with `allocation`. Then for each victim:
+ * one simulation of the victim alone (job 0, on the first of the
+ * victims' nodes it needs, allocation "list", starting at warmup_us),
+ * and for each aggressor type one simulation of the same victim job on
+ * the same nodes with the aggressor as job 1 (a background job on the
+ * aggressors' nodes from time 0, stopped when the victim ends). The
+ * victim is job 0 with the same seed in both, so its random choices
+ * (GPCNeT's rings, rng_stream(seed, RNG_WORKLOAD, 0)) and the routers'
+ * streams are the same; only the aggressor differs. The isolated run of
+ * a (run, share, victim) serves every aggressor type: its placement and
+ * seed do not depend on the aggressor, so re-running it would give the
+ * same bytes. Every simulation is one call of jobs_run (exp/jobs.h).
+ *
+ * Per (victim, aggressor, share), pooled over the runs: T_isolated and
+ * T_congested, the means of the victim's iteration times (after its
+ * `warmup` iterations); C their ratio; the 99th percentiles (Hyndman &
+ * Fan type 7, exp/stats.h) and their ratio C_p99; the medians. For a
+ * GPCNeT canary victim also GPCNeT's own avg and 99 % (gpcnet_summarize)
+ * and its impact factors, rounded as network_load_test prints them.
+ *
+ * Checked before anything runs, at the key's line: every key, type and
+ * range; each victim and aggressor group against its schema and its
+ * workload's; shares in (0, 1) and distinct; victims that would run
+ * forever; the section together with a jobs list or a production section
+ * (not supported); and, once the system is built (impact_check): nodes
+ * at most the system's nodes with a NIC, at every share at least one
+ * victim node and enough aggressor nodes for two ranks, each victim's
+ * nodes at most the victims' at every share, each workload's own init on
+ * the rank counts it will get.
+ *
+ * Results (impact_run), in the results folder:
+ *   impact.csv      a row per victim x aggressor x share (see
+ *                   impact_csv_header)
+ *   impact_runs.csv a row per simulation: which run, share, victim,
+ *                   aggressor ("" alone), its seed, end time and the
+ *                   victim's and aggressor's nodes (ranges)
+ *   jobs.csv, iterations.csv, ranks.csv, metrics.csv, load.csv: the jobs
+ *                   runner's files, the `run` column the simulation's
+ *                   number in impact_runs.csv
+ *   report.html     the heat maps impact.svg (C) and impact_p99.svg
+ *                   (C_p99), drawn by gnuplot from impact.dat/.gp, and
+ *                   the tables
+ * and on the terminal the table of impact.csv and, for GPCNeT canaries,
+ * network_load_test's "Key Results" table per aggressor and share.
+ */
+#ifndef DFSIM_IMPACT_H
+#define DFSIM_IMPACT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/diag.h"
+#include "core/time.h"
+#include "exp/config.h"
+#include "exp/jobs.h"
+#include "net/net.h"
+#include "topo/topo.h"
+
+/* Most victims and aggressor types of a section: each victim costs
+ * 1 + aggressors simulations per share and run; 32 of each is already
+ * ~1,000 simulations per share. */
+#define IMPACT_MAX_GROUPS 32
+
+struct impact_config {
+    bool on;                       /* the file has an impact section */
+    uint32_t nodes;                /* victims + aggressors (0: every node
+                                      with a NIC) */
+    struct cfg_floats shares;      /* the aggressors' share of nodes */
+    const struct reg_entry *allocation; /* linear, interleaved, random */
+    uint32_t victim_nodes;         /* 0: all the victims' nodes */
+    simtime warmup;                /* the victims start here */
+    uint32_t runs;                 /* placements, seed + r */
+    uint32_t n_victims, n_aggressors;
+    struct job_config *victim;     /* [n_victims]: workload, params,
+                                      ppn, routing, nodes (0: the
+                                      section's), warmup */
+    struct job_config *aggressor;  /* [n_aggressors] */
+    const char *file;              /* the section's place */
+    int line;
+    int nodes_line, shares_line, victim_nodes_line;
+};
+
+/* Read the impact section of f into ic (ic->on = false without one).
+ * has_jobs, has_production: whether the file has a jobs list or a
+ * production section (errors with this section). Returns the number of
+ * errors reported to d. */
+int impact_load(struct cfg_file *f, struct impact_config *ic, bool has_jobs,
+                bool has_production, struct diag *d);
+void impact_free(struct impact_config *ic);
+
+/* The checks that need the system t (see above). Returns the number of
+ * errors reported to d. */
+int impact_check(const struct impact_config *ic, const struct topo *t,
+                 struct diag *d);
+
+/* The study's nodes on t (ic->nodes, or every node with a NIC), the
+ * aggressors' at share s (floor(s x nodes)) and the nodes victim v runs
+ * on at that share. */
+uint32_t impact_study_nodes(const struct impact_config *ic,
+                            const struct topo *t);
+uint32_t impact_aggressor_nodes(uint32_t study, double share);
+uint32_t impact_victim_nodes(const struct impact_config *ic, uint32_t v,
+                             uint32_t study, double share);
+
+/* SC'20 Eq. 1: congested / isolated (NaN when either is missing or
+ * isolated is 0). */
+double impact_factor(double t_isolated, double t_congested);
+
+/* What one (victim, aggressor, share) gave, pooled over the runs. */
+struct impact_cell {
+    uint32_t victim, aggressor, share;   /* indices into the section */
+    uint32_t victim_nodes, aggressor_nodes;
+    uint32_t n_iso, n_con;               /* iterations counted */
+    bool finished;                       /* every victim run ended */
+    double t_iso, t_con, c;              /* means (us) and C */
+    double p99_iso, p99_con, c_p99;      /* 99th percentiles, ratio */
+    double med_iso, med_con;             /* medians, us */
+    bool gpcnet;                         /* a GPCNeT canary victim: */
+    bool gpcnet_bw;                      /*   its values are bandwidths */
+    double g_avg_iso, g_p99_iso;         /*   GPCNeT's figures (us or */
+    double g_avg_con, g_p99_con;         /*   MiB/s per rank) */
+    double g_c_avg, g_c_p99;             /*   gpcnet_impact of each */
+};
+
+/* Fill a cell's statistics from the victim's iteration times (us)
+ * alone, iso[0..n_iso), and under congestion, con[0..n_con): means,
+ * C, p99s, C_p99, medians. scratch holds max(n_iso, n_con) doubles.
+ * Empty samples give NaN. */
+void impact_cell_stats(struct impact_cell *c, const double *iso,
+                       uint32_t n_iso, const double *con, uint32_t n_con,
+                       double *scratch);
+
+/* impact.csv: the header line, then a row per cell. */
+void impact_csv_header(FILE *f);
+void impact_csv_row(FILE *f, const struct impact_config *ic,
+                    const struct impact_cell *c, const struct cfg_floats *sh);
+
+/* GPCNeT's "Network Tests running with Congestion Tests - Key Results"
+ * table (network_load_test.c: print_comparison_results) for the GPCNeT
+ * canary cells among cells[0..n) of one aggressor and share, as it
+ * prints it: a row per canary, its name as GPCNeT's ("RR Two-sided Lat
+ * (8 B)"), the impact factors as "%.1fX". Nothing if there is none. */
+void impact_print_gpcnet(FILE *out, const struct impact_config *ic,
+                         const struct impact_cell *cells, uint32_t n);
+
+/* The console's tables of cells[0..n) (ordered by aggressor, share,
+ * victim): a row per cell, then C in SC'20 Fig. 9's layout, then
+ * impact_print_gpcnet per aggressor and share. */
+void impact_print_table(FILE *out, const struct impact_config *ic,
+                        const struct impact_cell *cells, uint32_t n);
+
+/* C as SC'20 Fig. 9 prints it: two significant digits up to 10 ("5.7"),
+ * whole numbers above ("17", "154"); "-" for NaN. */
+void impact_format(char *buf, size_t cap, double c);
+
+/* Run the study of ic on t with network parameters np (jc: the mpi and
+ * app_aware sections), runs with seed + r, each simulation stopped at
+ * `limit`; write the result files into dir (see above) and the tables
+ * to stdout, progress to stderr. report: title etc. of report.html.
+ * Returns 0; -1 after reporting to d (a simulation failed or a file
+ * could not be written); a victim unfinished at the limit is reported
+ * and its cell marked, and makes the return -1 too. */
+struct impact_report_info {
+    const char *title, *description, *system, *routing;
+    uint64_t seed;
+};
+int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
+               const struct topo *t, const struct net_params *np,
+               uint64_t seed, simtime limit, const char *dir,
+               const struct impact_report_info *info, struct diag *d);
+
+/* The heat maps and the page: impact.dat, impact.gp, impact.svg,
+ * impact_p99.svg, report.html in dir from cells[0..n) (ordered by
+ * aggressor, share, victim). Returns 0 when the page was written (drawn:
+ * whether gnuplot drew the maps), -1 if a file could not be written. */
+int impact_report(const char *dir, const struct impact_config *ic,
+                  const struct impact_cell *cells, uint32_t n,
+                  const struct impact_report_info *info, bool *drawn,
+                  FILE *err);
+
+/* Print the section's keys (`dfsim run --help`). */
+void impact_print_keys(FILE *out);
+
+#endif

@@ -1,0 +1,503 @@
+/* exp/impact_report.c — the congestion-impact study's outputs (see
+ * impact.h): impact.csv, the console's tables, GPCNeT's "Key Results"
+ * table and the heat maps of SC'20 Fig. 9 in report.html.
+ *
+ * The heat maps: one column per victim, one row per aggressor type and
+ * share (Fig. 9's layout, the aggressor's rows grouped), each cell
+ * coloured by C on a logarithmic scale (C spans 1 to ~100 on Aries:
+ * Fig. 9's 93x) and labelled with its value as the figure prints it
+ * (impact_format). Drawn by gnuplot from impact.dat and impact.gp,
+ * written next to the page so they can be redrawn by hand. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/gpcnet.h"
+#include "app/workload.h"
+#include "exp/impact.h"
+#include "exp/report.h"
+
+void impact_format(char *buf, size_t cap, double c)
+{
+    if (isnan(c) || isinf(c))
+        snprintf(buf, cap, "-");
+    else if (c < 9.95) /* what "%.1f" would print as 10.0 is "10" */
+        snprintf(buf, cap, "%.1f", c);
+    else
+        snprintf(buf, cap, "%.0f", c);
+}
+
+/* ---- impact.csv ----------------------------------------------------------- */
+
+void impact_csv_header(FILE *f)
+{
+    fprintf(f, "victim,workload,aggressor,aggressor_workload,share,"
+               "victim_nodes,aggressor_nodes,iterations_isolated,"
+               "iterations_congested,finished,t_isolated_us,t_congested_us,"
+               "impact,p99_isolated_us,p99_congested_us,impact_p99,"
+               "median_isolated_us,median_congested_us,gpcnet_unit,"
+               "gpcnet_avg_isolated,gpcnet_p99_isolated,"
+               "gpcnet_avg_congested,gpcnet_p99_congested,"
+               "gpcnet_impact_avg,gpcnet_impact_p99\n");
+}
+
+/* A number with 6 decimals, or nothing for NaN (as the other files). */
+static void put(FILE *f, double v, bool comma)
+{
+    if (comma)
+        fputc(',', f);
+    if (!isnan(v) && !isinf(v))
+        fprintf(f, "%.6f", v);
+}
+
+void impact_csv_row(FILE *f, const struct impact_config *ic,
+                    const struct impact_cell *c, const struct cfg_floats *sh)
+{
+    const struct job_config *v = &ic->victim[c->victim];
+    const struct job_config *a = &ic->aggressor[c->aggressor];
+    fprintf(f, "%s,%s,%s,%s,%.6f,%u,%u,%u,%u,%d", v->name, v->workload->name,
+            a->name, a->workload->name, sh->v[c->share], c->victim_nodes,
+            c->aggressor_nodes, c->n_iso, c->n_con, c->finished ? 1 : 0);
+    put(f, c->t_iso, true);
+    put(f, c->t_con, true);
+    put(f, c->c, true);
+    put(f, c->p99_iso, true);
+    put(f, c->p99_con, true);
+    put(f, c->c_p99, true);
+    put(f, c->med_iso, true);
+    put(f, c->med_con, true);
+    if (c->gpcnet) {
+        fprintf(f, ",%s", c->gpcnet_bw ? "MiB/s/rank" : "usec");
+        put(f, c->g_avg_iso, true);
+        put(f, c->g_p99_iso, true);
+        put(f, c->g_avg_con, true);
+        put(f, c->g_p99_con, true);
+        put(f, c->g_c_avg, true);
+        put(f, c->g_c_p99, true);
+    } else {
+        fputs(",,,,,,,", f);
+    }
+    fputc('\n', f);
+}
+
+/* ---- GPCNeT's key results -------------------------------------------------- */
+
+/* The test's name as network_load_test prints it, with this victim's
+ * size. */
+static void gpcnet_name(char *buf, size_t cap, const struct job_config *j)
+{
+    const struct gpcnet_params *p = (const void *)j->params;
+    unsigned long long b = (unsigned long long)p->bytes;
+    switch (p->kernel) {
+    case GPCNET_RR_LATENCY:
+        snprintf(buf, cap, "RR Two-sided Lat (%llu B)", b);
+        break;
+    case GPCNET_RR_BW_SYNC:
+        snprintf(buf, cap, "RR Two-sided BW+Sync (%llu B)", b);
+        break;
+    case GPCNET_ALLREDUCE:
+        snprintf(buf, cap, "Multiple Allreduce (%llu B)", b);
+        break;
+    default:
+        snprintf(buf, cap, "%s", j->name);
+        break;
+    }
+}
+
+/* The table's frame: 78 characters between the outer corners; the name
+ * column 33 wide, the two factor columns 22 and 21 (GPCNeT v1.3's
+ * print_comparison_results, as it prints). */
+#define GP_RULE_FULL                                                         \
+    "+------------------------------------------------------------------------------+\n"
+#define GP_RULE_TWO                                                          \
+    "+---------------------------------+--------------------------------------------+\n"
+#define GP_RULE_THREE                                                        \
+    "+---------------------------------+----------------------+---------------------+\n"
+
+void impact_print_gpcnet(FILE *out, const struct impact_config *ic,
+                         const struct impact_cell *cells, uint32_t n)
+{
+    bool any = false;
+    for (uint32_t i = 0; i < n; i++)
+        any = any || cells[i].gpcnet;
+    if (!any)
+        return;
+    static const char title[] =
+        "Network Tests running with Congestion Tests - Key Results";
+    int len = (int)strlen(title), left = (78 - len) / 2;
+    fputs(GP_RULE_FULL, out);
+    fprintf(out, "|%*s%s%*s|\n", left, "", title, 78 - len - left, "");
+    fputs(GP_RULE_TWO, out);
+    fprintf(out, "| %31s | %42s |\n", "Name", "Congestion Impact Factor");
+    fputs(GP_RULE_THREE, out);
+    fprintf(out, "| %31s | %20s | %19s |\n", "", "Avg", "99%");
+    fputs(GP_RULE_THREE, out);
+    for (uint32_t i = 0; i < n; i++) {
+        const struct impact_cell *c = &cells[i];
+        if (!c->gpcnet)
+            continue;
+        char name[64], avg[32], p99[32];
+        gpcnet_name(name, sizeof name, &ic->victim[c->victim]);
+        snprintf(avg, sizeof avg, "%.1fX", c->g_c_avg);
+        snprintf(p99, sizeof p99, "%.1fX", c->g_c_p99);
+        fprintf(out, "| %31s | %20s | %19s |\n", name, avg, p99);
+        fputs(GP_RULE_THREE, out);
+    }
+}
+
+/* ---- the console ---------------------------------------------------------- */
+
+/* A time in us with 3 decimals, or "-". */
+static void fmt_us(char *buf, size_t cap, double v)
+{
+    if (isnan(v))
+        snprintf(buf, cap, "-");
+    else
+        snprintf(buf, cap, "%.3f", v);
+}
+
+static void fmt_c(char *buf, size_t cap, double v)
+{
+    if (isnan(v) || isinf(v))
+        snprintf(buf, cap, "-");
+    else
+        snprintf(buf, cap, "%.2f", v);
+}
+
+void impact_print_table(FILE *out, const struct impact_config *ic,
+                        const struct impact_cell *cells, uint32_t n)
+{
+    fprintf(out, "\ncongestion impact C = T_congested / T_isolated (SC'20 "
+                 "Eq. 1), T the mean iteration time (the slowest rank's); "
+                 "C_p99 of the 99th percentiles\n");
+    fprintf(out, "%-20s %-20s %6s %11s %12s %12s %7s %12s %12s %7s\n",
+            "victim", "aggressor", "share", "nodes v+a", "T_iso (us)",
+            "T_con (us)", "C", "p99 iso", "p99 con", "C_p99");
+    for (uint32_t i = 0; i < n; i++) {
+        const struct impact_cell *c = &cells[i];
+        char nodes[32], ti[32], tc[32], cc[32], pi[32], pc[32], cp[32];
+        snprintf(nodes, sizeof nodes, "%u+%u", c->victim_nodes,
+                 c->aggressor_nodes);
+        fmt_us(ti, sizeof ti, c->t_iso);
+        fmt_us(tc, sizeof tc, c->t_con);
+        fmt_c(cc, sizeof cc, c->c);
+        fmt_us(pi, sizeof pi, c->p99_iso);
+        fmt_us(pc, sizeof pc, c->p99_con);
+        fmt_c(cp, sizeof cp, c->c_p99);
+        fprintf(out, "%-20s %-20s %6.2f %11s %12s %12s %7s %12s %12s %7s%s\n",
+                ic->victim[c->victim].name, ic->aggressor[c->aggressor].name,
+                ic->shares.v[c->share], nodes, ti, tc, cc, pi, pc, cp,
+                c->finished ? "" : "  unfinished");
+    }
+    /* SC'20 Fig. 9's layout: a column per victim, a row per aggressor and
+     * share */
+    uint32_t n_v = ic->n_victims;
+    fprintf(out, "\nC as SC'20 Fig. 9 (rows: aggressor, its share of the "
+                 "nodes; columns: victims)\n%-26s",
+            "");
+    for (uint32_t v = 0; v < n_v; v++)
+        fprintf(out, " %12.12s", ic->victim[v].name);
+    fputc('\n', out);
+    for (uint32_t r = 0; r * n_v < n; r++) {
+        const struct impact_cell *c = &cells[r * n_v];
+        char row[64];
+        snprintf(row, sizeof row, "%s %g%%",
+                 ic->aggressor[c->aggressor].name,
+                 100 * ic->shares.v[c->share]);
+        fprintf(out, "%-26.26s", row);
+        for (uint32_t v = 0; v < n_v; v++) {
+            char b[32];
+            impact_format(b, sizeof b, cells[r * n_v + v].c);
+            fprintf(out, " %12s", b);
+        }
+        fputc('\n', out);
+    }
+    /* GPCNeT's table per aggressor and share, as network_load_test
+     * prints it after each of its runs */
+    for (uint32_t r = 0; r * n_v < n; r++) {
+        const struct impact_cell *c = &cells[r * n_v];
+        bool any = false;
+        for (uint32_t v = 0; v < n_v; v++)
+            any = any || cells[r * n_v + v].gpcnet;
+        if (!any)
+            continue;
+        fprintf(out, "\nGPCNeT key results, aggressor %s on %g%% of the "
+                     "nodes (%u):\n",
+                ic->aggressor[c->aggressor].name,
+                100 * ic->shares.v[c->share], c->aggressor_nodes);
+        impact_print_gpcnet(out, ic, &cells[r * n_v], n_v);
+    }
+}
+
+/* ---- the heat maps ---------------------------------------------------------- */
+
+static FILE *open_in(const char *dir, const char *name, FILE *err)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f && err)
+        fprintf(err, "dfsim: cannot write %s\n", path);
+    return f;
+}
+
+/* gnuplot string: double quotes and backslashes escaped. */
+static void gp_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fputc('\\', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* A tic label: a gnuplot string that gnuplot also reads as a format,
+ * so its per cent signs are doubled. */
+static void gp_tic(FILE *f, const char *s)
+{
+    char buf[256];
+    size_t k = 0;
+    for (; *s && k + 3 < sizeof buf; s++) {
+        if (*s == '%')
+            buf[k++] = '%';
+        buf[k++] = *s;
+    }
+    buf[k] = '\0';
+    gp_str(f, buf);
+}
+
+static void html_str(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '<')
+            fputs("&lt;", f);
+        else if (*s == '>')
+            fputs("&gt;", f);
+        else if (*s == '&')
+            fputs("&amp;", f);
+        else if (*s == '"')
+            fputs("&quot;", f);
+        else
+            fputc(*s, f);
+    }
+}
+
+static double cell_value(const struct impact_cell *c, int which)
+{
+    return which == 0 ? c->c : c->c_p99;
+}
+
+/* impact.dat: per map (C, then C_p99) a block of the coloured cells
+ * (x = victim, y = row, C; finite values only) and a block of every
+ * cell's label. */
+static void write_dat(FILE *f, const struct impact_cell *cells, uint32_t n,
+                      uint32_t n_v)
+{
+    for (int which = 0; which < 2; which++) {
+        fprintf(f, "# %s: x (victim) y (aggressor and share) value\n",
+                which == 0 ? "C" : "C_p99");
+        for (uint32_t i = 0; i < n; i++) {
+            double v = cell_value(&cells[i], which);
+            if (!isnan(v) && !isinf(v) && v > 0)
+                fprintf(f, "%u %u %.6f\n", i % n_v, i / n_v, v);
+        }
+        fprintf(f, "\n\n# labels\n");
+        for (uint32_t i = 0; i < n; i++) {
+            char b[32];
+            impact_format(b, sizeof b, cell_value(&cells[i], which));
+            fprintf(f, "%u %u \"%s\"\n", i % n_v, i / n_v, b);
+        }
+        fprintf(f, "\n\n");
+    }
+}
+
+/* impact.gp: both maps. The colour scale runs from min(1, least C) to
+ * max(2, largest C) on a log axis: 1 (no impact) is always white-ish and
+ * a study where nothing slows down does not stretch noise over the whole
+ * palette. */
+static void write_gp(FILE *f, const struct impact_config *ic,
+                     const struct impact_cell *cells, uint32_t n)
+{
+    uint32_t n_v = ic->n_victims, rows = n_v ? n / n_v : 0;
+    /* room for the row labels and the colour box, then a cell of about
+     * 90 x 36 px each: wide enough for a rotated victim name's column */
+    int w = 260 + 90 * (int)n_v, h = 200 + 36 * (int)rows;
+    for (int which = 0; which < 2; which++) {
+        double lo = 1, hi = 2;
+        for (uint32_t i = 0; i < n; i++) {
+            double v = cell_value(&cells[i], which);
+            if (isnan(v) || isinf(v) || v <= 0)
+                continue;
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+        }
+        fprintf(f,
+                "set terminal svg size %d,%d dynamic noenhanced font "
+                "\"sans,11\" background rgb \"white\"\n"
+                "set output \"%s\"\n"
+                "set title \"%s\"\n"
+                "unset key\n"
+                "set logscale cb\n"
+                "set cbrange [%g:%g]\n"
+                "set cblabel \"%s\"\n"
+                "set palette defined (0 \"#ffffff\", 0.25 \"#fee8c8\", "
+                "0.5 \"#fdbb84\", 0.75 \"#fc8d59\", 1 \"#e34a33\")\n"
+                "set xrange [-0.5:%g]\n"
+                "set yrange [%g:-0.5]\n"
+                "set tics scale 0\n"
+                "set xtics rotate by -30 left\n",
+                w, h, which == 0 ? "impact.svg" : "impact_p99.svg",
+                which == 0 ? "congestion impact C = T_congested / "
+                             "T_isolated (mean iteration time, SC'20 Eq. 1)"
+                           : "congestion impact on the 99th percentile of "
+                             "the iteration time",
+                lo, hi, which == 0 ? "C" : "C_p99", (double)n_v - 0.5,
+                (double)rows - 0.5);
+        fputs("set xtics (", f);
+        for (uint32_t v = 0; v < n_v; v++) {
+            if (v)
+                fputs(", ", f);
+            gp_tic(f, ic->victim[v].name);
+            fprintf(f, " %u", v);
+        }
+        fputs(")\nset ytics (", f);
+        for (uint32_t r = 0; r < rows; r++) {
+            const struct impact_cell *c = &cells[r * n_v];
+            char row[96];
+            snprintf(row, sizeof row, "%s %g%%",
+                     ic->aggressor[c->aggressor].name,
+                     100 * ic->shares.v[c->share]);
+            if (r)
+                fputs(", ", f);
+            gp_tic(f, row);
+            fprintf(f, " %u", r);
+        }
+        fprintf(f, ")\n"
+                   "plot \"impact.dat\" index %d using 1:2:(0.5):(0.5):3 "
+                   "with boxxyerror fillstyle solid 1.0 noborder lc palette, "
+                   "\\\n     \"impact.dat\" index %d using 1:2:3 with labels "
+                   "textcolor rgb \"black\"\n",
+                   2 * which, 2 * which + 1);
+    }
+}
+
+int impact_report(const char *dir, const struct impact_config *ic,
+                  const struct impact_cell *cells, uint32_t n,
+                  const struct impact_report_info *info, bool *drawn,
+                  FILE *err)
+{
+    *drawn = false;
+    FILE *dat = open_in(dir, "impact.dat", err);
+    if (!dat)
+        return -1;
+    write_dat(dat, cells, n, ic->n_victims);
+    if (fclose(dat) != 0)
+        return -1;
+    FILE *gp = open_in(dir, "impact.gp", err);
+    if (!gp)
+        return -1;
+    write_gp(gp, ic, cells, n);
+    if (fclose(gp) != 0)
+        return -1;
+    *drawn = n > 0 && report_gnuplot(dir, "impact.gp", "impact.log") == 0;
+
+    FILE *h = open_in(dir, "report.html", err);
+    if (!h)
+        return -1;
+    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>",
+          h);
+    html_str(h, info->title);
+    fputs("</title>\n<style>body{font-family:sans-serif;max-width:80em;"
+          "margin:2em auto;padding:0 1em;color:#222}table{border-collapse:"
+          "collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.25em "
+          ".6em;text-align:right}th{background:#f4f4f4}td:first-child,"
+          "td:nth-child(2){text-align:left}img{max-width:100%}"
+          ".note{color:#555}</style>\n</head><body>\n<h1>",
+          h);
+    html_str(h, info->title);
+    fputs("</h1>\n", h);
+    if (info->description) {
+        fputs("<p>", h);
+        html_str(h, info->description);
+        fputs("</p>\n", h);
+    }
+    fputs("<p class=\"note\">System <b>", h);
+    html_str(h, info->system);
+    fputs("</b>, network routing ", h);
+    html_str(h, info->routing);
+    fprintf(h, ", seed %llu, %u run%s, placement ",
+            (unsigned long long)info->seed, ic->runs,
+            ic->runs == 1 ? "" : "s");
+    html_str(h, ic->allocation->name);
+    fputs(". Each victim ran alone and then with each aggressor on the same "
+          "nodes with the same seed; C = T<sub>congested</sub> / "
+          "T<sub>isolated</sub> (SC'20 Eq. 1), T the mean of the victim's "
+          "iteration times (each the slowest rank's). Data: impact.csv, "
+          "impact_runs.csv, iterations.csv.</p>\n",
+          h);
+    if (*drawn)
+        fputs("<p><img src=\"impact.svg\" alt=\"heat map of the congestion "
+              "impact\"></p>\n<p><img src=\"impact_p99.svg\" alt=\"heat map "
+              "of the impact on the 99th percentile\"></p>\n",
+              h);
+    else
+        fputs("<p class=\"note\">The heat maps were not drawn: gnuplot is "
+              "not installed (Debian: apt-get install gnuplot-nox) or failed "
+              "(impact.log). Draw them with <code>gnuplot impact.gp</code> "
+              "in this folder.</p>\n",
+              h);
+    fputs("<table>\n<tr><th>victim</th><th>aggressor</th><th>share</th>"
+          "<th>nodes v+a</th><th>T<sub>iso</sub> (us)</th>"
+          "<th>T<sub>con</sub> (us)</th><th>C</th><th>p99 iso (us)</th>"
+          "<th>p99 con (us)</th><th>C<sub>p99</sub></th></tr>\n",
+          h);
+    for (uint32_t i = 0; i < n; i++) {
+        const struct impact_cell *c = &cells[i];
+        char ti[32], tc[32], cc[32], pi[32], pc[32], cp[32];
+        fmt_us(ti, sizeof ti, c->t_iso);
+        fmt_us(tc, sizeof tc, c->t_con);
+        fmt_c(cc, sizeof cc, c->c);
+        fmt_us(pi, sizeof pi, c->p99_iso);
+        fmt_us(pc, sizeof pc, c->p99_con);
+        fmt_c(cp, sizeof cp, c->c_p99);
+        fputs("<tr><td>", h);
+        html_str(h, ic->victim[c->victim].name);
+        fputs("</td><td>", h);
+        html_str(h, ic->aggressor[c->aggressor].name);
+        fprintf(h, "</td><td>%g%%</td><td>%u+%u</td><td>%s</td><td>%s</td>"
+                   "<td>%s</td><td>%s</td><td>%s</td><td>%s%s</td></tr>\n",
+                100 * ic->shares.v[c->share], c->victim_nodes,
+                c->aggressor_nodes, ti, tc, cc, pi, pc, cp,
+                c->finished ? "" : " (unfinished)");
+    }
+    fputs("</table>\n", h);
+    bool any = false;
+    for (uint32_t i = 0; i < n; i++)
+        any = any || cells[i].gpcnet;
+    uint32_t n_v = ic->n_victims;
+    if (any && n_v) {
+        fputs("<h2>GPCNeT key results</h2>\n<p class=\"note\">As "
+              "network_load_test prints them: each figure rounded to 0.1, "
+              "then congested / isolated (latencies) or isolated / "
+              "congested (bandwidths).</p>\n",
+              h);
+        for (uint32_t r = 0; r * n_v < n; r++) {
+            const struct impact_cell *c = &cells[r * n_v];
+            bool row_any = false;
+            for (uint32_t v = 0; v < n_v; v++)
+                row_any = row_any || cells[r * n_v + v].gpcnet;
+            if (!row_any)
+                continue;
+            fputs("<p>Aggressor ", h);
+            html_str(h, ic->aggressor[c->aggressor].name);
+            fprintf(h, " on %g%% of the nodes:</p>\n<pre>",
+                    100 * ic->shares.v[c->share]);
+            impact_print_gpcnet(h, ic, &cells[r * n_v], n_v);
+            fputs("</pre>\n", h);
+        }
+    }
+    fputs("</body></html>\n", h);
+    return fclose(h) == 0 ? 0 : -1;
+}

@@ -1,0 +1,528 @@
+/* tests/test_impact.c — the congestion-impact study (exp/impact.h): the
+ * arithmetic of a cell (SC'20 Eq. 1 from hand-made times), GPCNeT's
+ * rounding and key-results table, the section's errors at their lines,
+ * the same-placement guarantee and the determinism of a tiny study. */
+#include <dirent.h>
+#include <glob.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app/gpcnet.h"
+#include "app/workload.h"
+#include "exp/experiment.h"
+#include "exp/impact.h"
+#include "test.h"
+
+/* C from hand-made times: means, type-7 p99s and medians, their
+ * ratios; NaN for an empty sample or a zero isolated time. */
+static void test_arithmetic(void)
+{
+    CHECK_NEAR(impact_factor(2.0, 6.0), 3.0, 1e-12);
+    CHECK_NEAR(impact_factor(4.0, 3.0), 0.75, 1e-12);
+    CHECK(isnan(impact_factor(0.0, 3.0)));
+    CHECK(isnan(impact_factor(NAN, 3.0)));
+    CHECK(isnan(impact_factor(1.0, NAN)));
+
+    const double iso[] = { 4, 1, 3, 2 };      /* mean 2.5 */
+    const double con[] = { 2, 8, 6, 4, 10 };  /* mean 6 */
+    double scratch[8];
+    struct impact_cell c;
+    memset(&c, 0, sizeof c);
+    impact_cell_stats(&c, iso, 4, con, 5, scratch);
+    CHECK_EQ_U(c.n_iso, 4);
+    CHECK_EQ_U(c.n_con, 5);
+    CHECK_NEAR(c.t_iso, 2.5, 1e-12);
+    CHECK_NEAR(c.t_con, 6.0, 1e-12);
+    CHECK_NEAR(c.c, 6.0 / 2.5, 1e-12);
+    /* type 7: h = (n - 1) 0.99; iso 1..4: 3 + 0.97 = 3.97; con 2..10:
+     * h = 3.96, 8 + 0.96 x 2 = 9.92 */
+    CHECK_NEAR(c.p99_iso, 3.97, 1e-12);
+    CHECK_NEAR(c.p99_con, 9.92, 1e-12);
+    CHECK_NEAR(c.c_p99, 9.92 / 3.97, 1e-12);
+    CHECK_NEAR(c.med_iso, 2.5, 1e-12);
+    CHECK_NEAR(c.med_con, 6.0, 1e-12);
+
+    memset(&c, 0, sizeof c);
+    impact_cell_stats(&c, iso, 4, con, 0, scratch);
+    CHECK(isnan(c.t_con));
+    CHECK(isnan(c.c));
+    CHECK(isnan(c.c_p99));
+
+    /* Fig. 9's way of printing a value */
+    char b[32];
+    impact_format(b, sizeof b, 5.71);
+    CHECK(strcmp(b, "5.7") == 0);
+    impact_format(b, sizeof b, 1.0);
+    CHECK(strcmp(b, "1.0") == 0);
+    impact_format(b, sizeof b, 9.96);
+    CHECK(strcmp(b, "10") == 0);
+    impact_format(b, sizeof b, 17.4);
+    CHECK(strcmp(b, "17") == 0);
+    impact_format(b, sizeof b, 153.6);
+    CHECK(strcmp(b, "154") == 0);
+    impact_format(b, sizeof b, NAN);
+    CHECK(strcmp(b, "-") == 0);
+}
+
+/* GPCNeT rounds each figure to 0.1 before dividing ("%12.1f", atof):
+ * 2.06 / 1.04 would be 1.98, GPCNeT's 2.1 / 1.0 = 2.1; bandwidths
+ * isolated / congested; and its key-results table as it prints it. */
+static void test_gpcnet_table(void)
+{
+    CHECK_NEAR(gpcnet_impact(1.04, 2.06, false), 2.1, 1e-12);
+    CHECK_NEAR(gpcnet_impact(1.05, 2.04, false), 2.0 / 1.1, 1e-12);
+    CHECK_NEAR(gpcnet_impact(1000.04, 499.96, true), 2.0, 1e-12);
+    CHECK(isinf(gpcnet_impact(0.04, 1.0, false))); /* 1.0 / 0.0 */
+
+    struct job_config v[2];
+    memset(v, 0, sizeof v);
+    const struct workload *lat = (const struct workload *)registry_find(
+        &workload_registry, "gpcnet-rr-latency");
+    const struct workload *bw = (const struct workload *)registry_find(
+        &workload_registry, "gpcnet-rr-bw-sync");
+    CHECK(lat && bw);
+    if (!lat || !bw)
+        return;
+    v[0].workload = &lat->base;
+    v[0].name = "lat";
+    lat->defaults(v[0].params);
+    v[1].workload = &bw->base;
+    v[1].name = "bw";
+    bw->defaults(v[1].params);
+    struct impact_config ic;
+    memset(&ic, 0, sizeof ic);
+    ic.victim = v;
+    ic.n_victims = 2;
+    struct impact_cell cells[2];
+    memset(cells, 0, sizeof cells);
+    cells[0].victim = 0;
+    cells[0].gpcnet = true;
+    cells[0].g_c_avg = gpcnet_impact(1.04, 2.06, false);
+    cells[0].g_c_p99 = gpcnet_impact(1.6, 30.54, false);
+    cells[1].victim = 1;
+    cells[1].gpcnet = true;
+    cells[1].gpcnet_bw = true;
+    cells[1].g_c_avg = gpcnet_impact(1000.04, 499.96, true);
+    cells[1].g_c_p99 = gpcnet_impact(800.0, 100.0, true);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    impact_print_gpcnet(f, &ic, cells, 2);
+    fclose(f);
+    static const char want[] =
+        "+------------------------------------------------------------------------------+\n"
+        "|          Network Tests running with Congestion Tests - Key Results           |\n"
+        "+---------------------------------+--------------------------------------------+\n"
+        "|                            Name |                   Congestion Impact Factor |\n"
+        "+---------------------------------+----------------------+---------------------+\n"
+        "|                                 |                  Avg |                 99% |\n"
+        "+---------------------------------+----------------------+---------------------+\n"
+        "|          RR Two-sided Lat (8 B) |                 2.1X |               19.1X |\n"
+        "+---------------------------------+----------------------+---------------------+\n"
+        "| RR Two-sided BW+Sync (131072 B) |                 2.0X |                8.0X |\n"
+        "+---------------------------------+----------------------+---------------------+\n";
+    CHECK(buf && strcmp(buf, want) == 0);
+    if (buf && strcmp(buf, want) != 0)
+        fprintf(stderr, "  got:\n%s", buf);
+    free(buf);
+
+    /* no canary: nothing */
+    cells[0].gpcnet = cells[1].gpcnet = false;
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    impact_print_gpcnet(f, &ic, cells, 2);
+    fclose(f);
+    CHECK(buf && buf[0] == '\0');
+    free(buf);
+}
+
+/* ---- the section's errors ---------------------------------------------- */
+
+static const char head[] = "system = { name = \"voltrino\"; };\n"; /* 1 */
+
+/* Load head + text; errors (with the system's checks) into c. Returns
+ * 0 when everything passed. */
+static int load_checked(const char *text, struct capture *c)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s%s", head, text);
+    const char *path = write_temp("impact.cfg", buf);
+    CHECK(path != NULL);
+    struct experiment e;
+    int rc = experiment_load(&e, path, -1, &c->d);
+    unlink(path);
+    if (rc != 0)
+        return rc;
+    struct topo t;
+    rc = experiment_build_topo(&e, &t, &c->d);
+    if (rc == 0) {
+        struct net_params np;
+        rc = experiment_net_params(&e, &t, &np, &c->d);
+        topo_free(&t);
+    }
+    experiment_free(&e);
+    return rc;
+}
+
+#define VICTIM "victims = ( { workload = \"barrier\"; iterations = 5; } );\n"
+#define AGGR "aggressors = ( { workload = \"gpcnet-rma-incast\"; } );\n"
+
+static void test_errors(void)
+{
+    static const struct {
+        const char *text, *want;
+    } cases[] = {
+        { "impact = {\n" VICTIM AGGR "};\n",
+          ":2: error: missing required key \"impact.shares\"" },
+        { "impact = {\nshares = [0.5, 0.0];\n" VICTIM AGGR "};\n",
+          ":3: error: impact.shares[1]: 0; expected a share in (0, 1)" },
+        { "impact = {\nshares = [0.5, 1.0];\n" VICTIM AGGR "};\n",
+          ":3: error: impact.shares[1]: 1; expected a share in (0, 1)" },
+        { "impact = {\nshares = [0.5, 0.5];\n" VICTIM AGGR "};\n",
+          ":3: error: impact.shares[1]: 0.5 is impact.shares[0] too" },
+        { "impact = {\nshares = 0.5;\nallocation = \"pair\";\n" VICTIM AGGR
+          "};\n",
+          ":4: error: impact.allocation: \"pair\"; expected linear, "
+          "interleaved or random" },
+        { "impact = {\nshares = 0.5;\nruns = 0;\n" VICTIM AGGR "};\n",
+          ":4: error: impact.runs: value 0 is out of range" },
+        { "impact = {\nshares = 0.5;\n" AGGR "};\n",
+          ":2: error: missing required key \"impact.victims\"" },
+        { "impact = {\nshares = 0.5;\n" VICTIM "};\n",
+          ":2: error: missing required key \"impact.aggressors\"" },
+        { "impact = {\nshares = 0.5;\n"
+          "victims = ( { workload = \"barrier\"; nxx = 3; } );\n" AGGR "};\n",
+          ":4: error: unknown key \"impact.victims[0].nxx\"" },
+        { "impact = {\nshares = 0.5;\n"
+          "victims = ( { workload = \"barrier\"; background = true; } );\n"
+          AGGR "};\n",
+          ":4: error: unknown key \"impact.victims[0].background\"" },
+        { "impact = {\nshares = 0.5;\n" VICTIM
+          "aggressors = ( { workload = \"incastt\"; } );\n};\n",
+          ":5: error: impact.aggressors[0].workload: workload \"incastt\" "
+          "is not registered" },
+        { "impact = {\nshares = 0.5;\n"
+          "victims = ( { workload = \"gpcnet-a2a\"; } );\n" AGGR "};\n",
+          ":4: error: impact.victims[0]: gpcnet-a2a runs until it is "
+          "stopped unless given iterations; a victim must end" },
+        { "impact = {\nshares = 0.5;\n"
+          "victims = ( { workload = \"barrier\"; name = \"b\"; },\n"
+          "            { workload = \"allreduce\"; name = \"b\"; } );\n"
+          AGGR "};\n",
+          ":5: error: impact.victims[1].name: \"b\" is the name of "
+          "impact.victims[0] too" },
+        { "jobs = ( { workload = \"barrier\"; nodes = 4; } );\n"
+          "impact = {\nshares = 0.5;\n" VICTIM AGGR "};\n",
+          ":3: error: impact: a file with an impact section runs its own "
+          "jobs" },
+        { "experiment = { runs = 3; };\n"
+          "impact = {\nshares = 0.5;\n" VICTIM AGGR "};\n",
+          ":2: error: experiment.runs: repeats a jobs list; the impact "
+          "section repeats its placements with impact.runs" },
+        /* the checks that need the system: voltrino has 64 nodes */
+        { "impact = {\nnodes = 100;\nshares = 0.5;\n" VICTIM AGGR "};\n",
+          ":3: error: impact.nodes: 100 nodes; the system has 64 with a "
+          "NIC" },
+        { "impact = {\nnodes = 10;\nshares = [0.5, 0.1];\n" VICTIM AGGR
+          "};\n",
+          ":4: error: impact.shares[1]: 0.1 of 10 nodes gives aggressor "
+          "\"gpcnet-rma-incast\" 1 node with ppn 1" },
+        { "impact = {\nnodes = 16;\nshares = [0.5];\n"
+          "victims = ( { workload = \"barrier\"; },\n"
+          "            { workload = \"allreduce\"; nodes = 12; } );\n"
+          AGGR "};\n",
+          ":6: error: impact.victims[1]: victim \"allreduce\" needs 12 "
+          "nodes, and at share 0.5 the victims have 8 of the 16" },
+        { "impact = {\nnodes = 16;\nshares = [0.25, 0.75];\n"
+          "victim_nodes = 6;\n" VICTIM AGGR "};\n",
+          ":5: error: impact.victim_nodes: victim \"barrier\" needs 6 "
+          "nodes, and at share 0.75 the victims have 4 of the 16" },
+        { "impact = {\nnodes = 16;\nshares = [0.5];\n"
+          "victims = ( { workload = \"pingpong\"; peer = 9; } );\n" AGGR
+          "};\n",
+          ":5: error: impact.victims[0]: pingpong on 8 ranks (8 nodes at "
+          "share 0.5)" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct capture c;
+        cap_init(&c);
+        int rc = load_checked(cases[i].text, &c);
+        CHECK(rc != 0);
+        CHECK_STR_CONTAINS(cap_text(&c), cases[i].want);
+        cap_free(&c);
+    }
+    /* and a good one passes */
+    struct capture c;
+    cap_init(&c);
+    CHECK_EQ_U(load_checked("mpi = { eager_max = 8192; };\n"
+                            "impact = {\nnodes = 16;\nshares = [0.25, 0.5];\n"
+                            VICTIM AGGR "};\n",
+                            &c),
+               0);
+    CHECK(strcmp(cap_text(&c), "") == 0);
+    cap_free(&c);
+}
+
+/* ---- runs ---------------------------------------------------------------- */
+
+/* A tiny study on voltrino: random placement (so that the same-placement
+ * guarantee is not a matter of linear order), a GPCNeT canary whose rings
+ * are random, a barrier, two aggressor types and two shares. */
+static const char tiny[] =
+    "experiment = { name = \"tiny\"; seed = 7; };\n"
+    "system = { name = \"voltrino\"; };\n"
+    "impact = {\n"
+    "  nodes = 24;\n"
+    "  shares = [0.25, 0.5];\n"
+    "  allocation = \"random\";\n"
+    "  victim_nodes = 8;\n"
+    "  warmup_us = 5.0;\n"
+    "  runs = 2;\n"
+    "  victims = (\n"
+    "    { name = \"lat\"; workload = \"gpcnet-rr-latency\"; iterations = 8;\n"
+    "      iters_per_ring = 2; },\n"
+    "    { workload = \"barrier\"; iterations = 5; warmup = 1; }\n"
+    "  );\n"
+    "  aggressors = (\n"
+    "    { name = \"incast\"; workload = \"gpcnet-rma-incast\"; bytes = 8192; },\n"
+    "    { name = \"a2a\"; workload = \"gpcnet-a2a\"; bytes = 1024; }\n"
+    "  );\n"
+    "};\n";
+
+static char out_buf[1 << 16], err_buf[1 << 16];
+
+static void rm_dir(const char *dir)
+{
+    char pat[128];
+    snprintf(pat, sizeof pat, "%s/*", dir);
+    glob_t g;
+    if (glob(pat, 0, NULL, &g) == 0) {
+        for (size_t i = 0; i < g.gl_pathc; i++)
+            unlink(g.gl_pathv[i]);
+        globfree(&g);
+    }
+    rmdir(dir);
+}
+
+/* Run `text` with the CLI into a fresh folder (dir, 64 bytes); returns
+ * the exit status. */
+static int run_cfg(const char *text, char *dir, const char *seed)
+{
+    snprintf(dir, 64, "/tmp/dfsim-impact-XXXXXX");
+    CHECK(mkdtemp(dir) != NULL);
+    char cfg[128];
+    snprintf(cfg, sizeof cfg, "%s/tiny.cfg", dir);
+    FILE *f = fopen(cfg, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return -1;
+    fputs(text, f);
+    fclose(f);
+    const char *argv[] = { "run", cfg, "-o", dir, "--seed", seed, NULL };
+    if (!seed)
+        argv[4] = NULL;
+    int rc = run_dfsim(argv, out_buf, sizeof out_buf, err_buf,
+                       sizeof err_buf);
+    if (rc != 0)
+        fprintf(stderr, "  dfsim run: %s\n%s", out_buf, err_buf);
+    return rc;
+}
+
+static char *file_in(const char *dir, const char *name)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return read_text(p);
+}
+
+/* Field k (0-based) of a CSV line into buf. */
+static void field_of(const char *line, int k, char *buf, size_t cap)
+{
+    for (int i = 0; i < k && line; i++) {
+        line = strchr(line, ',');
+        if (line)
+            line++;
+    }
+    size_t n = line ? strcspn(line, ",\n") : 0;
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(buf, line ? line : "", n);
+    buf[n] = '\0';
+}
+
+/* The victim's nodes are the same alone and with every aggressor:
+ * impact_runs.csv's victim_nodes and ranks.csv's job-0 rows of a run,
+ * share and victim are identical; the aggressors' nodes are disjoint
+ * from them; and the placements of the two runs differ (random). */
+static void test_same_placement(void)
+{
+    char dir[64];
+    CHECK_EQ_U(run_cfg(tiny, dir, NULL), 0);
+    char *runs = file_in(dir, "impact_runs.csv");
+    char *ranks = file_in(dir, "ranks.csv");
+    CHECK(runs && ranks);
+    if (!runs || !ranks) {
+        free(runs);
+        free(ranks);
+        rm_dir(dir);
+        return;
+    }
+    /* 2 runs x 2 shares x 2 victims x (1 + 2) = 24 simulations */
+    unsigned sims = 0, iso = 0;
+    char iso_nodes[256] = "", iso_key[128] = "", first_nodes[256] = "";
+    bool differ = false;
+    const char *l = strchr(runs, '\n');
+    for (l = l ? l + 1 : NULL; l && *l; l = strchr(l, '\n') + 1) {
+        char rep[16], share[32], victim[32], aggr[32], vn[256], an[256];
+        field_of(l, 1, rep, sizeof rep);
+        field_of(l, 3, share, sizeof share);
+        field_of(l, 4, victim, sizeof victim);
+        field_of(l, 5, aggr, sizeof aggr);
+        field_of(l, 9, vn, sizeof vn);
+        field_of(l, 10, an, sizeof an);
+        char key[128];
+        snprintf(key, sizeof key, "%s/%s/%s", rep, share, victim);
+        if (aggr[0] == '\0') { /* the isolated run comes first */
+            iso++;
+            snprintf(iso_nodes, sizeof iso_nodes, "%s", vn);
+            snprintf(iso_key, sizeof iso_key, "%s", key);
+            if (!first_nodes[0])
+                snprintf(first_nodes, sizeof first_nodes, "%s", vn);
+            else if (strcmp(rep, "1") == 0 && strcmp(share, "0.250000") == 0 &&
+                     strcmp(victim, "lat") == 0)
+                differ = strcmp(first_nodes, vn) != 0;
+        } else {
+            CHECK(strcmp(key, iso_key) == 0);
+            CHECK(strcmp(vn, iso_nodes) == 0);
+            CHECK(an[0] != '\0');
+        }
+        sims++;
+        if (!strchr(l, '\n'))
+            break;
+    }
+    CHECK_EQ_U(sims, 24);
+    CHECK_EQ_U(iso, 8);
+    CHECK(differ);
+    /* ranks.csv: job 0 of simulation s sits where job 0 of the isolated
+     * simulation before it sat, rank by rank; no aggressor rank shares a
+     * node with the victim */
+    char node_of[64][8][16];
+    memset(node_of, 0, sizeof node_of);
+    unsigned rows = 0;
+    l = strchr(ranks, '\n');
+    for (l = l ? l + 1 : NULL; l && *l; l = strchr(l, '\n') + 1) {
+        char run[16], job[16], rank[16], node[16];
+        field_of(l, 0, run, sizeof run);
+        field_of(l, 1, job, sizeof job);
+        field_of(l, 3, rank, sizeof rank);
+        field_of(l, 4, node, sizeof node);
+        unsigned s = (unsigned)atoi(run), r = (unsigned)atoi(rank);
+        if (strcmp(job, "0") == 0 && s < 64 && r < 8) {
+            snprintf(node_of[s][r], 16, "%s", node);
+            unsigned base = s - s % 3; /* each victim: alone, then 2 */
+            CHECK(strcmp(node_of[s][r], node_of[base][r]) == 0);
+            rows++;
+        } else if (strcmp(job, "1") == 0 && s < 64) {
+            for (unsigned k = 0; k < 8; k++)
+                CHECK(strcmp(node_of[s][k], node) != 0);
+        }
+        if (!strchr(l, '\n'))
+            break;
+    }
+    CHECK_EQ_U(rows, 24 * 8);
+    /* the table and the files are there */
+    CHECK_STR_CONTAINS(out_buf, "C as SC'20 Fig. 9");
+    CHECK_STR_CONTAINS(out_buf, "Network Tests running with Congestion "
+                                "Tests - Key Results");
+    CHECK_STR_CONTAINS(out_buf, "RR Two-sided Lat (8 B)");
+    char *csv = file_in(dir, "impact.csv");
+    CHECK(csv != NULL);
+    /* header + 2 victims x 2 aggressors x 2 shares */
+    unsigned lines = 0;
+    for (const char *p = csv; p && *p; p++)
+        lines += *p == '\n';
+    CHECK_EQ_U(lines, 9);
+    CHECK_STR_CONTAINS(csv, "lat,gpcnet-rr-latency,incast,gpcnet-rma-incast,"
+                            "0.250000,8,6,");
+    char *html = file_in(dir, "report.html");
+    CHECK_STR_CONTAINS(html, "SC'20 Eq. 1");
+    free(html);
+    free(csv);
+    free(runs);
+    free(ranks);
+    rm_dir(dir);
+}
+
+/* Same file, same seed: every result byte-identical; another seed moves
+ * the random placement. */
+static void test_deterministic(void)
+{
+    static const char *const files[] = { "impact.csv", "impact_runs.csv",
+                                         "iterations.csv", "jobs.csv",
+                                         "metrics.csv", "impact.dat" };
+    char a[64], b[64], c[64];
+    CHECK_EQ_U(run_cfg(tiny, a, NULL), 0);
+    CHECK_EQ_U(run_cfg(tiny, b, NULL), 0);
+    CHECK_EQ_U(run_cfg(tiny, c, "8"), 0);
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char *x = file_in(a, files[i]), *y = file_in(b, files[i]),
+             *z = file_in(c, files[i]);
+        CHECK(x && y && z);
+        if (x && y)
+            CHECK(strcmp(x, y) == 0);
+        if (x && z && strcmp(files[i], "impact_runs.csv") == 0)
+            CHECK(strcmp(x, z) != 0);
+        free(x);
+        free(y);
+        free(z);
+    }
+    rm_dir(a);
+    rm_dir(b);
+    rm_dir(c);
+}
+
+/* The examples load and pass the checks that need their systems. */
+static void test_examples(void)
+{
+    glob_t g;
+    char pattern[1024];
+    snprintf(pattern, sizeof pattern, "%s",
+             src_path("examples/sc20-impact-*.cfg"));
+    CHECK(glob(pattern, 0, NULL, &g) == 0);
+    CHECK_EQ_U(g.gl_pathc, 3);
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        struct capture c;
+        cap_init(&c);
+        struct experiment e;
+        int rc = experiment_load(&e, g.gl_pathv[i], -1, &c.d);
+        if (rc == 0) {
+            CHECK(e.impact.on);
+            struct topo t;
+            rc = experiment_build_topo(&e, &t, &c.d);
+            if (rc == 0) {
+                struct net_params np;
+                rc = experiment_net_params(&e, &t, &np, &c.d);
+                topo_free(&t);
+            }
+            experiment_free(&e);
+        }
+        if (rc != 0)
+            fprintf(stderr, "  %s:\n%s", g.gl_pathv[i], cap_text(&c));
+        CHECK_EQ_U(rc, 0);
+        cap_free(&c);
+    }
+    globfree(&g);
+}
+
+const struct test_case tests_impact[] = {
+    TEST(test_arithmetic),
+    TEST(test_gpcnet_table),
+    TEST(test_errors),
+    TEST(test_same_placement),
+    TEST(test_deterministic),
+    TEST(test_examples),
+    { 0 },
+};
