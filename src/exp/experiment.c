@@ -174,8 +174,12 @@ static const struct cfg_key net_keys[] = {
     NET_U32("cc_window_max", ccp.window_max, 1, 1 << 22,
             "slingshot: packets an endpoint pair may have outstanding "
             "unthrottled (max_outstanding)"),
-    NET_U32("cc_window_min", ccp.window_min, 1, 1 << 22,
-            "slingshot: the least window of a throttled pair, packets (1)"),
+    { .name = "cc_window_min", .type = CFG_FLOAT,
+      .offset = offsetof(struct net_config, ccp.window_min),
+      .fmin = 1.0 / 256, .fmax = 1 << 22,
+      .help = "slingshot: the least window of a throttled pair, packets; "
+              "below 1 the pair is paced to one packet per round trip / "
+              "window (1/32)" },
     NET_U32("cc_increase", ccp.increase, 0, 1 << 16,
             "slingshot: window growth per round trip without marks, "
             "packets (1)"),
@@ -462,7 +466,7 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
                                       : p->max_outstanding;
     if (p->ccp.window_min > wmax)
         diag_error(d, file, g ? cfg_member_line(g, "cc_window_min") : 0,
-                   "network.cc_window_min", "%u is above the largest window "
+                   "network.cc_window_min", "%g is above the largest window "
                    "%u (cc_window_max, else max_outstanding)",
                    p->ccp.window_min, wmax);
     for (unsigned k = 0; k < 4; k++)

@@ -51,7 +51,9 @@ struct cc_params {
     uint32_t window_max;   /* slingshot: packets a pair may have
                               outstanding, unthrottled (0: the NIC's
                               max_outstanding) */
-    uint32_t window_min;   /* slingshot: the least window, packets */
+    double window_min;     /* slingshot: the least window, packets; below
+                              1 the pair sends one packet per
+                              round trip / window (paced) */
     uint32_t increase;     /* slingshot: window growth per round trip
                               without marks, packets */
 };
@@ -77,9 +79,9 @@ struct cc_ops {
 extern const struct registry cc_registry;
 extern const struct cc_ops cc_none, cc_slingshot;
 
-/* Slingshot: the window of pair (src, dst) in whole packets (window_max
- * for a pair it does not track); for tests and reports. */
-uint32_t cc_slingshot_window(const void *st, uint32_t src, uint32_t dst);
+/* Slingshot: the window of pair (src, dst) in packets (window_max for a
+ * pair it does not track); for tests and reports. */
+double cc_slingshot_window(const void *st, uint32_t src, uint32_t dst);
 
 /* ---- per endpoint-pair state (for the pair-based controllers) ------ */
 
@@ -90,6 +92,10 @@ struct cc_pair {
     uint32_t out;        /* requests sent, not yet acked */
     uint32_t win;        /* window, 1/256 packets */
     simtime cut_until;   /* no further decrease before this */
+    simtime next_ok;     /* window below 1 packet: the next may go then */
+    simtime rtt_min;     /* least round trip seen (0: none yet) */
+    uint32_t calm;       /* share of its acks unmarked, 1/1024, moving
+                            average (DCTCP's 1 - alpha; 0 at first) */
 };
 #define CC_PAIR_FREE UINT64_MAX
 

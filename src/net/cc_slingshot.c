@@ -21,26 +21,63 @@
  *    more than mark_flits wait there (net.c). Only streams toward a
  *    congested endpoint pass that port, so only they are marked: a stream
  *    that shares links with the congestion tree elsewhere is not;
- *  - stiff: a marked ack cuts the window to half of what the pair has in
- *    flight (not of a nominal window, which may be far above it), at most
- *    once per round trip (the marked packet's own), down to window_min;
- *  - recovery: each unmarked ack adds increase/window, `increase` packets
- *    per round trip, up to window_max;
+ *  - stiff: a marked ack cuts the window of what the pair has in flight
+ *    (not of a nominal window, which may be far above it) by alpha / 2,
+ *    alpha the share of its acks marked lately (a moving average, gain
+ *    1/16 per ack, starting at 1: the first mark halves), at most once
+ *    per round trip (the marked packet's own), down to window_min — the
+ *    proportional cut of DCTCP (Alizadeh et al., SIGCOMM 2010, §3.1),
+ *    which keeps a hot spot busy where halving on every round trip with
+ *    marks leaves it idle;
+ *  - below one packet: the window may fall under one packet per round
+ *    trip (an N-source incast needs 1/N of the hot spot's
+ *    bandwidth-delay product each, a fraction of a packet when N is
+ *    large); the pair then sends one packet per rtt_min / w (rtt_min the
+ *    least round trip it has seen: the window is a share of the path's
+ *    bandwidth-delay product, and the queueing in the last round trip is
+ *    the congestion the window already answers), as Swift (Kumar et al.,
+ *    SIGCOMM 2020, §3.5) paces fractional windows. Held at one packet,
+ *    192 sources keep 192 packets at the hot spot, the tree spills into
+ *    the input buffers bystanders share (tests/test_cc.c: a bystander
+ *    20x slower than alone, 1.0x with pacing);
+ *  - recovery: each unmarked ack adds increase/window (`increase` packets
+ *    per round trip) at or above one packet, and `increase` packets
+ *    below it, where acks come 1/w round trips apart (adding increase/w
+ *    there would take a paced pair from 1/32 to 33 packets at once): a
+ *    hot spot whose queue fell under the mark level is refilled by the
+ *    pairs that see it, one packet each;
  *  - a pair at its full window with nothing in flight is forgotten.
  * Defaults (net.c): window_max = the NIC's outstanding limit (an
  * unthrottled pair is limited by the NIC alone, so victims pay nothing),
- * window_min 1 packet, increase 1 packet per round trip (TCP-like
- * additive increase), mark_flits four of the largest packets (a queue
- * deeper than what a few sources' packets arriving together leave: more
- * arrives at the port than it drains). */
+ * window_min 1/32 packet (the share of a whole-machine incast on SC'20's
+ * systems: some 16 packets of bandwidth-delay product and mark level over
+ * Malbec's 484 nodes; 1/256 starves a paced pair for 255 round trips and
+ * stretches the incast's tail: measured 1.63x its uncontrolled time with
+ * 24 sources and 1.16x with 192, against 1.04x and 1.03x at 1/32), increase 1 packet per round trip
+ * (TCP-like additive increase), mark_flits four of the largest packets
+ * (a queue deeper than what a few sources' packets arriving together
+ * leave: more arrives at the port than it drains).
+ *
+ * Not avoidable by any window: the opening flood. Every source injects at
+ * full rate until its first marked ack is back (4-5 us), so an N-source
+ * incast starts with N x ~12 packets in the tree (24 sources: ~250 us to
+ * drain through a 12.5 GB/s port; a bystander then takes 13.8 us instead
+ * of 1.8). SC'20 measures victims beside aggressors that run throughout;
+ * an experiment should give the aggressor its head start (impact
+ * warmup_us). */
 #include "net/cc.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "net/net.h"
 
 #define FP 256u /* window fixed point: 1/256 packet */
+#define ALPHA_ONE 1024 /* the marked share's fixed point */
+#define GAIN_SHIFT 4   /* its moving average's gain g = 1/16 per ack
+                          (DCTCP's recommended g, Alizadeh et al. 2010
+                          §3.4, there per window of packets) */
 
 struct sls {
     struct cc_pairs t;
@@ -51,8 +88,9 @@ static int sls_init(void **st, struct net *n, char *err, size_t len)
 {
     const struct cc_params *p = &n->p.ccp;
     uint32_t wmax = p->window_max ? p->window_max : n->p.max_outstanding;
-    if (p->window_min < 1 || wmax < p->window_min || wmax > (1u << 22)) {
-        snprintf(err, len, "slingshot congestion control needs 1 <= "
+    if (!(p->window_min >= 1.0 / FP) || wmax < p->window_min ||
+        wmax > (1u << 22)) {
+        snprintf(err, len, "slingshot congestion control needs 1/256 <= "
                            "cc_window_min <= cc_window_max <= 4194304");
         return -1;
     }
@@ -63,7 +101,7 @@ static int sls_init(void **st, struct net *n, char *err, size_t len)
         return -1;
     }
     s->wmax = wmax * FP;
-    s->wmin = p->window_min * FP;
+    s->wmin = (uint32_t)(p->window_min * FP + 0.5);
     s->inc = p->increase * FP;
     *st = s;
     return 0;
@@ -83,6 +121,8 @@ static simtime sls_admit(void *st, uint32_t src, uint32_t dst, simtime now)
     const struct cc_pair *e = cc_pairs_find(&s->t, src, dst);
     if (!e || (uint64_t)(e->out + 1) * FP <= e->win)
         return now;
+    if (e->win < FP && e->out == 0) /* paced */
+        return e->next_ok > now ? e->next_ok : now;
     return SIMTIME_MAX; /* an ack reopens it */
 }
 
@@ -104,18 +144,33 @@ static void sls_acked(void *st, const struct packet *p, simtime now)
         return;
     if (e->out)
         e->out--;
-    if (p->mark & PKT_MARK_ENDPOINT) {
+    /* the response's t_created: its request left the source */
+    simtime rtt = now - p->t_created;
+    if (e->rtt_min == 0 || rtt < e->rtt_min)
+        e->rtt_min = rtt;
+    bool marked = (p->mark & PKT_MARK_ENDPOINT) != 0;
+    /* alpha = 1 - calm: the marked share, g = 1/2^GAIN_SHIFT per ack */
+    int32_t calm = (int32_t)e->calm;
+    calm += ((marked ? 0 : ALPHA_ONE) - calm) / (1 << GAIN_SHIFT);
+    e->calm = (uint32_t)calm;
+    if (marked) {
         if (now >= e->cut_until) {
             uint64_t in = (uint64_t)(e->out + 1) * FP;
-            uint64_t w = (in < e->win ? in : e->win) / 2;
+            uint64_t w = in < e->win ? in : e->win;
+            /* w (1 - alpha / 2) */
+            w -= w * (ALPHA_ONE - e->calm) / (2 * ALPHA_ONE);
             e->win = (uint32_t)(w > s->wmin ? w : s->wmin);
-            /* the response's t_created: its request left the source */
-            e->cut_until = now + (now - p->t_created);
+            e->cut_until = now + rtt;
         }
     } else if (e->win < s->wmax) {
-        uint64_t w = e->win + (uint64_t)s->inc * FP / e->win;
+        uint64_t w = e->win >= FP
+                         ? e->win + (uint64_t)s->inc * FP / e->win
+                         : e->win + (uint64_t)s->inc;
         e->win = (uint32_t)(w < s->wmax ? w : s->wmax);
     }
+    if (e->win < FP) /* one packet per rtt_min / w */
+        e->next_ok = now + (simtime)((uint64_t)e->rtt_min * (FP - e->win) /
+                                     e->win);
     if (e->out == 0 && e->win >= s->wmax)
         cc_pairs_del(&s->t, e);
 }
@@ -132,9 +187,9 @@ const struct cc_ops cc_slingshot = {
     .acked = sls_acked,
 };
 
-uint32_t cc_slingshot_window(const void *st, uint32_t src, uint32_t dst)
+double cc_slingshot_window(const void *st, uint32_t src, uint32_t dst)
 {
     const struct sls *s = st;
     const struct cc_pair *e = cc_pairs_find(&s->t, src, dst);
-    return e ? e->win / FP : s->wmax / FP;
+    return (double)(e ? e->win : s->wmax) / FP;
 }

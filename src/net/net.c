@@ -241,7 +241,7 @@ void net_params_defaults(struct net_params *p, const struct topo *t)
     p->cc = t->family == TOPO_SLINGSHOT ? &cc_slingshot : &cc_none;
     p->ccp.mark_flits = 4 * big;
     p->ccp.window_max = 0; /* the NIC's max_outstanding */
-    p->ccp.window_min = 1;
+    p->ccp.window_min = 1.0 / 32;
     p->ccp.increase = 1;
 }
 
