@@ -74,7 +74,9 @@ struct ccx {
     struct diag d;
 };
 
-static int ccx_setup(struct ccx *x, const struct cc_ops *cc)
+/* window_min > 0 overrides the control's least window. */
+static int ccx_setup(struct ccx *x, const struct cc_ops *cc,
+                     double window_min)
 {
     memset(x, 0, sizeof *x);
     diag_init(&x->d);
@@ -86,6 +88,8 @@ static int ccx_setup(struct ccx *x, const struct cc_ops *cc)
     net_params_defaults(&np, &x->t);
     CHECK(np.cc == &cc_slingshot); /* the family's default */
     np.cc = cc;
+    if (window_min > 0)
+        np.ccp.window_min = window_min;
     return net_init(&x->n, &x->t, &np, &x->s, 1, &x->d);
 }
 
@@ -171,7 +175,7 @@ static void test_interface(void)
     struct ccx x;
     toy = (struct toy){ .until = 20 * SIMTIME_US,
                         .first_held_sent = SIMTIME_MAX };
-    if (ccx_setup(&x, &cc_toy) != 0) {
+    if (ccx_setup(&x, &cc_toy, 0) != 0) {
         CHECK(!"setup");
         return;
     }
@@ -252,17 +256,8 @@ static bool incast(const struct cc_ops *cc, double window_min,
 {
     struct ccx x;
     memset(out, 0, sizeof *out);
-    if (ccx_setup(&x, cc) != 0)
+    if (ccx_setup(&x, cc, window_min) != 0)
         return false;
-    if (window_min > 0) { /* read at the controller's init: again */
-        net_free(&x.n);
-        struct net_params np;
-        net_params_defaults(&np, &x.t);
-        np.cc = cc;
-        np.ccp.window_min = window_min;
-        if (net_init(&x.n, &x.t, &np, &x.s, 1, &x.d) != 0)
-            return false;
-    }
     obs = (struct incast_obs){ .first_mark_back = SIMTIME_MAX };
     obs.target = nic_of(&x.t, 0, 0);
     uint32_t src[MAX_SOURCES];

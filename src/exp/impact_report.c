@@ -231,25 +231,11 @@ void impact_print_table(FILE *out, const struct impact_config *ic,
 
 /* ---- the heat maps ---------------------------------------------------------- */
 
-static FILE *open_in(const char *dir, const char *name, FILE *err)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    if (!f && err)
-        fprintf(err, "dfsim: cannot write %s\n", path);
-    return f;
-}
-
-/* gnuplot string: double quotes and backslashes escaped. */
+/* gnuplot string: quoted, double quotes and backslashes escaped. */
 static void gp_str(FILE *f, const char *s)
 {
     fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fputc('\\', f);
-        fputc(*s, f);
-    }
+    report_gp_str(f, s);
     fputc('"', f);
 }
 
@@ -266,22 +252,6 @@ static void gp_tic(FILE *f, const char *s)
     }
     buf[k] = '\0';
     gp_str(f, buf);
-}
-
-static void html_str(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '<')
-            fputs("&lt;", f);
-        else if (*s == '>')
-            fputs("&gt;", f);
-        else if (*s == '&')
-            fputs("&amp;", f);
-        else if (*s == '"')
-            fputs("&quot;", f);
-        else
-            fputc(*s, f);
-    }
 }
 
 static double cell_value(const struct impact_cell *c, int which)
@@ -389,13 +359,13 @@ int impact_report(const char *dir, const struct impact_config *ic,
                   FILE *err)
 {
     *drawn = false;
-    FILE *dat = open_in(dir, "impact.dat", err);
+    FILE *dat = report_open(dir, "impact.dat", err);
     if (!dat)
         return -1;
     write_dat(dat, cells, n, ic->n_victims);
     if (fclose(dat) != 0)
         return -1;
-    FILE *gp = open_in(dir, "impact.gp", err);
+    FILE *gp = report_open(dir, "impact.gp", err);
     if (!gp)
         return -1;
     write_gp(gp, ic, cells, n);
@@ -403,34 +373,18 @@ int impact_report(const char *dir, const struct impact_config *ic,
         return -1;
     *drawn = n > 0 && report_gnuplot(dir, "impact.gp", "impact.log") == 0;
 
-    FILE *h = open_in(dir, "report.html", err);
+    FILE *h = report_open(dir, "report.html", err);
     if (!h)
         return -1;
-    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>",
-          h);
-    html_str(h, info->title);
-    fputs("</title>\n<style>body{font-family:sans-serif;max-width:80em;"
-          "margin:2em auto;padding:0 1em;color:#222}table{border-collapse:"
-          "collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.25em "
-          ".6em;text-align:right}th{background:#f4f4f4}td:first-child,"
-          "td:nth-child(2){text-align:left}img{max-width:100%}"
-          ".note{color:#555}</style>\n</head><body>\n<h1>",
-          h);
-    html_str(h, info->title);
-    fputs("</h1>\n", h);
-    if (info->description) {
-        fputs("<p>", h);
-        html_str(h, info->description);
-        fputs("</p>\n", h);
-    }
+    report_html_head(h, info->title, info->description, "80em", 2);
     fputs("<p class=\"note\">System <b>", h);
-    html_str(h, info->system);
+    report_html_str(h, info->system);
     fputs("</b>, network routing ", h);
-    html_str(h, info->routing);
+    report_html_str(h, info->routing);
     fprintf(h, ", seed %llu, %u run%s, placement ",
             (unsigned long long)info->seed, ic->runs,
             ic->runs == 1 ? "" : "s");
-    html_str(h, ic->allocation->name);
+    report_html_str(h, ic->allocation->name);
     fputs(". Each victim ran alone and then with each aggressor on the same "
           "nodes with the same seed; C = T<sub>congested</sub> / "
           "T<sub>isolated</sub> (SC'20 Eq. 1), T the mean of the victim's "
@@ -463,9 +417,9 @@ int impact_report(const char *dir, const struct impact_config *ic,
         fmt_us(pc, sizeof pc, c->p99_con);
         fmt_c(cp, sizeof cp, c->c_p99);
         fputs("<tr><td>", h);
-        html_str(h, ic->victim[c->victim].name);
+        report_html_str(h, ic->victim[c->victim].name);
         fputs("</td><td>", h);
-        html_str(h, ic->aggressor[c->aggressor].name);
+        report_html_str(h, ic->aggressor[c->aggressor].name);
         fprintf(h, "</td><td>%g%%</td><td>%u+%u</td><td>%s</td><td>%s</td>"
                    "<td>%s</td><td>%s</td><td>%s</td><td>%s%s</td></tr>\n",
                 100 * ic->shares.v[c->share], c->victim_nodes,
@@ -491,7 +445,7 @@ int impact_report(const char *dir, const struct impact_config *ic,
             if (!row_any)
                 continue;
             fputs("<p>Aggressor ", h);
-            html_str(h, ic->aggressor[c->aggressor].name);
+            report_html_str(h, ic->aggressor[c->aggressor].name);
             fprintf(h, " on %g%% of the nodes:</p>\n<pre>",
                     100 * ic->shares.v[c->share]);
             impact_print_gpcnet(h, ic, &cells[r * n_v], n_v);

@@ -16,7 +16,7 @@ static const char *const colours[] = { "#4477aa", "#ee6677", "#228833",
                                        "#bbbbbb", "#000000" };
 #define N_COLOURS (sizeof colours / sizeof colours[0])
 
-static FILE *open_in(const char *dir, const char *name, FILE *err)
+FILE *report_open(const char *dir, const char *name, FILE *err)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -47,7 +47,7 @@ static uint32_t variant_index(const char *v, const char **names,
 }
 
 /* gnuplot string: double quotes and backslashes escaped. */
-static void gp_str(FILE *f, const char *s)
+void report_gp_str(FILE *f, const char *s)
 {
     for (; *s; s++) {
         if (*s == '"' || *s == '\\')
@@ -65,15 +65,15 @@ static void gp_job(FILE *gp, const char *job)
     if (dash && dash != job && dash[1]) {
         char head[128];
         snprintf(head, sizeof head, "%.*s", (int)(dash - job), job);
-        gp_str(gp, head);
+        report_gp_str(gp, head);
         fprintf(gp, "\\n");
-        gp_str(gp, dash + 1);
+        report_gp_str(gp, dash + 1);
     } else {
-        gp_str(gp, job);
+        report_gp_str(gp, job);
     }
 }
 
-static void html_str(FILE *f, const char *s)
+void report_html_str(FILE *f, const char *s)
 {
     for (; s && *s; s++) {
         switch (*s) {
@@ -83,6 +83,32 @@ static void html_str(FILE *f, const char *s)
         case '"': fputs("&quot;", f); break;
         default: fputc(*s, f);
         }
+    }
+}
+
+void report_html_head(FILE *h, const char *title, const char *description,
+                      const char *max_width, unsigned left_cols)
+{
+    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>",
+          h);
+    report_html_str(h, title);
+    fprintf(h, "</title>\n<style>body{font-family:sans-serif;max-width:%s;"
+               "margin:2em auto;padding:0 1em;color:#222}table{"
+               "border-collapse:collapse;margin:1em 0}td,th{border:1px solid "
+               "#ccc;padding:.25em .6em;text-align:right}th{background:"
+               "#f4f4f4}td:first-child",
+            max_width);
+    for (unsigned k = 2; k <= left_cols; k++)
+        fprintf(h, ",td:nth-child(%u)", k);
+    fputs("{text-align:left}img{max-width:100%}.note{color:#555}</style>\n"
+          "</head><body>\n<h1>",
+          h);
+    report_html_str(h, title);
+    fputs("</h1>\n", h);
+    if (description) {
+        fputs("<p>", h);
+        report_html_str(h, description);
+        fputs("</p>\n", h);
     }
 }
 
@@ -104,8 +130,8 @@ static int open_pair(const char *dir, const char *name, FILE **dat,
     char d[64], g[64];
     snprintf(d, sizeof d, "%s.dat", name);
     snprintf(g, sizeof g, "%s.gp", name);
-    *dat = open_in(dir, d, err);
-    *gp = *dat ? open_in(dir, g, err) : NULL;
+    *dat = report_open(dir, d, err);
+    *gp = *dat ? report_open(dir, g, err) : NULL;
     if (*dat && *gp)
         return 0;
     if (*dat)
@@ -238,7 +264,7 @@ static int write_data_and_script(const char *dir,
                 i, x, colours[v % N_COLOURS]);
         if (v < 64 && !titled[v]) {
             fprintf(gp, "title \"");
-            gp_str(gp, s[i].variant);
+            report_gp_str(gp, s[i].variant);
             fprintf(gp, "\"");
             titled[v] = true;
         } else {
@@ -282,7 +308,7 @@ static void paths_panel(FILE *gp, const char *const *vnames, uint32_t n_v,
                 bg ? "#999999" : colours[v % N_COLOURS]);
         if (key) {
             fprintf(gp, "title \"");
-            gp_str(gp, bg ? "background (all its packets)" : vnames[v]);
+            report_gp_str(gp, bg ? "background (all its packets)" : vnames[v]);
             fputc('"', gp);
         } else {
             fprintf(gp, "notitle");
@@ -447,9 +473,9 @@ static int write_model(const char *dir, const struct report_series *s,
         if (!s[i].n_model)
             continue;
         fprintf(gp, "%s\"", b ? ", " : "");
-        gp_str(gp, s[i].job);
+        report_gp_str(gp, s[i].job);
         fputc(' ', gp);
-        gp_str(gp, s[i].variant);
+        report_gp_str(gp, s[i].variant);
         fprintf(gp, "\" %u", ++b);
     }
     fprintf(gp, ")\nset multiplot layout 2,2\n");
@@ -552,7 +578,7 @@ static int write_qcd(const char *dir, const struct report_series *s,
             continue;
         last = s[i].job;
         fprintf(gp, "%s\"", x ? ", " : "");
-        gp_str(gp, s[i].job);
+        report_gp_str(gp, s[i].job);
         fprintf(gp, "\" %u", ++x);
     }
     fprintf(gp, ")\nset xrange [0.5:%u.5]\nplot ", x);
@@ -560,11 +586,11 @@ static int write_qcd(const char *dir, const struct report_series *s,
         fprintf(gp, "%s\"qcd.dat\" index %u using 1:2 with linespoints "
                     "lc rgb \"%s\" pt 7 title \"time, ",
                 vi ? ", " : "", vi, colours[vi % N_COLOURS]);
-        gp_str(gp, vnames[vi]);
+        report_gp_str(gp, vnames[vi]);
         fprintf(gp, "\", \"qcd.dat\" index %u using 1:3 with linespoints "
                     "lc rgb \"%s\" dt 2 pt 6 title \"latency, ",
                 vi, colours[vi % N_COLOURS]);
-        gp_str(gp, vnames[vi]);
+        report_gp_str(gp, vnames[vi]);
         fputc('"', gp);
     }
     fputc('\n', gp);
@@ -671,7 +697,7 @@ static int write_model_corr(const char *dir, const struct report_series *s,
                 fprintf(err, "dfsim: out of memory for the report\n");
             return -1;
         }
-    FILE *f = open_in(dir, "model_corr.csv", err);
+    FILE *f = report_open(dir, "model_corr.csv", err);
     if (!f)
         return -1;
     fprintf(f, "job,variant,runs,iterations,pooled_corr,mean_run_corr,"
@@ -727,11 +753,11 @@ static void html_table(FILE *h, const struct report_series *s, uint32_t n)
     for (uint32_t i = 0; i < n; i++) {
         const struct stats_summary *st = &s[i].st;
         fputs("<tr><td>", h);
-        html_str(h, s[i].job);
+        report_html_str(h, s[i].job);
         fputs("</td><td>", h);
-        html_str(h, s[i].workload);
+        report_html_str(h, s[i].workload);
         fputs("</td><td>", h);
-        html_str(h, s[i].variant);
+        report_html_str(h, s[i].variant);
         fprintf(h, "</td><td>%u</td><td>%u</td><td>%.3f</td>"
                    "<td>%.3f - %.3f</td><td>%.4f</td>",
                 s[i].runs, st->n, st->median, st->q1, st->q3, st->qcd);
@@ -784,7 +810,7 @@ static void html_paths(FILE *h, const struct report_info *info, int paths,
     for (uint32_t b = 0; b < info->n_background; b++) {
         const struct report_background *g = &info->background[b];
         fputs("<tr><td>", h);
-        html_str(h, g->job);
+        report_html_str(h, g->job);
         fprintf(h, "</td><td>%llu</td>", (unsigned long long)g->packets);
         if (g->packets)
             fprintf(h, "<td>%.1f%%</td><td>%.2f</td></tr>\n",
@@ -837,9 +863,9 @@ static void html_model_corr(FILE *h, const struct report_series *s,
         if (!s[i].n_model)
             continue;
         fputs("<tr><td>", h);
-        html_str(h, s[i].job);
+        report_html_str(h, s[i].job);
         fputs("</td><td>", h);
-        html_str(h, s[i].variant);
+        report_html_str(h, s[i].variant);
         fprintf(h, "</td><td>%u</td><td>%u</td>", mc[i].runs,
                 s[i].n_model);
         html_corr(h, mc[i].pooled);
@@ -874,7 +900,7 @@ static void html_model_corr(FILE *h, const struct report_series *s,
             mean[c] = k[c] ? sum[c] / k[c] : NAN;
         fprintf(h, "<tr><th>mean over %u job%s</th><th>", jobs,
                 jobs == 1 ? "" : "s");
-        html_str(h, vnames[v]);
+        report_html_str(h, vnames[v]);
         fputs("</th><td></td><td></td>", h);
         html_corr(h, mean[0]);
         html_corr(h, mean[1]);
@@ -911,34 +937,18 @@ int report_write(const char *dir, const struct report_info *info,
         qcd == 1 && report_gnuplot(dir, "qcd.gp", "qcd.log") == 0;
     struct model_corr *mc = calloc(n ? n : 1, sizeof *mc);
     int corr = mc ? write_model_corr(dir, s, n, mc, err) : -1;
-    FILE *h = corr >= 0 ? open_in(dir, "report.html", err) : NULL;
+    FILE *h = corr >= 0 ? report_open(dir, "report.html", err) : NULL;
     if (!h) {
         if (!mc && err)
             fprintf(err, "dfsim: out of memory for the report\n");
         free(mc);
         return -1;
     }
-    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>",
-          h);
-    html_str(h, info->title);
-    fputs("</title>\n<style>body{font-family:sans-serif;max-width:72em;"
-          "margin:2em auto;padding:0 1em;color:#222}table{border-collapse:"
-          "collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.25em "
-          ".6em;text-align:right}th{background:#f4f4f4}td:first-child,"
-          "td:nth-child(2),td:nth-child(3){text-align:left}img{max-width:"
-          "100%}.note{color:#555}</style>\n</head><body>\n<h1>",
-          h);
-    html_str(h, info->title);
-    fputs("</h1>\n", h);
-    if (info->description) {
-        fputs("<p>", h);
-        html_str(h, info->description);
-        fputs("</p>\n", h);
-    }
+    report_html_head(h, info->title, info->description, "72em", 3);
     fputs("<p class=\"note\">System <b>", h);
-    html_str(h, info->system);
+    report_html_str(h, info->system);
     fputs("</b>, network routing ", h);
-    html_str(h, info->routing);
+    report_html_str(h, info->routing);
     fprintf(h, ", seed %llu. Iteration times of each job under each of its "
                "routing variants, alternated iteration by iteration on one "
                "allocation (SC'19 &sect;3); normalised to the median of the "
@@ -947,7 +957,7 @@ int report_write(const char *dir, const struct report_info *info,
             (unsigned long long)info->seed);
     if (info->load) {
         fputs("<p class=\"note\">", h);
-        html_str(h, info->load);
+        report_html_str(h, info->load);
         fputs("</p>\n", h);
     }
     if (*drawn)

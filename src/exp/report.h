@@ -159,6 +159,20 @@ int report_write(const char *dir, const struct report_info *info,
 int report_from_results(const char *dir, const struct report_info *info,
                         bool *drawn, FILE *err);
 
+/* Helpers the other report pages share (impact_report.c). */
+/* dir/name opened for writing, or NULL (reported to err, with why). */
+FILE *report_open(const char *dir, const char *name, FILE *err);
+/* s with HTML's special characters escaped (NULL: nothing). */
+void report_html_str(FILE *f, const char *s);
+/* s with gnuplot's string escapes (double quotes, backslashes), without
+ * the quotes around it. */
+void report_gp_str(FILE *f, const char *s);
+/* A page's opening: doctype, title, style (the body at most max_width
+ * wide, a CSS length; the first left_cols table columns left-aligned),
+ * the <h1> and the description paragraph (if not NULL). */
+void report_html_head(FILE *h, const char *title, const char *description,
+                      const char *max_width, unsigned left_cols);
+
 /* Run `gnuplot script` inside dir, stdout and stderr to dir/log. Returns
  * gnuplot's exit status, or 127 if it could not be started. */
 int report_gnuplot(const char *dir, const char *script, const char *log);
