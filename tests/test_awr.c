@@ -696,11 +696,12 @@ static void test_awr_end_to_end(void)
         fprintf(stderr, "  %s\n", err);
     CHECK_EQ_U(a.n_nics, h.n.n_nics);
     /* the references: NIC counters of each NIC, in awr_counters order */
+    /* RSP_STALLED: the ORB's inbound responses (net/counters.h) */
     static const uint8_t regs[AWR_NCTR] = { CTR_NIC_FLITS, CTR_NIC_STALLED,
-                                            CTR_NIC_STALLED,
+                                            CTR_NIC_RSP_IN_STALLED,
                                             CTR_NIC_NET_TRACK,
                                             CTR_NIC_TRACK_NET };
-    static const uint8_t cls[AWR_NCTR] = { 0, 0, 1, 0, 0 };
+    static const uint8_t cls[AWR_NCTR] = { 0, 0, 0, 0, 0 };
     for (uint32_t i = 0; i < a.n_nics; i += 97)
         for (int k = 0; k < AWR_NCTR; k++) {
             const struct ctr_ref *r = &a.ref[(size_t)i * AWR_NCTR + k];

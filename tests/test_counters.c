@@ -180,6 +180,8 @@ static void gemini_sonar(enum net_op op, uint32_t req, uint32_t rsp)
     uint32_t ra = h.t.nics[a].router;
     CHECK_EQ_U(val(&h, ra, a, "GM_ORB_PERF_VC0_PKTS"), 1);
     CHECK_EQ_U(val(&h, ra, a, "GM_ORB_PERF_VC0_STALLED"), 0);
+    CHECK_EQ_U(val(&h, ra, a, "GM_ORB_PERF_VC1_PKTS"), 1);
+    CHECK_EQ_U(val(&h, h.t.nics[b].router, b, "GM_ORB_PERF_VC1_PKTS"), 0);
     teardown(&h);
 }
 
@@ -252,8 +254,13 @@ static void aries_sonar(enum net_op op, uint32_t req, uint32_t rsp,
     CHECK_EQ_U(val(&h, ra, a, "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_FLITS"),
                nic_req);
     CHECK_EQ_U(val(&h, ra, a, "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_PKTS"), 1);
-    CHECK_EQ_U(val(&h, rb, b, "AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_FLITS"),
+    /* the ORB's RSP counters: the response coming back to the requester,
+     * none at the responder (its response left by another block) */
+    CHECK_EQ_U(val(&h, ra, a, "AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_FLITS"),
                nic_rsp);
+    CHECK_EQ_U(val(&h, ra, a, "AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_PKTS"), 1);
+    CHECK_EQ_U(val(&h, rb, b, "AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_FLITS"), 0);
+    CHECK_EQ_U(val(&h, rb, b, "AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_PKTS"), 0);
     CHECK_EQ_U(val(&h, ra, a, "AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_NET_TRACK"),
                1);
     CHECK_EQ_U(val(&h, ra, a, "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED"),
@@ -325,6 +332,63 @@ static void test_idle_network_no_stalls(void)
     machine_sums(&h, &stall, &flits);
     CHECK(flits > 0);
     CHECK_EQ_U(stall, 0);
+    teardown(&h);
+}
+
+/* Symmetric GET traffic, as in an alltoall above the rendezvous size: NIC
+ * `a` answers 64 KiB GETs from the four NICs of a neighbour router, whose
+ * single green link then backs a's responses up into a's NIC, while a
+ * GETs 64 KiB of its own from another router. a's requests wait behind
+ * its held responses on the path they share: back-pressure that
+ * REQ_STALLED counts. The ORB's RSP_STALLED counts the responses coming
+ * back to a (none held: the NIC sinks at line rate), so the SC'19
+ * library's s = (REQ_STALLED - RSP_STALLED) / REQ_FLITS keeps those
+ * stalls whole; were RSP_STALLED the stalls of a's outgoing responses
+ * (dfsim's reading before), the subtraction would take out every cycle
+ * a's requests waited behind a held response. */
+static void test_get_exchange_stalls(void)
+{
+    struct h h;
+    CHECK(setup(&h, "xc-12cab", NULL, true) == 0);
+    const struct routing *minimal =
+        (const struct routing *)registry_find(&routing_registry, "minimal");
+    CHECK(minimal != NULL);
+    if (!minimal)
+        return;
+    int mode = net_add_mode(&h.n, minimal);
+    CHECK(mode > 0);
+    /* xc-12cab: 4 NICs per router, routers 0..15 of chassis 0 connected
+     * by one green link each */
+    uint32_t a = 0, ra = h.t.nics[a].router;
+    uint32_t r1 = h.t.nics[4].router, r2 = h.t.nics[8].router;
+    CHECK(r1 != ra && r2 != ra && r1 != r2);
+    for (uint32_t k = 4; k < 8; k++)
+        net_send(&h.n, k, a, NET_GET, 64 * 1024, (uint8_t)mode, 0);
+    net_send(&h.n, a, 8, NET_GET, 64 * 1024, (uint8_t)mode, 0);
+    sim_run(&h.s, SIMTIME_MAX);
+    uint64_t rq = val(&h, ra, a, "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED");
+    uint64_t rs = val(&h, ra, a, "AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_STALLED");
+    uint64_t fl = val(&h, ra, a, "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_FLITS");
+    /* its own 1024 GET requests, one NIC flit each; 1024 responses back */
+    CHECK_EQ_U(fl, 1024);
+    CHECK_EQ_U(val(&h, ra, a, "AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_PKTS"),
+               1024);
+    CHECK_EQ_U(val(&h, ra, a, "AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_FLITS"),
+               1024u * 5);
+    CHECK_EQ_U(rs, 0);
+    /* a's outgoing responses were held back, by the generic counter */
+    struct ctr_ref out;
+    CHECK(ctr_find(&h.n, ra, a, "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED",
+                   &out) == 0);
+    out.cls = 1;
+    uint64_t held = ctr_value(&h.n, &out);
+    fprintf(stderr, "  GET exchange: a's requests stalled %llu cycles "
+            "(%.2f per flit), its outgoing responses %llu\n",
+            (unsigned long long)rq, (double)rq / (double)fl,
+            (unsigned long long)held);
+    CHECK(held > 0);
+    CHECK(rq > 0);
+    CHECK((double)(rq - rs) / (double)fl > 1.0);
     teardown(&h);
 }
 
@@ -696,6 +760,7 @@ const struct test_case tests_counters[] = {
     TEST(test_aries_put_get),
     TEST(test_idle_network_no_stalls),
     TEST(test_incast_stalls),
+    TEST(test_get_exchange_stalls),
     TEST(test_table1_fallacy),
     TEST(test_names),
     TEST(test_logical_links),

@@ -33,9 +33,11 @@ static const struct ctr_def aries_nic[] = {
     { "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_FLITS", CTR_NIC_FLITS, 0, 0 },
     { "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED", CTR_NIC_STALLED, 0, 0 },
     { "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_PKTS", CTR_NIC_PKTS, 0, 0 },
-    { "AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_FLITS", CTR_NIC_FLITS, 1, 0 },
-    { "AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_PKTS", CTR_NIC_PKTS, 1, 0 },
-    { "AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_STALLED", CTR_NIC_STALLED, 1, 0 },
+    /* the ORB's inbound side: the responses to this NIC's requests */
+    { "AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_FLITS", CTR_NIC_RSP_IN_FLITS, 0, 0 },
+    { "AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_PKTS", CTR_NIC_NET_TRACK, 0, 0 },
+    { "AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_STALLED", CTR_NIC_RSP_IN_STALLED, 0,
+      0 },
     { "AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_NET_TRACK", CTR_NIC_NET_TRACK, 0,
       0 },
     { "AR_NIC_ORB_PRF_NET_RSP_TRACK_1", CTR_NIC_TRACK_ALL, 0, 0 },
@@ -66,9 +68,10 @@ static const struct ctr_def gemini_nic[] = {
     { "GM_ORB_PERF_VC0_FLITS", CTR_NIC_FLITS, 0, 0 },
     { "GM_ORB_PERF_VC0_PKTS", CTR_NIC_PKTS, 0, 0 },
     { "GM_ORB_PERF_VC0_STALLED", CTR_NIC_STALLED, 0, 0 },
-    { "GM_ORB_PERF_VC1_FLITS", CTR_NIC_FLITS, 1, 0 },
-    { "GM_ORB_PERF_VC1_PKTS", CTR_NIC_PKTS, 1, 0 },
-    { "GM_ORB_PERF_VC1_STALLED", CTR_NIC_STALLED, 1, 0 },
+    /* VC1: the responses coming back to the ORB, as on Aries */
+    { "GM_ORB_PERF_VC1_FLITS", CTR_NIC_RSP_IN_FLITS, 0, 0 },
+    { "GM_ORB_PERF_VC1_PKTS", CTR_NIC_NET_TRACK, 0, 0 },
+    { "GM_ORB_PERF_VC1_STALLED", CTR_NIC_RSP_IN_STALLED, 0, 0 },
 };
 
 /* Pedretti et al. Table I, in counter order 0..5; the gpcd name is
@@ -179,8 +182,12 @@ uint64_t ctr_value(const struct net *n, const struct ctr_ref *r)
             return c->pi_pkts;
         case CTR_NIC_PI_FLITS:
             return c->pi_flits;
+        case CTR_NIC_RSP_IN_FLITS:
+            return c->rsp_in_flits;
         default:
-            return 0; /* CTR_NIC_PI_STALLED: the host never pushes back */
+            /* CTR_NIC_PI_STALLED, CTR_NIC_RSP_IN_STALLED: the model's
+             * NIC sinks what arrives at line rate (net.h) */
+            return 0;
         }
     }
     uint32_t p = r->obj;
@@ -679,6 +686,13 @@ const char *ctr_describe(const struct net *n, const struct ctr_ref *r,
     case CTR_NIC_PI_STALLED:
         *unit = cycles;
         return "host push-back (always 0: the host sinks at line rate)";
+    case CTR_NIC_RSP_IN_FLITS:
+        *unit = nic_flits;
+        return "responses received for this NIC's requests";
+    case CTR_NIC_RSP_IN_STALLED:
+        *unit = cycles;
+        return "a response arriving for this NIC's requests held back "
+               "(always 0: the NIC sinks at line rate)";
     case CTR_TILE_IN_FLITS:
         *unit = tile_flits;
         return "arrived at the tile";

@@ -12,12 +12,26 @@
  * shared/reference/papers-and-workloads.md §3):
  *   NIC, NIC-side 16-byte flits (SC'19 §2.1: header + 1..4 payload flits),
  *   cycles of the 800 MHz NIC clock:
+ *   The ORB (output request buffer) is the NIC block that sends this
+ *   NIC's requests and tracks their responses (XC white paper, "Ordering
+ *   and Completion": "the SSID and output request buffer (ORB) blocks on
+ *   the output side"), so its REQ counters count requests going out and
+ *   its RSP counters the responses coming back in — as RSP_NET_TRACK
+ *   does, and as the SC'19 library's own names for the two stall ratios
+ *   say (awr.c: "sr_in", from RSP_STALLED, against "sr_out"). Responses
+ *   this NIC sends for others' requests leave by another block (the
+ *   processor tiles' INQ_PRF_INCOMING_FLIT_VC4 count them).
  *     AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_FLITS / _REQ_PKTS   requests sent
- *     AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_FLITS / _RSP_PKTS   responses sent
- *     AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED / _RSP_STALLED
- *         cycles in which the NIC's next packet of that class was ready
- *         but not forwarded because of back-pressure (no credits on any
- *         of its processor tiles); busy tiles are not back-pressure
+ *     AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED   cycles in which the NIC's
+ *         next request was ready but not forwarded because of
+ *         back-pressure (no credits on any of its processor tiles, for it
+ *         or for the response ahead of it on the path they share); busy
+ *         tiles are not back-pressure
+ *     AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_FLITS / _RSP_PKTS   responses
+ *         received for this NIC's requests
+ *     AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_STALLED   cycles such a response
+ *         was held back on its way in: always 0, the model's NIC sinks
+ *         what arrives at line rate
  *     AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_NET_TRACK   responses received for
  *         this NIC's requests (the SC'19 library's latency divisor)
  *     AR_NIC_ORB_PRF_NET_RSP_TRACK_2   cumulative request->response latency
@@ -52,8 +66,9 @@
  *   _2 / VC0_PKT_CNT, _3 / VC1_PKT_CNT   packets arriving;
  *   _4 / INQ_STALL     cycles a packet waits in the tile's input queue;
  *   _5 / CREDIT_STALL  cycles the tile's output waits for credits.
- *   NIC: GM_ORB_PERF_VC0_{FLITS,PKTS,STALLED} (requests) and
- *   GM_ORB_PERF_VC1_{FLITS,PKTS,STALLED} (responses), as on Aries.
+ *   NIC: GM_ORB_PERF_VC0_{FLITS,PKTS,STALLED} (requests sent) and
+ *   GM_ORB_PERF_VC1_{FLITS,PKTS,STALLED} (responses received), as on
+ *   Aries.
  *
  * Slingshot switches and generic dragonfly routers (names dfsim's own; the
  * Rosetta registers are not public): PORT_<p>_RX_FLITS_VC<v>,
@@ -94,6 +109,8 @@ enum ctr_reg {
     CTR_NIC_PI_PKTS,
     CTR_NIC_PI_FLITS,
     CTR_NIC_PI_STALLED,
+    CTR_NIC_RSP_IN_FLITS,   /* responses received for its requests */
+    CTR_NIC_RSP_IN_STALLED, /* their stalls on the way in (always 0) */
     /* per port (tile); VCs [vc_lo, vc_hi) are summed */
     CTR_TILE_IN_FLITS,
     CTR_TILE_IN_PKTS,

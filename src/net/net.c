@@ -1209,8 +1209,10 @@ static void cc_ticks(struct net *n, simtime now)
  * traffic "requests and responses share data paths"): a response held
  * back by back-pressure holds back the requests behind it too, and a
  * request ready to go counts those cycles as stalled as well
- * (AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED includes them: the SC'19
- * library subtracts RSP_STALLED from it, awr.c's REMOVE_SRIN). */
+ * (AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED: "a ready-to-forward flit
+ * is not forwarded because of back-pressure", SC'19 §2.3). The ORB's
+ * RSP_STALLED, which the SC'19 library subtracts (REMOVE_SRIN), counts
+ * the inbound responses, not these (net/counters.h). */
 static void nic_try(struct net *n, uint32_t nic)
 {
     struct net_nic *c = &n->nic[nic];
@@ -1354,6 +1356,7 @@ static void on_eject(struct sim *s, const struct event *e, void *ctx)
             k->pi_flits += net_nic_flits(&n->p, p);
         }
         if (p->cls == PKT_RSP) {
+            k->rsp_in_flits += net_nic_flits(&n->p, p);
             k->net_track++;
             k->track_net += s->now - p->t_created;
             k->track_all += s->now - n->msg[mid].t_created;

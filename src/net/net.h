@@ -308,7 +308,9 @@ struct net_nic_count {
                                    injected (no NIC queue time) */
     simtime track_all;          /* response back - message handed over */
     uint64_t pi_pkts, pi_flits; /* delivered to the host (NIC flits) */
-    uint64_t pad_[3];
+    uint64_t rsp_in_flits;      /* responses received for its requests
+                                   (NIC flits): the ORB's inbound side */
+    uint64_t pad_[2];
 };
 
 /* The state of ports and VCs, packed by access pattern into records
