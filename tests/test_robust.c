@@ -256,11 +256,89 @@ static void test_resume_seed_near_max(void)
     rm_dir(dir);
 }
 
+/* Run a file that must be refused: exit 1, nothing written into the
+ * folder the run would have used. */
+static void refused(const char *text, const char *message)
+{
+    const char *cfg = write_temp("bad.cfg", text);
+    char dir[64] = "/tmp/dfsim-robust-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *argv[] = { "run", cfg, "-o", dir, NULL };
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 1);
+    CHECK_STR_CONTAINS(err, message);
+    CHECK(!exists(dir, "probe.csv"));
+    unlink(cfg);
+    rm_dir(dir);
+}
+
+/* Values that gave results looking measured but not, or results written
+ * where they should not be: each an error at its line, exit 1. */
+static void test_wrong_values(void)
+{
+    static const char sys[] = "system = { name = \"xc-12cab\"; };\n";
+    char text[4096];
+    snprintf(text, sizeof text,
+             "%sjobs = ( { name = \"pp\"; workload = \"pingpong\";\n"
+             "  nodes = 2; iterations = 4;\n  warmup = 4; } );\n", sys);
+    refused(text, "bad.cfg:4: error: jobs[0].warmup: 4 warm-up iterations "
+                  "leave 0 of the job's 4 iterations to measure; expected "
+                  "warmup < iterations");
+    snprintf(text, sizeof text,
+             "%sjobs = ( { name = \"pp\"; workload = \"pingpong\";\n"
+             "  nodes = 2; iterations = 4; warmup = 3;\n"
+             "  variants = [\"default\", \"high-bias\"]; } );\n", sys);
+    refused(text, "bad.cfg:3: error: jobs[0].warmup: 3 warm-up iterations "
+                  "leave 1 of the job's 4");
+    snprintf(text, sizeof text,
+             "%sjobs = ( { name = \"\"; workload = \"pingpong\";\n"
+             "  nodes = 2; iterations = 4; } );\n", sys);
+    refused(text, "bad.cfg:2: error: jobs[0].name: the name is empty");
+    snprintf(text, sizeof text,
+             "%sjobs = ( { name = \"a,b\"; workload = \"pingpong\";\n"
+             "  nodes = 2; iterations = 4; } );\n", sys);
+    refused(text, "bad.cfg:2: error: jobs[0].name: the name holds a comma");
+    snprintf(text, sizeof text, "experiment = { name = \"\"; };\n%s", sys);
+    refused(text, "bad.cfg:1: error: experiment.name: the name is empty");
+    snprintf(text, sizeof text,
+             "experiment = {\n  name = \"../../../tmp/escape\"; };\n%s",
+             sys);
+    refused(text, "bad.cfg:2: error: experiment.name: the name holds a "
+                  "\"/\"");
+    snprintf(text, sizeof text, "experiment = { name = \"..\"; };\n%s",
+             sys);
+    refused(text, "experiment.name: the name is \".\" or \"..\"");
+    size_t n = (size_t)snprintf(text, sizeof text,
+                                "experiment = { name = \"");
+    for (size_t i = 0; i < 1000; i++)
+        text[n++] = 'x';
+    snprintf(text + n, sizeof text - n, "\"; };\n%s", sys);
+    refused(text, "bad.cfg:1: error: experiment.name: the name is too long "
+                  "(1000 characters); expected 1 to 128 characters");
+    /* the longest accepted name, and a job warm-up that leaves one
+     * iteration per variant, are fine */
+    n = (size_t)snprintf(text, sizeof text, "experiment = { name = \"");
+    for (size_t i = 0; i < 128; i++)
+        text[n++] = 'y';
+    snprintf(text + n, sizeof text - n,
+             "\"; };\n%sjobs = ( { name = \"pp\"; workload = "
+             "\"pingpong\";\n  nodes = 2; iterations = 4; warmup = 2;\n"
+             "  variants = [\"default\", \"high-bias\"]; } );\n", sys);
+    const char *cfg = write_temp("good.cfg", text);
+    char dir[64] = "/tmp/dfsim-robust-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *argv[] = { "run", cfg, "-o", dir, NULL };
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
+    CHECK_STR_CONTAINS(out, "experiment  yyyyyyyy");
+    unlink(cfg);
+    rm_dir(dir);
+}
+
 const struct test_case tests_robust[] = {
     TEST(test_fingerprint_normalised),
     TEST(test_resume_other_experiment),
     TEST(test_reused_folder),
     TEST(test_probe_wide_routers),
     TEST(test_resume_seed_near_max),
+    TEST(test_wrong_values),
     { 0 },
 };

@@ -396,6 +396,44 @@ void jobs_job_defaults(struct job_config *j)
     j->max_block = ALLOC_DEFAULT_MAX_BLOCK;
 }
 
+/* A job's name goes unquoted into the CSV files and names its rows: it
+ * must be there and hold no comma, quote or line break. Its warm-up must
+ * leave iterations to measure (with variants, one per variant), or its
+ * statistics would be of nothing, printed as 0 as if measured. */
+static void check_name_warmup(const struct job_config *j,
+                              const struct workload *w, config_setting_t *g,
+                              const char *prefix, struct diag *d)
+{
+    char key[48];
+    if (j->name && (!*j->name || strpbrk(j->name, ",\"\n\r"))) {
+        snprintf(key, sizeof key, "%s.name", prefix);
+        diag_error(d, j->file, cfg_member_line(g, "name"), key,
+                   "%s; expected a name of at least one character without "
+                   "a comma, quote or line break (it names the job's rows "
+                   "in the CSV files)",
+                   *j->name ? "the name holds a comma, quote or line break"
+                            : "the name is empty");
+    }
+    if (!j->warmup || j->background)
+        return;
+    uint32_t iters = 0;
+    for (const struct cfg_key *k = w->keys; k && k->name; k++)
+        if (strcmp(k->name, "iterations") == 0 && k->type == CFG_UINT32)
+            iters = *(const uint32_t *)((const char *)j->params + k->offset);
+    uint32_t need = j->variants.n > 1 ? j->variants.n : 1;
+    if (iters > 0 && (j->warmup >= iters || iters - j->warmup < need)) {
+        snprintf(key, sizeof key, "%s.warmup", prefix);
+        diag_error(d, j->file, cfg_member_line(g, "warmup"), key,
+                   "%u warm-up iterations leave %u of the job's %u "
+                   "iterations to measure; expected warmup < iterations%s",
+                   j->warmup, j->warmup < iters ? iters - j->warmup : 0,
+                   iters,
+                   need > 1 ? " with one measured iteration per variant "
+                              "at least"
+                            : "");
+    }
+}
+
 static void load_job(struct cfg_file *f, config_setting_t *g, uint32_t i,
                      struct job_config *j, const char *const *common,
                      struct diag *d)
@@ -420,6 +458,7 @@ static void load_job(struct cfg_file *f, config_setting_t *g, uint32_t i,
     cfg_read(f, g, prefix, w->keys, j->params, common, d);
     if (j->allocation)
         check_allocation(j, g, prefix, d);
+    check_name_warmup(j, w, g, prefix, d);
     if (j->routing && j->variants.n)
         diag_error(d, j->file, cfg_member_line(g, "variants"), prefix,
                    "give routing (one controller) or variants (several, "
