@@ -333,6 +333,47 @@ static void test_wrong_values(void)
     rm_dir(dir);
 }
 
+/* With several runs the console gives the pooled figures (the report's),
+ * saying so, and labels the tables of the last run as that run's alone;
+ * it used to print only the last run's, unlabelled. */
+static void test_console_pooled(void)
+{
+    char dir[64] = "/tmp/dfsim-robust-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *cfg = write_temp(
+        "pooled.cfg",
+        "experiment = { seed = 3; runs = 3; };\n"
+        "system = { name = \"xc-12cab\"; };\n"
+        "jobs = ( { name = \"pp\"; workload = \"pingpong\"; bytes = 16384;"
+        "\n  nodes = 2; iterations = 12; allocation = \"random\";\n"
+        "  variants = [\"default\", \"app-aware\"]; } );\n");
+    const char *argv[] = { "run", cfg, "-o", dir, NULL };
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
+    CHECK_STR_CONTAINS(out, "\nrun 3 of 3 (seed 5), this run alone:\n");
+    CHECK_STR_CONTAINS(out, "\npooled over the 3 runs (as report.html "
+                            "gives them");
+    /* the pooled median of pp under default is the report's */
+    const char *row = strstr(out, "\npp                   default        3 "
+                                  "    18 ");
+    CHECK(row != NULL);
+    char *html = slurp(dir, "report.html");
+    CHECK(html != NULL);
+    if (row && html) {
+        double med = 0;
+        CHECK_EQ_U(sscanf(row + 1, "%*s %*s %*u %*u %lf", &med), 1);
+        char cell[128];
+        snprintf(cell, sizeof cell,
+                 "<td>pp</td><td>pingpong</td><td>default</td><td>3</td>"
+                 "<td>18</td><td>%.3f</td>",
+                 med);
+        CHECK_STR_CONTAINS(html, cell);
+        CHECK(med > 0);
+    }
+    free(html);
+    unlink(cfg);
+    rm_dir(dir);
+}
+
 const struct test_case tests_robust[] = {
     TEST(test_fingerprint_normalised),
     TEST(test_resume_other_experiment),
@@ -340,5 +381,6 @@ const struct test_case tests_robust[] = {
     TEST(test_probe_wide_routers),
     TEST(test_resume_seed_near_max),
     TEST(test_wrong_values),
+    TEST(test_console_pooled),
     { 0 },
 };

@@ -380,6 +380,13 @@ static int run_jobs(const struct experiment *e, const struct topo *t,
         out.run = r;
         out.header = r == 0;
         out.table = r + 1 == n_runs ? stdout : NULL;
+        if (out.table && n_runs > 1) {
+            /* the tables jobs_run prints are this run's alone; the pooled
+             * figures follow the report */
+            printf("\nrun %u of %u (seed %" PRIu64 "), this run alone:\n",
+                   r + 1, n_runs, seed);
+            fflush(stdout);
+        }
         simtime end = 0;
         rc = jobs_run(&e->jobs, t, np, seed, e->info.time_limit, &out, &end,
                       d);
@@ -410,7 +417,8 @@ done:
             .system = e->system ? e->system->base.name
                                 : e->builder->base.name,
             .routing = np->routing->base.name,
-            .seed = (uint64_t)e->info.seed };
+            .seed = (uint64_t)e->info.seed,
+            .table = n_runs > 1 ? stdout : NULL };
         bool drawn;
         if (report_from_results(outdir, &info, &drawn, stderr) != 0)
             rc = -1;
