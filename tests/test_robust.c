@@ -8,7 +8,10 @@
 #include <glob.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "exp/config.h"
@@ -374,6 +377,72 @@ static void test_console_pooled(void)
     rm_dir(dir);
 }
 
+/* A run killed during its first run of jobs leaves whole files: the
+ * results' headers are written before the run (they came with its first
+ * rows, so the files were empty), and topology.json and probe.csv are
+ * complete (topology.json stayed open, 0 bytes, to the end). */
+static void test_killed_run_keeps_headers(void)
+{
+    char dir[64] = "/tmp/dfsim-robust-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *cfg = write_temp(
+        "killed.cfg",
+        "system = { name = \"xc-12cab\"; };\n"
+        "jobs = ( { name = \"long\"; workload = \"pingpong\";\n"
+        "  bytes = 65536; nodes = 2; iterations = 100000000; } );\n");
+    const char *bin = getenv("DFSIM_BIN");
+    if (!bin || !*bin)
+        bin = "build/dfsim";
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        FILE *null = freopen("/dev/null", "w", stdout);
+        FILE *null2 = freopen("/dev/null", "w", stderr);
+        (void)null;
+        (void)null2;
+        execl(bin, bin, "run", cfg, "-o", dir, (char *)NULL);
+        _exit(127);
+    }
+    /* wait (at most 20 s) for the run's files to appear, then kill it */
+    char p[256];
+    snprintf(p, sizeof p, "%s/runs.csv", dir);
+    for (int i = 0; i < 200; i++) {
+        struct stat st;
+        if (stat(p, &st) == 0 && st.st_size > 0)
+            break;
+        struct timespec ts = { 0, 100 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    kill(pid, SIGKILL);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    CHECK(WIFSIGNALED(status)); /* still in run 0 when killed */
+    char *it = slurp(dir, "iterations.csv");
+    CHECK(it && strncmp(it, "run,job,name,iteration,variant,", 31) == 0);
+    char *jb = slurp(dir, "jobs.csv");
+    CHECK(jb && strncmp(jb, "run,job,name,workload,", 22) == 0);
+    char *va = slurp(dir, "variants.csv");
+    CHECK(va && strncmp(va, "run,job,name,variant,", 21) == 0);
+    char *ld = slurp(dir, "load.csv");
+    CHECK(ld && strncmp(ld, "run,class,", 10) == 0);
+    char *js = slurp(dir, "topology.json");
+    size_t n = js ? strlen(js) : 0;
+    CHECK(n > 2 && js[0] == '{' && strcmp(js + n - 2, "}\n") == 0);
+    char *pr = slurp(dir, "probe.csv");
+    CHECK(pr && strncmp(pr, "pair,class_hops,", 16) == 0);
+    CHECK(!exists(dir, "topology.json.tmp") && !exists(dir, "probe.csv.tmp"));
+    free(it);
+    free(jb);
+    free(va);
+    free(ld);
+    free(js);
+    free(pr);
+    unlink(cfg);
+    rm_dir(dir);
+}
+
 const struct test_case tests_robust[] = {
     TEST(test_fingerprint_normalised),
     TEST(test_resume_other_experiment),
@@ -382,5 +451,6 @@ const struct test_case tests_robust[] = {
     TEST(test_resume_seed_near_max),
     TEST(test_wrong_values),
     TEST(test_console_pooled),
+    TEST(test_killed_run_keeps_headers),
     { 0 },
 };

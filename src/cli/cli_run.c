@@ -350,8 +350,12 @@ static int run_jobs(const struct experiment *e, const struct topo *t,
         }
     }
     if (first == 0) {
+        /* headers first, so that a run killed before its first rows
+         * leaves files that say what they are */
+        jobs_write_headers(&out);
         fprintf(runs, "run,seed,end_us,finished\n");
-        fflush(runs);
+        for (size_t i = 0; i < N_JOB_FILES; i++)
+            fflush(*files[i]);
     }
     printf("\njobs: %u sharing the machine, routing %s, %u run%s\n",
            e->jobs.n, np->routing->base.name, n_runs, n_runs == 1 ? "" : "s");
@@ -378,7 +382,7 @@ static int run_jobs(const struct experiment *e, const struct topo *t,
             fprintf(stderr, "  run %u/%u (seed %" PRIu64 ")\n", r + 1, n_runs,
                     seed);
         out.run = r;
-        out.header = r == 0;
+        out.header = false; /* written above */
         out.table = r + 1 == n_runs ? stdout : NULL;
         if (out.table && n_runs > 1) {
             /* the tables jobs_run prints are this run's alone; the pooled

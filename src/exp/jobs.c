@@ -1019,13 +1019,58 @@ struct wl_state {
     _Alignas(16) unsigned char b[WORKLOAD_STATE_MAX];
 };
 
+/* The header lines of the result files, one place for both uses: with
+ * the first run's rows (out->header), or ahead of any run
+ * (jobs_write_headers). */
+static const char jobs_head[] =
+    "run,job,name,workload,nodes,ppn,ranks,allocation,background,start_us,"
+    "end_us,time_us,finished,iterations,msgs,bytes,packets,nonmin_share,"
+    "hops_mean\n";
+static const char iterations_head[] =
+    "run,job,name,iteration,variant,counted,end_us,time_us,model_us,lat_us,"
+    "stall_cycles,packets,nonmin_share,hops_mean\n";
+static const char ranks_head[] = "run,job,name,rank,node,end_us\n";
+
+static void metrics_header(FILE *f)
+{
+    fprintf(f, "run,job,name,workload,metric,unit,avg,p99,values\n");
+}
+
+static void variants_header(FILE *f)
+{
+    fprintf(f, "run,job,name,variant,iterations,median_us,q1_us,q3_us,"
+               "qcd,ci_lo_us,ci_hi_us,min_us,max_us,mean_us,normalized,"
+               "model_corr,bytes");
+    /* every mode a controller may add, so that the runs' rows line up
+     * whatever modes each run used */
+    for (uint32_t k = 0; k < CTL_SHARE_MODES; k++)
+        fprintf(f, ",share_%s", ctl_share_names[k]);
+    fprintf(f, ",packets,nonmin_share,hops_mean\n");
+}
+
+void jobs_write_headers(const struct jobs_output *out)
+{
+    if (out->jobs)
+        fputs(jobs_head, out->jobs);
+    if (out->iterations)
+        fputs(iterations_head, out->iterations);
+    if (out->ranks)
+        fputs(ranks_head, out->ranks);
+    if (out->metrics)
+        metrics_header(out->metrics);
+    if (out->variants)
+        variants_header(out->variants);
+    if (out->load)
+        offered_csv_header(out->load);
+}
+
 /* metrics.csv: the workloads' own figures (GPCNeT's), 3 decimals. */
 static void write_metrics(const struct jobs_config *jc, const struct dmpi *m,
                           const struct wl_state *state, FILE *f,
                           FILE *table, uint32_t run, bool header)
 {
     if (f && header)
-        fprintf(f, "run,job,name,workload,metric,unit,avg,p99,values\n");
+        metrics_header(f);
     bool head = false;
     for (uint32_t i = 0; i < jc->n; i++) {
         const struct job_config *j = &jc->job[i];
@@ -1057,16 +1102,8 @@ static int write_variants(const struct jobs_config *jc, const struct dmpi *m,
                           const struct jobs_output *out)
 {
     FILE *f = out->variants, *table = out->table;
-    if (f && out->header) {
-        fprintf(f, "run,job,name,variant,iterations,median_us,q1_us,q3_us,"
-                   "qcd,ci_lo_us,ci_hi_us,min_us,max_us,mean_us,normalized,"
-                   "model_corr,bytes");
-        /* every mode a controller may add, so that the runs' rows line
-         * up whatever modes each run used */
-        for (uint32_t k = 0; k < CTL_SHARE_MODES; k++)
-            fprintf(f, ",share_%s", ctl_share_names[k]);
-        fprintf(f, ",packets,nonmin_share,hops_mean\n");
-    }
+    if (f && out->header)
+        variants_header(f);
     bool head = false;
     for (uint32_t i = 0; i < jc->n; i++) {
         const struct job_config *j = &jc->job[i];
@@ -1147,10 +1184,7 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
 {
     if (out->jobs) {
         if (out->header)
-            fprintf(out->jobs, "run,job,name,workload,nodes,ppn,ranks,allocation,"
-                           "background,start_us,end_us,time_us,finished,"
-                           "iterations,msgs,bytes,packets,nonmin_share,"
-                           "hops_mean\n");
+            fputs(jobs_head, out->jobs);
         for (uint32_t i = 0; i < jc->n; i++) {
             const struct job_config *j = &jc->job[i];
             const struct dmpi_job_result *r = &m->res[i];
@@ -1179,10 +1213,7 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
     }
     if (out->iterations) {
         if (out->header)
-            fprintf(out->iterations, "run,job,name,iteration,variant,"
-                                     "counted,end_us,time_us,model_us,"
-                                     "lat_us,stall_cycles,packets,"
-                                     "nonmin_share,hops_mean\n");
+            fputs(iterations_head, out->iterations);
         for (uint32_t i = 0; i < jc->n; i++) {
             const struct dmpi_job_result *r = &m->res[i];
             const struct ctl_job *cj = &c->job[i];
@@ -1209,7 +1240,7 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
     }
     if (out->ranks) {
         if (out->header)
-            fprintf(out->ranks, "run,job,name,rank,node,end_us\n");
+            fputs(ranks_head, out->ranks);
         for (uint32_t i = 0; i < jc->n; i++) {
             const struct job_config *j = &jc->job[i];
             const struct dmpi_job_result *r = &m->res[i];
