@@ -1,4 +1,4 @@
-/* cli/cli_run.c — `dfsim run FILE [-o DIR] [--seed N] [--resume]`: run an
+/* cli/cli_run.c — `dfsim run FILE [-o DIR] [--seed N] [--resume] [--force]`: run an
  * experiment file and write its results under DIR (default
  * results/<name>): the
  * system's figures (topology.json), the zero-load probe (probe.csv) and,
