@@ -201,6 +201,22 @@ static void test_reused_folder(void)
     free(jobs);
     free(jobs2);
 
+    /* the experiment file kept in an otherwise empty folder is no
+     * other experiment's */
+    char dir2[64] = "/tmp/dfsim-robust-XXXXXX";
+    CHECK(mkdtemp(dir2) != NULL);
+    char *text = read_text(cfg);
+    CHECK(text != NULL);
+    if (text)
+        touch(dir2, "exp.txt", text);
+    free(text);
+    char inside[128];
+    snprintf(inside, sizeof inside, "%s/exp.txt", dir2);
+    const char *a3[] = { "run", inside, "-o", dir2, NULL };
+    CHECK_EQ_U(run_dfsim(a3, out, sizeof out, err, sizeof err), 0);
+    CHECK(exists(dir2, "exp.txt") && exists(dir2, "jobs.csv"));
+    rm_dir(dir2);
+
     /* another experiment: refused, naming what differs */
     const char *other = jobs_cfg("reuse2.cfg", 1, 64);
     const char *a2[] = { "run", other, "-o", dir, NULL };

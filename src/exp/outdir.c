@@ -77,12 +77,16 @@ static bool ours(const char *name)
     return false;
 }
 
-/* The entries of dir (. and .. aside): how many; the first few names
- * into `some` (comma-separated). With `remove`, dfsim's own regular files
- * are unlinked instead (and not counted). -1 if dir cannot be read. */
-static long entries(const char *dir, char *some, size_t cap, bool remove,
-                    FILE *err)
+/* The entries of dir (. and .. aside, and `keep`, the experiment file
+ * itself when it lies there: a user may keep it with its results): how
+ * many; the first few names into `some` (comma-separated). With
+ * `remove`, dfsim's own regular files are unlinked instead (and not
+ * counted). -1 if dir cannot be read. */
+static long entries(const char *dir, const char *keep, char *some,
+                    size_t cap, bool remove, FILE *err)
 {
+    struct stat ks;
+    bool have_keep = keep && stat(keep, &ks) == 0;
     DIR *d = opendir(dir);
     if (!d)
         return -1;
@@ -95,6 +99,14 @@ static long entries(const char *dir, char *some, size_t cap, bool remove,
         const char *nm = de->d_name;
         if (strcmp(nm, ".") == 0 || strcmp(nm, "..") == 0)
             continue;
+        if (have_keep) {
+            char path[4400];
+            struct stat st;
+            snprintf(path, sizeof path, "%s/%s", dir, nm);
+            if (stat(path, &st) == 0 && st.st_dev == ks.st_dev &&
+                st.st_ino == ks.st_ino)
+                continue;
+        }
         if (remove && ours(nm)) {
             char path[4400];
             struct stat st;
@@ -133,7 +145,7 @@ int outdir_claim(const char *dir, const char *settings, const char *file,
         return -1;
     }
     char some[512];
-    long n = entries(dir, some, sizeof some, false, err);
+    long n = entries(dir, file, some, sizeof some, false, err);
     if (n < 0) {
         fprintf(err, "dfsim run: cannot read %s: %s\n", dir, strerror(errno));
         return -1;
@@ -178,7 +190,7 @@ int outdir_claim(const char *dir, const char *settings, const char *file,
         rc = -1;
     } else if (!resume && n && (!stored || differ)) {
         /* --force: clear dfsim's files of the other experiment */
-        if (entries(dir, some, sizeof some, true, err) < 0)
+        if (entries(dir, file, some, sizeof some, true, err) < 0)
             rc = -1;
     }
     free(stored);
