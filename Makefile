@@ -79,10 +79,11 @@ deps:
 	    apt-get install -y -qq gnuplot-nox >/dev/null; \
 	fi
 
-# The main job: the default experiment (examples/default.cfg).
+# The main job: the default experiment (examples/default.cfg); --force,
+# because results/default is this job's folder whatever the file says.
 run: deps
 	@$(MAKE) --no-print-directory all
-	$(BUILD)/dfsim run examples/default.cfg -o results/default
+	$(BUILD)/dfsim run examples/default.cfg -o results/default --force
 
 # One suite in one build folder; used twice by `test`.
 test-one: $(BUILD)/dfsim $(BUILD)/dfsim-tests

@@ -189,12 +189,14 @@ static void pair_columns(const char *text, char *buf, size_t cap)
     }
 }
 
-/* Run an experiment file into dir; check exit 0, probe.csv (minimal paths
+/* Run an experiment file into dir (replacing what is there); check exit 0, probe.csv (minimal paths
  * only) and topology.json. Returns probe.csv's text (caller frees). */
 static char *run_ok(const char *cfg, const char *dir, const char *seed)
 {
-    int rc = seed ? dfsim("run", cfg, "-o", dir, "--seed", seed, NULL)
-                  : dfsim("run", cfg, "-o", dir, NULL);
+    /* --force: the tests run several experiments into one folder */
+    int rc = seed ? dfsim("run", cfg, "-o", dir, "--seed", seed, "--force",
+                          NULL)
+                  : dfsim("run", cfg, "-o", dir, "--force", NULL);
     CHECK_EQ_U(rc, 0);
     if (rc != 0)
         fprintf(stderr, "  %s: %s", cfg, err);

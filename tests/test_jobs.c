@@ -607,7 +607,8 @@ static void test_cli(void)
                    "system = { name = \"xc-12cab\"; };\n"
                    "jobs = ( { workload = \"barrier\"; nodes = 4;\n"
                    "  compute_us = 10.0; iterations = 100; } );\n");
-    const char *argv2[] = { "run", lim, "-o", dir, NULL };
+    /* another experiment in the same folder: --force replaces it */
+    const char *argv2[] = { "run", lim, "-o", dir, "--force", NULL };
     CHECK_EQ_U(run_dfsim(argv2, out, sizeof out, err, sizeof err), 1);
     CHECK_STR_CONTAINS(err, "the jobs of run 0 had not ended after "
                             "experiment.time_limit_ms (0.020 ms");
@@ -959,7 +960,7 @@ static void rm_results(const char *dir)
         "variants.csv", "runs.csv", "probe.csv", "topology.json",
         "report.html", "report.log", "variants.dat", "variants.gp",
         "variants.svg", "model_corr.csv", "paths.dat", "paths.gp",
-        "paths.svg", "paths.log", "load.csv" };
+        "paths.svg", "paths.log", "load.csv", "experiment.settings" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char p[1024];
         snprintf(p, sizeof p, "%s/%s", dir, names[i]);
@@ -1034,6 +1035,11 @@ static void test_runs_resume(void)
     }
     const char *cut = strstr(runs, "\n2,");
     put_file(b, "runs.csv", runs, cut ? (size_t)(cut - runs) + 1 : 0);
+    char *settings = slurp_file(a, "experiment.settings");
+    CHECK(settings != NULL);
+    if (settings)
+        put_file(b, "experiment.settings", settings, strlen(settings));
+    free(settings);
     const char *argv2[] = { "run", cfg, "-o", b, "--resume", NULL };
     CHECK_EQ_U(run_dfsim(argv2, out, sizeof out, err, sizeof err), 0);
     CHECK_STR_CONTAINS(out, "resuming: runs 1-2 of 3 were done");
@@ -1055,8 +1061,8 @@ static void test_runs_resume(void)
     const char *argv3[] = { "run", cfg, "-o", b, "--resume", "--seed", "9",
                             NULL };
     CHECK_EQ_U(run_dfsim(argv3, out, sizeof out, err, sizeof err), 1);
-    CHECK_STR_CONTAINS(err, "run 0 was made with seed 5, this "
-                            "experiment's is 9");
+    CHECK_STR_CONTAINS(err, "experiment file differs from the one");
+    CHECK_STR_CONTAINS(err, "experiment.seed: 9 in ");
     free(runs);
     free(iters);
     free(ranks);

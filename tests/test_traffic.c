@@ -875,8 +875,9 @@ static void test_cli_sweep(void)
     unlink(p2);
     rmdir(d2);
     static const char *const files[] = { "traffic.csv", "probe.csv",
-                                         "topology.json" };
-    for (size_t i = 0; i < 3; i++) {
+                                         "topology.json",
+                                         "experiment.settings" };
+    for (size_t i = 0; i < 4; i++) {
         char p[256];
         snprintf(p, sizeof p, "%s/%s", d2, files[i]);
         unlink(p);

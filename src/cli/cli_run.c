@@ -1,4 +1,4 @@
-/* cli/cli_run.c — `dfsim run FILE [-o DIR] [--seed N] [--resume]`: run an
+/* cli/cli_run.c — `dfsim run FILE [-o DIR] [--seed N] [--resume] [--force]`: run an
  * experiment file and write its results under DIR (default
  * results/<name>): the
  * system's figures (topology.json), the zero-load probe (probe.csv) and,
@@ -26,6 +26,8 @@
 #include "cli/cli.h"
 #include "core/time.h"
 #include "exp/experiment.h"
+#include "exp/fingerprint.h"
+#include "exp/outdir.h"
 #include "exp/report.h"
 #include "exp/traffic.h"
 #include "net/net.h"
@@ -34,7 +36,7 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: dfsim run FILE [-o DIR] [--seed N] [--resume]\n\n"
+            "usage: dfsim run FILE [-o DIR] [--seed N] [--resume] [--force]\n\n"
             "Run the experiment described in FILE (libconfig format; see\n"
             "examples/example.cfg) and write its results into DIR\n"
             "(default results/<experiment name>): topology.json and one CSV\n"
@@ -44,7 +46,12 @@ static void usage(FILE *out)
             "                     experiment.seed)\n"
             "  --resume           go on with an experiment's runs (its jobs\n"
             "                     list, experiment.runs) from the first that\n"
-            "                     DIR/runs.csv does not record as done\n"
+            "                     DIR/runs.csv does not record as done; the\n"
+            "                     file must be the one DIR was started with\n"
+            "                     (same settings and seed)\n"
+            "  --force            replace the results of another experiment\n"
+            "                     in DIR (dfsim refuses a folder that is not\n"
+            "                     empty and not this experiment's)\n"
             "  -h, --help         this text, then every key of an "
             "experiment file\n\n");
 }
@@ -59,24 +66,6 @@ int cli_parse_u64(const char *s, unsigned long long *out)
     if (errno || *end)
         return -1;
     *out = v;
-    return 0;
-}
-
-/* mkdir -p */
-static int make_dirs(const char *path)
-{
-    char buf[4096];
-    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
-        return -1;
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-        return -1;
     return 0;
 }
 
@@ -277,8 +266,10 @@ static int keep_runs(const char *dir, const char *name, uint32_t keep)
 }
 
 /* How many runs of this experiment dir/runs.csv records as finished
- * (rows 0, 1, ... with the seeds seed + run); -1 if it records another
- * experiment's (reported). A missing file: 0. */
+ * (rows 0, 1, ... with the seeds seed + run, in unsigned 64-bit
+ * arithmetic as the runs use them, so a seed near INT64_MAX is no
+ * overflow); -1 if it records another experiment's (reported). A missing
+ * file: 0. */
 static long finished_runs(const char *dir, int64_t seed)
 {
     char path[4096];
@@ -296,15 +287,21 @@ static long finished_runs(const char *dir, int64_t seed)
         }
         if (!strchr(line, '\n'))
             break;
-        unsigned long run;
-        long long s;
-        if (sscanf(line, "%lu,%lld", &run, &s) != 2 || run != (unsigned long)n)
+        char *end;
+        errno = 0;
+        unsigned long long run = strtoull(line, &end, 10);
+        if (errno || end == line || *end != ',' || run != (unsigned long)n)
             break;
-        if (s != seed + (long long)run) {
-            fprintf(stderr, "dfsim run: %s: run %lu was made with seed %lld, "
-                            "this experiment's is %lld; resume needs the "
-                            "same experiment and seed\n",
-                    path, run, s, (long long)(seed + (long long)run));
+        const char *sp = end + 1;
+        unsigned long long s = strtoull(sp, &end, 10);
+        if (errno || end == sp || *sp == '-' || *end != ',')
+            break;
+        uint64_t want = (uint64_t)seed + (uint64_t)run;
+        if (s != want) {
+            fprintf(stderr, "dfsim run: %s: run %llu was made with seed %llu, "
+                            "this experiment's is %" PRIu64 "; resume needs "
+                            "the same experiment and seed\n",
+                    path, run, s, want);
             fclose(f);
             return -1;
         }
@@ -353,8 +350,12 @@ static int run_jobs(const struct experiment *e, const struct topo *t,
         }
     }
     if (first == 0) {
+        /* headers first, so that a run killed before its first rows
+         * leaves files that say what they are */
+        jobs_write_headers(&out);
         fprintf(runs, "run,seed,end_us,finished\n");
-        fflush(runs);
+        for (size_t i = 0; i < N_JOB_FILES; i++)
+            fflush(*files[i]);
     }
     printf("\njobs: %u sharing the machine, routing %s, %u run%s\n",
            e->jobs.n, np->routing->base.name, n_runs, n_runs == 1 ? "" : "s");
@@ -367,7 +368,10 @@ static int run_jobs(const struct experiment *e, const struct topo *t,
                pc->n_mix, pc->placement, production_target(pc, t, file), file,
                pc->fill, production_usable_nodes(t));
     }
-    if (first > 0)
+    if (first >= (long)n_runs)
+        printf("resuming: all %u run%s were done; the report is made "
+               "again\n", n_runs, n_runs == 1 ? "" : "s");
+    else if (first > 0)
         printf("resuming: runs 1-%ld of %u were done\n", first, n_runs);
     fflush(stdout);
     rc = 0;
@@ -378,8 +382,15 @@ static int run_jobs(const struct experiment *e, const struct topo *t,
             fprintf(stderr, "  run %u/%u (seed %" PRIu64 ")\n", r + 1, n_runs,
                     seed);
         out.run = r;
-        out.header = r == 0;
+        out.header = false; /* written above */
         out.table = r + 1 == n_runs ? stdout : NULL;
+        if (out.table && n_runs > 1) {
+            /* the tables jobs_run prints are this run's alone; the pooled
+             * figures follow the report */
+            printf("\nrun %u of %u (seed %" PRIu64 "), this run alone:\n",
+                   r + 1, n_runs, seed);
+            fflush(stdout);
+        }
         simtime end = 0;
         rc = jobs_run(&e->jobs, t, np, seed, e->info.time_limit, &out, &end,
                       d);
@@ -410,7 +421,8 @@ done:
             .system = e->system ? e->system->base.name
                                 : e->builder->base.name,
             .routing = np->routing->base.name,
-            .seed = (uint64_t)e->info.seed };
+            .seed = (uint64_t)e->info.seed,
+            .table = n_runs > 1 ? stdout : NULL };
         bool drawn;
         if (report_from_results(outdir, &info, &drawn, stderr) != 0)
             rc = -1;
@@ -429,12 +441,13 @@ int cli_run(int argc, char **argv)
         { "output", required_argument, NULL, 'o' },
         { "seed", required_argument, NULL, 's' },
         { "resume", no_argument, NULL, 'r' },
+        { "force", no_argument, NULL, 'f' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     const char *outdir = NULL;
     long long seed = -1;
-    bool resume = false;
+    bool resume = false, force = false;
     int c;
     optind = 1;
     opterr = 0;
@@ -445,6 +458,9 @@ int cli_run(int argc, char **argv)
             break;
         case 'r':
             resume = true;
+            break;
+        case 'f':
+            force = true;
             break;
         case 's': {
             unsigned long long v;
@@ -506,27 +522,34 @@ int cli_run(int argc, char **argv)
         outdir = defdir;
     }
     int rc = 1;
-    FILE *csv = NULL, *json = NULL;
-    if (make_dirs(outdir) != 0) {
-        fprintf(stderr, "dfsim run: cannot create %s: %s\n", outdir,
-                strerror(errno));
+    struct outfile probe = { .f = NULL };
+    char *settings = fingerprint_text(e.cfg, e.info.seed);
+    if (!settings) {
+        fprintf(stderr, "dfsim run: out of memory\n");
         goto out;
     }
+    if (outdir_claim(outdir, settings, file, resume, force, stderr) != 0)
+        goto out;
     struct topo_figures fig;
     if (topo_figures(&t, &fig) != 0)
         goto out;
     printf("experiment  %s (seed %lld)\n", e.info.name,
            (long long)e.info.seed);
     topo_print(stdout, &t, &fig);
-    if (!(json = open_out(outdir, "topology.json")))
+    fflush(stdout);
+    struct outfile json;
+    if (outfile_open(&json, outdir, "topology.json", stderr) != 0)
         goto out;
-    topo_print_json(json, &t, &fig);
-    if (!(csv = open_out(outdir, "probe.csv")))
+    topo_print_json(json.f, &t, &fig);
+    if (outfile_commit(&json, stderr) != 0)
+        goto out;
+    if (outfile_open(&probe, outdir, "probe.csv", stderr) != 0)
         goto out;
 
     struct probe_summary sum[64];
-    int n = probe_run(&t, &e.probe, (uint64_t)e.info.seed, csv, sum, 64, &d);
-    if (n < 0)
+    int n = probe_run(&t, &e.probe, (uint64_t)e.info.seed, probe.f, sum, 64,
+                      &d);
+    if (n < 0 || outfile_commit(&probe, stderr) != 0)
         goto out;
     printf("\nzero-load probe: %lld-byte packets on minimal paths, %.0f ns "
            "per router\n",
@@ -586,10 +609,9 @@ int cli_run(int argc, char **argv)
                        : "");
     rc = 0;
 out:
-    if (csv)
-        fclose(csv);
-    if (json)
-        fclose(json);
+    if (probe.f)
+        outfile_abandon(&probe);
+    free(settings);
     topo_free(&t);
     experiment_free(&e);
     return rc;

@@ -509,6 +509,11 @@ void cfg_close(struct cfg_file *f)
 
 const char *cfg_path(const struct cfg_file *f) { return f->path; }
 
+struct config_setting_t *cfg_root(struct cfg_file *f)
+{
+    return config_root_setting(&f->cfg);
+}
+
 struct config_setting_t *cfg_section(struct cfg_file *f, const char *name)
 {
     return config_setting_get_member(config_root_setting(&f->cfg), name);

@@ -119,6 +119,9 @@ struct cfg_file *cfg_open_string(const char *name, const char *text,
 void cfg_close(struct cfg_file *f);
 const char *cfg_path(const struct cfg_file *f);
 
+/* The file's root group (every section), for walking the whole tree. */
+struct config_setting_t *cfg_root(struct cfg_file *f);
+
 /* The top-level group `name` of the file, or NULL if absent. */
 struct config_setting_t *cfg_section(struct cfg_file *f, const char *name);
 

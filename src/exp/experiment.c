@@ -273,6 +273,37 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
+/* experiment.name names the results folder, results/<name>: it must be
+ * one folder name there, not a way out of it, and not cut short. */
+static void check_name(struct experiment *e, config_setting_t *ex,
+                       struct diag *d)
+{
+    const char *n = e->info.name;
+    const char *why = NULL;
+    size_t len = strlen(n);
+    if (len == 0)
+        why = "the name is empty";
+    else if (len > EXPERIMENT_NAME_MAX)
+        why = "the name is too long";
+    else if (strchr(n, '/'))
+        why = "the name holds a \"/\"";
+    else if (strcmp(n, ".") == 0 || strcmp(n, "..") == 0)
+        why = "the name is \".\" or \"..\"";
+    else
+        for (const char *p = n; *p; p++)
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                why = "the name holds a control character";
+    if (!why)
+        return;
+    diag_error(d, cfg_file_of(e->cfg, ex), cfg_member_line(ex, "name"),
+               "experiment.name",
+               "%s (%zu characters); expected 1 to %d characters without "
+               "\"/\", not \".\" or \"..\": it names the results folder, "
+               "results/<name>",
+               why, len, EXPERIMENT_NAME_MAX);
+    e->info.name = NULL;
+}
+
 int experiment_load(struct experiment *e, const char *path,
                     int64_t seed_override, struct diag *d)
 {
@@ -291,6 +322,8 @@ int experiment_load(struct experiment *e, const char *path,
     config_setting_t *ex = cfg_section(e->cfg, "experiment");
     if (ex)
         cfg_read(e->cfg, ex, "experiment", experiment_keys, &e->info, NULL, d);
+    if (e->info.name)
+        check_name(e, ex, d);
     if (!e->info.name) {
         /* the file's base name without its extension */
         char *name = e->name_buf;

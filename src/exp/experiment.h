@@ -48,6 +48,9 @@
 #include "net/net.h"
 #include "topo/topo.h"
 
+/* The longest experiment.name: it names the folder results/<name>. */
+#define EXPERIMENT_NAME_MAX 128
+
 struct experiment_info {
     const char *name; /* experiment.name (default: the file's base name) */
     const char *description; /* experiment.description, or NULL */
@@ -105,7 +108,7 @@ struct experiment {
     struct sampler_config sampling;
     struct jobs_config jobs;            /* jobs.n = 0: no jobs list */
     struct impact_config impact;        /* impact.on: an impact section */
-    char name_buf[128];                 /* default name storage */
+    char name_buf[EXPERIMENT_NAME_MAX + 1]; /* default name storage */
 };
 
 /* Read and validate `path`. seed_override >= 0 replaces experiment.seed.

@@ -396,6 +396,44 @@ void jobs_job_defaults(struct job_config *j)
     j->max_block = ALLOC_DEFAULT_MAX_BLOCK;
 }
 
+/* A job's name goes unquoted into the CSV files and names its rows: it
+ * must be there and hold no comma, quote or line break. Its warm-up must
+ * leave iterations to measure (with variants, one per variant), or its
+ * statistics would be of nothing, printed as 0 as if measured. */
+static void check_name_warmup(const struct job_config *j,
+                              const struct workload *w, config_setting_t *g,
+                              const char *prefix, struct diag *d)
+{
+    char key[48];
+    if (j->name && (!*j->name || strpbrk(j->name, ",\"\n\r"))) {
+        snprintf(key, sizeof key, "%s.name", prefix);
+        diag_error(d, j->file, cfg_member_line(g, "name"), key,
+                   "%s; expected a name of at least one character without "
+                   "a comma, quote or line break (it names the job's rows "
+                   "in the CSV files)",
+                   *j->name ? "the name holds a comma, quote or line break"
+                            : "the name is empty");
+    }
+    if (!j->warmup || j->background)
+        return;
+    uint32_t iters = 0;
+    for (const struct cfg_key *k = w->keys; k && k->name; k++)
+        if (strcmp(k->name, "iterations") == 0 && k->type == CFG_UINT32)
+            iters = *(const uint32_t *)((const char *)j->params + k->offset);
+    uint32_t need = j->variants.n > 1 ? j->variants.n : 1;
+    if (iters > 0 && (j->warmup >= iters || iters - j->warmup < need)) {
+        snprintf(key, sizeof key, "%s.warmup", prefix);
+        diag_error(d, j->file, cfg_member_line(g, "warmup"), key,
+                   "%u warm-up iterations leave %u of the job's %u "
+                   "iterations to measure; expected warmup < iterations%s",
+                   j->warmup, j->warmup < iters ? iters - j->warmup : 0,
+                   iters,
+                   need > 1 ? " with one measured iteration per variant "
+                              "at least"
+                            : "");
+    }
+}
+
 static void load_job(struct cfg_file *f, config_setting_t *g, uint32_t i,
                      struct job_config *j, const char *const *common,
                      struct diag *d)
@@ -420,6 +458,7 @@ static void load_job(struct cfg_file *f, config_setting_t *g, uint32_t i,
     cfg_read(f, g, prefix, w->keys, j->params, common, d);
     if (j->allocation)
         check_allocation(j, g, prefix, d);
+    check_name_warmup(j, w, g, prefix, d);
     if (j->routing && j->variants.n)
         diag_error(d, j->file, cfg_member_line(g, "variants"), prefix,
                    "give routing (one controller) or variants (several, "
@@ -980,13 +1019,58 @@ struct wl_state {
     _Alignas(16) unsigned char b[WORKLOAD_STATE_MAX];
 };
 
+/* The header lines of the result files, one place for both uses: with
+ * the first run's rows (out->header), or ahead of any run
+ * (jobs_write_headers). */
+static const char jobs_head[] =
+    "run,job,name,workload,nodes,ppn,ranks,allocation,background,start_us,"
+    "end_us,time_us,finished,iterations,msgs,bytes,packets,nonmin_share,"
+    "hops_mean\n";
+static const char iterations_head[] =
+    "run,job,name,iteration,variant,counted,end_us,time_us,model_us,lat_us,"
+    "stall_cycles,packets,nonmin_share,hops_mean\n";
+static const char ranks_head[] = "run,job,name,rank,node,end_us\n";
+
+static void metrics_header(FILE *f)
+{
+    fprintf(f, "run,job,name,workload,metric,unit,avg,p99,values\n");
+}
+
+static void variants_header(FILE *f)
+{
+    fprintf(f, "run,job,name,variant,iterations,median_us,q1_us,q3_us,"
+               "qcd,ci_lo_us,ci_hi_us,min_us,max_us,mean_us,normalized,"
+               "model_corr,bytes");
+    /* every mode a controller may add, so that the runs' rows line up
+     * whatever modes each run used */
+    for (uint32_t k = 0; k < CTL_SHARE_MODES; k++)
+        fprintf(f, ",share_%s", ctl_share_names[k]);
+    fprintf(f, ",packets,nonmin_share,hops_mean\n");
+}
+
+void jobs_write_headers(const struct jobs_output *out)
+{
+    if (out->jobs)
+        fputs(jobs_head, out->jobs);
+    if (out->iterations)
+        fputs(iterations_head, out->iterations);
+    if (out->ranks)
+        fputs(ranks_head, out->ranks);
+    if (out->metrics)
+        metrics_header(out->metrics);
+    if (out->variants)
+        variants_header(out->variants);
+    if (out->load)
+        offered_csv_header(out->load);
+}
+
 /* metrics.csv: the workloads' own figures (GPCNeT's), 3 decimals. */
 static void write_metrics(const struct jobs_config *jc, const struct dmpi *m,
                           const struct wl_state *state, FILE *f,
                           FILE *table, uint32_t run, bool header)
 {
     if (f && header)
-        fprintf(f, "run,job,name,workload,metric,unit,avg,p99,values\n");
+        metrics_header(f);
     bool head = false;
     for (uint32_t i = 0; i < jc->n; i++) {
         const struct job_config *j = &jc->job[i];
@@ -1018,16 +1102,8 @@ static int write_variants(const struct jobs_config *jc, const struct dmpi *m,
                           const struct jobs_output *out)
 {
     FILE *f = out->variants, *table = out->table;
-    if (f && out->header) {
-        fprintf(f, "run,job,name,variant,iterations,median_us,q1_us,q3_us,"
-                   "qcd,ci_lo_us,ci_hi_us,min_us,max_us,mean_us,normalized,"
-                   "model_corr,bytes");
-        /* every mode a controller may add, so that the runs' rows line
-         * up whatever modes each run used */
-        for (uint32_t k = 0; k < CTL_SHARE_MODES; k++)
-            fprintf(f, ",share_%s", ctl_share_names[k]);
-        fprintf(f, ",packets,nonmin_share,hops_mean\n");
-    }
+    if (f && out->header)
+        variants_header(f);
     bool head = false;
     for (uint32_t i = 0; i < jc->n; i++) {
         const struct job_config *j = &jc->job[i];
@@ -1108,10 +1184,7 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
 {
     if (out->jobs) {
         if (out->header)
-            fprintf(out->jobs, "run,job,name,workload,nodes,ppn,ranks,allocation,"
-                           "background,start_us,end_us,time_us,finished,"
-                           "iterations,msgs,bytes,packets,nonmin_share,"
-                           "hops_mean\n");
+            fputs(jobs_head, out->jobs);
         for (uint32_t i = 0; i < jc->n; i++) {
             const struct job_config *j = &jc->job[i];
             const struct dmpi_job_result *r = &m->res[i];
@@ -1140,10 +1213,7 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
     }
     if (out->iterations) {
         if (out->header)
-            fprintf(out->iterations, "run,job,name,iteration,variant,"
-                                     "counted,end_us,time_us,model_us,"
-                                     "lat_us,stall_cycles,packets,"
-                                     "nonmin_share,hops_mean\n");
+            fputs(iterations_head, out->iterations);
         for (uint32_t i = 0; i < jc->n; i++) {
             const struct dmpi_job_result *r = &m->res[i];
             const struct ctl_job *cj = &c->job[i];
@@ -1170,7 +1240,7 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
     }
     if (out->ranks) {
         if (out->header)
-            fprintf(out->ranks, "run,job,name,rank,node,end_us\n");
+            fputs(ranks_head, out->ranks);
         for (uint32_t i = 0; i < jc->n; i++) {
             const struct job_config *j = &jc->job[i];
             const struct dmpi_job_result *r = &m->res[i];

@@ -200,6 +200,11 @@ int jobs_run(const struct jobs_config *jc, const struct topo *t,
              const struct net_params *np, uint64_t seed, simtime limit,
              const struct jobs_output *out, simtime *end, struct diag *d);
 
+/* The header line of each of out's files that is open (load.csv's
+ * included), as jobs_run writes them with out->header: so that a run
+ * killed before its first rows leaves files with their headers. */
+void jobs_write_headers(const struct jobs_output *out);
+
 /* Print the keys of a job's group and of the mpi section (`dfsim run
  * --help`). */
 void jobs_print_keys(FILE *out);

@@ -111,15 +111,19 @@ static const char *pct(double v, char *buf, size_t cap)
     return buf;
 }
 
+void offered_csv_header(FILE *csv)
+{
+    fprintf(csv, "run,class,jobs,nodes,start_us,window_us,bytes,"
+                 "data_bytes,gbps,injection_share,global_share,own_share\n");
+}
+
 void offered_write(const struct offered *o, FILE *csv, bool header,
                    uint32_t run, FILE *table)
 {
     simtime w = o->t1 > o->t0 ? o->t1 - o->t0 : 0;
     if (csv) {
         if (header)
-            fprintf(csv, "run,class,jobs,nodes,start_us,window_us,bytes,"
-                         "data_bytes,gbps,injection_share,global_share,"
-                         "own_share\n");
+            offered_csv_header(csv);
         for (int c = 0; c < OFFERED_CLASSES; c++) {
             struct offered_figures f;
             offered_get(o, (enum offered_class)c, &f);

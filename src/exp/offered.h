@@ -91,6 +91,9 @@ void offered_end(struct offered *o, simtime t1);
 void offered_get(const struct offered *o, enum offered_class c,
                  struct offered_figures *f);
 
+/* load.csv's header line. */
+void offered_csv_header(FILE *csv);
+
 /* load.csv rows of run `run` (header first if asked), and a table for a
  * person (either may be NULL). */
 void offered_write(const struct offered *o, FILE *csv, bool header,

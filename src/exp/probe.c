@@ -54,7 +54,9 @@ struct probe_state {
     struct flight *f;
     struct rng *router_rng; /* one stream per router */
     uint32_t *cand;         /* scratch: candidate ports */
-    uint32_t cand_cap;
+    uint32_t cand_cap;      /* the most ports of any router: a router has
+                               no more minimal next hops than ports (a=64,
+                               h=64, g=2: up to 127 of them) */
     simtime router_delay;
     FILE *csv;
     double *latency_ns;     /* per flight, when delivered */
@@ -119,13 +121,16 @@ int probe_run(const struct topo *t, const struct probe_params *p,
         classes = cap;
     size_t nf = (size_t)classes * p->pairs;
     struct probe_state st = {
-        .t = t, .p = p, .csv = csv, .cand_cap = 64,
+        .t = t, .p = p, .csv = csv, .cand_cap = 1,
         .router_delay = (simtime)(probe_router_delay_ns(p, t) *
                                       (double)SIMTIME_NS + 0.5),
     };
     st.f = calloc(nf, sizeof *st.f);
     st.latency_ns = calloc(nf, sizeof *st.latency_ns);
     st.router_rng = malloc(t->n_routers * sizeof *st.router_rng);
+    for (uint32_t r = 0; r < t->n_routers; r++)
+        if (t->routers[r].n_ports > st.cand_cap)
+            st.cand_cap = t->routers[r].n_ports;
     st.cand = malloc(st.cand_cap * sizeof *st.cand);
     struct sim s;
     int rc = -1;

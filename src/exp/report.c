@@ -1266,6 +1266,35 @@ static void load_sentence(const char *dir, char *buf, size_t cap)
     csv_free(&l);
 }
 
+/* The figures of the page's table, pooled over the runs, as a table for
+ * the console: per job and variant the runs, counted iterations, median
+ * time, QCD, median normalised to the job's first variant (each time over
+ * its own run's baseline), and where the packets went. */
+static void pooled_table(FILE *f, const struct report_series *s, uint32_t n)
+{
+    uint32_t runs = 0;
+    for (uint32_t k = 0; k < n; k++)
+        if (s[k].runs > runs)
+            runs = s[k].runs;
+    fprintf(f, "\npooled over the %u runs (as report.html gives them; each "
+               "time normalised to its own run's median of the job's first "
+               "variant):\n",
+            runs);
+    fprintf(f, "%-20s %-10s %5s %6s %12s %8s %10s %8s %6s\n", "job",
+            "variant", "runs", "iters", "median (us)", "QCD", "normalized",
+            "non-min", "hops");
+    for (uint32_t k = 0; k < n; k++) {
+        fprintf(f, "%-20s %-10s %5u %6u %12.3f %8.4f %10.3f", s[k].job,
+                s[k].variant, s[k].runs, s[k].n, s[k].st.median, s[k].st.qcd,
+                s[k].norm_median);
+        if (s[k].packets)
+            fprintf(f, " %7.1f%% %6.2f\n", 100 * s[k].nonmin_share,
+                    s[k].hops_mean);
+        else
+            fprintf(f, " %8s %6s\n", "-", "-");
+    }
+}
+
 int report_from_results(const char *dir, const struct report_info *info,
                         bool *drawn, FILE *err)
 {
@@ -1494,6 +1523,8 @@ int report_from_results(const char *dir, const struct report_info *info,
     load_sentence(dir, load, sizeof load);
     if (load[0] && !full.load)
         full.load = load;
+    if (info->table)
+        pooled_table(info->table, s, n);
     rc = report_write(dir, &full, s, n, drawn, err);
     for (uint32_t k = 0; k < n; k++) {
         free(s[k].norm);

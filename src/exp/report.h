@@ -134,6 +134,10 @@ struct report_info {
     const char *load;          /* the offered load, a sentence of plain
                                   text (report_from_results: from
                                   load.csv), or NULL */
+    FILE *table;               /* report_from_results: also print the
+                                  pooled figures per job and variant here
+                                  (the console, with several runs), or
+                                  NULL */
 };
 
 /* Write the page, data and script into dir and run gnuplot on the

@@ -1,0 +1,33 @@
+/* exp/fingerprint.h — what an experiment file says, normalised, so that a
+ * results folder can tell whether it belongs to the experiment being run.
+ *
+ * The fingerprint is the parsed settings of the file (with its @include's)
+ * as one line per scalar, `dotted.key[i] = value`, sorted by key: comments,
+ * layout, key order inside a group, `1` versus `1.0` and `5L` versus `5`
+ * make no difference; any value, list element, key added or removed does.
+ * The seed is the one the run uses (--seed replaces experiment.seed).
+ * `dfsim run` writes it to DIR/experiment.settings before anything else and
+ * compares it on --resume and before reusing a folder (cli/cli_run.c). */
+#ifndef DFSIM_FINGERPRINT_H
+#define DFSIM_FINGERPRINT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "exp/config.h"
+
+#define FINGERPRINT_FILE "experiment.settings"
+
+/* The normalised settings of f with experiment.seed set to seed, as a
+ * malloc'd, NUL-terminated text (free it), or NULL out of memory. */
+char *fingerprint_text(struct cfg_file *f, int64_t seed);
+
+/* Compare `stored` (a folder's fingerprint) with `now` (this run's): 0 if
+ * they hold the same settings; otherwise the number of differing keys,
+ * the first `max_lines` of them printed to out, one a line, as
+ * "  key: VALUE in <now_name>, VALUE when the folder was started" (or
+ * "absent"). Comment lines (#) are ignored. */
+int fingerprint_diff(const char *stored, const char *now,
+                     const char *now_name, FILE *out, int max_lines);
+
+#endif

@@ -1,0 +1,52 @@
+/* exp/outdir.h — the results folder of `dfsim run`: which experiment it
+ * belongs to, and files written whole.
+ *
+ * A folder belongs to the experiment whose normalised settings
+ * (exp/fingerprint.h) it holds in experiment.settings, written before any
+ * result. A run goes on in a folder only if it is empty, missing, or holds
+ * this experiment (same settings); --resume additionally needs the
+ * settings to match when there is anything to resume; --force replaces
+ * another experiment's results (the files dfsim writes are removed
+ * first, any other file is left alone).
+ *
+ * Files that are not appended run by run (topology.json, probe.csv,
+ * experiment.settings) are written under a temporary name, closed and
+ * renamed into place, so a killed run leaves either the whole file or
+ * none. */
+#ifndef DFSIM_OUTDIR_H
+#define DFSIM_OUTDIR_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* mkdir -p dir. Returns 0 or -1 (errno set). */
+int outdir_make(const char *dir);
+
+/* Claim dir (created if missing) for the experiment read from `file`
+ * whose normalised settings are `settings`: refuse (a sentence to err,
+ * -1) a folder of another experiment, or a non-empty one that records no
+ * experiment, unless `force` (then dfsim's own files are removed first);
+ * with `resume` a folder of another experiment is refused whatever
+ * `force` says. On success experiment.settings holds `settings`. */
+int outdir_claim(const char *dir, const char *settings, const char *file,
+                 bool resume, bool force, FILE *err);
+
+/* A file written whole: opened as dir/name.tmp, made visible as dir/name
+ * by outfile_commit (closed, then renamed). */
+struct outfile {
+    FILE *f;             /* write here */
+    char path[4096];     /* dir/name */
+    char tmp[4104];      /* dir/name.tmp */
+};
+
+/* Open; on failure report to err ("dfsim run: cannot write ...") and
+ * return -1. */
+int outfile_open(struct outfile *o, const char *dir, const char *name,
+                 FILE *err);
+/* Close and rename into place. Returns 0, or -1 (reported; the temporary
+ * removed). */
+int outfile_commit(struct outfile *o, FILE *err);
+/* Close and remove the temporary (after an error). */
+void outfile_abandon(struct outfile *o);
+
+#endif

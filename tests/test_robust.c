@@ -1,0 +1,472 @@
+/* tests/test_robust.c — results a user can trust (issue 18): a results
+ * folder belongs to one experiment (resume and reuse are refused for
+ * another), files are written whole, values that would give results that
+ * look measured but are not are refused, and inputs the checker accepts do
+ * not crash the run. Each test here failed before its fix. */
+#include "test.h"
+
+#include <glob.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exp/config.h"
+#include "exp/fingerprint.h"
+
+static char out[1 << 17], err[1 << 17];
+
+static void rm_dir(const char *dir)
+{
+    char pat[256];
+    snprintf(pat, sizeof pat, "%s/*", dir);
+    glob_t g;
+    if (glob(pat, 0, NULL, &g) == 0) {
+        for (size_t i = 0; i < g.gl_pathc; i++)
+            unlink(g.gl_pathv[i]);
+        globfree(&g);
+    }
+    rmdir(dir);
+}
+
+static char *slurp(const char *dir, const char *name)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return read_text(p);
+}
+
+static bool exists(const char *dir, const char *name)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return access(p, F_OK) == 0;
+}
+
+static void touch(const char *dir, const char *name, const char *text)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* A small jobs experiment (two ping-pong runs on xc-12cab, ~0.2 s). */
+static const char *jobs_cfg(const char *name, int runs, int bytes)
+{
+    char text[512];
+    snprintf(text, sizeof text,
+             "experiment = { seed = 5; runs = %d; };\n"
+             "system = { name = \"xc-12cab\"; };\n"
+             "jobs = ( { name = \"pp\"; workload = \"pingpong\";\n"
+             "  bytes = %d; nodes = 2; iterations = 4; } );\n",
+             runs, bytes);
+    return write_temp(name, text);
+}
+
+/* The fingerprint ignores layout, comments, key order inside a group, 1
+ * versus 1.0 and the L suffix; it sees a changed value, a reordered list,
+ * an added key, and the seed the run uses. */
+static void test_fingerprint_normalised(void)
+{
+    struct capture c;
+    cap_init(&c);
+    struct cfg_file *a = cfg_open_string(
+        "a.cfg",
+        "experiment = { seed = 3; runs = 2; };\n"
+        "system = { name = \"xc-12cab\"; };  # a comment\n"
+        "traffic = { loads = [0.5, 1.0]; warmup_us = 2L; };\n",
+        &c.d);
+    struct cfg_file *b = cfg_open_string(
+        "b.cfg",
+        "// another layout\nsystem={name=\"xc-12cab\";};\n"
+        "traffic = { warmup_us = 2; loads = (0.5, 1); };\n"
+        "experiment = { runs = 2; seed = 3; };\n",
+        &c.d);
+    struct cfg_file *l = cfg_open_string(
+        "l.cfg",
+        "experiment = { seed = 3; runs = 2; };\n"
+        "system = { name = \"xc-12cab\"; };\n"
+        "traffic = { loads = [1.0, 0.5]; warmup_us = 2L; };\n",
+        &c.d);
+    CHECK(a && b && l);
+    if (a && b && l) {
+        char *fa = fingerprint_text(a, 3), *fb = fingerprint_text(b, 3);
+        char *fl = fingerprint_text(l, 3), *f9 = fingerprint_text(a, 9);
+        CHECK(fa && fb && fl && f9);
+        if (fa && fb && fl && f9) {
+            CHECK(strcmp(fa, fb) == 0);
+            CHECK_EQ_U(fingerprint_diff(fa, fb, "b.cfg", NULL, 0), 0);
+            CHECK_EQ_U(fingerprint_diff(fa, fl, "l.cfg", NULL, 0), 2);
+            CHECK_STR_CONTAINS(fa, "\nexperiment.seed = 3\n");
+            CHECK_STR_CONTAINS(fa, "\ntraffic.loads[1] = 1\n");
+            CHECK_EQ_U(fingerprint_diff(fa, f9, "a.cfg", NULL, 0), 1);
+        }
+        free(fa);
+        free(fb);
+        free(fl);
+        free(f9);
+    }
+    if (a)
+        cfg_close(a);
+    if (b)
+        cfg_close(b);
+    if (l)
+        cfg_close(l);
+    cap_free(&c);
+}
+
+/* --resume with another experiment file is refused, naming the setting
+ * that differs, and leaves the folder alone; cutting runs from 2 to 1 on a
+ * finished folder does not claim "runs 1-2 of 1 were done". The same
+ * file resumes. */
+static void test_resume_other_experiment(void)
+{
+    char dir[64] = "/tmp/dfsim-robust-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *two = jobs_cfg("resume2.cfg", 2, 4096);
+    const char *argv[] = { "run", two, "-o", dir, NULL };
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
+    char *runs = slurp(dir, "runs.csv");
+    CHECK(runs != NULL);
+
+    const char *one = jobs_cfg("resume1.cfg", 1, 4096);
+    const char *a1[] = { "run", one, "-o", dir, "--resume", NULL };
+    CHECK_EQ_U(run_dfsim(a1, out, sizeof out, err, sizeof err), 1);
+    CHECK_STR_CONTAINS(err, "experiment file differs from the one");
+    CHECK_STR_CONTAINS(err, "experiment.runs: 1 in ");
+    CHECK_STR_CONTAINS(err, ", 2 when the folder was started");
+    CHECK(!strstr(out, "of 1 were done"));
+
+    const char *big = jobs_cfg("resume3.cfg", 2, 8192);
+    const char *a2[] = { "run", big, "-o", dir, "--resume", NULL };
+    CHECK_EQ_U(run_dfsim(a2, out, sizeof out, err, sizeof err), 1);
+    CHECK_STR_CONTAINS(err, "jobs[0].bytes: 8192 in ");
+    char *runs2 = slurp(dir, "runs.csv");
+    CHECK(runs && runs2 && strcmp(runs, runs2) == 0); /* untouched */
+
+    const char *a3[] = { "run", two, "-o", dir, "--resume", NULL };
+    CHECK_EQ_U(run_dfsim(a3, out, sizeof out, err, sizeof err), 0);
+    CHECK_STR_CONTAINS(out, "resuming: all 2 runs were done");
+    free(runs);
+    free(runs2);
+    unlink(two);
+    unlink(one);
+    unlink(big);
+    rm_dir(dir);
+}
+
+/* A folder holding another experiment's results, or files dfsim did not
+ * record, is refused without --force; --force removes dfsim's files of
+ * the other experiment (traffic.csv, samples) and keeps anything else.
+ * Running the same experiment again into its folder is allowed. A folder
+ * that records no experiment cannot be resumed. */
+static void test_reused_folder(void)
+{
+    char dir[64] = "/tmp/dfsim-robust-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *cfg = jobs_cfg("reuse.cfg", 1, 4096);
+    touch(dir, "traffic.csv", "routing,pattern\n");
+    const char *argv[] = { "run", cfg, "-o", dir, NULL };
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 1);
+    CHECK_STR_CONTAINS(err, "is not empty (traffic.csv) and records no "
+                            "experiment");
+    CHECK_STR_CONTAINS(err, "--force");
+    CHECK(!exists(dir, "jobs.csv"));
+    const char *res[] = { "run", cfg, "-o", dir, "--resume", NULL };
+    CHECK_EQ_U(run_dfsim(res, out, sizeof out, err, sizeof err), 1);
+    CHECK_STR_CONTAINS(err, "records no experiment");
+
+    touch(dir, "nic_samples_min_0.5000.csv", "#Time\n");
+    touch(dir, "notes.md", "mine\n");
+    const char *force[] = { "run", cfg, "-o", dir, "--force", NULL };
+    CHECK_EQ_U(run_dfsim(force, out, sizeof out, err, sizeof err), 0);
+    CHECK(!exists(dir, "traffic.csv"));
+    CHECK(!exists(dir, "nic_samples_min_0.5000.csv"));
+    CHECK(exists(dir, "notes.md"));
+    CHECK(exists(dir, "jobs.csv") && exists(dir, FINGERPRINT_FILE));
+
+    /* the same experiment again: allowed, same results */
+    char *jobs = slurp(dir, "jobs.csv");
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
+    char *jobs2 = slurp(dir, "jobs.csv");
+    CHECK(jobs && jobs2 && strcmp(jobs, jobs2) == 0);
+    free(jobs);
+    free(jobs2);
+
+    /* the experiment file kept in an otherwise empty folder is no
+     * other experiment's */
+    char dir2[64] = "/tmp/dfsim-robust-XXXXXX";
+    CHECK(mkdtemp(dir2) != NULL);
+    char *text = read_text(cfg);
+    CHECK(text != NULL);
+    if (text)
+        touch(dir2, "exp.txt", text);
+    free(text);
+    char inside[128];
+    snprintf(inside, sizeof inside, "%s/exp.txt", dir2);
+    const char *a3[] = { "run", inside, "-o", dir2, NULL };
+    CHECK_EQ_U(run_dfsim(a3, out, sizeof out, err, sizeof err), 0);
+    CHECK(exists(dir2, "exp.txt") && exists(dir2, "jobs.csv"));
+    rm_dir(dir2);
+
+    /* another experiment: refused, naming what differs */
+    const char *other = jobs_cfg("reuse2.cfg", 1, 64);
+    const char *a2[] = { "run", other, "-o", dir, NULL };
+    CHECK_EQ_U(run_dfsim(a2, out, sizeof out, err, sizeof err), 1);
+    CHECK_STR_CONTAINS(err, "holds the results of another experiment");
+    CHECK_STR_CONTAINS(err, "jobs[0].bytes: 64 in ");
+    unlink(cfg);
+    unlink(other);
+    rm_dir(dir);
+}
+
+
+/* A dragonfly the checker accepts with routers of more than 64 ports
+ * (a = 64, h = 64, g = 2: 63 local and 64 global links, up to 127 minimal
+ * next hops toward the other group) runs the probe; it used to overflow
+ * the probe's 64 candidate slots and abort. */
+static void test_probe_wide_routers(void)
+{
+    char dir[64] = "/tmp/dfsim-robust-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *cfg = write_temp(
+        "wide.cfg", "system = { topology = \"dragonfly\"; p = 1; a = 64; "
+                    "h = 64; g = 2; };\n");
+    const char *argv[] = { "run", cfg, "-o", dir, NULL };
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
+    CHECK_STR_CONTAINS(out, "zero-load probe");
+    char *probe = slurp(dir, "probe.csv");
+    /* 4 pairs at each of 1 and 2 hops (the diameter) */
+    CHECK(probe && strstr(probe, "\n7,2,") != NULL);
+    free(probe);
+    unlink(cfg);
+    rm_dir(dir);
+}
+
+/* A seed near INT64_MAX: the runs' seeds (seed + r) pass INT64_MAX, as
+ * unsigned 64-bit numbers, and --resume checks them without a signed
+ * overflow (UBSan aborted; the plain build refused the folder, printing a
+ * negative seed). */
+static void test_resume_seed_near_max(void)
+{
+    char dir[64] = "/tmp/dfsim-robust-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *cfg = jobs_cfg("maxseed.cfg", 3, 64);
+    const char *argv[] = { "run", cfg, "-o", dir, "--seed",
+                           "9223372036854775806", NULL };
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
+    char *runs = slurp(dir, "runs.csv");
+    CHECK_STR_CONTAINS(runs, "\n2,9223372036854775808,");
+    free(runs);
+    const char *res[] = { "run", cfg, "-o", dir, "--seed",
+                          "9223372036854775806", "--resume", NULL };
+    CHECK_EQ_U(run_dfsim(res, out, sizeof out, err, sizeof err), 0);
+    CHECK_STR_CONTAINS(out, "resuming: all 3 runs were done");
+    CHECK(!strstr(err, "was made with seed"));
+    unlink(cfg);
+    rm_dir(dir);
+}
+
+/* Run a file that must be refused: exit 1, nothing written into the
+ * folder the run would have used. */
+static void refused(const char *text, const char *message)
+{
+    const char *cfg = write_temp("bad.cfg", text);
+    char dir[64] = "/tmp/dfsim-robust-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *argv[] = { "run", cfg, "-o", dir, NULL };
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 1);
+    CHECK_STR_CONTAINS(err, message);
+    CHECK(!exists(dir, "probe.csv"));
+    unlink(cfg);
+    rm_dir(dir);
+}
+
+/* Values that gave results looking measured but not, or results written
+ * where they should not be: each an error at its line, exit 1. */
+static void test_wrong_values(void)
+{
+    static const char sys[] = "system = { name = \"xc-12cab\"; };\n";
+    char text[4096];
+    snprintf(text, sizeof text,
+             "%sjobs = ( { name = \"pp\"; workload = \"pingpong\";\n"
+             "  nodes = 2; iterations = 4;\n  warmup = 4; } );\n", sys);
+    refused(text, "bad.cfg:4: error: jobs[0].warmup: 4 warm-up iterations "
+                  "leave 0 of the job's 4 iterations to measure; expected "
+                  "warmup < iterations");
+    snprintf(text, sizeof text,
+             "%sjobs = ( { name = \"pp\"; workload = \"pingpong\";\n"
+             "  nodes = 2; iterations = 4; warmup = 3;\n"
+             "  variants = [\"default\", \"high-bias\"]; } );\n", sys);
+    refused(text, "bad.cfg:3: error: jobs[0].warmup: 3 warm-up iterations "
+                  "leave 1 of the job's 4");
+    snprintf(text, sizeof text,
+             "%sjobs = ( { name = \"\"; workload = \"pingpong\";\n"
+             "  nodes = 2; iterations = 4; } );\n", sys);
+    refused(text, "bad.cfg:2: error: jobs[0].name: the name is empty");
+    snprintf(text, sizeof text,
+             "%sjobs = ( { name = \"a,b\"; workload = \"pingpong\";\n"
+             "  nodes = 2; iterations = 4; } );\n", sys);
+    refused(text, "bad.cfg:2: error: jobs[0].name: the name holds a comma");
+    snprintf(text, sizeof text, "experiment = { name = \"\"; };\n%s", sys);
+    refused(text, "bad.cfg:1: error: experiment.name: the name is empty");
+    snprintf(text, sizeof text,
+             "experiment = {\n  name = \"../../../tmp/escape\"; };\n%s",
+             sys);
+    refused(text, "bad.cfg:2: error: experiment.name: the name holds a "
+                  "\"/\"");
+    snprintf(text, sizeof text, "experiment = { name = \"..\"; };\n%s",
+             sys);
+    refused(text, "experiment.name: the name is \".\" or \"..\"");
+    size_t n = (size_t)snprintf(text, sizeof text,
+                                "experiment = { name = \"");
+    for (size_t i = 0; i < 1000; i++)
+        text[n++] = 'x';
+    snprintf(text + n, sizeof text - n, "\"; };\n%s", sys);
+    refused(text, "bad.cfg:1: error: experiment.name: the name is too long "
+                  "(1000 characters); expected 1 to 128 characters");
+    /* the longest accepted name, and a job warm-up that leaves one
+     * iteration per variant, are fine */
+    n = (size_t)snprintf(text, sizeof text, "experiment = { name = \"");
+    for (size_t i = 0; i < 128; i++)
+        text[n++] = 'y';
+    snprintf(text + n, sizeof text - n,
+             "\"; };\n%sjobs = ( { name = \"pp\"; workload = "
+             "\"pingpong\";\n  nodes = 2; iterations = 4; warmup = 2;\n"
+             "  variants = [\"default\", \"high-bias\"]; } );\n", sys);
+    const char *cfg = write_temp("good.cfg", text);
+    char dir[64] = "/tmp/dfsim-robust-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *argv[] = { "run", cfg, "-o", dir, NULL };
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
+    CHECK_STR_CONTAINS(out, "experiment  yyyyyyyy");
+    unlink(cfg);
+    rm_dir(dir);
+}
+
+/* With several runs the console gives the pooled figures (the report's),
+ * saying so, and labels the tables of the last run as that run's alone;
+ * it used to print only the last run's, unlabelled. */
+static void test_console_pooled(void)
+{
+    char dir[64] = "/tmp/dfsim-robust-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *cfg = write_temp(
+        "pooled.cfg",
+        "experiment = { seed = 3; runs = 3; };\n"
+        "system = { name = \"xc-12cab\"; };\n"
+        "jobs = ( { name = \"pp\"; workload = \"pingpong\"; bytes = 16384;"
+        "\n  nodes = 2; iterations = 12; allocation = \"random\";\n"
+        "  variants = [\"default\", \"app-aware\"]; } );\n");
+    const char *argv[] = { "run", cfg, "-o", dir, NULL };
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
+    CHECK_STR_CONTAINS(out, "\nrun 3 of 3 (seed 5), this run alone:\n");
+    CHECK_STR_CONTAINS(out, "\npooled over the 3 runs (as report.html "
+                            "gives them");
+    /* the pooled median of pp under default is the report's */
+    const char *row = strstr(out, "\npp                   default        3 "
+                                  "    18 ");
+    CHECK(row != NULL);
+    char *html = slurp(dir, "report.html");
+    CHECK(html != NULL);
+    if (row && html) {
+        double med = 0;
+        CHECK_EQ_U(sscanf(row + 1, "%*s %*s %*u %*u %lf", &med), 1);
+        char cell[128];
+        snprintf(cell, sizeof cell,
+                 "<td>pp</td><td>pingpong</td><td>default</td><td>3</td>"
+                 "<td>18</td><td>%.3f</td>",
+                 med);
+        CHECK_STR_CONTAINS(html, cell);
+        CHECK(med > 0);
+    }
+    free(html);
+    unlink(cfg);
+    rm_dir(dir);
+}
+
+/* A run killed during its first run of jobs leaves whole files: the
+ * results' headers are written before the run (they came with its first
+ * rows, so the files were empty), and topology.json and probe.csv are
+ * complete (topology.json stayed open, 0 bytes, to the end). */
+static void test_killed_run_keeps_headers(void)
+{
+    char dir[64] = "/tmp/dfsim-robust-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *cfg = write_temp(
+        "killed.cfg",
+        "system = { name = \"xc-12cab\"; };\n"
+        "jobs = ( { name = \"long\"; workload = \"pingpong\";\n"
+        "  bytes = 65536; nodes = 2; iterations = 100000000; } );\n");
+    const char *bin = getenv("DFSIM_BIN");
+    if (!bin || !*bin)
+        bin = "build/dfsim";
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        FILE *null = freopen("/dev/null", "w", stdout);
+        FILE *null2 = freopen("/dev/null", "w", stderr);
+        (void)null;
+        (void)null2;
+        execl(bin, bin, "run", cfg, "-o", dir, (char *)NULL);
+        _exit(127);
+    }
+    /* wait (at most 20 s) for the run's files to appear, then kill it */
+    char p[256];
+    snprintf(p, sizeof p, "%s/runs.csv", dir);
+    for (int i = 0; i < 200; i++) {
+        struct stat st;
+        if (stat(p, &st) == 0 && st.st_size > 0)
+            break;
+        struct timespec ts = { 0, 100 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    kill(pid, SIGKILL);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    CHECK(WIFSIGNALED(status)); /* still in run 0 when killed */
+    char *it = slurp(dir, "iterations.csv");
+    CHECK(it && strncmp(it, "run,job,name,iteration,variant,", 31) == 0);
+    char *jb = slurp(dir, "jobs.csv");
+    CHECK(jb && strncmp(jb, "run,job,name,workload,", 22) == 0);
+    char *va = slurp(dir, "variants.csv");
+    CHECK(va && strncmp(va, "run,job,name,variant,", 21) == 0);
+    char *ld = slurp(dir, "load.csv");
+    CHECK(ld && strncmp(ld, "run,class,", 10) == 0);
+    char *js = slurp(dir, "topology.json");
+    size_t n = js ? strlen(js) : 0;
+    CHECK(n > 2 && js[0] == '{' && strcmp(js + n - 2, "}\n") == 0);
+    char *pr = slurp(dir, "probe.csv");
+    CHECK(pr && strncmp(pr, "pair,class_hops,", 16) == 0);
+    CHECK(!exists(dir, "topology.json.tmp") && !exists(dir, "probe.csv.tmp"));
+    free(it);
+    free(jb);
+    free(va);
+    free(ld);
+    free(js);
+    free(pr);
+    unlink(cfg);
+    rm_dir(dir);
+}
+
+const struct test_case tests_robust[] = {
+    TEST(test_fingerprint_normalised),
+    TEST(test_resume_other_experiment),
+    TEST(test_reused_folder),
+    TEST(test_probe_wide_routers),
+    TEST(test_resume_seed_near_max),
+    TEST(test_wrong_values),
+    TEST(test_console_pooled),
+    TEST(test_killed_run_keeps_headers),
+    { 0 },
+};
