@@ -84,7 +84,7 @@ static const struct cfg_key net_keys[] = {
       .fmax = 1e6,
       .help = "pipeline delay of a router, ns (Aries and dragonfly 100, "
               "Slingshot 350, torus 100)" },
-    NET_U32("vcs", vcs, 1, NET_MAX_VCS / 2,
+    NET_U32("vcs", vcs, 1, NET_MAX_SEGS,
             "virtual channels per class, requests and responses (4; torus "
             "2)"),
     NET_U32("buffer_local", buffer_local, 1, 1 << 24,

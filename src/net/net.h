@@ -91,7 +91,10 @@
 #include "topo/topo.h"
 
 #define NET_NONE UINT32_MAX
-#define NET_MAX_VCS 8   /* per port, both classes */
+#define NET_MAX_VCS 16  /* per port: both packet classes of every
+                           traffic class */
+#define NET_MAX_TCS 4   /* traffic classes (SC'20 §II-E) */
+#define NET_MAX_SEGS 4  /* VCs per packet class a route may need */
 #define NET_MAX_MODES 8 /* routing modes configured in one run */
 
 enum { NET_EV_ARRIVE, NET_EV_WAKE, NET_EV_CREDIT, NET_EV_EJECT,
@@ -177,7 +180,8 @@ struct packet {
     uint8_t dim;         /* torus: dimension being routed */
     uint8_t mark;        /* congestion marks (PKT_MARK_*, net/cc.h); a
                             response carries its request's */
-    uint8_t pad;
+    uint8_t tc;          /* traffic class (net_params.tc); a response
+                            travels in its request's */
 };
 
 /* A message handed to a NIC by net_send. */
@@ -192,7 +196,24 @@ struct message {
     uint32_t rsp_arrived; /* responses back at the source */
     uint64_t tag;         /* the sender's cookie */
     simtime t_created;
-    uint8_t op, mode;
+    uint8_t op, mode, tc;
+};
+
+/* A traffic class (SC'20 §II-E: "each traffic class is highly tunable
+ * ... in terms of priority, packets ordering required, minimum bandwidth
+ * guarantees, maximum bandwidth constraint, lossiness, and routing
+ * bias"; "each switch will allocate enough buffers to each traffic
+ * class"). Modelled: its own VCs (buffers and credits) on every link and
+ * its share of each output link when classes compete for it: a strictly
+ * higher priority goes first; among equal priorities, start-time fair
+ * queueing with the class's weight. Ordering, lossiness, maximum
+ * bandwidth and routing bias are not modelled. */
+struct net_tc {
+    uint32_t weight;   /* share of an output among its priority's
+                          classes, per mille (net_init: the minimum
+                          bandwidth, the unallocated rest to the class
+                          with the least) */
+    uint32_t priority; /* higher goes first */
 };
 
 /* Bias of an adaptive mode: a non-minimal candidate's load L (Aries:
@@ -222,6 +243,9 @@ struct net_params {
     /* routers and links */
     simtime router_delay;     /* pipeline delay per router crossed */
     uint32_t vcs;             /* VCs per class (requests, responses) */
+    uint32_t n_tcs;           /* traffic classes, each with its own 2 * vcs
+                                 VCs (0 or 1: one, the default) */
+    struct net_tc tc[NET_MAX_TCS];
     uint32_t buf_local;       /* flits per VC, router-to-router in a group */
     uint32_t buf_global;      /* flits per VC, between groups */
     uint32_t buf_endpoint;    /* flits per VC, NIC to router */
@@ -357,9 +381,7 @@ struct net_out {              /* [port], output side (this router -> peer
     uint32_t qflits;          /* flits waiting for this output: its near-end
                                  queue (tiled routers: in its column
                                  buffers; others: routed to it here) */
-    uint8_t vcs_waiting;      /* bit v: packets wait for it on VC v */
-    uint8_t cr_open;          /* counting, bit c: the credit stall of class
-                                 c (2: of either) is open (net_out_count) */
+    uint16_t vcs_waiting;     /* bit v: packets wait for it on VC v */
     uint8_t col;              /* tiled: the tile column it is in */
     uint8_t row;              /* tiled: the tile row it is in */
     uint32_t used;            /* flits sent and not yet credited back */
@@ -370,8 +392,11 @@ struct net_out {              /* [port], output side (this router -> peer
     uint32_t nic;             /* endpoint port: first NIC using it, else
                                  NET_NONE */
     uint8_t rr;               /* round-robin VC pointer */
-    uint8_t cr_head, cr_n;    /* credit queue (net.cr_queue): first slot,
-                                 returns in it */
+    uint8_t cr_head : 5;      /* credit queue (net.cr_queue): first slot
+                                 (NET_CR_DEPTH 32) */
+    uint8_t cr_open : 3;      /* counting, bit c: the credit stall of class
+                                 c (2: of either) is open (net_out_count) */
+    uint8_t cr_n;             /* returns in the credit queue */
     uint8_t nics;             /* endpoint port: NICs using it */
 };
 
@@ -452,7 +477,9 @@ struct net {
     struct net_hooks hooks;
     uint64_t seed;
     uint32_t n_routers, n_nics, n_ports;
-    uint32_t V;                 /* VCs per port (2 * vcs) */
+    uint32_t V;                 /* VCs per port (2 * vcs * traffic
+                                   classes) */
+    uint32_t n_tcs;             /* traffic classes (>= 1) */
 
     const struct routing *modes[NET_MAX_MODES];
     uint32_t n_modes;
@@ -476,8 +503,11 @@ struct net {
     struct net_rowbuf *rowbuf;  /* tiled routers: see net_rowbuf_at */
     struct net_colbuf *colbuf;  /* tiled routers: see net_colbuf_at */
     uint32_t cols, rows;        /* tiled: the tile matrix */
+    uint64_t *tc_tag;           /* traffic classes (n_tcs > 1): [port *
+                                   (n_tcs + 1)], the output's virtual time
+                                   then each class's last finish tag */
     uint64_t *cr_queue;         /* [port * NET_CR_DEPTH] credits on their
-                                   way back to the output port: time<<16 |
+                                   way back to the output port: time<<17 |
                                    vc<<13 | flits (see net.c) */
     uint64_t *pub;              /* [port * NET_PUB_DEPTH] far-end load
                                    published by the input port:
@@ -507,6 +537,15 @@ struct net {
 };
 
 /* Output VC `vc` of `port`. */
+/* The VC a packet of p's traffic class and packet class uses for route
+ * segment `seg`: the traffic classes' VC sets one after another, each
+ * requests then responses, vcs VCs each. */
+static inline uint8_t net_vc(const struct net *n, const struct packet *p,
+                             uint32_t seg)
+{
+    return (uint8_t)(((uint32_t)p->tc * 2u + p->cls) * n->p.vcs + seg);
+}
+
 static inline struct net_ovc *net_ovc_at(const struct net *n, uint32_t port,
                                          uint32_t vc)
 {
@@ -569,6 +608,11 @@ int net_add_mode(struct net *n, const struct routing *r);
  * source NIC's entity or at setup. */
 uint32_t net_send(struct net *n, uint32_t src_nic, uint32_t dst_nic,
                   enum net_op op, uint32_t bytes, uint8_t mode, uint64_t tag);
+
+/* The same in traffic class `tc` (< net.n_tcs; net_send: class 0). */
+uint32_t net_send_tc(struct net *n, uint32_t src_nic, uint32_t dst_nic,
+                     enum net_op op, uint32_t bytes, uint8_t mode, uint8_t tc,
+                     uint64_t tag);
 
 /* Flits of a request / response carrying `bytes` of data. */
 uint32_t net_req_flits(const struct net_params *p, enum net_op op,

@@ -389,7 +389,7 @@ void df_route(struct net *n, uint32_t r, struct packet *p, simtime now)
     }
     assert(p->seg < n->p.vcs);
     p->out_port = port;
-    p->out_vc = (uint8_t)(p->cls * n->p.vcs + p->seg);
+    p->out_vc = net_vc(n, p, p->seg);
     if (topo_port_class((enum port_kind)n->t->ports[port].kind) ==
         PCLASS_GLOBAL) {
         p->seg++; /* the next group is a new segment */

@@ -43,7 +43,7 @@ static void dor_route(struct net *n, uint32_t r, struct packet *p,
             }
         }
         p->out_port = port;
-        p->out_vc = (uint8_t)(p->cls * n->p.vcs + p->seg);
+        p->out_vc = net_vc(n, p, p->seg);
         bool wrap = plus ? cur[d] == size[d] - 1 : cur[d] == 0;
         if (wrap)
             p->seg = 1;

@@ -190,7 +190,7 @@ static void route_eject(struct net *n, struct packet *p)
             best = pt;
     }
     p->out_port = best;
-    p->out_vc = (uint8_t)(p->cls * n->p.vcs);
+    p->out_vc = net_vc(n, p, 0);
 }
 
 void route_packet(struct net *n, uint32_t r, struct packet *p, simtime now)
