@@ -4,6 +4,7 @@
 #include "test.h"
 
 #include <fcntl.h>
+#include <glob.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -93,6 +94,19 @@ const char *write_temp(const char *name, const char *text)
     fputs(text, f);
     fclose(f);
     return p;
+}
+
+void rm_dir(const char *dir)
+{
+    char pat[4200];
+    snprintf(pat, sizeof pat, "%s/*", dir);
+    glob_t g;
+    if (glob(pat, 0, NULL, &g) == 0) {
+        for (size_t i = 0; i < g.gl_pathc; i++)
+            unlink(g.gl_pathv[i]);
+        globfree(&g);
+    }
+    rmdir(dir);
 }
 
 char *read_text(const char *path)

@@ -75,6 +75,9 @@ const char *write_temp(const char *name, const char *text);
 /* The whole of a file, NUL-terminated and malloc'd (free it); NULL if it
  * cannot be read. */
 char *read_text(const char *path);
+
+/* Remove folder dir and the files in it (tests' scratch folders). */
+void rm_dir(const char *dir);
 /* Path to a file of the source tree (DFSIM_SRC, default "."). */
 const char *src_path(const char *rel);
 

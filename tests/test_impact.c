@@ -294,18 +294,6 @@ static const char tiny[] =
 
 static char out_buf[1 << 16], err_buf[1 << 16];
 
-static void rm_dir(const char *dir)
-{
-    char pat[128];
-    snprintf(pat, sizeof pat, "%s/*", dir);
-    glob_t g;
-    if (glob(pat, 0, NULL, &g) == 0) {
-        for (size_t i = 0; i < g.gl_pathc; i++)
-            unlink(g.gl_pathv[i]);
-        globfree(&g);
-    }
-    rmdir(dir);
-}
 
 /* Run `text` with the CLI into a fresh folder (dir, 64 bytes); returns
  * the exit status. */

@@ -1439,18 +1439,6 @@ static int check_model_corr(const char *csv, const char *iters,
 }
 
 /* Remove dir and the files in it. */
-static void rm_dir(const char *dir)
-{
-    char pat[128];
-    snprintf(pat, sizeof pat, "%s/*", dir);
-    glob_t g;
-    if (glob(pat, 0, NULL, &g) == 0) {
-        for (size_t i = 0; i < g.gl_pathc; i++)
-            unlink(g.gl_pathv[i]);
-        globfree(&g);
-    }
-    rmdir(dir);
-}
 
 /* SC'19 §2.4's validation over allocations: with experiment.runs (each
  * run a new random allocation) and `model`, model_corr.csv and the

@@ -5,7 +5,6 @@
  * not crash the run. Each test here failed before its fix. */
 #include "test.h"
 
-#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
@@ -19,18 +18,6 @@
 
 static char out[1 << 17], err[1 << 17];
 
-static void rm_dir(const char *dir)
-{
-    char pat[256];
-    snprintf(pat, sizeof pat, "%s/*", dir);
-    glob_t g;
-    if (glob(pat, 0, NULL, &g) == 0) {
-        for (size_t i = 0; i < g.gl_pathc; i++)
-            unlink(g.gl_pathv[i]);
-        globfree(&g);
-    }
-    rmdir(dir);
-}
 
 static char *slurp(const char *dir, const char *name)
 {
