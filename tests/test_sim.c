@@ -26,6 +26,9 @@ struct bounce {
     struct trace tr;
     int causality_violations;
     simtime last_now;
+    /* with a prefetcher (test_sim_prefetch_hints): the events it was
+     * shown, near and far, in order */
+    struct trace hint[2];
 };
 
 static void record(struct trace *t, const struct event *e)
@@ -77,10 +80,22 @@ static void on_noise(struct sim *s, const struct event *e, void *ctx)
                  e->target, NOISE, 0);
 }
 
+/* A prefetcher that only records what it was shown, with (in arg) the
+ * index in the trace of the event about to be handled. */
+static void hint_token(const struct event *e, void *ctx, bool near)
+{
+    struct bounce *b = ctx;
+    struct event c = *e;
+    c.arg = b->tr.n;
+    record(&b->hint[near], &c);
+}
+
 /* Run the model to `until`; returns its trace (caller frees ev). `noise`:
- * add an entity that keeps itself busy. */
-static struct trace run_bounce(enum evq_impl impl, simtime until, int noise,
-                               int *violations, size_t *left)
+ * add an entity that keeps itself busy; `hints`, if not NULL, gets the
+ * events a prefetcher was shown, near and far (caller frees ev). */
+static struct trace run_bounce_hinted(enum evq_impl impl, simtime until,
+                                      int noise, int *violations,
+                                      size_t *left, struct trace *hints)
 {
     struct bounce *b = calloc(1, sizeof *b);
     struct trace none = { 0 };
@@ -93,6 +108,8 @@ static struct trace run_bounce(enum evq_impl impl, simtime until, int noise,
         b->rng[i] = rng_stream(99, RNG_TEST, i);
     sim_on(&s, TOKEN, on_token, b);
     sim_on(&s, NOISE, on_noise, b);
+    if (hints)
+        sim_on_prefetch(&s, TOKEN, hint_token);
     for (uint32_t i = 0; i < ENTITIES; i++)
         sim_schedule(&s, i, 0, i, TOKEN, 0);
     if (noise)
@@ -103,9 +120,75 @@ static struct trace run_bounce(enum evq_impl impl, simtime until, int noise,
     *violations = b->causality_violations;
     *left = evq_size(&s.q);
     struct trace t = b->tr;
+    if (hints) {
+        hints[0] = b->hint[0];
+        hints[1] = b->hint[1];
+    }
     sim_free(&s);
     free(b);
     return t;
+}
+
+static struct trace run_bounce(enum evq_impl impl, simtime until, int noise,
+                               int *violations, size_t *left)
+{
+    return run_bounce_hinted(impl, until, noise, violations, left, NULL);
+}
+
+/* Whether e is in t (time and key identify an event). */
+static size_t find_event(const struct trace *t, const struct event *e)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (t->ev[i].time == e->time && t->ev[i].key == e->key)
+            return i;
+    return t->n;
+}
+
+static void test_sim_prefetch_hints(void)
+{
+    /* A prefetcher is a hint: with one, the trace is the same event for
+     * event; it is shown events of its type only, each one still to come
+     * (dispatched later, or pending at the end), near and far; and the
+     * calendar's hints are mostly right — the event shown near is the one
+     * dispatched two events later (sim_run's SIM_PREFETCH_NEAR). The heap
+     * gives no hints. */
+    int v1 = -1, v2 = -1;
+    size_t left1 = 0, left2 = 0;
+    struct trace h[2] = { { 0 }, { 0 } };
+    struct trace a = run_bounce(EVQ_CALENDAR, 300 * SIMTIME_NS, 1, &v1,
+                                &left1);
+    struct trace b = run_bounce_hinted(EVQ_CALENDAR, 300 * SIMTIME_NS, 1,
+                                       &v2, &left2, h);
+    CHECK_EQ_U(a.n, b.n);
+    CHECK_EQ_U(left1, left2);
+    size_t diff = 0;
+    for (size_t i = 0; i < a.n && i < b.n; i++)
+        diff += memcmp(&a.ev[i], &b.ev[i], sizeof a.ev[i]) != 0;
+    CHECK_EQ_U(diff, 0);
+    CHECK(h[0].n > a.n / 2 && h[1].n > a.n / 2);
+    size_t wrong_type = 0, missing = 0, right = 0;
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < h[k].n; i++) {
+            wrong_type += h[k].ev[i].type != TOKEN;
+            missing += h[k].ev[i].time <= 300 * SIMTIME_NS &&
+                       find_event(&a, &h[k].ev[i]) == a.n;
+        }
+    CHECK_EQ_U(wrong_type, 0);
+    CHECK_EQ_U(missing, 0);
+    /* a near hint shown before event i was handled: is it event i + 2? */
+    for (size_t i = 0; i < h[1].n; i++)
+        right += find_event(&a, &h[1].ev[i]) == h[1].ev[i].arg + 2;
+    CHECK(right > h[1].n * 3 / 4); /* 88 % here: the noise entity's 0-ns
+                                      events come in between */
+    free(h[0].ev);
+    free(h[1].ev);
+    free(a.ev);
+    free(b.ev);
+    struct trace none[2] = { { 0 }, { 0 } };
+    struct trace c = run_bounce_hinted(EVQ_HEAP4, 100 * SIMTIME_NS, 0, &v1,
+                                       &left1, none);
+    CHECK_EQ_U(none[0].n + none[1].n, 0);
+    free(c.ev);
 }
 
 static void test_sim_trace_same_for_all_queues(void)
@@ -321,5 +404,6 @@ const struct test_case tests_sim[] = {
     TEST(test_sim_until_respected),
     TEST(test_sim_dispatch_by_type),
     TEST(test_sim_stop),
+    TEST(test_sim_prefetch_hints),
     { 0 },
 };

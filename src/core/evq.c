@@ -619,6 +619,14 @@ static bool cal_pop(struct evq *q, struct event *out)
     return true;
 }
 
+const struct event *evq_hint(const struct evq *q, size_t ahead)
+{
+    if (q->impl != EVQ_CALENDAR)
+        return NULL;
+    const struct evq_cal *c = q->cal;
+    return c->pos + ahead < c->run.n ? &c->run.ev[c->pos + ahead] : NULL;
+}
+
 static void cal_free(struct evq_cal *c)
 {
     if (!c)

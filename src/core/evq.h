@@ -160,6 +160,11 @@ bool evq_pop(struct evq *q, struct event *out);
  * pointer is valid until the next push or pop. */
 const struct event *evq_peek(const struct evq *q);
 
+/* A hint for prefetching: an event that is likely to be among the next
+ * few popped (the calendar's sorted run, `ahead` places past the first),
+ * or NULL. Never changes the queue; a push may still come before it. */
+const struct event *evq_hint(const struct evq *q, size_t ahead);
+
 /* Number of events queued. */
 static inline size_t evq_size(const struct evq *q) { return q->n; }
 

@@ -41,6 +41,12 @@ void sim_on(struct sim *s, uint32_t type, sim_handler fn, void *ctx)
     s->ctx[type] = ctx;
 }
 
+void sim_on_prefetch(struct sim *s, uint32_t type, sim_prefetcher fn)
+{
+    assert(type < SIM_MAX_TYPES);
+    s->prefetch[type] = fn;
+}
+
 void sim_schedule(struct sim *s, uint32_t creator, simtime at,
                   uint32_t target, uint32_t type, uint64_t arg)
 {
@@ -66,6 +72,12 @@ void sim_schedule(struct sim *s, uint32_t creator, simtime at,
     s->seq[creator]++;
 }
 
+/* How far ahead of the event being handled sim_run prefetches: the
+ * handling of SIM_PREFETCH_FAR events covers a miss to memory; the second
+ * stage runs SIM_PREFETCH_NEAR events ahead. */
+#define SIM_PREFETCH_FAR 3
+#define SIM_PREFETCH_NEAR 1
+
 uint64_t sim_run(struct sim *s, simtime until)
 {
     uint64_t done = 0;
@@ -88,6 +100,12 @@ uint64_t sim_run(struct sim *s, simtime until)
         s->now = e.time;
         s->events++;
         done++;
+        const struct event *ahead = evq_hint(&s->q, SIM_PREFETCH_FAR);
+        if (ahead && s->prefetch[ahead->type])
+            s->prefetch[ahead->type](ahead, s->ctx[ahead->type], false);
+        ahead = evq_hint(&s->q, SIM_PREFETCH_NEAR);
+        if (ahead && s->prefetch[ahead->type])
+            s->prefetch[ahead->type](ahead, s->ctx[ahead->type], true);
         h(s, &e, s->ctx[e.type]);
     }
     return done;

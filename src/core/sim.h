@@ -40,6 +40,12 @@ struct sim;
  * the call; ctx is the pointer given to sim_on for this type. */
 typedef void (*sim_handler)(struct sim *s, const struct event *e, void *ctx);
 
+/* Touches (prefetches) the memory the handler of e will read, before e is
+ * handled; must not change any state. Called twice for an event: several
+ * events ahead (near false: what the event itself names) and just before
+ * (near true: what that memory, by then in the cache, points to). */
+typedef void (*sim_prefetcher)(const struct event *e, void *ctx, bool near);
+
 struct sim {
     simtime now;                          /* time of the event being handled
                                              or last handled */
@@ -47,6 +53,7 @@ struct sim {
     uint64_t events;                      /* events dispatched so far */
     sim_handler handlers[SIM_MAX_TYPES];  /* by event type; NULL: none */
     void *ctx[SIM_MAX_TYPES];             /* second argument of each */
+    sim_prefetcher prefetch[SIM_MAX_TYPES]; /* by type; NULL: none */
     uint64_t *seq;                        /* per-creator sequence numbers,
                                              array of n_entities */
     uint32_t n_entities;                  /* valid creator ids: < this */
@@ -67,6 +74,13 @@ void sim_free(struct sim *s);
 /* Call fn(s, e, ctx) for every event of type `type` (< SIM_MAX_TYPES).
  * Replaces an earlier handler for that type. */
 void sim_on(struct sim *s, uint32_t type, sim_handler fn, void *ctx);
+
+/* Call fn(e, ctx, near) — ctx as given to sim_on for `type` — for an event of
+ * that type a few events before it is handled, so that the memory its
+ * handler reads is on its way into the cache while the events before it
+ * are handled (the handlers' misses on packets and ports dominate the
+ * network's time per event). A hint only: results do not depend on it. */
+void sim_on_prefetch(struct sim *s, uint32_t type, sim_prefetcher fn);
 
 /* Schedule an event of `type` for entity `target` at time `at` (>= now),
  * created by entity `creator` (< n_entities), carrying `arg`. Its

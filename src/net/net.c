@@ -1032,6 +1032,59 @@ static void on_arrive(struct sim *s, const struct event *e, void *ctx)
     (void)s;
 }
 
+/* sim_on_prefetch: an ARRIVE or EJECT reads its packet first; then an
+ * ARRIVE the input port, input VC and (tiled) row buffers it lands in, an
+ * EJECT the packet's message and the NIC it reaches. */
+static void pf_packet(const struct event *e, void *ctx, bool near)
+{
+    const struct net *n = ctx;
+    const struct packet *p = &n->pkt[(uint32_t)e->arg];
+    if (!near) {
+        __builtin_prefetch(p);
+        __builtin_prefetch((const char *)p + sizeof *p - 1);
+        return;
+    }
+    if (e->type == NET_EV_EJECT) {
+        if (p->msg < n->msg_cap && p->dst_nic < n->n_nics) {
+            __builtin_prefetch(&n->msg[p->msg]);
+            __builtin_prefetch(&n->nic[p->dst_nic]);
+        }
+        return;
+    }
+    if (p->in_port >= n->n_ports)
+        return;
+    __builtin_prefetch(&n->in[p->in_port]);
+    __builtin_prefetch(net_ivc_at(n, p->in_port, p->vc));
+    if (n->rowbuf)
+        __builtin_prefetch(net_rowbuf_at(n, p->in_port, p->vc, 0));
+}
+
+/* sim_on_prefetch: a WAKE or CREDIT reads its output port, its VCs and the
+ * credits on their way back to it first; then the packet it will grant. */
+static void pf_port(const struct event *e, void *ctx, bool near)
+{
+    const struct net *n = ctx;
+    uint32_t port = (uint32_t)e->arg;
+    if (port >= n->n_ports)
+        return;
+    if (!near) {
+        __builtin_prefetch(&n->out[port]);
+        __builtin_prefetch(n->cr_queue + (size_t)port * NET_CR_DEPTH);
+        __builtin_prefetch(net_ovc_at(n, port, 0));
+        return;
+    }
+    /* the packet out_grant looks at first */
+    const struct net_out *o = &n->out[port];
+    uint32_t m = o->vcs_waiting, rr = o->rr;
+    if (!m || rr >= n->V)
+        return;
+    m = ((m >> rr) | (m << (n->V - rr))) & ((1u << n->V) - 1);
+    uint32_t v = rr + (uint32_t)__builtin_ctz(m);
+    uint32_t id = net_ovc_at(n, port, v < n->V ? v : v - n->V)->wait_head;
+    if (id < n->pkt_cap)
+        __builtin_prefetch(&n->pkt[id]);
+}
+
 static void on_wake(struct sim *s, const struct event *e, void *ctx)
 {
     struct net *n = ctx;
@@ -1864,6 +1917,10 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
     sim_on(s, NET_EV_CREDIT, on_credit, n);
     sim_on(s, NET_EV_EJECT, on_eject, n);
     sim_on(s, NET_EV_NIC_WAKE, on_nic_wake, n);
+    sim_on_prefetch(s, NET_EV_ARRIVE, pf_packet);
+    sim_on_prefetch(s, NET_EV_EJECT, pf_packet);
+    sim_on_prefetch(s, NET_EV_WAKE, pf_port);
+    sim_on_prefetch(s, NET_EV_CREDIT, pf_port);
     return 0;
 oom:
     diag_error(d, NULL, 0, "network", "out of memory building the model of "
