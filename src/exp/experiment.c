@@ -56,6 +56,11 @@ static const struct cfg_key system_keys[] = {
       .offset = offsetof(struct net_config, field), .min = lo, .max = hi,   \
       .help = text }
 
+#define NET_FLOAT(key, field, lo, hi, text)                                  \
+    { .name = key, .type = CFG_FLOAT,                                        \
+      .offset = offsetof(struct net_config, field), .fmin = lo, .fmax = hi, \
+      .help = text }
+
 /* The four keys of the bias of ADAPTIVE_k (struct route_bias), in
  * congestion levels: the Aries bias is a 2-bit shift and a 6-bit add
  * (src/net/net.c), the per-hop terms kept to the same widths. */
@@ -166,7 +171,7 @@ static const struct cfg_key net_keys[] = {
             "SS_ADAPTIVE: flits added to a non-minimal load (1 packet)"),
     { .name = "congestion_control", .type = CFG_NAME,
       .offset = offsetof(struct net_config, cc), .reg = &cc_registry,
-      .help = "congestion control at the NICs: none or slingshot (Slingshot "
+      .help = "congestion control at the NICs: none, slingshot or dcqcn (Slingshot "
               "slingshot, others none; dfsim list cc)" },
     NET_U32("cc_mark_flits", ccp.mark_flits, 0, 1 << 24,
             "a switch marks a request for its destination's port while more "
@@ -183,6 +188,30 @@ static const struct cfg_key net_keys[] = {
     NET_U32("cc_increase", ccp.increase, 0, 1 << 16,
             "slingshot: window growth per round trip without marks, "
             "packets (1)"),
+    NET_U32("cc_ecn_kmin", ccp.ecn_kmin, 0, 1u << 30,
+            "dcqcn: a router output marks ECN above this many bytes "
+            "waiting for it (5120)"),
+    NET_U32("cc_ecn_kmax", ccp.ecn_kmax, 1, 1u << 30,
+            "dcqcn: ... and marks every packet above this many (102400)"),
+    NET_FLOAT("cc_ecn_pmax", ccp.ecn_pmax, 1e-9, 1,
+              "dcqcn: marking probability at cc_ecn_kmax (0.01)"),
+    NET_FLOAT("dcqcn_g", ccp.dcqcn_g, 1e-9, 0.999999,
+              "dcqcn: alpha's gain g (1/256)"),
+    NET_FLOAT("dcqcn_cnp_interval_us", ccp.dcqcn_cnp_interval_us, 0, 1e9,
+              "dcqcn: at most one notification per pair per this, us (50)"),
+    NET_FLOAT("dcqcn_alpha_interval_us", ccp.dcqcn_alpha_interval_us, 1e-3,
+              1e9, "dcqcn: alpha decays once per this without a "
+                   "notification, us (55)"),
+    NET_FLOAT("dcqcn_timer_us", ccp.dcqcn_timer_us, 1e-3, 1e9,
+              "dcqcn: rate-increase timer, us (60)"),
+    NET_U32("dcqcn_byte_counter", ccp.dcqcn_byte_counter, 1, 1u << 31,
+            "dcqcn: bytes sent per rate-increase stage (300000)"),
+    NET_U32("dcqcn_fast_recovery", ccp.dcqcn_fast_recovery, 0, 1000,
+            "dcqcn: F, stages of fast recovery before additive increase (5)"),
+    NET_FLOAT("dcqcn_rate_ai_gbps", ccp.dcqcn_rate_ai_gbps, 1e-9, 1e6,
+              "dcqcn: additive increase step, Gb/s (0.04)"),
+    NET_FLOAT("dcqcn_rate_hai_gbps", ccp.dcqcn_rate_hai_gbps, 1e-9, 1e6,
+              "dcqcn: hyper increase step, Gb/s (0.2)"),
     { .name = NULL },
 };
 
@@ -495,6 +524,25 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
         p->ccp.window_min = c->ccp.window_min;
     if (HAS("cc_increase"))
         p->ccp.increase = c->ccp.increase;
+#define CCP(key, field)                                                      \
+    if (HAS(key))                                                            \
+        p->ccp.field = c->ccp.field;
+    CCP("cc_ecn_kmin", ecn_kmin)
+    CCP("cc_ecn_kmax", ecn_kmax)
+    CCP("cc_ecn_pmax", ecn_pmax)
+    CCP("dcqcn_g", dcqcn_g)
+    CCP("dcqcn_cnp_interval_us", dcqcn_cnp_interval_us)
+    CCP("dcqcn_alpha_interval_us", dcqcn_alpha_interval_us)
+    CCP("dcqcn_timer_us", dcqcn_timer_us)
+    CCP("dcqcn_byte_counter", dcqcn_byte_counter)
+    CCP("dcqcn_fast_recovery", dcqcn_fast_recovery)
+    CCP("dcqcn_rate_ai_gbps", dcqcn_rate_ai_gbps)
+    CCP("dcqcn_rate_hai_gbps", dcqcn_rate_hai_gbps)
+#undef CCP
+    if (p->ccp.ecn_kmax <= p->ccp.ecn_kmin)
+        diag_error(d, file, g ? cfg_member_line(g, "cc_ecn_kmax") : 0,
+                   "network.cc_ecn_kmax", "%u bytes is not above "
+                   "cc_ecn_kmin (%u)", p->ccp.ecn_kmax, p->ccp.ecn_kmin);
     uint32_t wmax = p->ccp.window_max ? p->ccp.window_max
                                       : p->max_outstanding;
     if (p->ccp.window_min > wmax)

@@ -45,6 +45,7 @@ const struct cc_ops cc_none = {
 static const struct reg_entry *const cc_entries[] = {
     &cc_none.base,
     &cc_slingshot.base,
+    &cc_dcqcn.base,
 };
 
 const struct registry cc_registry = {

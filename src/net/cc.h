@@ -24,8 +24,13 @@
  * only streams toward that node pass it, so a victim whose packets merely
  * cross the congestion tree elsewhere is never marked.
  *
+ * With a controller whose `ecn` is set (DCQCN), every router output also
+ * marks packets PKT_MARK_ECN with a probability that grows with the bytes
+ * waiting for it (RED), requests and responses alike.
+ *
  * Controllers: "none" (Aries, Gemini: no congestion control; SC'20 §III
- * measures Crystal without one) and "slingshot" (cc_slingshot.c).
+ * measures Crystal without one), "slingshot" (cc_slingshot.c) and
+ * "dcqcn" (cc_dcqcn.c).
  * Netscope's AIMD, Cray's static rate control and DCQCN plug in here. */
 #ifndef DFSIM_CC_H
 #define DFSIM_CC_H
@@ -56,6 +61,19 @@ struct cc_params {
                               round trip / window (paced) */
     uint32_t increase;     /* slingshot: window growth per round trip
                               without marks, packets */
+    /* dcqcn (cc_dcqcn.c): the routers' ECN marking and the reaction
+     * point's constants */
+    uint32_t ecn_kmin, ecn_kmax; /* bytes waiting for an output: marking
+                                    starts above kmin, certain above kmax */
+    double ecn_pmax;             /* marking probability at kmax */
+    double dcqcn_g;              /* alpha's gain */
+    double dcqcn_cnp_interval_us;   /* at most one CNP per flow per */
+    double dcqcn_alpha_interval_us; /* alpha decays once per, without CNP */
+    double dcqcn_timer_us;          /* rate-increase timer */
+    uint32_t dcqcn_byte_counter;    /* bytes per byte-counter stage */
+    uint32_t dcqcn_fast_recovery;   /* F: stages of fast recovery */
+    double dcqcn_rate_ai_gbps;      /* additive increase step */
+    double dcqcn_rate_hai_gbps;     /* hyper increase step */
 };
 
 struct cc_ops {
@@ -74,14 +92,31 @@ struct cc_ops {
     /* every `period` (0: never) */
     void (*tick)(void *st, simtime now);
     simtime period;
+    /* the routers ECN-mark packets by their output's queue (RED with
+     * ecn_kmin, ecn_kmax, ecn_pmax: PKT_MARK_ECN) */
+    bool ecn;
 };
 
 extern const struct registry cc_registry;
-extern const struct cc_ops cc_none, cc_slingshot;
+extern const struct cc_ops cc_none, cc_slingshot, cc_dcqcn;
 
 /* Slingshot: the window of pair (src, dst) in packets (window_max for a
  * pair it does not track); for tests and reports. */
 double cc_slingshot_window(const void *st, uint32_t src, uint32_t dst);
+
+/* RED: the probability that a packet joining an output with `bytes`
+ * waiting is ECN-marked — 0 up to ecn_kmin, ecn_pmax (bytes - kmin) /
+ * (kmax - kmin) up to ecn_kmax, 1 beyond. */
+double cc_ecn_probability(const struct cc_params *p, uint64_t bytes);
+
+/* DCQCN: the current rate of pair (src, dst), bytes per ps (the line rate
+ * for a pair it does not throttle), and what the reaction points did. */
+double cc_dcqcn_rate(const void *st, uint32_t src, uint32_t dst);
+struct dcqcn_stats {
+    uint64_t cnps;              /* marked responses taken as a CNP */
+    uint64_t fast_recovery, additive_increase, hyper_increase;
+};
+struct dcqcn_stats cc_dcqcn_stats(const void *st);
 
 /* ---- per endpoint-pair state (for the pair-based controllers) ------ */
 
@@ -96,6 +131,8 @@ struct cc_pair {
     simtime rtt_min;     /* least round trip seen (0: none yet) */
     uint32_t calm;       /* share of its acks unmarked, 1/1024, moving
                             average (DCTCP's 1 - alpha; 0 at first) */
+    uint32_t aux;        /* the controller's own record of the pair (an
+                            index; 0 when added) */
 };
 #define CC_PAIR_FREE UINT64_MAX
 

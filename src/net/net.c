@@ -243,6 +243,19 @@ void net_params_defaults(struct net_params *p, const struct topo *t)
     p->ccp.window_max = 0; /* the NIC's max_outstanding */
     p->ccp.window_min = 1.0 / 32;
     p->ccp.increase = 1;
+    /* DCQCN (cc_dcqcn.c, whose header cites these): the authors' ns-3
+     * constants, the marking thresholds of a public validation */
+    p->ccp.ecn_kmin = 5 * 1024;
+    p->ccp.ecn_kmax = 100 * 1024;
+    p->ccp.ecn_pmax = 0.01;
+    p->ccp.dcqcn_g = 1.0 / 256;
+    p->ccp.dcqcn_cnp_interval_us = 50;
+    p->ccp.dcqcn_alpha_interval_us = 55;
+    p->ccp.dcqcn_timer_us = 60;
+    p->ccp.dcqcn_byte_counter = 300000;
+    p->ccp.dcqcn_fast_recovery = 5;
+    p->ccp.dcqcn_rate_ai_gbps = 0.04;
+    p->ccp.dcqcn_rate_hai_gbps = 0.2;
 }
 
 static uint32_t data_flits(const struct net_params *p, uint32_t bytes)
@@ -652,6 +665,19 @@ static inline void cc_mark(struct net *n, struct packet *p)
         p->mark |= PKT_MARK_ENDPOINT;
 }
 
+/* ECN (net/cc.h, cc_dcqcn.c): a packet routed to an output with q flits
+ * already waiting for it is marked with probability cc_ecn_probability
+ * (RED), drawn from router r's stream only when it is not 0 or 1. */
+static void ecn_mark(struct net *n, uint32_t r, struct packet *p)
+{
+    uint32_t q = n->out[p->out_port].qflits;
+    if (q <= n->ecn_kmin) /* the common case, without a division */
+        return;
+    double pr = cc_ecn_probability(&n->p.ccp, (uint64_t)q * n->p.flit_bytes);
+    if (pr >= 1 || rng_unit(&n->router_rng[r]) < pr)
+        p->mark |= PKT_MARK_ECN;
+}
+
 /* Packet id, at the head of input VC iv of router r, is routed: from now
  * on it waits for its output (the VC's stall counting; the output's
  * near-end queue, except on a tiled router where that is its column
@@ -662,8 +688,11 @@ static void route_here(struct net *n, uint32_t r, uint32_t id,
     simtime now = n->s->now;
     struct packet *p = &n->pkt[id];
     route_packet(n, r, p, now);
-    if (n->cc_on)
+    if (n->cc_on) {
         cc_mark(n, p);
+        if (n->cc_ecn)
+            ecn_mark(n, r, p);
+    }
     if (n->p.router != NET_ROUTER_TILED)
         queue_add(n, p->out_port, p->flits, now);
     if (n->p.counters) {
@@ -1911,6 +1940,9 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
         }
         if (p->cc->tick && p->cc->period)
             n->cc_next_tick = p->cc->period;
+        n->cc_ecn = p->cc->ecn;
+        /* bytes to flits, rounded down: q <= this is q bytes <= kmin */
+        n->ecn_kmin = p->ccp.ecn_kmin / p->flit_bytes;
     }
     sim_on(s, NET_EV_ARRIVE, on_arrive, n);
     sim_on(s, NET_EV_WAKE, on_wake, n);

@@ -117,6 +117,8 @@ enum {
 enum {
     PKT_MARK_ENDPOINT = 1, /* routed to a switch's endpoint port while more
                               than cc mark_flits waited for it */
+    PKT_MARK_ECN = 2,      /* ECN: marked by a router output's RED (a
+                              controller with cc_ops.ecn) */
 };
 
 /* How a router buffers packets between its inputs and outputs (see the
@@ -531,6 +533,8 @@ struct net {
     struct net_count ct;        /* all NULL unless p.counters */
 
     void *cc_st;                /* the congestion controller's state */
+    bool cc_ecn;                /* its routers ECN-mark (cc_ops.ecn) */
+    uint32_t ecn_kmin;          /* ... above this many flits waiting */
     bool cc_on;                 /* a controller other than "none": marks
                                    are set and it is asked */
     simtime cc_next_tick;       /* its next tick (SIMTIME_MAX: none) */
