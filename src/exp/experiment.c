@@ -171,8 +171,8 @@ static const struct cfg_key net_keys[] = {
             "SS_ADAPTIVE: flits added to a non-minimal load (1 packet)"),
     { .name = "congestion_control", .type = CFG_NAME,
       .offset = offsetof(struct net_config, cc), .reg = &cc_registry,
-      .help = "congestion control at the NICs: none, slingshot or dcqcn (Slingshot "
-              "slingshot, others none; dfsim list cc)" },
+      .help = "congestion control at the NICs: none, slingshot, dcqcn or "
+              "netscope (Slingshot slingshot, others none; dfsim list cc)" },
     NET_U32("cc_mark_flits", ccp.mark_flits, 0, 1 << 24,
             "a switch marks a request for its destination's port while more "
             "flits wait for that port (4 largest packets)"),
@@ -212,6 +212,16 @@ static const struct cfg_key net_keys[] = {
               "dcqcn: additive increase step, Gb/s (0.04)"),
     NET_FLOAT("dcqcn_rate_hai_gbps", ccp.dcqcn_rate_hai_gbps, 1e-9, 1e6,
               "dcqcn: hyper increase step, Gb/s (0.2)"),
+    NET_FLOAT("netscope_g", ccp.netscope_g, 1e-9, 0.999999,
+              "netscope: alpha's gain g (ICS'21 Eq. 14; 1/16)"),
+    NET_FLOAT("netscope_window_us", ccp.netscope_window_us, 1e-3, 1e9,
+              "netscope: measurement window, us (20; the paper's 1 s)"),
+    NET_FLOAT("netscope_step_gbps", ccp.netscope_step_gbps, 1e-9, 1e6,
+              "netscope: rate increase per window without stalls, Gb/s "
+              "(Eq. 15's +1)"),
+    NET_FLOAT("netscope_sensitivity", ccp.netscope_sensitivity, 0, 1e6,
+              "netscope: the delay sensitivity c_a of every NIC's "
+              "application (0)"),
     { .name = NULL },
 };
 
@@ -538,6 +548,10 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
     CCP("dcqcn_fast_recovery", dcqcn_fast_recovery)
     CCP("dcqcn_rate_ai_gbps", dcqcn_rate_ai_gbps)
     CCP("dcqcn_rate_hai_gbps", dcqcn_rate_hai_gbps)
+    CCP("netscope_g", netscope_g)
+    CCP("netscope_window_us", netscope_window_us)
+    CCP("netscope_step_gbps", netscope_step_gbps)
+    CCP("netscope_sensitivity", netscope_sensitivity)
 #undef CCP
     if (p->ccp.ecn_kmax <= p->ccp.ecn_kmin)
         diag_error(d, file, g ? cfg_member_line(g, "cc_ecn_kmax") : 0,

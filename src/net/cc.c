@@ -46,6 +46,7 @@ static const struct reg_entry *const cc_entries[] = {
     &cc_none.base,
     &cc_slingshot.base,
     &cc_dcqcn.base,
+    &cc_netscope.base,
 };
 
 const struct registry cc_registry = {
@@ -54,6 +55,20 @@ const struct registry cc_registry = {
     .entries = cc_entries,
     .n = sizeof cc_entries / sizeof cc_entries[0],
 };
+
+double cc_nic_line_rate(const struct net *n)
+{
+    if (n->t->n_nics == 0)
+        return 1.0;
+    const struct net_out *o = &n->out[n->t->nics[0].first_port];
+    double r = (double)n->p.flit_bytes * 1024.0 / (double)o->ser_fp;
+    if (n->p.nic_flit_time) {
+        double f = (double)n->p.nic_flit_bytes / (double)n->p.nic_flit_time;
+        if (f < r)
+            r = f;
+    }
+    return r;
+}
 
 /* ---- the pair table ------------------------------------------------ */
 

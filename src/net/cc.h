@@ -29,8 +29,8 @@
  * waiting for it (RED), requests and responses alike.
  *
  * Controllers: "none" (Aries, Gemini: no congestion control; SC'20 §III
- * measures Crystal without one), "slingshot" (cc_slingshot.c) and
- * "dcqcn" (cc_dcqcn.c).
+ * measures Crystal without one), "slingshot" (cc_slingshot.c), "dcqcn"
+ * (cc_dcqcn.c) and "netscope" (cc_netscope.c).
  * Netscope's AIMD, Cray's static rate control and DCQCN plug in here. */
 #ifndef DFSIM_CC_H
 #define DFSIM_CC_H
@@ -43,6 +43,7 @@
 
 struct net;
 struct packet;
+struct message;
 
 /* Messages of a NIC's queue the NIC looks at for one whose pair may send
  * (a bound, so that one NIC's decision stays O(1); Slingshot's Cassini
@@ -74,6 +75,11 @@ struct cc_params {
     uint32_t dcqcn_fast_recovery;   /* F: stages of fast recovery */
     double dcqcn_rate_ai_gbps;      /* additive increase step */
     double dcqcn_rate_hai_gbps;     /* hyper increase step */
+    /* netscope (cc_netscope.c) */
+    double netscope_g;              /* alpha's gain (Eq. 14) */
+    double netscope_window_us;      /* measurement window */
+    double netscope_step_gbps;      /* additive increase per window */
+    double netscope_sensitivity;    /* c_a of every NIC's application */
 };
 
 struct cc_ops {
@@ -85,6 +91,9 @@ struct cc_ops {
     /* when NIC src's next request to dst may go: <= now now, SIMTIME_MAX
      * when an ack comes */
     simtime (*admit)(void *st, uint32_t src, uint32_t dst, simtime now);
+    /* optional (NULL: none): when message m (net->msg[id]), none of it
+     * sent yet, may start at its NIC; asked before admit */
+    simtime (*admit_msg)(void *st, const struct message *m, simtime now);
     /* request p left its NIC */
     void (*sent)(void *st, const struct packet *p, simtime now);
     /* response p (its marks the request's) is back at its source */
@@ -95,10 +104,16 @@ struct cc_ops {
     /* the routers ECN-mark packets by their output's queue (RED with
      * ecn_kmin, ecn_kmax, ecn_pmax: PKT_MARK_ECN) */
     bool ecn;
+    /* it reads the NICs' counters: the network keeps them */
+    bool counters;
 };
 
 extern const struct registry cc_registry;
-extern const struct cc_ops cc_none, cc_slingshot, cc_dcqcn;
+extern const struct cc_ops cc_none, cc_slingshot, cc_dcqcn, cc_netscope;
+
+/* A NIC's line rate, bytes per ps: its first port's link, or its flit
+ * path if slower (Aries: a 16-byte NIC flit per nic_flit_time). */
+double cc_nic_line_rate(const struct net *n);
 
 /* Slingshot: the window of pair (src, dst) in packets (window_max for a
  * pair it does not track); for tests and reports. */
@@ -117,6 +132,28 @@ struct dcqcn_stats {
     uint64_t fast_recovery, additive_increase, hyper_increase;
 };
 struct dcqcn_stats cc_dcqcn_stats(const void *st);
+
+/* Netscope: Eqs. 14-15 for one window — alpha from the window's stall
+ * signal (share of the window stalled, 0..1), the rate cut by
+ * alpha / (2 + ca) if the signal is not 0, else raised by step; the rate
+ * kept within [floor_rate, line] (cc_netscope.c). */
+void cc_netscope_update(double alpha, double signal, double ca, double g,
+                        double step, double floor_rate, double line,
+                        double *alpha_out, double *rate);
+/* Netscope: set NIC nic's rate (bytes per ps, kept within its floor and
+ * the line; for tests, and runs that fix a rate). */
+void cc_netscope_set_rate(void *st, uint32_t nic, double rate);
+/* Netscope: set NIC nic's application's delay sensitivity c_a. */
+void cc_netscope_set_sensitivity(void *st, uint32_t nic, double ca);
+/* Netscope: NIC nic's rate, bytes per ps. */
+double cc_netscope_rate(const void *st, uint32_t nic);
+struct netscope_stats {
+    uint64_t windows;      /* ticks taken */
+    uint64_t decreases;    /* NIC-windows with stalls (a cut) */
+    uint64_t delays;       /* messages held back */
+    simtime delay_time;    /* their total wait */
+};
+struct netscope_stats cc_netscope_stats(const void *st);
 
 /* ---- per endpoint-pair state (for the pair-based controllers) ------ */
 

@@ -86,22 +86,6 @@ static double gbps_to_bpps(double gbps)
     return gbps * 1e9 / 8.0 / 1e12; /* bytes per picosecond */
 }
 
-/* The NIC line rate: its first port's link, or its flit path if slower
- * (Aries: 16-byte NIC flits every nic_flit_time). */
-static double line_rate(const struct net *n)
-{
-    if (n->t->n_nics == 0)
-        return 1.0;
-    const struct net_out *o = &n->out[n->t->nics[0].first_port];
-    double r = (double)n->p.flit_bytes * 1024.0 / (double)o->ser_fp;
-    if (n->p.nic_flit_time) {
-        double f = (double)n->p.nic_flit_bytes / (double)n->p.nic_flit_time;
-        if (f < r)
-            r = f;
-    }
-    return r;
-}
-
 static int dcqcn_init(void **st, struct net *n, char *err, size_t len)
 {
     const struct cc_params *p = &n->p.ccp;
@@ -123,7 +107,7 @@ static int dcqcn_init(void **st, struct net *n, char *err, size_t len)
         return -1;
     }
     d->free_head = NO_FLOW;
-    d->line = line_rate(n);
+    d->line = cc_nic_line_rate(n);
     d->g = p->dcqcn_g;
     d->rai = gbps_to_bpps(p->dcqcn_rate_ai_gbps);
     d->rhai = gbps_to_bpps(p->dcqcn_rate_hai_gbps);

@@ -256,6 +256,13 @@ void net_params_defaults(struct net_params *p, const struct topo *t)
     p->ccp.dcqcn_fast_recovery = 5;
     p->ccp.dcqcn_rate_ai_gbps = 0.04;
     p->ccp.dcqcn_rate_hai_gbps = 0.2;
+    /* Netscope (cc_netscope.c, whose header says why): g 1/16 (DCTCP's;
+     * the paper: g in (0, 1)), a 20 us window (the paper's 1 s scaled to
+     * millisecond runs), +1 Gb/s per window (the paper's "+1"), c_a 0 */
+    p->ccp.netscope_g = 1.0 / 16;
+    p->ccp.netscope_window_us = 20;
+    p->ccp.netscope_step_gbps = 1;
+    p->ccp.netscope_sensitivity = 0;
 }
 
 static uint32_t data_flits(const struct net_params *p, uint32_t bytes)
@@ -1318,7 +1325,12 @@ static uint32_t req_pick(struct net *n, uint32_t nic, simtime now,
     uint32_t k = 0;
     for (uint32_t id = c->req_head; id != NET_NONE && k < NET_CC_SCAN;
          id = n->msg[id].next, k++) {
-        simtime t = n->p.cc->admit(n->cc_st, nic, n->msg[id].dst_nic, now);
+        const struct message *m = &n->msg[id];
+        simtime t = m->sent == 0 && n->p.cc->admit_msg
+                        ? n->p.cc->admit_msg(n->cc_st, m, now)
+                        : now;
+        if (t <= now)
+            t = n->p.cc->admit(n->cc_st, nic, m->dst_nic, now);
         if (t <= now)
             return id;
         if (t < *retry)
@@ -1334,7 +1346,7 @@ static void cc_ticks(struct net *n, simtime now)
 {
     while (n->cc_next_tick <= now) {
         n->p.cc->tick(n->cc_st, n->cc_next_tick);
-        n->cc_next_tick += n->p.cc->period;
+        n->cc_next_tick += n->cc_period;
     }
 }
 
@@ -1710,6 +1722,8 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
     n->t = t;
     n->s = s;
     n->p = *p;
+    if (p->cc && p->cc->counters) /* the controller reads them */
+        n->p.counters = true;
     n->seed = seed;
     n->n_routers = t->n_routers;
     n->n_nics = t->n_nics;
@@ -1808,7 +1822,7 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
     /* input VCs 40 bytes apart with counting (struct net_vc_count after
      * each), 8 without */
     n->ivc_size = sizeof(struct net_ivc) +
-                  (p->counters ? sizeof(struct net_vc_count) : 0);
+                  (n->p.counters ? sizeof(struct net_vc_count) : 0);
     n->ivc = calloc_lines(PV * n->ivc_size, 1);
     if (!n->ivc)
         goto oom;
@@ -1820,7 +1834,7 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
     ALLOC(n->nic, t->n_nics);
     ALLOC(n->router_rng, t->n_routers);
     ALLOC(n->nic_rng, t->n_nics);
-    if (p->counters) {
+    if (n->p.counters) {
         struct net_count *k = &n->ct;
         ALLOC_LINES(k->out, P);
         ALLOC_LINES(k->nic, t->n_nics);
@@ -1930,6 +1944,7 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
     n->cc_on = p->cc && p->cc != &cc_none;
     n->cc_next_tick = SIMTIME_MAX;
     if (n->cc_on) {
+        n->cc_period = p->cc->period; /* init may set its own */
         char err[160];
         if (p->cc->init(&n->cc_st, n, err, sizeof err) != 0) {
             diag_error(d, NULL, 0, "network.congestion_control", "%s: %s",
@@ -1938,8 +1953,8 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
             net_free(n);
             return -1;
         }
-        if (p->cc->tick && p->cc->period)
-            n->cc_next_tick = p->cc->period;
+        if (p->cc->tick && n->cc_period)
+            n->cc_next_tick = n->cc_period;
         n->cc_ecn = p->cc->ecn;
         /* bytes to flits, rounded down: q <= this is q bytes <= kmin */
         n->ecn_kmin = p->ccp.ecn_kmin / p->flit_bytes;

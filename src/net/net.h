@@ -538,6 +538,8 @@ struct net {
     bool cc_on;                 /* a controller other than "none": marks
                                    are set and it is asked */
     simtime cc_next_tick;       /* its next tick (SIMTIME_MAX: none) */
+    simtime cc_period;          /* between ticks (cc_ops.period, or what
+                                   its init set) */
 };
 
 /* Output VC `vc` of `port`. */

@@ -1,0 +1,252 @@
+/* net/cc_netscope.c — Netscope's delay-sensitivity-driven rate control
+ * (Patke et al., ICS'21 §5), per NIC.
+ *
+ * What the paper says, and how it is modelled:
+ *
+ *   Congestion signal: "stalls experienced by the application traffic
+ *   injected from the NIC to the HSN (nic2hsn)", read through PAPI every
+ *   measurement window (1 s there). Here: the share of the window the
+ *   NIC's requests were ready but held back for lack of credits — the
+ *   model's AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED (net/counters.h),
+ *   as time; so the network keeps counters when this controller is on.
+ *
+ *   Rate control (Eqs. 14-15): alpha <- (1 - g) alpha + g nic2hsn every
+ *   window; if alpha > 0, R <- R (1 - alpha / (2 + c_a)), else R <- R + 1.
+ *   Read literally, alpha stays above 0 forever after the first stall
+ *   (it only decays geometrically) and R would only fall; as in DCTCP
+ *   and DCQCN, whose rule the paper adopts, the decrease is taken in a
+ *   window whose signal shows congestion (nic2hsn > 0) and the increase
+ *   otherwise (inferred). The step's unit is not given: `step` Gb/s per
+ *   window (1, as written, read as Gb/s). R stays within [R_line / 1024,
+ *   R_line] (the floor: inferred, so a NIC is never silenced).
+ *
+ *   c_a: the application's delay sensitivity (ICS'21 §4.1, Table 3:
+ *   MILC 6.67, LAMMPS 0.47, AMG 0 on Voltrino), per NIC
+ *   (cc_netscope_set_sensitivity; netscope_sensitivity for all NICs).
+ *   A sensitive application's rate falls less: 1 - alpha / (2 + c_a).
+ *   With c_a = 0 this is DCQCN's cut on the stall signal — what the paper
+ *   calls DCQCN on Aries, which has no ECN (inferred: the paper does not
+ *   say how it ran DCQCN there).
+ *
+ *   Delay injection (Eq. 13, Fig. 2): the MPI wrapper waits between
+ *   consecutive message sends of a process for the time the message
+ *   would take at the reduced rate minus at the line rate; Linux sleeps
+ *   whole microseconds, so a fraction f of a microsecond is a 1 us sleep
+ *   with probability f (the paper's example: 0.3 us -> 1 us with
+ *   probability 0.3). Here: a message may start at its NIC only b /
+ *   R_line plus that wait after the previous one started (admit_msg: as
+ *   if the previous send took its line-rate time, then the wrapper
+ *   slept), the fraction drawn from the NIC's random stream; the wait is
+ *   the NIC's, not the rank's (the wrapper's usleep also stops the
+ *   process; not modelled). Eq. 13 writes the delay as (R_line - R) /
+ *   B_nic; per message of b bytes that is b / R - b / R_line, which is
+ *   what it must be for messages to leave at R on average.
+ *
+ * Window and gain: the paper samples every 1 s and gives g only as in
+ * (0, 1). dfsim's runs last milliseconds: the default window is 20 us
+ * (a few round trips under load on Aries) and g 1/16 (DCTCP's). */
+#include "net/cc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/rng.h"
+#include "core/time.h"
+#include "net/net.h"
+
+struct ns_nic {
+    double rate;       /* R, bytes per ps */
+    double alpha;
+    double ca;         /* delay sensitivity */
+    simtime stalled;   /* its request stall time at the last window */
+    simtime next_ok;   /* its next message may start then */
+};
+
+struct netscope {
+    struct net *n;
+    struct ns_nic *nic;
+    double line, floor, step, g;
+    struct netscope_stats st;
+};
+
+/* The NIC's request stall time up to now, open interval included. */
+static simtime stall_now(const struct net *n, uint32_t nic, simtime now)
+{
+    const struct net_nic_count *k = &n->ct.nic[nic];
+    simtime s = k->stall[PKT_REQ];
+    if (k->since[PKT_REQ] != SIMTIME_MAX)
+        s += now - k->since[PKT_REQ];
+    return s;
+}
+
+static int ns_init(void **st, struct net *n, char *err, size_t len)
+{
+    const struct cc_params *p = &n->p.ccp;
+    if (!n->ct.nic) {
+        snprintf(err, len, "netscope reads the NICs' stall counters: the "
+                           "network must keep counters");
+        return -1;
+    }
+    if (!(p->netscope_g > 0 && p->netscope_g < 1) ||
+        !(p->netscope_window_us > 0) || !(p->netscope_step_gbps > 0) ||
+        !(p->netscope_sensitivity >= 0)) {
+        snprintf(err, len, "netscope needs 0 < g < 1, a positive window "
+                           "and step, and a sensitivity >= 0");
+        return -1;
+    }
+    struct netscope *s = calloc(1, sizeof *s);
+    uint32_t nn = n->t->n_nics;
+    if (s)
+        s->nic = calloc(nn ? nn : 1, sizeof *s->nic);
+    if (!s || !s->nic) {
+        free(s);
+        snprintf(err, len, "out of memory");
+        return -1;
+    }
+    s->n = n;
+    s->line = cc_nic_line_rate(n);
+    s->floor = s->line / 1024;
+    s->step = p->netscope_step_gbps * 1e9 / 8 / 1e12;
+    s->g = p->netscope_g;
+    n->cc_period = (simtime)llround(p->netscope_window_us * SIMTIME_US);
+    if (n->cc_period == 0)
+        n->cc_period = 1;
+    for (uint32_t i = 0; i < nn; i++)
+        s->nic[i] = (struct ns_nic){ .rate = s->line,
+                                     .ca = p->netscope_sensitivity };
+    *st = s;
+    return 0;
+}
+
+static void ns_free(void *st)
+{
+    struct netscope *s = st;
+    if (s)
+        free(s->nic);
+    free(s);
+}
+
+static simtime ns_admit(void *st, uint32_t src, uint32_t dst, simtime now)
+{
+    (void)st, (void)src, (void)dst;
+    return now;
+}
+
+static simtime ns_admit_msg(void *st, const struct message *m, simtime now)
+{
+    const struct netscope *s = st;
+    simtime t = s->nic[m->src_nic].next_ok;
+    return t > now ? t : now;
+}
+
+/* The wait after a message of `bytes` at rate R: b / R - b / R_line, in
+ * whole microseconds, the fraction as a 1 us wait with that probability. */
+static simtime injected_delay(struct netscope *s, uint32_t nic,
+                              uint32_t bytes)
+{
+    const struct ns_nic *c = &s->nic[nic];
+    if (c->rate >= s->line)
+        return 0;
+    double us = ((double)bytes / c->rate - (double)bytes / s->line) /
+                (double)SIMTIME_US;
+    double whole = floor(us);
+    if (rng_unit(&s->n->nic_rng[nic]) < us - whole)
+        whole += 1;
+    return (simtime)whole * SIMTIME_US;
+}
+
+static void ns_sent(void *st, const struct packet *p, simtime now)
+{
+    struct netscope *s = st;
+    if (p->index != 0) /* not the first packet of its message */
+        return;
+    uint32_t bytes = s->n->msg[p->msg].bytes;
+    simtime d = injected_delay(s, p->src_nic, bytes);
+    /* the wrapper sleeps after a send that took b / R_line: the next
+     * starts b / R_line + delay after this one, b / R on average */
+    s->nic[p->src_nic].next_ok =
+        now + (simtime)llround((double)bytes / s->line) + d;
+    s->st.delays += d > 0;
+    s->st.delay_time += d;
+}
+
+static void ns_acked(void *st, const struct packet *p, simtime now)
+{
+    (void)st, (void)p, (void)now;
+}
+
+static void ns_tick(void *st, simtime now)
+{
+    struct netscope *s = st;
+    simtime window = s->n->cc_period;
+    for (uint32_t i = 0; i < s->n->t->n_nics; i++) {
+        struct ns_nic *c = &s->nic[i];
+        simtime t = stall_now(s->n, i, now);
+        double sig = (double)(t - c->stalled) / (double)window;
+        c->stalled = t;
+        if (sig > 1)
+            sig = 1;
+        cc_netscope_update(c->alpha, sig, c->ca, s->g, s->step, s->floor,
+                           s->line, &c->alpha, &c->rate);
+        s->st.decreases += sig > 0;
+    }
+    s->st.windows++;
+}
+
+void cc_netscope_update(double alpha, double signal, double ca, double g,
+                        double step, double floor_rate, double line,
+                        double *alpha_out, double *rate)
+{
+    alpha = (1 - g) * alpha + g * signal; /* Eq. 14 */
+    if (signal > 0)
+        *rate *= 1 - alpha / (2 + ca); /* Eq. 15 */
+    else
+        *rate += step;
+    if (*rate < floor_rate)
+        *rate = floor_rate;
+    if (*rate > line)
+        *rate = line;
+    *alpha_out = alpha;
+}
+
+const struct cc_ops cc_netscope = {
+    .base = { "netscope", "Netscope: per NIC, an AIMD rate from the NIC's "
+                          "injection stalls, cut less for a delay-"
+                          "sensitive application, applied as delays "
+                          "between messages (Patke et al. ICS'21 §5)" },
+    .init = ns_init,
+    .free = ns_free,
+    .admit = ns_admit,
+    .admit_msg = ns_admit_msg,
+    .sent = ns_sent,
+    .acked = ns_acked,
+    .tick = ns_tick,
+    .counters = true,
+};
+
+void cc_netscope_set_rate(void *st, uint32_t nic, double rate)
+{
+    struct netscope *s = st;
+    if (nic < s->n->t->n_nics)
+        s->nic[nic].rate = rate < s->floor ? s->floor
+                           : rate > s->line ? s->line : rate;
+}
+
+void cc_netscope_set_sensitivity(void *st, uint32_t nic, double ca)
+{
+    struct netscope *s = st;
+    if (nic < s->n->t->n_nics)
+        s->nic[nic].ca = ca;
+}
+
+double cc_netscope_rate(const void *st, uint32_t nic)
+{
+    const struct netscope *s = st;
+    return s->nic[nic].rate;
+}
+
+struct netscope_stats cc_netscope_stats(const void *st)
+{
+    return ((const struct netscope *)st)->st;
+}

@@ -1,0 +1,189 @@
+/* tests/test_netscope.c — Netscope's rate control (net/cc_netscope.c):
+ * Eqs. 14-15 on hand-computed signals, delay injection's mean rate on a
+ * quiet network, and the controller on an incast: the incast's sources
+ * stall and are slowed, a NIC that only receives keeps its line rate,
+ * and a delay-sensitive NIC is cut less than an insensitive one under
+ * the same signal. */
+#include "test.h"
+
+#include <math.h>
+
+#include "core/sim.h"
+#include "net/cc.h"
+#include "net/net.h"
+#include "topo/topo.h"
+
+static bool near(double a, double b)
+{
+    return fabs(a - b) <= 1e-12 * fabs(b);
+}
+
+static void test_netscope_update(void)
+{
+    /* alpha 0.5, a window stalled 20 %, g = 1/16:
+     * alpha' = 15/16 x 0.5 + 0.2 / 16 = 0.48125;
+     * MILC (c_a 6.67): R' = R (1 - 0.48125 / 8.67) */
+    double a, r = 1.0;
+    cc_netscope_update(0.5, 0.2, 6.67, 1.0 / 16, 0.01, 0.001, 1.0, &a, &r);
+    CHECK(near(a, 0.48125));
+    CHECK(near(r, 1 - 0.48125 / 8.67));
+    /* the same for AMG (c_a 0): cut by alpha / 2 — more */
+    double r0 = 1.0;
+    cc_netscope_update(0.5, 0.2, 0, 1.0 / 16, 0.01, 0.001, 1.0, &a, &r0);
+    CHECK(near(r0, 1 - 0.48125 / 2));
+    CHECK(r0 < r);
+    /* a window without stalls: alpha decays, the rate rises by the step */
+    r = 0.5;
+    cc_netscope_update(0.5, 0, 0, 1.0 / 16, 0.01, 0.001, 1.0, &a, &r);
+    CHECK(near(a, 0.46875));
+    CHECK(near(r, 0.51));
+    /* kept within [floor, line] */
+    r = 0.999;
+    cc_netscope_update(0, 0, 0, 1.0 / 16, 0.01, 0.001, 1.0, &a, &r);
+    CHECK(r == 1.0);
+    r = 0.0011;
+    cc_netscope_update(1, 1, 0, 1.0 / 16, 0.01, 0.001, 1.0, &a, &r);
+    CHECK(r == 0.001);
+}
+
+struct nx {
+    struct topo t;
+    struct sim s;
+    struct net n;
+    struct diag d;
+};
+
+static int nx_setup(struct nx *x, const struct cc_ops *cc, double ca)
+{
+    memset(x, 0, sizeof *x);
+    diag_init(&x->d);
+    if (topo_build_system(&x->t, "voltrino", &x->d) != 0)
+        return -1;
+    if (sim_init(&x->s, EVQ_CALENDAR, net_entities(&x->t)) != 0)
+        return -1;
+    struct net_params np;
+    net_params_defaults(&np, &x->t);
+    np.cc = cc;
+    np.ccp.netscope_sensitivity = ca;
+    CHECK(!np.counters); /* netscope turns them on */
+    return net_init(&x->n, &x->t, &np, &x->s, 1, &x->d);
+}
+
+static void nx_free(struct nx *x)
+{
+    net_free(&x->n);
+    sim_free(&x->s);
+    topo_free(&x->t);
+}
+
+static simtime last_done;
+static void on_done(void *ctx, uint32_t m, const struct message *msg,
+                    simtime now)
+{
+    (void)ctx, (void)m, (void)msg;
+    if (now > last_done)
+        last_done = now;
+}
+
+/* A NIC held at a quarter of its line rate sends 400 messages of 4 KiB
+ * (queued at once) to a NIC of another router of a quiet network: they
+ * leave at the quarter on average (the sub-microsecond part of each wait
+ * drawn as a whole microsecond with that probability), where without the
+ * hold they go at the line. */
+static void test_netscope_delay_injection(void)
+{
+    struct nx x;
+    if (nx_setup(&x, &cc_netscope, 0) != 0) {
+        CHECK(!"setup");
+        return;
+    }
+    CHECK(x.n.p.counters);
+    double line = cc_nic_line_rate(&x.n);
+    uint32_t a = 0, b = x.t.n_nics - 1;
+    CHECK(x.t.nics[a].router != x.t.nics[b].router);
+    cc_netscope_set_rate(x.n.cc_st, a, line / 4);
+    /* no ticks: the rate stays where it was set */
+    x.n.cc_next_tick = SIMTIME_MAX;
+    x.n.hooks = (struct net_hooks){ .msg_done = on_done };
+    last_done = 0;
+    enum { MSGS = 400, BYTES = 4096 };
+    for (int k = 0; k < MSGS; k++)
+        net_send(&x.n, a, b, NET_PUT, BYTES, 0, 0);
+    sim_run(&x.s, SIMTIME_MAX);
+    CHECK(net_check_drained(&x.n, &x.d) == 0);
+    double rate = (double)MSGS * BYTES / (double)last_done;
+    struct netscope_stats s = cc_netscope_stats(x.n.cc_st);
+    fprintf(stderr, "  netscope delay injection: %.4f of the line (target "
+            "0.25), %llu of %d messages delayed, mean wait %.3f us\n",
+            rate / line, (unsigned long long)s.delays, MSGS,
+            (double)s.delay_time / (double)MSGS / SIMTIME_US);
+    CHECK(fabs(rate / line - 0.25) < 0.25 * 0.05);
+    /* 4096 B at a quarter: 3 x 4096 / line of wait, 1.x us: every
+     * message waits at least 1 us, some 2 */
+    CHECK_EQ_U(s.delays, MSGS);
+    nx_free(&x);
+}
+
+/* 12 NICs of other routers PUT 16 x 64 KiB each to one NIC: its port
+ * backs the network up into the sources, whose requests stall; each
+ * window with stalls cuts their rate. */
+static void incast(double ca, double *mean_rate, double *dst_rate,
+                   struct netscope_stats *st, double *done_us)
+{
+    struct nx x;
+    *mean_rate = *dst_rate = *done_us = -1;
+    if (nx_setup(&x, &cc_netscope, ca) != 0)
+        return;
+    double line = cc_nic_line_rate(&x.n);
+    uint32_t dst = 0, src[12], k = 0;
+    for (uint32_t c = 0; c < x.t.n_nics && k < 12; c++)
+        if (x.t.nics[c].router != x.t.nics[dst].router)
+            src[k++] = c;
+    CHECK_EQ_U(k, 12);
+    x.n.hooks = (struct net_hooks){ .msg_done = on_done };
+    last_done = 0;
+    for (int r = 0; r < 16; r++)
+        for (uint32_t i = 0; i < k; i++)
+            net_send(&x.n, src[i], dst, NET_PUT, 64 * 1024, 0, 0);
+    sim_run(&x.s, 300 * SIMTIME_US);
+    double sum = 0;
+    for (uint32_t i = 0; i < k; i++)
+        sum += cc_netscope_rate(x.n.cc_st, src[i]);
+    *mean_rate = sum / k / line;
+    *dst_rate = cc_netscope_rate(x.n.cc_st, dst) / line;
+    *st = cc_netscope_stats(x.n.cc_st);
+    sim_run(&x.s, SIMTIME_MAX);
+    CHECK(net_check_drained(&x.n, &x.d) == 0);
+    *done_us = (double)last_done / SIMTIME_US;
+    nx_free(&x);
+}
+
+static void test_netscope_incast(void)
+{
+    double m0, d0, t0, m7, d7, t7;
+    struct netscope_stats s0, s7;
+    incast(0, &m0, &d0, &s0, &t0);
+    incast(6.67, &m7, &d7, &s7, &t7);
+    fprintf(stderr, "  netscope incast 12 x 16 x 64 KiB on voltrino: at "
+            "300 us the sources' mean rate %.3f of the line with c_a 0, "
+            "%.3f with c_a 6.67 (the receiver: %.3f, %.3f); %llu / %llu "
+            "NIC-windows cut, %llu / %llu messages delayed; done at %.0f "
+            "/ %.0f us\n",
+            m0, m7, d0, d7, (unsigned long long)s0.decreases,
+            (unsigned long long)s7.decreases,
+            (unsigned long long)s0.delays, (unsigned long long)s7.delays,
+            t0, t7);
+    CHECK(s0.windows >= 14); /* 20 us windows, taken lazily */
+    CHECK(s0.decreases > 0);
+    CHECK(m0 > 0 && m0 < 0.5); /* slowed */
+    CHECK(d0 == 1.0);          /* the receiver never stalls sending */
+    CHECK(m7 > m0);            /* a sensitive application is cut less */
+    CHECK(t0 > 0 && t7 > 0);
+}
+
+const struct test_case tests_netscope[] = {
+    TEST(test_netscope_update),
+    TEST(test_netscope_delay_injection),
+    TEST(test_netscope_incast),
+    { 0 },
+};
