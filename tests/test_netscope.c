@@ -3,7 +3,7 @@
  * quiet network, and the controller on an incast: the incast's sources
  * stall and are slowed, a NIC that only receives keeps its line rate,
  * and a delay-sensitive NIC is cut less than an insensitive one under
- * the same signal. */
+ * the same signal; and Cray's congestion protection, the baseline. */
 #include "test.h"
 
 #include <math.h>
@@ -53,7 +53,10 @@ struct nx {
     struct diag d;
 };
 
-static int nx_setup(struct nx *x, const struct cc_ops *cc, double ca)
+/* Voltrino with controller cc, every NIC's c_a, and (cray_min_us > 0)
+ * the least length of a Cray throttle. */
+static int nx_setup_min(struct nx *x, const struct cc_ops *cc, double ca,
+                        double cray_min_us)
 {
     memset(x, 0, sizeof *x);
     diag_init(&x->d);
@@ -65,8 +68,15 @@ static int nx_setup(struct nx *x, const struct cc_ops *cc, double ca)
     net_params_defaults(&np, &x->t);
     np.cc = cc;
     np.ccp.netscope_sensitivity = ca;
-    CHECK(!np.counters); /* netscope turns them on */
+    if (cray_min_us > 0)
+        np.ccp.cray_min_us = cray_min_us;
+    CHECK(!np.counters); /* netscope and cray turn them on */
     return net_init(&x->n, &x->t, &np, &x->s, 1, &x->d);
+}
+
+static int nx_setup(struct nx *x, const struct cc_ops *cc, double ca)
+{
+    return nx_setup_min(x, cc, ca, 0);
 }
 
 static void nx_free(struct nx *x)
@@ -181,7 +191,87 @@ static void test_netscope_incast(void)
     CHECK(t0 > 0 && t7 > 0);
 }
 
+/* Cray's congestion protection (cc_cray.c): a quiet stream never starts
+ * it; an incast starts it within a few periods; 500 us into a throttle
+ * (held at least 1 ms here), when the requests sent before it started
+ * have been answered, no NIC has more than one request outstanding;
+ * every message still arrives. */
+static void test_cray_throttle(void)
+{
+    struct nx x;
+    if (nx_setup(&x, &cc_cray, 0) != 0) {
+        CHECK(!"setup");
+        return;
+    }
+    CHECK(x.n.p.counters);
+    /* one stream between two routers: nothing stalls */
+    for (int k = 0; k < 16; k++)
+        net_send(&x.n, 0, x.t.n_nics - 1, NET_PUT, 64 * 1024, 0, 0);
+    sim_run(&x.s, SIMTIME_MAX);
+    struct cray_stats quiet = cc_cray_stats(x.n.cc_st);
+    CHECK(quiet.periods > 0);
+    CHECK_EQ_U(quiet.starts, 0);
+    nx_free(&x);
+
+    if (nx_setup_min(&x, &cc_cray, 0, 1000) != 0) {
+        CHECK(!"setup");
+        return;
+    }
+    uint32_t dst = 0;
+    x.n.hooks = (struct net_hooks){ .msg_done = on_done };
+    last_done = 0;
+    for (int r = 0; r < 16; r++) {
+        uint32_t k = 0;
+        for (uint32_t c = 0; c < x.t.n_nics && k < 12; c++)
+            if (x.t.nics[c].router != x.t.nics[dst].router) {
+                net_send(&x.n, c, dst, NET_PUT, 64 * 1024, 0, 0);
+                k++;
+            }
+    }
+    /* look every 10 us */
+    simtime on_since = SIMTIME_MAX, first_on = SIMTIME_MAX;
+    uint32_t max_out = 0, looks = 0;
+    for (simtime t = 10 * SIMTIME_US; evq_size(&x.s.q) > 0;
+         t += 10 * SIMTIME_US) {
+        sim_run(&x.s, t);
+        if (!cc_cray_throttling(x.n.cc_st)) {
+            on_since = SIMTIME_MAX;
+            continue;
+        }
+        if (on_since == SIMTIME_MAX)
+            on_since = t;
+        if (first_on == SIMTIME_MAX)
+            first_on = t;
+        if (t - on_since < 500 * SIMTIME_US)
+            continue;
+        looks++;
+        for (uint32_t c = 0; c < x.t.n_nics; c++) {
+            uint32_t o = net_nic_outstanding(&x.n, c);
+            if (o > max_out)
+                max_out = o;
+        }
+    }
+    CHECK(net_check_drained(&x.n, &x.d) == 0);
+    struct cray_stats s = cc_cray_stats(x.n.cc_st);
+    fprintf(stderr, "  cray congestion protection, incast 12 x 16 x 64 KiB "
+            "on voltrino: first throttle at %.0f us, %llu start(s), "
+            "throttled %llu of %llu periods, at most %u outstanding in "
+            "%u looks 500 us into a throttle (throttles of at least 1 "
+            "ms); done at %.0f us\n",
+            (double)first_on / SIMTIME_US, (unsigned long long)s.starts,
+            (unsigned long long)s.throttled_periods,
+            (unsigned long long)s.periods, max_out, looks,
+            (double)last_done / SIMTIME_US);
+    CHECK(first_on <= 150 * SIMTIME_US);
+    CHECK(s.starts >= 1);
+    CHECK(looks > 0);
+    CHECK(max_out <= 1);
+    CHECK(!cc_cray_throttling(x.n.cc_st) || s.throttled_periods < s.periods);
+    nx_free(&x);
+}
+
 const struct test_case tests_netscope[] = {
+    TEST(test_cray_throttle),
     TEST(test_netscope_update),
     TEST(test_netscope_delay_injection),
     TEST(test_netscope_incast),

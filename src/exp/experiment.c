@@ -171,8 +171,9 @@ static const struct cfg_key net_keys[] = {
             "SS_ADAPTIVE: flits added to a non-minimal load (1 packet)"),
     { .name = "congestion_control", .type = CFG_NAME,
       .offset = offsetof(struct net_config, cc), .reg = &cc_registry,
-      .help = "congestion control at the NICs: none, slingshot, dcqcn or "
-              "netscope (Slingshot slingshot, others none; dfsim list cc)" },
+      .help = "congestion control at the NICs: none, slingshot, dcqcn, "
+              "netscope or cray (Slingshot slingshot, others none; dfsim "
+              "list cc)" },
     NET_U32("cc_mark_flits", ccp.mark_flits, 0, 1 << 24,
             "a switch marks a request for its destination's port while more "
             "flits wait for that port (4 largest packets)"),
@@ -222,6 +223,20 @@ static const struct cfg_key net_keys[] = {
     NET_FLOAT("netscope_sensitivity", ccp.netscope_sensitivity, 0, 1e6,
               "netscope: the delay sensitivity c_a of every NIC's "
               "application (0)"),
+    NET_FLOAT("cray_period_us", ccp.cray_period_us, 1e-3, 1e9,
+              "cray: the supervisor reads the NICs' stalls every this, us "
+              "(50)"),
+    NET_FLOAT("cray_stall_share", ccp.cray_stall_share, 1e-9, 1,
+              "cray: a NIC stalled this share of a period is congested "
+              "(0.5)"),
+    NET_FLOAT("cray_start_share", ccp.cray_start_share, 1e-9, 1,
+              "cray: every NIC is throttled when this share of them is "
+              "congested (0.05)"),
+    NET_U32("cray_outstanding", ccp.cray_outstanding, 1, 1 << 20,
+            "cray: requests a throttled NIC may have awaiting their "
+            "response (1)"),
+    NET_FLOAT("cray_min_us", ccp.cray_min_us, 0, 1e9,
+              "cray: a throttle lasts at least this long, us (200)"),
     { .name = NULL },
 };
 
@@ -552,6 +567,11 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
     CCP("netscope_window_us", netscope_window_us)
     CCP("netscope_step_gbps", netscope_step_gbps)
     CCP("netscope_sensitivity", netscope_sensitivity)
+    CCP("cray_period_us", cray_period_us)
+    CCP("cray_stall_share", cray_stall_share)
+    CCP("cray_start_share", cray_start_share)
+    CCP("cray_outstanding", cray_outstanding)
+    CCP("cray_min_us", cray_min_us)
 #undef CCP
     if (p->ccp.ecn_kmax <= p->ccp.ecn_kmin)
         diag_error(d, file, g ? cfg_member_line(g, "cc_ecn_kmax") : 0,

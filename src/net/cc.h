@@ -30,7 +30,7 @@
  *
  * Controllers: "none" (Aries, Gemini: no congestion control; SC'20 §III
  * measures Crystal without one), "slingshot" (cc_slingshot.c), "dcqcn"
- * (cc_dcqcn.c) and "netscope" (cc_netscope.c).
+ * (cc_dcqcn.c), "netscope" (cc_netscope.c) and "cray" (cc_cray.c).
  * Netscope's AIMD, Cray's static rate control and DCQCN plug in here. */
 #ifndef DFSIM_CC_H
 #define DFSIM_CC_H
@@ -80,6 +80,15 @@ struct cc_params {
     double netscope_window_us;      /* measurement window */
     double netscope_step_gbps;      /* additive increase per window */
     double netscope_sensitivity;    /* c_a of every NIC's application */
+    /* cray (cc_cray.c) */
+    double cray_period_us;          /* the supervisor looks every */
+    double cray_stall_share;        /* a NIC stalled this share of it is
+                                       congested */
+    double cray_start_share;        /* throttle when this share of NICs
+                                       is */
+    uint32_t cray_outstanding;      /* requests a throttled NIC may have
+                                       awaiting their response */
+    double cray_min_us;             /* throttled at least this long */
 };
 
 struct cc_ops {
@@ -109,7 +118,8 @@ struct cc_ops {
 };
 
 extern const struct registry cc_registry;
-extern const struct cc_ops cc_none, cc_slingshot, cc_dcqcn, cc_netscope;
+extern const struct cc_ops cc_none, cc_slingshot, cc_dcqcn, cc_netscope,
+    cc_cray;
 
 /* A NIC's line rate, bytes per ps: its first port's link, or its flit
  * path if slower (Aries: a 16-byte NIC flit per nic_flit_time). */
@@ -154,6 +164,14 @@ struct netscope_stats {
     simtime delay_time;    /* their total wait */
 };
 struct netscope_stats cc_netscope_stats(const void *st);
+
+/* Cray's congestion protection: what the supervisor did, and whether it
+ * throttles now. */
+struct cray_stats {
+    uint64_t periods, throttled_periods, starts;
+};
+struct cray_stats cc_cray_stats(const void *st);
+bool cc_cray_throttling(const void *st);
 
 /* ---- per endpoint-pair state (for the pair-based controllers) ------ */
 

@@ -263,6 +263,13 @@ void net_params_defaults(struct net_params *p, const struct topo *t)
     p->ccp.netscope_window_us = 20;
     p->ccp.netscope_step_gbps = 1;
     p->ccp.netscope_sensitivity = 0;
+    /* Cray's congestion protection (cc_cray.c, whose header says which
+     * values are inferred): one outstanding request per the patent */
+    p->ccp.cray_period_us = 50;
+    p->ccp.cray_stall_share = 0.5;
+    p->ccp.cray_start_share = 0.05;
+    p->ccp.cray_outstanding = 1;
+    p->ccp.cray_min_us = 200;
 }
 
 static uint32_t data_flits(const struct net_params *p, uint32_t bytes)
@@ -1556,6 +1563,11 @@ static void on_eject(struct sim *s, const struct event *e, void *ctx)
         slots_release(MSG_SLOTS(n), mid);
     }
     nic_try(n, nic);
+}
+
+uint32_t net_nic_outstanding(const struct net *n, uint32_t nic)
+{
+    return n->nic[nic].outstanding;
 }
 
 uint32_t net_send(struct net *n, uint32_t src_nic, uint32_t dst_nic,

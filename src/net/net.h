@@ -637,6 +637,9 @@ uint32_t net_nic_flits(const struct net_params *p, const struct packet *pk);
 void net_nic_injected(const struct net *n, uint32_t nic, uint64_t *flits,
                       uint64_t *data);
 
+/* Requests NIC nic has awaiting their response. */
+uint32_t net_nic_outstanding(const struct net *n, uint32_t nic);
+
 /* Packets per second NIC `nic` can inject when every NIC is busy: the
  * lower of 1/nic_gap and its share of its endpoint ports' bandwidth for
  * packets of `flits` flits (ports shared by k NICs count 1/k). Offered

@@ -1,0 +1,167 @@
+/* net/cc_cray.c — Cray's congestion protection on Aries and Gemini, the
+ * "static rate control" Netscope compares against (ICS'21 §2, §6: "each
+ * node performs static rate control").
+ *
+ * What is public (Cray's patents on the mechanism, Froese, Kaplan et
+ * al.: US 8,982,688 and US 9,674,092 "Congestion abatement in a network
+ * interconnect", US 9,391,899 "Congestion detection", abstracts and
+ * claims): a supervisory controller, fed over the out-of-band control
+ * network with what the NICs and router tiles count, decides whether the
+ * network is congested ("a delay in delivering packets becomes
+ * unacceptable") by a start criterion; then every node's local
+ * controller makes its NIC "allow a limited number of outstanding
+ * requests ... one"; the limit holds "for a minimum length of time" and
+ * ends by a stop criterion. The criteria's values and the polling period
+ * are not public.
+ *
+ * The model: every `period` the controller reads each NIC's request stall
+ * time (AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED as time; the network
+ * keeps counters with this controller); a NIC whose requests were held
+ * back for credits for at least `stall_share` of the period counts as
+ * congested. When at least `start_share` of the NICs are, every NIC is
+ * limited to `outstanding` requests awaiting their response (the
+ * patent's one) for at least `min_time`, and the limit is lifted at the
+ * first period after that in which fewer than `start_share` are — which,
+ * with every NIC limited, is usually the next: the throttle comes and
+ * goes with the congestion, a static rate rather than a controlled one
+ * (the Netscope paper's point). All NICs are throttled, the culprits'
+ * and the victims' alike.
+ *
+ * Defaults (inferred; say so when you cite them): period 50 us (the real
+ * controller polls blade controllers over Ethernet, in seconds; scaled
+ * as Netscope's window is), stall_share 0.5, start_share 0.05 (a tenth of
+ * Voltrino's NICs stalled half the time is a network in trouble), one
+ * outstanding request (the patent), min_time 200 us (four periods). */
+#include "net/cc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "net/net.h"
+
+struct cray {
+    struct net *n;
+    simtime *stalled;      /* per NIC, its stall time at the last look */
+    simtime until;         /* throttled at least until then */
+    bool on;               /* throttling */
+    double stall_share, start_share;
+    uint32_t limit;
+    simtime min_time;
+    struct cray_stats st;
+};
+
+static int cray_init(void **st, struct net *n, char *err, size_t len)
+{
+    const struct cc_params *p = &n->p.ccp;
+    if (!n->ct.nic) {
+        snprintf(err, len, "cray reads the NICs' stall counters: the "
+                           "network must keep counters");
+        return -1;
+    }
+    if (!(p->cray_period_us > 0) ||
+        !(p->cray_stall_share > 0 && p->cray_stall_share <= 1) ||
+        !(p->cray_start_share > 0 && p->cray_start_share <= 1) ||
+        p->cray_outstanding == 0 || !(p->cray_min_us >= 0)) {
+        snprintf(err, len, "cray needs a positive period, stall and start "
+                           "shares in (0, 1], at least one outstanding "
+                           "request and min_time >= 0");
+        return -1;
+    }
+    struct cray *c = calloc(1, sizeof *c);
+    uint32_t nn = n->t->n_nics;
+    if (c)
+        c->stalled = calloc(nn ? nn : 1, sizeof *c->stalled);
+    if (!c || !c->stalled) {
+        free(c);
+        snprintf(err, len, "out of memory");
+        return -1;
+    }
+    c->n = n;
+    c->stall_share = p->cray_stall_share;
+    c->start_share = p->cray_start_share;
+    c->limit = p->cray_outstanding;
+    c->min_time = (simtime)llround(p->cray_min_us * SIMTIME_US);
+    n->cc_period = (simtime)llround(p->cray_period_us * SIMTIME_US);
+    if (n->cc_period == 0)
+        n->cc_period = 1;
+    *st = c;
+    return 0;
+}
+
+static void cray_free(void *st)
+{
+    struct cray *c = st;
+    if (c)
+        free(c->stalled);
+    free(c);
+}
+
+static simtime cray_admit(void *st, uint32_t src, uint32_t dst, simtime now)
+{
+    const struct cray *c = st;
+    (void)dst;
+    if (c->on && net_nic_outstanding(c->n, src) >= c->limit)
+        return SIMTIME_MAX; /* the next response lets it go */
+    return now;
+}
+
+static void cray_packet(void *st, const struct packet *p, simtime now)
+{
+    (void)st, (void)p, (void)now;
+}
+
+static void cray_tick(void *st, simtime now)
+{
+    struct cray *c = st;
+    const struct net *n = c->n;
+    simtime window = n->cc_period;
+    uint32_t congested = 0;
+    for (uint32_t i = 0; i < n->t->n_nics; i++) {
+        const struct net_nic_count *k = &n->ct.nic[i];
+        simtime t = k->stall[PKT_REQ];
+        if (k->since[PKT_REQ] != SIMTIME_MAX)
+            t += now - k->since[PKT_REQ];
+        congested += (double)(t - c->stalled[i]) >=
+                     c->stall_share * (double)window;
+        c->stalled[i] = t;
+    }
+    bool start = (double)congested >= c->start_share * (double)n->t->n_nics;
+    if (start && !c->on) {
+        c->on = true;
+        c->until = now + c->min_time;
+        c->st.starts++;
+    } else if (start) {
+        if (now + c->min_time > c->until)
+            c->until = now + c->min_time;
+    } else if (c->on && now >= c->until) {
+        c->on = false;
+    }
+    c->st.periods++;
+    c->st.throttled_periods += c->on;
+}
+
+const struct cc_ops cc_cray = {
+    .base = { "cray", "Cray's congestion protection (static rate "
+                      "control): when enough NICs stall, every NIC is "
+                      "held to one outstanding request for a while "
+                      "(Cray patents US 8,982,688, 9,674,092; thresholds "
+                      "inferred)" },
+    .init = cray_init,
+    .free = cray_free,
+    .admit = cray_admit,
+    .sent = cray_packet,
+    .acked = cray_packet,
+    .tick = cray_tick,
+    .counters = true,
+};
+
+struct cray_stats cc_cray_stats(const void *st)
+{
+    return ((const struct cray *)st)->st;
+}
+
+bool cc_cray_throttling(const void *st)
+{
+    return ((const struct cray *)st)->on;
+}
