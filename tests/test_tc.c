@@ -1,5 +1,10 @@
-/* tests/test_tc.c — traffic classes (net.h struct net_tc; SC'20 §II-E).
+/* tests/test_tc.c — traffic classes (net.h struct net_tc; SC'20 §II-E):
+ * the arbitration at the network's level, network.traffic_classes and a
+ * job's traffic_class in experiment files (read, checked, reaching the
+ * network and the jobs), two jobs sharing a link by their classes, and
+ * SC'20 §III-B's examples.
  *
+ * At the network's level:
  * Two NICs of one router each stream a PUT to a NIC of a second router of
  * the group: with minimal routing both cross the one local link between
  * the routers, which carries half of what the two inject. Until the first
@@ -476,11 +481,60 @@ static void test_jobs_shares(void)
     CHECK(fabs(share_b - 0.2) < 0.05);
 }
 
+/* SC'20 §III-B's examples load, pass the checks that need their system,
+ * and set the classes their headers describe. */
+static void test_examples(void)
+{
+    static const struct {
+        const char *file;
+        uint32_t w0, w1, victim_tc, aggressor_tc[2];
+    } ex[] = {
+        { "examples/sc20-tc.cfg", 500, 500, 0, { 0, 1 } },
+        { "examples/sc20-tc-bandwidth.cfg", 800, 100, 1, { 1, 0 } },
+    };
+    for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++) {
+        struct capture c;
+        cap_init(&c);
+        struct experiment e;
+        struct net_params np;
+        int rc = experiment_load(&e, src_path(ex[i].file), -1, &c.d);
+        if (rc == 0) {
+            struct topo t;
+            rc = experiment_build_topo(&e, &t, &c.d);
+            if (rc == 0) {
+                rc = experiment_net_params(&e, &t, &np, &c.d);
+                topo_free(&t);
+            }
+            if (rc == 0) {
+                CHECK(e.impact.on);
+                CHECK_EQ_U(np.n_tcs, 2);
+                CHECK_EQ_U(np.tc[0].weight, ex[i].w0);
+                CHECK_EQ_U(np.tc[1].weight, ex[i].w1);
+                CHECK_EQ_U(e.impact.n_victims, 1);
+                CHECK_EQ_U(e.impact.n_aggressors, 2);
+                if (e.impact.n_victims == 1 && e.impact.n_aggressors == 2) {
+                    CHECK_EQ_U(e.impact.victim[0].tc, ex[i].victim_tc);
+                    CHECK_EQ_U(e.impact.aggressor[0].tc,
+                               ex[i].aggressor_tc[0]);
+                    CHECK_EQ_U(e.impact.aggressor[1].tc,
+                               ex[i].aggressor_tc[1]);
+                }
+            }
+            experiment_free(&e);
+        }
+        if (rc != 0)
+            fprintf(stderr, "  %s:\n%s", ex[i].file, cap_text(&c));
+        CHECK_EQ_U(rc, 0);
+        cap_free(&c);
+    }
+}
+
 const struct test_case tests_tc[] = {
     TEST(test_class_shares),
     TEST(test_class_limits),
     TEST(test_config_classes),
     TEST(test_config_errors),
     TEST(test_jobs_shares),
+    TEST(test_examples),
     { 0 },
 };
