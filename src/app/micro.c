@@ -9,7 +9,7 @@ const char *const micro_kind_names[] = { "pingpong", "allreduce",
                                          "alltoall", "bcast",
                                          "barrier",  "incast",
                                          "bw",       "bibw",
-                                         NULL };
+                                         "bisection", NULL };
 
 int micro_init(struct micro *mb, const struct micro_params *p,
                uint32_t nranks, char *err, size_t err_cap)
@@ -31,7 +31,14 @@ int micro_init(struct micro *mb, const struct micro_params *p,
                  "other than rank 0", micro_kind_names[p->kind]);
         return -1;
     }
-    if ((p->kind == MICRO_BW || p->kind == MICRO_BIBW) && p->window == 0) {
+    bool stream = p->kind == MICRO_BW || p->kind == MICRO_BIBW ||
+                  p->kind == MICRO_BISECTION;
+    if (p->kind == MICRO_BISECTION && (nranks < 2 || nranks % 2)) {
+        snprintf(err, err_cap, "bisection: needs an even number of ranks "
+                 "(half exchange with the other half), got %u", nranks);
+        return -1;
+    }
+    if (stream && p->window == 0) {
         snprintf(err, err_cap, "%s: the window must be 1 or more",
                  micro_kind_names[p->kind]);
         return -1;
@@ -129,13 +136,14 @@ static uint32_t incast_target(struct micro *mb, uint32_t r,
     return k;
 }
 
-/* Operation i of rank r's streaming iteration (bw, bibw), as OSU's
- * osu_bw / osu_bibw: the sender posts `window` MPI_Isends then
+/* Operation i of rank r's streaming iteration (bw, bibw, bisection), as
+ * OSU's osu_bw / osu_bibw: the sender posts `window` MPI_Isends then
  * MPI_Waitall then receives a 4-byte ack (tag 101); the receiver posts
  * `window` MPI_Irecvs, MPI_Waitall, sends the ack; in bibw both post
  * their receives, then their sends, then MPI_Waitall, and there is no
- * ack. Other ranks only mark. Returns false past the end (the mark is
- * the last). */
+ * ack. Other ranks only mark. In bisection every rank is a bibw rank
+ * whose partner is r + n/2 (mod n). Returns false past the end (the mark
+ * is the last). */
 #define OSU_ACK_BYTES 4
 #define OSU_ACK_TAG 101
 static bool stream_op(const struct micro *mb, uint32_t r, uint32_t i,
@@ -152,8 +160,13 @@ static bool stream_op(const struct micro *mb, uint32_t r, uint32_t i,
     }
     bool sender = r == 0, receiver = r == p->peer;
     uint32_t other = sender ? p->peer : 0;
+    if (p->kind == MICRO_BISECTION) {
+        sender = receiver = true;
+        other = (r + mb->nranks / 2) % mb->nranks;
+    }
     uint32_t n = 0; /* ops before the mark */
-    if (p->kind == MICRO_BIBW && (sender || receiver)) {
+    if ((p->kind == MICRO_BIBW || p->kind == MICRO_BISECTION) &&
+        (sender || receiver)) {
         n = 2 * w + 1;
         if (i < w)
             *o = op(DMPI_IRECV, other, p->bytes);
@@ -203,7 +216,8 @@ static uint32_t micro_next(void *ctx, uint32_t r, struct dmpi_op *out,
         return 0;
     if (mb->p.kind == MICRO_INCAST && r == mb->p.peer)
         return incast_target(mb, r, out, cap);
-    if (mb->p.kind == MICRO_BW || mb->p.kind == MICRO_BIBW)
+    if (mb->p.kind == MICRO_BW || mb->p.kind == MICRO_BIBW ||
+        mb->p.kind == MICRO_BISECTION)
         return stream_next(mb, r, out, cap);
     if (cap < 4)
         return 0; /* the layer always offers more (mpi.c's BATCH) */

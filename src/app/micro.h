@@ -27,6 +27,14 @@
  *              then `window` sends to each other and wait; no ack.
  *              Bandwidth = 2 x bytes x window / iteration time (Figs. 12
  *              and 14, > 15 GB/s bidirectional).
+ *   bisection  SC'20's bisection bandwidth (§II-G, Fig. 6: "half of the
+ *              nodes send data to the other half of the nodes and vice
+ *              versa"): every rank r does bibw's iteration with rank
+ *              (r + n/2) mod n, so the first half of the job's ranks
+ *              (its first nodes) exchange with the second half, pair by
+ *              pair as OSU's multi-pair osu_mbw_mr pairs them (there one
+ *              way). n must be even. Bandwidth = n x bytes x window /
+ *              iteration time.
  * Each iteration starts with a compute phase of `compute` ps (0), as the
  * motifs' arg.compute.
  */
@@ -47,6 +55,7 @@ enum micro_kind {
     MICRO_INCAST,
     MICRO_BW,
     MICRO_BIBW,
+    MICRO_BISECTION,
     MICRO_KIND_COUNT
 };
 
@@ -58,7 +67,8 @@ struct micro_params {
     uint32_t iterations;
     uint32_t peer;       /* pingpong, bw, bibw: rank 0's partner;
                             bcast: root; incast: target */
-    uint32_t window;     /* bw, bibw: messages in flight per iteration */
+    uint32_t window;     /* bw, bibw, bisection: messages in flight per
+                            iteration */
     simtime compute;     /* before each iteration */
 };
 
@@ -67,8 +77,9 @@ struct micro {
     uint32_t nranks;
     uint32_t *iter;      /* [nranks]: iterations emitted */
     uint32_t *sub;       /* [nranks]: the incast target's receives
-                            (bw, bibw: every rank's operations) emitted
-                            in its current iteration */
+                            (bw, bibw, bisection: every rank's
+                            operations) emitted in its current
+                            iteration */
 };
 
 /* Prepare the program for nranks ranks. Returns 0, or -1 (out of memory,

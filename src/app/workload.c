@@ -103,6 +103,19 @@ static const struct cfg_key incast_keys[] = {
     KEY_END
 static const struct cfg_key bw_keys[] = { OSU_KEYS("osu_bw") };
 static const struct cfg_key bibw_keys[] = { OSU_KEYS("osu_bibw") };
+/* bisection: bibw's keys but the partner, which is r + n/2 */
+static const struct cfg_key bisection_keys[] = {
+    MICRO_BYTES("message size, bytes (1048576, as osu_bibw's largest "
+                "sizes)"),
+    KEY_U32(M, "iterations", iterations, 1, UINT32_MAX - 1,
+            "iterations of a window each (20, osu_bibw's LOOP_LARGE)"),
+    KEY_U32(M, "window", window, 1, 1 << 16,
+            "messages in flight each way per pair and iteration (64, "
+            "osu_bibw's WINDOW_SIZE_LARGE)"),
+    KEY_US(M, "compute_us", compute,
+           "compute phase before each iteration, us (0; OSU has none)"),
+    KEY_END,
+};
 #undef M
 
 /* ember's motif defaults (papers-and-workloads.md §2): one iteration, no
@@ -122,6 +135,7 @@ static void micro_defaults(void *params, enum micro_kind k)
     case MICRO_BW:
     case MICRO_BIBW: /* OSU micro-benchmarks: window 64, 20 iterations
                         for large messages (LOOP_LARGE) */
+    case MICRO_BISECTION:
         p->bytes = 1 << 20, p->peer = 1, p->window = 64, p->iterations = 20;
         break;
     case MICRO_BARRIER:
@@ -165,6 +179,9 @@ MICRO(bw, MICRO_BW, "streaming bandwidth, a window of sends then an ack "
                     "(OSU osu_bw)");
 MICRO(bibw, MICRO_BIBW, "bidirectional streaming bandwidth (OSU "
                         "osu_bibw)");
+MICRO(bisection, MICRO_BISECTION, "bisection bandwidth: each rank of the "
+                                  "first half streams both ways with one "
+                                  "of the second (SC'20 Fig. 6)");
 
 /* ---- ember motifs (app/ember.h) ----------------------------------------- */
 
@@ -484,7 +501,7 @@ PROXY(minighost, PROXY_MINIGHOST, "MiniGhost BSPMA: 6-face exchange of "
 static const struct reg_entry *const entries[] = {
     &wl_pingpong.base,      &wl_allreduce.base,     &wl_alltoall.base,
     &wl_bcast.base,         &wl_barrier.base,       &wl_incast.base,
-    &wl_bw.base,            &wl_bibw.base,
+    &wl_bw.base,            &wl_bibw.base,          &wl_bisection.base,
     &wl_halo3d.base,        &wl_sweep3d.base,       &wl_gp_a2a.base,
     &wl_gp_p2p_incast.base, &wl_gp_rma_incast.base, &wl_gp_rma_bcast.base,
     &wl_gp_rr_latency.base, &wl_gp_rr_bw_sync.base, &wl_gp_allreduce.base,

@@ -9,7 +9,7 @@
  * prepares one instance for a job of `nranks` ranks; `app` gives the
  * dmpi_app the MPI-like layer runs (mpi/mpi.h). Families and their pages:
  *   microbenchmarks  pingpong, allreduce, alltoall, bcast, barrier, incast,
- *                    bw, bibw (app/micro.h)
+ *                    bw, bibw, bisection (app/micro.h)
  *   ember motifs     halo3d, sweep3d (app/ember.h)
  *   GPCNeT           gpcnet-a2a, gpcnet-p2p-incast, gpcnet-rma-incast,
  *                    gpcnet-rma-bcast (congestors), gpcnet-rr-latency,

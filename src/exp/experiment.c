@@ -240,6 +240,116 @@ static const struct cfg_key net_keys[] = {
     { .name = NULL },
 };
 
+/* ---- network.traffic_classes: struct tc_config ------------------------ */
+
+static const struct cfg_key tc_keys[] = {
+    { .name = "name", .type = CFG_STRING,
+      .offset = offsetof(struct tc_config, name), .required = true,
+      .help = "the class's name, unique; a job's traffic_class names it "
+              "(required)" },
+    { .name = "min_share", .type = CFG_FLOAT,
+      .offset = offsetof(struct tc_config, min_share), .fmin = 0,
+      .fmax = 1,
+      .help = "minimum share of every link when classes compete, in "
+              "[0, 1], kept to 0.001; the classes' sum at most 1, the "
+              "rest to the class with the least (0)" },
+    { .name = "priority", .type = CFG_BOOL,
+      .offset = offsetof(struct tc_config, priority),
+      .help = "served before every class without priority, whatever its "
+              "share (false)" },
+    { .name = NULL },
+};
+
+/* A class's minimum share in per mille of a link (struct net_tc). */
+static uint32_t tc_per_mille(double share)
+{
+    return (uint32_t)llround(share * 1000.0);
+}
+
+/* network.traffic_classes = ( { name = ...; min_share = ...; }, ... ):
+ * Slingshot's traffic classes (SC'20 §II-E). Aries and Gemini have
+ * none — their VCs separate requests from responses and route segments,
+ * not jobs — so a class there is an error; the generic dragonfly takes
+ * them as a what-if. */
+static void load_tcs(struct experiment *e, config_setting_t *ls,
+                     struct diag *d)
+{
+    struct net_config *c = &e->net;
+    const char *file = cfg_file_of(e->cfg, ls);
+    c->tcs_file = file;
+    c->tcs_line = cfg_line(ls);
+    int n = cfg_groups(e->cfg, ls, "network.traffic_classes", NULL, 0, d);
+    if (n <= 0)
+        return;
+    if (n > NET_MAX_TCS) {
+        diag_error(d, file, c->tcs_line, "network.traffic_classes",
+                   "%d classes; at most %d (NET_MAX_TCS: each class has its "
+                   "own VCs on every link)",
+                   n, NET_MAX_TCS);
+        return;
+    }
+    if (e->builder && (e->builder->family == TOPO_ARIES ||
+                       e->builder->family == TOPO_TORUS)) {
+        diag_error(d, file, c->tcs_line, "network.traffic_classes",
+                   "the %s family has no traffic classes (they are "
+                   "Slingshot's, SC'20 §II-E: Aries and Gemini keep their "
+                   "VCs for requests, responses and route segments); "
+                   "expected a Slingshot system, or topology = "
+                   "\"dragonfly\" for a what-if",
+                   topo_family_name(e->builder->family));
+        return;
+    }
+    config_setting_t *g[NET_MAX_TCS];
+    cfg_groups(e->cfg, ls, "network.traffic_classes", g, n, d);
+    int before = d->errors;
+    for (int i = 0; i < n; i++) {
+        struct tc_config *t = &c->tc[i];
+        *t = (struct tc_config){ .line = c->tcs_line };
+        if (!g[i])
+            continue; /* reported by cfg_groups */
+        t->line = cfg_line(g[i]);
+        char prefix[48];
+        snprintf(prefix, sizeof prefix, "network.traffic_classes[%d]", i);
+        cfg_read(e->cfg, g[i], prefix, tc_keys, t, NULL, d);
+        if (!t->name)
+            continue; /* missing: reported */
+        char key[64];
+        snprintf(key, sizeof key, "%s.name", prefix);
+        if (!*t->name || strpbrk(t->name, ",\"\n\r"))
+            diag_error(d, file, cfg_member_line(g[i], "name"), key,
+                       "%s; expected a name of at least one character "
+                       "without a comma, quote or line break",
+                       *t->name ? "the name holds a comma, quote or line "
+                                  "break"
+                                : "the name is empty");
+        for (int k = 0; k < i; k++)
+            if (c->tc[k].name && strcmp(c->tc[k].name, t->name) == 0) {
+                diag_error(d, file, cfg_member_line(g[i], "name"), key,
+                           "\"%s\" is the name of "
+                           "network.traffic_classes[%d] too; give each "
+                           "class its own name",
+                           t->name, k);
+                break;
+            }
+    }
+    if (d->errors != before)
+        return;
+    /* SC'20 §II-E: "the sum of the minimum bandwidth requirements of the
+     * different traffic classes does not exceed the available bandwidth" */
+    uint32_t sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += tc_per_mille(c->tc[i].min_share);
+    if (sum > 1000) {
+        diag_error(d, file, c->tcs_line, "network.traffic_classes",
+                   "the min_share values add up to %.3f of a link; "
+                   "expected at most 1 (SC'20 §II-E: the minimum "
+                   "bandwidths of the classes do not exceed the link's)",
+                   sum / 1000.0);
+        return;
+    }
+    c->n_tcs = (uint32_t)n;
+}
+
 static const char *const sections[] = { "experiment", "system", "probe",
                                         "network", "traffic", "sampling",
                                         "jobs", "mpi", "app_aware",
@@ -280,7 +390,11 @@ static void load_network(struct experiment *e, struct diag *d)
     memset(&e->net, 0, sizeof e->net);
     if (!g)
         return;
-    cfg_read(e->cfg, g, "network", net_keys, &e->net, NULL, d);
+    static const char *const skip[] = { "traffic_classes", NULL };
+    cfg_read(e->cfg, g, "network", net_keys, &e->net, skip, d);
+    config_setting_t *ls = config_setting_get_member(g, "traffic_classes");
+    if (ls)
+        load_tcs(e, ls, d);
     if (e->net.routing) /* given, and registered */
         check_family(e, (const struct routing *)e->net.routing,
                      cfg_path(e->cfg), cfg_member_line(g, "routing"),
@@ -455,6 +569,19 @@ int experiment_load(struct experiment *e, const char *path,
     jobs_load(e->cfg, &e->jobs, d);
     impact_load(e->cfg, &e->impact, cfg_section(e->cfg, "jobs") != NULL,
                 e->jobs.prod.on, d);
+    if (!e->net.tcs_line || e->net.n_tcs) {
+        /* the jobs' classes (a job's traffic_class), unless the list was
+         * rejected (reported) */
+        const char *names[NET_MAX_TCS];
+        for (uint32_t k = 0; k < e->net.n_tcs; k++)
+            names[k] = e->net.tc[k].name;
+        jobs_resolve_classes(e->jobs.job, e->jobs.n, "jobs", names,
+                             e->net.n_tcs, d);
+        jobs_resolve_classes(e->impact.victim, e->impact.n_victims,
+                             "impact.victims", names, e->net.n_tcs, d);
+        jobs_resolve_classes(e->impact.aggressor, e->impact.n_aggressors,
+                             "impact.aggressors", names, e->net.n_tcs, d);
+    }
     if (e->impact.on && ex && config_setting_get_member(ex, "runs"))
         diag_error(d, cfg_path(e->cfg), cfg_member_line(ex, "runs"),
                    "experiment.runs",
@@ -595,6 +722,25 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
                        (const char *)&c->bias[k] + bias_fields[i].offset,
                        sizeof(uint32_t));
         }
+    /* the traffic classes: the minimum shares in per mille (net_init
+     * gives the unallocated rest to the class with the least) */
+    if (c->n_tcs) {
+        p->n_tcs = c->n_tcs;
+        for (uint32_t k = 0; k < c->n_tcs; k++)
+            p->tc[k] = (struct net_tc){
+                .weight = tc_per_mille(c->tc[k].min_share),
+                .priority = c->tc[k].priority ? 1 : 0 };
+        if (2 * p->vcs * c->n_tcs > NET_MAX_VCS)
+            diag_error(d, c->tcs_file, c->tcs_line,
+                       "network.traffic_classes",
+                       "%u classes of 2 x vcs = %u VCs each need %u VCs on "
+                       "a port, which has %d; expected at most %u classes "
+                       "(the %s needs vcs >= %u)",
+                       c->n_tcs, 2 * p->vcs, 2 * p->vcs * c->n_tcs,
+                       NET_MAX_VCS, NET_MAX_VCS / (2 * p->vcs),
+                       t->family == TOPO_TORUS ? "torus" : "dragonfly",
+                       t->family == TOPO_TORUS ? 2u : 4u);
+    }
     /* ADAPTIVE_3's add follows the buffers and the far-end share unless
      * given (net_params_defaults) */
     if (!HAS("adaptive3_add"))
@@ -770,6 +916,12 @@ void experiment_print_keys(FILE *out)
     cfg_print_schema(out, "probe", probe_keys, 2);
     fprintf(out, "network = { ... }\n");
     cfg_print_schema(out, "network", net_keys, 2);
+    fprintf(out, "traffic_classes = ( { ... }, ... )  "
+                 "network.traffic_classes: one group per traffic class "
+                 "(Slingshot, SC'20 §II-E; the generic dragonfly as a "
+                 "what-if; none: one class); a job's traffic_class names "
+                 "one, the first is the default:\n");
+    cfg_print_schema(out, "traffic_classes", tc_keys, 2);
     fprintf(out, "traffic = { ... }\n");
     cfg_print_schema(out, "traffic", traffic_keys, 2);
     fprintf(out, "sampling = { ... }\n");

@@ -66,6 +66,15 @@ struct system_choice {
     const struct reg_entry *builder; /* system.topology, or NULL */
 };
 
+/* A traffic class as network.traffic_classes gives it (SC'20 §II-E; the
+ * model's struct net_tc). */
+struct tc_config {
+    const char *name;  /* unique; jobs name it in traffic_class */
+    double min_share;  /* minimum share of every link, in [0, 1] (0) */
+    bool priority;     /* served before the classes without (false) */
+    int line;          /* of its group */
+};
+
 /* The network section as written. A key applies only where the file gives
  * it (experiment_net_params looks each one up), so no value here needs an
  * "unset" sentinel. */
@@ -89,6 +98,11 @@ struct net_config {
     struct route_bias ss_bias;       /* ss_bias_shift, ss_bias_add */
     const struct reg_entry *cc;      /* congestion_control: a cc_ops */
     struct cc_params ccp;            /* cc_* */
+    uint32_t n_tcs;                  /* traffic_classes given (0: none,
+                                        the one default class) */
+    struct tc_config tc[NET_MAX_TCS];
+    const char *tcs_file;            /* where the list was written */
+    int tcs_line;
 };
 
 struct experiment {

@@ -87,6 +87,9 @@ static const struct cfg_key victim_keys[] = {
     GRP(CFG_UINT32, "warmup", warmup,
         "its first iterations, left out of T (0)", .min = 0,
         .max = UINT32_MAX - 1),
+    GRP(CFG_STRING, "traffic_class", traffic_class,
+        "the traffic class of its messages, alone and with the "
+        "aggressors: a name of network.traffic_classes (the first class)"),
     { .name = NULL },
 };
 
@@ -105,14 +108,18 @@ static const struct cfg_key aggressor_keys[] = {
         "the routing controller of its messages (\"network\": "
         "network.routing)",
         .reg = &controller_registry),
+    GRP(CFG_STRING, "traffic_class", traffic_class,
+        "the traffic class of its messages: a name of "
+        "network.traffic_classes (the first class)"),
     { .name = NULL },
 };
 
 static const char *const victim_common[] = { "name", "workload", "nodes",
                                              "ppn", "routing", "warmup",
-                                             NULL };
+                                             "traffic_class", NULL };
 static const char *const aggressor_common[] = { "name", "workload", "ppn",
-                                                "routing", NULL };
+                                                "routing", "traffic_class",
+                                                NULL };
 
 /* An aggressor runs until the victim ends: its workload's iterations
  * (every workload's key of that name is a count) default to the most the
@@ -142,6 +149,7 @@ static void load_group(struct cfg_file *f, config_setting_t *g,
     cfg_read(f, g, prefix, victim ? victim_keys : aggressor_keys, j, skip,
              d);
     free(skip);
+    j->tc_line = cfg_member_line(g, "traffic_class");
     const struct workload *w = (const struct workload *)j->workload;
     if (!w)
         return; /* missing or unknown: reported */

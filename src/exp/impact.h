@@ -113,7 +113,8 @@ struct impact_config {
     uint32_t n_victims, n_aggressors;
     struct job_config *victim;     /* [n_victims]: workload, params,
                                       ppn, routing, nodes (0: the
-                                      section's), warmup */
+                                      section's), warmup, traffic
+                                      class */
     struct job_config *aggressor;  /* [n_aggressors] */
     const char *file;              /* the section's place */
     int line;

@@ -86,6 +86,9 @@ static const struct cfg_key job_keys[] = {
     JOB(CFG_UINT32, "warmup", warmup,
         "first iterations left out of variants.csv (0)",
         .min = 0, .max = UINT32_MAX - 1),
+    JOB(CFG_STRING, "traffic_class", traffic_class,
+        "the traffic class of its messages: a name of "
+        "network.traffic_classes (the first class) [Slingshot, dragonfly]"),
     JOB(CFG_BOOL, "model", model,
         "estimate each iteration by SC'19's model (Eq. 2) from rank 0's "
         "NIC counters: model_us in iterations.csv (false) [Aries]"),
@@ -396,6 +399,47 @@ void jobs_job_defaults(struct job_config *j)
     j->max_block = ALLOC_DEFAULT_MAX_BLOCK;
 }
 
+int jobs_resolve_classes(struct job_config *j, uint32_t n,
+                         const char *prefix, const char *const *names,
+                         uint32_t n_names, struct diag *d)
+{
+    int before = d->errors;
+    for (uint32_t i = 0; i < n; i++) {
+        j[i].tc = 0;
+        if (!j[i].traffic_class)
+            continue;
+        uint32_t k = 0;
+        while (k < n_names && strcmp(names[k], j[i].traffic_class) != 0)
+            k++;
+        if (k < n_names) {
+            j[i].tc = (uint8_t)k;
+            continue;
+        }
+        char key[64], known[512] = "";
+        size_t used = 0;
+        for (uint32_t c = 0; c < n_names; c++) {
+            int w = snprintf(known + used, sizeof known - used, "%s%s",
+                             c ? ", " : "", names[c]);
+            if (w < 0 || (size_t)w >= sizeof known - used)
+                break;
+            used += (size_t)w;
+        }
+        snprintf(key, sizeof key, "%s[%u].traffic_class", prefix, i);
+        if (n_names == 0)
+            diag_error(d, j[i].file, j[i].tc_line, key,
+                       "\"%s\": the network has no traffic classes; "
+                       "expected network.traffic_classes = ( { name = "
+                       "\"%s\"; min_share = ...; }, ... ) first",
+                       j[i].traffic_class, j[i].traffic_class);
+        else
+            diag_error(d, j[i].file, j[i].tc_line, key,
+                       "\"%s\" is not a class of network.traffic_classes; "
+                       "known: %s",
+                       j[i].traffic_class, known);
+    }
+    return d->errors - before;
+}
+
 /* A job's name goes unquoted into the CSV files and names its rows: it
  * must be there and hold no comma, quote or line break. Its warm-up must
  * leave iterations to measure (with variants, one per variant), or its
@@ -451,6 +495,7 @@ static void load_job(struct cfg_file *f, config_setting_t *g, uint32_t i,
     }
     cfg_read(f, g, prefix, job_keys, j, skip, d);
     free(skip);
+    j->tc_line = cfg_member_line(g, "traffic_class");
     const struct workload *w = (const struct workload *)j->workload;
     if (!w)
         return; /* missing or unknown: reported */
@@ -1459,6 +1504,7 @@ static int run_all(const struct jobs_config *jc, const struct topo *t,
             .ppn = j->ppn, .app = w->app(state[inited].b),
             .start = j->start, .background = j->background,
             .chained = j->after != NULL, .after = j->after_job,
+            .tc = j->tc,
         };
     }
     if (sim_init(&s, EVQ_DEFAULT, net_entities(t)) != 0) {

@@ -100,12 +100,18 @@ struct job_config {
                                            iteration from rank 0's NIC */
     bool fill;                          /* a job of the production fill
                                            (not in the file's list) */
+    const char *traffic_class;          /* a name of
+                                           network.traffic_classes, or
+                                           NULL: the first class */
     /* derived */
     const char *file;
     int line;
     uint32_t *list;                     /* node_list parsed, n_list ids */
     uint32_t n_list;
     uint32_t after_job;                 /* after: that job's index */
+    int tc_line;                        /* traffic_class's line */
+    uint8_t tc;                         /* traffic_class's index
+                                           (jobs_resolve_classes) */
     char name_buf[64];
     _Alignas(16) unsigned char params[WORKLOAD_PARAMS_MAX];
 };
@@ -145,6 +151,17 @@ void jobs_alloc_requests(const struct jobs_config *jc,
 /* A job with every key at its default (linear, ppn 1, ...), no workload
  * and no name: for callers that build jobs of their own (exp/impact.c). */
 void jobs_job_defaults(struct job_config *j);
+
+/* Resolve the traffic_class of jobs j[0..n) against the classes of
+ * network.traffic_classes, names[0..n_names) in the order given: each
+ * job's tc becomes its class's index, 0 (the first class; with none
+ * given, the network's only one) without the key. A name that is not
+ * one of them is an error at the key's line naming the known classes
+ * ("prefix[i].traffic_class"). Returns the number of errors reported to
+ * d. */
+int jobs_resolve_classes(struct job_config *j, uint32_t n,
+                         const char *prefix, const char *const *names,
+                         uint32_t n_names, struct diag *d);
 
 /* The number of ranks of job j. */
 uint32_t jobs_ranks(const struct job_config *j);

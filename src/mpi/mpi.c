@@ -293,7 +293,11 @@ static void resume_at(struct dmpi *m, uint32_t g, simtime at)
 }
 
 /* Hand a network message of a transfer to the NIC of `from`, in the
- * routing mode the controller (if any) chooses. */
+ * routing mode the controller (if any) chooses and in the traffic class
+ * of the rank's job (SC'20 §II-E: "the job scheduler will assign to each
+ * job a small number of traffic classes"; MPI picks one from an
+ * environment variable): every message of a job, control messages and
+ * rendezvous GETs included, and their responses (net.c). */
 static void send_net(struct dmpi *m, uint32_t from, uint32_t to,
                      enum net_op op, uint64_t bytes, uint32_t xfer,
                      enum kind k)
@@ -326,8 +330,9 @@ static void send_net(struct dmpi *m, uint32_t from, uint32_t to,
                (size_t)(q.iter + 1 - res->n_paths) * sizeof *res->paths);
         res->n_paths = q.iter + 1;
     }
-    uint32_t id = net_send(m->n, q.src_nic, q.dst_nic, op, (uint32_t)bytes,
-                           mode, (uint64_t)xfer << 4 | k);
+    uint32_t id = net_send_tc(m->n, q.src_nic, q.dst_nic, op,
+                              (uint32_t)bytes, mode, m->job[q.job].tc,
+                              (uint64_t)xfer << 4 | k);
     if (id == NET_NONE) {
         fail(m, "out of memory for network messages");
         return;
@@ -980,6 +985,11 @@ int dmpi_init(struct dmpi *m, struct sim *s, struct net *n,
         if (js->ppn == 0 || js->n_nodes == 0 || !js->app.next) {
             diag_error(d, NULL, 0, "jobs", "job %s: needs nodes, ranks per "
                        "node >= 1 and a program", js->name);
+            return -1;
+        }
+        if (js->tc >= n->n_tcs) {
+            diag_error(d, NULL, 0, "jobs", "job %s: traffic class %u; the "
+                       "network has %u", js->name, js->tc, n->n_tcs);
             return -1;
         }
         if (js->chained && (js->after >= n_jobs || js->after == j)) {

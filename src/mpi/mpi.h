@@ -137,6 +137,10 @@ struct dmpi_job_spec {
     bool chained;          /* starts when job `after` ends (the next
                               command of a batch script) */
     uint32_t after;
+    uint8_t tc;            /* traffic class of every message its ranks
+                              post (< the net's n_tcs; 0: the first, the
+                              only one by default): requests and their
+                              responses travel in it (net_send_tc) */
 };
 
 /* Where the packets of the messages a job's ranks posted in one
