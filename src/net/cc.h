@@ -15,10 +15,12 @@
  * are contributing to the endpoint congestion, without negatively
  * affecting ... other streams of packets within the same job").
  *
- * Marks (struct packet.mark, set by the routers; net.c): a request routed
+ * Marks (struct packet.mark, set by the routers; net.c): a packet routed
  * to a switch's endpoint port — the last hop before its destination NIC —
  * while more than `mark_flits` flits wait for that port is marked
- * PKT_MARK_ENDPOINT; the response carries the marks back to its source.
+ * PKT_MARK_ENDPOINT; a request's response carries its marks back to its
+ * source, and a response marked on its own way (a GET's data converging
+ * on the NIC that pulls it) brings the mark to that source directly.
  * That is endpoint (hot-spot) congestion as SC'20 §II-D describes it: all
  * paths to the node pass that port, adaptive routing cannot avoid it, and
  * only streams toward that node pass it, so a victim whose packets merely

@@ -669,13 +669,15 @@ static void queue_add(struct net *n, uint32_t out, uint32_t flits,
     }
 }
 
-/* Endpoint congestion (net/cc.h): a request routed to the port of its
- * destination NIC while more than mark_flits wait there is marked. */
+/* Endpoint congestion (net/cc.h): a packet routed to the port of its
+ * destination NIC while more than mark_flits wait there is marked — a
+ * request (its response brings the mark back to the pair's source) or a
+ * response (the data of a GET: it brings the mark itself to the NIC that
+ * pulls, the pair's source). */
 static inline void cc_mark(struct net *n, struct packet *p)
 {
     const struct net_out *o = &n->out[p->out_port];
-    if (p->cls == PKT_REQ && o->nic != NET_NONE &&
-        o->qflits > n->p.ccp.mark_flits)
+    if (o->nic != NET_NONE && o->qflits > n->p.ccp.mark_flits)
         p->mark |= PKT_MARK_ENDPOINT;
 }
 
