@@ -7,6 +7,8 @@
 #include "test.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "core/sim.h"
 #include "net/cc.h"
@@ -270,7 +272,77 @@ static void test_cray_throttle(void)
     nx_free(&x);
 }
 
+/* A job's delay_sensitivity reaches its NICs (the same run with the
+ * incast's senders at c_a 8 ends at another time: the root's port bounds
+ * it either way); without Netscope it is an error at its line. */
+static void test_job_sensitivity(void)
+{
+    static char out[1 << 16], err[1 << 14];
+#define NS_CFG                                                               \
+    "experiment = { name = \"ns-%s\"; };\n"                                  \
+    "system = { name = \"voltrino\"; };\n"                                   \
+    "network = { congestion_control = \"%s\"; };\n"                          \
+    "jobs = ( { name = \"incast\"; workload = \"gpcnet-rma-incast\";\n"      \
+    "  nodes = 24; allocation = \"linear\"; bytes = 131072;\n"              \
+    "  iterations = 4;%s } );\n"
+    char text[1024];
+    double t[2] = { 0, 0 };
+    for (int k = 0; k < 2; k++) {
+        snprintf(text, sizeof text, NS_CFG, k ? "ca" : "plain", "netscope",
+                 k ? " delay_sensitivity = 8.0;" : "");
+        const char *f = write_temp(k ? "ns-ca.cfg" : "ns-plain.cfg", text);
+        CHECK(f != NULL);
+        if (!f)
+            return;
+        const char *dir = k ? "/tmp/dfsim-ns-ca" : "/tmp/dfsim-ns-plain";
+        const char *argv[] = { "run", f, "-o", dir, "--force", NULL };
+        CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
+        char path[256];
+        snprintf(path, sizeof path, "%s/jobs.csv", dir);
+        char *csv = read_text(path);
+        CHECK(csv != NULL);
+        /* jobs.csv: a header, then the job's row; its end time in us is
+         * the column named end_us */
+        if (csv) {
+            char *h = csv, *row = strchr(csv, '\n');
+            int col = -1, c = 0;
+            for (char *p = h; row && p < row; c++) {
+                size_t len = strcspn(p, ",\n");
+                if (len == 6 && strncmp(p, "end_us", 6) == 0)
+                    col = c;
+                p += len + 1;
+            }
+            CHECK(col >= 0);
+            char *p = row ? row + 1 : NULL;
+            for (c = 0; p && c < col; c++)
+                p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
+            if (p)
+                t[k] = strtod(p, NULL);
+            free(csv);
+        }
+        unlink(f);
+        rm_dir(dir);
+    }
+    fprintf(stderr, "  netscope incast 24 nodes: ends at %.1f us with c_a "
+            "0, %.1f us with c_a 8\n", t[0], t[1]);
+    CHECK(t[0] > 0 && t[1] > 0);
+    CHECK(t[1] != t[0]); /* the same run but for the senders' c_a */
+    snprintf(text, sizeof text, NS_CFG, "bad", "none",
+             "\n  delay_sensitivity = 8.0;");
+    const char *f = write_temp("ns-bad.cfg", text);
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    const char *argv[] = { "run", f, "-o", "/tmp/dfsim-ns-bad", NULL };
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 1);
+    CHECK(strstr(err, ":7: error: jobs[0].delay_sensitivity") != NULL);
+    unlink(f);
+    rm_dir("/tmp/dfsim-ns-bad");
+#undef NS_CFG
+}
+
 const struct test_case tests_netscope[] = {
+    TEST(test_job_sensitivity),
     TEST(test_cray_throttle),
     TEST(test_netscope_update),
     TEST(test_netscope_delay_injection),

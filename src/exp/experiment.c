@@ -582,6 +582,14 @@ int experiment_load(struct experiment *e, const char *path,
         jobs_resolve_classes(e->impact.aggressor, e->impact.n_aggressors,
                              "impact.aggressors", names, e->net.n_tcs, d);
     }
+    {
+        bool ns = e->net.cc == &cc_netscope.base;
+        jobs_check_sensitivity(e->jobs.job, e->jobs.n, "jobs", ns, d);
+        jobs_check_sensitivity(e->impact.victim, e->impact.n_victims,
+                               "impact.victims", ns, d);
+        jobs_check_sensitivity(e->impact.aggressor, e->impact.n_aggressors,
+                               "impact.aggressors", ns, d);
+    }
     if (e->impact.on && ex && config_setting_get_member(ex, "runs"))
         diag_error(d, cfg_path(e->cfg), cfg_member_line(ex, "runs"),
                    "experiment.runs",

@@ -90,6 +90,10 @@ static const struct cfg_key victim_keys[] = {
     GRP(CFG_STRING, "traffic_class", traffic_class,
         "the traffic class of its messages, alone and with the "
         "aggressors: a name of network.traffic_classes (the first class)"),
+    GRP(CFG_FLOAT, "delay_sensitivity", delay_sensitivity,
+        "with congestion_control = \"netscope\": its NICs' c_a "
+        "(network.netscope_sensitivity)",
+        .fmin = 0, .fmax = 1e6),
     { .name = NULL },
 };
 
@@ -111,15 +115,20 @@ static const struct cfg_key aggressor_keys[] = {
     GRP(CFG_STRING, "traffic_class", traffic_class,
         "the traffic class of its messages: a name of "
         "network.traffic_classes (the first class)"),
+    GRP(CFG_FLOAT, "delay_sensitivity", delay_sensitivity,
+        "with congestion_control = \"netscope\": its NICs' c_a "
+        "(network.netscope_sensitivity)",
+        .fmin = 0, .fmax = 1e6),
     { .name = NULL },
 };
 
 static const char *const victim_common[] = { "name", "workload", "nodes",
                                              "ppn", "routing", "warmup",
-                                             "traffic_class", NULL };
+                                             "traffic_class",
+                                             "delay_sensitivity", NULL };
 static const char *const aggressor_common[] = { "name", "workload", "ppn",
                                                 "routing", "traffic_class",
-                                                NULL };
+                                                "delay_sensitivity", NULL };
 
 /* An aggressor runs until the victim ends: its workload's iterations
  * (every workload's key of that name is a count) default to the most the
@@ -150,6 +159,9 @@ static void load_group(struct cfg_file *f, config_setting_t *g,
              d);
     free(skip);
     j->tc_line = cfg_member_line(g, "traffic_class");
+    j->ds_line = config_setting_get_member(g, "delay_sensitivity")
+                     ? cfg_member_line(g, "delay_sensitivity")
+                     : 0;
     const struct workload *w = (const struct workload *)j->workload;
     if (!w)
         return; /* missing or unknown: reported */

@@ -11,6 +11,7 @@
 #include "core/sim.h"
 #include "core/time.h"
 #include "exp/offered.h"
+#include "net/cc.h"
 #include "exp/stats.h"
 #include "route/route.h"
 
@@ -92,6 +93,12 @@ static const struct cfg_key job_keys[] = {
     JOB(CFG_BOOL, "model", model,
         "estimate each iteration by SC'19's model (Eq. 2) from rank 0's "
         "NIC counters: model_us in iterations.csv (false) [Aries]"),
+    JOB(CFG_FLOAT, "delay_sensitivity", delay_sensitivity,
+        "with network.congestion_control = \"netscope\": its NICs' c_a, "
+        "the delay sensitivity that softens their rate cuts (ICS'21 "
+        "Table 3: MILC 6.67, LAMMPS 0.47, AMG 0) "
+        "(network.netscope_sensitivity)",
+        .fmin = 0, .fmax = 1e6),
     { .name = NULL },
 };
 
@@ -399,6 +406,24 @@ void jobs_job_defaults(struct job_config *j)
     j->max_block = ALLOC_DEFAULT_MAX_BLOCK;
 }
 
+int jobs_check_sensitivity(const struct job_config *j, uint32_t n,
+                           const char *prefix, bool netscope,
+                           struct diag *d)
+{
+    int errors = 0;
+    for (uint32_t i = 0; i < n && !netscope; i++) {
+        if (!j[i].ds_line)
+            continue;
+        char key[96];
+        snprintf(key, sizeof key, "%s[%u].delay_sensitivity", prefix, i);
+        diag_error(d, j[i].file, j[i].ds_line, key,
+                   "is read only by Netscope's rate control; expected "
+                   "network.congestion_control = \"netscope\"");
+        errors++;
+    }
+    return errors;
+}
+
 int jobs_resolve_classes(struct job_config *j, uint32_t n,
                          const char *prefix, const char *const *names,
                          uint32_t n_names, struct diag *d)
@@ -496,6 +521,9 @@ static void load_job(struct cfg_file *f, config_setting_t *g, uint32_t i,
     cfg_read(f, g, prefix, job_keys, j, skip, d);
     free(skip);
     j->tc_line = cfg_member_line(g, "traffic_class");
+    j->ds_line = config_setting_get_member(g, "delay_sensitivity")
+                     ? cfg_member_line(g, "delay_sensitivity")
+                     : 0;
     const struct workload *w = (const struct workload *)j->workload;
     if (!w)
         return; /* missing or unknown: reported */
@@ -1445,6 +1473,27 @@ static int capture(struct jobs_capture *c, const struct jobs_config *jc,
 
 /* Place the jobs of jc (the file's, and the fill's if any), run them and
  * write what they did. */
+/* Netscope: each job's delay_sensitivity on its NICs (else every NIC
+ * keeps network.netscope_sensitivity). */
+static void jobs_set_sensitivity(struct net *net, const struct topo *t,
+                                 const struct jobs_config *jc,
+                                 uint32_t *const *nodes, uint32_t n)
+{
+    if (!net->cc_on || net->p.cc != &cc_netscope)
+        return;
+    for (uint32_t i = 0; i < n; i++) {
+        const struct job_config *j = &jc->job[i];
+        if (!j->ds_line)
+            continue;
+        for (uint32_t k = 0; k < j->nodes; k++) {
+            const struct topo_node *nd = &t->nodes[nodes[i][k]];
+            for (uint32_t c = 0; c < nd->n_nics; c++)
+                cc_netscope_set_sensitivity(net->cc_st, nd->nic[c],
+                                            j->delay_sensitivity);
+        }
+    }
+}
+
 static int run_all(const struct jobs_config *jc, const struct topo *t,
                    const struct net_params *np, uint64_t seed, simtime limit,
                    const struct jobs_output *out, simtime *end,
@@ -1519,6 +1568,7 @@ static int run_all(const struct jobs_config *jc, const struct topo *t,
     if (net_init(&net, t, &p, &s, seed, d) != 0)
         goto done;
     net_ok = true;
+    jobs_set_sensitivity(&net, t, jc, nodes, n);
     if (ctl_run_init(&ctl, &net, cj, names, n, &jc->awr, d) != 0)
         goto done;
     ctl_ok = true;

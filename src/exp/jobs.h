@@ -103,6 +103,8 @@ struct job_config {
     const char *traffic_class;          /* a name of
                                            network.traffic_classes, or
                                            NULL: the first class */
+    double delay_sensitivity;           /* netscope's c_a for its NICs
+                                           (with ds_line) */
     /* derived */
     const char *file;
     int line;
@@ -110,6 +112,8 @@ struct job_config {
     uint32_t n_list;
     uint32_t after_job;                 /* after: that job's index */
     int tc_line;                        /* traffic_class's line */
+    int ds_line;                        /* delay_sensitivity's line, 0:
+                                           not given */
     uint8_t tc;                         /* traffic_class's index
                                            (jobs_resolve_classes) */
     char name_buf[64];
@@ -151,6 +155,13 @@ void jobs_alloc_requests(const struct jobs_config *jc,
 /* A job with every key at its default (linear, ppn 1, ...), no workload
  * and no name: for callers that build jobs of their own (exp/impact.c). */
 void jobs_job_defaults(struct job_config *j);
+
+/* A job's delay_sensitivity without Netscope's rate control (netscope
+ * false) is an error at its line ("prefix[i].delay_sensitivity").
+ * Returns the number of errors reported. */
+int jobs_check_sensitivity(const struct job_config *j, uint32_t n,
+                           const char *prefix, bool netscope,
+                           struct diag *d);
 
 /* Resolve the traffic_class of jobs j[0..n) against the classes of
  * network.traffic_classes, names[0..n_names) in the order given: each

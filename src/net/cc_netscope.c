@@ -40,7 +40,14 @@
  *   the NIC's, not the rank's (the wrapper's usleep also stops the
  *   process; not modelled). Eq. 13 writes the delay as (R_line - R) /
  *   B_nic; per message of b bytes that is b / R - b / R_line, which is
- *   what it must be for messages to leave at R on average.
+ *   what it must be for messages to leave at R on average. When the rate
+ *   changes during a wait, what is left of the wait scales by the old
+ *   rate over the new: the wrapper computes each sleep from the rate of
+ *   the moment, over windows of 1 s and messages of microseconds; here a
+ *   window is 20 us, and a 128 KiB message sent at a cut rate would
+ *   otherwise carry a wait of milliseconds, decided by one window, long
+ *   after the rate has recovered (inferred: the scaling keeps the mean
+ *   rate R(t) as it changes).
  *
  * Window and gain: the paper samples every 1 s and gives g only as in
  * (0, 1). dfsim's runs last milliseconds: the default window is 20 us
@@ -137,7 +144,12 @@ static simtime ns_admit_msg(void *st, const struct message *m, simtime now)
 {
     const struct netscope *s = st;
     simtime t = s->nic[m->src_nic].next_ok;
-    return t > now ? t : now;
+    if (t <= now)
+        return now;
+    /* look again at the next window's end, whose tick may rescale the
+     * wait (ticks are taken when the network is active: a NIC waiting
+     * here is what keeps them coming) */
+    return t < s->n->cc_next_tick ? t : s->n->cc_next_tick;
 }
 
 /* The wait after a message of `bytes` at rate R: b / R - b / R_line, in
@@ -187,8 +199,14 @@ static void ns_tick(void *st, simtime now)
         c->stalled = t;
         if (sig > 1)
             sig = 1;
+        double before = c->rate;
         cc_netscope_update(c->alpha, sig, c->ca, s->g, s->step, s->floor,
                            s->line, &c->alpha, &c->rate);
+        /* a wait under way goes on at the new rate: what is left of it
+         * scales by before / after (see the header) */
+        if (c->next_ok > now && c->rate != before)
+            c->next_ok = now + (simtime)llround((double)(c->next_ok - now) *
+                                                before / c->rate);
         s->st.decreases += sig > 0;
     }
     s->st.windows++;
