@@ -1116,6 +1116,8 @@ static void pf_port(const struct event *e, void *ctx, bool near)
         __builtin_prefetch(&n->out[port]);
         __builtin_prefetch(n->cr_queue + (size_t)port * NET_CR_DEPTH);
         __builtin_prefetch(net_ovc_at(n, port, 0));
+        if (n->ct.out) /* the output's counts, which a grant adds to */
+            __builtin_prefetch(&n->ct.out[port]);
         return;
     }
     /* the packet out_grant looks at first */
