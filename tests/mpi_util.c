@@ -6,7 +6,9 @@
 
 #include "test.h"
 
-int mpi_h_setup(struct mpi_h *h, const char *system, bool counters)
+int mpi_h_setup_tuned(struct mpi_h *h, const char *system,
+                      void (*tune)(struct net_params *np, void *ctx),
+                      void *ctx)
 {
     memset(h, 0, sizeof *h);
     diag_init(&h->d);
@@ -16,11 +18,22 @@ int mpi_h_setup(struct mpi_h *h, const char *system, bool counters)
         return -1;
     struct net_params np;
     net_params_defaults(&np, &h->t);
-    np.counters = counters;
+    if (tune)
+        tune(&np, ctx);
     if (net_init(&h->n, &h->t, &np, &h->s, 1, &h->d) != 0)
         return -1;
     h->net_ok = true;
     return 0;
+}
+
+static void tune_counters(struct net_params *np, void *ctx)
+{
+    np->counters = *(const bool *)ctx;
+}
+
+int mpi_h_setup(struct mpi_h *h, const char *system, bool counters)
+{
+    return mpi_h_setup_tuned(h, system, tune_counters, &counters);
 }
 
 int mpi_h_start(struct mpi_h *h, const struct dmpi_params *p,

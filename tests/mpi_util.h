@@ -28,6 +28,13 @@ struct mpi_h {
  * Returns 0 or -1; mpi_h_teardown is harmless either way. */
 int mpi_h_setup(struct mpi_h *h, const char *system, bool counters);
 
+/* The same with the network's parameters from tune(np, ctx), called on
+ * the system's defaults (NULL: none) — a congestion controller, its
+ * constants; and the calendar queue the runs use. */
+int mpi_h_setup_tuned(struct mpi_h *h, const char *system,
+                      void (*tune)(struct net_params *np, void *ctx),
+                      void *ctx);
+
 /* The layer with parameters p (NULL: defaults) and jobs[0..n). */
 int mpi_h_start(struct mpi_h *h, const struct dmpi_params *p,
                 const struct dmpi_job_spec *jobs, uint32_t n);

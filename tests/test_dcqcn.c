@@ -12,6 +12,7 @@
 #include "core/sim.h"
 #include "net/cc.h"
 #include "net/net.h"
+#include "mpi_util.h"
 #include "topo/topo.h"
 
 static void test_ecn_probability(void)
@@ -26,33 +27,16 @@ static void test_ecn_probability(void)
     CHECK(cc_ecn_probability(&p, 102401) == 1);
 }
 
-struct dx {
-    struct topo t;
-    struct sim s;
-    struct net n;
-    struct diag d;
-};
-
-static int dx_setup(struct dx *x, const char *system,
-                    const struct cc_ops *cc)
+static void tune_cc(struct net_params *np, void *ctx)
 {
-    memset(x, 0, sizeof *x);
-    diag_init(&x->d);
-    if (topo_build_system(&x->t, system, &x->d) != 0)
-        return -1;
-    if (sim_init(&x->s, EVQ_CALENDAR, net_entities(&x->t)) != 0)
-        return -1;
-    struct net_params np;
-    net_params_defaults(&np, &x->t);
-    np.cc = cc;
-    return net_init(&x->n, &x->t, &np, &x->s, 1, &x->d);
+    np->cc = ctx;
 }
 
-static void dx_free(struct dx *x)
+/* Built-in `system` with controller cc (mpi_util.h). */
+static int dx_setup(struct mpi_h *x, const char *system,
+                    const struct cc_ops *cc)
 {
-    net_free(&x->n);
-    sim_free(&x->s);
-    topo_free(&x->t);
+    return mpi_h_setup_tuned(x, system, tune_cc, (void *)cc);
 }
 
 /* The response of a request from src to dst, seen back at src. */
@@ -72,7 +56,7 @@ static bool near(double a, double b)
  * 55 us, timer 60 us, F = 5, R_AI 40 Mb/s, byte counter 300,000 B). */
 static void test_dcqcn_rate_steps(void)
 {
-    struct dx x;
+    struct mpi_h x;
     if (dx_setup(&x, "malbec", &cc_dcqcn) != 0) {
         CHECK(!"setup");
         return;
@@ -133,7 +117,7 @@ static void test_dcqcn_rate_steps(void)
      * sent at its rate */
     CHECK(cc->admit(st, 3, 4, t2) > t2);
     CHECK(cc->admit(st, 3, 5, t2) == t2);
-    dx_free(&x);
+    mpi_h_teardown(&x);
 }
 
 static simtime last_done;
@@ -177,7 +161,7 @@ static uint32_t nic_of(const struct topo *t, uint32_t r, uint32_t k)
 static double incast(const struct cc_ops *cc, uint32_t *cut,
                      struct dcqcn_stats *stats)
 {
-    struct dx x;
+    struct mpi_h x;
     if (dx_setup(&x, "malbec", cc) != 0)
         return -1;
     incast_dst = nic_of(&x.t, 0, 0);
@@ -207,7 +191,7 @@ static double incast(const struct cc_ops *cc, uint32_t *cut,
     }
     sim_run(&x.s, SIMTIME_MAX);
     bool ok = net_check_drained(&x.n, &x.d) == 0;
-    dx_free(&x);
+    mpi_h_teardown(&x);
     return ok ? (double)last_done / SIMTIME_US : -1;
 }
 

@@ -13,6 +13,7 @@
 #include "core/sim.h"
 #include "net/cc.h"
 #include "net/net.h"
+#include "mpi_util.h"
 #include "topo/topo.h"
 
 static bool near(double a, double b)
@@ -48,44 +49,33 @@ static void test_netscope_update(void)
     CHECK(r == 0.001);
 }
 
-struct nx {
-    struct topo t;
-    struct sim s;
-    struct net n;
-    struct diag d;
+struct nx_tune {
+    const struct cc_ops *cc;
+    double ca, cray_min_us;
 };
 
+static void nx_tune(struct net_params *np, void *ctx)
+{
+    const struct nx_tune *u = ctx;
+    np->cc = u->cc;
+    np->ccp.netscope_sensitivity = u->ca;
+    if (u->cray_min_us > 0)
+        np->ccp.cray_min_us = u->cray_min_us;
+    CHECK(!np->counters); /* netscope and cray turn them on */
+}
+
 /* Voltrino with controller cc, every NIC's c_a, and (cray_min_us > 0)
- * the least length of a Cray throttle. */
-static int nx_setup_min(struct nx *x, const struct cc_ops *cc, double ca,
+ * the least length of a Cray throttle (mpi_util.h). */
+static int nx_setup_min(struct mpi_h *x, const struct cc_ops *cc, double ca,
                         double cray_min_us)
 {
-    memset(x, 0, sizeof *x);
-    diag_init(&x->d);
-    if (topo_build_system(&x->t, "voltrino", &x->d) != 0)
-        return -1;
-    if (sim_init(&x->s, EVQ_CALENDAR, net_entities(&x->t)) != 0)
-        return -1;
-    struct net_params np;
-    net_params_defaults(&np, &x->t);
-    np.cc = cc;
-    np.ccp.netscope_sensitivity = ca;
-    if (cray_min_us > 0)
-        np.ccp.cray_min_us = cray_min_us;
-    CHECK(!np.counters); /* netscope and cray turn them on */
-    return net_init(&x->n, &x->t, &np, &x->s, 1, &x->d);
+    struct nx_tune u = { cc, ca, cray_min_us };
+    return mpi_h_setup_tuned(x, "voltrino", nx_tune, &u);
 }
 
-static int nx_setup(struct nx *x, const struct cc_ops *cc, double ca)
+static int nx_setup(struct mpi_h *x, const struct cc_ops *cc, double ca)
 {
     return nx_setup_min(x, cc, ca, 0);
-}
-
-static void nx_free(struct nx *x)
-{
-    net_free(&x->n);
-    sim_free(&x->s);
-    topo_free(&x->t);
 }
 
 static simtime last_done;
@@ -104,7 +94,7 @@ static void on_done(void *ctx, uint32_t m, const struct message *msg,
  * hold they go at the line. */
 static void test_netscope_delay_injection(void)
 {
-    struct nx x;
+    struct mpi_h x;
     if (nx_setup(&x, &cc_netscope, 0) != 0) {
         CHECK(!"setup");
         return;
@@ -133,7 +123,7 @@ static void test_netscope_delay_injection(void)
     /* 4096 B at a quarter: 3 x 4096 / line of wait, 1.x us: every
      * message waits at least 1 us, some 2 */
     CHECK_EQ_U(s.delays, MSGS);
-    nx_free(&x);
+    mpi_h_teardown(&x);
 }
 
 /* 12 NICs of other routers PUT 16 x 64 KiB each to one NIC: its port
@@ -142,7 +132,7 @@ static void test_netscope_delay_injection(void)
 static void incast(double ca, double *mean_rate, double *dst_rate,
                    struct netscope_stats *st, double *done_us)
 {
-    struct nx x;
+    struct mpi_h x;
     *mean_rate = *dst_rate = *done_us = -1;
     if (nx_setup(&x, &cc_netscope, ca) != 0)
         return;
@@ -167,7 +157,7 @@ static void incast(double ca, double *mean_rate, double *dst_rate,
     sim_run(&x.s, SIMTIME_MAX);
     CHECK(net_check_drained(&x.n, &x.d) == 0);
     *done_us = (double)last_done / SIMTIME_US;
-    nx_free(&x);
+    mpi_h_teardown(&x);
 }
 
 static void test_netscope_incast(void)
@@ -200,7 +190,7 @@ static void test_netscope_incast(void)
  * every message still arrives. */
 static void test_cray_throttle(void)
 {
-    struct nx x;
+    struct mpi_h x;
     if (nx_setup(&x, &cc_cray, 0) != 0) {
         CHECK(!"setup");
         return;
@@ -213,7 +203,7 @@ static void test_cray_throttle(void)
     struct cray_stats quiet = cc_cray_stats(x.n.cc_st);
     CHECK(quiet.periods > 0);
     CHECK_EQ_U(quiet.starts, 0);
-    nx_free(&x);
+    mpi_h_teardown(&x);
 
     if (nx_setup_min(&x, &cc_cray, 0, 1000) != 0) {
         CHECK(!"setup");
@@ -269,7 +259,7 @@ static void test_cray_throttle(void)
     CHECK(looks > 0);
     CHECK(max_out <= 1);
     CHECK(!cc_cray_throttling(x.n.cc_st) || s.throttled_periods < s.periods);
-    nx_free(&x);
+    mpi_h_teardown(&x);
 }
 
 /* A job's delay_sensitivity reaches its NICs (the same run with the
