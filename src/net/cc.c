@@ -71,6 +71,15 @@ double cc_nic_line_rate(const struct net *n)
     return r;
 }
 
+simtime cc_nic_req_stall(const struct net *n, uint32_t nic, simtime now)
+{
+    const struct net_nic_count *k = &n->ct.nic[nic];
+    simtime s = k->stall[PKT_REQ];
+    if (k->since[PKT_REQ] != SIMTIME_MAX)
+        s += now - k->since[PKT_REQ];
+    return s;
+}
+
 /* ---- the pair table ------------------------------------------------ */
 
 static inline uint64_t pair_key(uint32_t src, uint32_t dst)

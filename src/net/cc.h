@@ -127,6 +127,11 @@ extern const struct cc_ops cc_none, cc_slingshot, cc_dcqcn, cc_netscope,
  * path if slower (Aries: a 16-byte NIC flit per nic_flit_time). */
 double cc_nic_line_rate(const struct net *n);
 
+/* The time NIC nic's requests were ready but held back for credits up to
+ * now, an open interval included (REQ_STALLED as time; the network must
+ * keep counters: cc_ops.counters). */
+simtime cc_nic_req_stall(const struct net *n, uint32_t nic, simtime now);
+
 /* Slingshot: the window of pair (src, dst) in packets (window_max for a
  * pair it does not track); for tests and reports. */
 double cc_slingshot_window(const void *st, uint32_t src, uint32_t dst);

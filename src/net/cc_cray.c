@@ -118,10 +118,7 @@ static void cray_tick(void *st, simtime now)
     simtime window = n->cc_period;
     uint32_t congested = 0;
     for (uint32_t i = 0; i < n->t->n_nics; i++) {
-        const struct net_nic_count *k = &n->ct.nic[i];
-        simtime t = k->stall[PKT_REQ];
-        if (k->since[PKT_REQ] != SIMTIME_MAX)
-            t += now - k->since[PKT_REQ];
+        simtime t = cc_nic_req_stall(n, i, now);
         congested += (double)(t - c->stalled[i]) >=
                      c->stall_share * (double)window;
         c->stalled[i] = t;

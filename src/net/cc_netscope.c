@@ -77,16 +77,6 @@ struct netscope {
     struct netscope_stats st;
 };
 
-/* The NIC's request stall time up to now, open interval included. */
-static simtime stall_now(const struct net *n, uint32_t nic, simtime now)
-{
-    const struct net_nic_count *k = &n->ct.nic[nic];
-    simtime s = k->stall[PKT_REQ];
-    if (k->since[PKT_REQ] != SIMTIME_MAX)
-        s += now - k->since[PKT_REQ];
-    return s;
-}
-
 static int ns_init(void **st, struct net *n, char *err, size_t len)
 {
     const struct cc_params *p = &n->p.ccp;
@@ -194,7 +184,7 @@ static void ns_tick(void *st, simtime now)
     simtime window = s->n->cc_period;
     for (uint32_t i = 0; i < s->n->t->n_nics; i++) {
         struct ns_nic *c = &s->nic[i];
-        simtime t = stall_now(s->n, i, now);
+        simtime t = cc_nic_req_stall(s->n, i, now);
         double sig = (double)(t - c->stalled) / (double)window;
         c->stalled = t;
         if (sig > 1)
