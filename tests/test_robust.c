@@ -277,6 +277,76 @@ static void refused(const char *text, const char *message)
     rm_dir(dir);
 }
 
+/* Errors found before the work (issue 18, item 9): a controller the
+ * system cannot serve, a placement that cannot be made, the model's
+ * counters on NICs without them — each an error at the job's line before
+ * the probe and before a traffic sweep, with no "jobs ran in" after it.
+ * They used to appear at run time, after the probe and the sweep, without
+ * a line for the controllers. */
+static void test_errors_before_work(void)
+{
+    static const char pp[] = "jobs = ( { name = \"pp\"; workload = "
+                             "\"pingpong\";\n  nodes = 2; iterations = 4;";
+    static const char sweep[] =
+        "traffic = { pattern = \"uniform\"; loads = [0.1];\n"
+        "  warmup_us = 1.0; measure_us = 1.0; };\n";
+    char text[4096];
+    /* app-aware reads the Aries NIC counters: not on a Slingshot */
+    snprintf(text, sizeof text,
+             "system = { name = \"malbec\"; };\n%s%s\n"
+             "  routing = \"app-aware\"; } );\n", sweep, pp);
+    refused(text, "bad.cfg:4: error: job \"pp\": routing controller "
+                  "\"app-aware\": awr: NIC 0 has no counter "
+                  "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_FLITS: the controller "
+                  "reads the Aries NIC counters of SC'19 §2.3, which a "
+                  "slingshot system's NICs do not have");
+    CHECK(!strstr(out, "synthetic traffic") && !strstr(out, "zero-load"));
+    CHECK(!strstr(err, "jobs ran in"));
+    /* as a variant, and a static one on a torus */
+    snprintf(text, sizeof text,
+             "system = { name = \"malbec\"; };\n%s\n"
+             "  variants = [\"default\", \"app-aware\"]; } );\n", pp);
+    refused(text, "bad.cfg:2: error: job \"pp\": routing controller "
+                  "\"app-aware\"");
+    snprintf(text, sizeof text,
+             "system = { name = \"cielo\"; };\n%s\n"
+             "  routing = \"high-bias\"; } );\n", pp);
+    refused(text, "bad.cfg:2: error: job \"pp\": routing controller "
+                  "\"high-bias\" sets ADAPTIVE_3, which a torus system "
+                  "cannot use");
+    /* the model's counters */
+    snprintf(text, sizeof text,
+             "system = { name = \"malbec\"; };\n%s model = true; } );\n",
+             pp);
+    refused(text, "bad.cfg:2: error: pp: the model reads the Aries NIC "
+                  "counter");
+    /* placements: too many nodes, after a sweep that used to run first;
+     * a distance the system lacks */
+    snprintf(text, sizeof text,
+             "system = { name = \"xc-12cab\"; };\n%s"
+             "jobs = ( { name = \"big\"; workload = \"pingpong\";\n"
+             "  nodes = 20000; iterations = 4; } );\n", sweep);
+    refused(text, "bad.cfg:4: error: job \"big\": linear allocation asks "
+                  "for 20000 nodes, only 2304 of the 2304 nodes are free");
+    CHECK(!strstr(out, "synthetic traffic"));
+    CHECK(!strstr(err, "jobs ran in"));
+    snprintf(text, sizeof text,
+             "system = { name = \"malbec\"; };\n%s\n"
+             "  allocation = \"pair\"; distance = \"same-chassis\"; } );\n",
+             pp);
+    refused(text, "bad.cfg:2: error: job \"pp\": pair at distance "
+                  "same-chassis: a slingshot system has no chassis level");
+    /* an impact study's victim */
+    refused("system = { name = \"malbec\"; };\n"
+            "impact = { shares = [0.5];\n"
+            "  victims = ( { name = \"v\"; workload = \"pingpong\";\n"
+            "    iterations = 4; routing = \"app-aware\"; } );\n"
+            "  aggressors = ( { name = \"a\"; workload = \"incast\"; } ); "
+            "};\n",
+            "bad.cfg:3: error: job \"v\": routing controller \"app-aware\"");
+    CHECK(!strstr(err, "impact 1/"));
+}
+
 /* Values that gave results looking measured but not, or results written
  * where they should not be: each an error at its line, exit 1. */
 static void test_wrong_values(void)
@@ -455,5 +525,6 @@ const struct test_case tests_robust[] = {
     TEST(test_wrong_values),
     TEST(test_console_pooled),
     TEST(test_killed_run_keeps_headers),
+    TEST(test_errors_before_work),
     { 0 },
 };

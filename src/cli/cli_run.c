@@ -87,31 +87,6 @@ static bool sampling_on(const struct experiment *e)
            (e->sampling.nic || e->sampling.rtr || e->sampling.links);
 }
 
-/* Build the network model once before anything runs, so that a parameter
- * set it refuses, or a counter name the samplers cannot read, is reported
- * up front rather than after the probe. */
-static int check_network(const struct experiment *e, const struct topo *t,
-                         const struct net_params *np, struct diag *d)
-{
-    struct sim s;
-    struct net n;
-    struct net_params p = *np;
-    p.counters = p.counters || sampling_on(e);
-    if (sim_init(&s, EVQ_DEFAULT, net_entities(t)) != 0) {
-        sim_free(&s);
-        fprintf(stderr, "dfsim run: out of memory\n");
-        return -1;
-    }
-    int rc = net_init(&n, t, &p, &s, 0, d);
-    if (rc == 0) {
-        if (sampling_on(e))
-            rc = experiment_check_sampling(e, &n, d);
-        net_free(&n);
-    }
-    sim_free(&s);
-    return rc;
-}
-
 /* The traffic sweep: one run per (routing, load), routings outermost. Each
  * run is a row of traffic.csv as soon as it finishes and a progress line
  * on stderr; a table on stdout at the end. Returns 0 or -1. */
@@ -407,7 +382,9 @@ static int run_jobs(const struct experiment *e, const struct topo *t,
                     "experiment.time_limit_ms (%.3f ms of simulated time); "
                     "their results so far are written, marked unfinished\n",
                     r, (double)e->info.time_limit / (double)SIMTIME_MS);
-        fprintf(stderr, "  jobs ran in %.1f s\n", time_wall_seconds() - t0);
+        if (rc >= 0)
+            fprintf(stderr, "  jobs ran in %.1f s\n",
+                    time_wall_seconds() - t0);
     }
     if (rc == 1)
         rc = -1;
@@ -509,7 +486,7 @@ int cli_run(int argc, char **argv)
     }
     struct net_params np;
     if (experiment_net_params(&e, &t, &np, &d) != 0 ||
-        (e.has_traffic && check_network(&e, &t, &np, &d) != 0)) {
+        experiment_check_run(&e, &t, &np, &d) != 0) {
         fprintf(stderr, "dfsim run: %s: %d error%s\n", file, d.errors,
                 d.errors == 1 ? "" : "s");
         topo_free(&t);

@@ -635,6 +635,69 @@ int experiment_check_sampling(const struct experiment *e, const struct net *n,
     return d->errors > before ? -1 : 0;
 }
 
+/* Whether the experiment samples counters during its traffic runs. */
+static bool sampling_on(const struct experiment *e)
+{
+    return e->has_traffic &&
+           (e->sampling.nic || e->sampling.rtr || e->sampling.links);
+}
+
+/* The traffic runs' network, built once: a parameter set net_init
+ * refuses, or a counter name the samplers cannot read, is reported up
+ * front rather than after the probe. */
+static int check_network(const struct experiment *e, const struct topo *t,
+                         const struct net_params *np, struct diag *d)
+{
+    struct sim *s = malloc(sizeof *s);
+    struct net *n = malloc(sizeof *n);
+    struct net_params p = *np;
+    p.counters = p.counters || sampling_on(e);
+    int rc = -1;
+    if (!s || !n || sim_init(s, EVQ_DEFAULT, net_entities(t)) != 0) {
+        if (s)
+            sim_free(s);
+        diag_error(d, NULL, 0, "network", "out of memory");
+        goto done;
+    }
+    rc = net_init(n, t, &p, s, 0, d);
+    if (rc == 0) {
+        if (sampling_on(e))
+            rc = experiment_check_sampling(e, n, d);
+        net_free(n);
+    }
+    sim_free(s);
+done:
+    free(s);
+    free(n);
+    return rc;
+}
+
+int experiment_check_run(const struct experiment *e, const struct topo *t,
+                         const struct net_params *np, struct diag *d)
+{
+    int before = d->errors;
+    if (e->has_traffic)
+        check_network(e, t, np, d);
+    if (d->errors == before && e->jobs.n)
+        jobs_check_run(&e->jobs, t, np, (uint64_t)e->info.seed, d);
+    if (d->errors == before && e->impact.on) {
+        const struct impact_config *ic = &e->impact;
+        uint32_t n = ic->n_victims + ic->n_aggressors;
+        struct job_config *all = calloc(n ? n : 1, sizeof *all);
+        if (!all) {
+            diag_error(d, NULL, 0, "impact", "out of memory");
+            return -1;
+        }
+        /* copies whose names still point into ic's jobs */
+        memcpy(all, ic->victim, ic->n_victims * sizeof *all);
+        memcpy(all + ic->n_victims, ic->aggressor,
+               ic->n_aggressors * sizeof *all);
+        jobs_check_controllers(all, n, &e->jobs.awr, t, np, d);
+        free(all);
+    }
+    return d->errors > before ? -1 : 0;
+}
+
 /* Line of a dotted "system.<key>" in the experiment's system group. */
 static int system_key_line(const void *ctx, const char *key)
 {

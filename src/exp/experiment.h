@@ -139,6 +139,17 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
 int experiment_check_sampling(const struct experiment *e, const struct net *n,
                               struct diag *d);
 
+/* What can only be checked by building what the runs build, done once
+ * before anything runs (after experiment_net_params gave np): with a
+ * traffic section, the network model with its counters and the sampling
+ * section's metric names; with a jobs list, run 0 set up unrun
+ * (jobs_check_run: placements, the production fill, workloads, the
+ * controllers the system must serve); with an impact section, the
+ * victims' and aggressors' controllers. Every error names the file and
+ * line. Returns 0 or -1. */
+int experiment_check_run(const struct experiment *e, const struct topo *t,
+                         const struct net_params *np, struct diag *d);
+
 void experiment_free(struct experiment *e);
 
 /* Print every section's keys (for `dfsim run --help`). */
