@@ -18,12 +18,14 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "core/sim.h"
 #include "core/time.h"
 #include "exp/experiment.h"
 #include "exp/fingerprint.h"
@@ -114,13 +116,13 @@ static int run_traffic(const struct experiment *e, const struct topo *t,
     fflush(csv);
     int rc = 0;
     uint32_t done = 0;
-    for (uint32_t i = 0; i < n_r && rc == 0; i++) {
+    for (uint32_t i = 0; i < n_r && rc == 0 && !sim_interrupt; i++) {
         const struct routing *r =
             sw->routings.n ? (const struct routing *)sw->routings.v[i]
                            : def;
         struct net_params np = *base;
         np.routing = r;
-        for (uint32_t j = 0; j < n_l; j++) {
+        for (uint32_t j = 0; j < n_l && !sim_interrupt; j++) {
             struct traffic_params tp = sw->p;
             tp.load = sw->loads.v[j];
             char nic_path[4096], rtr_path[4096], links_path[4096];
@@ -350,7 +352,8 @@ static int run_jobs(const struct experiment *e, const struct topo *t,
         printf("resuming: runs 1-%ld of %u were done\n", first, n_runs);
     fflush(stdout);
     rc = 0;
-    for (uint32_t r = (uint32_t)first; r < n_runs && rc == 0; r++) {
+    for (uint32_t r = (uint32_t)first; r < n_runs && rc == 0 && !sim_interrupt;
+         r++) {
         double t0 = time_wall_seconds();
         uint64_t seed = (uint64_t)e->info.seed + r;
         if (n_runs > 1)
@@ -410,6 +413,26 @@ done:
                     outdir);
     }
     return rc;
+}
+
+/* SIGINT, SIGTERM: stop the simulation running (core/sim.h), which
+ * writes nothing of its unfinished run; every file is then closed with
+ * the results finished so far, and cli_run says how to go on. A second
+ * signal ends dfsim at once (SA_RESETHAND). */
+static void on_signal(int sig)
+{
+    sim_interrupt = sig;
+}
+
+static void catch_signals(bool on)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on ? on_signal : SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = on ? SA_RESETHAND : 0;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
 }
 
 int cli_run(int argc, char **argv)
@@ -505,6 +528,8 @@ int cli_run(int argc, char **argv)
         fprintf(stderr, "dfsim run: out of memory\n");
         goto out;
     }
+    /* from here on a signal stops the work in order (on_signal) */
+    catch_signals(true);
     if (outdir_claim(outdir, settings, file, resume, force, stderr) != 0)
         goto out;
     struct topo_figures fig;
@@ -588,6 +613,25 @@ int cli_run(int argc, char **argv)
 out:
     if (probe.f)
         outfile_abandon(&probe);
+    if (rc != 0 && sim_interrupt) {
+        int sig = sim_interrupt;
+        fflush(stdout);
+        fprintf(stderr,
+                "\ndfsim run: interrupted (%s); the results finished so far "
+                "are in %s/\n",
+                sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM"
+                                                          : "signal",
+                outdir);
+        if (e.impact.on)
+            fprintf(stderr, "  an impact study runs from the start: dfsim "
+                            "run %s -o %s\n", file, outdir);
+        else
+            fprintf(stderr, "  to go on from there: dfsim run %s -o %s "
+                            "--resume\n", file, outdir);
+        rc = 128 + sig;
+    }
+    catch_signals(false);
+    sim_interrupt = 0;
     free(settings);
     topo_free(&t);
     experiment_free(&e);

@@ -26,6 +26,7 @@
 #ifndef DFSIM_SIM_H
 #define DFSIM_SIM_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -51,7 +52,8 @@ struct sim {
                                              array of n_entities */
     uint32_t n_entities;                  /* valid creator ids: < this */
     int error;                            /* 0, or -1 once scheduling failed
-                                             for lack of memory (sticky) */
+                                             for lack of memory (sticky;
+                                             whoever sets it sets stop) */
     bool stop;                            /* set by sim_stop: leave sim_run */
 };
 
@@ -77,9 +79,22 @@ void sim_on(struct sim *s, uint32_t type, sim_handler fn, void *ctx);
 void sim_schedule(struct sim *s, uint32_t creator, simtime at,
                   uint32_t target, uint32_t type, uint64_t arg);
 
+/* Interruption by a signal. A handler (cli/cli_run.c, for SIGINT and
+ * SIGTERM) stores the signal's number here; sim_run looks at it every
+ * SIM_INTERRUPT_EVENTS events (and on entry) and returns while it is
+ * set, so that an hours-long run stops within microseconds of wall time
+ * and its caller can close its files with the results it finished. The
+ * engine's one global: a signal handler can reach nothing else. The code
+ * that runs simulations (exp/traffic.c, exp/jobs.c, exp/probe.c) checks
+ * it after sim_run and returns SIM_INTERRUPTED, writing nothing of the
+ * unfinished run. 0: run on. */
+extern volatile sig_atomic_t sim_interrupt;
+#define SIM_INTERRUPT_EVENTS 4096 /* a power of two */
+#define SIM_INTERRUPTED (-2)      /* a run function's "stopped by a signal" */
+
 /* Dispatch events in (time, key) order while the next one is at or before
- * `until` (SIMTIME_MAX: until the queue is empty), sim_stop is called, or
- * scheduling fails. Returns the number of events dispatched by this call.
+ * `until` (SIMTIME_MAX: until the queue is empty), sim_stop is called,
+ * sim_interrupt is set, or scheduling fails. Returns the number of events dispatched by this call.
  * `now` is left at the time of the last event dispatched; events after
  * `until` stay queued, so sim_run may be called again to go further. An
  * event whose type has no handler is a bug (asserted). */
@@ -88,7 +103,7 @@ uint64_t sim_run(struct sim *s, simtime until);
 /* Run every event before time t (t > now), then set now = t: the state is
  * then the state at the instant t, before t's own events, as counters read
  * at t would see it. Returns false, with now unchanged, if sim_stop was
- * called or scheduling failed on the way. */
+ * called, sim_interrupt set or scheduling failed on the way. */
 bool sim_run_before(struct sim *s, simtime t);
 
 /* Make the running sim_run return after the current handler. */

@@ -1311,7 +1311,7 @@ static void run_until(struct sim *s, struct dmpi *m, simtime limit,
 {
     const simtime step = 10 * SIMTIME_US;
     double t0 = time_wall_seconds(), shown = t0;
-    while (!dmpi_done(m) && !m->error && !sim_failed(s) &&
+    while (!dmpi_done(m) && !m->error && !sim_failed(s) && !sim_interrupt &&
            evq_size(&s->q) > 0) {
         const struct event *e = evq_peek(&s->q);
         if (e->time > limit)
@@ -1569,6 +1569,10 @@ static int run_all(const struct jobs_config *jc, const struct topo *t,
         sim_run_before(s, t0);
     offered_start(&u->off, t0);
     run_until(s, m, limit, out->progress);
+    if (sim_interrupt && !dmpi_done(m)) {
+        rc = SIM_INTERRUPTED; /* nothing of the run is written */
+        goto done;
+    }
     offered_end(&u->off, s->now);
     if (m->error) {
         diag_error(d, NULL, 0, "jobs", "%s", m->why);

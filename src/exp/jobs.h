@@ -197,7 +197,8 @@ struct jobs_output {
  * exp/offered.h). Returns 0; 1 if the run ended at the limit with a
  * foreground job unfinished (its results are written, marked
  * unfinished); -1 after reporting to d (placement, out of memory, a
- * workload's error). */
+ * workload's error); SIM_INTERRUPTED if a signal stopped the run before
+ * its foreground jobs ended (core/sim.h; nothing of it is written). */
 int jobs_run(const struct jobs_config *jc, const struct topo *t,
              const struct net_params *np, uint64_t seed, simtime limit,
              const struct jobs_output *out, simtime *end, struct diag *d);

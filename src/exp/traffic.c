@@ -649,6 +649,10 @@ int traffic_run(const struct topo *t, const struct net_params *np,
     } else {
         sim_run(&g->s, horizon);
     }
+    if (sim_interrupt) {
+        rc = SIM_INTERRUPTED; /* nothing of the run is kept */
+        goto out;
+    }
     if (g->oom || sim_failed(&g->s)) {
         diag_error(d, NULL, 0, "traffic",
                    "out of memory for %" PRIu64 " packets in flight",
@@ -692,6 +696,10 @@ int traffic_run(const struct topo *t, const struct net_params *np,
             sim_run(&g->s, until);
         }
         out->deadlock = g->deadlock;
+        if (sim_interrupt) {
+            rc = SIM_INTERRUPTED;
+            goto out;
+        }
         if (!net_in_flight(&g->n) && !g->n.msg_live &&
             net_check_drained(&g->n, d) != 0)
             goto out;

@@ -149,7 +149,8 @@ struct traffic_result {
  * when the run did not drain or deadlocked: see out), or -1 with the
  * reason reported to d (bad parameters, out of memory, a broken network
  * invariant found once the network has emptied, a sampling file that
- * cannot be written). */
+ * cannot be written), or SIM_INTERRUPTED if a signal stopped it
+ * (core/sim.h; out is then no result). */
 int traffic_run(const struct topo *t, const struct net_params *np,
                 const struct traffic_params *tp, uint64_t seed,
                 enum evq_impl impl, struct traffic_result *out,
