@@ -4,7 +4,8 @@
  * system's figures (topology.json), the zero-load probe (probe.csv) and,
  * with a traffic section, the synthetic-traffic sweep (traffic.csv, one
  * row per run written as it finishes, so an interrupted sweep keeps what
- * it measured) and, with a sampling section, the counters sampled during
+ * it measured, and --resume goes on after the last row) and, with a
+ * sampling section, the counters sampled during
  * each run (nic_samples.csv and rtr_samples.csv; with several runs, one
  * pair per run, named nic_samples_<routing>_<load>.csv) and, with a jobs
  * list, experiment.runs runs of all its jobs together (jobs.csv,
@@ -23,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "core/sim.h"
@@ -46,8 +48,10 @@ static void usage(FILE *out)
             "  -o, --output DIR   results folder (created if missing)\n"
             "  --seed N           seed of every random stream (overrides\n"
             "                     experiment.seed)\n"
-            "  --resume           go on with an experiment's runs (its jobs\n"
-            "                     list, experiment.runs) from the first that\n"
+            "  --resume           go on with an interrupted experiment: its\n"
+            "                     traffic sweep after the last point\n"
+            "                     DIR/traffic.csv records, its jobs' runs\n"
+            "                     (experiment.runs) from the first that\n"
             "                     DIR/runs.csv does not record as done; the\n"
             "                     file must be the one DIR was started with\n"
             "                     (same settings and seed)\n"
@@ -71,17 +75,6 @@ int cli_parse_u64(const char *s, unsigned long long *out)
     return 0;
 }
 
-static FILE *open_out(const char *dir, const char *name)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        fprintf(stderr, "dfsim run: cannot write %s: %s\n", path,
-                strerror(errno));
-    return f;
-}
-
 /* Whether the experiment samples counters during its traffic runs. */
 static bool sampling_on(const struct experiment *e)
 {
@@ -89,12 +82,82 @@ static bool sampling_on(const struct experiment *e)
            (e->sampling.nic || e->sampling.rtr || e->sampling.links);
 }
 
+/* The routing of point k of the sweep (routings outermost). */
+static const struct routing *point_routing(const struct traffic_sweep *sw,
+                                           const struct routing *def,
+                                           uint32_t k)
+{
+    return sw->routings.n
+               ? (const struct routing *)sw->routings.v[k / sw->loads.n]
+               : def;
+}
+
+/* How many points of the sweep dir/traffic.csv records as finished: its
+ * leading whole rows, each the point the sweep runs at its place
+ * (routing, pattern, load), read back into res[]. The file is cut to
+ * them and its header (what an interrupted run left after them, a file
+ * of another header: dropped), so that the sweep appends from there.
+ * A missing file: 0. -1 if the file cannot be rewritten (reported). */
+static long finished_points(const char *dir, const struct traffic_sweep *sw,
+                            const struct routing *def,
+                            struct traffic_result *res)
+{
+    char path[4096], tmp[4200];
+    snprintf(path, sizeof path, "%s/traffic.csv", dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *in = fopen(path, "r");
+    if (!in)
+        return 0;
+    char *head = NULL, *line = NULL;
+    size_t head_len = 0, cap = 0;
+    FILE *hs = open_memstream(&head, &head_len);
+    FILE *out = fopen(tmp, "w");
+    long n = -1;
+    if (!hs || !out) {
+        fprintf(stderr, "dfsim run: cannot resume from %s: %s\n", path,
+                strerror(errno));
+        goto done;
+    }
+    traffic_csv_header(hs);
+    fclose(hs);
+    hs = NULL;
+    fputs(head, out);
+    n = 0;
+    uint32_t total = (sw->routings.n ? sw->routings.n : 1) * sw->loads.n;
+    if (getline(&line, &cap, in) > 0 && strcmp(line, head) == 0)
+        while (n < (long)total && getline(&line, &cap, in) > 0 &&
+               traffic_csv_parse(line, point_routing(sw, def, (uint32_t)n)
+                                           ->base.name,
+                                 traffic_pattern_names[sw->p.pattern],
+                                 sw->loads.v[n % sw->loads.n],
+                                 &res[n]) == 0) {
+            fputs(line, out);
+            n++;
+        }
+done:
+    if (hs)
+        fclose(hs);
+    free(head);
+    free(line);
+    fclose(in);
+    if (out && (fclose(out) != 0 || (n >= 0 && rename(tmp, path) != 0))) {
+        fprintf(stderr, "dfsim run: cannot resume from %s: %s\n", path,
+                strerror(errno));
+        n = -1;
+    }
+    if (n < 0)
+        unlink(tmp);
+    return n;
+}
+
 /* The traffic sweep: one run per (routing, load), routings outermost. Each
  * run is a row of traffic.csv as soon as it finishes and a progress line
- * on stderr; a table on stdout at the end. Returns 0 or -1. */
+ * on stderr; a table on stdout at the end. With resume, the points
+ * traffic.csv records are kept and the sweep goes on after them.
+ * Returns 0, -1 or SIM_INTERRUPTED. */
 static int run_traffic(const struct experiment *e, const struct topo *t,
                        const struct net_params *base, const char *outdir,
-                       struct diag *d)
+                       bool resume, struct diag *d)
 {
     const struct traffic_sweep *sw = &e->traffic;
     const struct routing *def = base->routing; /* network.routing */
@@ -103,26 +166,45 @@ static int run_traffic(const struct experiment *e, const struct topo *t,
     uint32_t total = n_r * n_l;
     const char *pattern = traffic_pattern_names[sw->p.pattern];
     struct traffic_result *res = calloc(total, sizeof *res);
-    FILE *csv = open_out(outdir, "traffic.csv");
-    if (!res || !csv) {
-        if (!res)
-            fprintf(stderr, "dfsim run: out of memory\n");
-        free(res);
-        if (csv)
-            fclose(csv);
+    if (!res) {
+        fprintf(stderr, "dfsim run: out of memory\n");
         return -1;
     }
-    traffic_csv_header(csv);
+    long first = resume ? finished_points(outdir, sw, def, res) : 0;
+    if (first < 0) {
+        free(res);
+        return -1;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/traffic.csv", outdir);
+    FILE *csv = fopen(path, first > 0 ? "a" : "w");
+    if (!csv) {
+        fprintf(stderr, "dfsim run: cannot write %s: %s\n", path,
+                strerror(errno));
+        free(res);
+        return -1;
+    }
+    if (first == (long)total)
+        printf("\nresuming: all %u traffic run%s were done\n", total,
+               total == 1 ? "" : "s");
+    else if (first > 0)
+        printf("\nresuming: traffic runs 1-%ld of %u were done\n", first,
+               total);
+    fflush(stdout);
+    if (first == 0)
+        traffic_csv_header(csv);
     fflush(csv);
     int rc = 0;
-    uint32_t done = 0;
-    for (uint32_t i = 0; i < n_r && rc == 0 && !sim_interrupt; i++) {
+    uint32_t done = (uint32_t)first;
+    const uint32_t i0 = done / n_l, j0 = done % n_l; /* the next point */
+    for (uint32_t i = i0; i < n_r && rc == 0 && !sim_interrupt; i++) {
         const struct routing *r =
             sw->routings.n ? (const struct routing *)sw->routings.v[i]
                            : def;
         struct net_params np = *base;
         np.routing = r;
-        for (uint32_t j = 0; j < n_l && !sim_interrupt; j++) {
+        for (uint32_t j = i == i0 ? j0 : 0; j < n_l && !sim_interrupt;
+             j++) {
             struct traffic_params tp = sw->p;
             tp.load = sw->loads.v[j];
             char nic_path[4096], rtr_path[4096], links_path[4096];
@@ -145,13 +227,30 @@ static int run_traffic(const struct experiment *e, const struct topo *t,
                     tp.sampling.links_path = links_path;
             }
             double t0 = time_wall_seconds();
-            struct traffic_result *o = &res[i * n_l + j];
-            if (traffic_run(t, &np, &tp, (uint64_t)e->info.seed, EVQ_DEFAULT,
-                            o, d) != 0) {
+            struct traffic_result run, *o = &run;
+            rc = traffic_run(t, &np, &tp, (uint64_t)e->info.seed,
+                             EVQ_DEFAULT, o, d);
+            if (rc != 0)
+                break; /* -1, or SIM_INTERRUPTED: nothing of the run */
+            /* the table shows the row as recorded, so that a resumed
+             * sweep (which reads the rows back) prints the same table */
+            char *row = NULL;
+            size_t row_len = 0;
+            FILE *ms = open_memstream(&row, &row_len);
+            if (ms) {
+                traffic_csv_row(ms, r->base.name, pattern, tp.load, o);
+                fclose(ms);
+            }
+            if (!ms || !row ||
+                traffic_csv_parse(row, r->base.name, pattern, tp.load,
+                                  &res[done]) != 0) {
+                free(row);
+                fprintf(stderr, "dfsim run: out of memory\n");
                 rc = -1;
                 break;
             }
-            traffic_csv_row(csv, r->base.name, pattern, tp.load, o);
+            fputs(row, csv);
+            free(row);
             fflush(csv);
             done++;
             double wall = time_wall_seconds() - t0;
@@ -563,14 +662,15 @@ int cli_run(int argc, char **argv)
             printf("  %-5u %6u %12.1f %12.1f %12.1f\n", sum[i].hops,
                    sum[i].pairs, sum[i].mean_ns, sum[i].min_ns,
                    sum[i].max_ns);
-    if (e.has_traffic && run_traffic(&e, &t, &np, outdir, &d) != 0)
+    if (e.has_traffic && run_traffic(&e, &t, &np, outdir, resume, &d) != 0)
         goto out;
     if (e.jobs.n && run_jobs(&e, &t, &np, outdir, resume, &d) != 0)
         goto out;
     if (e.impact.on) {
         if (resume)
-            fprintf(stderr, "dfsim run: --resume applies to a jobs list's "
-                            "runs; the impact study runs from the start\n");
+            fprintf(stderr, "dfsim run: --resume applies to a traffic "
+                            "sweep and a jobs list's runs; the impact study "
+                            "runs from the start\n");
         struct impact_report_info info = {
             .title = e.info.name, .description = e.info.description,
             .system = e.system ? e.system->base.name : e.builder->base.name,

@@ -741,3 +741,31 @@ void traffic_csv_row(FILE *out, const char *routing, const char *pattern,
             r->drained ? 1 : 0, r->deadlock ? 1 : 0, r->events, r->hash,
             r->refused);
 }
+
+int traffic_csv_parse(const char *line, const char *routing,
+                      const char *pattern, double load,
+                      struct traffic_result *r)
+{
+    char head[256];
+    int k = snprintf(head, sizeof head, "%s,%s,%.4f,", routing, pattern,
+                     load);
+    if (k <= 0 || (size_t)k >= sizeof head ||
+        strncmp(line, head, (size_t)k) != 0)
+        return -1;
+    memset(r, 0, sizeof *r);
+    double minimal = 0;
+    int drained = 0, deadlock = 0, end = -1;
+    if (sscanf(line + k,
+               "%lf,%lf,%" SCNu64 ",%lf,%lf,%lf,%lf,%lf,%lf,%d,%d,%" SCNu64
+               ",%" SCNx64 ",%" SCNu64 "%n",
+               &r->offered, &r->accepted, &r->packets, &r->lat_mean_ns,
+               &r->lat_median_ns, &r->lat_p99_ns, &r->lat_max_ns,
+               &r->hops_mean, &minimal, &drained, &deadlock, &r->events,
+               &r->hash, &r->refused, &end) != 14 ||
+        end < 0 || strcmp(line + k + end, "\n") != 0)
+        return -1;
+    r->frac_nonmin = r->packets ? 1.0 - minimal : 0.0;
+    r->drained = drained != 0;
+    r->deadlock = deadlock != 0;
+    return 0;
+}

@@ -227,4 +227,13 @@ void traffic_csv_header(FILE *out);
 void traffic_csv_row(FILE *out, const char *routing, const char *pattern,
                      double load, const struct traffic_result *r);
 
+/* Read back a row traffic_csv_row wrote: 0 if `line` is a whole row
+ * (newline included) of the run (routing, pattern, load), with the
+ * fields the row holds stored into *r (as printed: offered and accepted
+ * to 6 decimals, ...; the rest zero); -1 if it is not (another run, cut
+ * short, not a row). For --resume (cli/cli_run.c). */
+int traffic_csv_parse(const char *line, const char *routing,
+                      const char *pattern, double load,
+                      struct traffic_result *r);
+
 #endif
