@@ -13,8 +13,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/sim.h"
+#include "core/time.h"
 #include "exp/config.h"
 #include "exp/fingerprint.h"
+#include "net/net.h"
+#include "route/route.h"
+#include "topo/topo.h"
 
 static char out[1 << 17], err[1 << 17];
 
@@ -447,6 +452,126 @@ static void test_sigint_traffic_resume(void)
     rm_dir(cut);
 }
 
+/* The memory estimate is the allocation: for built-in systems of every
+ * family, under their defaults, with counters and two traffic classes,
+ * and with another router kind, net_estimate_bytes (from the counts
+ * alone) is within 2 % of what net_bytes measures of the network
+ * net_init built (measured: under 1 %, exact on all but Aries), and
+ * topo_estimate_bytes within 10 % (plus the arena's last chunk) of what
+ * the topology's arena reserved. */
+static void test_memory_estimate(void)
+{
+    static const char *const systems[] = { "xc-12cab", "malbec", "shandy",
+                                           "df1056", "cielo", "voltrino" };
+    for (size_t i = 0; i < sizeof systems / sizeof systems[0]; i++) {
+        struct capture c;
+        cap_init(&c);
+        struct topo t;
+        CHECK_EQ_U(topo_build_system(&t, systems[i], &c.d), 0);
+        for (int variant = 0; variant < 3; variant++) {
+            struct net_params p;
+            net_params_defaults(&p, &t);
+            if (variant == 1) {
+                p.counters = true;
+                p.vcs = 4;
+                p.n_tcs = 2;
+            } else if (variant == 2) {
+                p.router = p.router == NET_ROUTER_TILED ? NET_ROUTER_INPUT_QUEUED
+                                                        : NET_ROUTER_TILED;
+                p.row_buffer = p.col_buffer = 1 << 16;
+            }
+            struct sim s;
+            struct net n;
+            CHECK_EQ_U(sim_init(&s, EVQ_DEFAULT, net_entities(&t)), 0);
+            int rc = net_init(&n, &t, &p, &s, 1, &c.d);
+            CHECK_EQ_U(rc, 0);
+            if (rc != 0)
+                fprintf(stderr, "  %s variant %d: %s\n", systems[i],
+                        variant, cap_text(&c));
+            if (rc == 0) {
+                double est = (double)net_estimate_bytes(&p, &t.counts);
+                double got = (double)net_bytes(&n);
+                if (!(fabs(est - got) <= 0.02 * got))
+                    fprintf(stderr, "  %s variant %d: network estimate %.0f, "
+                                    "allocated %.0f\n",
+                            systems[i], variant, est, got);
+                CHECK(fabs(est - got) <= 0.02 * got);
+                net_free(&n);
+            }
+            sim_free(&s);
+        }
+        double te = (double)topo_estimate_bytes(&t.counts);
+        double tr = (double)t.arena.reserved;
+        CHECK(te <= tr * 1.1 + 1.1 * (1 << 20) && tr <= te * 1.1 + 1.1 * (1 << 20));
+        topo_free(&t);
+        cap_free(&c);
+    }
+}
+
+/* A system that does not fit is refused while the file is checked, in
+ * well under a second, with the figures: the 256 x 256 x 256 torus (50 M
+ * routers and NICs: more than the event queue numbers; it used to reach
+ * the OOM killer), a 64^3 torus over --max-memory with a traffic section
+ * (16.7 GiB for the network model) but not without one (the probe builds
+ * no network), and a malformed --max-memory. */
+static void test_memory_refused(void)
+{
+    char dir[64] = "/tmp/dfsim-robust-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *big = write_temp(
+        "t256.cfg", "system = {\n  topology = \"torus\"; x = 256; y = 256; "
+                    "z = 256; };\n");
+    const char *a1[] = { "run", big, "-o", dir, NULL };
+    double t0 = time_wall_seconds();
+    CHECK_EQ_U(run_dfsim(a1, out, sizeof out, err, sizeof err), 1);
+    CHECK(time_wall_seconds() - t0 < 5.0);
+    CHECK_STR_CONTAINS(err, "t256.cfg:1: error: system: this torus system of "
+                            "16,777,216 routers (805,306,368 ports) and "
+                            "33,554,432 NICs is too large: the simulator "
+                            "numbers routers and NICs together with "
+                            "16,777,215 ids at most, and it has 50,331,648");
+    CHECK(!exists(dir, "probe.csv"));
+
+    const char *mid = write_temp(
+        "t64.cfg", "system = { topology = \"torus\"; x = 64; y = 64; "
+                   "z = 64; };\ntraffic = { loads = [0.1]; };\n");
+    const char *a2[] = { "run", mid, "-o", dir, "--max-memory", "2G", NULL };
+    t0 = time_wall_seconds();
+    CHECK_EQ_U(run_dfsim(a2, out, sizeof out, err, sizeof err), 1);
+    CHECK(time_wall_seconds() - t0 < 5.0);
+    CHECK_STR_CONTAINS(err, "t64.cfg:1: error: system: this torus system of "
+                            "262,144 routers (12,582,912 ports) and 524,288 "
+                            "NICs needs about ");
+    CHECK_STR_CONTAINS(err, " GiB before its first packet (topology 404.0 "
+                            "MiB, network model and event queue ");
+    CHECK_STR_CONTAINS(err, "more than the 2.0 GiB allowed (--max-memory); "
+                            "expected a smaller system, or --max-memory SIZE "
+                            "to set the limit");
+    /* a probe alone takes the topology (404 MiB): refused under 256M,
+     * the figure without a network part */
+    const char *probe = write_temp(
+        "t64p.cfg", "system = { topology = \"torus\"; x = 64; y = 64; "
+                    "z = 64; };\n");
+    const char *a3[] = { "run", probe, "-o", dir, "--max-memory", "256M",
+                         NULL };
+    CHECK_EQ_U(run_dfsim(a3, out, sizeof out, err, sizeof err), 1);
+    CHECK_STR_CONTAINS(err, "needs about 404.0 MiB before its first packet, "
+                            "more than the 256.0 MiB allowed");
+    const char *a4[] = { "run", probe, "-o", dir, "--max-memory", "12Q",
+                         NULL };
+    CHECK_EQ_U(run_dfsim(a4, out, sizeof out, err, sizeof err), 2);
+    CHECK_STR_CONTAINS(err, "--max-memory expects a size of at least 1M");
+    /* a system that fits runs */
+    const char *a5[] = { "run", jobs_cfg("fits.cfg", 1, 64), "-o", dir,
+                         "--max-memory", "1G", NULL };
+    CHECK_EQ_U(run_dfsim(a5, out, sizeof out, err, sizeof err), 0);
+    unlink(a5[1]);
+    unlink(big);
+    unlink(mid);
+    unlink(probe);
+    rm_dir(dir);
+}
+
 /* Values that gave results looking measured but not, or results written
  * where they should not be: each an error at its line, exit 1. */
 static void test_wrong_values(void)
@@ -628,5 +753,7 @@ const struct test_case tests_robust[] = {
     TEST(test_errors_before_work),
     TEST(test_sigterm_resume),
     TEST(test_sigint_traffic_resume),
+    TEST(test_memory_estimate),
+    TEST(test_memory_refused),
     { 0 },
 };

@@ -40,7 +40,8 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: dfsim run FILE [-o DIR] [--seed N] [--resume] [--force]\n\n"
+            "usage: dfsim run FILE [-o DIR] [--seed N] [--resume] [--force]\n"
+            "                      [--max-memory SIZE]\n\n"
             "Run the experiment described in FILE (libconfig format; see\n"
             "examples/example.cfg) and write its results into DIR\n"
             "(default results/<experiment name>): topology.json and one CSV\n"
@@ -58,6 +59,11 @@ static void usage(FILE *out)
             "  --force            replace the results of another experiment\n"
             "                     in DIR (dfsim refuses a folder that is not\n"
             "                     empty and not this experiment's)\n"
+            "  --max-memory SIZE  refuse a system estimated to need more\n"
+            "                     memory than SIZE (bytes, or with K, M, G\n"
+            "                     or T: KiB .. TiB; e.g. 512M, 1.5G);\n"
+            "                     default: the memory the machine has\n"
+            "                     available (MemAvailable in /proc/meminfo)\n"
             "  -h, --help         this text, then every key of an "
             "experiment file\n\n");
 }
@@ -514,6 +520,62 @@ done:
     return rc;
 }
 
+/* A size as --max-memory takes it: a number, with K, M, G or T (KiB ..
+ * TiB; "KiB", "MB" and the like accepted too), at least 1 MiB. Returns 0
+ * or -1. */
+static int parse_size(const char *s, size_t *out)
+{
+    if (!s || !*s || *s == '-' || *s == '+')
+        return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || !(v >= 0))
+        return -1;
+    double unit = 1;
+    switch (*end) {
+    case 'K': case 'k': unit = 1024.0; end++; break;
+    case 'M': case 'm': unit = 1024.0 * 1024; end++; break;
+    case 'G': case 'g': unit = 1024.0 * 1024 * 1024; end++; break;
+    case 'T': case 't': unit = 1024.0 * 1024 * 1024 * 1024; end++; break;
+    default: break;
+    }
+    if (unit > 1 && *end == 'i')
+        end++;
+    if (*end == 'B' || *end == 'b')
+        end++;
+    double bytes = v * unit;
+    if (*end || bytes < 1024.0 * 1024 || bytes > 9e18)
+        return -1;
+    *out = (size_t)bytes;
+    return 0;
+}
+
+/* The memory the machine has available now: MemAvailable in
+ * /proc/meminfo (what the kernel could hand out without swapping), else
+ * the free pages sysconf counts; 0 if neither is known. *from says which. */
+static size_t available_memory(const char **from)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (f) {
+        char line[256];
+        unsigned long long kib;
+        while (fgets(line, sizeof line, f))
+            if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1) {
+                fclose(f);
+                *from = "available (MemAvailable in /proc/meminfo)";
+                return (size_t)kib * 1024;
+            }
+        fclose(f);
+    }
+    long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && size > 0) {
+        *from = "available (free pages, sysconf)";
+        return (size_t)pages * (size_t)size;
+    }
+    return 0;
+}
+
 /* SIGINT, SIGTERM: stop the simulation running (core/sim.h), which
  * writes nothing of its unfinished run; every file is then closed with
  * the results finished so far, and cli_run says how to go on. A second
@@ -541,12 +603,14 @@ int cli_run(int argc, char **argv)
         { "seed", required_argument, NULL, 's' },
         { "resume", no_argument, NULL, 'r' },
         { "force", no_argument, NULL, 'f' },
+        { "max-memory", required_argument, NULL, 'm' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     const char *outdir = NULL;
     long long seed = -1;
     bool resume = false, force = false;
+    size_t max_memory = 0;
     int c;
     optind = 1;
     opterr = 0;
@@ -560,6 +624,16 @@ int cli_run(int argc, char **argv)
             break;
         case 'f':
             force = true;
+            break;
+        case 'm':
+            if (parse_size(optarg, &max_memory) != 0) {
+                fprintf(stderr,
+                        "dfsim run: --max-memory expects a size of at least "
+                        "1M, such as 512M, 4G or 1.5G (K, M, G, T: KiB .. "
+                        "TiB), got \"%s\"\n",
+                        optarg);
+                return 2;
+            }
             break;
         case 's': {
             unsigned long long v;
@@ -600,6 +674,12 @@ int cli_run(int argc, char **argv)
         fprintf(stderr, "dfsim run: %s: %d error%s\n", file, d.errors,
                 d.errors == 1 ? "" : "s");
         return 1;
+    }
+    if (max_memory) {
+        e.max_memory = max_memory;
+        e.max_memory_from = "allowed (--max-memory)";
+    } else {
+        e.max_memory = available_memory(&e.max_memory_from);
     }
     struct topo t;
     if (experiment_build_topo(&e, &t, &d) != 0) {

@@ -28,6 +28,12 @@ int sim_init(struct sim *s, enum evq_impl impl, uint32_t n_entities)
     return 0;
 }
 
+size_t sim_init_bytes(uint32_t n_entities)
+{
+    return (size_t)n_entities * sizeof(uint64_t) +
+           evq_init_bytes(n_entities);
+}
+
 void sim_free(struct sim *s)
 {
     evq_free(&s->q);

@@ -28,6 +28,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/evq.h"
@@ -62,6 +63,12 @@ struct sim {
  * n_entities pending events (it grows as needed). Returns 0, or -1 if out
  * of memory (then sim_free(s) is harmless). */
 int sim_init(struct sim *s, enum evq_impl impl, uint32_t n_entities);
+
+/* The bytes sim_init(s, EVQ_DEFAULT, n_entities) allocates: the sequence
+ * numbers and the event queue's first pool (about one pending event per
+ * entity; the pool grows with the events pending). For memory estimates
+ * (exp/experiment.c). */
+size_t sim_init_bytes(uint32_t n_entities);
 
 /* Release the queue and sequence numbers. Pending events are dropped. */
 void sim_free(struct sim *s);

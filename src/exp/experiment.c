@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sim.h"
 #include "route/route.h"
 
 static const struct cfg_key experiment_keys[] = {
@@ -429,15 +430,17 @@ static const struct {
     { "add_per_hop", offsetof(struct route_bias, add_per_hop) },
 };
 
-int experiment_net_params(const struct experiment *e, const struct topo *t,
-                          struct net_params *p, struct diag *d)
+#define HAS(name) (g && config_setting_get_member(g, name))
+
+/* The family's defaults (of t, whose family alone is read), then every
+ * key the network section gives: the parameters before the checks and
+ * the defaults that need the whole system. */
+static void net_from_file(const struct experiment *e, const struct topo *t,
+                          struct net_params *p)
 {
     net_params_defaults(p, t);
     config_setting_t *g = e->cfg ? cfg_section(e->cfg, "network") : NULL;
-    const char *file = e->cfg ? cfg_path(e->cfg) : e->path;
     const struct net_config *c = &e->net;
-    int before = d->errors;
-#define HAS(name) (g && config_setting_get_member(g, name))
     if (HAS("routing"))
         p->routing = (const struct routing *)c->routing;
     if (HAS("router_delay_ns"))
@@ -495,13 +498,6 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
         p->ccp.window_min = c->ccp.window_min;
     if (HAS("cc_increase"))
         p->ccp.increase = c->ccp.increase;
-    uint32_t wmax = p->ccp.window_max ? p->ccp.window_max
-                                      : p->max_outstanding;
-    if (p->ccp.window_min > wmax)
-        diag_error(d, file, g ? cfg_member_line(g, "cc_window_min") : 0,
-                   "network.cc_window_min", "%g is above the largest window "
-                   "%u (cc_window_max, else max_outstanding)",
-                   p->ccp.window_min, wmax);
     for (unsigned k = 0; k < 4; k++)
         for (size_t i = 0; i < sizeof bias_fields / sizeof bias_fields[0];
              i++) {
@@ -513,14 +509,30 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
                        (const char *)&c->bias[k] + bias_fields[i].offset,
                        sizeof(uint32_t));
         }
-    /* ADAPTIVE_3's add follows the buffers and the far-end share unless
-     * given (net_params_defaults) */
-    if (!HAS("adaptive3_add"))
-        p->bias[3].add = net_own_stream_level(p, t) + 1;
     if (HAS("ss_bias_shift"))
         p->ss_bias.shift = c->ss_bias.shift;
     if (HAS("ss_bias_add"))
         p->ss_bias.add = c->ss_bias.add;
+}
+
+int experiment_net_params(const struct experiment *e, const struct topo *t,
+                          struct net_params *p, struct diag *d)
+{
+    net_from_file(e, t, p);
+    config_setting_t *g = e->cfg ? cfg_section(e->cfg, "network") : NULL;
+    const char *file = e->cfg ? cfg_path(e->cfg) : e->path;
+    int before = d->errors;
+    uint32_t wmax = p->ccp.window_max ? p->ccp.window_max
+                                      : p->max_outstanding;
+    if (p->ccp.window_min > wmax)
+        diag_error(d, file, g ? cfg_member_line(g, "cc_window_min") : 0,
+                   "network.cc_window_min", "%g is above the largest window "
+                   "%u (cc_window_max, else max_outstanding)",
+                   p->ccp.window_min, wmax);
+    /* ADAPTIVE_3's add follows the buffers and the far-end share unless
+     * given (net_params_defaults) */
+    if (!HAS("adaptive3_add"))
+        p->bias[3].add = net_own_stream_level(p, t) + 1;
 
     /* What needs the whole set. Deadlock freedom needs a VC per route
      * segment (route/route.h; route_init refuses fewer): 4 on the
@@ -709,6 +721,49 @@ static int system_key_line(const void *ctx, const char *key)
     return k ? cfg_line(k) : 0;
 }
 
+/* Whether some run keeps the network's counters: the samplers, a job's
+ * model or the app-aware controller. */
+static bool needs_counters(const struct experiment *e)
+{
+    if (sampling_on(e))
+        return true;
+    const struct job_config *lists[3] = { e->jobs.job, e->impact.victim,
+                                          e->impact.aggressor };
+    uint32_t n[3] = { e->jobs.n, e->impact.n_victims,
+                      e->impact.n_aggressors };
+    for (int l = 0; l < 3; l++)
+        for (uint32_t i = 0; i < n[l]; i++) {
+            const struct job_config *j = &lists[l][i];
+            if (j->model || (j->routing &&
+                             ((const struct ctl_entry *)j->routing)->kind ==
+                                 CTL_APP_AWARE))
+                return true;
+            for (uint32_t v = 0; v < j->variants.n; v++)
+                if (((const struct ctl_entry *)j->variants.v[v])->kind ==
+                    CTL_APP_AWARE)
+                    return true;
+        }
+    return false;
+}
+
+/* The budget's `extra`: the network model under the file's network
+ * section, with the counters the runs keep, and the event queue; none
+ * for an experiment that only probes (exp/probe.c keeps a few arrays). */
+static size_t run_bytes(const void *ctx, const struct topo_counts *c)
+{
+    const struct experiment *e = ctx;
+    if (!e->has_traffic && !e->jobs.n && !e->impact.on)
+        return 0;
+    struct topo family;
+    memset(&family, 0, sizeof family);
+    family.family = c->family;
+    struct net_params p;
+    net_from_file(e, &family, &p);
+    p.counters = p.counters || needs_counters(e);
+    return net_estimate_bytes(&p, c) +
+           sim_init_bytes(c->routers + c->nics + 1);
+}
+
 int experiment_build_topo(const struct experiment *e, struct topo *t,
                           struct diag *d)
 {
@@ -722,7 +777,14 @@ int experiment_build_topo(const struct experiment *e, struct topo *t,
                             .line = e->system_line,
                             .key_line = system_key_line,
                             .ctx = e };
-    return topo_build(t, e->builder, &e->params, name, desc, d, &w);
+    /* entity ids: routers, NICs and a sampler (exp/traffic.c) */
+    struct topo_budget b = { .max_bytes = e->max_memory,
+                             .limit_from = e->max_memory_from,
+                             .max_entities = EVQ_CREATOR_MAX,
+                             .extra_what = "network model and event queue",
+                             .extra = run_bytes, .ctx = e };
+    return topo_build_within(t, e->builder, &e->params, name, desc, &b, d,
+                             &w);
 }
 
 void experiment_free(struct experiment *e)

@@ -109,6 +109,12 @@ struct experiment {
     struct jobs_config jobs;            /* jobs.n = 0: no jobs list */
     struct impact_config impact;        /* impact.on: an impact section */
     char name_buf[EXPERIMENT_NAME_MAX + 1]; /* default name storage */
+    size_t max_memory;                  /* bytes the run may take (0: no
+                                           limit): experiment_build_topo
+                                           refuses a system estimated to
+                                           need more; set by the caller */
+    const char *max_memory_from;        /* how it was found, for the
+                                           message ("--max-memory") */
 };
 
 /* Read and validate `path`. seed_override >= 0 replaces experiment.seed.
@@ -116,7 +122,13 @@ struct experiment {
 int experiment_load(struct experiment *e, const char *path,
                     int64_t seed_override, struct diag *d);
 
-/* Build the experiment's topology into t. */
+/* Build the experiment's topology into t. Before anything is allocated,
+ * a system is refused (an error at the system's line, with the figures)
+ * if its topology, network model (under the file's network section) and
+ * event queue are estimated to need more than e->max_memory bytes
+ * (topo_estimate_bytes, net_estimate_bytes, sim_init_bytes: lower
+ * bounds, the packets in flight come on top), or if it has more routers
+ * and NICs than the event queue can number. */
 int experiment_build_topo(const struct experiment *e, struct topo *t,
                           struct diag *d);
 
