@@ -17,6 +17,7 @@
 #include "core/time.h"
 #include "exp/config.h"
 #include "exp/fingerprint.h"
+#include "exp/traffic.h"
 #include "net/net.h"
 #include "route/route.h"
 #include "topo/topo.h"
@@ -572,6 +573,65 @@ static void test_memory_refused(void)
     rm_dir(dir);
 }
 
+/* Traffic results that are not what they look like are marked: on df1056
+ * under the worst-case pattern with minimal routing, load 0.02 is
+ * carried (saturated 0, latency measured) while at 0.5 the one global
+ * link to the next group takes ~0.03 (saturated 1 in traffic.csv,
+ * "saturated" in the table and the progress line) and, in a 1 us window,
+ * no measured packet arrives: the latency columns are empty and the
+ * table shows "-" and "no packet measured" (it printed latency 0.0, hops
+ * 0.00, and drained = 1 runs up to 0.95 offered passed for unsaturated).
+ * The rows read back as written (--resume). */
+static void test_saturation_marked(void)
+{
+    char dir[64] = "/tmp/dfsim-robust-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *cfg = write_temp(
+        "sat.cfg",
+        "system = { name = \"df1056\"; };\n"
+        "traffic = { pattern = \"worst-case\"; loads = [0.02, 0.5];\n"
+        "  routings = [\"minimal\"]; warmup_us = 2.0; measure_us = 1.0;\n"
+        "  drain_us = 1.0; };\n");
+    const char *argv[] = { "run", cfg, "-o", dir, NULL };
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
+    char *csv = slurp(dir, "traffic.csv");
+    CHECK_STR_CONTAINS(csv, ",refused,saturated,backlog\n");
+    const char *low = csv ? strstr(csv, "\nminimal,worst-case,0.0200,") : NULL;
+    const char *high = csv ? strstr(csv, "\nminimal,worst-case,0.5000,")
+                           : NULL;
+    CHECK(low && high);
+    if (low && high) {
+        /* 0.02: measured, not saturated; 0.5: nothing measured, saturated */
+        CHECK(!strstr(low, ",,") || strstr(low, ",,") > high);
+        CHECK(strstr(high, ",0,,,,,,,0,0,") != NULL);
+        const char *nl = strchr(high + 1, '\n');
+        CHECK(nl != NULL);
+        char line[512];
+        struct traffic_result r;
+        snprintf(line, sizeof line, "%.*s", (int)(strchr(low + 1, '\n') - low),
+                 low + 1);
+        CHECK_EQ_U(traffic_csv_parse(line, "minimal", "worst-case", 0.02,
+                                     &r), 0);
+        CHECK(!r.saturated && r.packets > 0 && r.lat_mean_ns > 400);
+        snprintf(line, sizeof line, "%.*s", nl ? (int)(nl - high) : 0,
+                 high + 1);
+        CHECK_EQ_U(traffic_csv_parse(line, "minimal", "worst-case", 0.5,
+                                     &r), 0);
+        CHECK(r.saturated && r.packets == 0 && r.backlog > 0.5);
+    }
+    free(csv);
+    CHECK_STR_CONTAINS(out, "\n  minimal       0.500    0.502    0.028     "
+                            "     -          -          -      -        -  "
+                            "saturated  no packet measured  not drained\n");
+    CHECK_STR_CONTAINS(out, "  saturated: accepted below offered");
+    CHECK_STR_CONTAINS(err, "load 0.500: offered 0.502, accepted 0.028, no "
+                            "packet measured, SATURATED, not drained");
+    CHECK(!strstr(out, "0.020    0.019    0.020      485.1        497        "
+                       "616   2.74    1.000  saturated"));
+    unlink(cfg);
+    rm_dir(dir);
+}
+
 /* Values that gave results looking measured but not, or results written
  * where they should not be: each an error at its line, exit 1. */
 static void test_wrong_values(void)
@@ -755,5 +815,6 @@ const struct test_case tests_robust[] = {
     TEST(test_sigint_traffic_resume),
     TEST(test_memory_estimate),
     TEST(test_memory_refused),
+    TEST(test_saturation_marked),
     { 0 },
 };

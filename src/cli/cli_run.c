@@ -264,12 +264,17 @@ static int run_traffic(const struct experiment *e, const struct topo *t,
             if (sampling_on(e))
                 snprintf(samples, sizeof samples, ", %" PRIu64 " samples",
                          o->samples);
+            char lat[96];
+            if (o->packets)
+                snprintf(lat, sizeof lat, "latency mean %.1f ns p99 %.0f ns",
+                         o->lat_mean_ns, o->lat_p99_ns);
+            else
+                snprintf(lat, sizeof lat, "no packet measured");
             fprintf(stderr,
-                    "traffic %u/%u: %s %s load %.3f: accepted %.3f, latency "
-                    "mean %.1f ns p99 %.0f ns%s%s%s (%.1f s, %.2f M "
-                    "events/s)\n",
-                    done, total, r->base.name, pattern, tp.load, o->accepted,
-                    o->lat_mean_ns, o->lat_p99_ns,
+                    "traffic %u/%u: %s %s load %.3f: offered %.3f, accepted "
+                    "%.3f, %s%s%s%s%s (%.1f s, %.2f M events/s)\n",
+                    done, total, r->base.name, pattern, tp.load, o->offered,
+                    o->accepted, lat, o->saturated ? ", SATURATED" : "",
                     o->drained ? "" : ", not drained",
                     o->deadlock ? ", DEADLOCK" : "", samples, wall,
                     wall > 0 ? (double)o->events / wall / 1e6 : 0.0);
@@ -285,21 +290,33 @@ static int run_traffic(const struct experiment *e, const struct topo *t,
         printf("  %-12s %6s %8s %8s %10s %10s %10s %6s %8s\n", "routing",
                "load", "offered", "accepted", "mean ns", "median ns",
                "p99 ns", "hops", "minimal");
+        uint32_t sat = 0;
         for (uint32_t k = 0; k < done; k++) {
             const struct traffic_result *o = &res[k];
             const struct routing *r =
                 sw->routings.n
                     ? (const struct routing *)sw->routings.v[k / n_l]
                     : def;
-            printf("  %-12s %6.3f %8.3f %8.3f %10.1f %10.0f %10.0f %6.2f "
-                   "%8.3f%s%s\n",
-                   r->base.name, sw->loads.v[k % n_l], o->offered,
-                   o->accepted, o->lat_mean_ns, o->lat_median_ns,
-                   o->lat_p99_ns, o->hops_mean,
-                   o->packets ? 1.0 - o->frac_nonmin : 0.0,
+            printf("  %-12s %6.3f %8.3f %8.3f ", r->base.name,
+                   sw->loads.v[k % n_l], o->offered, o->accepted);
+            if (o->packets)
+                printf("%10.1f %10.0f %10.0f %6.2f %8.3f", o->lat_mean_ns,
+                       o->lat_median_ns, o->lat_p99_ns, o->hops_mean,
+                       1.0 - o->frac_nonmin);
+            else /* nothing was measured: no figure that looks measured */
+                printf("%10s %10s %10s %6s %8s", "-", "-", "-", "-", "-");
+            printf("%s%s%s%s\n", o->saturated ? "  saturated" : "",
+                   o->packets ? "" : "  no packet measured",
                    o->drained ? "" : "  not drained",
                    o->deadlock ? "  DEADLOCK" : "");
+            sat += o->saturated;
         }
+        if (sat)
+            printf("  saturated: accepted below offered, or the source "
+                   "queues grew, by more than %.0f %% of the messages "
+                   "offered in the window (and 3 sigma): the latency there "
+                   "is a growing queue's, not the load's\n",
+                   100 * TRAFFIC_SAT_TOL);
     }
     free(res);
     return rc;
