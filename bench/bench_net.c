@@ -6,8 +6,10 @@
  * ADAPTIVE_0. For each it prints simulated packet-hops (router-to-router
  * hops of every packet delivered, requests and responses) per wall-clock
  * second, link traversals per second (NIC links included), events per
- * second, the peak resident memory of the process so far, and a hash of
- * the results (which must not change when only speed changes).
+ * second, the peak resident memory of the process so far beside the
+ * memory dfsim run estimates before building such a system (est_MiB:
+ * topology, network model and event queue, without the packets in
+ * flight; exp/experiment.c), and a hash of the results (which must not change when only speed changes).
  *
  * Configurations 4 and 5 (issue 4) are configuration 1 with the hardware
  * counters kept and both LDMS-style samplers on (exp/sampler.h), writing
@@ -30,6 +32,7 @@
 #include <unistd.h>
 
 #include "core/registry.h"
+#include "core/sim.h"
 #include "core/time.h"
 #include "exp/traffic.h"
 #include "route/route.h"
@@ -72,9 +75,10 @@ int main(int argc, char **argv)
         { "df1056", "UGAL", 0.30, 2, quick ? 5 : 20, 1000 },
         { "df1056", "UGAL", 0.30, 2, quick ? 5 : 20, 1 },
     };
-    printf("%-8s %-10s %5s %8s %10s %12s %12s %12s %9s %16s %9s\n",
+    printf("%-8s %-10s %5s %8s %10s %12s %12s %12s %9s %8s %16s %9s\n",
            "system", "routing", "load", "wall_s", "events", "events/s",
-           "pkt-hops/s", "links/s", "peak_MiB", "hash", "sampling");
+           "pkt-hops/s", "links/s", "peak_MiB", "est_MiB", "hash",
+           "sampling");
     for (size_t i = 0; i < N_CONFIGS; i++) {
         if (any && !only[i + 1])
             continue;
@@ -116,17 +120,26 @@ int main(int argc, char **argv)
             else
                 snprintf(label, sizeof label, "%gus", c->sample_us);
         }
+        /* what dfsim run estimates before building such a system
+         * (exp/experiment.c): topology, network model, event queue */
+        struct net_params ne = np;
+        ne.counters = ne.counters || c->sample_us > 0;
+        double est_mib =
+            (double)(topo_estimate_bytes(&t.counts) +
+                     net_estimate_bytes(&ne, &t.counts) +
+                     sim_init_bytes(t.n_routers + t.n_nics + 1)) /
+            (1 << 20);
         struct traffic_result r;
         double t0 = time_wall_seconds();
         if (traffic_run(&t, &np, &tp, 1, EVQ_DEFAULT, &r, &d) != 0)
             return 1;
         double w = time_wall_seconds() - t0;
         printf("%-8s %-10s %5.2f %8.2f %10llu %12.0f %12.0f %12.0f %9.1f "
-               "%016llx %9s\n", c->system, c->routing, c->load, w,
+               "%8.1f %016llx %9s\n", c->system, c->routing, c->load, w,
                (unsigned long long)r.events, (double)r.events / w,
                (double)r.net_hops / w,
                (double)(r.net_hops + 2 * r.net_packets) / w, peak_mib(),
-               (unsigned long long)r.hash, label);
+               est_mib, (unsigned long long)r.hash, label);
         fflush(stdout);
         if (c->sample_us > 0) {
             struct stat a, b;

@@ -3,10 +3,14 @@
  * like everything else. */
 #include "test.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *dfsim_bin(void)
@@ -130,6 +134,109 @@ char *read_text(const char *path)
     if (buf)
         buf[n] = '\0';
     return buf;
+}
+
+/* Complete lines (ending in a newline) of file path; 0 if missing. */
+static int count_lines(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    int n = 0, c;
+    while ((c = getc(f)) != EOF)
+        n += c == '\n';
+    fclose(f);
+    return n;
+}
+
+int interrupt_dfsim(const char *const argv[], const char *watch, int lines,
+                    int sig, char *err, size_t err_cap)
+{
+    char err_path[] = "/tmp/dfsim-test-errXXXXXX";
+    int efd = mkstemp(err_path);
+    if (efd < 0)
+        return -1;
+    unlink(err_path);
+    const char *args[64];
+    size_t n = 0;
+    args[n++] = dfsim_bin();
+    for (size_t i = 0; argv[i] && n + 1 < sizeof args / sizeof args[0]; i++)
+        args[n++] = argv[i];
+    args[n] = NULL;
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(efd);
+        return -1;
+    }
+    if (pid == 0) {
+        int nul = open("/dev/null", O_WRONLY);
+        dup2(nul, 1);
+        dup2(efd, 2);
+        execv(args[0], (char *const *)args);
+        _exit(127);
+    }
+    /* poll every 5 ms, at most 120 s (a sanitizer build is slow) */
+    int status = 0;
+    bool ended = false;
+    for (int i = 0; i < 24000; i++) {
+        if (count_lines(watch) >= lines)
+            break;
+        if (waitpid(pid, &status, WNOHANG) == pid) {
+            ended = true; /* finished (or failed) before the rows came */
+            break;
+        }
+        struct timespec ts = { 0, 5 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    if (!ended) {
+        kill(pid, sig);
+        if (waitpid(pid, &status, 0) < 0)
+            status = -1;
+    }
+    lseek(efd, 0, SEEK_SET);
+    if (err)
+        slurp(efd, err, err_cap);
+    close(efd);
+    if (ended)
+        return -1; /* not interrupted: the caller's test is void */
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int same_files(const char *a, const char *b)
+{
+    int differ = 0, n_a = 0, n_b = 0;
+    DIR *d = opendir(a);
+    if (!d)
+        return -1;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        n_a++;
+        char pa[4200], pb[4200];
+        snprintf(pa, sizeof pa, "%s/%s", a, e->d_name);
+        snprintf(pb, sizeof pb, "%s/%s", b, e->d_name);
+        char *ta = read_text(pa), *tb = read_text(pb);
+        if (!ta || !tb || strcmp(ta, tb) != 0) {
+            fprintf(stderr, "  %s differs from %s\n", pb, pa);
+            differ++;
+        }
+        free(ta);
+        free(tb);
+    }
+    closedir(d);
+    if (!(d = opendir(b)))
+        return -1;
+    while ((e = readdir(d)))
+        n_b += e->d_name[0] != '.';
+    closedir(d);
+    if (n_a != n_b) {
+        fprintf(stderr, "  %s holds %d files, %s %d\n", a, n_a, b, n_b);
+        differ++;
+    }
+    return differ;
 }
 
 /* ---- diagnostics captured in memory ------------------------------------ */

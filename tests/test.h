@@ -78,6 +78,19 @@ char *read_text(const char *path);
 
 /* Remove folder dir and the files in it (tests' scratch folders). */
 void rm_dir(const char *dir);
+
+/* Start build/dfsim (or $DFSIM_BIN) with arguments, stdout to /dev/null;
+ * once file `watch` holds `lines` complete lines, send it signal `sig`;
+ * capture its stderr. Returns its exit status; -1 if it was killed by the
+ * signal, could not run, or ended before the lines came (then it was not
+ * interrupted). */
+int interrupt_dfsim(const char *const argv[], const char *watch, int lines,
+                    int sig, char *err, size_t err_cap);
+
+/* The number of files of folder a whose bytes differ from (or are missing
+ * in) folder b, plus 1 if b holds another number of files (each reported
+ * on stderr); -1 if a folder cannot be read. */
+int same_files(const char *a, const char *b);
 /* Path to a file of the source tree (DFSIM_SRC, default "."). */
 const char *src_path(const char *rel);
 

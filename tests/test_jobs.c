@@ -864,9 +864,10 @@ static void test_variants(void)
                   "nodes = 2;\n  routing = \"high-bias\"; } );\n",
                   &o, &c);
     CHECK(rc == -1);
-    CHECK_STR_CONTAINS(cap_text(&c), "x: routing controller \"high-bias\" "
-                                     "sets ADAPTIVE_3, which this system's "
-                                     "family cannot use");
+    CHECK_STR_CONTAINS(cap_text(&c), ":2: error: job \"x\": routing "
+                                     "controller \"high-bias\" sets "
+                                     "ADAPTIVE_3, which a torus system "
+                                     "cannot use");
     run_free(&o);
     cap_free(&c);
 }

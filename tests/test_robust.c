@@ -13,8 +13,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/sim.h"
+#include "core/time.h"
 #include "exp/config.h"
 #include "exp/fingerprint.h"
+#include "exp/traffic.h"
+#include "net/net.h"
+#include "route/route.h"
+#include "topo/topo.h"
 
 static char out[1 << 17], err[1 << 17];
 
@@ -277,6 +283,355 @@ static void refused(const char *text, const char *message)
     rm_dir(dir);
 }
 
+/* Errors found before the work (issue 18, item 9): a controller the
+ * system cannot serve, a placement that cannot be made, the model's
+ * counters on NICs without them — each an error at the job's line before
+ * the probe and before a traffic sweep, with no "jobs ran in" after it.
+ * They used to appear at run time, after the probe and the sweep, without
+ * a line for the controllers. */
+static void test_errors_before_work(void)
+{
+    static const char pp[] = "jobs = ( { name = \"pp\"; workload = "
+                             "\"pingpong\";\n  nodes = 2; iterations = 4;";
+    static const char sweep[] =
+        "traffic = { pattern = \"uniform\"; loads = [0.1];\n"
+        "  warmup_us = 1.0; measure_us = 1.0; };\n";
+    char text[4096];
+    /* app-aware reads the Aries NIC counters: not on a Slingshot */
+    snprintf(text, sizeof text,
+             "system = { name = \"malbec\"; };\n%s%s\n"
+             "  routing = \"app-aware\"; } );\n", sweep, pp);
+    refused(text, "bad.cfg:4: error: job \"pp\": routing controller "
+                  "\"app-aware\": awr: NIC 0 has no counter "
+                  "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_FLITS: the controller "
+                  "reads the Aries NIC counters of SC'19 §2.3, which a "
+                  "slingshot system's NICs do not have");
+    CHECK(!strstr(out, "synthetic traffic") && !strstr(out, "zero-load"));
+    CHECK(!strstr(err, "jobs ran in"));
+    /* as a variant, and a static one on a torus */
+    snprintf(text, sizeof text,
+             "system = { name = \"malbec\"; };\n%s\n"
+             "  variants = [\"default\", \"app-aware\"]; } );\n", pp);
+    refused(text, "bad.cfg:2: error: job \"pp\": routing controller "
+                  "\"app-aware\"");
+    snprintf(text, sizeof text,
+             "system = { name = \"cielo\"; };\n%s\n"
+             "  routing = \"high-bias\"; } );\n", pp);
+    refused(text, "bad.cfg:2: error: job \"pp\": routing controller "
+                  "\"high-bias\" sets ADAPTIVE_3, which a torus system "
+                  "cannot use");
+    /* the model's counters */
+    snprintf(text, sizeof text,
+             "system = { name = \"malbec\"; };\n%s model = true; } );\n",
+             pp);
+    refused(text, "bad.cfg:2: error: pp: the model reads the Aries NIC "
+                  "counter");
+    /* placements: too many nodes, after a sweep that used to run first;
+     * a distance the system lacks */
+    snprintf(text, sizeof text,
+             "system = { name = \"xc-12cab\"; };\n%s"
+             "jobs = ( { name = \"big\"; workload = \"pingpong\";\n"
+             "  nodes = 20000; iterations = 4; } );\n", sweep);
+    refused(text, "bad.cfg:4: error: job \"big\": linear allocation asks "
+                  "for 20000 nodes, only 2304 of the 2304 nodes are free");
+    CHECK(!strstr(out, "synthetic traffic"));
+    CHECK(!strstr(err, "jobs ran in"));
+    snprintf(text, sizeof text,
+             "system = { name = \"malbec\"; };\n%s\n"
+             "  allocation = \"pair\"; distance = \"same-chassis\"; } );\n",
+             pp);
+    refused(text, "bad.cfg:2: error: job \"pp\": pair at distance "
+                  "same-chassis: a slingshot system has no chassis level");
+    /* an impact study's victim */
+    refused("system = { name = \"malbec\"; };\n"
+            "impact = { shares = [0.5];\n"
+            "  victims = ( { name = \"v\"; workload = \"pingpong\";\n"
+            "    iterations = 4; routing = \"app-aware\"; } );\n"
+            "  aggressors = ( { name = \"a\"; workload = \"incast\"; } ); "
+            "};\n",
+            "bad.cfg:3: error: job \"v\": routing controller \"app-aware\"");
+    CHECK(!strstr(err, "impact 1/"));
+}
+
+/* SIGTERM during a jobs experiment (6 runs): dfsim stops the run under
+ * way, writes nothing of it, closes the files with the runs it finished,
+ * says how to go on and exits 143; --resume then gives files
+ * byte-identical to an uninterrupted run's. (It used to die at once,
+ * exit by the signal, and say nothing.) */
+static void test_sigterm_resume(void)
+{
+    char whole[64] = "/tmp/dfsim-robust-XXXXXX";
+    char cut[64] = "/tmp/dfsim-robust-XXXXXX";
+    CHECK(mkdtemp(whole) != NULL && mkdtemp(cut) != NULL);
+    const char *cfg = write_temp(
+        "sigterm.cfg",
+        "experiment = { seed = 5; runs = 6; };\n"
+        "system = { name = \"xc-12cab\"; };\n"
+        "jobs = ( { name = \"pp\"; workload = \"pingpong\"; bytes = 65536;"
+        "\n  nodes = 2; iterations = 200; } );\n");
+    const char *a1[] = { "run", cfg, "-o", whole, NULL };
+    CHECK_EQ_U(run_dfsim(a1, out, sizeof out, err, sizeof err), 0);
+
+    /* killed after its first run is recorded (runs.csv: header + 1) */
+    char runs[128];
+    snprintf(runs, sizeof runs, "%s/runs.csv", cut);
+    const char *a2[] = { "run", cfg, "-o", cut, NULL };
+    CHECK_EQ_U(interrupt_dfsim(a2, runs, 2, SIGTERM, err, sizeof err), 143);
+    CHECK_STR_CONTAINS(err, "dfsim run: interrupted (SIGTERM); the results "
+                            "finished so far are in ");
+    char again[512];
+    snprintf(again, sizeof again, "to go on from there: dfsim run %s -o %s "
+                                  "--resume\n", cfg, cut);
+    CHECK_STR_CONTAINS(err, again);
+    CHECK(!exists(cut, "report.html")); /* made when the runs are done */
+    char *r = slurp(cut, "runs.csv");
+    size_t len = r ? strlen(r) : 0;
+    CHECK(len > 0 && r[len - 1] == '\n'); /* whole lines */
+    CHECK(r && !strstr(r, "\n5,")); /* not all six */
+    free(r);
+
+    const char *a3[] = { "run", cfg, "-o", cut, "--resume", NULL };
+    CHECK_EQ_U(run_dfsim(a3, out, sizeof out, err, sizeof err), 0);
+    CHECK_STR_CONTAINS(out, "resuming: runs 1-");
+    CHECK_EQ_U(same_files(whole, cut), 0);
+    unlink(cfg);
+    rm_dir(whole);
+    rm_dir(cut);
+}
+
+/* SIGINT during a traffic sweep (2 routings x 3 loads, with sampling):
+ * exit 130, traffic.csv holds whole rows of the points finished; --resume
+ * goes on after them (it used to start again at traffic 1/N) and the
+ * folder ends byte-identical to an uninterrupted sweep's, the console
+ * table giving every point. */
+static void test_sigint_traffic_resume(void)
+{
+    char whole[64] = "/tmp/dfsim-robust-XXXXXX";
+    char cut[64] = "/tmp/dfsim-robust-XXXXXX";
+    CHECK(mkdtemp(whole) != NULL && mkdtemp(cut) != NULL);
+    const char *cfg = write_temp(
+        "sigint.cfg",
+        "experiment = { seed = 3; };\n"
+        "system = { name = \"df1056\"; };\n"
+        "traffic = { pattern = \"uniform\"; loads = [0.1, 0.2, 0.3];\n"
+        "  routings = [\"minimal\", \"UGAL\"];\n"
+        "  warmup_us = 1.0; measure_us = 2.0; };\n"
+        "sampling = { interval_us = 1.0; nic = true; };\n");
+    const char *a1[] = { "run", cfg, "-o", whole, NULL };
+    CHECK_EQ_U(run_dfsim(a1, out, sizeof out, err, sizeof err), 0);
+    char *table = strstr(out, "\nsynthetic traffic:");
+    table = table ? strdup(table) : NULL;
+    CHECK(table != NULL);
+    char *tail = table ? strstr(table, "\nresults in") : NULL;
+    if (tail)
+        *tail = '\0'; /* the folder differs */
+
+    /* interrupted once two points are written (header + 2 rows) */
+    char csv[128];
+    snprintf(csv, sizeof csv, "%s/traffic.csv", cut);
+    const char *a2[] = { "run", cfg, "-o", cut, NULL };
+    CHECK_EQ_U(interrupt_dfsim(a2, csv, 3, SIGINT, err, sizeof err), 130);
+    CHECK_STR_CONTAINS(err, "dfsim run: interrupted (SIGINT)");
+    CHECK_STR_CONTAINS(err, "--resume\n");
+    char *c = slurp(cut, "traffic.csv");
+    size_t len = c ? strlen(c) : 0;
+    CHECK(len > 0 && c[len - 1] == '\n');
+    CHECK(c && !strstr(c, "UGAL,uniform,0.3000,")); /* not the last */
+    free(c);
+
+    const char *a3[] = { "run", cfg, "-o", cut, "--resume", NULL };
+    CHECK_EQ_U(run_dfsim(a3, out, sizeof out, err, sizeof err), 0);
+    CHECK_STR_CONTAINS(out, "resuming: traffic runs 1-");
+    CHECK(!strstr(err, "traffic 1/6"));
+    CHECK_STR_CONTAINS(err, "traffic 6/6");
+    CHECK_EQ_U(same_files(whole, cut), 0);
+    if (table)
+        CHECK_STR_CONTAINS(out, table); /* every point, as measured */
+    free(table);
+    unlink(cfg);
+    rm_dir(whole);
+    rm_dir(cut);
+}
+
+/* The memory estimate is the allocation: for built-in systems of every
+ * family, under their defaults, with counters and two traffic classes,
+ * and with another router kind, net_estimate_bytes (from the counts
+ * alone) is within 2 % of what net_bytes measures of the network
+ * net_init built (measured: under 1 %, exact on all but Aries), and
+ * topo_estimate_bytes within 10 % (plus the arena's last chunk) of what
+ * the topology's arena reserved. */
+static void test_memory_estimate(void)
+{
+    static const char *const systems[] = { "xc-12cab", "malbec", "shandy",
+                                           "df1056", "cielo", "voltrino" };
+    for (size_t i = 0; i < sizeof systems / sizeof systems[0]; i++) {
+        struct capture c;
+        cap_init(&c);
+        struct topo t;
+        CHECK_EQ_U(topo_build_system(&t, systems[i], &c.d), 0);
+        for (int variant = 0; variant < 3; variant++) {
+            struct net_params p;
+            net_params_defaults(&p, &t);
+            if (variant == 1) {
+                p.counters = true;
+                p.vcs = 4;
+                p.n_tcs = 2;
+            } else if (variant == 2) {
+                p.router = p.router == NET_ROUTER_TILED ? NET_ROUTER_INPUT_QUEUED
+                                                        : NET_ROUTER_TILED;
+                p.row_buffer = p.col_buffer = 1 << 16;
+            }
+            struct sim s;
+            struct net n;
+            CHECK_EQ_U(sim_init(&s, EVQ_DEFAULT, net_entities(&t)), 0);
+            int rc = net_init(&n, &t, &p, &s, 1, &c.d);
+            CHECK_EQ_U(rc, 0);
+            if (rc != 0)
+                fprintf(stderr, "  %s variant %d: %s\n", systems[i],
+                        variant, cap_text(&c));
+            if (rc == 0) {
+                double est = (double)net_estimate_bytes(&p, &t.counts);
+                double got = (double)net_bytes(&n);
+                if (!(fabs(est - got) <= 0.02 * got))
+                    fprintf(stderr, "  %s variant %d: network estimate %.0f, "
+                                    "allocated %.0f\n",
+                            systems[i], variant, est, got);
+                CHECK(fabs(est - got) <= 0.02 * got);
+                net_free(&n);
+            }
+            sim_free(&s);
+        }
+        double te = (double)topo_estimate_bytes(&t.counts);
+        double tr = (double)t.arena.reserved;
+        CHECK(te <= tr * 1.1 + 1.1 * (1 << 20) && tr <= te * 1.1 + 1.1 * (1 << 20));
+        topo_free(&t);
+        cap_free(&c);
+    }
+}
+
+/* A system that does not fit is refused while the file is checked, in
+ * well under a second, with the figures: the 256 x 256 x 256 torus (50 M
+ * routers and NICs: more than the event queue numbers; it used to reach
+ * the OOM killer), a 64^3 torus over --max-memory with a traffic section
+ * (16.7 GiB for the network model) but not without one (the probe builds
+ * no network), and a malformed --max-memory. */
+static void test_memory_refused(void)
+{
+    char dir[64] = "/tmp/dfsim-robust-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *big = write_temp(
+        "t256.cfg", "system = {\n  topology = \"torus\"; x = 256; y = 256; "
+                    "z = 256; };\n");
+    const char *a1[] = { "run", big, "-o", dir, NULL };
+    double t0 = time_wall_seconds();
+    CHECK_EQ_U(run_dfsim(a1, out, sizeof out, err, sizeof err), 1);
+    CHECK(time_wall_seconds() - t0 < 5.0);
+    CHECK_STR_CONTAINS(err, "t256.cfg:1: error: system: this torus system of "
+                            "16,777,216 routers (805,306,368 ports) and "
+                            "33,554,432 NICs is too large: the simulator "
+                            "numbers routers and NICs together with "
+                            "16,777,215 ids at most, and it has 50,331,648");
+    CHECK(!exists(dir, "probe.csv"));
+
+    const char *mid = write_temp(
+        "t64.cfg", "system = { topology = \"torus\"; x = 64; y = 64; "
+                   "z = 64; };\ntraffic = { loads = [0.1]; };\n");
+    const char *a2[] = { "run", mid, "-o", dir, "--max-memory", "2G", NULL };
+    t0 = time_wall_seconds();
+    CHECK_EQ_U(run_dfsim(a2, out, sizeof out, err, sizeof err), 1);
+    CHECK(time_wall_seconds() - t0 < 5.0);
+    CHECK_STR_CONTAINS(err, "t64.cfg:1: error: system: this torus system of "
+                            "262,144 routers (12,582,912 ports) and 524,288 "
+                            "NICs needs about ");
+    CHECK_STR_CONTAINS(err, " GiB before its first packet (topology 404.0 "
+                            "MiB, network model and event queue ");
+    CHECK_STR_CONTAINS(err, "more than the 2.0 GiB allowed (--max-memory); "
+                            "expected a smaller system, or --max-memory SIZE "
+                            "to set the limit");
+    /* a probe alone takes the topology (404 MiB): refused under 256M,
+     * the figure without a network part */
+    const char *probe = write_temp(
+        "t64p.cfg", "system = { topology = \"torus\"; x = 64; y = 64; "
+                    "z = 64; };\n");
+    const char *a3[] = { "run", probe, "-o", dir, "--max-memory", "256M",
+                         NULL };
+    CHECK_EQ_U(run_dfsim(a3, out, sizeof out, err, sizeof err), 1);
+    CHECK_STR_CONTAINS(err, "needs about 404.0 MiB before its first packet, "
+                            "more than the 256.0 MiB allowed");
+    const char *a4[] = { "run", probe, "-o", dir, "--max-memory", "12Q",
+                         NULL };
+    CHECK_EQ_U(run_dfsim(a4, out, sizeof out, err, sizeof err), 2);
+    CHECK_STR_CONTAINS(err, "--max-memory expects a size of at least 1M");
+    /* a system that fits runs */
+    const char *a5[] = { "run", jobs_cfg("fits.cfg", 1, 64), "-o", dir,
+                         "--max-memory", "1G", NULL };
+    CHECK_EQ_U(run_dfsim(a5, out, sizeof out, err, sizeof err), 0);
+    unlink(a5[1]);
+    unlink(big);
+    unlink(mid);
+    unlink(probe);
+    rm_dir(dir);
+}
+
+/* Traffic results that are not what they look like are marked: on df1056
+ * under the worst-case pattern with minimal routing, load 0.02 is
+ * carried (saturated 0, latency measured) while at 0.5 the one global
+ * link to the next group takes ~0.03 (saturated 1 in traffic.csv,
+ * "saturated" in the table and the progress line) and, in a 1 us window,
+ * no measured packet arrives: the latency columns are empty and the
+ * table shows "-" and "no packet measured" (it printed latency 0.0, hops
+ * 0.00, and drained = 1 runs up to 0.95 offered passed for unsaturated).
+ * The rows read back as written (--resume). */
+static void test_saturation_marked(void)
+{
+    char dir[64] = "/tmp/dfsim-robust-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *cfg = write_temp(
+        "sat.cfg",
+        "system = { name = \"df1056\"; };\n"
+        "traffic = { pattern = \"worst-case\"; loads = [0.02, 0.5];\n"
+        "  routings = [\"minimal\"]; warmup_us = 2.0; measure_us = 1.0;\n"
+        "  drain_us = 1.0; };\n");
+    const char *argv[] = { "run", cfg, "-o", dir, NULL };
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
+    char *csv = slurp(dir, "traffic.csv");
+    CHECK_STR_CONTAINS(csv, ",refused,saturated,backlog\n");
+    const char *low = csv ? strstr(csv, "\nminimal,worst-case,0.0200,") : NULL;
+    const char *high = csv ? strstr(csv, "\nminimal,worst-case,0.5000,")
+                           : NULL;
+    CHECK(low && high);
+    if (low && high) {
+        /* 0.02: measured, not saturated; 0.5: nothing measured, saturated */
+        CHECK(!strstr(low, ",,") || strstr(low, ",,") > high);
+        CHECK(strstr(high, ",0,,,,,,,0,0,") != NULL);
+        const char *nl = strchr(high + 1, '\n');
+        CHECK(nl != NULL);
+        char line[512];
+        struct traffic_result r;
+        snprintf(line, sizeof line, "%.*s", (int)(strchr(low + 1, '\n') - low),
+                 low + 1);
+        CHECK_EQ_U(traffic_csv_parse(line, "minimal", "worst-case", 0.02,
+                                     &r), 0);
+        CHECK(!r.saturated && r.packets > 0 && r.lat_mean_ns > 400);
+        snprintf(line, sizeof line, "%.*s", nl ? (int)(nl - high) : 0,
+                 high + 1);
+        CHECK_EQ_U(traffic_csv_parse(line, "minimal", "worst-case", 0.5,
+                                     &r), 0);
+        CHECK(r.saturated && r.packets == 0 && r.backlog > 0.5);
+    }
+    free(csv);
+    CHECK_STR_CONTAINS(out, "\n  minimal       0.500    0.502    0.028     "
+                            "     -          -          -      -        -  "
+                            "saturated  no packet measured  not drained\n");
+    CHECK_STR_CONTAINS(out, "  saturated: accepted below offered");
+    CHECK_STR_CONTAINS(err, "load 0.500: offered 0.502, accepted 0.028, no "
+                            "packet measured, SATURATED, not drained");
+    CHECK(!strstr(out, "0.020    0.019    0.020      485.1        497        "
+                       "616   2.74    1.000  saturated"));
+    unlink(cfg);
+    rm_dir(dir);
+}
+
 /* Values that gave results looking measured but not, or results written
  * where they should not be: each an error at its line, exit 1. */
 static void test_wrong_values(void)
@@ -455,5 +810,11 @@ const struct test_case tests_robust[] = {
     TEST(test_wrong_values),
     TEST(test_console_pooled),
     TEST(test_killed_run_keeps_headers),
+    TEST(test_errors_before_work),
+    TEST(test_sigterm_resume),
+    TEST(test_sigint_traffic_resume),
+    TEST(test_memory_estimate),
+    TEST(test_memory_refused),
+    TEST(test_saturation_marked),
     { 0 },
 };

@@ -4,7 +4,8 @@
  * system's figures (topology.json), the zero-load probe (probe.csv) and,
  * with a traffic section, the synthetic-traffic sweep (traffic.csv, one
  * row per run written as it finishes, so an interrupted sweep keeps what
- * it measured) and, with a sampling section, the counters sampled during
+ * it measured, and --resume goes on after the last row) and, with a
+ * sampling section, the counters sampled during
  * each run (nic_samples.csv and rtr_samples.csv; with several runs, one
  * pair per run, named nic_samples_<routing>_<load>.csv) and, with a jobs
  * list, experiment.runs runs of all its jobs together (jobs.csv,
@@ -18,12 +19,15 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/sim.h"
 #include "core/time.h"
 #include "exp/experiment.h"
 #include "exp/fingerprint.h"
@@ -36,7 +40,8 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: dfsim run FILE [-o DIR] [--seed N] [--resume] [--force]\n\n"
+            "usage: dfsim run FILE [-o DIR] [--seed N] [--resume] [--force]\n"
+            "                      [--max-memory SIZE]\n\n"
             "Run the experiment described in FILE (libconfig format; see\n"
             "examples/example.cfg) and write its results into DIR\n"
             "(default results/<experiment name>): topology.json and one CSV\n"
@@ -44,14 +49,21 @@ static void usage(FILE *out)
             "  -o, --output DIR   results folder (created if missing)\n"
             "  --seed N           seed of every random stream (overrides\n"
             "                     experiment.seed)\n"
-            "  --resume           go on with an experiment's runs (its jobs\n"
-            "                     list, experiment.runs) from the first that\n"
+            "  --resume           go on with an interrupted experiment: its\n"
+            "                     traffic sweep after the last point\n"
+            "                     DIR/traffic.csv records, its jobs' runs\n"
+            "                     (experiment.runs) from the first that\n"
             "                     DIR/runs.csv does not record as done; the\n"
             "                     file must be the one DIR was started with\n"
             "                     (same settings and seed)\n"
             "  --force            replace the results of another experiment\n"
             "                     in DIR (dfsim refuses a folder that is not\n"
             "                     empty and not this experiment's)\n"
+            "  --max-memory SIZE  refuse a system estimated to need more\n"
+            "                     memory than SIZE (bytes, or with K, M, G\n"
+            "                     or T: KiB .. TiB; e.g. 512M, 1.5G);\n"
+            "                     default: the memory the machine has\n"
+            "                     available (MemAvailable in /proc/meminfo)\n"
             "  -h, --help         this text, then every key of an "
             "experiment file\n\n");
 }
@@ -69,17 +81,6 @@ int cli_parse_u64(const char *s, unsigned long long *out)
     return 0;
 }
 
-static FILE *open_out(const char *dir, const char *name)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        fprintf(stderr, "dfsim run: cannot write %s: %s\n", path,
-                strerror(errno));
-    return f;
-}
-
 /* Whether the experiment samples counters during its traffic runs. */
 static bool sampling_on(const struct experiment *e)
 {
@@ -87,37 +88,82 @@ static bool sampling_on(const struct experiment *e)
            (e->sampling.nic || e->sampling.rtr || e->sampling.links);
 }
 
-/* Build the network model once before anything runs, so that a parameter
- * set it refuses, or a counter name the samplers cannot read, is reported
- * up front rather than after the probe. */
-static int check_network(const struct experiment *e, const struct topo *t,
-                         const struct net_params *np, struct diag *d)
+/* The routing of point k of the sweep (routings outermost). */
+static const struct routing *point_routing(const struct traffic_sweep *sw,
+                                           const struct routing *def,
+                                           uint32_t k)
 {
-    struct sim s;
-    struct net n;
-    struct net_params p = *np;
-    p.counters = p.counters || sampling_on(e);
-    if (sim_init(&s, EVQ_DEFAULT, net_entities(t)) != 0) {
-        sim_free(&s);
-        fprintf(stderr, "dfsim run: out of memory\n");
-        return -1;
+    return sw->routings.n
+               ? (const struct routing *)sw->routings.v[k / sw->loads.n]
+               : def;
+}
+
+/* How many points of the sweep dir/traffic.csv records as finished: its
+ * leading whole rows, each the point the sweep runs at its place
+ * (routing, pattern, load), read back into res[]. The file is cut to
+ * them and its header (what an interrupted run left after them, a file
+ * of another header: dropped), so that the sweep appends from there.
+ * A missing file: 0. -1 if the file cannot be rewritten (reported). */
+static long finished_points(const char *dir, const struct traffic_sweep *sw,
+                            const struct routing *def,
+                            struct traffic_result *res)
+{
+    char path[4096], tmp[4200];
+    snprintf(path, sizeof path, "%s/traffic.csv", dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *in = fopen(path, "r");
+    if (!in)
+        return 0;
+    char *head = NULL, *line = NULL;
+    size_t head_len = 0, cap = 0;
+    FILE *hs = open_memstream(&head, &head_len);
+    FILE *out = fopen(tmp, "w");
+    long n = -1;
+    if (!hs || !out) {
+        fprintf(stderr, "dfsim run: cannot resume from %s: %s\n", path,
+                strerror(errno));
+        goto done;
     }
-    int rc = net_init(&n, t, &p, &s, 0, d);
-    if (rc == 0) {
-        if (sampling_on(e))
-            rc = experiment_check_sampling(e, &n, d);
-        net_free(&n);
+    traffic_csv_header(hs);
+    fclose(hs);
+    hs = NULL;
+    fputs(head, out);
+    n = 0;
+    uint32_t total = (sw->routings.n ? sw->routings.n : 1) * sw->loads.n;
+    if (getline(&line, &cap, in) > 0 && strcmp(line, head) == 0)
+        while (n < (long)total && getline(&line, &cap, in) > 0 &&
+               traffic_csv_parse(line, point_routing(sw, def, (uint32_t)n)
+                                           ->base.name,
+                                 traffic_pattern_names[sw->p.pattern],
+                                 sw->loads.v[n % sw->loads.n],
+                                 &res[n]) == 0) {
+            fputs(line, out);
+            n++;
+        }
+done:
+    if (hs)
+        fclose(hs);
+    free(head);
+    free(line);
+    fclose(in);
+    if (out && (fclose(out) != 0 || (n >= 0 && rename(tmp, path) != 0))) {
+        fprintf(stderr, "dfsim run: cannot resume from %s: %s\n", path,
+                strerror(errno));
+        n = -1;
     }
-    sim_free(&s);
-    return rc;
+    if (n < 0)
+        unlink(tmp);
+    return n;
 }
 
 /* The traffic sweep: one run per (routing, load), routings outermost. Each
  * run is a row of traffic.csv as soon as it finishes and a progress line
- * on stderr; a table on stdout at the end. Returns 0 or -1. */
+ * on stderr; a table on stdout at the end. With resume, the points
+ * traffic.csv records are kept and the sweep goes on after them.
+ * Returns 0, -1 or SIM_INTERRUPTED. */
 static int run_traffic(const struct experiment *e, const struct topo *t,
                        const struct net_params *base, const char *outdir,
-                       struct diag *d)
+                       bool resume, struct diag *d)
 {
     const struct traffic_sweep *sw = &e->traffic;
     const struct routing *def = base->routing; /* network.routing */
@@ -126,26 +172,45 @@ static int run_traffic(const struct experiment *e, const struct topo *t,
     uint32_t total = n_r * n_l;
     const char *pattern = traffic_pattern_names[sw->p.pattern];
     struct traffic_result *res = calloc(total, sizeof *res);
-    FILE *csv = open_out(outdir, "traffic.csv");
-    if (!res || !csv) {
-        if (!res)
-            fprintf(stderr, "dfsim run: out of memory\n");
-        free(res);
-        if (csv)
-            fclose(csv);
+    if (!res) {
+        fprintf(stderr, "dfsim run: out of memory\n");
         return -1;
     }
-    traffic_csv_header(csv);
+    long first = resume ? finished_points(outdir, sw, def, res) : 0;
+    if (first < 0) {
+        free(res);
+        return -1;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/traffic.csv", outdir);
+    FILE *csv = fopen(path, first > 0 ? "a" : "w");
+    if (!csv) {
+        fprintf(stderr, "dfsim run: cannot write %s: %s\n", path,
+                strerror(errno));
+        free(res);
+        return -1;
+    }
+    if (first == (long)total)
+        printf("\nresuming: all %u traffic run%s were done\n", total,
+               total == 1 ? "" : "s");
+    else if (first > 0)
+        printf("\nresuming: traffic runs 1-%ld of %u were done\n", first,
+               total);
+    fflush(stdout);
+    if (first == 0)
+        traffic_csv_header(csv);
     fflush(csv);
     int rc = 0;
-    uint32_t done = 0;
-    for (uint32_t i = 0; i < n_r && rc == 0; i++) {
+    uint32_t done = (uint32_t)first;
+    const uint32_t i0 = done / n_l, j0 = done % n_l; /* the next point */
+    for (uint32_t i = i0; i < n_r && rc == 0 && !sim_interrupt; i++) {
         const struct routing *r =
             sw->routings.n ? (const struct routing *)sw->routings.v[i]
                            : def;
         struct net_params np = *base;
         np.routing = r;
-        for (uint32_t j = 0; j < n_l; j++) {
+        for (uint32_t j = i == i0 ? j0 : 0; j < n_l && !sim_interrupt;
+             j++) {
             struct traffic_params tp = sw->p;
             tp.load = sw->loads.v[j];
             char nic_path[4096], rtr_path[4096], links_path[4096];
@@ -168,13 +233,30 @@ static int run_traffic(const struct experiment *e, const struct topo *t,
                     tp.sampling.links_path = links_path;
             }
             double t0 = time_wall_seconds();
-            struct traffic_result *o = &res[i * n_l + j];
-            if (traffic_run(t, &np, &tp, (uint64_t)e->info.seed, EVQ_DEFAULT,
-                            o, d) != 0) {
+            struct traffic_result run, *o = &run;
+            rc = traffic_run(t, &np, &tp, (uint64_t)e->info.seed,
+                             EVQ_DEFAULT, o, d);
+            if (rc != 0)
+                break; /* -1, or SIM_INTERRUPTED: nothing of the run */
+            /* the table shows the row as recorded, so that a resumed
+             * sweep (which reads the rows back) prints the same table */
+            char *row = NULL;
+            size_t row_len = 0;
+            FILE *ms = open_memstream(&row, &row_len);
+            if (ms) {
+                traffic_csv_row(ms, r->base.name, pattern, tp.load, o);
+                fclose(ms);
+            }
+            if (!ms || !row ||
+                traffic_csv_parse(row, r->base.name, pattern, tp.load,
+                                  &res[done]) != 0) {
+                free(row);
+                fprintf(stderr, "dfsim run: out of memory\n");
                 rc = -1;
                 break;
             }
-            traffic_csv_row(csv, r->base.name, pattern, tp.load, o);
+            fputs(row, csv);
+            free(row);
             fflush(csv);
             done++;
             double wall = time_wall_seconds() - t0;
@@ -182,12 +264,17 @@ static int run_traffic(const struct experiment *e, const struct topo *t,
             if (sampling_on(e))
                 snprintf(samples, sizeof samples, ", %" PRIu64 " samples",
                          o->samples);
+            char lat[96];
+            if (o->packets)
+                snprintf(lat, sizeof lat, "latency mean %.1f ns p99 %.0f ns",
+                         o->lat_mean_ns, o->lat_p99_ns);
+            else
+                snprintf(lat, sizeof lat, "no packet measured");
             fprintf(stderr,
-                    "traffic %u/%u: %s %s load %.3f: accepted %.3f, latency "
-                    "mean %.1f ns p99 %.0f ns%s%s%s (%.1f s, %.2f M "
-                    "events/s)\n",
-                    done, total, r->base.name, pattern, tp.load, o->accepted,
-                    o->lat_mean_ns, o->lat_p99_ns,
+                    "traffic %u/%u: %s %s load %.3f: offered %.3f, accepted "
+                    "%.3f, %s%s%s%s%s (%.1f s, %.2f M events/s)\n",
+                    done, total, r->base.name, pattern, tp.load, o->offered,
+                    o->accepted, lat, o->saturated ? ", SATURATED" : "",
                     o->drained ? "" : ", not drained",
                     o->deadlock ? ", DEADLOCK" : "", samples, wall,
                     wall > 0 ? (double)o->events / wall / 1e6 : 0.0);
@@ -203,21 +290,33 @@ static int run_traffic(const struct experiment *e, const struct topo *t,
         printf("  %-12s %6s %8s %8s %10s %10s %10s %6s %8s\n", "routing",
                "load", "offered", "accepted", "mean ns", "median ns",
                "p99 ns", "hops", "minimal");
+        uint32_t sat = 0;
         for (uint32_t k = 0; k < done; k++) {
             const struct traffic_result *o = &res[k];
             const struct routing *r =
                 sw->routings.n
                     ? (const struct routing *)sw->routings.v[k / n_l]
                     : def;
-            printf("  %-12s %6.3f %8.3f %8.3f %10.1f %10.0f %10.0f %6.2f "
-                   "%8.3f%s%s\n",
-                   r->base.name, sw->loads.v[k % n_l], o->offered,
-                   o->accepted, o->lat_mean_ns, o->lat_median_ns,
-                   o->lat_p99_ns, o->hops_mean,
-                   o->packets ? 1.0 - o->frac_nonmin : 0.0,
+            printf("  %-12s %6.3f %8.3f %8.3f ", r->base.name,
+                   sw->loads.v[k % n_l], o->offered, o->accepted);
+            if (o->packets)
+                printf("%10.1f %10.0f %10.0f %6.2f %8.3f", o->lat_mean_ns,
+                       o->lat_median_ns, o->lat_p99_ns, o->hops_mean,
+                       1.0 - o->frac_nonmin);
+            else /* nothing was measured: no figure that looks measured */
+                printf("%10s %10s %10s %6s %8s", "-", "-", "-", "-", "-");
+            printf("%s%s%s%s\n", o->saturated ? "  saturated" : "",
+                   o->packets ? "" : "  no packet measured",
                    o->drained ? "" : "  not drained",
                    o->deadlock ? "  DEADLOCK" : "");
+            sat += o->saturated;
         }
+        if (sat)
+            printf("  saturated: accepted below offered, or the source "
+                   "queues grew, by more than %.0f %% of the messages "
+                   "offered in the window (and 3 sigma): the latency there "
+                   "is a growing queue's, not the load's\n",
+                   100 * TRAFFIC_SAT_TOL);
     }
     free(res);
     return rc;
@@ -375,7 +474,8 @@ static int run_jobs(const struct experiment *e, const struct topo *t,
         printf("resuming: runs 1-%ld of %u were done\n", first, n_runs);
     fflush(stdout);
     rc = 0;
-    for (uint32_t r = (uint32_t)first; r < n_runs && rc == 0; r++) {
+    for (uint32_t r = (uint32_t)first; r < n_runs && rc == 0 && !sim_interrupt;
+         r++) {
         double t0 = time_wall_seconds();
         uint64_t seed = (uint64_t)e->info.seed + r;
         if (n_runs > 1)
@@ -407,7 +507,9 @@ static int run_jobs(const struct experiment *e, const struct topo *t,
                     "experiment.time_limit_ms (%.3f ms of simulated time); "
                     "their results so far are written, marked unfinished\n",
                     r, (double)e->info.time_limit / (double)SIMTIME_MS);
-        fprintf(stderr, "  jobs ran in %.1f s\n", time_wall_seconds() - t0);
+        if (rc >= 0)
+            fprintf(stderr, "  jobs ran in %.1f s\n",
+                    time_wall_seconds() - t0);
     }
     if (rc == 1)
         rc = -1;
@@ -435,6 +537,82 @@ done:
     return rc;
 }
 
+/* A size as --max-memory takes it: a number, with K, M, G or T (KiB ..
+ * TiB; "KiB", "MB" and the like accepted too), at least 1 MiB. Returns 0
+ * or -1. */
+static int parse_size(const char *s, size_t *out)
+{
+    if (!s || !*s || *s == '-' || *s == '+')
+        return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || !(v >= 0))
+        return -1;
+    double unit = 1;
+    switch (*end) {
+    case 'K': case 'k': unit = 1024.0; end++; break;
+    case 'M': case 'm': unit = 1024.0 * 1024; end++; break;
+    case 'G': case 'g': unit = 1024.0 * 1024 * 1024; end++; break;
+    case 'T': case 't': unit = 1024.0 * 1024 * 1024 * 1024; end++; break;
+    default: break;
+    }
+    if (unit > 1 && *end == 'i')
+        end++;
+    if (*end == 'B' || *end == 'b')
+        end++;
+    double bytes = v * unit;
+    if (*end || bytes < 1024.0 * 1024 || bytes > 9e18)
+        return -1;
+    *out = (size_t)bytes;
+    return 0;
+}
+
+/* The memory the machine has available now: MemAvailable in
+ * /proc/meminfo (what the kernel could hand out without swapping), else
+ * the free pages sysconf counts; 0 if neither is known. *from says which. */
+static size_t available_memory(const char **from)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (f) {
+        char line[256];
+        unsigned long long kib;
+        while (fgets(line, sizeof line, f))
+            if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1) {
+                fclose(f);
+                *from = "available (MemAvailable in /proc/meminfo)";
+                return (size_t)kib * 1024;
+            }
+        fclose(f);
+    }
+    long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && size > 0) {
+        *from = "available (free pages, sysconf)";
+        return (size_t)pages * (size_t)size;
+    }
+    return 0;
+}
+
+/* SIGINT, SIGTERM: stop the simulation running (core/sim.h), which
+ * writes nothing of its unfinished run; every file is then closed with
+ * the results finished so far, and cli_run says how to go on. A second
+ * signal ends dfsim at once (SA_RESETHAND). */
+static void on_signal(int sig)
+{
+    sim_interrupt = sig;
+}
+
+static void catch_signals(bool on)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on ? on_signal : SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = on ? SA_RESETHAND : 0;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
 int cli_run(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -442,12 +620,14 @@ int cli_run(int argc, char **argv)
         { "seed", required_argument, NULL, 's' },
         { "resume", no_argument, NULL, 'r' },
         { "force", no_argument, NULL, 'f' },
+        { "max-memory", required_argument, NULL, 'm' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     const char *outdir = NULL;
     long long seed = -1;
     bool resume = false, force = false;
+    size_t max_memory = 0;
     int c;
     optind = 1;
     opterr = 0;
@@ -461,6 +641,16 @@ int cli_run(int argc, char **argv)
             break;
         case 'f':
             force = true;
+            break;
+        case 'm':
+            if (parse_size(optarg, &max_memory) != 0) {
+                fprintf(stderr,
+                        "dfsim run: --max-memory expects a size of at least "
+                        "1M, such as 512M, 4G or 1.5G (K, M, G, T: KiB .. "
+                        "TiB), got \"%s\"\n",
+                        optarg);
+                return 2;
+            }
             break;
         case 's': {
             unsigned long long v;
@@ -502,6 +692,12 @@ int cli_run(int argc, char **argv)
                 d.errors == 1 ? "" : "s");
         return 1;
     }
+    if (max_memory) {
+        e.max_memory = max_memory;
+        e.max_memory_from = "allowed (--max-memory)";
+    } else {
+        e.max_memory = available_memory(&e.max_memory_from);
+    }
     struct topo t;
     if (experiment_build_topo(&e, &t, &d) != 0) {
         experiment_free(&e);
@@ -509,7 +705,7 @@ int cli_run(int argc, char **argv)
     }
     struct net_params np;
     if (experiment_net_params(&e, &t, &np, &d) != 0 ||
-        (e.has_traffic && check_network(&e, &t, &np, &d) != 0)) {
+        experiment_check_run(&e, &t, &np, &d) != 0) {
         fprintf(stderr, "dfsim run: %s: %d error%s\n", file, d.errors,
                 d.errors == 1 ? "" : "s");
         topo_free(&t);
@@ -528,6 +724,8 @@ int cli_run(int argc, char **argv)
         fprintf(stderr, "dfsim run: out of memory\n");
         goto out;
     }
+    /* from here on a signal stops the work in order (on_signal) */
+    catch_signals(true);
     if (outdir_claim(outdir, settings, file, resume, force, stderr) != 0)
         goto out;
     struct topo_figures fig;
@@ -561,14 +759,15 @@ int cli_run(int argc, char **argv)
             printf("  %-5u %6u %12.1f %12.1f %12.1f\n", sum[i].hops,
                    sum[i].pairs, sum[i].mean_ns, sum[i].min_ns,
                    sum[i].max_ns);
-    if (e.has_traffic && run_traffic(&e, &t, &np, outdir, &d) != 0)
+    if (e.has_traffic && run_traffic(&e, &t, &np, outdir, resume, &d) != 0)
         goto out;
     if (e.jobs.n && run_jobs(&e, &t, &np, outdir, resume, &d) != 0)
         goto out;
     if (e.impact.on) {
         if (resume)
-            fprintf(stderr, "dfsim run: --resume applies to a jobs list's "
-                            "runs; the impact study runs from the start\n");
+            fprintf(stderr, "dfsim run: --resume applies to a traffic "
+                            "sweep and a jobs list's runs; the impact study "
+                            "runs from the start\n");
         struct impact_report_info info = {
             .title = e.info.name, .description = e.info.description,
             .system = e.system ? e.system->base.name : e.builder->base.name,
@@ -611,6 +810,25 @@ int cli_run(int argc, char **argv)
 out:
     if (probe.f)
         outfile_abandon(&probe);
+    if (rc != 0 && sim_interrupt) {
+        int sig = sim_interrupt;
+        fflush(stdout);
+        fprintf(stderr,
+                "\ndfsim run: interrupted (%s); the results finished so far "
+                "are in %s/\n",
+                sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM"
+                                                          : "signal",
+                outdir);
+        if (e.impact.on)
+            fprintf(stderr, "  an impact study runs from the start: dfsim "
+                            "run %s -o %s\n", file, outdir);
+        else
+            fprintf(stderr, "  to go on from there: dfsim run %s -o %s "
+                            "--resume\n", file, outdir);
+        rc = 128 + sig;
+    }
+    catch_signals(false);
+    sim_interrupt = 0;
     free(settings);
     topo_free(&t);
     experiment_free(&e);

@@ -669,6 +669,16 @@ int evq_init_calendar(struct evq *q, size_t capacity_hint, unsigned wbits,
     return 0;
 }
 
+size_t evq_init_bytes(size_t capacity_hint)
+{
+    size_t slots = (size_t)1 << EVQ_CAL_NBITS;
+    size_t chunks = capacity_hint / CHUNK + 64;
+    return sizeof(struct evq_cal) + slots * sizeof(struct cal_bucket) +
+           (slots + 63) / 64 * sizeof(uint64_t) +
+           (64 + 16) * sizeof(struct event) +
+           chunks * (CHUNK * sizeof(struct event) + sizeof(uint32_t));
+}
+
 /* ---- the API: dispatch on q->impl -------------------------------------- */
 
 int evq_init(struct evq *q, enum evq_impl impl, size_t capacity_hint)

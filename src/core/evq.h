@@ -130,6 +130,11 @@ struct evq {
     struct evq_cal *cal; /* ring, front and overflow heaps, chunk pool */
 };
 
+/* The bytes evq_init(q, EVQ_DEFAULT, capacity_hint) allocates, about (the
+ * sorting scratch starts small): the calendar's ring and its first chunk
+ * pool, sized for the hinted events. For memory estimates. */
+size_t evq_init_bytes(size_t capacity_hint);
+
 /* Prepare an empty queue of kind `impl` with room for capacity_hint events
  * (0: a small default). Returns 0, or -1 if out of memory (q is then empty
  * and evq_free(q) is harmless). */

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+volatile sig_atomic_t sim_interrupt = 0;
+
 int sim_init(struct sim *s, enum evq_impl impl, uint32_t n_entities)
 {
     memset(s, 0, sizeof *s);
@@ -24,6 +26,12 @@ int sim_init(struct sim *s, enum evq_impl impl, uint32_t n_entities)
         return -1;
     }
     return 0;
+}
+
+size_t sim_init_bytes(uint32_t n_entities)
+{
+    return (size_t)n_entities * sizeof(uint64_t) +
+           evq_init_bytes(n_entities);
 }
 
 void sim_free(struct sim *s)
@@ -67,6 +75,7 @@ void sim_schedule(struct sim *s, uint32_t creator, simtime at,
                     "%zu events; the run is void\n",
                     evq_size(&s->q));
         s->error = -1;
+        s->stop = true; /* sim_run's loop looks at stop alone */
         return;
     }
     s->seq[creator]++;
@@ -81,8 +90,16 @@ void sim_schedule(struct sim *s, uint32_t creator, simtime at,
 uint64_t sim_run(struct sim *s, simtime until)
 {
     uint64_t done = 0;
+    if (s->error)
+        return 0;
+    /* whoever sets error sets stop too, so the loop tests one flag; the
+     * interruption test is two instructions per event and a load every
+     * 4096: together no more than the test of error it replaces
+     * (bench_net --quick 1: the same instruction count within 0.1 %) */
     s->stop = false;
-    while (!s->stop && !s->error) {
+    while (!s->stop) {
+        if ((done & (SIM_INTERRUPT_EVENTS - 1)) == 0 && sim_interrupt)
+            break;
         const struct event *next = evq_peek(&s->q);
         if (!next || next->time > until)
             break;
@@ -116,7 +133,7 @@ bool sim_run_before(struct sim *s, simtime t)
     assert(t > s->now || (t == 0 && s->now == 0));
     if (t > 0)
         sim_run(s, t - 1);
-    if (s->stop || s->error)
+    if (s->stop || s->error || sim_interrupt)
         return false;
     s->now = t;
     return true;

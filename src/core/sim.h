@@ -26,7 +26,9 @@
 #ifndef DFSIM_SIM_H
 #define DFSIM_SIM_H
 
+#include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/evq.h"
@@ -58,7 +60,8 @@ struct sim {
                                              array of n_entities */
     uint32_t n_entities;                  /* valid creator ids: < this */
     int error;                            /* 0, or -1 once scheduling failed
-                                             for lack of memory (sticky) */
+                                             for lack of memory (sticky;
+                                             whoever sets it sets stop) */
     bool stop;                            /* set by sim_stop: leave sim_run */
 };
 
@@ -67,6 +70,12 @@ struct sim {
  * n_entities pending events (it grows as needed). Returns 0, or -1 if out
  * of memory (then sim_free(s) is harmless). */
 int sim_init(struct sim *s, enum evq_impl impl, uint32_t n_entities);
+
+/* The bytes sim_init(s, EVQ_DEFAULT, n_entities) allocates: the sequence
+ * numbers and the event queue's first pool (about one pending event per
+ * entity; the pool grows with the events pending). For memory estimates
+ * (exp/experiment.c). */
+size_t sim_init_bytes(uint32_t n_entities);
 
 /* Release the queue and sequence numbers. Pending events are dropped. */
 void sim_free(struct sim *s);
@@ -91,9 +100,22 @@ void sim_on_prefetch(struct sim *s, uint32_t type, sim_prefetcher fn);
 void sim_schedule(struct sim *s, uint32_t creator, simtime at,
                   uint32_t target, uint32_t type, uint64_t arg);
 
+/* Interruption by a signal. A handler (cli/cli_run.c, for SIGINT and
+ * SIGTERM) stores the signal's number here; sim_run looks at it every
+ * SIM_INTERRUPT_EVENTS events (and on entry) and returns while it is
+ * set, so that an hours-long run stops within microseconds of wall time
+ * and its caller can close its files with the results it finished. The
+ * engine's one global: a signal handler can reach nothing else. The code
+ * that runs simulations (exp/traffic.c, exp/jobs.c, exp/probe.c) checks
+ * it after sim_run and returns SIM_INTERRUPTED, writing nothing of the
+ * unfinished run. 0: run on. */
+extern volatile sig_atomic_t sim_interrupt;
+#define SIM_INTERRUPT_EVENTS 4096 /* a power of two */
+#define SIM_INTERRUPTED (-2)      /* a run function's "stopped by a signal" */
+
 /* Dispatch events in (time, key) order while the next one is at or before
- * `until` (SIMTIME_MAX: until the queue is empty), sim_stop is called, or
- * scheduling fails. Returns the number of events dispatched by this call.
+ * `until` (SIMTIME_MAX: until the queue is empty), sim_stop is called,
+ * sim_interrupt is set, or scheduling fails. Returns the number of events dispatched by this call.
  * `now` is left at the time of the last event dispatched; events after
  * `until` stay queued, so sim_run may be called again to go further. An
  * event whose type has no handler is a bug (asserted). */
@@ -102,7 +124,7 @@ uint64_t sim_run(struct sim *s, simtime until);
 /* Run every event before time t (t > now), then set now = t: the state is
  * then the state at the instant t, before t's own events, as counters read
  * at t would see it. Returns false, with now unchanged, if sim_stop was
- * called or scheduling failed on the way. */
+ * called, sim_interrupt set or scheduling failed on the way. */
 bool sim_run_before(struct sim *s, simtime t);
 
 /* Make the running sim_run return after the current handler. */

@@ -223,9 +223,12 @@ int awr_init(struct awr *a, const struct awr_params *p, const struct net *n,
         for (int k = 0; k < AWR_NCTR; k++)
             if (ctr_find(n, n->t->nics[i].router, i, counter_names[k],
                          &a->ref[(size_t)i * AWR_NCTR + k]) != 0) {
-                snprintf(err, cap, "awr: NIC %u has no counter %s (the "
+                snprintf(err, cap, "awr: NIC %u has no counter %s: the "
                          "controller reads the Aries NIC counters of "
-                         "SC'19 §2.3)", i, counter_names[k]);
+                         "SC'19 §2.3, which a %s system's NICs do not "
+                         "have; expected an Aries system, or another "
+                         "controller", i, counter_names[k],
+                         topo_family_name(n->t->family));
                 awr_free(a);
                 return -1;
             }

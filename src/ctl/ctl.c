@@ -94,30 +94,31 @@ bool ctl_needs_counters(const struct ctl_job *jobs, uint32_t n_jobs)
 }
 
 /* The net mode index of routing `name`, added to n if needed; -1 (with
- * an error naming the job) if the family cannot use it. */
+ * an error at job j's line) if the family cannot use it. */
 static int mode_of(struct net *n, const char *name, const char *ctl,
-                   const char *job, struct diag *d)
+                   const struct ctl_job *j, struct diag *d)
 {
     const struct routing *r =
         (const struct routing *)registry_find(&routing_registry, name);
     if (!r || !route_supports(r, n->t->family)) {
-        diag_error(d, NULL, 0, job,
-                   "routing controller \"%s\" sets %s, which this "
-                   "system's family cannot use (controllers other than "
+        diag_error(d, j->file, j->line, NULL,
+                   "job \"%s\": routing controller \"%s\" sets %s, which "
+                   "a %s system cannot use (controllers other than "
                    "\"network\" model Cray MPI on Aries)",
-                   ctl, name);
+                   j->name, ctl, name, topo_family_name(n->t->family));
         return -1;
     }
     int k = net_add_mode(n, r);
     if (k < 0)
-        diag_error(d, NULL, 0, job, "more than %d routing modes in one run",
-                   NET_MAX_MODES);
+        diag_error(d, j->file, j->line, NULL,
+                   "job \"%s\": more than %d routing modes in one run",
+                   j->name, NET_MAX_MODES);
     return k;
 }
 
 int ctl_run_init(struct ctl_run *c, struct net *n, const struct ctl_job *jobs,
-                 const char *const *names, uint32_t n_jobs,
-                 const struct awr_params *ap, struct diag *d)
+                 uint32_t n_jobs, const struct awr_params *ap,
+                 struct diag *d)
 {
     memset(c, 0, sizeof *c);
     c->n = n;
@@ -137,6 +138,7 @@ int ctl_run_init(struct ctl_run *c, struct net *n, const struct ctl_job *jobs,
     for (uint32_t i = 0; i < n->t->n_nics; i++)
         c->nic_variant[i] = UINT32_MAX;
     int before = d->errors;
+    const struct ctl_job *aware = NULL; /* the first job with app-aware */
     for (uint32_t j = 0; j < n_jobs; j++) {
         c->job[j] = jobs[j];
         if (c->job[j].n == 0) {
@@ -147,20 +149,24 @@ int ctl_run_init(struct ctl_run *c, struct net *n, const struct ctl_job *jobs,
             const struct ctl_entry *e = c->job[j].v[v];
             if (e->kind == CTL_NETWORK)
                 continue; /* mode 0: network.routing */
-            int a = mode_of(n, e->mode, e->base.name, names[j], d);
-            int b = mode_of(n, e->a2a_mode, e->base.name, names[j], d);
+            int a = mode_of(n, e->mode, e->base.name, &jobs[j], d);
+            int b = a < 0 ? -1 /* one error per controller */
+                          : mode_of(n, e->a2a_mode, e->base.name, &jobs[j],
+                                    d);
             if (a < 0 || b < 0)
                 continue;
             c->mode[j][v][0] = (uint8_t)a;
             c->mode[j][v][1] = (uint8_t)b;
-            if (e->kind == CTL_APP_AWARE)
+            if (e->kind == CTL_APP_AWARE && !aware) {
                 c->awr_on = true;
+                aware = &jobs[j];
+            }
         }
     }
     if (d->errors == before && c->awr_on) {
-        int a0 = mode_of(n, "ADAPTIVE_0", "app-aware", "jobs", d);
-        int a1 = mode_of(n, "ADAPTIVE_1", "app-aware", "jobs", d);
-        int a3 = mode_of(n, "ADAPTIVE_3", "app-aware", "jobs", d);
+        int a0 = mode_of(n, "ADAPTIVE_0", "app-aware", aware, d);
+        int a1 = mode_of(n, "ADAPTIVE_1", "app-aware", aware, d);
+        int a3 = mode_of(n, "ADAPTIVE_3", "app-aware", aware, d);
         char err[256];
         if (a0 >= 0 && a1 >= 0 && a3 >= 0) {
             c->ad[0] = (uint8_t)a0;
@@ -168,7 +174,9 @@ int ctl_run_init(struct ctl_run *c, struct net *n, const struct ctl_job *jobs,
             c->ad[3] = (uint8_t)a3;
             if (awr_init(&c->awr, ap, n, c->ad[0], c->ad[1], c->ad[3], err,
                          sizeof err) != 0) {
-                diag_error(d, NULL, 0, "app-aware", "%s", err);
+                diag_error(d, aware->file, aware->line, NULL,
+                           "job \"%s\": routing controller \"app-aware\": "
+                           "%s", aware->name, err);
                 c->awr_on = false;
             }
         }

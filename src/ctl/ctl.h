@@ -64,6 +64,9 @@ struct ctl_job {
     bool shuffled;      /* each round of n iterations in a random order */
     uint64_t order_key; /* shuffled: the key of the job's stream
                            (rng_stream(seed, RNG_JOB, job)) */
+    const char *name;   /* the job, for errors */
+    const char *file;   /* where the job is written (NULL: nowhere) */
+    int line;
 };
 
 /* The variant of a job's iteration. Alternated (SC'19 §3): iteration i
@@ -112,11 +115,13 @@ struct ctl_run {
 
 /* Set up the controllers of jobs[0..n_jobs) on network n (whose modes
  * the static controllers' routings are added to; the app-aware one needs
- * a network built with counters). A controller the network's family
- * cannot use is an error naming `names[j]`, the job. Returns 0 or -1. */
+ * a network built with counters). A controller the network cannot serve
+ * (a routing mode its family lacks, app-aware on NICs without the Aries
+ * counters) is an error at the job's file and line, naming the job.
+ * Returns 0 or -1. */
 int ctl_run_init(struct ctl_run *c, struct net *n, const struct ctl_job *jobs,
-                 const char *const *names, uint32_t n_jobs,
-                 const struct awr_params *ap, struct diag *d);
+                 uint32_t n_jobs, const struct awr_params *ap,
+                 struct diag *d);
 void ctl_run_free(struct ctl_run *c);
 
 /* Let the MPI layer ask c for each post's mode. */

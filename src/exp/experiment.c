@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sim.h"
 #include "route/route.h"
 
 static const struct cfg_key experiment_keys[] = {
@@ -618,15 +619,17 @@ static const struct {
     { "add_per_hop", offsetof(struct route_bias, add_per_hop) },
 };
 
-int experiment_net_params(const struct experiment *e, const struct topo *t,
-                          struct net_params *p, struct diag *d)
+#define HAS(name) (g && config_setting_get_member(g, name))
+
+/* The family's defaults (of t, whose family alone is read), then every
+ * key the network section gives: the parameters before the checks and
+ * the defaults that need the whole system. */
+static void net_from_file(const struct experiment *e, const struct topo *t,
+                          struct net_params *p)
 {
     net_params_defaults(p, t);
     config_setting_t *g = e->cfg ? cfg_section(e->cfg, "network") : NULL;
-    const char *file = e->cfg ? cfg_path(e->cfg) : e->path;
     const struct net_config *c = &e->net;
-    int before = d->errors;
-#define HAS(name) (g && config_setting_get_member(g, name))
     if (HAS("routing"))
         p->routing = (const struct routing *)c->routing;
     if (HAS("router_delay_ns"))
@@ -708,17 +711,6 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
     CCP("cray_outstanding", cray_outstanding)
     CCP("cray_min_us", cray_min_us)
 #undef CCP
-    if (p->ccp.ecn_kmax <= p->ccp.ecn_kmin)
-        diag_error(d, file, g ? cfg_member_line(g, "cc_ecn_kmax") : 0,
-                   "network.cc_ecn_kmax", "%u bytes is not above "
-                   "cc_ecn_kmin (%u)", p->ccp.ecn_kmax, p->ccp.ecn_kmin);
-    uint32_t wmax = p->ccp.window_max ? p->ccp.window_max
-                                      : p->max_outstanding;
-    if (p->ccp.window_min > wmax)
-        diag_error(d, file, g ? cfg_member_line(g, "cc_window_min") : 0,
-                   "network.cc_window_min", "%g is above the largest window "
-                   "%u (cc_window_max, else max_outstanding)",
-                   p->ccp.window_min, wmax);
     for (unsigned k = 0; k < 4; k++)
         for (size_t i = 0; i < sizeof bias_fields / sizeof bias_fields[0];
              i++) {
@@ -738,25 +730,45 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
             p->tc[k] = (struct net_tc){
                 .weight = tc_per_mille(c->tc[k].min_share),
                 .priority = c->tc[k].priority ? 1 : 0 };
-        if (2 * p->vcs * c->n_tcs > NET_MAX_VCS)
-            diag_error(d, c->tcs_file, c->tcs_line,
-                       "network.traffic_classes",
-                       "%u classes of 2 x vcs = %u VCs each need %u VCs on "
-                       "a port, which has %d; expected at most %u classes "
-                       "(the %s needs vcs >= %u)",
-                       c->n_tcs, 2 * p->vcs, 2 * p->vcs * c->n_tcs,
-                       NET_MAX_VCS, NET_MAX_VCS / (2 * p->vcs),
-                       t->family == TOPO_TORUS ? "torus" : "dragonfly",
-                       t->family == TOPO_TORUS ? 2u : 4u);
     }
-    /* ADAPTIVE_3's add follows the buffers and the far-end share unless
-     * given (net_params_defaults) */
-    if (!HAS("adaptive3_add"))
-        p->bias[3].add = net_own_stream_level(p, t) + 1;
     if (HAS("ss_bias_shift"))
         p->ss_bias.shift = c->ss_bias.shift;
     if (HAS("ss_bias_add"))
         p->ss_bias.add = c->ss_bias.add;
+}
+
+int experiment_net_params(const struct experiment *e, const struct topo *t,
+                          struct net_params *p, struct diag *d)
+{
+    net_from_file(e, t, p);
+    config_setting_t *g = e->cfg ? cfg_section(e->cfg, "network") : NULL;
+    const char *file = e->cfg ? cfg_path(e->cfg) : e->path;
+    int before = d->errors;
+    uint32_t wmax = p->ccp.window_max ? p->ccp.window_max
+                                      : p->max_outstanding;
+    if (p->ccp.window_min > wmax)
+        diag_error(d, file, g ? cfg_member_line(g, "cc_window_min") : 0,
+                   "network.cc_window_min", "%g is above the largest window "
+                   "%u (cc_window_max, else max_outstanding)",
+                   p->ccp.window_min, wmax);
+    if (p->ccp.ecn_kmax <= p->ccp.ecn_kmin)
+        diag_error(d, file, g ? cfg_member_line(g, "cc_ecn_kmax") : 0,
+                   "network.cc_ecn_kmax", "%u bytes is not above "
+                   "cc_ecn_kmin (%u)", p->ccp.ecn_kmax, p->ccp.ecn_kmin);
+    const struct net_config *c = &e->net;
+    if (c->n_tcs && 2 * p->vcs * c->n_tcs > NET_MAX_VCS)
+        diag_error(d, c->tcs_file, c->tcs_line, "network.traffic_classes",
+                   "%u classes of 2 x vcs = %u VCs each need %u VCs on a "
+                   "port, which has %d; expected at most %u classes (the %s "
+                   "needs vcs >= %u)",
+                   c->n_tcs, 2 * p->vcs, 2 * p->vcs * c->n_tcs, NET_MAX_VCS,
+                   NET_MAX_VCS / (2 * p->vcs),
+                   t->family == TOPO_TORUS ? "torus" : "dragonfly",
+                   t->family == TOPO_TORUS ? 2u : 4u);
+    /* ADAPTIVE_3's add follows the buffers and the far-end share unless
+     * given (net_params_defaults) */
+    if (!HAS("adaptive3_add"))
+        p->bias[3].add = net_own_stream_level(p, t) + 1;
 
     /* What needs the whole set. Deadlock freedom needs a VC per route
      * segment (route/route.h; route_init refuses fewer): 4 on the
@@ -871,6 +883,69 @@ int experiment_check_sampling(const struct experiment *e, const struct net *n,
     return d->errors > before ? -1 : 0;
 }
 
+/* Whether the experiment samples counters during its traffic runs. */
+static bool sampling_on(const struct experiment *e)
+{
+    return e->has_traffic &&
+           (e->sampling.nic || e->sampling.rtr || e->sampling.links);
+}
+
+/* The traffic runs' network, built once: a parameter set net_init
+ * refuses, or a counter name the samplers cannot read, is reported up
+ * front rather than after the probe. */
+static int check_network(const struct experiment *e, const struct topo *t,
+                         const struct net_params *np, struct diag *d)
+{
+    struct sim *s = malloc(sizeof *s);
+    struct net *n = malloc(sizeof *n);
+    struct net_params p = *np;
+    p.counters = p.counters || sampling_on(e);
+    int rc = -1;
+    if (!s || !n || sim_init(s, EVQ_DEFAULT, net_entities(t)) != 0) {
+        if (s)
+            sim_free(s);
+        diag_error(d, NULL, 0, "network", "out of memory");
+        goto done;
+    }
+    rc = net_init(n, t, &p, s, 0, d);
+    if (rc == 0) {
+        if (sampling_on(e))
+            rc = experiment_check_sampling(e, n, d);
+        net_free(n);
+    }
+    sim_free(s);
+done:
+    free(s);
+    free(n);
+    return rc;
+}
+
+int experiment_check_run(const struct experiment *e, const struct topo *t,
+                         const struct net_params *np, struct diag *d)
+{
+    int before = d->errors;
+    if (e->has_traffic)
+        check_network(e, t, np, d);
+    if (d->errors == before && e->jobs.n)
+        jobs_check_run(&e->jobs, t, np, (uint64_t)e->info.seed, d);
+    if (d->errors == before && e->impact.on) {
+        const struct impact_config *ic = &e->impact;
+        uint32_t n = ic->n_victims + ic->n_aggressors;
+        struct job_config *all = calloc(n ? n : 1, sizeof *all);
+        if (!all) {
+            diag_error(d, NULL, 0, "impact", "out of memory");
+            return -1;
+        }
+        /* copies whose names still point into ic's jobs */
+        memcpy(all, ic->victim, ic->n_victims * sizeof *all);
+        memcpy(all + ic->n_victims, ic->aggressor,
+               ic->n_aggressors * sizeof *all);
+        jobs_check_controllers(all, n, &e->jobs.awr, t, np, d);
+        free(all);
+    }
+    return d->errors > before ? -1 : 0;
+}
+
 /* Line of a dotted "system.<key>" in the experiment's system group. */
 static int system_key_line(const void *ctx, const char *key)
 {
@@ -880,6 +955,49 @@ static int system_key_line(const void *ctx, const char *key)
         return 0;
     config_setting_t *k = config_setting_get_member(sys, key + 7);
     return k ? cfg_line(k) : 0;
+}
+
+/* Whether some run keeps the network's counters: the samplers, a job's
+ * model or the app-aware controller. */
+static bool needs_counters(const struct experiment *e)
+{
+    if (sampling_on(e))
+        return true;
+    const struct job_config *lists[3] = { e->jobs.job, e->impact.victim,
+                                          e->impact.aggressor };
+    uint32_t n[3] = { e->jobs.n, e->impact.n_victims,
+                      e->impact.n_aggressors };
+    for (int l = 0; l < 3; l++)
+        for (uint32_t i = 0; i < n[l]; i++) {
+            const struct job_config *j = &lists[l][i];
+            if (j->model || (j->routing &&
+                             ((const struct ctl_entry *)j->routing)->kind ==
+                                 CTL_APP_AWARE))
+                return true;
+            for (uint32_t v = 0; v < j->variants.n; v++)
+                if (((const struct ctl_entry *)j->variants.v[v])->kind ==
+                    CTL_APP_AWARE)
+                    return true;
+        }
+    return false;
+}
+
+/* The budget's `extra`: the network model under the file's network
+ * section, with the counters the runs keep, and the event queue; none
+ * for an experiment that only probes (exp/probe.c keeps a few arrays). */
+static size_t run_bytes(const void *ctx, const struct topo_counts *c)
+{
+    const struct experiment *e = ctx;
+    if (!e->has_traffic && !e->jobs.n && !e->impact.on)
+        return 0;
+    struct topo family;
+    memset(&family, 0, sizeof family);
+    family.family = c->family;
+    struct net_params p;
+    net_from_file(e, &family, &p);
+    p.counters = p.counters || needs_counters(e);
+    return net_estimate_bytes(&p, c) +
+           sim_init_bytes(c->routers + c->nics + 1);
 }
 
 int experiment_build_topo(const struct experiment *e, struct topo *t,
@@ -895,7 +1013,14 @@ int experiment_build_topo(const struct experiment *e, struct topo *t,
                             .line = e->system_line,
                             .key_line = system_key_line,
                             .ctx = e };
-    return topo_build(t, e->builder, &e->params, name, desc, d, &w);
+    /* entity ids: routers, NICs and a sampler (exp/traffic.c) */
+    struct topo_budget b = { .max_bytes = e->max_memory,
+                             .limit_from = e->max_memory_from,
+                             .max_entities = EVQ_CREATOR_MAX,
+                             .extra_what = "network model and event queue",
+                             .extra = run_bytes, .ctx = e };
+    return topo_build_within(t, e->builder, &e->params, name, desc, &b, d,
+                             &w);
 }
 
 void experiment_free(struct experiment *e)

@@ -123,6 +123,12 @@ struct experiment {
     struct jobs_config jobs;            /* jobs.n = 0: no jobs list */
     struct impact_config impact;        /* impact.on: an impact section */
     char name_buf[EXPERIMENT_NAME_MAX + 1]; /* default name storage */
+    size_t max_memory;                  /* bytes the run may take (0: no
+                                           limit): experiment_build_topo
+                                           refuses a system estimated to
+                                           need more; set by the caller */
+    const char *max_memory_from;        /* how it was found, for the
+                                           message ("--max-memory") */
 };
 
 /* Read and validate `path`. seed_override >= 0 replaces experiment.seed.
@@ -130,7 +136,13 @@ struct experiment {
 int experiment_load(struct experiment *e, const char *path,
                     int64_t seed_override, struct diag *d);
 
-/* Build the experiment's topology into t. */
+/* Build the experiment's topology into t. Before anything is allocated,
+ * a system is refused (an error at the system's line, with the figures)
+ * if its topology, network model (under the file's network section) and
+ * event queue are estimated to need more than e->max_memory bytes
+ * (topo_estimate_bytes, net_estimate_bytes, sim_init_bytes: lower
+ * bounds, the packets in flight come on top), or if it has more routers
+ * and NICs than the event queue can number. */
 int experiment_build_topo(const struct experiment *e, struct topo *t,
                           struct diag *d);
 
@@ -152,6 +164,17 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
  * or -1. */
 int experiment_check_sampling(const struct experiment *e, const struct net *n,
                               struct diag *d);
+
+/* What can only be checked by building what the runs build, done once
+ * before anything runs (after experiment_net_params gave np): with a
+ * traffic section, the network model with its counters and the sampling
+ * section's metric names; with a jobs list, run 0 set up unrun
+ * (jobs_check_run: placements, the production fill, workloads, the
+ * controllers the system must serve); with an impact section, the
+ * victims' and aggressors' controllers. Every error names the file and
+ * line. Returns 0 or -1. */
+int experiment_check_run(const struct experiment *e, const struct topo *t,
+                         const struct net_params *np, struct diag *d);
 
 void experiment_free(struct experiment *e);
 

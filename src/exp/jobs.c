@@ -1384,7 +1384,7 @@ static void run_until(struct sim *s, struct dmpi *m, simtime limit,
 {
     const simtime step = 10 * SIMTIME_US;
     double t0 = time_wall_seconds(), shown = t0;
-    while (!dmpi_done(m) && !m->error && !sim_failed(s) &&
+    while (!dmpi_done(m) && !m->error && !sim_failed(s) && !sim_interrupt &&
            evq_size(&s->q) > 0) {
         const struct event *e = evq_peek(&s->q);
         if (e->time > limit)
@@ -1471,8 +1471,70 @@ static int capture(struct jobs_capture *c, const struct jobs_config *jc,
     return 0;
 }
 
-/* Place the jobs of jc (the file's, and the fill's if any), run them and
- * write what they did. */
+/* The controllers of job j, the i-th of its run. */
+static void ctl_job_of(struct ctl_job *c, const struct job_config *j,
+                       uint32_t i, uint64_t seed)
+{
+    c->name = j->name;
+    c->file = j->file;
+    c->line = j->line;
+    if (j->variants.n) {
+        c->n = j->variants.n;
+        c->shuffled = j->variant_order &&
+                      strcmp(j->variant_order, "shuffled") == 0;
+        c->order_key = rng_stream(seed, RNG_JOB, i).key;
+        for (uint32_t v = 0; v < j->variants.n; v++)
+            c->v[v] = (const struct ctl_entry *)j->variants.v[v];
+    } else if (j->routing) {
+        c->n = 1;
+        c->v[0] = (const struct ctl_entry *)j->routing;
+    }
+}
+
+/* A run of jobs set up and not yet run: everything run_all builds before
+ * the first event, so that a check (jobs_check_run) and a run go through
+ * the same code and a check finds every error a run would find before
+ * its first event. */
+struct setup {
+    uint32_t n;                 /* jobs */
+    struct alloc_request *req;  /* [n] */
+    uint32_t **nodes;           /* [n]: placed */
+    struct wl_state *state;     /* [n] */
+    struct dmpi_job_spec *spec; /* [n] */
+    struct ctl_job *cj;         /* [n] */
+    uint32_t inited;            /* workloads initialised */
+    struct sim s;
+    struct net net;
+    struct dmpi m;
+    struct ctl_run ctl;
+    struct model_run mr;
+    struct offered off;
+    bool sim_ok, net_ok, mpi_ok, ctl_ok;
+};
+
+static void teardown(struct setup *u, const struct jobs_config *jc)
+{
+    offered_free(&u->off);
+    if (u->mpi_ok)
+        dmpi_free(&u->m);
+    if (u->ctl_ok)
+        ctl_run_free(&u->ctl);
+    model_free(&u->mr, u->n);
+    if (u->net_ok)
+        net_free(&u->net);
+    if (u->sim_ok)
+        sim_free(&u->s);
+    for (uint32_t i = 0; i < u->inited; i++)
+        ((const struct workload *)jc->job[i].workload)->free(u->state[i].b);
+    if (u->nodes)
+        alloc_free(u->nodes, u->n);
+    free(u->nodes);
+    free(u->req);
+    free(u->state);
+    free(u->spec);
+    free(u->cj);
+}
+
 /* Netscope: each job's delay_sensitivity on its NICs (else every NIC
  * keeps network.netscope_sensitivity). */
 static void jobs_set_sensitivity(struct net *net, const struct topo *t,
@@ -1494,159 +1556,150 @@ static void jobs_set_sensitivity(struct net *net, const struct topo *t,
     }
 }
 
-static int run_all(const struct jobs_config *jc, const struct topo *t,
-                   const struct net_params *np, uint64_t seed, simtime limit,
-                   const struct jobs_output *out, simtime *end,
-                   struct diag *d)
+/* Place the jobs of jc (the file's, and the fill's if any) with the
+ * seed's streams, initialise their workloads, build the network, the
+ * controllers, the MPI layer, the model and the offered-load meters.
+ * Returns 0, or -1 after reporting to d (then teardown all the same). */
+static int setup(struct setup *u, const struct jobs_config *jc,
+                 const struct topo *t, const struct net_params *np,
+                 uint64_t seed, struct diag *d)
 {
     uint32_t n = jc->n;
-    struct alloc_request *req = calloc(n, sizeof *req);
-    uint32_t **nodes = calloc(n, sizeof *nodes);
-    struct wl_state *state = calloc(n, sizeof *state);
-    struct dmpi_job_spec *spec = calloc(n, sizeof *spec);
-    int rc = -1;
-    uint32_t inited = 0;
-    struct sim s;
-    struct net net;
-    struct dmpi m;
-    struct ctl_run ctl;
-    struct model_run mr = { 0 };
-    struct offered off = { 0 };
-    struct ctl_job *cj = calloc(n ? n : 1, sizeof *cj);
-    const char **names = calloc(n ? n : 1, sizeof *names);
-    bool sim_ok = false, net_ok = false, mpi_ok = false, ctl_ok = false;
-    if (!req || !nodes || !state || !spec || !cj || !names) {
+    memset(u, 0, sizeof *u);
+    u->n = n;
+    u->req = calloc(n ? n : 1, sizeof *u->req);
+    u->nodes = calloc(n ? n : 1, sizeof *u->nodes);
+    u->state = calloc(n ? n : 1, sizeof *u->state);
+    u->spec = calloc(n ? n : 1, sizeof *u->spec);
+    u->cj = calloc(n ? n : 1, sizeof *u->cj);
+    if (!u->req || !u->nodes || !u->state || !u->spec || !u->cj) {
         diag_error(d, NULL, 0, "jobs", "out of memory");
-        goto done;
+        return -1;
     }
-    jobs_alloc_requests(jc, req);
-    for (uint32_t i = 0; i < n; i++) {
+    jobs_alloc_requests(jc, u->req);
+    for (uint32_t i = 0; i < n; i++)
+        ctl_job_of(&u->cj[i], &jc->job[i], i, seed);
+    if (alloc_place(t, u->req, n, seed, u->nodes, d) != 0)
+        return -1;
+    for (; u->inited < n; u->inited++) {
+        uint32_t i = u->inited;
         const struct job_config *j = &jc->job[i];
-        names[i] = j->name;
-        if (j->variants.n) {
-            cj[i].n = j->variants.n;
-            cj[i].shuffled = j->variant_order &&
-                             strcmp(j->variant_order, "shuffled") == 0;
-            cj[i].order_key = rng_stream(seed, RNG_JOB, i).key;
-            for (uint32_t v = 0; v < j->variants.n; v++)
-                cj[i].v[v] = (const struct ctl_entry *)j->variants.v[v];
-        } else if (j->routing) {
-            cj[i].n = 1;
-            cj[i].v[0] = (const struct ctl_entry *)j->routing;
-        }
-    }
-    if (alloc_place(t, req, n, seed, nodes, d) != 0)
-        goto done;
-    for (; inited < n; inited++) {
-        const struct job_config *j = &jc->job[inited];
         const struct workload *w = (const struct workload *)j->workload;
         struct workload_env env = { .nranks = jobs_ranks(j), .ppn = j->ppn,
-                                    .seed = seed, .job = inited };
+                                    .seed = seed, .job = i };
         char err[256];
-        if (w->init(state[inited].b, j->params, &env, err, sizeof err)) {
+        if (w->init(u->state[i].b, j->params, &env, err, sizeof err)) {
             diag_error(d, j->file, j->line, j->name, "%s: %s", w->base.name,
                        err);
-            goto done;
+            return -1;
         }
-        spec[inited] = (struct dmpi_job_spec){
-            .name = j->name, .nodes = nodes[inited], .n_nodes = j->nodes,
-            .ppn = j->ppn, .app = w->app(state[inited].b),
+        u->spec[i] = (struct dmpi_job_spec){
+            .name = j->name, .nodes = u->nodes[i], .n_nodes = j->nodes,
+            .ppn = j->ppn, .app = w->app(u->state[i].b),
             .start = j->start, .background = j->background,
             .chained = j->after != NULL, .after = j->after_job,
             .tc = j->tc,
         };
     }
-    if (sim_init(&s, EVQ_DEFAULT, net_entities(t)) != 0) {
+    if (sim_init(&u->s, EVQ_DEFAULT, net_entities(t)) != 0) {
         diag_error(d, NULL, 0, "jobs", "out of memory");
-        goto done;
+        return -1;
     }
-    sim_ok = true;
+    u->sim_ok = true;
     struct net_params p = *np;
-    p.counters = p.counters || ctl_needs_counters(cj, n);
+    p.counters = p.counters || ctl_needs_counters(u->cj, n);
     for (uint32_t i = 0; i < n; i++)
         p.counters = p.counters || jc->job[i].model;
-    if (net_init(&net, t, &p, &s, seed, d) != 0)
-        goto done;
-    net_ok = true;
-    jobs_set_sensitivity(&net, t, jc, nodes, n);
-    if (ctl_run_init(&ctl, &net, cj, names, n, &jc->awr, d) != 0)
-        goto done;
-    ctl_ok = true;
-    if (dmpi_init(&m, &s, &net, &jc->mpi, spec, n, NET_EV_COUNT, d) != 0)
-        goto done;
-    mpi_ok = true;
-    ctl_attach(&ctl, &m);
-    if (model_init(&mr, jc, &net, &m, d) != 0)
-        goto done;
-    m.on_mark = model_on_mark;
-    m.mark_ctx = &mr;
-    if (offered_init(&off, &net) != 0) {
+    if (net_init(&u->net, t, &p, &u->s, seed, d) != 0)
+        return -1;
+    u->net_ok = true;
+    jobs_set_sensitivity(&u->net, t, jc, u->nodes, n);
+    if (ctl_run_init(&u->ctl, &u->net, u->cj, n, &jc->awr, d) != 0)
+        return -1;
+    u->ctl_ok = true;
+    if (dmpi_init(&u->m, &u->s, &u->net, &jc->mpi, u->spec, n, NET_EV_COUNT,
+                  d) != 0)
+        return -1;
+    u->mpi_ok = true;
+    ctl_attach(&u->ctl, &u->m);
+    if (model_init(&u->mr, jc, &u->net, &u->m, d) != 0)
+        return -1;
+    u->m.on_mark = model_on_mark;
+    u->m.mark_ctx = &u->mr;
+    if (offered_init(&u->off, &u->net) != 0) {
         diag_error(d, NULL, 0, "jobs", "out of memory");
-        goto done;
+        return -1;
     }
     for (uint32_t i = 0; i < n; i++) {
         const struct job_config *j = &jc->job[i];
-        offered_add_job(&off,
+        offered_add_job(&u->off,
                         j->fill         ? OFFERED_FILL
                         : j->background ? OFFERED_BACKGROUND
                                         : OFFERED_MEASURED,
-                        nodes[i], j->nodes);
+                        u->nodes[i], j->nodes);
     }
+    return 0;
+}
+
+/* Place the jobs of jc (the file's, and the fill's if any), run them and
+ * write what they did. */
+static int run_all(const struct jobs_config *jc, const struct topo *t,
+                   const struct net_params *np, uint64_t seed, simtime limit,
+                   const struct jobs_output *out, simtime *end,
+                   struct diag *d)
+{
+    struct setup *u = malloc(sizeof *u);
+    if (!u) {
+        diag_error(d, NULL, 0, "jobs", "out of memory");
+        return -1;
+    }
+    int rc = -1;
+    if (setup(u, jc, t, np, seed, d) != 0)
+        goto done;
+    struct sim *s = &u->s;
+    struct dmpi *m = &u->m;
     /* the window opens when the first measured job starts: what the
      * background sent before does not count */
     simtime t0 = window_start(jc);
     if (t0 > 0 && t0 <= limit)
-        sim_run_before(&s, t0);
-    offered_start(&off, t0);
-    run_until(&s, &m, limit, out->progress);
-    offered_end(&off, s.now);
-    if (m.error) {
-        diag_error(d, NULL, 0, "jobs", "%s", m.why);
+        sim_run_before(s, t0);
+    offered_start(&u->off, t0);
+    run_until(s, m, limit, out->progress);
+    if (sim_interrupt && !dmpi_done(m)) {
+        rc = SIM_INTERRUPTED; /* nothing of the run is written */
         goto done;
     }
-    if (sim_failed(&s) || mr.oom || dmpi_collect(&m) != 0) {
+    offered_end(&u->off, s->now);
+    if (m->error) {
+        diag_error(d, NULL, 0, "jobs", "%s", m->why);
+        goto done;
+    }
+    if (sim_failed(s) || u->mr.oom || dmpi_collect(m) != 0) {
         diag_error(d, NULL, 0, "jobs", "out of memory");
         goto done;
     }
-    if (write_results(jc, &m, &ctl, &mr, nodes, state, out) != 0) {
+    if (write_results(jc, m, &u->ctl, &u->mr, u->nodes, u->state, out) !=
+        0) {
         diag_error(d, NULL, 0, "jobs", "out of memory");
         goto done;
     }
-    offered_write(&off, out->load, out->header, out->run, out->table);
-    if (out->capture && capture(out->capture, jc, &m, nodes) != 0) {
+    offered_write(&u->off, out->load, out->header, out->run, out->table);
+    if (out->capture && capture(out->capture, jc, m, u->nodes) != 0) {
         diag_error(d, NULL, 0, "jobs", "out of memory");
         goto done;
     }
-    *end = s.now;
-    rc = dmpi_done(&m) ? 0 : 1;
-    if (rc == 1 && evq_size(&s.q) == 0) {
+    *end = s->now;
+    rc = dmpi_done(m) ? 0 : 1;
+    if (rc == 1 && evq_size(&s->q) == 0) {
         rc = -1;
         diag_error(d, NULL, 0, "jobs",
                    "the run stopped at %.3f us with a foreground job "
                    "waiting for a message that never comes (deadlock)",
-                   (double)s.now / (double)SIMTIME_US);
+                   (double)s->now / (double)SIMTIME_US);
     }
 done:
-    offered_free(&off);
-    if (mpi_ok)
-        dmpi_free(&m);
-    if (ctl_ok)
-        ctl_run_free(&ctl);
-    model_free(&mr, n);
-    if (net_ok)
-        net_free(&net);
-    if (sim_ok)
-        sim_free(&s);
-    for (uint32_t i = 0; i < inited; i++)
-        ((const struct workload *)jc->job[i].workload)->free(state[i].b);
-    if (nodes)
-        alloc_free(nodes, n);
-    free(nodes);
-    free(req);
-    free(state);
-    free(spec);
-    free(cj);
-    free(names);
+    teardown(u, jc);
+    free(u);
     return rc;
 }
 
@@ -1733,6 +1786,77 @@ static void free_fill(struct jobs_config *ext, uint32_t n_file)
     free(ext->job);
     ext->job = NULL;
     ext->n = 0;
+}
+
+/* Set up jc's jobs (ext: with the fill) and tear them down unrun. */
+static int check_setup(const struct jobs_config *jc, const struct topo *t,
+                       const struct net_params *np, uint64_t seed,
+                       struct diag *d)
+{
+    struct setup *u = malloc(sizeof *u);
+    if (!u) {
+        diag_error(d, NULL, 0, "jobs", "out of memory");
+        return -1;
+    }
+    int rc = setup(u, jc, t, np, seed, d);
+    teardown(u, jc);
+    free(u);
+    return rc;
+}
+
+int jobs_check_run(const struct jobs_config *jc, const struct topo *t,
+                   const struct net_params *np, uint64_t seed,
+                   struct diag *d)
+{
+    if (jc->n == 0)
+        return 0;
+    if (!jc->prod.on)
+        return check_setup(jc, t, np, seed, d);
+    struct jobs_config ext;
+    if (with_fill(jc, t, seed, &ext, d) != 0) {
+        free_fill(&ext, jc->n);
+        return -1;
+    }
+    int rc = check_setup(&ext, t, np, seed, d);
+    free_fill(&ext, jc->n);
+    return rc;
+}
+
+int jobs_check_controllers(const struct job_config *jobs, uint32_t n,
+                           const struct awr_params *ap, const struct topo *t,
+                           const struct net_params *np, struct diag *d)
+{
+    struct ctl_job *cj = calloc(n ? n : 1, sizeof *cj);
+    struct sim *s = malloc(sizeof *s);
+    struct net *net = malloc(sizeof *net);
+    int rc = -1;
+    if (!cj || !s || !net) {
+        diag_error(d, NULL, 0, "jobs", "out of memory");
+        goto done;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        ctl_job_of(&cj[i], &jobs[i], i, 0);
+    if (sim_init(s, EVQ_DEFAULT, net_entities(t)) != 0) {
+        sim_free(s);
+        diag_error(d, NULL, 0, "jobs", "out of memory");
+        goto done;
+    }
+    struct net_params p = *np;
+    p.counters = p.counters || ctl_needs_counters(cj, n);
+    if (net_init(net, t, &p, s, 0, d) == 0) {
+        struct ctl_run c;
+        if (ctl_run_init(&c, net, cj, n, ap, d) == 0) {
+            ctl_run_free(&c);
+            rc = 0;
+        }
+        net_free(net);
+    }
+    sim_free(s);
+done:
+    free(cj);
+    free(s);
+    free(net);
+    return rc;
 }
 
 int jobs_run(const struct jobs_config *jc, const struct topo *t,

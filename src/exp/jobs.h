@@ -17,8 +17,10 @@
  * is read, with the file and line: every key against the job's schema and
  * its workload's, the keys that only some policies take, node lists, and
  * each workload's parameters against its rank count (the workload's own
- * init is called once and freed). Placement errors (more nodes than the
- * machine has free) come when the jobs are placed, naming the job's line.
+ * init is called once and freed). What needs the system and a placement
+ * (more nodes than the machine has free, a pair at a distance the system
+ * lacks, a controller the system cannot serve) is checked by
+ * jobs_check_run, before anything runs, naming the job's line.
  *
  * Results, one file each, written when the run ends:
  *   jobs.csv        a row per job: start, end and run time (us), whether
@@ -223,10 +225,32 @@ struct jobs_output {
  * exp/offered.h). Returns 0; 1 if the run ended at the limit with a
  * foreground job unfinished (its results are written, marked
  * unfinished); -1 after reporting to d (placement, out of memory, a
- * workload's error). */
+ * workload's error); SIM_INTERRUPTED if a signal stopped the run before
+ * its foreground jobs ended (core/sim.h; nothing of it is written). */
 int jobs_run(const struct jobs_config *jc, const struct topo *t,
              const struct net_params *np, uint64_t seed, simtime limit,
              const struct jobs_output *out, simtime *end, struct diag *d);
+
+/* Everything jobs_run(jc, t, np, seed, ...) checks before its first
+ * event, without running: the placement of the file's jobs and of the
+ * production fill, each workload's init on its ranks, the network with
+ * the counters the jobs need, the controllers (one the system cannot
+ * serve, such as app-aware on a Slingshot, is an error at the job's
+ * line), the MPI layer and the model's counters. Cheap next to a run
+ * (one allocation and one network build) and deterministic: run 0's
+ * seed gives run 0's placement. Returns 0, or -1 after reporting to d. */
+int jobs_check_run(const struct jobs_config *jc, const struct topo *t,
+                   const struct net_params *np, uint64_t seed,
+                   struct diag *d);
+
+/* The controllers of jobs[0..n) (routing, variants) against the network
+ * of t with parameters np, as a run sets them up: for callers whose jobs
+ * are placed later (exp/impact.c). Returns 0, or -1 after reporting to d
+ * at the line of the first job whose controller the system cannot
+ * serve. */
+int jobs_check_controllers(const struct job_config *jobs, uint32_t n,
+                           const struct awr_params *ap, const struct topo *t,
+                           const struct net_params *np, struct diag *d);
 
 /* The header line of each of out's files that is open (load.csv's
  * included), as jobs_run writes them with out->header: so that a run

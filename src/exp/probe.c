@@ -173,6 +173,10 @@ int probe_run(const struct topo *t, const struct probe_params *p,
         }
     }
     sim_run(&s, SIMTIME_MAX);
+    if (sim_interrupt) {
+        rc = SIM_INTERRUPTED; /* the caller says so */
+        goto out;
+    }
     if (sim_failed(&s) || st.delivered != nflights) {
         diag_error(d, NULL, 0, NULL, "probe: %u of %u packets delivered",
                    st.delivered, nflights);

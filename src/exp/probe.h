@@ -45,7 +45,8 @@ struct probe_summary {
 
 /* Run the probe on t with seed; write one CSV row per pair to csv (flushed
  * as each packet arrives) and up to cap class summaries into out. Returns
- * the number of classes, or -1 on failure (reported to d). */
+ * the number of classes, -1 on failure (reported to d), or SIM_INTERRUPTED
+ * if a signal stopped it (core/sim.h). */
 int probe_run(const struct topo *t, const struct probe_params *p,
               uint64_t seed, FILE *csv, struct probe_summary *out,
               uint32_t cap, struct diag *d);

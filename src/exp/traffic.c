@@ -360,6 +360,10 @@ struct gen {
     struct rng *rng;        /* [n_nics] each NIC's stream */
     double *mean_ps;        /* [n_nics] mean interarrival, 0: silent NIC */
     uint32_t *queued;       /* [n_nics] messages sent, request not arrived */
+    uint64_t backlog;       /* the sum of queued[] */
+    int64_t backlog_warm;   /* backlog when the window opened (-1: not
+                               yet), */
+    int64_t backlog_end;    /*   and when it closed */
     uint8_t *slot;          /* [n_nics] index of the NIC within its node */
     uint32_t size;          /* bytes per message */
     uint32_t ctl;           /* entity of the phase and watchdog events */
@@ -404,7 +408,10 @@ static void on_delivered(void *ctx, const struct packet *p, simtime now)
     if (p->cls != PKT_REQ)
         return;
     assert(g->queued[p->src_nic] > 0);
+    if (g->backlog_warm < 0 && now >= g->t_warm)
+        g->backlog_warm = (int64_t)g->backlog;
     g->queued[p->src_nic]--;
+    g->backlog--;
     if (now >= g->t_warm && now < g->t_end)
         g->accepted++;
     if (p->t_created < g->t_warm || p->t_created >= g->t_end)
@@ -438,6 +445,8 @@ static void on_gen(struct sim *s, const struct event *e, void *ctx)
     if (dst != TRAFFIC_NONE) {
         bool measured = now >= g->t_warm && now < g->t_end;
         g->generated += measured;
+        if (g->backlog_warm < 0 && now >= g->t_warm)
+            g->backlog_warm = (int64_t)g->backlog;
         if (g->queued[nic] >= g->tp->max_queued) {
             g->refused++;
         } else {
@@ -450,6 +459,7 @@ static void on_gen(struct sim *s, const struct event *e, void *ctx)
                 return;
             }
             g->queued[nic]++;
+            g->backlog++;
             g->sent += measured;
         }
     }
@@ -460,6 +470,9 @@ static void on_gen(struct sim *s, const struct event *e, void *ctx)
 static void on_phase(struct sim *s, const struct event *e, void *ctx)
 {
     struct gen *g = ctx;
+    if (g->backlog_warm < 0)
+        g->backlog_warm = (int64_t)g->backlog; /* nothing in the window */
+    g->backlog_end = (int64_t)g->backlog;
     if (g->delivered == g->sent && g->generating)
         finish(g);
 }
@@ -564,6 +577,7 @@ int traffic_run(const struct topo *t, const struct net_params *np,
     g->watchdog = us_to_ps(tp->watchdog_us);
     g->tick = g->watchdog / 4 ? g->watchdog / 4 : 1;
     g->generating = true;
+    g->backlog_warm = g->backlog_end = -1;
     g->sampling = sampler_enabled(&tp->sampling);
     bool links = tp->sampling.links_path != NULL;
     /* sampling and the links report read the counters; keeping them
@@ -649,6 +663,10 @@ int traffic_run(const struct topo *t, const struct net_params *np,
     } else {
         sim_run(&g->s, horizon);
     }
+    if (sim_interrupt) {
+        rc = SIM_INTERRUPTED; /* nothing of the run is kept */
+        goto out;
+    }
     if (g->oom || sim_failed(&g->s)) {
         diag_error(d, NULL, 0, "traffic",
                    "out of memory for %" PRIu64 " packets in flight",
@@ -678,6 +696,19 @@ int traffic_run(const struct topo *t, const struct net_params *np,
     out->drained = g->done;
     out->deadlock = g->deadlock;
     out->hash = g->hash;
+    /* saturation (traffic.h): the window's shortfall and the source
+     * queues' growth against the generations and their noise; a run
+     * stopped before the window closed (deadlock) counts what was
+     * queued when it stopped */
+    int64_t grown = (g->backlog_end >= 0 ? g->backlog_end
+                                         : (int64_t)g->backlog) -
+                    (g->backlog_warm >= 0 ? g->backlog_warm : 0);
+    double gen = (double)g->generated;
+    double tol = fmax(TRAFFIC_SAT_TOL * gen, 3.0 * sqrt(gen));
+    double shortfall = gen - (double)g->accepted;
+    out->backlog = gen > 0 ? (double)grown / gen : 0.0;
+    out->saturated = g->generated > 0 &&
+                     (shortfall > tol || (double)grown > tol);
 
     /* A drained run: stop generating, let the network empty, and check
      * its conservation invariants (every packet delivered once, credits
@@ -692,6 +723,10 @@ int traffic_run(const struct topo *t, const struct net_params *np,
             sim_run(&g->s, until);
         }
         out->deadlock = g->deadlock;
+        if (sim_interrupt) {
+            rc = SIM_INTERRUPTED;
+            goto out;
+        }
         if (!net_in_flight(&g->n) && !g->n.msg_live &&
             net_check_drained(&g->n, d) != 0)
             goto out;
@@ -718,18 +753,81 @@ void traffic_csv_header(FILE *out)
 {
     fprintf(out, "routing,pattern,load,offered,accepted,packets,lat_mean_ns,"
                  "lat_median_ns,lat_p99_ns,lat_max_ns,hops_mean,"
-                 "frac_minimal,drained,deadlock,events,hash,refused\n");
+                 "frac_minimal,drained,deadlock,events,hash,refused,"
+                 "saturated,backlog\n");
 }
 
 void traffic_csv_row(FILE *out, const char *routing, const char *pattern,
                      double load, const struct traffic_result *r)
 {
-    fprintf(out,
-            "%s,%s,%.4f,%.6f,%.6f,%" PRIu64 ",%.3f,%.0f,%.0f,%.3f,%.4f,"
-            "%.6f,%d,%d,%" PRIu64 ",%016" PRIx64 ",%" PRIu64 "\n",
-            routing, pattern, load, r->offered, r->accepted, r->packets,
-            r->lat_mean_ns, r->lat_median_ns, r->lat_p99_ns, r->lat_max_ns,
-            r->hops_mean, r->packets ? 1.0 - r->frac_nonmin : 0.0,
+    fprintf(out, "%s,%s,%.4f,%.6f,%.6f,%" PRIu64 ",", routing, pattern, load,
+            r->offered, r->accepted, r->packets);
+    if (r->packets)
+        fprintf(out, "%.3f,%.0f,%.0f,%.3f,%.4f,%.6f,", r->lat_mean_ns,
+                r->lat_median_ns, r->lat_p99_ns, r->lat_max_ns, r->hops_mean,
+                1.0 - r->frac_nonmin);
+    else
+        fputs(",,,,,,", out); /* nothing measured: no latency */
+    fprintf(out, "%d,%d,%" PRIu64 ",%016" PRIx64 ",%" PRIu64 ",%d,%.4f\n",
             r->drained ? 1 : 0, r->deadlock ? 1 : 0, r->events, r->hash,
-            r->refused);
+            r->refused, r->saturated ? 1 : 0, r->backlog);
+}
+
+/* The next comma-separated field of *p as a double (an empty field: 0,
+ * *empty set); advances *p past the comma. -1 if it is not a number. */
+static int field_double(const char **p, double *v, bool *empty)
+{
+    const char *s = *p;
+    if (*s == ',') {
+        *v = 0;
+        *empty = true;
+        *p = s + 1;
+        return 0;
+    }
+    char *end;
+    *v = strtod(s, &end);
+    if (end == s || *end != ',')
+        return -1;
+    *p = end + 1;
+    return 0;
+}
+
+int traffic_csv_parse(const char *line, const char *routing,
+                      const char *pattern, double load,
+                      struct traffic_result *r)
+{
+    char head[256];
+    int k = snprintf(head, sizeof head, "%s,%s,%.4f,", routing, pattern,
+                     load);
+    if (k <= 0 || (size_t)k >= sizeof head ||
+        strncmp(line, head, (size_t)k) != 0)
+        return -1;
+    memset(r, 0, sizeof *r);
+    int end = -1;
+    if (sscanf(line + k, "%lf,%lf,%" SCNu64 ",%n", &r->offered,
+               &r->accepted, &r->packets, &end) != 3 ||
+        end < 0)
+        return -1;
+    const char *p = line + k + end;
+    double minimal = 0;
+    double *lat[6] = { &r->lat_mean_ns, &r->lat_median_ns, &r->lat_p99_ns,
+                       &r->lat_max_ns, &r->hops_mean, &minimal };
+    for (int i = 0; i < 6; i++) {
+        bool empty = false;
+        if (field_double(&p, lat[i], &empty) != 0 ||
+            empty != (r->packets == 0))
+            return -1;
+    }
+    int drained = 0, deadlock = 0, saturated = 0;
+    end = -1;
+    if (sscanf(p, "%d,%d,%" SCNu64 ",%" SCNx64 ",%" SCNu64 ",%d,%lf%n",
+               &drained, &deadlock, &r->events, &r->hash, &r->refused,
+               &saturated, &r->backlog, &end) != 7 ||
+        end < 0 || strcmp(p + end, "\n") != 0)
+        return -1;
+    r->frac_nonmin = r->packets ? 1.0 - minimal : 0.0;
+    r->drained = drained != 0;
+    r->deadlock = deadlock != 0;
+    r->saturated = saturated != 0;
+    return 0;
 }

@@ -138,8 +138,23 @@ struct traffic_result {
     simtime end;          /* simulated time when the run stopped */
     bool drained;         /* every measured packet was delivered */
     bool deadlock;        /* the watchdog fired */
+    double backlog;       /* growth of the source queues (messages sent
+                             whose request has not arrived) over the
+                             window, per measured-window generation */
+    bool saturated;       /* the network did not keep up (see below) */
     uint64_t hash;        /* FNV-1a over the measured deliveries */
 };
+
+/* A run is saturated when the network did not take what was offered:
+ * over the measurement window, the generations not delivered (accepted
+ * below offered: refused at a full source queue or still queued) or the
+ * growth of the source queues exceed TRAFFIC_SAT_TOL of the generations
+ * and three standard deviations of their count (3 sqrt(generated): a
+ * Poisson source's own noise, which short windows on small systems
+ * show). Latency is then that of a queue that grows with the window, not
+ * a property of the load. A run that measured no packet at all has no
+ * latency: its latency columns are left empty. */
+#define TRAFFIC_SAT_TOL 0.05
 
 /* Run synthetic traffic `tp` on topology t with network parameters np and
  * `seed`, using event queue `impl`; fill *out. With tp->sampling on, the
@@ -149,7 +164,8 @@ struct traffic_result {
  * when the run did not drain or deadlocked: see out), or -1 with the
  * reason reported to d (bad parameters, out of memory, a broken network
  * invariant found once the network has emptied, a sampling file that
- * cannot be written). */
+ * cannot be written), or SIM_INTERRUPTED if a signal stopped it
+ * (core/sim.h; out is then no result). */
 int traffic_run(const struct topo *t, const struct net_params *np,
                 const struct traffic_params *tp, uint64_t seed,
                 enum evq_impl impl, struct traffic_result *out,
@@ -225,5 +241,14 @@ double traffic_hist_mean_ns(const struct traffic_hist *h);
 void traffic_csv_header(FILE *out);
 void traffic_csv_row(FILE *out, const char *routing, const char *pattern,
                      double load, const struct traffic_result *r);
+
+/* Read back a row traffic_csv_row wrote: 0 if `line` is a whole row
+ * (newline included) of the run (routing, pattern, load), with the
+ * fields the row holds stored into *r (as printed: offered and accepted
+ * to 6 decimals, ...; the rest zero); -1 if it is not (another run, cut
+ * short, not a row). For --resume (cli/cli_run.c). */
+int traffic_csv_parse(const char *line, const char *routing,
+                      const char *pattern, double load,
+                      struct traffic_result *r);
 
 #endif

@@ -2071,28 +2071,100 @@ static size_t lines_bytes(size_t count, size_t size)
     return ((count ? count : 1) * size + 63) / 64 * 64;
 }
 
-size_t net_bytes(const struct net *n)
+/* What sizes the arrays net_init makes whatever the traffic: the shape
+ * of the system and the parameters alone. One function for net_bytes
+ * (of a network) and net_estimate_bytes (of one not yet built), so that
+ * the two cannot drift apart. */
+struct net_dims {
+    size_t P;                 /* ports */
+    uint32_t V;               /* VCs per port */
+    uint32_t ivc_size;        /* bytes of an input VC record */
+    uint32_t cols, rows;      /* tile buffers per port and VC; 0: none */
+    uint32_t n_tcs;
+    uint32_t nics, routers;
+    bool counters;
+    uint32_t groups, m;       /* dragonflies: groups, routers per group;
+                                 m = 0: a torus */
+    size_t nh_total;          /* next-hop port entries */
+};
+
+static size_t dims_bytes(const struct net_dims *k)
 {
-    size_t P = n->n_ports, PV = P * n->V;
+    const struct net *n = NULL; /* for sizeof only */
+    size_t P = k->P, PV = P * k->V;
     size_t b = lines_bytes(P, sizeof *n->out) + lines_bytes(P, sizeof *n->in) +
                lines_bytes(PV, sizeof *n->ovc) +
-               lines_bytes(PV * n->ivc_size, 1) +
-               (n->rowbuf ? lines_bytes(PV * n->cols, sizeof *n->rowbuf) +
-                                lines_bytes(PV * n->rows, sizeof *n->colbuf)
-                          : 0) +
+               lines_bytes(PV * k->ivc_size, 1) +
+               (k->cols ? lines_bytes(PV * k->cols, sizeof *n->rowbuf) +
+                              lines_bytes(PV * k->rows, sizeof *n->colbuf)
+                        : 0) +
                lines_bytes(P * NET_CR_DEPTH, sizeof *n->cr_queue) +
                lines_bytes(P * NET_PUB_DEPTH, sizeof *n->pub);
     b += P * sizeof *n->buf_cap;
-    if (n->tc_tag)
-        b += P * (n->n_tcs + 1) * sizeof *n->tc_tag;
-    b += (size_t)n->n_nics * (sizeof *n->nic + sizeof *n->nic_rng);
-    b += (size_t)n->n_routers * sizeof *n->router_rng;
-    b += (size_t)n->pkt_cap * sizeof *n->pkt;
-    b += (size_t)n->msg_cap * sizeof *n->msg;
-    if (n->ct.out)
+    if (k->n_tcs > 1)
+        b += P * (k->n_tcs + 1) * sizeof *n->tc_tag;
+    b += (size_t)k->nics * (sizeof *n->nic + sizeof *n->nic_rng);
+    b += (size_t)k->routers * sizeof *n->router_rng;
+    if (k->counters)
         b += lines_bytes(P, sizeof *n->ct.out) +
-             lines_bytes(n->n_nics, sizeof *n->ct.nic);
+             lines_bytes(k->nics, sizeof *n->ct.nic);
+    /* routing tables (route/route.c) */
+    size_t per = k->m ? k->m : 6; /* next hops kept per router */
+    b += (size_t)k->routers * per * (sizeof *n->nh_first + 1);
+    b += k->nh_total * sizeof *n->nh_port;
+    if (k->m)
+        b += (size_t)k->groups * (sizeof *n->group_first +
+                                  sizeof *n->group_size);
     return b;
+}
+
+size_t net_bytes(const struct net *n)
+{
+    struct net_dims k = {
+        .P = n->n_ports, .V = n->V, .ivc_size = n->ivc_size,
+        .cols = n->rowbuf ? n->cols : 0, .rows = n->rowbuf ? n->rows : 0,
+        .n_tcs = n->tc_tag ? n->n_tcs : 1, .nics = n->n_nics,
+        .routers = n->n_routers, .counters = n->ct.out != NULL,
+        .groups = n->group_first ? n->t->n_groups : 0,
+        .m = n->group_first ? n->m : 0, .nh_total = n->nh_total,
+    };
+    return dims_bytes(&k) + (size_t)n->pkt_cap * sizeof *n->pkt +
+           (size_t)n->msg_cap * sizeof *n->msg;
+}
+
+size_t net_estimate_bytes(const struct net_params *p,
+                          const struct topo_counts *c)
+{
+    uint32_t n_tcs = p->n_tcs ? p->n_tcs : 1;
+    struct net_dims k = {
+        .P = (size_t)c->routers * c->ports_per_router,
+        .V = 2 * p->vcs * n_tcs,
+        .ivc_size = (uint32_t)(sizeof(struct net_ivc) +
+                               (p->counters ? sizeof(struct net_vc_count)
+                                            : 0)),
+        .n_tcs = n_tcs, .nics = c->nics, .routers = c->routers,
+        .counters = p->counters,
+    };
+    if (p->router == NET_ROUTER_TILED) {
+        uint32_t cols = p->tile_columns, radix = c->ports_per_router;
+        if (!cols)
+            while (cols * cols < radix)
+                cols++;
+        k.cols = cols ? cols : 1;
+        k.rows = (radix + k.cols - 1) / k.cols;
+        if (k.rows < 1)
+            k.rows = 1;
+    }
+    if (c->family == TOPO_TORUS) {
+        k.nh_total = k.P ? k.P : 1;
+    } else {
+        k.groups = c->groups;
+        k.m = c->routers_per_group;
+        k.nh_total = (size_t)c->routers * (k.m ? k.m - 1 : 0);
+        if (!k.nh_total)
+            k.nh_total = 1;
+    }
+    return dims_bytes(&k);
 }
 
 int net_check_drained(struct net *n, struct diag *d)

@@ -525,6 +525,7 @@ struct net {
     uint32_t *nh_first;         /* [router * m + j]: into nh_port */
     uint8_t *nh_count;          /* ports to the next router toward j */
     uint32_t *nh_port;
+    size_t nh_total;            /* entries of nh_port */
     uint32_t m;                 /* routers per group (dragonflies) */
     uint32_t *group_first;      /* [group]: first router of the group */
     uint32_t *group_size;       /* [group]: routers in it */
@@ -699,8 +700,22 @@ uint32_t net_port_bdp(const struct net *n, uint32_t port);
 uint32_t net_own_stream_level(const struct net_params *p,
                               const struct topo *t);
 
-/* Memory the model holds, bytes (for the benchmarks). */
+/* Memory the model holds, bytes (for the benchmarks): its arrays, the
+ * routing tables and the packet and message pools as they have grown. */
 size_t net_bytes(const struct net *n);
+
+/* The bytes net_init would allocate under p for a system of c's counts
+ * (every router with c->ports_per_router ports), before any packet: the
+ * per-port records (output, input, VC state, tile buffers, credit and
+ * publication queues, counters), the per-NIC and per-router records and
+ * the routing tables (on a dragonfly, one next-hop port per pair of
+ * routers in a group assumed), computed from the same sizes net_init
+ * allocates; what net_bytes gives for the fresh network within a few per
+ * cent. The packet and message pools, which grow with the traffic, are
+ * not in it. For refusing a system that will not fit before building it
+ * (exp/experiment.c). */
+size_t net_estimate_bytes(const struct net_params *p,
+                          const struct topo_counts *c);
 
 #define NET_PUB_DEPTH 16
 #define NET_CR_DEPTH 32

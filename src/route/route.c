@@ -62,6 +62,7 @@ int route_init(struct net *n, struct diag *d)
         n->nh_first = calloc((size_t)t->n_routers * 6, sizeof *n->nh_first);
         n->nh_count = calloc((size_t)t->n_routers * 6, 1);
         n->nh_port = calloc(t->n_ports ? t->n_ports : 1, sizeof *n->nh_port);
+        n->nh_total = t->n_ports ? t->n_ports : 1;
         if (!n->nh_first || !n->nh_count || !n->nh_port)
             goto oom;
         uint32_t k = 0;
@@ -153,6 +154,7 @@ int route_init(struct net *n, struct diag *d)
         }
         if (!pass) {
             total = k;
+            n->nh_total = total ? total : 1;
             n->nh_port = calloc(total ? total : 1, sizeof *n->nh_port);
             if (!n->nh_port)
                 goto oom;

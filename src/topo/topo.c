@@ -14,6 +14,7 @@
 #include "topo/topo.h"
 
 #include <assert.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,8 +113,22 @@ int topo_alloc(struct topo *t, uint32_t routers, uint32_t ports_per_router,
                uint32_t nics, uint32_t nodes)
 {
     uint64_t ports = (uint64_t)routers * ports_per_router;
+    t->counts = (struct topo_counts){
+        .family = t->family, .routers = routers,
+        .ports_per_router = ports_per_router, .nics = nics, .nodes = nodes,
+        .groups = t->n_groups, .routers_per_group = t->routers_per_group };
     if (ports >= TOPO_NONE || ports_per_router > UINT16_MAX)
         return -1;
+    const struct topo_budget *b = t->budget;
+    if (b && ((b->max_entities &&
+               (uint64_t)routers + nics > b->max_entities) ||
+              (b->max_bytes &&
+               topo_estimate_bytes(&t->counts) +
+                       (b->extra ? b->extra(b->ctx, &t->counts) : 0) >
+                   b->max_bytes))) {
+        t->over_budget = true;
+        return -1;
+    }
     t->n_routers = routers;
     t->n_ports = (uint32_t)ports;
     t->n_nics = nics;
@@ -309,10 +324,94 @@ void topo_param_error(struct diag *d, const struct topo_where *w,
     diag_error(d, w ? w->file : NULL, line, key, "%s", msg);
 }
 
-int topo_build(struct topo *t, const struct topo_builder *builder,
-               const union topo_params *p, const char *system_name,
-               const char *description, struct diag *d,
-               const struct topo_where *w)
+size_t topo_estimate_bytes(const struct topo_counts *c)
+{
+    const struct topo *t = NULL; /* for sizeof only */
+    size_t ports = (size_t)c->routers * c->ports_per_router;
+    size_t b = (size_t)c->routers * sizeof *t->routers +
+               ports * sizeof *t->ports + (size_t)c->nics * sizeof *t->nics +
+               (size_t)c->nodes * sizeof *t->nodes;
+    if (c->family != TOPO_TORUS) {
+        size_t m = c->routers_per_group, G = c->groups;
+        b += G * m * m;                       /* group_dist */
+        b += (G * G + 1) * sizeof(uint32_t);  /* pair_start */
+        b += ports * sizeof(uint32_t);        /* pair_port, at most */
+    }
+    return b;
+}
+
+/* 1.5 GiB, 512 MiB, 12 KiB: bytes for a person. */
+static void human_bytes(char *buf, size_t cap, double bytes)
+{
+    static const char *const unit[] = { "bytes", "KiB", "MiB", "GiB",
+                                        "TiB", "PiB" };
+    int u = 0;
+    while (bytes >= 1024 && u < 5) {
+        bytes /= 1024;
+        u++;
+    }
+    snprintf(buf, cap, u ? "%.1f %s" : "%.0f %s", bytes, unit[u]);
+}
+
+/* v with thousands separators: 16,777,216. */
+static const char *commas(char *buf, size_t cap, uint64_t v)
+{
+    char digits[32];
+    int n = snprintf(digits, sizeof digits, "%" PRIu64, v);
+    size_t k = 0;
+    for (int i = 0; i < n && k + 2 < cap; i++) {
+        if (i > 0 && (n - i) % 3 == 0)
+            buf[k++] = ',';
+        buf[k++] = digits[i];
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
+/* The refusal of a system over its budget, with the figures. */
+static void report_budget(const struct topo *t, const struct topo_budget *b,
+                          struct diag *d, const struct topo_where *w)
+{
+    const struct topo_counts *c = &t->counts;
+    char what[256], r[32], p[32], n[32];
+    snprintf(what, sizeof what,
+             "this %s system of %s routers (%s ports) and %s NICs",
+             topo_family_name(c->family), commas(r, sizeof r, c->routers),
+             commas(p, sizeof p, (uint64_t)c->routers * c->ports_per_router),
+             commas(n, sizeof n, c->nics));
+    uint64_t ent = (uint64_t)c->routers + c->nics;
+    if (b->max_entities && ent > b->max_entities) {
+        char m[32], e[32];
+        topo_param_error(d, w, "system",
+                         "%s is too large: the simulator numbers routers and "
+                         "NICs together with %s ids at most, and it has %s; "
+                         "expected a smaller system",
+                         what, commas(m, sizeof m, b->max_entities),
+                         commas(e, sizeof e, ent));
+        return;
+    }
+    size_t topo = topo_estimate_bytes(c);
+    size_t extra = b->extra ? b->extra(b->ctx, c) : 0;
+    char need[32], tb[32], xb[32], have[32], parts[128] = "";
+    human_bytes(need, sizeof need, (double)topo + (double)extra);
+    human_bytes(tb, sizeof tb, (double)topo);
+    human_bytes(xb, sizeof xb, (double)extra);
+    human_bytes(have, sizeof have, (double)b->max_bytes);
+    if (extra)
+        snprintf(parts, sizeof parts, " (topology %s, %s %s)", tb,
+                 b->extra_what ? b->extra_what : "the rest", xb);
+    topo_param_error(d, w, "system",
+                     "%s needs about %s before its first packet%s, more "
+                     "than the %s %s; expected a smaller system, or "
+                     "--max-memory SIZE to set the limit",
+                     what, need, parts, have,
+                     b->limit_from ? b->limit_from : "allowed");
+}
+
+int topo_build_within(struct topo *t, const struct topo_builder *builder,
+                      const union topo_params *p, const char *system_name,
+                      const char *description, const struct topo_budget *b,
+                      struct diag *d, const struct topo_where *w)
 {
     memset(t, 0, sizeof *t);
     arena_init(&t->arena, (size_t)1 << 20);
@@ -320,16 +419,38 @@ int topo_build(struct topo *t, const struct topo_builder *builder,
     t->p = *p;
     t->system = system_name ? system_name : builder->base.name;
     t->description = description ? description : builder->base.help;
+    t->budget = b;
     int errors = d->errors;
     if (builder->build(t, p, d, w) != 0 || d->errors > errors ||
         topo_finish(t, d) != 0) {
-        if (d->errors == errors)
+        uint64_t ports = (uint64_t)t->counts.routers *
+                         t->counts.ports_per_router;
+        if (d->errors == errors && t->over_budget)
+            report_budget(t, b, d, w);
+        else if (d->errors == errors && ports >= TOPO_NONE)
+            topo_param_error(d, w, "system",
+                             "this %s system has %" PRIu64 " ports; port "
+                             "ids are 32-bit, at most %" PRIu32 "; expected "
+                             "a smaller system",
+                             topo_family_name(t->family), ports,
+                             TOPO_NONE - 1);
+        else if (d->errors == errors)
             topo_param_error(d, w, NULL, "topology %s: out of memory",
                              t->system);
         topo_free(t);
         return -1;
     }
+    t->budget = NULL;
     return 0;
+}
+
+int topo_build(struct topo *t, const struct topo_builder *builder,
+               const union topo_params *p, const char *system_name,
+               const char *description, struct diag *d,
+               const struct topo_where *w)
+{
+    return topo_build_within(t, builder, p, system_name, description, NULL,
+                             d, w);
 }
 
 int topo_build_system(struct topo *t, const char *name, struct diag *d)

@@ -163,6 +163,29 @@ union topo_params {
     struct torus_params torus;
 };
 
+/* What a topology holds, known before any of its arrays is made
+ * (topo_alloc): what its memory is estimated from. */
+struct topo_counts {
+    enum topo_family family;
+    uint32_t routers, ports_per_router, nics, nodes;
+    uint32_t groups, routers_per_group;
+};
+
+/* The memory a build may take (topo_build_within): before allocating
+ * anything, a system whose estimate — topo_estimate_bytes for the
+ * topology, `extra` for what the caller will build on it (the network
+ * model, the event queue) — is above max_bytes is refused with both
+ * figures, as is one of more than max_entities routers and NICs. */
+struct topo_budget {
+    size_t max_bytes;        /* 0: no limit */
+    const char *limit_from;  /* how max_bytes was found, for the message
+                                ("MemAvailable in /proc/meminfo") */
+    uint64_t max_entities;   /* routers + NICs; 0: no limit */
+    const char *extra_what;  /* what `extra` counts, for the message */
+    size_t (*extra)(const void *ctx, const struct topo_counts *c);
+    const void *ctx;
+};
+
 struct topo {
     enum topo_family family;
     const char *system;      /* built-in system or builder name */
@@ -185,6 +208,9 @@ struct topo {
     uint32_t *pair_port;         /* global ports of src group to dst group */
 
     struct arena arena;          /* owns every array above */
+    const struct topo_budget *budget; /* during topo_build_within only */
+    bool over_budget;            /* topo_alloc refused: budget_need says */
+    struct topo_counts counts;   /* as topo_alloc was asked */
 };
 
 /* Where a system's parameters were written, so that a builder's complaint
@@ -234,6 +260,20 @@ int topo_build(struct topo *t, const struct topo_builder *builder,
                const char *description, struct diag *d,
                const struct topo_where *w);
 
+/* topo_build within budget b (NULL: none): a system that would take more
+ * memory, or more entities, than b allows is refused by topo_alloc before
+ * anything is allocated, reported to d at the system's line. */
+int topo_build_within(struct topo *t, const struct topo_builder *builder,
+                      const union topo_params *p, const char *system_name,
+                      const char *description, const struct topo_budget *b,
+                      struct diag *d, const struct topo_where *w);
+
+/* The bytes a topology of counts c takes once built: topo_alloc's arrays
+ * and topo_finish's minimal-path tables (on a dragonfly the hop table of
+ * every group, the pair index and the global ports by pair, counted as if
+ * every port were global: an upper bound). */
+size_t topo_estimate_bytes(const struct topo_counts *c);
+
 /* Build a named built-in system with its default parameters. */
 int topo_build_system(struct topo *t, const char *name, struct diag *d);
 
@@ -242,7 +282,10 @@ void topo_free(struct topo *t);
 /* ---- builder helpers (topo.c) ---------------------------------------- */
 
 /* Allocate routers (n) with ports_per_router ports each, all PORT_UNUSED,
- * and NIC/node arrays of the given sizes. Returns 0 or -1 (out of memory). */
+ * and NIC/node arrays of the given sizes (t->n_groups and
+ * t->routers_per_group set before). Returns 0, or -1: out of memory, more
+ * ports than port ids, or over the build's budget (then
+ * t->over_budget; topo_build_within reports it). */
 int topo_alloc(struct topo *t, uint32_t routers, uint32_t ports_per_router,
                uint32_t nics, uint32_t nodes);
 /* Set a port's kind, medium, bandwidth (B/s per direction) and wire
