@@ -20,6 +20,16 @@
  * what sampling itself costs. Their hash must equal configuration 1's:
  * sampling only reads.
  *
+ * Each line ends with two checks against figures recorded here, so that
+ * progress and regressions show in one line: x_ref, the packet-hops per
+ * second over a fixed reference — issue 17's "before" figures, measured
+ * on the project's 2-core machine (df1056 0.3: 2.0 M, 0.9: 0.68 M,
+ * cori 0.5: 0.28 M; the counter runs against df1056 0.3's), full-length
+ * runs; --quick runs compare with the same figures, their windows being
+ * shorter — and hash_ok: "yes" if the hash is the one recorded for this
+ * configuration and length, "CHANGED" if not (a model change must say
+ * why and record the new one; a speed change must not change it).
+ *
  * Usage: bench_net [--quick] [N...]
  *   --quick  shorter simulated windows
  *   N        run only configuration N (1 .. 5 in the order above)
@@ -42,7 +52,18 @@ struct config {
     const char *system, *routing;
     double load, warmup_us, measure_us;
     double sample_us;         /* counter sampling interval; 0: off */
+    double ref_hops;          /* reference packet-hops per second */
+    unsigned long long hash;  /* the recorded hash of this run */
 };
+
+/* The recorded hashes, full-length and --quick (configurations 4 and 5
+ * run configuration 1's traffic: the same hash). */
+#define HASH_1 0xbd281092b39e53efULL
+#define HASH_2 0x2d03e9114761b03cULL
+#define HASH_3 0x59daeab9be8644c5ULL
+#define QHASH_1 0xae287dc5fcc3aab8ULL
+#define QHASH_2 0x1829c34cf82a9c8aULL
+#define QHASH_3 0x189e8bb44b39eb3eULL
 
 static double peak_mib(void)
 {
@@ -69,16 +90,22 @@ int main(int argc, char **argv)
         }
     }
     const struct config cfgs[N_CONFIGS] = {
-        { "df1056", "UGAL", 0.30, 2, quick ? 5 : 20, 0 },
-        { "df1056", "UGAL", 0.90, 2, quick ? 5 : 20, 0 },
-        { "cori", "ADAPTIVE_0", 0.50, 0.5, quick ? 0.5 : 2, 0 },
-        { "df1056", "UGAL", 0.30, 2, quick ? 5 : 20, 1000 },
-        { "df1056", "UGAL", 0.30, 2, quick ? 5 : 20, 1 },
+        { "df1056", "UGAL", 0.30, 2, quick ? 5 : 20, 0, 2.0e6,
+          quick ? QHASH_1 : HASH_1 },
+        { "df1056", "UGAL", 0.90, 2, quick ? 5 : 20, 0, 0.68e6,
+          quick ? QHASH_2 : HASH_2 },
+        { "cori", "ADAPTIVE_0", 0.50, 0.5, quick ? 0.5 : 2, 0, 0.28e6,
+          quick ? QHASH_3 : HASH_3 },
+        { "df1056", "UGAL", 0.30, 2, quick ? 5 : 20, 1000, 2.0e6,
+          quick ? QHASH_1 : HASH_1 },
+        { "df1056", "UGAL", 0.30, 2, quick ? 5 : 20, 1, 2.0e6,
+          quick ? QHASH_1 : HASH_1 },
     };
-    printf("%-8s %-10s %5s %8s %10s %12s %12s %12s %9s %8s %16s %9s\n",
+    printf("%-8s %-10s %5s %8s %10s %12s %12s %12s %9s %8s %16s %9s %6s "
+           "%7s\n",
            "system", "routing", "load", "wall_s", "events", "events/s",
            "pkt-hops/s", "links/s", "peak_MiB", "est_MiB", "hash",
-           "sampling");
+           "sampling", "x_ref", "hash_ok");
     for (size_t i = 0; i < N_CONFIGS; i++) {
         if (any && !only[i + 1])
             continue;
@@ -135,11 +162,13 @@ int main(int argc, char **argv)
             return 1;
         double w = time_wall_seconds() - t0;
         printf("%-8s %-10s %5.2f %8.2f %10llu %12.0f %12.0f %12.0f %9.1f "
-               "%8.1f %016llx %9s\n", c->system, c->routing, c->load, w,
-               (unsigned long long)r.events, (double)r.events / w,
-               (double)r.net_hops / w,
+               "%8.1f %016llx %9s %6.2f %7s\n", c->system, c->routing,
+               c->load, w, (unsigned long long)r.events,
+               (double)r.events / w, (double)r.net_hops / w,
                (double)(r.net_hops + 2 * r.net_packets) / w, peak_mib(),
-               est_mib, (unsigned long long)r.hash, label);
+               est_mib, (unsigned long long)r.hash, label,
+               (double)r.net_hops / w / c->ref_hops,
+               (unsigned long long)r.hash == c->hash ? "yes" : "CHANGED");
         fflush(stdout);
         if (c->sample_us > 0) {
             struct stat a, b;
