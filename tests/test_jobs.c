@@ -1694,7 +1694,8 @@ static void test_paths_files(void)
         }
         CHECK_STR_CONTAINS(o.variants, ",packets,nonmin_share,hops_mean\n");
         CHECK_STR_CONTAINS(o.iters, ",packets,nonmin_share,hops_mean\n");
-        CHECK_STR_CONTAINS(o.jobs, ",packets,nonmin_share,hops_mean\n");
+        CHECK_STR_CONTAINS(o.jobs,
+                           ",packets,nonmin_share,hops_mean,msg_us\n");
         int v_pk = col_of(o.variants, "packets"),
             v_nm = col_of(o.variants, "nonmin_share"),
             v_hp = col_of(o.variants, "hops_mean"),
@@ -1728,6 +1729,22 @@ static void test_paths_files(void)
             CHECK_NEAR(field(o.jobs, jp, j_pk), ipk, 0);
             CHECK_NEAR(field(o.jobs, jp, j_nm) * ipk, inm, 1e-6 * ipk);
             CHECK_NEAR(field(o.jobs, jp, j_hp) * ipk, ihp, 1e-6 * ipk);
+        }
+        /* msg_us, Netscope's M: each job's mean network message time,
+         * there and growing with the message (8 B, 8 KiB, 64 KiB) while
+         * below half an iteration (a ping-pong iteration is two messages
+         * and the host's overheads) */
+        int j_mu = col_of(o.jobs, "msg_us"), j_t = col_of(o.jobs, "time_us"),
+            j_it = col_of(o.jobs, "iterations");
+        double mu_prev = 0;
+        for (int k = 0; k < 3; k++) {
+            char jp[64];
+            snprintf(jp, sizeof jp, "0,%d,%s,pingpong,", k, job[k]);
+            double mu = field(o.jobs, jp, j_mu);
+            double per_iter = field(o.jobs, jp, j_t) / field(o.jobs, jp, j_it);
+            CHECK(mu > mu_prev);
+            CHECK(mu < per_iter / 2);
+            mu_prev = mu;
         }
         /* the background job: no variants.csv row, its packets in
          * jobs.csv */

@@ -1098,7 +1098,7 @@ struct wl_state {
 static const char jobs_head[] =
     "run,job,name,workload,nodes,ppn,ranks,allocation,background,start_us,"
     "end_us,time_us,finished,iterations,msgs,bytes,packets,nonmin_share,"
-    "hops_mean\n";
+    "hops_mean,msg_us\n";
 static const char iterations_head[] =
     "run,job,name,iteration,variant,counted,end_us,time_us,model_us,lat_us,"
     "stall_cycles,packets,nonmin_share,hops_mean\n";
@@ -1281,6 +1281,11 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
             struct dmpi_paths w =
                 paths_sum(r, &c->job[i], 0, UINT32_MAX, PATHS_ANY);
             put_paths(out->jobs, &w);
+            /* Netscope's M: the mean network message time (mpi.h) */
+            fputc(',', out->jobs);
+            if (r->msg_timed)
+                put_us(out->jobs, (r->msg_time + r->msg_timed / 2) /
+                                      r->msg_timed);
             fputc('\n', out->jobs);
         }
     }

@@ -607,6 +607,18 @@ static void rdv_start(struct dmpi *m, uint32_t xid)
         send_net(m, x->dst, x->src, NET_GET, m->p.header_bytes, xid, K_CTS);
 }
 
+/* Network message mid (msg) of the layer has arrived at t: its time to
+ * its job's M (struct dmpi_job_result.msg_time). */
+static void time_msg(struct dmpi *m, uint32_t mid, const struct message *msg,
+                     simtime t)
+{
+    if (mid >= m->origin_cap)
+        return; /* its origin could not be stored: the run has failed */
+    struct dmpi_job_result *r = &m->res[m->origin[mid].job];
+    r->msg_time += t - msg->t_created;
+    r->msg_timed++;
+}
+
 /* A network message's requests have all reached its destination. */
 static void on_msg_arrived(void *ctx, uint32_t mid, const struct message *msg,
                            simtime t)
@@ -614,8 +626,8 @@ static void on_msg_arrived(void *ctx, uint32_t mid, const struct message *msg,
     struct dmpi *m = ctx;
     uint32_t xid = (uint32_t)(msg->tag >> 4);
     enum kind k = (enum kind)(msg->tag & 15);
-    (void)mid;
-    (void)t;
+    if (msg->op == NET_PUT) /* its data is there */
+        time_msg(m, mid, msg, t);
     switch (k) {
     case K_EAGER:
     case K_RTS:
@@ -667,8 +679,8 @@ static void on_msg_done(void *ctx, uint32_t mid, const struct message *msg,
     struct dmpi *m = ctx;
     uint32_t xid = (uint32_t)(msg->tag >> 4);
     enum kind k = (enum kind)(msg->tag & 15);
-    (void)mid;
-    (void)t;
+    if (msg->op == NET_GET) /* its data is back */
+        time_msg(m, mid, msg, t);
     switch (k) {
     case K_EAGER: { /* the sender's buffer is free */
         uint32_t s = m->xf[xid].sreq;

@@ -177,6 +177,14 @@ struct dmpi_job_result {
     uint64_t msgs, bytes;  /* messages sent (point-to-point, collectives'
                               and one-sided PUTs and GETs: the bytes
                               moved), their bytes */
+    simtime msg_time;      /* the network messages its ranks posted (data
+                              and protocol: eager, RTS, CTS, FIN, the
+                              data's PUT or GET): each from its hand-over
+                              to the NIC to its arrival (a PUT's last
+                              request delivered, a GET's last response
+                              back), summed — Netscope's message delivery
+                              time M (ICS'21 §4.1), measured */
+    uint64_t msg_timed;    /* ... how many */
     struct dmpi_paths *paths; /* [n_paths]: the packets of the network
                               messages its ranks posted in iteration i
                               (marks made when posting; i >= n_iter:
