@@ -505,7 +505,93 @@ static void test_examples(void)
     globfree(&g);
 }
 
+/* The delay-sensitivity fit (impact_fit) on synthetic data with known
+ * constants: exact points give the line and r = 1; symmetric noise
+ * around T = 6.67 M + 20 keeps the slope and lowers r; one M or one
+ * point has no slope. */
+static void test_sensitivity_fit(void)
+{
+    double m[8], tt[8];
+    for (int i = 0; i < 8; i++) {
+        m[i] = 1.0 + i;
+        tt[i] = 3.0 * m[i] + 2.0;
+    }
+    struct impact_fit f;
+    impact_fit(m, tt, 8, &f);
+    CHECK_NEAR(f.slope, 3.0, 1e-12);
+    CHECK_NEAR(f.intercept, 2.0, 1e-12);
+    CHECK_NEAR(f.r, 1.0, 1e-12);
+    /* noise +e, -e on pairs with the same M: the line is unchanged */
+    for (int i = 0; i < 8; i++) {
+        m[i] = 1.0 + i / 2;
+        tt[i] = 6.67 * m[i] + 20.0 + (i % 2 ? 1.5 : -1.5);
+    }
+    impact_fit(m, tt, 8, &f);
+    CHECK_NEAR(f.slope, 6.67, 1e-9);
+    CHECK_NEAR(f.intercept, 20.0, 1e-9);
+    CHECK(f.r > 0.9 && f.r < 1.0);
+    for (int i = 0; i < 8; i++)
+        m[i] = 2.0;
+    impact_fit(m, tt, 8, &f);
+    CHECK(isnan(f.slope) && isnan(f.r));
+    impact_fit(m, tt, 1, &f);
+    CHECK(isnan(f.slope));
+}
+
+/* A small study with a ping-pong victim: sensitivity.csv holds a row per
+ * victim, the ping-pong's c_rel is 1 (the unit), its fit has every
+ * simulation (alone and beside each aggressor, both shares), and a
+ * ping-pong's time grows with M (c > 0, r > 0). */
+static void test_sensitivity_run(void)
+{
+    static const char text[] =
+        "experiment = { name = \"sens\"; seed = 3; };\n"
+        "system = { name = \"voltrino\"; };\n"
+        "impact = {\n"
+        "  nodes = 32; shares = [0.25, 0.5]; allocation = \"random\";\n"
+        "  victim_nodes = 8; warmup_us = 20.0; runs = 1;\n"
+        "  victims = (\n"
+        "    { name = \"pp\"; workload = \"pingpong\"; bytes = 8;\n"
+        "      peer = 7; iterations = 30; },\n"
+        "    { workload = \"allreduce\"; bytes = 8; iterations = 20; }\n"
+        "  );\n"
+        "  aggressors = (\n"
+        "    { name = \"incast\"; workload = \"gpcnet-rma-incast\";\n"
+        "      bytes = 65536; },\n"
+        "    { name = \"a2a\"; workload = \"gpcnet-a2a\"; bytes = 4096; }\n"
+        "  );\n"
+        "};\n";
+    char dir[64];
+    CHECK_EQ_U(run_cfg(text, dir, NULL), 0);
+    char *s = file_in(dir, "sensitivity.csv");
+    CHECK(s != NULL);
+    if (s) {
+        fprintf(stderr, "%s", s);
+        CHECK(strncmp(s, "victim,points,slope,intercept_us,r,c_rel\n",
+                      41) == 0);
+        const char *pp = strstr(s, "\npp,");
+        const char *ar = strstr(s, "\nallreduce,");
+        CHECK(pp != NULL && ar != NULL);
+        if (pp) {
+            char buf[64];
+            field_of(pp + 1, 1, buf, sizeof buf);
+            CHECK_EQ_U(strtoul(buf, NULL, 10), 6); /* 2 shares x 3 */
+            field_of(pp + 1, 2, buf, sizeof buf);
+            CHECK(strtod(buf, NULL) > 0);
+            field_of(pp + 1, 4, buf, sizeof buf);
+            CHECK(strtod(buf, NULL) > 0);
+            field_of(pp + 1, 5, buf, sizeof buf);
+            CHECK_NEAR(strtod(buf, NULL), 1.0, 1e-9);
+        }
+        free(s);
+    }
+    CHECK(strstr(out_buf, "delay sensitivity (ICS'21") != NULL);
+    rm_dir(dir);
+}
+
 const struct test_case tests_impact[] = {
+    TEST(test_sensitivity_fit),
+    TEST(test_sensitivity_run),
     TEST(test_arithmetic),
     TEST(test_gpcnet_table),
     TEST(test_errors),

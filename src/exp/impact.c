@@ -550,13 +550,18 @@ struct study {
     bool unfinished;                 /* a victim hit the limit */
     struct sample *iso, *con;        /* [share][victim], [aggr][share][v] */
     bool *iso_done, *con_done;       /* every run finished */
+    /* per victim, one point per simulation: its mean counted iteration
+     * and mean network message time, us (the delay-sensitivity fit) */
+    double *pt_t, *pt_m;             /* [victim][per_victim] */
+    uint32_t *pt_n, per_victim;
 };
 
 /* One simulation: jobs[0..n) (the victim, the aggressor if any); the
  * victim's counted iterations go to *s. Returns 0 or -1. */
 static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
                     uint32_t run, uint64_t seed, double share,
-                    struct sample *s, bool *finished, struct diag *d)
+                    struct sample *s, bool *finished, uint32_t victim,
+                    struct diag *d)
 {
     struct jobs_config jc = { .n = n, .job = jobs, .mpi = st->jc->mpi,
                               .awr = st->jc->awr };
@@ -615,6 +620,12 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
     for (uint32_t k = skip; k < v->n_iter; k++)
         mean += (double)v->iter[k];
     mean = v->n_iter > skip ? mean / (v->n_iter - skip) / SIMTIME_US : NAN;
+    if (v->msg_timed && v->n_iter > skip && v->finished) {
+        uint32_t k = victim * st->per_victim + st->pt_n[victim]++;
+        st->pt_t[k] = mean;
+        st->pt_m[k] = (double)v->msg_time / (double)v->msg_timed /
+                      (double)SIMTIME_US;
+    }
     fprintf(stderr,
             "  impact %u/%u: run %u, share %.2f, %s %s%s: %u iterations, "
             "mean %.3f us%s (%.1f s)\n",
@@ -624,6 +635,99 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
             time_wall_seconds() - t0);
     jobs_capture_free(&cap);
     return err ? -1 : 0;
+}
+
+void impact_fit(const double *m, const double *t, uint32_t n,
+                struct impact_fit *f)
+{
+    *f = (struct impact_fit){ .n = n, .slope = NAN, .intercept = NAN,
+                              .r = NAN };
+    if (n < 2)
+        return;
+    double mm = 0, mt = 0;
+    for (uint32_t i = 0; i < n; i++)
+        mm += m[i], mt += t[i];
+    mm /= n, mt /= n;
+    double sxx = 0, syy = 0, sxy = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        sxx += (m[i] - mm) * (m[i] - mm);
+        syy += (t[i] - mt) * (t[i] - mt);
+        sxy += (m[i] - mm) * (t[i] - mt);
+    }
+    if (!(sxx > 0))
+        return; /* every run had the same M: no slope */
+    f->slope = sxy / sxx;
+    f->intercept = mt - f->slope * mm;
+    f->r = syy > 0 ? sxy / sqrt(sxx * syy) : NAN;
+}
+
+/* Netscope's delay sensitivity (ICS'21 §4.1, Eqs. 1-5) of each victim:
+ * T = c M + k fitted by least squares over its simulations (alone and
+ * beside every aggressor, at every share and placement: the congestion
+ * varied, as the paper's runs under varied placement and GPCNeT
+ * settings), T its mean iteration, M its mean network message time; c
+ * relative to the first ping-pong victim's (the paper's unit: ping-pong
+ * = 1). Written to sensitivity.csv and printed. */
+static int sensitivity(const struct study *st, const char *dir,
+                       struct diag *d)
+{
+    const struct impact_config *ic = st->ic;
+    uint32_t n_v = ic->n_victims, ref = UINT32_MAX;
+    struct impact_fit *fit = calloc(n_v ? n_v : 1, sizeof *fit);
+    if (!fit) {
+        diag_error(d, NULL, 0, "impact", "out of memory");
+        return -1;
+    }
+    for (uint32_t v = 0; v < n_v; v++) {
+        size_t at = (size_t)v * st->per_victim;
+        impact_fit(st->pt_m + at, st->pt_t + at, st->pt_n[v], &fit[v]);
+        const struct workload *w =
+            (const struct workload *)ic->victim[v].workload;
+        if (ref == UINT32_MAX && strcmp(w->base.name, "pingpong") == 0 &&
+            isfinite(fit[v].slope) && fit[v].slope > 0)
+            ref = v;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/sensitivity.csv", dir);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        diag_error(d, path, 0, "impact", "cannot write the file");
+        free(fit);
+        return -1;
+    }
+    fprintf(f, "victim,points,slope,intercept_us,r,c_rel\n");
+    printf("\ndelay sensitivity (ICS'21 §4.1): T = c M + k over each "
+           "victim's simulations (T its mean iteration, M its mean network "
+           "message time); c_rel = c / c of %s%s\n",
+           ref == UINT32_MAX ? "a ping-pong victim (none: empty)"
+                             : ic->victim[ref].name,
+           ref == UINT32_MAX ? "" : " (the paper's unit)");
+    printf("%-20s %6s %12s %12s %8s %8s\n", "victim", "points", "c",
+           "k (us)", "r", "c_rel");
+    for (uint32_t v = 0; v < n_v; v++) {
+        const struct impact_fit *x = &fit[v];
+        double rel = ref == UINT32_MAX ? NAN : x->slope / fit[ref].slope;
+        fprintf(f, "%s,%u,", ic->victim[v].name, x->n);
+        if (isfinite(x->slope))
+            fprintf(f, "%.6f,%.6f", x->slope, x->intercept);
+        else
+            fputc(',', f);
+        fputc(',', f);
+        if (isfinite(x->r))
+            fprintf(f, "%.6f", x->r);
+        fputc(',', f);
+        if (isfinite(rel))
+            fprintf(f, "%.6f", rel);
+        fputc('\n', f);
+        printf("%-20s %6u %12.3f %12.3f %8.3f %8.3f\n", ic->victim[v].name,
+               x->n, x->slope, x->intercept, x->r, rel);
+    }
+    free(fit);
+    if (fclose(f) != 0) {
+        diag_error(d, path, 0, "impact", "cannot write the file");
+        return -1;
+    }
+    return 0;
 }
 
 /* us of simtime samples into out. */
@@ -696,9 +800,14 @@ int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
     st.iso_done = calloc((size_t)n_sh * n_v, sizeof *st.iso_done);
     st.con_done = calloc(n_cells, sizeof *st.con_done);
     struct impact_cell *cells = calloc(n_cells, sizeof *cells);
+    st.per_victim = ic->runs * n_sh * (1 + n_a);
+    st.pt_t = calloc((size_t)n_v * st.per_victim, sizeof *st.pt_t);
+    st.pt_m = calloc((size_t)n_v * st.per_victim, sizeof *st.pt_m);
+    st.pt_n = calloc(n_v, sizeof *st.pt_n);
     double *a = NULL, *b = NULL, *scratch = NULL;
     int rc = -1;
-    if (!st.iso || !st.con || !st.iso_done || !st.con_done || !cells) {
+    if (!st.iso || !st.con || !st.iso_done || !st.con_done || !cells ||
+        !st.pt_t || !st.pt_m || !st.pt_n) {
         diag_error(d, NULL, 0, "impact", "out of memory");
         goto done;
     }
@@ -741,7 +850,7 @@ int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
                 jobs[0].background = false;
                 uint32_t iv = s * n_v + v;
                 if (simulate(&st, jobs, 1, r, sd, share, &st.iso[iv],
-                             &st.iso_done[iv], d) != 0) {
+                             &st.iso_done[iv], v, d) != 0) {
                     alloc_free(nodes, 2);
                     goto done;
                 }
@@ -756,7 +865,7 @@ int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
                     jobs[1].background = true;
                     uint32_t ic_ = (g * n_sh + s) * n_v + v;
                     if (simulate(&st, jobs, 2, r, sd, share, &st.con[ic_],
-                                 &st.con_done[ic_], d) != 0) {
+                                 &st.con_done[ic_], v, d) != 0) {
                         alloc_free(nodes, 2);
                         goto done;
                     }
@@ -814,6 +923,8 @@ int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
         }
     }
     impact_print_table(stdout, ic, cells, n_cells);
+    if (sensitivity(&st, dir, d) != 0)
+        goto done;
     bool drawn = false;
     if (impact_report(dir, ic, cells, n_cells, info, &drawn, stderr) != 0)
         goto done;
@@ -842,6 +953,9 @@ done:
     free(st.con);
     free(st.iso_done);
     free(st.con_done);
+    free(st.pt_t);
+    free(st.pt_m);
+    free(st.pt_n);
     free(cells);
     free(a);
     free(b);

@@ -222,4 +222,13 @@ int impact_report(const char *dir, const struct impact_config *ic,
 /* Print the section's keys (`dfsim run --help`). */
 void impact_print_keys(FILE *out);
 
+/* Least squares T = slope M + intercept over n points, and Pearson's r
+ * (NaN where undefined: fewer than 2 points, no spread in M or T). */
+struct impact_fit {
+    uint32_t n;
+    double slope, intercept, r;
+};
+void impact_fit(const double *m, const double *t, uint32_t n,
+                struct impact_fit *f);
+
 #endif

@@ -1467,6 +1467,8 @@ static int capture(struct jobs_capture *c, const struct jobs_config *jc,
         cj->n_nodes = nn;
         cj->finished = r->finished;
         cj->n_iter = r->n_iter;
+        cj->msg_time = r->msg_time;
+        cj->msg_timed = r->msg_timed;
         simtime prev = r->start;
         for (uint32_t k = 0; k < r->n_iter; k++) {
             cj->iter[k] = r->iter_end[k] - prev;

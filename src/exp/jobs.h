@@ -192,6 +192,8 @@ struct jobs_capture_job {
     uint32_t n_iter;     /* iterations every rank marked */
     simtime *iter;       /* [n_iter]: each one's time (from the previous
                             end; the first from the job's start) */
+    simtime msg_time;    /* its network messages' times, summed, and */
+    uint64_t msg_timed;  /* how many (mpi.h: Netscope's M) */
 };
 
 struct jobs_capture {
