@@ -23,6 +23,9 @@ int mpi_h_setup(struct mpi_h *h, const char *system, bool counters)
     return 0;
 }
 
+int mpi_h_fail_start;
+unsigned mpi_h_starts;
+
 int mpi_h_start(struct mpi_h *h, const struct dmpi_params *p,
                 const struct dmpi_job_spec *jobs, uint32_t n)
 {
@@ -31,9 +34,13 @@ int mpi_h_start(struct mpi_h *h, const struct dmpi_params *p,
         dmpi_defaults(&dp);
         p = &dp;
     }
-    if (dmpi_init(&h->m, &h->s, &h->n, p, jobs, n, MPI_H_EV_RANK, &h->d) !=
-        0)
+    mpi_h_starts++;
+    if (mpi_h_fail_start ||
+        dmpi_init(&h->m, &h->s, &h->n, p, jobs, n, MPI_H_EV_RANK, &h->d) !=
+            0) {
+        CHECK(!"mpi_h_start: the MPI layer could not be set up");
         return -1;
+    }
     h->mpi_ok = true;
     return 0;
 }

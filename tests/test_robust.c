@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,6 +19,7 @@
 #include "exp/config.h"
 #include "exp/fingerprint.h"
 #include "exp/traffic.h"
+#include "mpi_util.h"
 #include "net/net.h"
 #include "route/route.h"
 #include "topo/topo.h"
@@ -91,8 +93,10 @@ static void test_fingerprint_normalised(void)
         &c.d);
     CHECK(a && b && l);
     if (a && b && l) {
-        char *fa = fingerprint_text(a, 3), *fb = fingerprint_text(b, 3);
-        char *fl = fingerprint_text(l, 3), *f9 = fingerprint_text(a, 9);
+        char *fa = fingerprint_text(a, 3, false),
+             *fb = fingerprint_text(b, 3, false);
+        char *fl = fingerprint_text(l, 3, false),
+             *f9 = fingerprint_text(a, 9, false);
         CHECK(fa && fb && fl && f9);
         if (fa && fb && fl && f9) {
             CHECK(strcmp(fa, fb) == 0);
@@ -632,6 +636,76 @@ static void test_saturation_marked(void)
     rm_dir(dir);
 }
 
+extern const struct test_case tests_mpi[], tests_micro[], tests_gpcnet[],
+    tests_proxy[];
+
+/* The tests of the MPI layer's users fail when the layer cannot be set
+ * up: every test of test_mpi.c, test_micro.c, test_gpcnet.c and
+ * test_proxy.c that starts it is run with mpi_h_start failing and must
+ * report a failed check. Six of them passed so, their checks wrapped in
+ * `if (mpi_h_start(..) == 0 && mpi_h_run(..) == 0)`. */
+static void test_tests_fail_without_setup(void)
+{
+    const struct test_case *const lists[] = { tests_mpi, tests_micro,
+                                              tests_gpcnet, tests_proxy };
+    int mine = test_failures, starting = 0;
+    fflush(stderr);
+    int saved = dup(2), null = open("/dev/null", O_WRONLY);
+    CHECK(saved >= 0 && null >= 0);
+    char passed[1024] = "";
+    size_t len = 0;
+    for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++)
+        for (const struct test_case *t = lists[l]; t->name; t++) {
+            unsigned before = mpi_h_starts;
+            test_failures = 0;
+            mpi_h_fail_start = 1;
+            dup2(null, 2); /* their failed checks are expected */
+            t->fn();
+            fflush(stderr);
+            dup2(saved, 2);
+            mpi_h_fail_start = 0;
+            if (mpi_h_starts == before)
+                continue; /* does not use the layer */
+            starting++;
+            if (test_failures == 0)
+                len += (size_t)snprintf(passed + len, sizeof passed - len,
+                                        " %s", t->name);
+        }
+    close(null);
+    close(saved);
+    test_failures = mine;
+    if (len)
+        fprintf(stderr, "  passed without the MPI layer:%s\n", passed);
+    CHECK_EQ_U(len, 0);
+    CHECK(starting >= 15);
+}
+
+/* A --quick run records itself in experiment.settings: its folder is
+ * not taken for the real experiment's (a real run into it is refused,
+ * naming dfsim.quick; --resume too), and its default folder is
+ * results/<name>-quick. */
+static void test_quick_folder_apart(void)
+{
+    char dir[64] = "/tmp/dfsim-robust-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *cfg = jobs_cfg("quick.cfg", 3, 4096);
+    const char *a1[] = { "run", cfg, "-o", dir, "--quick", NULL };
+    CHECK_EQ_U(run_dfsim(a1, out, sizeof out, err, sizeof err), 0);
+    char *runs = slurp(dir, "runs.csv");
+    CHECK(runs && strcmp(runs, "run,seed,end_us,finished\n0,5,") > 0 &&
+          !strstr(runs, "\n1,")); /* one run of 3 */
+    free(runs);
+    const char *a2[] = { "run", cfg, "-o", dir, NULL };
+    CHECK_EQ_U(run_dfsim(a2, out, sizeof out, err, sizeof err), 1);
+    CHECK_STR_CONTAINS(err, "holds the results of another experiment");
+    CHECK_STR_CONTAINS(err, "dfsim.quick: absent in ");
+    const char *a3[] = { "run", cfg, "-o", dir, "--resume", NULL };
+    CHECK_EQ_U(run_dfsim(a3, out, sizeof out, err, sizeof err), 1);
+    CHECK_STR_CONTAINS(err, "dfsim.quick: absent in ");
+    unlink(cfg);
+    rm_dir(dir);
+}
+
 /* Values that gave results looking measured but not, or results written
  * where they should not be: each an error at its line, exit 1. */
 static void test_wrong_values(void)
@@ -816,5 +890,7 @@ const struct test_case tests_robust[] = {
     TEST(test_memory_estimate),
     TEST(test_memory_refused),
     TEST(test_saturation_marked),
+    TEST(test_tests_fail_without_setup),
+    TEST(test_quick_folder_apart),
     { 0 },
 };

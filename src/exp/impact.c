@@ -803,7 +803,7 @@ int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
                         "impact.gp` there draws them\n",
                 dir);
     rc = 0;
-    if (st.unfinished) {
+    if (st.unfinished && !ic->limit_ok) {
         diag_error(d, NULL, 0, "impact",
                    "a victim had not ended after experiment.time_limit_ms "
                    "(impact_runs.csv: finished = 0); its cells are marked "
