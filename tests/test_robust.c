@@ -680,6 +680,42 @@ static void test_tests_fail_without_setup(void)
     CHECK(starting >= 15);
 }
 
+/* A variant that measured no iteration (shuffled order, the warm-up
+ * taking its only one) shows "-" in the console table, not a median of
+ * 0.000 normalised to 0.000 as if measured; variants.csv keeps its row
+ * with iterations 0. */
+static void test_variant_without_iterations(void)
+{
+    char dir[64] = "/tmp/dfsim-robust-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char text[2048];
+    size_t n = (size_t)snprintf(text, sizeof text,
+                                "experiment = { seed = 1; };\n"
+                                "system = { name = \"xc-12cab\"; };\n"
+                                "jobs = (\n");
+    for (char c = 'a'; c <= 'c'; c++)
+        n += (size_t)snprintf(
+            text + n, sizeof text - n,
+            " { name = \"%c\"; workload = \"pingpong\"; nodes = 2;\n"
+            "   iterations = 4; warmup = 1; variant_order = \"shuffled\";\n"
+            "   variants = [\"default\", \"high-bias\", \"app-aware\"]; "
+            "}%s\n",
+            c, c < 'c' ? "," : "");
+    snprintf(text + n, sizeof text - n, ");\n");
+    const char *cfg = write_temp("v0.cfg", text);
+    const char *argv[] = { "run", cfg, "-o", dir, NULL };
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
+    CHECK_STR_CONTAINS(out, "\na                    app-aware       0"
+                            "            -        -          -        -"
+                            "      -\n");
+    CHECK(!strstr(out, "       0        0.000"));
+    char *v = slurp(dir, "variants.csv");
+    CHECK_STR_CONTAINS(v, "\n0,0,a,app-aware,0,");
+    free(v);
+    unlink(cfg);
+    rm_dir(dir);
+}
+
 /* A --quick run records itself in experiment.settings: its folder is
  * not taken for the real experiment's (a real run into it is refused,
  * naming dfsim.quick; --resume too), and its default folder is
@@ -892,5 +928,6 @@ const struct test_case tests_robust[] = {
     TEST(test_saturation_marked),
     TEST(test_tests_fail_without_setup),
     TEST(test_quick_folder_apart),
+    TEST(test_variant_without_iterations),
     { 0 },
 };
