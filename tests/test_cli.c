@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "core/time.h"
 
 /* ---- helpers --------------------------------------------------------- */
@@ -240,6 +241,18 @@ static void test_help(void)
     CHECK_EQ_U(dfsim("list", "--help", NULL), 0);
     CHECK(has_line(out, "usage: dfsim list [KIND]"));
     CHECK_STR_CONTAINS(out, "allocation");
+}
+
+/* dfsim --version (and -V) prints the release, as cli.h has it. */
+static void test_version(void)
+{
+    CHECK_EQ_U(dfsim("--version", NULL), 0);
+    CHECK_STR_CONTAINS(out, "dfsim " DFSIM_VERSION "\n");
+    CHECK_EQ_U(strlen(err), 0);
+    CHECK_EQ_U(dfsim("-V", NULL), 0);
+    CHECK_STR_CONTAINS(out, "dfsim " DFSIM_VERSION "\n");
+    CHECK_EQ_U(dfsim("--help", NULL), 0);
+    CHECK(has_line(out, "       dfsim --version"));
 }
 
 static void test_no_command(void)
@@ -1053,6 +1066,7 @@ static void test_example_documents_every_key(void)
 
 const struct test_case tests_cli[] = {
     TEST(test_help),
+    TEST(test_version),
     TEST(test_no_command),
     TEST(test_unknown_command),
     TEST(test_list_every_kind),
