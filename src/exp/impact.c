@@ -495,7 +495,8 @@ static int sample_add(struct sample *s, const simtime *v, uint32_t n)
         s->v = nv;
         s->cap = cap;
     }
-    memcpy(s->v + s->n, v, n * sizeof *v);
+    if (n) /* a victim stopped before its first iteration adds none */
+        memcpy(s->v + s->n, v, n * sizeof *v);
     s->n += n;
     return 0;
 }
