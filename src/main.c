@@ -17,7 +17,8 @@ static const struct {
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: dfsim COMMAND [ARGS]   (dfsim COMMAND --help)\n\n"
+    fprintf(out, "usage: dfsim COMMAND [ARGS]   (dfsim COMMAND --help)\n"
+                 "       dfsim --version\n\n"
                  "dfsim simulates HPC interconnects: Cray Aries and Gemini, "
                  "HPE Slingshot, Kim-Dally dragonflies.\n\nCommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
@@ -33,6 +34,10 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+        printf("dfsim %s\n", DFSIM_VERSION);
         return 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

@@ -35,9 +35,18 @@ int mpi_h_setup_tuned(struct mpi_h *h, const char *system,
                       void (*tune)(struct net_params *np, void *ctx),
                       void *ctx);
 
-/* The layer with parameters p (NULL: defaults) and jobs[0..n). */
+/* The layer with parameters p (NULL: defaults) and jobs[0..n). Returns 0,
+ * or -1 after a failed CHECK (the reason printed): every caller needs the
+ * layer, so a test whose setup fails fails, whatever it wraps in
+ * `if (mpi_h_start(..) == 0 && mpi_h_run(..) == 0)`. */
 int mpi_h_start(struct mpi_h *h, const struct dmpi_params *p,
                 const struct dmpi_job_spec *jobs, uint32_t n);
+
+/* For the test of the tests (test_robust.c): while mpi_h_fail_start is
+ * set, mpi_h_start fails as a setup error would; mpi_h_starts counts its
+ * calls. */
+extern int mpi_h_fail_start;
+extern unsigned mpi_h_starts;
 
 /* Run until the foreground jobs end (or 1 s of simulated time) and
  * collect their iterations; CHECKs that they all finished without error.

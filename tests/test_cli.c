@@ -11,11 +11,15 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <glob.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "cli/cli.h"
+#include "core/time.h"
 
 /* ---- helpers --------------------------------------------------------- */
 
@@ -237,6 +241,18 @@ static void test_help(void)
     CHECK_EQ_U(dfsim("list", "--help", NULL), 0);
     CHECK(has_line(out, "usage: dfsim list [KIND]"));
     CHECK_STR_CONTAINS(out, "allocation");
+}
+
+/* dfsim --version (and -V) prints the release, as cli.h has it. */
+static void test_version(void)
+{
+    CHECK_EQ_U(dfsim("--version", NULL), 0);
+    CHECK_STR_CONTAINS(out, "dfsim " DFSIM_VERSION "\n");
+    CHECK_EQ_U(strlen(err), 0);
+    CHECK_EQ_U(dfsim("-V", NULL), 0);
+    CHECK_STR_CONTAINS(out, "dfsim " DFSIM_VERSION "\n");
+    CHECK_EQ_U(dfsim("--help", NULL), 0);
+    CHECK(has_line(out, "       dfsim --version"));
 }
 
 static void test_no_command(void)
@@ -878,29 +894,49 @@ static void test_run_creates_nested_output(void)
     rm_tree(dir);
 }
 
+/* Every example in examples/ runs, so that none can rot: each as it is,
+ * cut short by --quick (experiment_quicken: one run, one load per
+ * routing, short windows, two iterations a job, 0.1 ms of simulated
+ * time at most; the checks are the real file's), in a few seconds at
+ * most. Each must exit 0, write its probe, the files of its sections
+ * and, with jobs, report.html. A new example is picked up by the glob. */
 static void test_run_examples(void)
 {
-    static const struct {
-        const char *file, *says;
-    } ex[] = {
-        { "examples/example.cfg", "experiment  example (seed 1)" },
-        { "examples/custom-dragonfly.cfg",
-          "system      dragonfly (dragonfly)" },
-        { "examples/slingshot.cfg", "system      malbec (slingshot)" },
-    };
-    for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++) {
-        char dir[64];
+    char pat[1024];
+    snprintf(pat, sizeof pat, "%s", src_path("examples/*.cfg"));
+    glob_t g;
+    CHECK_EQ_U(glob(pat, 0, NULL, &g), 0);
+    CHECK(g.gl_pathc >= 22);
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        const char *cfg = g.gl_pathv[i];
+        char dir[64], path[1100];
         if (!temp_dir(dir))
-            return;
-        char cfg[1024];
-        snprintf(cfg, sizeof cfg, "%s", src_path(ex[i].file));
-        free(run_ok(cfg, dir, NULL));
-        CHECK(has_line(out, ex[i].says));
-        if (!has_line(out, ex[i].says))
-            fprintf(stderr, "  %s: \"%s\" not printed\n", ex[i].file,
-                    ex[i].says);
+            break;
+        double t0 = time_wall_seconds();
+        int rc = dfsim("run", cfg, "-o", dir, "--quick", NULL);
+        double wall = time_wall_seconds() - t0;
+        CHECK_EQ_U(rc, 0);
+        if (rc != 0)
+            fprintf(stderr, "  %s: %s\n", cfg, err);
+        CHECK(has_line(out, "experiment  "));
+        CHECK(has_line(out, "quick       --quick: every part cut short"));
+        CHECK(exists(join(path, sizeof path, dir, "probe.csv")));
+        char *text = read_text(cfg);
+        bool jobs = text && (strstr(text, "\njobs = (") ||
+                             strstr(text, "\nimpact = {"));
+        bool traffic = text && strstr(text, "\ntraffic = {");
+        free(text);
+        if (jobs)
+            CHECK(exists(join(path, sizeof path, dir, "report.html")));
+        if (traffic)
+            CHECK(exists(join(path, sizeof path, dir, "traffic.csv")));
+        /* a sanitizer build is several times slower: a generous bound */
+        if (wall > 30)
+            fprintf(stderr, "  %s took %.1f s with --quick\n", cfg, wall);
+        CHECK(wall <= 30);
         rm_tree(dir);
     }
+    globfree(&g);
 }
 
 /* A built-in system's parameters may be overridden; the run says so. A
@@ -1030,6 +1066,7 @@ static void test_example_documents_every_key(void)
 
 const struct test_case tests_cli[] = {
     TEST(test_help),
+    TEST(test_version),
     TEST(test_no_command),
     TEST(test_unknown_command),
     TEST(test_list_every_kind),

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,6 +19,7 @@
 #include "exp/config.h"
 #include "exp/fingerprint.h"
 #include "exp/traffic.h"
+#include "mpi_util.h"
 #include "net/net.h"
 #include "route/route.h"
 #include "topo/topo.h"
@@ -91,8 +93,10 @@ static void test_fingerprint_normalised(void)
         &c.d);
     CHECK(a && b && l);
     if (a && b && l) {
-        char *fa = fingerprint_text(a, 3), *fb = fingerprint_text(b, 3);
-        char *fl = fingerprint_text(l, 3), *f9 = fingerprint_text(a, 9);
+        char *fa = fingerprint_text(a, 3, false),
+             *fb = fingerprint_text(b, 3, false);
+        char *fl = fingerprint_text(l, 3, false),
+             *f9 = fingerprint_text(a, 9, false);
         CHECK(fa && fb && fl && f9);
         if (fa && fb && fl && f9) {
             CHECK(strcmp(fa, fb) == 0);
@@ -632,6 +636,290 @@ static void test_saturation_marked(void)
     rm_dir(dir);
 }
 
+extern const struct test_case tests_mpi[], tests_micro[], tests_gpcnet[],
+    tests_proxy[];
+
+/* The tests of the MPI layer's users fail when the layer cannot be set
+ * up: every test of test_mpi.c, test_micro.c, test_gpcnet.c and
+ * test_proxy.c that starts it is run with mpi_h_start failing and must
+ * report a failed check. Six of them passed so, their checks wrapped in
+ * `if (mpi_h_start(..) == 0 && mpi_h_run(..) == 0)`. */
+static void test_tests_fail_without_setup(void)
+{
+    const struct test_case *const lists[] = { tests_mpi, tests_micro,
+                                              tests_gpcnet, tests_proxy };
+    int mine = test_failures, starting = 0;
+    fflush(stderr);
+    int saved = dup(2), null = open("/dev/null", O_WRONLY);
+    CHECK(saved >= 0 && null >= 0);
+    char passed[1024] = "";
+    size_t len = 0;
+    for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++)
+        for (const struct test_case *t = lists[l]; t->name; t++) {
+            unsigned before = mpi_h_starts;
+            test_failures = 0;
+            mpi_h_fail_start = 1;
+            dup2(null, 2); /* their failed checks are expected */
+            t->fn();
+            fflush(stderr);
+            dup2(saved, 2);
+            mpi_h_fail_start = 0;
+            if (mpi_h_starts == before)
+                continue; /* does not use the layer */
+            starting++;
+            if (test_failures == 0)
+                len += (size_t)snprintf(passed + len, sizeof passed - len,
+                                        " %s", t->name);
+        }
+    close(null);
+    close(saved);
+    test_failures = mine;
+    if (len)
+        fprintf(stderr, "  passed without the MPI layer:%s\n", passed);
+    CHECK_EQ_U(len, 0);
+    CHECK(starting >= 15);
+}
+
+/* A variant that measured no iteration (shuffled order, the warm-up
+ * taking its only one) shows "-" in the console table, not a median of
+ * 0.000 normalised to 0.000 as if measured; variants.csv keeps its row
+ * with iterations 0. */
+static void test_variant_without_iterations(void)
+{
+    char dir[64] = "/tmp/dfsim-robust-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char text[2048];
+    size_t n = (size_t)snprintf(text, sizeof text,
+                                "experiment = { seed = 1; };\n"
+                                "system = { name = \"xc-12cab\"; };\n"
+                                "jobs = (\n");
+    for (char c = 'a'; c <= 'c'; c++)
+        n += (size_t)snprintf(
+            text + n, sizeof text - n,
+            " { name = \"%c\"; workload = \"pingpong\"; nodes = 2;\n"
+            "   iterations = 4; warmup = 1; variant_order = \"shuffled\";\n"
+            "   variants = [\"default\", \"high-bias\", \"app-aware\"]; "
+            "}%s\n",
+            c, c < 'c' ? "," : "");
+    snprintf(text + n, sizeof text - n, ");\n");
+    const char *cfg = write_temp("v0.cfg", text);
+    const char *argv[] = { "run", cfg, "-o", dir, NULL };
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
+    CHECK_STR_CONTAINS(out, "\na                    app-aware       0"
+                            "            -        -          -        -"
+                            "      -\n");
+    CHECK(!strstr(out, "       0        0.000"));
+    char *v = slurp(dir, "variants.csv");
+    CHECK_STR_CONTAINS(v, "\n0,0,a,app-aware,0,");
+    free(v);
+    unlink(cfg);
+    rm_dir(dir);
+}
+
+/* The error tables of docs/experiment-files.md give dfsim's own
+ * messages: each row's message (up to a "...", where the page cuts a
+ * list) is what dfsim prints for the file here. The tables used made-up
+ * keys (system.radix, run.queue) that no experiment file has. */
+static void test_error_table_is_true(void)
+{
+    static const struct {
+        const char *text, *arg, *msg;
+    } row[] = {
+        { "system = { name = \"xc-12cab\"; }\nprobe = { pairs = 2; \n", NULL,
+          "exp.cfg:3: error: syntax error" },
+        { "system = { name = \"xc-12cab\"; };\nprobe = { pairs = 2; pairs = 3; };\n",
+          NULL, "exp.cfg:2: error: duplicate setting name" },
+        { NULL, NULL,
+          "exp.cfg: error: cannot read: No such file or directory" },
+        { "system = { name = \"xc-12cab\"; };\nsytem = { name = \"x\"; };\n",
+          NULL, "exp.cfg:2: error: unknown section \"sytem\"; accepted "
+                "sections: experiment, system, probe, network, traffic, "
+                "sampling, jobs, mpi, app_aware, production, impact" },
+        { "system = { name = \"xc-12cab\"; };\nprobe = { pair = 2; };\n",
+          NULL, "exp.cfg:2: error: unknown key \"probe.pair\"; accepted "
+                "keys: size, pairs, router_delay_ns" },
+        { "system = { name = \"xc-12cab\"; };\nproduction = { fill = 0.5; };\n"
+          "jobs = ( { workload = \"pingpong\"; nodes = 2; } );\n",
+          NULL, "exp.cfg:2: error: missing required key \"production.mix\" "
+                "(the workloads of the other users' jobs: mix = ( { "
+                "workload = ...; weight = ...; }, ... ))" },
+        { "system = { name = \"xc-12cab\"; };\nprobe = { pairs = \"two\"; };\n",
+          NULL, "exp.cfg:2: error: probe.pairs: expected an integer, got a "
+                "string" },
+        { "system = { name = \"xc-12cab\"; };\njobs = ( { workload = "
+          "\"pingpong\"; nodes = 2; background = 1; } );\n",
+          NULL, "exp.cfg:2: error: jobs[0].background: expected true or "
+                "false, got an integer" },
+        { "system = { name = \"xc-12cab\"; };\nnetwork = \"fast\";\n", NULL,
+          "exp.cfg:2: error: network: expected a group { ... }, got a "
+          "string" },
+        { "system = { name = \"xc-12cab\"; };\nprobe = { pairs = 0; };\n",
+          NULL, "exp.cfg:2: error: probe.pairs: value 0 is out of range; "
+                "expected an integer in [1, 10000]" },
+        { "system = { name = \"xc-12cab\"; };\nproduction = { fill = 1.5; };\n"
+          "jobs = ( { workload = \"pingpong\"; nodes = 2; } );\n",
+          NULL, "exp.cfg:2: error: production.fill: value 1.5 is out of "
+                "range; expected a number in [0, 1]" },
+        { "system = { name = \"xc-12cab\"; };\nnetwork = { router = \"fast\"; };\n",
+          NULL, "exp.cfg:2: error: network.router: \"fast\" is not one of: "
+                "tiled, input-queued, voq" },
+        { "system = { name = \"xc-12cab\"; };\nnetwork = { routing = "
+          "\"ugal-g\"; };\n",
+          NULL, "exp.cfg:2: error: network.routing: routing \"ugal-g\" is "
+                "not registered; known: minimal, valiant, UGAL, ADAPTIVE_0, "
+                "ADAPTIVE_1, ADAPTIVE_2, ADAPTIVE_3, MIN_HASH, NMIN_HASH, "
+                "IN_ORDER, SS_ADAPTIVE, DOR" },
+        { "system = { name = \"xc-12cab\"; };\nnetwork = { max_outstanding = "
+          "5000000000; };\n",
+          NULL, "exp.cfg:2: error: integer 5000000000 does not fit in 32 "
+                "bits; write 5000000000L for a 64-bit integer" },
+        { "system = { name = \"df1056\"; };\ntraffic = { loads = [0.5, 1.0, "
+          "1.5]; };\n",
+          NULL, "exp.cfg:2: error: traffic.loads[2]: value 1.5 is out of "
+                "range; expected a number in [0.001, 1]" },
+        { "system = { name = \"df1056\"; };\ntraffic = { routings = "
+          "[\"minimal\", \"ugal-g\"]; };\n",
+          NULL, "exp.cfg:2: error: traffic.routings[1]: routing \"ugal-g\" "
+                "is not registered; known: minimal, valiant, UGAL, ..." },
+        { "system = { name = \"df1056\"; };\ntraffic = { loads = []; };\n",
+          NULL, "exp.cfg:2: error: traffic.loads: expected at least one "
+                "value, got an empty array" },
+        { "system = { name = \"df1056\"; };\ntraffic = { routings = "
+          "[\"DOR\"]; };\n",
+          NULL, "exp.cfg:2: error: traffic.routings: routing \"DOR\" does "
+                "not support the dragonfly topology family; routings for "
+                "dragonfly: minimal, valiant, UGAL, ..." },
+        { "system = { name = \"xc-12cab\"; };\nnetwork = { buffer_local = 4; "
+          "};\n",
+          NULL, "exp.cfg:2: error: network.buffer_local: buffer_local holds "
+                "4 flits per VC, less than the largest packet (14 flits: a "
+                "PUT request of max_payload = 64 bytes); virtual cut-through "
+                "needs room for a whole packet" },
+        { "system = { name = \"xc-12cab\"; };\ntraffic = { size = 65; };\n",
+          NULL, "exp.cfg:2: error: traffic.size: 65 bytes do not fit in one "
+                "packet of max_payload = 64 bytes; expected at most 64, or 0 "
+                "for a full packet" },
+        { "system = { name = \"xc-12cab\"; };\ntraffic = { loads = [0.1]; };\n"
+          "sampling = { nic = true; nic_metrics = [\"AR_NIC_NETMON_ORB_EVENT_"
+          "CNTR_REQ_FLITS\", \"REQ_PKTS\"]; };\n",
+          NULL, "exp.cfg:3: error: sampling.nic_metrics[1]: no NIC counter "
+                "named \"REQ_PKTS\" on aries NICs; NIC counters: "
+                "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_FLITS, ..." },
+        { "system = { name = \"cielo\"; };\ntraffic = { loads = [0.1]; };\n"
+          "sampling = { rtr = true; rtr_metrics = [\"GM_0_0_TILE_PERFORMANCE_"
+          "COUNTERS_9\"]; };\n",
+          NULL, "exp.cfg:3: error: sampling.rtr_metrics[0]: no router of "
+                "this torus system has a tile counter named \"GM_0_0_TILE_"
+                "PERFORMANCE_COUNTERS_9\"; router 0's first is \"GM_0_0_TILE_"
+                "PERFORMANCE_COUNTERS_0\" (net/counters.h lists the names)" },
+        { "system = { name = \"xc-12cab\"; };\nsampling = { nic = true; };\n",
+          NULL, "exp.cfg:2: error: sampling.nic: the counters are sampled "
+                "during the traffic runs, and this file has no traffic "
+                "section" },
+        /* before the work (item 9) */
+        { "system = { name = \"xc-12cab\"; };\ntraffic = { loads = [0.1]; "
+          "};\njobs = (\n  { name = \"big\"; workload = \"pingpong\"; "
+          "nodes = 20000; } );\n",
+          NULL, "exp.cfg:4: error: job \"big\": linear allocation asks for "
+                "20000 nodes, only 2304 of the 2304 nodes are free" },
+        { "system = { name = \"malbec\"; };\njobs = ( { name = \"pp\"; "
+          "workload = \"pingpong\"; nodes = 2;\n  allocation = \"pair\"; "
+          "distance = \"same-chassis\"; } );\n",
+          NULL, "exp.cfg:2: error: job \"pp\": pair at distance "
+                "same-chassis: a slingshot system has no chassis level (a "
+                "group's switches are all one hop apart); use same-router, "
+                "same-group or different-groups" },
+        { "system = { name = \"malbec\"; };\nprobe = { pairs = 1; };\n"
+          "jobs = ( { name = \"pp\"; workload = \"pingpong\"; nodes = 2;\n"
+          "  routing = \"app-aware\"; } );\n",
+          NULL, "exp.cfg:3: error: job \"pp\": routing controller "
+                "\"app-aware\": awr: NIC 0 has no counter AR_NIC_NETMON_ORB_"
+                "EVENT_CNTR_REQ_FLITS: the controller reads the Aries NIC "
+                "counters of SC'19 §2.3, which a slingshot system's NICs do "
+                "not have; expected an Aries system, or another controller" },
+        { "system = { name = \"cielo\"; };\njobs = ( { name = \"pp\"; "
+          "workload = \"pingpong\"; nodes = 2;\n  routing = \"high-bias\"; "
+          "} );\n",
+          NULL, "exp.cfg:2: error: job \"pp\": routing controller "
+                "\"high-bias\" sets ADAPTIVE_3, which a torus system cannot "
+                "use (controllers other than \"network\" model Cray MPI on "
+                "Aries)" },
+        /* memory (item 11) */
+        { "system = { topology = \"torus\"; x = 64; y = 64; z = 64; };\n"
+          "traffic = { loads = [0.1]; };\n",
+          "2G", "exp.cfg:1: error: system: this torus system of 262,144 "
+                "routers (12,582,912 ports) and 524,288 NICs needs about 16.7 "
+                "GiB before its first packet (topology 404.0 MiB, network "
+                "model and event queue 16.3 GiB), more than the 2.0 GiB "
+                "allowed (--max-memory); expected a smaller system, or "
+                "--max-memory SIZE to set the limit" },
+        { "system = { topology = \"torus\"; x = 256; y = 256; z = 256; };\n",
+          NULL, "exp.cfg:1: error: system: this torus system of 16,777,216 "
+                "routers (805,306,368 ports) and 33,554,432 NICs is too "
+                "large: the simulator numbers routers and NICs together "
+                "with 16,777,215 ids at most, and it has 50,331,648; "
+                "expected a smaller system" },
+    };
+    char *doc = read_text(src_path("docs/experiment-files.md"));
+    CHECK(doc != NULL);
+    char dir[64] = "/tmp/dfsim-robust-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    for (size_t i = 0; doc && i < sizeof row / sizeof row[0]; i++) {
+        char quoted[1024];
+        snprintf(quoted, sizeof quoted, "`%s`", row[i].msg);
+        CHECK_STR_CONTAINS(doc, quoted);
+        const char *cfg;
+        if (row[i].text) {
+            cfg = write_temp("exp.cfg", row[i].text);
+        } else {
+            cfg = write_temp("exp.cfg", "");
+            unlink(cfg);
+        }
+        const char *argv[] = { "run", cfg, "-o", dir, "--max-memory",
+                               row[i].arg ? row[i].arg : "64G", NULL };
+        CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 1);
+        char want[1024];
+        const char *cut = strstr(row[i].msg, "...");
+        /* "{ ... }" is the message's own; a list cut is ", ..." */
+        const char *list = strstr(row[i].msg, ", ...");
+        if (list && (!cut || list + 2 == cut))
+            snprintf(want, sizeof want, "%.*s", (int)(list - row[i].msg),
+                     row[i].msg);
+        else
+            snprintf(want, sizeof want, "%s", row[i].msg);
+        CHECK_STR_CONTAINS(err, want);
+        unlink(cfg);
+    }
+    free(doc);
+    rm_dir(dir);
+}
+
+/* A --quick run records itself in experiment.settings: its folder is
+ * not taken for the real experiment's (a real run into it is refused,
+ * naming dfsim.quick; --resume too), and its default folder is
+ * results/<name>-quick. */
+static void test_quick_folder_apart(void)
+{
+    char dir[64] = "/tmp/dfsim-robust-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *cfg = jobs_cfg("quick.cfg", 3, 4096);
+    const char *a1[] = { "run", cfg, "-o", dir, "--quick", NULL };
+    CHECK_EQ_U(run_dfsim(a1, out, sizeof out, err, sizeof err), 0);
+    char *runs = slurp(dir, "runs.csv");
+    CHECK(runs && strcmp(runs, "run,seed,end_us,finished\n0,5,") > 0 &&
+          !strstr(runs, "\n1,")); /* one run of 3 */
+    free(runs);
+    const char *a2[] = { "run", cfg, "-o", dir, NULL };
+    CHECK_EQ_U(run_dfsim(a2, out, sizeof out, err, sizeof err), 1);
+    CHECK_STR_CONTAINS(err, "holds the results of another experiment");
+    CHECK_STR_CONTAINS(err, "dfsim.quick: absent in ");
+    const char *a3[] = { "run", cfg, "-o", dir, "--resume", NULL };
+    CHECK_EQ_U(run_dfsim(a3, out, sizeof out, err, sizeof err), 1);
+    CHECK_STR_CONTAINS(err, "dfsim.quick: absent in ");
+    unlink(cfg);
+    rm_dir(dir);
+}
+
 /* Values that gave results looking measured but not, or results written
  * where they should not be: each an error at its line, exit 1. */
 static void test_wrong_values(void)
@@ -816,5 +1104,9 @@ const struct test_case tests_robust[] = {
     TEST(test_memory_estimate),
     TEST(test_memory_refused),
     TEST(test_saturation_marked),
+    TEST(test_tests_fail_without_setup),
+    TEST(test_quick_folder_apart),
+    TEST(test_variant_without_iterations),
+    TEST(test_error_table_is_true),
     { 0 },
 };

@@ -1023,6 +1023,64 @@ int experiment_build_topo(const struct experiment *e, struct topo *t,
                              &w);
 }
 
+/* A job of a quick run: warm-up at most 1 (none with variants, so that
+ * each variant keeps a measured iteration in any order), iterations (its
+ * workload's count of that name) at most warm-up + 2, or one per
+ * variant. */
+static void quick_job(struct job_config *j)
+{
+    const struct workload *w = (const struct workload *)j->workload;
+    if (!w)
+        return;
+    if (j->warmup > 1)
+        j->warmup = 1;
+    if (j->variants.n > 1)
+        j->warmup = 0;
+    uint32_t need = j->variants.n > 2 ? j->variants.n : 2;
+    for (const struct cfg_key *k = w->keys; k && k->name; k++) {
+        if (k->type != CFG_UINT32 || strcmp(k->name, "iterations") != 0)
+            continue;
+        uint32_t *it = (uint32_t *)((char *)j->params + k->offset);
+        if (*it > j->warmup + need)
+            *it = j->warmup + need;
+    }
+}
+
+void experiment_quicken(struct experiment *e)
+{
+    e->quick = true;
+    e->info.runs = 1;
+    /* what costs is simulated time on a loaded machine (a congested
+     * xc-12cab simulates ~50 us a second): bound it */
+    if (e->info.time_limit > 100 * SIMTIME_US)
+        e->info.time_limit = 100 * SIMTIME_US;
+    if (e->probe.pairs > 2)
+        e->probe.pairs = 2;
+    struct traffic_sweep *sw = &e->traffic;
+    if (sw->loads.n > 1)
+        sw->loads.n = 1;
+    double *win[3] = { &sw->p.warmup_us, &sw->p.measure_us,
+                       &sw->p.drain_us };
+    for (int i = 0; i < 3; i++)
+        if (*win[i] > 0.5)
+            *win[i] = 0.5;
+    for (uint32_t i = 0; i < e->jobs.n; i++)
+        quick_job(&e->jobs.job[i]);
+    if (e->jobs.prod.on)
+        e->jobs.prod.max_jobs = 1;
+    struct impact_config *ic = &e->impact;
+    if (ic->on) {
+        ic->runs = 1;
+        ic->limit_ok = true;
+        if (ic->shares.n > 1)
+            ic->shares.n = 1;
+        if (ic->warmup > 20 * SIMTIME_US)
+            ic->warmup = 20 * SIMTIME_US;
+        for (uint32_t i = 0; i < ic->n_victims; i++)
+            quick_job(&ic->victim[i]);
+    }
+}
+
 void experiment_free(struct experiment *e)
 {
     jobs_config_free(&e->jobs);

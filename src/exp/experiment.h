@@ -129,6 +129,9 @@ struct experiment {
                                            need more; set by the caller */
     const char *max_memory_from;        /* how it was found, for the
                                            message ("--max-memory") */
+    bool quick;                         /* cut short (experiment_quicken):
+                                           a run stopped at its time limit
+                                           is no failure */
 };
 
 /* Read and validate `path`. seed_override >= 0 replaces experiment.seed.
@@ -175,6 +178,25 @@ int experiment_check_sampling(const struct experiment *e, const struct net *n,
  * line. Returns 0 or -1. */
 int experiment_check_run(const struct experiment *e, const struct topo *t,
                          const struct net_params *np, struct diag *d);
+
+/* Cut e short for `dfsim run --quick`: every part of the file still runs
+ * — the probe, each routing of a traffic sweep, every job, an impact
+ * study's every victim and aggressor — but briefly, to check an
+ * experiment end to end in seconds before the real run (and so that the
+ * examples cannot rot: tests/test_cli.c runs them all so). What is cut:
+ * experiment.runs and impact.runs to 1, time_limit_ms to at most 0.1
+ * (jobs still running then are written as unfinished, which is then no
+ * failure);
+ * probe.pairs to at most 2; a traffic sweep to its first load with
+ * windows (warmup_us, measure_us, drain_us) of at most 0.5 us; each
+ * job's and victim's warm-up to at most 1 iteration (none with
+ * variants) and its iterations to at most warm-up + 2 (one per variant,
+ * if more); impact.shares to
+ * its first, impact.warmup_us to at most 20; the production fill to the
+ * smallest job it draws. Call after the checks (experiment_net_params,
+ * experiment_check_run), so that the real experiment is checked; the
+ * numbers are no results. */
+void experiment_quicken(struct experiment *e);
 
 void experiment_free(struct experiment *e);
 

@@ -149,7 +149,7 @@ static int cmp_lines(const void *pa, const void *pb)
     return c ? c : strcmp(a, b);
 }
 
-char *fingerprint_text(struct cfg_file *f, int64_t seed)
+char *fingerprint_text(struct cfg_file *f, int64_t seed, bool quick)
 {
     struct lines l = { 0 };
     config_setting_t *root = cfg_root(f);
@@ -158,6 +158,8 @@ char *fingerprint_text(struct cfg_file *f, int64_t seed)
     char val[32];
     snprintf(val, sizeof val, "%" PRId64, seed);
     add_line(&l, "experiment.seed", val);
+    if (quick)
+        add_line(&l, "dfsim.quick", "1");
     char *text = NULL;
     if (!l.oom) {
         qsort(l.v, l.n, sizeof *l.v, cmp_lines);

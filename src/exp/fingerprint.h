@@ -11,6 +11,7 @@
 #ifndef DFSIM_FINGERPRINT_H
 #define DFSIM_FINGERPRINT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -18,9 +19,11 @@
 
 #define FINGERPRINT_FILE "experiment.settings"
 
-/* The normalised settings of f with experiment.seed set to seed, as a
+/* The normalised settings of f with experiment.seed set to seed (and, for
+ * a run cut short by `dfsim run --quick`, the line "dfsim.quick = 1", so
+ * that a quick run's folder is never taken for the real run's), as a
  * malloc'd, NUL-terminated text (free it), or NULL out of memory. */
-char *fingerprint_text(struct cfg_file *f, int64_t seed);
+char *fingerprint_text(struct cfg_file *f, int64_t seed, bool quick);
 
 /* Compare `stored` (a folder's fingerprint) with `now` (this run's): 0 if
  * they hold the same settings; otherwise the number of differing keys,

@@ -515,7 +515,8 @@ static int sample_add(struct sample *s, const simtime *v, uint32_t n)
         s->v = nv;
         s->cap = cap;
     }
-    memcpy(s->v + s->n, v, n * sizeof *v);
+    if (n) /* a victim stopped before its first iteration adds none */
+        memcpy(s->v + s->n, v, n * sizeof *v);
     s->n += n;
     return 0;
 }
@@ -934,7 +935,7 @@ int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
                         "impact.gp` there draws them\n",
                 dir);
     rc = 0;
-    if (st.unfinished) {
+    if (st.unfinished && !ic->limit_ok) {
         diag_error(d, NULL, 0, "impact",
                    "a victim had not ended after experiment.time_limit_ms "
                    "(impact_runs.csv: finished = 0); its cells are marked "

@@ -119,6 +119,8 @@ struct impact_config {
     const char *file;              /* the section's place */
     int line;
     int nodes_line, shares_line, victim_nodes_line;
+    bool limit_ok;                 /* a victim stopped at the time limit
+                                      is no failure (dfsim run --quick) */
 };
 
 /* Read the impact section of f into ic (ic->on = false without one).

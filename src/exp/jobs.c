@@ -1237,9 +1237,13 @@ static int write_variants(const struct jobs_config *jc, const struct dmpi *m,
                             "job", "variant", "iters", "median (us)",
                             "QCD", "normalized", "non-min", "hops");
                 head = true;
-                fprintf(table, "%-20s %-10s %6u %12.3f %8.4f %10.3f",
-                        j->name, cj->v[v]->base.name, cnt, st.median, st.qcd,
-                        norm);
+                if (cnt)
+                    fprintf(table, "%-20s %-10s %6u %12.3f %8.4f %10.3f",
+                            j->name, cj->v[v]->base.name, cnt, st.median,
+                            st.qcd, norm);
+                else /* no iteration measured: no figure that looks so */
+                    fprintf(table, "%-20s %-10s %6u %12s %8s %10s", j->name,
+                            cj->v[v]->base.name, cnt, "-", "-", "-");
                 table_paths(table, &w);
                 fputc('\n', table);
             }

@@ -128,6 +128,9 @@ struct production_config {
     int line;
     int fill_line;                     /* fill's line (checked against the
                                           system later) */
+    uint32_t max_jobs;                 /* keep at most this many of the
+                                          jobs drawn, the smallest (0: all;
+                                          dfsim run --quick: 1) */
 };
 
 /* The allocation a fill job is listed with in jobs.csv ("production"):
