@@ -720,8 +720,19 @@ static int sensitivity(const struct study *st, const char *dir,
         if (isfinite(rel))
             fprintf(f, "%.6f", rel);
         fputc('\n', f);
-        printf("%-20s %6u %12.3f %12.3f %8.3f %8.3f\n", ic->victim[v].name,
-               x->n, x->slope, x->intercept, x->r, rel);
+        /* "-" where a figure is undefined (fewer than two finished
+         * simulations, no spread in M, no ping-pong) */
+        char c_s[32] = "-", k_s[32] = "-", r_s[32] = "-", rel_s[32] = "-";
+        if (isfinite(x->slope)) {
+            snprintf(c_s, sizeof c_s, "%.3f", x->slope);
+            snprintf(k_s, sizeof k_s, "%.3f", x->intercept);
+        }
+        if (isfinite(x->r))
+            snprintf(r_s, sizeof r_s, "%.3f", x->r);
+        if (isfinite(rel))
+            snprintf(rel_s, sizeof rel_s, "%.3f", rel);
+        printf("%-20s %6u %12s %12s %8s %8s\n", ic->victim[v].name, x->n,
+               c_s, k_s, r_s, rel_s);
     }
     free(fit);
     if (fclose(f) != 0) {
