@@ -43,6 +43,17 @@ static void slurp(int fd, char *buf, size_t cap)
         buf[n] = '\0';
 }
 
+/* args[0..cap): the program, then argv (cut to fit), NULL-terminated. */
+static void dfsim_args(const char **args, size_t cap,
+                       const char *const argv[])
+{
+    size_t n = 0;
+    args[n++] = dfsim_bin();
+    for (size_t i = 0; argv[i] && n + 1 < cap; i++)
+        args[n++] = argv[i];
+    args[n] = NULL;
+}
+
 int run_dfsim(const char *const argv[], char *out, size_t out_cap, char *err,
               size_t err_cap)
 {
@@ -55,11 +66,7 @@ int run_dfsim(const char *const argv[], char *out, size_t out_cap, char *err,
     unlink(err_path);
 
     const char *args[64];
-    size_t n = 0;
-    args[n++] = dfsim_bin();
-    for (size_t i = 0; argv[i] && n + 1 < sizeof args / sizeof args[0]; i++)
-        args[n++] = argv[i];
-    args[n] = NULL;
+    dfsim_args(args, sizeof args / sizeof args[0], argv);
 
     fflush(stdout);
     fflush(stderr);
@@ -158,11 +165,7 @@ int interrupt_dfsim(const char *const argv[], const char *watch, int lines,
         return -1;
     unlink(err_path);
     const char *args[64];
-    size_t n = 0;
-    args[n++] = dfsim_bin();
-    for (size_t i = 0; argv[i] && n + 1 < sizeof args / sizeof args[0]; i++)
-        args[n++] = argv[i];
-    args[n] = NULL;
+    dfsim_args(args, sizeof args / sizeof args[0], argv);
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();

@@ -532,6 +532,12 @@ int cfg_member_line(struct config_setting_t *g, const char *name)
     return k ? cfg_line(k) : cfg_line(g);
 }
 
+int cfg_given_line(struct config_setting_t *g, const char *name)
+{
+    config_setting_t *k = g ? config_setting_get_member(g, name) : NULL;
+    return k ? cfg_line(k) : 0;
+}
+
 static void wrong_type(struct cfg_file *f, const config_setting_t *s,
                        const char *key, const struct cfg_key *k,
                        struct diag *d)

@@ -131,6 +131,9 @@ int cfg_line(const struct config_setting_t *s);
 /* Line of member `name` of group g, or the group's own line if g has no
  * such member (g may be NULL: 0). */
 int cfg_member_line(struct config_setting_t *g, const char *name);
+/* The line of g's member `name`, or 0 if g has none (whether a key was
+ * given, and where). */
+int cfg_given_line(struct config_setting_t *g, const char *name);
 
 /* Read `group` through `schema` into `out`. Keys absent from the file keep
  * the value `out` already has (the caller sets defaults first), and so do

@@ -521,9 +521,7 @@ static void load_job(struct cfg_file *f, config_setting_t *g, uint32_t i,
     cfg_read(f, g, prefix, job_keys, j, skip, d);
     free(skip);
     j->tc_line = cfg_member_line(g, "traffic_class");
-    j->ds_line = config_setting_get_member(g, "delay_sensitivity")
-                     ? cfg_member_line(g, "delay_sensitivity")
-                     : 0;
+    j->ds_line = cfg_given_line(g, "delay_sensitivity");
     const struct workload *w = (const struct workload *)j->workload;
     if (!w)
         return; /* missing or unknown: reported */
