@@ -13,6 +13,7 @@
 #include "app/gpcnet.h"
 #include "app/workload.h"
 #include "exp/experiment.h"
+#include "exp/stats.h"
 #include "exp/impact.h"
 #include "test.h"
 
@@ -145,10 +146,11 @@ static const char head[] = "system = { name = \"voltrino\"; };\n"; /* 1 */
 
 /* Load head + text; errors (with the system's checks) into c. Returns
  * 0 when everything passed. */
-static int load_checked(const char *text, struct capture *c)
+static int load_checked_on(const char *sys, const char *text,
+                           struct capture *c)
 {
     char buf[4096];
-    snprintf(buf, sizeof buf, "%s%s", head, text);
+    snprintf(buf, sizeof buf, "%s%s", sys, text);
     const char *path = write_temp("impact.cfg", buf);
     CHECK(path != NULL);
     struct experiment e;
@@ -165,6 +167,11 @@ static int load_checked(const char *text, struct capture *c)
     }
     experiment_free(&e);
     return rc;
+}
+
+static int load_checked(const char *text, struct capture *c)
+{
+    return load_checked_on(head, text, c);
 }
 
 #define VICTIM "victims = ( { workload = \"barrier\"; iterations = 5; } );\n"
@@ -245,6 +252,13 @@ static void test_errors(void)
           "};\n",
           ":5: error: impact.victims[0]: pingpong on 8 ranks (8 nodes at "
           "share 0.5)" },
+        { "impact = {\nshares = 0.5;\nlatency_model = true;\n" VICTIM AGGR
+          "};\n",
+          ":4: error: impact.latency_model: no ping-pong victim to fit it "
+          "on" },
+        { "impact = {\nshares = 0.5;\nlatency_window_us = 0.0;\n" VICTIM
+          AGGR "};\n",
+          ":4: error: impact.latency_window_us" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct capture c;
@@ -254,8 +268,18 @@ static void test_errors(void)
         CHECK_STR_CONTAINS(cap_text(&c), cases[i].want);
         cap_free(&c);
     }
-    /* and a good one passes */
+    /* the latency model: only on a dragonfly */
     struct capture c;
+    cap_init(&c);
+    CHECK(load_checked_on("system = { name = \"cielo\"; };\n",
+                          "impact = {\nshares = 0.5;\nlatency_model = "
+                          "true;\nvictims = ( { workload = \"pingpong\"; "
+                          "iterations = 5; } );\n" AGGR "};\n",
+                          &c) != 0);
+    CHECK_STR_CONTAINS(cap_text(&c), ":4: error: impact.latency_model: "
+                                     "cielo is a torus");
+    cap_free(&c);
+    /* and a good one passes */
     cap_init(&c);
     CHECK_EQ_U(load_checked("mpi = { eager_max = 8192; };\n"
                             "impact = {\nnodes = 16;\nshares = [0.25, 0.5];\n"
@@ -567,8 +591,8 @@ static void test_sensitivity_run(void)
     CHECK(s != NULL);
     if (s) {
         fprintf(stderr, "%s", s);
-        CHECK(strncmp(s, "victim,points,slope,intercept_us,r,c_rel\n",
-                      41) == 0);
+        CHECK(strncmp(s, "victim,points,slope,intercept_us,r,c_rel,", 41) ==
+              0);
         const char *pp = strstr(s, "\npp,");
         const char *ar = strstr(s, "\nallreduce,");
         CHECK(pp != NULL && ar != NULL);
@@ -589,7 +613,90 @@ static void test_sensitivity_run(void)
     rm_dir(dir);
 }
 
+/* Netscope's latency model on a small study: the victims' results are
+ * the same with it as without (the counters it turns on change
+ * nothing); latency_model.csv has a row per ping-pong simulation, its
+ * estimates follow the round trips (r > 0.9: an incast moves them by
+ * tens of times); sensitivity.csv gives the counters' c and the
+ * ping-pong's c_rel of 1. */
+static void test_latency_model_run(void)
+{
+    static const char base[] =
+        "experiment = { name = \"lm\"; seed = 5; };\n"
+        "system = { name = \"voltrino\"; };\n"
+        "impact = {\n"
+        "  nodes = 32; shares = [0.25, 0.5]; allocation = \"random\";\n"
+        "  victim_nodes = 8; warmup_us = 20.0; runs = 2;%s\n"
+        "  victims = (\n"
+        "    { name = \"pp\"; workload = \"pingpong\"; bytes = 8;\n"
+        "      peer = 7; iterations = 30; },\n"
+        "    { workload = \"allreduce\"; bytes = 8; iterations = 20; }\n"
+        "  );\n"
+        "  aggressors = (\n"
+        "    { name = \"incast\"; workload = \"gpcnet-rma-incast\";\n"
+        "      bytes = 65536; }\n"
+        "  );\n"
+        "};\n";
+    char text[2][2048], dir[2][64];
+    snprintf(text[0], sizeof text[0], base, "");
+    snprintf(text[1], sizeof text[1], base,
+             " latency_model = true; latency_window_us = 10.0;");
+    for (int i = 0; i < 2; i++)
+        CHECK_EQ_U(run_cfg(text[i], dir[i], NULL), 0);
+    CHECK(strstr(out_buf, "latency model (ICS'21 §4.2)") != NULL);
+    char *a = file_in(dir[0], "impact.csv"), *b = file_in(dir[1], "impact.csv");
+    CHECK(a && b && strcmp(a, b) == 0);
+    free(a);
+    free(b);
+    char *lm = file_in(dir[1], "latency_model.csv");
+    CHECK(lm != NULL);
+    char *none = file_in(dir[0], "latency_model.csv");
+    CHECK(none == NULL);
+    free(none);
+    if (lm) {
+        uint32_t rows = 0;
+        double x[8], y[8];
+        for (const char *l = strchr(lm, '\n'); l && l[1];
+             l = strchr(l + 1, '\n')) {
+            char buf[64];
+            field_of(l + 1, 1, buf, sizeof buf);
+            if (rows < 8)
+                y[rows] = strtod(buf, NULL);
+            field_of(l + 1, 2, buf, sizeof buf);
+            if (rows < 8)
+                x[rows] = strtod(buf, NULL);
+            rows++;
+        }
+        CHECK_EQ_U(rows, 8); /* 2 runs x 2 shares x (alone, incast) */
+        double r = stats_correlation(x, y, rows < 8 ? rows : 8);
+        fprintf(stderr, "  measured against estimated round trips: r %.3f\n",
+                r);
+        CHECK(r > 0.9);
+        free(lm);
+    }
+    char *s = file_in(dir[1], "sensitivity.csv");
+    CHECK(s != NULL);
+    if (s) {
+        CHECK(strncmp(s, "victim,points,slope,intercept_us,r,c_rel,"
+                         "slope_ctr,intercept_ctr_us,r_ctr,c_rel_ctr\n",
+                      84) == 0);
+        const char *pp = strstr(s, "\npp,");
+        CHECK(pp != NULL);
+        if (pp) {
+            char buf[64];
+            field_of(pp + 1, 6, buf, sizeof buf);
+            CHECK(strtod(buf, NULL) > 0);
+            field_of(pp + 1, 9, buf, sizeof buf);
+            CHECK_NEAR(strtod(buf, NULL), 1.0, 1e-9);
+        }
+        free(s);
+    }
+    for (int i = 0; i < 2; i++)
+        rm_dir(dir[i]);
+}
+
 const struct test_case tests_impact[] = {
+    TEST(test_latency_model_run),
     TEST(test_sensitivity_fit),
     TEST(test_sensitivity_run),
     TEST(test_arithmetic),

@@ -10,10 +10,12 @@
 #include <string.h>
 
 #include "app/gpcnet.h"
+#include "app/micro.h"
 #include "app/workload.h"
 #include "ctl/ctl.h"
 #include "exp/alloc.h"
 #include "exp/stats.h"
+#include "net/latency_model.h"
 
 /* Most ranks per node and nodes, as a job's (exp/jobs.c: PPN_MAX,
  * NODES_MAX). */
@@ -32,6 +34,8 @@
     { .name = key, .type = type_,                                            \
       .offset = offsetof(struct impact_config, field), .help = text,         \
       __VA_ARGS__ }
+
+static const char *const latency_fits[] = { "relative", "absolute", NULL };
 
 static const struct cfg_key section_keys[] = {
     SEC(CFG_UINT32, "nodes", nodes,
@@ -58,6 +62,20 @@ static const struct cfg_key section_keys[] = {
         "placements, run r with seed + r; the victims' iterations are "
         "pooled over them (1)",
         .min = 1, .max = 1000),
+    SEC(CFG_BOOL, "latency_model", latency_model,
+        "Netscope's network latency model (ICS'21 §4.2) from the link "
+        "stall counters: fitted on the first ping-pong victim's round "
+        "trips (latency_model.csv), then M of every victim estimated "
+        "from the counters and its delay sensitivity fitted on it "
+        "(sensitivity.csv); dragonfly systems (false)"),
+    SEC(CFG_CHOICE, "latency_fit", latency_fit,
+        "the latency model's least squares: of \"relative\" errors (the "
+        "paper's criterion, Fig. 4a) or of \"absolute\" ones (relative)",
+        .choices = latency_fits),
+    SEC(CFG_TIME, "latency_window_us", latency_window,
+        "the counters' measurement window of the latency model, us "
+        "(ICS'21: 1 s, a twentieth of its shortest runs or less; 20)",
+        .unit_ps = SIMTIME_US, .fmin = 0.1, .fmax = 1e9),
     { .name = NULL },
 };
 
@@ -267,6 +285,8 @@ int impact_load(struct cfg_file *f, struct impact_config *ic, bool has_jobs,
     memset(ic, 0, sizeof *ic);
     ic->allocation = allocation_registry.entries[ALLOC_LINEAR];
     ic->runs = 1;
+    ic->latency_window = 20 * SIMTIME_US;
+    ic->latency_fit = latency_fits[0];
     config_setting_t *g = cfg_section(f, "impact");
     if (!g)
         return 0;
@@ -276,6 +296,7 @@ int impact_load(struct cfg_file *f, struct impact_config *ic, bool has_jobs,
     ic->nodes_line = cfg_member_line(g, "nodes");
     ic->shares_line = cfg_member_line(g, "shares");
     ic->victim_nodes_line = cfg_member_line(g, "victim_nodes");
+    ic->latency_model_line = cfg_member_line(g, "latency_model");
     static const char *const skip[] = { "victims", "aggressors", NULL };
     int read_errors = cfg_read(f, g, "impact", section_keys, ic, skip, d);
     if (config_setting_type(g) != CONFIG_TYPE_GROUP)
@@ -388,6 +409,21 @@ static void check_workload(const struct job_config *j, uint32_t nodes,
     w->free(state);
 }
 
+static bool is_pingpong(const struct job_config *j)
+{
+    const struct workload *w = (const struct workload *)j->workload;
+    return w && strcmp(w->base.name, "pingpong") == 0;
+}
+
+/* The first ping-pong victim (UINT32_MAX: none). */
+static uint32_t ref_pingpong(const struct impact_config *ic)
+{
+    for (uint32_t v = 0; v < ic->n_victims; v++)
+        if (is_pingpong(&ic->victim[v]))
+            return v;
+    return UINT32_MAX;
+}
+
 int impact_check(const struct impact_config *ic, const struct topo *t,
                  struct diag *d)
 {
@@ -401,6 +437,18 @@ int impact_check(const struct impact_config *ic, const struct topo *t,
                    have);
         return d->errors - before;
     }
+    if (ic->latency_model && !latm_supported(t))
+        diag_error(d, ic->file, ic->latency_model_line,
+                   "impact.latency_model",
+                   "%s is a torus; the latency model enumerates the "
+                   "dragonflies' paths only (Aries, Slingshot, dragonfly)",
+                   t->system);
+    if (ic->latency_model && ref_pingpong(ic) == UINT32_MAX)
+        diag_error(d, ic->file, ic->latency_model_line,
+                   "impact.latency_model",
+                   "no ping-pong victim to fit it on; expected a victim "
+                   "with workload = \"pingpong\" (ICS'21 §6.1 trains the "
+                   "model on ping-pong round trips)");
     uint32_t study = impact_study_nodes(ic, t);
     for (uint32_t s = 0; s < ic->shares.n; s++) {
         double share = ic->shares.v[s];
@@ -553,7 +601,88 @@ struct study {
      * and mean network message time, us (the delay-sensitivity fit) */
     double *pt_t, *pt_m;             /* [victim][per_victim] */
     uint32_t *pt_n, per_victim;
+    /* the latency model's (ic->latency_model): per point, the path
+     * classes averaged over the victim's window and its node pairs (one
+     * way), the ping-pong pair's forward + reverse, the simulation */
+    struct latm_paths *pt_sp, *pt_rt;
+    uint32_t *pt_sim;
 };
+
+/* The latency model's reading of one simulation (a jobs_observer): the
+ * victim's NICs; every window, the path classes of each ordered pair of
+ * them (Eq. 4's spatial mean) and of the ping-pong's pair both ways,
+ * summed with the window's length as weight (Eq. 5's temporal mean). */
+struct lat_obs {
+    struct latm m;
+    bool started, failed;
+    uint32_t *nic, n_nic;
+    uint32_t pp_a, pp_b;             /* UINT32_MAX: not a ping-pong */
+    struct latm_paths sp, rt;
+    double weight;
+};
+
+static void lat_at(void *ctx, const struct net *n, bool closing)
+{
+    struct lat_obs *o = ctx;
+    (void)closing;
+    if (o->failed)
+        return;
+    if (!o->started) {
+        o->started = true;
+        o->failed = latm_init(&o->m, n) != 0;
+        return;
+    }
+    simtime len = latm_window(&o->m);
+    if (len == 0)
+        return;
+    double x = (double)len / (double)SIMTIME_US;
+    struct latm_paths p, sum = { 0 };
+    uint32_t pairs = 0;
+    for (uint32_t i = 0; i < o->n_nic; i++)
+        for (uint32_t k = 0; k < o->n_nic; k++)
+            if (i != k) {
+                latm_pair(&o->m, o->nic[i], o->nic[k], &p);
+                latm_add(&sum, &p, 1.0);
+                pairs++;
+            }
+    if (pairs)
+        latm_add(&o->sp, &sum, x / pairs);
+    if (o->pp_a != UINT32_MAX) {
+        latm_pair(&o->m, o->pp_a, o->pp_b, &p);
+        latm_add(&o->rt, &p, x);
+        latm_pair(&o->m, o->pp_b, o->pp_a, &p);
+        latm_add(&o->rt, &p, x);
+    }
+    o->weight += x;
+}
+
+/* Set o up for victim job j (its nodes placed). Returns 0 or -1. */
+static int lat_obs_init(struct lat_obs *o, const struct topo *t,
+                        const struct job_config *j)
+{
+    memset(o, 0, sizeof *o);
+    o->pp_a = o->pp_b = UINT32_MAX;
+    o->n_nic = j->n_list;
+    o->nic = malloc((o->n_nic ? o->n_nic : 1) * sizeof *o->nic);
+    if (!o->nic)
+        return -1;
+    for (uint32_t i = 0; i < o->n_nic; i++)
+        o->nic[i] = t->nodes[j->list[i]].nic[0];
+    if (is_pingpong(j)) {
+        const struct micro_params *mp = (const void *)j->params;
+        uint32_t b = alloc_rank_node(j->list, j->ppn, mp->peer);
+        o->pp_a = t->nodes[alloc_rank_node(j->list, j->ppn, 0)].nic[0];
+        o->pp_b = t->nodes[b].nic[0];
+    }
+    return 0;
+}
+
+static void lat_obs_free(struct lat_obs *o)
+{
+    if (o->started && !o->failed)
+        latm_free(&o->m);
+    free(o->nic);
+}
 
 /* One simulation: jobs[0..n) (the victim, the aggressor if any); the
  * victim's counted iterations go to *s. Returns 0 or -1. */
@@ -565,17 +694,33 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
     struct jobs_config jc = { .n = n, .job = jobs, .mpi = st->jc->mpi,
                               .awr = st->jc->awr };
     struct jobs_capture cap = { 0 };
+    struct lat_obs lo;
+    struct jobs_observer obs = { .period = st->ic->latency_window,
+                                 .at = lat_at, .ctx = &lo };
+    bool lat = st->ic->latency_model;
+    if (lat && lat_obs_init(&lo, st->t, &jobs[0]) != 0) {
+        lat_obs_free(&lo);
+        diag_error(d, NULL, 0, "impact", "out of memory");
+        return -1;
+    }
     struct jobs_output out = {
         .jobs = st->f[0], .iterations = st->f[1], .ranks = st->f[2],
         .metrics = st->f[3], .load = st->f[4], .run = st->sims,
         .header = st->sims == 0, .capture = &cap,
+        .observer = lat ? &obs : NULL,
     };
     double t0 = time_wall_seconds();
     simtime end = 0;
     int rc = jobs_run(&jc, st->t, st->np, seed, st->limit, &out, &end, d);
     for (size_t i = 0; i < N_RUN_FILES; i++)
         fflush(st->f[i]);
+    if (rc >= 0 && lat && lo.failed) {
+        diag_error(d, NULL, 0, "impact", "out of memory");
+        rc = -1;
+    }
     if (rc < 0) {
+        if (lat)
+            lat_obs_free(&lo);
         jobs_capture_free(&cap);
         return -1;
     }
@@ -624,7 +769,18 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
         st->pt_t[k] = mean;
         st->pt_m[k] = (double)v->msg_time / (double)v->msg_timed /
                       (double)SIMTIME_US;
+        st->pt_sim[k] = st->sims - 1;
+        /* the time averages; NaN: no window (the model off) */
+        struct latm_paths none = { NAN, NAN, NAN, NAN };
+        st->pt_sp[k] = st->pt_rt[k] = none;
+        if (lat && lo.weight > 0) {
+            st->pt_sp[k] = st->pt_rt[k] = (struct latm_paths){ 0 };
+            latm_add(&st->pt_sp[k], &lo.sp, 1.0 / lo.weight);
+            latm_add(&st->pt_rt[k], &lo.rt, 1.0 / lo.weight);
+        }
     }
+    if (lat)
+        lat_obs_free(&lo);
     fprintf(stderr,
             "  impact %u/%u: run %u, share %.2f, %s %s%s: %u iterations, "
             "mean %.3f us%s (%.1f s)\n",
@@ -660,84 +816,229 @@ void impact_fit(const double *m, const double *t, uint32_t n,
     f->r = syy > 0 ? sxy / sqrt(sxx * syy) : NAN;
 }
 
+/* A figure for the console: "-" where undefined. */
+static const char *fig(char *buf, size_t cap, int decimals, double x)
+{
+    if (!isfinite(x))
+        return "-";
+    snprintf(buf, cap, "%.*f", decimals, x);
+    return buf;
+}
+
+/* A CSV field: empty where undefined. */
+static void csv_fig(FILE *f, double x)
+{
+    if (isfinite(x))
+        fprintf(f, "%.6f", x);
+}
+
+/* Netscope's latency model (ICS'21 §4.2, trained as §6.1 does): Eq. 12's
+ * constants fitted on the first ping-pong victim's simulations, its
+ * round trips (the mean iteration: one exchange) against the counters'
+ * path classes forward + reverse; each estimate's error and Pearson's r
+ * (Fig. 4a) to latency_model.csv and the console. f->n = 0 when there
+ * is nothing to fit (the model off). */
+static int latency_fit(const struct study *st, const char *dir,
+                       struct latm_fit *f, struct diag *d)
+{
+    const struct impact_config *ic = st->ic;
+    bool relative = strcmp(ic->latency_fit, "relative") == 0;
+    latm_fit(NULL, NULL, 0, relative, f);
+    uint32_t ref = ref_pingpong(ic);
+    if (!ic->latency_model || ref == UINT32_MAX)
+        return 0;
+    size_t at = (size_t)ref * st->per_victim;
+    uint32_t n = st->pt_n[ref], m = 0;
+    struct latm_paths *rt = calloc(n ? n : 1, sizeof *rt);
+    double *y = calloc(n ? n : 1, sizeof *y);
+    double *est = calloc(n ? n : 1, sizeof *est);
+    double *err = calloc(n ? n : 1, sizeof *err);
+    uint32_t *sim = calloc(n ? n : 1, sizeof *sim);
+    int rc = -1;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/latency_model.csv", dir);
+    FILE *out = NULL;
+    if (!rt || !y || !est || !err || !sim) {
+        diag_error(d, NULL, 0, "impact", "out of memory");
+        goto done;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (isfinite(st->pt_rt[at + i].q_min)) {
+            rt[m] = st->pt_rt[at + i];
+            y[m] = st->pt_t[at + i];
+            sim[m++] = st->pt_sim[at + i];
+        }
+    latm_fit(rt, y, m, relative, f);
+    uint32_t in30 = 0;
+    for (uint32_t i = 0; i < m; i++) {
+        est[i] = f->k0 + latm_delay(f, &rt[i]);
+        err[i] = 100.0 * fabs(est[i] - y[i]) / y[i];
+        in30 += err[i] <= 30.0;
+    }
+    double r = m ? stats_correlation(y, est, m) : NAN;
+    out = fopen(path, "w");
+    if (!out) {
+        diag_error(d, path, 0, "impact", "cannot write the file");
+        goto done;
+    }
+    fprintf(out, "run,rtt_us,estimate_us,error_pct,q_min,links_min,q_non,"
+                 "links_non\n");
+    for (uint32_t i = 0; i < m; i++) {
+        fprintf(out, "%u,%.6f,", sim[i], y[i]);
+        csv_fig(out, est[i]);
+        fputc(',', out);
+        csv_fig(out, 100.0 * (est[i] - y[i]) / y[i]);
+        fprintf(out, ",%.6f,%.6f,%.6f,%.6f\n", rt[i].q_min, rt[i].n_min,
+                rt[i].q_non, rt[i].n_non);
+    }
+    if (fclose(out) != 0) {
+        out = NULL;
+        diag_error(d, path, 0, "impact", "cannot write the file");
+        goto done;
+    }
+    out = NULL;
+    struct stats_summary es;
+    stats_summarize(err, m, est, &es); /* est: scratch from here */
+    char b[7][32];
+    printf("\nlatency model (ICS'21 §4.2), fitted on %s's %u round trips "
+           "(least squares of %s errors): "
+           "RTT = k0 + D(there) + D(back), D = w (k1 Qmin + k2 Nmin) + "
+           "(1 - w) (k1 Qnon + k2 Nnon) over the minimal and non-minimal "
+           "paths (latency_model.csv)\n"
+           "  k0 %s us, k1 %s us, k2 %s us, w %s; Pearson r %s; %s %% of "
+           "the round trips within 30 %%, |error| median %s %% (ICS'21 Fig. "
+           "4a: 75 %% within 30 %%; r 0.71 Voltrino, 0.67 Cori)\n",
+           ic->victim[ref].name, m, ic->latency_fit,
+           fig(b[0], 32, 3, f->k0),
+           fig(b[1], 32, 4, f->k1), fig(b[2], 32, 4, f->k2),
+           fig(b[3], 32, 2, f->w), fig(b[4], 32, 3, r),
+           m ? fig(b[5], 32, 0, 100.0 * in30 / m) : "-",
+           m ? fig(b[6], 32, 1, es.median) : "-");
+    rc = 0;
+done:
+    if (out)
+        fclose(out);
+    free(rt);
+    free(y);
+    free(est);
+    free(err);
+    free(sim);
+    return rc;
+}
+
 /* Netscope's delay sensitivity (ICS'21 §4.1, Eqs. 1-5) of each victim:
  * T = c M + k fitted by least squares over its simulations (alone and
  * beside every aggressor, at every share and placement: the congestion
  * varied, as the paper's runs under varied placement and GPCNeT
  * settings), T its mean iteration, M its mean network message time; c
  * relative to the first ping-pong victim's (the paper's unit: ping-pong
- * = 1). Written to sensitivity.csv and printed. */
+ * = 1). With the latency model (lf->n > 0) the same fit again with M
+ * estimated from the counters as the paper does (Eq. 3): k0 / 2, the
+ * fitted o_src + b + o_dst of one 8-byte message, + D averaged over the
+ * victim's ordered node pairs (Eq. 4) and its windows (Eq. 5) — the
+ * constant part moves k, not c. Written to sensitivity.csv and printed. */
 static int sensitivity(const struct study *st, const char *dir,
-                       struct diag *d)
+                       const struct latm_fit *lf, struct diag *d)
 {
     const struct impact_config *ic = st->ic;
     uint32_t n_v = ic->n_victims, ref = UINT32_MAX;
-    struct impact_fit *fit = calloc(n_v ? n_v : 1, sizeof *fit);
-    if (!fit) {
+    struct impact_fit *fit = calloc(n_v ? 2 * n_v : 1, sizeof *fit);
+    double *mc = calloc(st->per_victim ? st->per_victim : 1, sizeof *mc);
+    double *tc = calloc(st->per_victim ? st->per_victim : 1, sizeof *tc);
+    FILE *f = NULL;
+    int rc = -1;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/sensitivity.csv", dir);
+    if (!fit || !mc || !tc) {
         diag_error(d, NULL, 0, "impact", "out of memory");
-        return -1;
+        goto done;
     }
+    struct impact_fit *ctr = fit + n_v;
+    bool model = lf->n > 0 && isfinite(lf->k1);
     for (uint32_t v = 0; v < n_v; v++) {
         size_t at = (size_t)v * st->per_victim;
         impact_fit(st->pt_m + at, st->pt_t + at, st->pt_n[v], &fit[v]);
-        const struct workload *w =
-            (const struct workload *)ic->victim[v].workload;
-        if (ref == UINT32_MAX && strcmp(w->base.name, "pingpong") == 0 &&
+        if (ref == UINT32_MAX && is_pingpong(&ic->victim[v]) &&
             isfinite(fit[v].slope) && fit[v].slope > 0)
             ref = v;
+        uint32_t k = 0;
+        for (uint32_t i = 0; model && i < st->pt_n[v]; i++)
+            if (isfinite(st->pt_sp[at + i].q_min)) {
+                mc[k] = lf->k0 / 2 + latm_delay(lf, &st->pt_sp[at + i]);
+                tc[k++] = st->pt_t[at + i];
+            }
+        impact_fit(mc, tc, k, &ctr[v]);
     }
-    char path[4096];
-    snprintf(path, sizeof path, "%s/sensitivity.csv", dir);
-    FILE *f = fopen(path, "w");
+    uint32_t cref = ref_pingpong(ic);
+    f = fopen(path, "w");
     if (!f) {
         diag_error(d, path, 0, "impact", "cannot write the file");
-        free(fit);
-        return -1;
+        goto done;
     }
-    fprintf(f, "victim,points,slope,intercept_us,r,c_rel\n");
+    fprintf(f, "victim,points,slope,intercept_us,r,c_rel,slope_ctr,"
+               "intercept_ctr_us,r_ctr,c_rel_ctr\n");
     printf("\ndelay sensitivity (ICS'21 §4.1): T = c M + k over each "
            "victim's simulations (T its mean iteration, M its mean network "
-           "message time); c_rel = c / c of %s%s\n",
+           "message time%s); c_rel = c / c of %s%s\n",
+           model ? "; \"ctr\": M from the counters by the latency model, "
+                   "as the paper estimates it"
+                 : "",
            ref == UINT32_MAX ? "a ping-pong victim (none: empty)"
                              : ic->victim[ref].name,
            ref == UINT32_MAX ? "" : " (the paper's unit)");
-    printf("%-20s %6s %12s %12s %8s %8s\n", "victim", "points", "c",
-           "k (us)", "r", "c_rel");
+    printf("%-20s %6s %12s %12s %8s %8s", "victim", "points", "c", "k (us)",
+           "r", "c_rel");
+    if (model)
+        printf(" %12s %8s %10s", "c (ctr)", "r (ctr)", "c_rel (ctr)");
+    putchar('\n');
     for (uint32_t v = 0; v < n_v; v++) {
-        const struct impact_fit *x = &fit[v];
+        const struct impact_fit *x = &fit[v], *y = &ctr[v];
         double rel = ref == UINT32_MAX ? NAN : x->slope / fit[ref].slope;
+        double crel = cref == UINT32_MAX || !(ctr[cref].slope > 0)
+                          ? NAN
+                          : y->slope / ctr[cref].slope;
         fprintf(f, "%s,%u,", ic->victim[v].name, x->n);
         if (isfinite(x->slope))
             fprintf(f, "%.6f,%.6f", x->slope, x->intercept);
         else
             fputc(',', f);
         fputc(',', f);
-        if (isfinite(x->r))
-            fprintf(f, "%.6f", x->r);
+        csv_fig(f, x->r);
         fputc(',', f);
-        if (isfinite(rel))
-            fprintf(f, "%.6f", rel);
+        csv_fig(f, rel);
+        fputc(',', f);
+        if (isfinite(y->slope))
+            fprintf(f, "%.6f,%.6f", y->slope, y->intercept);
+        else
+            fputc(',', f);
+        fputc(',', f);
+        csv_fig(f, y->r);
+        fputc(',', f);
+        csv_fig(f, crel);
         fputc('\n', f);
         /* "-" where a figure is undefined (fewer than two finished
          * simulations, no spread in M, no ping-pong) */
-        char c_s[32] = "-", k_s[32] = "-", r_s[32] = "-", rel_s[32] = "-";
-        if (isfinite(x->slope)) {
-            snprintf(c_s, sizeof c_s, "%.3f", x->slope);
-            snprintf(k_s, sizeof k_s, "%.3f", x->intercept);
-        }
-        if (isfinite(x->r))
-            snprintf(r_s, sizeof r_s, "%.3f", x->r);
-        if (isfinite(rel))
-            snprintf(rel_s, sizeof rel_s, "%.3f", rel);
-        printf("%-20s %6u %12s %12s %8s %8s\n", ic->victim[v].name, x->n,
-               c_s, k_s, r_s, rel_s);
+        char b[7][32];
+        printf("%-20s %6u %12s %12s %8s %8s", ic->victim[v].name, x->n,
+               fig(b[0], 32, 3, x->slope),
+               fig(b[1], 32, 3, x->intercept),
+               fig(b[2], 32, 3, x->r), fig(b[3], 32, 3, rel));
+        if (model)
+            printf(" %12s %8s %10s", fig(b[4], 32, 3, y->slope),
+                   fig(b[5], 32, 3, y->r),
+                   fig(b[6], 32, 3, crel));
+        putchar('\n');
+    }
+    rc = 0;
+done:
+    if (f && fclose(f) != 0 && rc == 0) {
+        diag_error(d, path, 0, "impact", "cannot write the file");
+        rc = -1;
     }
     free(fit);
-    if (fclose(f) != 0) {
-        diag_error(d, path, 0, "impact", "cannot write the file");
-        return -1;
-    }
-    return 0;
+    free(mc);
+    free(tc);
+    return rc;
 }
 
 /* us of simtime samples into out. */
@@ -814,10 +1115,14 @@ int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
     st.pt_t = calloc((size_t)n_v * st.per_victim, sizeof *st.pt_t);
     st.pt_m = calloc((size_t)n_v * st.per_victim, sizeof *st.pt_m);
     st.pt_n = calloc(n_v, sizeof *st.pt_n);
+    st.pt_sp = calloc((size_t)n_v * st.per_victim, sizeof *st.pt_sp);
+    st.pt_rt = calloc((size_t)n_v * st.per_victim, sizeof *st.pt_rt);
+    st.pt_sim = calloc((size_t)n_v * st.per_victim, sizeof *st.pt_sim);
     double *a = NULL, *b = NULL, *scratch = NULL;
     int rc = -1;
     if (!st.iso || !st.con || !st.iso_done || !st.con_done || !cells ||
-        !st.pt_t || !st.pt_m || !st.pt_n) {
+        !st.pt_t || !st.pt_m || !st.pt_n || !st.pt_sp || !st.pt_rt ||
+        !st.pt_sim) {
         diag_error(d, NULL, 0, "impact", "out of memory");
         goto done;
     }
@@ -933,7 +1238,9 @@ int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
         }
     }
     impact_print_table(stdout, ic, cells, n_cells);
-    if (sensitivity(&st, dir, d) != 0)
+    struct latm_fit lf;
+    if (latency_fit(&st, dir, &lf, d) != 0 ||
+        sensitivity(&st, dir, &lf, d) != 0)
         goto done;
     bool drawn = false;
     if (impact_report(dir, ic, cells, n_cells, info, &drawn, stderr) != 0)
@@ -966,6 +1273,9 @@ done:
     free(st.pt_t);
     free(st.pt_m);
     free(st.pt_n);
+    free(st.pt_sp);
+    free(st.pt_rt);
+    free(st.pt_sim);
     free(cells);
     free(a);
     free(b);

@@ -110,6 +110,10 @@ struct impact_config {
     uint32_t victim_nodes;         /* 0: all the victims' nodes */
     simtime warmup;                /* the victims start here */
     uint32_t runs;                 /* placements, seed + r */
+    bool latency_model;            /* ICS'21 §4.2 from the counters */
+    simtime latency_window;        /* its measurement window */
+    const char *latency_fit;       /* "relative" or "absolute" errors */
+    int latency_model_line;
     uint32_t n_victims, n_aggressors;
     struct job_config *victim;     /* [n_victims]: workload, params,
                                       ppn, routing, nodes (0: the

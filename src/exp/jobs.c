@@ -1387,18 +1387,30 @@ static uint32_t jobs_finished(const struct dmpi *m)
 /* Run until the foreground jobs end, the queue empties or `limit`, in
  * steps of simulated time so that progress can be shown. */
 static void run_until(struct sim *s, struct dmpi *m, simtime limit,
-                      FILE *progress)
+                      FILE *progress, const struct jobs_observer *obs,
+                      const struct net *net)
 {
     const simtime step = 10 * SIMTIME_US;
     double t0 = time_wall_seconds(), shown = t0;
+    simtime next = obs && obs->period ? s->now + obs->period : SIMTIME_MAX;
     while (!dmpi_done(m) && !m->error && !sim_failed(s) && !sim_interrupt &&
            evq_size(&s->q) > 0) {
         const struct event *e = evq_peek(&s->q);
         if (e->time > limit)
             break;
+        if (e->time >= next) { /* the observer's instant: nothing before */
+            if (next > s->now && !sim_run_before(s, next))
+                break;
+            obs->at(obs->ctx, net, false);
+            next = next + obs->period < next ? SIMTIME_MAX
+                                             : next + obs->period;
+            continue;
+        }
         simtime until = e->time + step;
         if (until > limit || until < e->time)
             until = limit;
+        if (until >= next)
+            until = next - 1;
         sim_run(s, until);
         double now = time_wall_seconds();
         if (progress && now - shown >= 2.0) {
@@ -1663,21 +1675,28 @@ static int run_all(const struct jobs_config *jc, const struct topo *t,
         return -1;
     }
     int rc = -1;
-    if (setup(u, jc, t, np, seed, d) != 0)
+    struct net_params p = *np;
+    p.counters = p.counters || out->observer; /* it reads them */
+    if (setup(u, jc, t, &p, seed, d) != 0)
         goto done;
     struct sim *s = &u->s;
     struct dmpi *m = &u->m;
+    const struct jobs_observer *obs = out->observer;
     /* the window opens when the first measured job starts: what the
      * background sent before does not count */
     simtime t0 = window_start(jc);
     if (t0 > 0 && t0 <= limit)
         sim_run_before(s, t0);
     offered_start(&u->off, t0);
-    run_until(s, m, limit, out->progress);
+    if (obs)
+        obs->at(obs->ctx, &u->net, false);
+    run_until(s, m, limit, out->progress, obs, &u->net);
     if (sim_interrupt && !dmpi_done(m)) {
         rc = SIM_INTERRUPTED; /* nothing of the run is written */
         goto done;
     }
+    if (obs)
+        obs->at(obs->ctx, &u->net, true);
     offered_end(&u->off, s->now);
     if (m->error) {
         diag_error(d, NULL, 0, "jobs", "%s", m->why);

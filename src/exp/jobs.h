@@ -203,6 +203,18 @@ struct jobs_capture {
 
 void jobs_capture_free(struct jobs_capture *c);
 
+/* Something that reads the network during the measured window (the
+ * impact study's latency model, net/latency_model.h): `at` is called
+ * with the network when the window opens (closing false), every `period`
+ * of simulated time after (0: never) and when it closes (closing true),
+ * each time at an instant before that instant's events (sim_run_before).
+ * jobs_run keeps the counters for it (results unchanged). */
+struct jobs_observer {
+    simtime period;
+    void (*at)(void *ctx, const struct net *n, bool closing);
+    void *ctx;
+};
+
 /* Where the results go (any may be NULL) and what is printed. */
 struct jobs_output {
     FILE *jobs, *iterations, *ranks; /* CSV, header first */
@@ -215,6 +227,7 @@ struct jobs_output {
     FILE *progress;                  /* progress lines (stderr), or NULL */
     struct jobs_capture *capture;    /* filled after a run that returns
                                         0 or 1, or NULL */
+    const struct jobs_observer *observer; /* or NULL */
 };
 
 /* Place jc's jobs on t (seed: the allocations' streams) and, with a

@@ -117,9 +117,7 @@ void links_read(const struct links *L, const struct net *n, uint32_t i,
     }
 }
 
-/* Cycle length of the stall counters, seconds (counters.c: 800 MHz on
- * Aries and Gemini, 1 GHz elsewhere). */
-static double cycle_s(const struct net *n)
+double links_cycle_s(const struct net *n)
 {
     return n->t->family == TOPO_ARIES || n->t->family == TOPO_TORUS
                ? 1.25e-9
@@ -133,7 +131,8 @@ void link_metrics(const struct links *L, const struct net *n, uint32_t i,
     const struct link *l = &L->link[i];
     double secs = (double)interval * 1e-12;
     m->traffic_bytes = (double)(d->flits[0] + d->flits[1]) * n->p.flit_bytes;
-    m->stall_s = l->count ? (double)d->cr_stall * cycle_s(n) / l->count : 0;
+    m->stall_s =
+        l->count ? (double)d->cr_stall * links_cycle_s(n) / l->count : 0;
     m->pct_stalled = secs > 0 ? 100.0 * m->stall_s / secs : 0;
     m->used_bw_pct = secs > 0 && l->bw ? 100.0 * m->traffic_bytes / secs /
                                              (double)l->bw

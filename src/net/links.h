@@ -61,6 +61,10 @@ const char *link_dir(const struct link *l);
 void links_read(const struct links *L, const struct net *n, uint32_t i,
                 struct link_counts *c);
 
+/* Cycle length of the stall counters, seconds (counters.c: 800 MHz on
+ * Aries and Gemini, 1 GHz elsewhere). */
+double links_cycle_s(const struct net *n);
+
 /* Derived metrics of counts d accumulated over `interval`. */
 struct link_metrics {
     double traffic_bytes;   /* arrived over the link */
