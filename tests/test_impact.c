@@ -659,10 +659,10 @@ static void test_latency_model_run(void)
         for (const char *l = strchr(lm, '\n'); l && l[1];
              l = strchr(l + 1, '\n')) {
             char buf[64];
-            field_of(l + 1, 1, buf, sizeof buf);
+            field_of(l + 1, 2, buf, sizeof buf);
             if (rows < 8)
                 y[rows] = strtod(buf, NULL);
-            field_of(l + 1, 2, buf, sizeof buf);
+            field_of(l + 1, 3, buf, sizeof buf);
             if (rows < 8)
                 x[rows] = strtod(buf, NULL);
             rows++;

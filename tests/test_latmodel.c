@@ -320,16 +320,26 @@ static void test_fit(void)
     CHECK_NEAR(f.k0, 2.0, 1e-9);
     CHECK_NEAR(f.k1, 0.5, 1e-9);
     CHECK_NEAR(f.k2, 0.2, 1e-9);
-    /* every pair at one distance: k2 x links goes into k0 */
+    /* every pair at one distance: (k1 + k2) x links goes into k0 */
     for (int i = 0; i < N; i++) {
+        rt[i].q_min += 6 - rt[i].n_min;
+        rt[i].q_non += 8 - rt[i].n_non;
         rt[i].n_min = 6, rt[i].n_non = 8;
         y[i] = truth.k0 + latm_delay(&truth, &rt[i]);
     }
     latm_fit(rt, y, N, false, &f);
     CHECK_NEAR(f.w, 0.3, 1e-12);
     CHECK_NEAR(f.k1, 0.5, 1e-9);
-    CHECK_NEAR(f.k2, 0.0, 1e-12);
-    CHECK_NEAR(f.k0, 2.0 + 0.2 * (0.3 * 6 + 0.7 * 8), 1e-9);
+    CHECK_NEAR(f.k1 + f.k2, 0.0, 1e-9);
+    CHECK_NEAR(f.k0, 2.0 + 0.7 * (0.3 * 6 + 0.7 * 8), 1e-9);
+    /* and so when they differ by 2 %, not a real spread */
+    for (int i = 0; i < N; i++) {
+        rt[i].n_min += (i & 1) * 0.12, rt[i].q_min += (i & 1) * 0.12;
+        y[i] = truth.k0 + latm_delay(&truth, &rt[i]) + 0.01 * (i % 3);
+    }
+    latm_fit(rt, y, N, false, &f);
+    CHECK_NEAR(f.k1 + f.k2, 0.0, 1e-9);
+    CHECK(f.k0 > 2.0 && f.k0 < 10.0);
     /* exact data: relative squares find the same constants */
     latm_fit(rt, y, N, true, &f);
     CHECK_NEAR(f.w, 0.3, 1e-12);

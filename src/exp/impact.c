@@ -606,6 +606,7 @@ struct study {
      * way), the ping-pong pair's forward + reverse, the simulation */
     struct latm_paths *pt_sp, *pt_rt;
     uint32_t *pt_sim;
+    const char **pt_agg;             /* the aggressor's name, NULL alone */
 };
 
 /* The latency model's reading of one simulation (a jobs_observer): the
@@ -770,6 +771,7 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
         st->pt_m[k] = (double)v->msg_time / (double)v->msg_timed /
                       (double)SIMTIME_US;
         st->pt_sim[k] = st->sims - 1;
+        st->pt_agg[k] = n > 1 ? jobs[1].name : NULL;
         /* the time averages; NaN: no window (the model off) */
         struct latm_paths none = { NAN, NAN, NAN, NAN };
         st->pt_sp[k] = st->pt_rt[k] = none;
@@ -854,11 +856,12 @@ static int latency_fit(const struct study *st, const char *dir,
     double *est = calloc(n ? n : 1, sizeof *est);
     double *err = calloc(n ? n : 1, sizeof *err);
     uint32_t *sim = calloc(n ? n : 1, sizeof *sim);
+    const char **agg = calloc(n ? n : 1, sizeof *agg);
     int rc = -1;
     char path[4096];
     snprintf(path, sizeof path, "%s/latency_model.csv", dir);
     FILE *out = NULL;
-    if (!rt || !y || !est || !err || !sim) {
+    if (!rt || !y || !est || !err || !sim || !agg) {
         diag_error(d, NULL, 0, "impact", "out of memory");
         goto done;
     }
@@ -866,14 +869,17 @@ static int latency_fit(const struct study *st, const char *dir,
         if (isfinite(st->pt_rt[at + i].q_min)) {
             rt[m] = st->pt_rt[at + i];
             y[m] = st->pt_t[at + i];
+            agg[m] = st->pt_agg[at + i];
             sim[m++] = st->pt_sim[at + i];
         }
     latm_fit(rt, y, m, relative, f);
-    uint32_t in30 = 0;
+    uint32_t in30 = 0, con = 0, con30 = 0;
     for (uint32_t i = 0; i < m; i++) {
         est[i] = f->k0 + latm_delay(f, &rt[i]);
         err[i] = 100.0 * fabs(est[i] - y[i]) / y[i];
         in30 += err[i] <= 30.0;
+        con += agg[i] != NULL;
+        con30 += agg[i] && err[i] <= 30.0;
     }
     double r = m ? stats_correlation(y, est, m) : NAN;
     out = fopen(path, "w");
@@ -881,10 +887,10 @@ static int latency_fit(const struct study *st, const char *dir,
         diag_error(d, path, 0, "impact", "cannot write the file");
         goto done;
     }
-    fprintf(out, "run,rtt_us,estimate_us,error_pct,q_min,links_min,q_non,"
-                 "links_non\n");
+    fprintf(out, "run,aggressor,rtt_us,estimate_us,error_pct,q_min,"
+                 "links_min,q_non,links_non\n");
     for (uint32_t i = 0; i < m; i++) {
-        fprintf(out, "%u,%.6f,", sim[i], y[i]);
+        fprintf(out, "%u,%s,%.6f,", sim[i], agg[i] ? agg[i] : "", y[i]);
         csv_fig(out, est[i]);
         fputc(',', out);
         csv_fig(out, 100.0 * (est[i] - y[i]) / y[i]);
@@ -899,20 +905,22 @@ static int latency_fit(const struct study *st, const char *dir,
     out = NULL;
     struct stats_summary es;
     stats_summarize(err, m, est, &es); /* est: scratch from here */
-    char b[7][32];
+    char b[8][32];
     printf("\nlatency model (ICS'21 §4.2), fitted on %s's %u round trips "
            "(least squares of %s errors): "
            "RTT = k0 + D(there) + D(back), D = w (k1 Qmin + k2 Nmin) + "
            "(1 - w) (k1 Qnon + k2 Nnon) over the minimal and non-minimal "
            "paths (latency_model.csv)\n"
            "  k0 %s us, k1 %s us, k2 %s us, w %s; Pearson r %s; %s %% of "
-           "the round trips within 30 %%, |error| median %s %% (ICS'21 Fig. "
-           "4a: 75 %% within 30 %%; r 0.71 Voltrino, 0.67 Cori)\n",
+           "the round trips within 30 %% (%s %% of the %u beside an "
+           "aggressor), |error| median %s %% (ICS'21 Fig. 4a: 75 %% within "
+           "30 %%; r 0.71 Voltrino, 0.67 Cori)\n",
            ic->victim[ref].name, m, ic->latency_fit,
            fig(b[0], 32, 3, f->k0),
            fig(b[1], 32, 4, f->k1), fig(b[2], 32, 4, f->k2),
            fig(b[3], 32, 2, f->w), fig(b[4], 32, 3, r),
            m ? fig(b[5], 32, 0, 100.0 * in30 / m) : "-",
+           con ? fig(b[7], 32, 0, 100.0 * con30 / con) : "-", con,
            m ? fig(b[6], 32, 1, es.median) : "-");
     rc = 0;
 done:
@@ -923,6 +931,7 @@ done:
     free(est);
     free(err);
     free(sim);
+    free(agg);
     return rc;
 }
 
@@ -1118,11 +1127,12 @@ int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
     st.pt_sp = calloc((size_t)n_v * st.per_victim, sizeof *st.pt_sp);
     st.pt_rt = calloc((size_t)n_v * st.per_victim, sizeof *st.pt_rt);
     st.pt_sim = calloc((size_t)n_v * st.per_victim, sizeof *st.pt_sim);
+    st.pt_agg = calloc((size_t)n_v * st.per_victim, sizeof *st.pt_agg);
     double *a = NULL, *b = NULL, *scratch = NULL;
     int rc = -1;
     if (!st.iso || !st.con || !st.iso_done || !st.con_done || !cells ||
         !st.pt_t || !st.pt_m || !st.pt_n || !st.pt_sp || !st.pt_rt ||
-        !st.pt_sim) {
+        !st.pt_sim || !st.pt_agg) {
         diag_error(d, NULL, 0, "impact", "out of memory");
         goto done;
     }
@@ -1276,6 +1286,7 @@ done:
     free(st.pt_sp);
     free(st.pt_rt);
     free(st.pt_sim);
+    free(st.pt_agg);
     free(cells);
     free(a);
     free(b);

@@ -73,6 +73,13 @@
  *   impact_runs.csv a row per simulation: which run, share, victim,
  *                   aggressor ("" alone), its seed, end time and the
  *                   victim's and aggressor's nodes (ranges)
+ *   sensitivity.csv Netscope's delay sensitivity of each victim (ICS'21
+ *                   Eq. 2) over its simulations, M measured per message
+ *                   and, with latency_model, estimated from the counters
+ *   latency_model.csv with latency_model: the first ping-pong victim's
+ *                   round trips against Netscope's latency model
+ *                   (ICS'21 §4.2, net/latency_model.h), read through a
+ *                   jobs_observer every latency_window
  *   jobs.csv, iterations.csv, ranks.csv, metrics.csv, load.csv: the jobs
  *                   runner's files, the `run` column the simulation's
  *                   number in impact_runs.csv

@@ -39,9 +39,14 @@
  * the ends' host overheads and serialisation, o_src + b + o_dst of Eq. 3
  * both ways, which a round trip holds and Eq. 12 does not (constant for
  * one message size; inferred). w on a grid of 0.01, k0, k1, k2 linear
- * for each w. Where the training pairs' link counts do not vary (one
- * distance), k2 cannot be told from k0 and k0 carries both (k2 = 0).
- * Since Q_l >= 1, an idle link costs k1 + k2. The paper says "least sum
+ * for each w, fitted as RTT = k0 + k1 E + (k1 + k2) N with E = Q - N
+ * the queueing above idle (Q_l >= 1), so that an idle link costs
+ * k1 + k2. Where the training pairs' link counts N vary by less than
+ * LATM_MIN_CV of their mean (one distance: every random pair of Cori's
+ * is between groups, 12.9 to 13.1 links both ways), the per-link cost
+ * cannot be told from k0 and k0 carries it (k1 + k2 = 0); fitted
+ * anyway, least squares turns a 2 % spread in N into k0 = -3,083 us.
+ * The paper says "least sum
  * of squares" and judges the model by each estimate's percentage error
  * (Fig. 4a); round trips span two orders of magnitude under congestion
  * (2.4 us idle, 175 us beside an incast on Voltrino), and plain squares
@@ -63,6 +68,10 @@
 
 /* P is capped here (percent). */
 #define LATM_MAX_PCT 99.0
+
+/* The fit takes a quantity that varies by less than this share of its
+ * mean over the training round trips as constant (latm_fit). */
+#define LATM_MIN_CV 0.05
 
 /* The two path classes' means between two NICs, one way (or summed over
  * both ways for a round trip): sum of Q_l and number of links. */
