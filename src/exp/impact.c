@@ -14,6 +14,7 @@
 #include "app/workload.h"
 #include "ctl/ctl.h"
 #include "exp/alloc.h"
+#include "exp/outdir.h"
 #include "exp/stats.h"
 #include "net/latency_model.h"
 
@@ -858,9 +859,7 @@ static int latency_fit(const struct study *st, const char *dir,
     uint32_t *sim = calloc(n ? n : 1, sizeof *sim);
     const char **agg = calloc(n ? n : 1, sizeof *agg);
     int rc = -1;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/latency_model.csv", dir);
-    FILE *out = NULL;
+    struct outfile of = { 0 };
     if (!rt || !y || !est || !err || !sim || !agg) {
         diag_error(d, NULL, 0, "impact", "out of memory");
         goto done;
@@ -882,11 +881,9 @@ static int latency_fit(const struct study *st, const char *dir,
         con30 += agg[i] && err[i] <= 30.0;
     }
     double r = m ? stats_correlation(y, est, m) : NAN;
-    out = fopen(path, "w");
-    if (!out) {
-        diag_error(d, path, 0, "impact", "cannot write the file");
-        goto done;
-    }
+    if (outfile_open(&of, dir, "latency_model.csv", stderr) != 0)
+        goto done; /* reported */
+    FILE *out = of.f;
     fprintf(out, "run,aggressor,rtt_us,estimate_us,error_pct,q_min,"
                  "links_min,q_non,links_non\n");
     for (uint32_t i = 0; i < m; i++) {
@@ -897,12 +894,8 @@ static int latency_fit(const struct study *st, const char *dir,
         fprintf(out, ",%.6f,%.6f,%.6f,%.6f\n", rt[i].q_min, rt[i].n_min,
                 rt[i].q_non, rt[i].n_non);
     }
-    if (fclose(out) != 0) {
-        out = NULL;
-        diag_error(d, path, 0, "impact", "cannot write the file");
-        goto done;
-    }
-    out = NULL;
+    if (outfile_commit(&of, stderr) != 0)
+        goto done; /* reported */
     struct stats_summary es;
     stats_summarize(err, m, est, &es); /* est: scratch from here */
     char b[8][32];
@@ -924,8 +917,8 @@ static int latency_fit(const struct study *st, const char *dir,
            m ? fig(b[6], 32, 1, es.median) : "-");
     rc = 0;
 done:
-    if (out)
-        fclose(out);
+    if (rc != 0 && of.f)
+        outfile_abandon(&of);
     free(rt);
     free(y);
     free(est);
@@ -954,10 +947,8 @@ static int sensitivity(const struct study *st, const char *dir,
     struct impact_fit *fit = calloc(n_v ? 2 * n_v : 1, sizeof *fit);
     double *mc = calloc(st->per_victim ? st->per_victim : 1, sizeof *mc);
     double *tc = calloc(st->per_victim ? st->per_victim : 1, sizeof *tc);
-    FILE *f = NULL;
+    struct outfile of = { 0 };
     int rc = -1;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/sensitivity.csv", dir);
     if (!fit || !mc || !tc) {
         diag_error(d, NULL, 0, "impact", "out of memory");
         goto done;
@@ -979,11 +970,9 @@ static int sensitivity(const struct study *st, const char *dir,
         impact_fit(mc, tc, k, &ctr[v]);
     }
     uint32_t cref = ref_pingpong(ic);
-    f = fopen(path, "w");
-    if (!f) {
-        diag_error(d, path, 0, "impact", "cannot write the file");
-        goto done;
-    }
+    if (outfile_open(&of, dir, "sensitivity.csv", stderr) != 0)
+        goto done; /* reported */
+    FILE *f = of.f;
     fprintf(f, "victim,points,slope,intercept_us,r,c_rel,slope_ctr,"
                "intercept_ctr_us,r_ctr,c_rel_ctr\n");
     printf("\ndelay sensitivity (ICS'21 §4.1): T = c M + k over each "
@@ -1038,12 +1027,10 @@ static int sensitivity(const struct study *st, const char *dir,
                    fig(b[6], 32, 3, crel));
         putchar('\n');
     }
-    rc = 0;
+    rc = outfile_commit(&of, stderr); /* reported */
 done:
-    if (f && fclose(f) != 0 && rc == 0) {
-        diag_error(d, path, 0, "impact", "cannot write the file");
-        rc = -1;
-    }
+    if (rc != 0 && of.f)
+        outfile_abandon(&of);
     free(fit);
     free(mc);
     free(tc);

@@ -353,6 +353,38 @@ static void write_gp(FILE *f, const struct impact_config *ic,
     }
 }
 
+/* latency.svg (with the latency model): ICS'21 Fig. 4a's view of the
+ * fit from latency_model.csv — each round trip's estimate against its
+ * measurement (log axes, the diagonal and +-30 %), and the distribution
+ * of the percentage error. */
+static void write_latency_gp(FILE *f)
+{
+    fputs("set terminal svg size 1000,420 dynamic noenhanced font "
+          "\"sans,11\" background rgb \"white\"\n"
+          "set output \"latency.svg\"\n"
+          "set datafile separator \",\"\n"
+          "set multiplot layout 1,2 title \"Netscope's latency model "
+          "(ICS'21 §4.2): round trips estimated from the link counters\"\n"
+          "set logscale xy\n"
+          "set xlabel \"measured RTT (us)\"\n"
+          "set ylabel \"estimated RTT (us)\"\n"
+          "set key top left\n"
+          "plot \"latency_model.csv\" every ::1 using 3:4 with points pt 7 "
+          "ps 0.6 title \"round trips\", x title \"estimate = "
+          "measured\" lc rgb \"black\", 1.3*x title \"+-30 %\" dt 2 lc "
+          "rgb \"grey\", 0.7*x notitle dt 2 lc rgb \"grey\"\n"
+          "unset logscale\n"
+          "set xlabel \"|error| (%)\"\n"
+          "set ylabel \"share of the round trips\"\n"
+          "set yrange [0:1]\n"
+          "set arrow from 30, graph 0 to 30, graph 1 nohead dt 2\n"
+          "set key bottom right\n"
+          "plot \"latency_model.csv\" every ::1 using (abs($5)):(1.0) "
+          "smooth cnormal title \"cumulative\" lw 2\n"
+          "unset multiplot\n",
+          f);
+}
+
 int impact_report(const char *dir, const struct impact_config *ic,
                   const struct impact_cell *cells, uint32_t n,
                   const struct impact_report_info *info, bool *drawn,
@@ -372,6 +404,16 @@ int impact_report(const char *dir, const struct impact_config *ic,
     if (fclose(gp) != 0)
         return -1;
     *drawn = n > 0 && report_gnuplot(dir, "impact.gp", "impact.log") == 0;
+    bool lat_drawn = false;
+    if (ic->latency_model) {
+        FILE *lg = report_open(dir, "latency.gp", err);
+        if (!lg)
+            return -1;
+        write_latency_gp(lg);
+        if (fclose(lg) != 0)
+            return -1;
+        lat_drawn = report_gnuplot(dir, "latency.gp", "latency.log") == 0;
+    }
 
     FILE *h = report_open(dir, "report.html", err);
     if (!h)
@@ -401,6 +443,12 @@ int impact_report(const char *dir, const struct impact_config *ic,
               "not installed (Debian: apt-get install gnuplot-nox) or failed "
               "(impact.log). Draw them with <code>gnuplot impact.gp</code> "
               "in this folder.</p>\n",
+              h);
+    if (lat_drawn)
+        fputs("<p><img src=\"latency.svg\" alt=\"the latency model's "
+              "estimates against the measured round trips\"></p>\n"
+              "<p class=\"note\">Netscope's latency model (ICS'21 §4.2, "
+              "Fig. 4a): latency_model.csv, sensitivity.csv.</p>\n",
               h);
     fputs("<table>\n<tr><th>victim</th><th>aggressor</th><th>share</th>"
           "<th>nodes v+a</th><th>T<sub>iso</sub> (us)</th>"

@@ -414,19 +414,18 @@ double latm_delay(const struct latm_fit *f, const struct latm_paths *p)
 }
 
 /* Weighted least squares y = b0 + b1 x1 + b2 x2 over n points, point i
- * weighing wt[i]. A column with no spread of its own (all values equal
- * but for rounding: its centred sum of squares below 1e-12 of its raw
- * one) is constant, and the intercept carries it (its coefficient 0); so
- * is x2 when collinear with x1. Returns the weighted residual sum of
- * squares. */
+ * weighing wt[i]. A column that varies by less than LATM_MIN_CV of its
+ * mean (its weighted coefficient of variation) cannot be told from the
+ * constant term by data of this kind: it is taken as constant, the
+ * intercept carries it (its coefficient 0); so is x2 when collinear
+ * with x1. Returns the weighted residual sum of squares. */
 static double ols3(const double *x1, const double *x2, const double *y,
                    const double *wt, uint32_t n, double b[3])
 {
-    double sw = 0, m1 = 0, m2 = 0, my = 0, r1 = 0, r2 = 0;
+    double sw = 0, m1 = 0, m2 = 0, my = 0;
     for (uint32_t i = 0; i < n; i++) {
         sw += wt[i];
         m1 += wt[i] * x1[i], m2 += wt[i] * x2[i], my += wt[i] * y[i];
-        r1 += wt[i] * x1[i] * x1[i], r2 += wt[i] * x2[i] * x2[i];
     }
     m1 /= sw, m2 /= sw, my /= sw;
     double s11 = 0, s22 = 0, s12 = 0, s1y = 0, s2y = 0;
@@ -436,7 +435,9 @@ static double ols3(const double *x1, const double *x2, const double *y,
         s12 += wt[i] * d1 * d2;
         s1y += wt[i] * d1 * dy, s2y += wt[i] * d2 * dy;
     }
-    bool v1 = s11 > 1e-12 * r1, v2 = s22 > 1e-12 * r2;
+    double c = LATM_MIN_CV * LATM_MIN_CV * sw;
+    bool v1 = s11 > 0 && s11 > c * m1 * m1;
+    bool v2 = s22 > 0 && s22 > c * m2 * m2;
     double det = s11 * s22 - s12 * s12;
     b[1] = b[2] = 0;
     if (v1 && v2 && det > 1e-9 * s11 * s22) {
@@ -472,15 +473,18 @@ void latm_fit(const struct latm_paths *rt, const double *rtt, uint32_t n,
     double best = INFINITY;
     for (int step = 0; step <= 100; step++) {
         double w = step / 100.0, b[3];
+        /* y = k0 + k1 E + (k1 + k2) N with E = Q - N, the queueing
+         * above an idle path's (Q_l >= 1): the congestion term apart
+         * from the length, which the intercept may have to carry */
         for (uint32_t i = 0; i < n; i++) {
-            x1[i] = w * rt[i].q_min + (1 - w) * rt[i].q_non;
             x2[i] = w * rt[i].n_min + (1 - w) * rt[i].n_non;
+            x1[i] = w * rt[i].q_min + (1 - w) * rt[i].q_non - x2[i];
         }
         double sse = ols3(x1, x2, rtt, wt, n, b);
         if (sse < best * (1 - 1e-12)) { /* the first w of the least
                                             error (rounding aside) */
             best = sse;
-            f->w = w, f->k0 = b[0], f->k1 = b[1], f->k2 = b[2];
+            f->w = w, f->k0 = b[0], f->k1 = b[1], f->k2 = b[2] - b[1];
         }
     }
     free(x1);
