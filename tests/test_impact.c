@@ -695,7 +695,59 @@ static void test_latency_model_run(void)
         rm_dir(dir[i]);
 }
 
+/* congestion_controls: the study once per controller, the aggressors
+ * named <aggressor>/<controller>; the pass under "none" is the study run
+ * without the key under network.congestion_control = "none" (same rows,
+ * same numbers), and impact_runs.csv names each simulation's
+ * controller. */
+static void test_controllers(void)
+{
+    static const char base[] =
+        "experiment = { name = \"ccs\"; seed = 3; };\n"
+        "system = { name = \"voltrino\"; };\n"
+        "network = { congestion_control = \"none\"; };\n"
+        "impact = {\n"
+        "  nodes = 32; shares = [0.5]; allocation = \"random\";\n"
+        "  victim_nodes = 8; warmup_us = 20.0;%s\n"
+        "  victims = ( { name = \"ar\"; workload = \"allreduce\";\n"
+        "                bytes = 8; iterations = 10; } );\n"
+        "  aggressors = ( { name = \"incast\";\n"
+        "    workload = \"gpcnet-rma-incast\"; bytes = 65536; } );\n"
+        "};\n";
+    char text[2][2048], dir[2][64];
+    snprintf(text[0], sizeof text[0], base, "");
+    snprintf(text[1], sizeof text[1], base,
+             " congestion_controls = [\"cray\", \"none\"];");
+    for (int i = 0; i < 2; i++)
+        CHECK_EQ_U(run_cfg(text[i], dir[i], NULL), 0);
+    char *a = file_in(dir[0], "impact.csv"), *b = file_in(dir[1], "impact.csv");
+    CHECK(a && b);
+    if (a && b) {
+        const char *row = strstr(a, "\nar,");
+        const char *none = strstr(b, "\nar,allreduce,incast/none,");
+        const char *cray = strstr(b, "\nar,allreduce,incast/cray,");
+        CHECK(row && none && cray);
+        if (row && none) {
+            /* the same row but for the aggressor's name */
+            const char *x = strstr(row, ",gpcnet-rma-incast,");
+            const char *y = strstr(none, ",gpcnet-rma-incast,");
+            CHECK(x && y);
+            if (x && y)
+                CHECK(strncmp(x, y, strcspn(x, "\n") + 1) == 0);
+        }
+    }
+    free(a);
+    free(b);
+    char *r = file_in(dir[1], "impact_runs.csv");
+    CHECK(r && strstr(r, ",congestion_control\n") && strstr(r, ",cray\n") &&
+          strstr(r, ",none\n"));
+    free(r);
+    for (int i = 0; i < 2; i++)
+        rm_dir(dir[i]);
+}
+
 const struct test_case tests_impact[] = {
+    TEST(test_controllers),
     TEST(test_latency_model_run),
     TEST(test_sensitivity_fit),
     TEST(test_sensitivity_run),

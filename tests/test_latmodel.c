@@ -6,7 +6,8 @@
  * brute-force enumeration of every minimal and every Valiant path
  * (Aries with 6 groups, one chassis, two groups, the generic dragonfly,
  * Slingshot); an incast shows on the links into its target's router and
- * at its sources' injection, and not on an idle pair; and the fit recovers known constants. */
+ * at its sources' injection, and not on an idle pair; and the fit
+ * recovers known constants. */
 #include "test.h"
 
 #include <math.h>
@@ -103,7 +104,8 @@ static void bf_minimal(const struct bf *b, uint32_t a, uint32_t c, double *q,
     CHECK(cnt > 0);
     for (uint32_t i = 0; i < cnt; i++) {
         uint32_t gp = t->pair_port[t->pair_start[k] + i];
-        uint32_t x = t->ports[gp].router, y = t->ports[t->ports[gp].peer].router;
+        uint32_t x = t->ports[gp].router;
+        uint32_t y = t->ports[t->ports[gp].peer].router;
         double q1, n1, q2, n2;
         bf_local(b, a, x, &q1, &n1);
         bf_local(b, y, c, &q2, &n2);

@@ -3,7 +3,8 @@
  * quiet network, and the controller on an incast: the incast's sources
  * stall and are slowed, a NIC that only receives keeps its line rate,
  * and a delay-sensitive NIC is cut less than an insensitive one under
- * the same signal; and Cray's congestion protection, the baseline. */
+ * the same signal, unless the controller is ICS'21's DCQCN baseline
+ * (dcqcn-stall); and Cray's congestion protection, the baseline. */
 #include "test.h"
 
 #include <math.h>
@@ -129,12 +130,13 @@ static void test_netscope_delay_injection(void)
 /* 12 NICs of other routers PUT 16 x 64 KiB each to one NIC: its port
  * backs the network up into the sources, whose requests stall; each
  * window with stalls cuts their rate. */
-static void incast(double ca, double *mean_rate, double *dst_rate,
-                   struct netscope_stats *st, double *done_us)
+static void incast(const struct cc_ops *cc, double ca, double *mean_rate,
+                   double *dst_rate, struct netscope_stats *st,
+                   double *done_us)
 {
     struct mpi_h x;
     *mean_rate = *dst_rate = *done_us = -1;
-    if (nx_setup(&x, &cc_netscope, ca) != 0)
+    if (nx_setup(&x, cc, ca) != 0)
         return;
     double line = cc_nic_line_rate(&x.n);
     uint32_t dst = 0, src[12], k = 0;
@@ -162,10 +164,14 @@ static void incast(double ca, double *mean_rate, double *dst_rate,
 
 static void test_netscope_incast(void)
 {
-    double m0, d0, t0, m7, d7, t7;
-    struct netscope_stats s0, s7;
-    incast(0, &m0, &d0, &s0, &t0);
-    incast(6.67, &m7, &d7, &s7, &t7);
+    double m0, d0, t0, m7, d7, t7, mf, df, tf;
+    struct netscope_stats s0, s7, sf;
+    incast(&cc_netscope, 0, &m0, &d0, &s0, &t0);
+    incast(&cc_netscope, 6.67, &m7, &d7, &s7, &t7);
+    /* ICS'21's DCQCN baseline cuts every application alike: the file's
+     * c_a of 6.67 changes nothing */
+    incast(&cc_dcqcn_stall, 6.67, &mf, &df, &sf, &tf);
+    CHECK(mf == m0 && tf == t0 && sf.decreases == s0.decreases);
     fprintf(stderr, "  netscope incast 12 x 16 x 64 KiB on voltrino: at "
             "300 us the sources' mean rate %.3f of the line with c_a 0, "
             "%.3f with c_a 6.67 (the receiver: %.3f, %.3f); %llu / %llu "

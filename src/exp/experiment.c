@@ -585,6 +585,8 @@ int experiment_load(struct experiment *e, const char *path,
     }
     {
         bool ns = e->net.cc == &cc_netscope.base;
+        for (uint32_t k = 0; k < e->impact.ccs.n; k++)
+            ns = ns || e->impact.ccs.v[k] == &cc_netscope.base;
         jobs_check_sensitivity(e->jobs.job, e->jobs.n, "jobs", ns, d);
         jobs_check_sensitivity(e->impact.victim, e->impact.n_victims,
                                "impact.victims", ns, d);

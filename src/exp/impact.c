@@ -16,6 +16,7 @@
 #include "exp/alloc.h"
 #include "exp/outdir.h"
 #include "exp/stats.h"
+#include "net/cc.h"
 #include "net/latency_model.h"
 
 /* Most ranks per node and nodes, as a job's (exp/jobs.c: PPN_MAX,
@@ -63,6 +64,13 @@ static const struct cfg_key section_keys[] = {
         "placements, run r with seed + r; the victims' iterations are "
         "pooled over them (1)",
         .min = 1, .max = 1000),
+    SEC(CFG_NAMES, "congestion_controls", ccs,
+        "run the whole study once under each of these controllers (dfsim "
+        "list cc; ICS'21 Fig. 5: [\"cray\", \"dcqcn\", \"netscope\"]), "
+        "each with its own isolated runs; the aggressors are named "
+        "<aggressor>/<controller> in the results (default: "
+        "network.congestion_control alone)",
+        .reg = &cc_registry),
     SEC(CFG_BOOL, "latency_model", latency_model,
         "Netscope's network latency model (ICS'21 §4.2) from the link "
         "stall counters: fitted on the first ping-pong victim's round "
@@ -749,7 +757,8 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
     FILE *r = st->f[5];
     if (st->sims == 0)
         fprintf(r, "run,rep,seed,share,victim,aggressor,end_us,finished,"
-                   "iterations,victim_nodes,aggressor_nodes\n");
+                   "iterations,victim_nodes,aggressor_nodes,"
+                   "congestion_control\n");
     fprintf(r, "%u,%u,%" PRIu64 ",%.6f,%s,%s,%" PRIu64 ".%06" PRIu64
                ",%d,%u,",
             st->sims, run, seed, share, jobs[0].name,
@@ -759,7 +768,7 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
     fputc(',', r);
     if (n > 1)
         put_ranges(r, cap.job[1].nodes, cap.job[1].n_nodes);
-    fputc('\n', r);
+    fprintf(r, ",%s\n", st->np->cc->base.name);
     fflush(r);
     st->sims++;
     double mean = 0;
@@ -785,9 +794,10 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
     if (lat)
         lat_obs_free(&lo);
     fprintf(stderr,
-            "  impact %u/%u: run %u, share %.2f, %s %s%s: %u iterations, "
-            "mean %.3f us%s (%.1f s)\n",
-            st->sims, st->total, run, share, jobs[0].name,
+            "  impact %u/%u: run %u, share %.2f%s%s, %s %s%s: %u "
+            "iterations, mean %.3f us%s (%.1f s)\n",
+            st->sims, st->total, run, share, st->ic->ccs.n ? ", " : "",
+            st->ic->ccs.n ? st->np->cc->base.name : "", jobs[0].name,
             n > 1 ? "with " : "alone", n > 1 ? jobs[1].name : "", v->n_iter,
             mean, v->finished ? "" : ", UNFINISHED",
             time_wall_seconds() - t0);
@@ -1095,19 +1105,43 @@ int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
                uint64_t seed, simtime limit, const char *dir,
                const struct impact_report_info *info, struct diag *d)
 {
+    /* with congestion_controls, every simulation once per controller:
+     * the cells' aggressors are (controller, aggressor) pairs, c * n_a +
+     * g, and the isolated runs are per controller too */
     uint32_t n_sh = ic->shares.n, n_v = ic->n_victims,
-             n_a = ic->n_aggressors;
+             n_cc = ic->ccs.n ? ic->ccs.n : 1,
+             n_a = ic->n_aggressors, n_ca = n_cc * n_a;
     uint32_t study_nodes = impact_study_nodes(ic, t);
+    struct net_params npc[CFG_LIST_MAX];
+    for (uint32_t c = 0; c < n_cc; c++) {
+        npc[c] = *np;
+        if (ic->ccs.n)
+            npc[c].cc = (const struct cc_ops *)ic->ccs.v[c];
+    }
     struct study st = { .ic = ic, .jc = jc, .t = t, .np = np,
                         .limit = limit };
-    st.total = ic->runs * n_sh * n_v * (1 + n_a);
-    uint32_t n_cells = n_a * n_sh * n_v;
-    st.iso = calloc((size_t)n_sh * n_v, sizeof *st.iso);
+    st.total = ic->runs * n_sh * n_v * n_cc * (1 + n_a);
+    uint32_t n_cells = n_ca * n_sh * n_v, n_iso = n_cc * n_sh * n_v;
+    st.iso = calloc(n_iso, sizeof *st.iso);
     st.con = calloc(n_cells, sizeof *st.con);
-    st.iso_done = calloc((size_t)n_sh * n_v, sizeof *st.iso_done);
+    st.iso_done = calloc(n_iso, sizeof *st.iso_done);
     st.con_done = calloc(n_cells, sizeof *st.con_done);
-    struct impact_cell *cells = calloc(n_cells, sizeof *cells);
-    st.per_victim = ic->runs * n_sh * (1 + n_a);
+    struct impact_cell *cells = calloc(n_cells ? n_cells : 1, sizeof *cells);
+    struct impact_config view = *ic; /* the cells' aggressors, named */
+    view.aggressor = NULL;
+    if (ic->ccs.n) {
+        view.n_aggressors = n_ca;
+        view.aggressor = calloc(n_ca ? n_ca : 1, sizeof *view.aggressor);
+        for (uint32_t c = 0; view.aggressor && c < n_ca; c++) {
+            struct job_config *j = &view.aggressor[c];
+            *j = ic->aggressor[c % n_a];
+            snprintf(j->name_buf, sizeof j->name_buf, "%s/%s",
+                     ic->aggressor[c % n_a].name,
+                     ic->ccs.v[c / n_a]->name);
+            j->name = j->name_buf;
+        }
+    }
+    st.per_victim = ic->runs * n_sh * n_cc * (1 + n_a);
     st.pt_t = calloc((size_t)n_v * st.per_victim, sizeof *st.pt_t);
     st.pt_m = calloc((size_t)n_v * st.per_victim, sizeof *st.pt_m);
     st.pt_n = calloc(n_v, sizeof *st.pt_n);
@@ -1119,11 +1153,11 @@ int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
     int rc = -1;
     if (!st.iso || !st.con || !st.iso_done || !st.con_done || !cells ||
         !st.pt_t || !st.pt_m || !st.pt_n || !st.pt_sp || !st.pt_rt ||
-        !st.pt_sim || !st.pt_agg) {
+        !st.pt_sim || !st.pt_agg || (ic->ccs.n && !view.aggressor)) {
         diag_error(d, NULL, 0, "impact", "out of memory");
         goto done;
     }
-    for (uint32_t i = 0; i < n_sh * n_v; i++)
+    for (uint32_t i = 0; i < n_iso; i++)
         st.iso_done[i] = true;
     for (uint32_t i = 0; i < n_cells; i++)
         st.con_done[i] = true;
@@ -1137,10 +1171,13 @@ int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
         }
     }
     printf("\ncongestion impact: %u victim%s x %u aggressor%s x %u share%s "
-           "of %u nodes (%s), %u run%s: %u simulations\n",
+           "of %u nodes (%s), %u run%s",
            n_v, n_v == 1 ? "" : "s", n_a, n_a == 1 ? "" : "s", n_sh,
            n_sh == 1 ? "" : "s", study_nodes, ic->allocation->name,
-           ic->runs, ic->runs == 1 ? "" : "s", st.total);
+           ic->runs, ic->runs == 1 ? "" : "s");
+    if (ic->ccs.n)
+        printf(", %u congestion controls", n_cc);
+    printf(": %u simulations\n", st.total);
     fflush(stdout);
     for (uint32_t r = 0; r < ic->runs; r++) {
         uint64_t sd = seed + r;
@@ -1150,36 +1187,40 @@ int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
             if (place(&st, study_nodes, share, sd, nodes, d) != 0)
                 goto done;
             uint32_t na = impact_aggressor_nodes(study_nodes, share);
-            for (uint32_t v = 0; v < n_v; v++) {
-                struct job_config jobs[2];
-                jobs[0] = ic->victim[v];
-                jobs[0].name = ic->victim[v].name;
-                jobs[0].allocation = allocation_registry.entries[ALLOC_LIST];
-                jobs[0].n_list = jobs[0].nodes =
-                    impact_victim_nodes(ic, v, study_nodes, share);
-                jobs[0].list = nodes[0];
-                jobs[0].start = ic->warmup;
-                jobs[0].background = false;
-                uint32_t iv = s * n_v + v;
-                if (simulate(&st, jobs, 1, r, sd, share, &st.iso[iv],
-                             &st.iso_done[iv], v, d) != 0) {
-                    alloc_free(nodes, 2);
-                    goto done;
-                }
-                for (uint32_t g = 0; g < n_a; g++) {
-                    jobs[1] = ic->aggressor[g];
-                    jobs[1].name = ic->aggressor[g].name;
-                    jobs[1].allocation =
+            for (uint32_t c = 0; c < n_cc; c++) {
+                st.np = &npc[c];
+                for (uint32_t v = 0; v < n_v; v++) {
+                    struct job_config jobs[2];
+                    jobs[0] = ic->victim[v];
+                    jobs[0].name = ic->victim[v].name;
+                    jobs[0].allocation =
                         allocation_registry.entries[ALLOC_LIST];
-                    jobs[1].n_list = jobs[1].nodes = na;
-                    jobs[1].list = nodes[1];
-                    jobs[1].start = 0;
-                    jobs[1].background = true;
-                    uint32_t ic_ = (g * n_sh + s) * n_v + v;
-                    if (simulate(&st, jobs, 2, r, sd, share, &st.con[ic_],
-                                 &st.con_done[ic_], v, d) != 0) {
+                    jobs[0].n_list = jobs[0].nodes =
+                        impact_victim_nodes(ic, v, study_nodes, share);
+                    jobs[0].list = nodes[0];
+                    jobs[0].start = ic->warmup;
+                    jobs[0].background = false;
+                    uint32_t iv = (c * n_sh + s) * n_v + v;
+                    if (simulate(&st, jobs, 1, r, sd, share, &st.iso[iv],
+                                 &st.iso_done[iv], v, d) != 0) {
                         alloc_free(nodes, 2);
                         goto done;
+                    }
+                    for (uint32_t g = 0; g < n_a; g++) {
+                        jobs[1] = ic->aggressor[g];
+                        jobs[1].name = ic->aggressor[g].name;
+                        jobs[1].allocation =
+                            allocation_registry.entries[ALLOC_LIST];
+                        jobs[1].n_list = jobs[1].nodes = na;
+                        jobs[1].list = nodes[1];
+                        jobs[1].start = 0;
+                        jobs[1].background = true;
+                        uint32_t k = ((c * n_a + g) * n_sh + s) * n_v + v;
+                        if (simulate(&st, jobs, 2, r, sd, share, &st.con[k],
+                                     &st.con_done[k], v, d) != 0) {
+                            alloc_free(nodes, 2);
+                            goto done;
+                        }
                     }
                 }
             }
@@ -1187,8 +1228,9 @@ int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
         }
     }
     /* the cells, pooled over the runs */
+    const struct impact_config *shown = ic->ccs.n ? &view : ic;
     uint32_t most = 1;
-    for (uint32_t i = 0; i < n_sh * n_v; i++)
+    for (uint32_t i = 0; i < n_iso; i++)
         most = st.iso[i].n > most ? st.iso[i].n : most;
     for (uint32_t i = 0; i < n_cells; i++)
         most = st.con[i].n > most ? st.con[i].n : most;
@@ -1199,10 +1241,11 @@ int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
         diag_error(d, NULL, 0, "impact", "out of memory");
         goto done;
     }
-    for (uint32_t g = 0; g < n_a; g++)
+    for (uint32_t g = 0; g < n_ca; g++)
         for (uint32_t s = 0; s < n_sh; s++)
             for (uint32_t v = 0; v < n_v; v++) {
-                uint32_t k = (g * n_sh + s) * n_v + v, iv = s * n_v + v;
+                uint32_t k = (g * n_sh + s) * n_v + v,
+                         iv = (g / n_a * n_sh + s) * n_v + v;
                 struct impact_cell *c = &cells[k];
                 c->victim = v;
                 c->aggressor = g;
@@ -1228,19 +1271,20 @@ int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
         }
         impact_csv_header(f);
         for (uint32_t k = 0; k < n_cells; k++)
-            impact_csv_row(f, ic, &cells[k], &ic->shares);
+            impact_csv_row(f, shown, &cells[k], &ic->shares);
         if (fclose(f) != 0) {
             diag_error(d, path, 0, "impact", "cannot write the file");
             goto done;
         }
     }
-    impact_print_table(stdout, ic, cells, n_cells);
+    impact_print_table(stdout, shown, cells, n_cells);
     struct latm_fit lf;
     if (latency_fit(&st, dir, &lf, d) != 0 ||
         sensitivity(&st, dir, &lf, d) != 0)
         goto done;
     bool drawn = false;
-    if (impact_report(dir, ic, cells, n_cells, info, &drawn, stderr) != 0)
+    if (impact_report(dir, shown, cells, n_cells, info, &drawn, stderr) !=
+        0)
         goto done;
     if (!drawn)
         fprintf(stderr, "  report: the heat maps were not drawn (gnuplot "
@@ -1259,7 +1303,7 @@ done:
     for (size_t i = 0; i < N_RUN_FILES; i++)
         if (st.f[i])
             fclose(st.f[i]);
-    for (uint32_t i = 0; st.iso && i < n_sh * n_v; i++)
+    for (uint32_t i = 0; st.iso && i < n_iso; i++)
         free(st.iso[i].v);
     for (uint32_t i = 0; st.con && i < n_cells; i++)
         free(st.con[i].v);
@@ -1274,6 +1318,7 @@ done:
     free(st.pt_rt);
     free(st.pt_sim);
     free(st.pt_agg);
+    free(view.aggressor);
     free(cells);
     free(a);
     free(b);

@@ -117,6 +117,8 @@ struct impact_config {
     uint32_t victim_nodes;         /* 0: all the victims' nodes */
     simtime warmup;                /* the victims start here */
     uint32_t runs;                 /* placements, seed + r */
+    struct cfg_names ccs;          /* congestion controls, each a pass
+                                      of the study (n 0: the network's) */
     bool latency_model;            /* ICS'21 §4.2 from the counters */
     simtime latency_window;        /* its measurement window */
     const char *latency_fit;       /* "relative" or "absolute" errors */

@@ -47,6 +47,7 @@ static const struct reg_entry *const cc_entries[] = {
     &cc_slingshot.base,
     &cc_dcqcn.base,
     &cc_netscope.base,
+    &cc_dcqcn_stall.base,
     &cc_cray.base,
 };
 

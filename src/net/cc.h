@@ -32,7 +32,9 @@
  *
  * Controllers: "none" (Aries, Gemini: no congestion control; SC'20 §III
  * measures Crystal without one), "slingshot" (cc_slingshot.c), "dcqcn"
- * (cc_dcqcn.c), "netscope" (cc_netscope.c) and "cray" (cc_cray.c).
+ * (cc_dcqcn.c), "netscope" and "dcqcn-stall" (ICS'21's DCQCN baseline:
+ * Netscope's AIMD with every c_a 0; cc_netscope.c) and "cray"
+ * (cc_cray.c).
  * Netscope's AIMD, Cray's static rate control and DCQCN plug in here. */
 #ifndef DFSIM_CC_H
 #define DFSIM_CC_H
@@ -121,7 +123,7 @@ struct cc_ops {
 
 extern const struct registry cc_registry;
 extern const struct cc_ops cc_none, cc_slingshot, cc_dcqcn, cc_netscope,
-    cc_cray;
+    cc_dcqcn_stall, cc_cray;
 
 /* A NIC's line rate, bytes per ps: its first port's link, or its flit
  * path if slower (Aries: a 16-byte NIC flit per nic_flit_time). */

@@ -116,6 +116,17 @@ static int ns_init(void **st, struct net *n, char *err, size_t len)
     return 0;
 }
 
+/* ICS'21's DCQCN baseline: every c_a 0, whatever the file gives */
+static int ns_init_flat(void **st, struct net *n, char *err, size_t len)
+{
+    if (ns_init(st, n, err, len) != 0)
+        return -1;
+    struct netscope *s = *st;
+    for (uint32_t i = 0; i < n->t->n_nics; i++)
+        s->nic[i].ca = 0;
+    return 0;
+}
+
 static void ns_free(void *st)
 {
     struct netscope *s = st;
@@ -224,6 +235,29 @@ const struct cc_ops cc_netscope = {
                           "sensitive application, applied as delays "
                           "between messages (Patke et al. ICS'21 §5)" },
     .init = ns_init,
+    .free = ns_free,
+    .admit = ns_admit,
+    .admit_msg = ns_admit_msg,
+    .sent = ns_sent,
+    .acked = ns_acked,
+    .tick = ns_tick,
+    .counters = true,
+};
+
+/* What ICS'21 ran as "DCQCN" on Aries, which marks no ECN: the same
+ * AIMD on the NIC's stall signal with DCQCN's fixed cut R (1 - alpha /
+ * 2) for every application. The paper's evidence: DCQCN "uses AIMD
+ * congestion control with a fixed additive increase and multiplicative
+ * decrease step for all applications" (footnote 6); its Table 1 augments
+ * DCQCN with delay sensitivities; and Netscope with c_a 100 % too low
+ * (c_a = 0) "is no worse than that of DCQCN" (§6.2). cc_dcqcn.c is DCQCN
+ * as Ethernet runs it, with switch ECN marks. */
+const struct cc_ops cc_dcqcn_stall = {
+    .base = { "dcqcn-stall", "DCQCN's rate rule on the NIC's injection "
+                             "stalls, every application cut alike: "
+                             "Netscope with c_a = 0, ICS'21's DCQCN "
+                             "baseline on Aries (cc_netscope.c)" },
+    .init = ns_init_flat,
     .free = ns_free,
     .admit = ns_admit,
     .admit_msg = ns_admit_msg,

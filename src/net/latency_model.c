@@ -192,7 +192,8 @@ simtime latm_window(struct latm *m)
         uint64_t si = inj_stall(m, c), se = ej_stall(m, c);
         uint32_t ports = t->nics[c].n_ports ? t->nics[c].n_ports : 1;
         m->q_inj[c] = latm_queueing((double)(si - m->inj_prev[c]), cycles);
-        m->q_ej[c] = latm_queueing((double)(se - m->ej_prev[c]) / ports, cycles);
+        m->q_ej[c] =
+            latm_queueing((double)(se - m->ej_prev[c]) / ports, cycles);
     }
     snapshot(m);
     latm_refresh(m);
