@@ -613,6 +613,23 @@ static void test_sensitivity_run(void)
     rm_dir(dir);
 }
 
+/* Run the study `base` without and with `keys` in place of its "%s"
+ * into dir[0] and dir[1]; out_buf holds the second run's console. */
+static void run_with_and_without(const char *base, const char *keys,
+                                 char dir[2][64])
+{
+    const char *at = strstr(base, "%s");
+    CHECK(at != NULL);
+    if (!at)
+        return;
+    char text[2048];
+    for (int i = 0; i < 2; i++) {
+        snprintf(text, sizeof text, "%.*s%s%s", (int)(at - base), base,
+                 i ? keys : "", at + 2);
+        CHECK_EQ_U(run_cfg(text, dir[i], NULL), 0);
+    }
+}
+
 /* Netscope's latency model on a small study: the victims' results are
  * the same with it as without (the counters it turns on change
  * nothing); latency_model.csv has a row per ping-pong simulation, its
@@ -637,12 +654,10 @@ static void test_latency_model_run(void)
         "      bytes = 65536; }\n"
         "  );\n"
         "};\n";
-    char text[2][2048], dir[2][64];
-    snprintf(text[0], sizeof text[0], base, "");
-    snprintf(text[1], sizeof text[1], base,
-             " latency_model = true; latency_window_us = 10.0;");
-    for (int i = 0; i < 2; i++)
-        CHECK_EQ_U(run_cfg(text[i], dir[i], NULL), 0);
+    char dir[2][64];
+    run_with_and_without(base, " latency_model = true; latency_window_us "
+                               "= 10.0;",
+                         dir);
     CHECK(strstr(out_buf, "latency model (ICS'21 §4.2)") != NULL);
     char *a = file_in(dir[0], "impact.csv"), *b = file_in(dir[1], "impact.csv");
     CHECK(a && b && strcmp(a, b) == 0);
@@ -714,12 +729,10 @@ static void test_controllers(void)
         "  aggressors = ( { name = \"incast\";\n"
         "    workload = \"gpcnet-rma-incast\"; bytes = 65536; } );\n"
         "};\n";
-    char text[2][2048], dir[2][64];
-    snprintf(text[0], sizeof text[0], base, "");
-    snprintf(text[1], sizeof text[1], base,
-             " congestion_controls = [\"cray\", \"none\"];");
-    for (int i = 0; i < 2; i++)
-        CHECK_EQ_U(run_cfg(text[i], dir[i], NULL), 0);
+    char dir[2][64];
+    run_with_and_without(base, " congestion_controls = [\"cray\", "
+                               "\"none\"];",
+                         dir);
     char *a = file_in(dir[0], "impact.csv"), *b = file_in(dir[1], "impact.csv");
     CHECK(a && b);
     if (a && b) {

@@ -229,19 +229,18 @@ void cc_netscope_update(double alpha, double signal, double ca, double g,
     *alpha_out = alpha;
 }
 
+/* The AIMD's table; `init` decides where c_a comes from. */
+#define NS_OPS(init_fn)                                                      \
+    .init = init_fn, .free = ns_free, .admit = ns_admit,                     \
+    .admit_msg = ns_admit_msg, .sent = ns_sent, .acked = ns_acked,           \
+    .tick = ns_tick, .counters = true
+
 const struct cc_ops cc_netscope = {
     .base = { "netscope", "Netscope: per NIC, an AIMD rate from the NIC's "
                           "injection stalls, cut less for a delay-"
                           "sensitive application, applied as delays "
                           "between messages (Patke et al. ICS'21 §5)" },
-    .init = ns_init,
-    .free = ns_free,
-    .admit = ns_admit,
-    .admit_msg = ns_admit_msg,
-    .sent = ns_sent,
-    .acked = ns_acked,
-    .tick = ns_tick,
-    .counters = true,
+    NS_OPS(ns_init),
 };
 
 /* What ICS'21 ran as "DCQCN" on Aries, which marks no ECN: the same
@@ -257,14 +256,7 @@ const struct cc_ops cc_dcqcn_stall = {
                              "stalls, every application cut alike: "
                              "Netscope with c_a = 0, ICS'21's DCQCN "
                              "baseline on Aries (cc_netscope.c)" },
-    .init = ns_init_flat,
-    .free = ns_free,
-    .admit = ns_admit,
-    .admit_msg = ns_admit_msg,
-    .sent = ns_sent,
-    .acked = ns_acked,
-    .tick = ns_tick,
-    .counters = true,
+    NS_OPS(ns_init_flat),
 };
 
 void cc_netscope_set_rate(void *st, uint32_t nic, double rate)
