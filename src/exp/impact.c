@@ -68,8 +68,9 @@ static const struct cfg_key section_keys[] = {
         "run the whole study once under each of these controllers (dfsim "
         "list cc; ICS'21 Fig. 5: [\"cray\", \"dcqcn\", \"netscope\"]), "
         "each with its own isolated runs; the aggressors are named "
-        "<aggressor>/<controller> in the results (default: "
-        "network.congestion_control alone)",
+        "<aggressor>/<controller> in the results, and controllers.csv "
+        "gives each one's latency per request and traffic per NIC "
+        "(Table 4) (default: network.congestion_control alone)",
         .reg = &cc_registry),
     SEC(CFG_BOOL, "latency_model", latency_model,
         "Netscope's network latency model (ICS'21 §4.2) from the link "
@@ -82,8 +83,9 @@ static const struct cfg_key section_keys[] = {
         "paper's criterion, Fig. 4a) or of \"absolute\" ones (relative)",
         .choices = latency_fits),
     SEC(CFG_TIME, "latency_window_us", latency_window,
-        "the counters' measurement window of the latency model, us "
-        "(ICS'21: 1 s, a twentieth of its shortest runs or less; 20)",
+        "the counters' measurement window of the latency model and of "
+        "the controllers' latency and traffic (Table 4), us (ICS'21: 1 s, "
+        "a twentieth of its shortest runs or less; 20)",
         .unit_ps = SIMTIME_US, .fmin = 0.1, .fmax = 1e9),
     { .name = NULL },
 };
@@ -616,20 +618,83 @@ struct study {
     struct latm_paths *pt_sp, *pt_rt;
     uint32_t *pt_sim;
     const char **pt_agg;             /* the aggressor's name, NULL alone */
+    /* with congestion_controls, per controller (ICS'21 Table 4): every
+     * NIC's latency per request and request traffic, one sample per NIC
+     * and window in which it sent */
+    struct dvec *nlat, *ntraf;       /* [controller] */
+    uint32_t cc;                     /* the controller running */
 };
 
-/* The latency model's reading of one simulation (a jobs_observer): the
- * victim's NICs; every window, the path classes of each ordered pair of
- * them (Eq. 4's spatial mean) and of the ping-pong's pair both ways,
- * summed with the window's length as weight (Eq. 5's temporal mean). */
+/* A growable array of doubles. */
+struct dvec {
+    double *v;
+    uint32_t n, cap;
+};
+
+static int dvec_add(struct dvec *d, double x)
+{
+    if (d->n == d->cap) {
+        uint32_t cap = d->cap ? 2 * d->cap : 256;
+        double *v = realloc(d->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        d->v = v;
+        d->cap = cap;
+    }
+    d->v[d->n++] = x;
+    return 0;
+}
+
+/* What one simulation's counters give (a jobs_observer). The latency
+ * model (`model`): the victim's NICs; every window, the path classes of
+ * each ordered pair of them (Eq. 4's spatial mean) and of the
+ * ping-pong's pair both ways, summed with the window's length as weight
+ * (Eq. 5's temporal mean). Table 4 (`nics`): every NIC that sent
+ * requests in the window gives its request traffic (flits/s) and, if
+ * responses came back, its latency per request (RSP_TRACK_2 /
+ * RSP_NET_TRACK, us). */
 struct lat_obs {
     struct latm m;
-    bool started, failed;
+    bool model, nics;
+    bool started, failed, m_ok;      /* m_ok: m set up */
     uint32_t *nic, n_nic;
     uint32_t pp_a, pp_b;             /* UINT32_MAX: not a ping-pong */
     struct latm_paths sp, rt;
     double weight;
+    uint64_t *prev;                  /* [3 x n_nics]: flits, track, resps */
+    simtime t_prev;
+    struct dvec *lat, *traf;
 };
+
+static void nic_counts(const struct net *n, uint32_t c, uint64_t v[3])
+{
+    struct ctr_ref f = { CTR_NIC_FLITS, 0, 0, 0, c };
+    struct ctr_ref tr = { CTR_NIC_TRACK_NET, 0, 0, 0, c };
+    struct ctr_ref k = { CTR_NIC_NET_TRACK, 0, 0, 0, c };
+    v[0] = ctr_value(n, &f);
+    v[1] = ctr_value(n, &tr);
+    v[2] = ctr_value(n, &k);
+}
+
+/* Table 4's samples of the window ending now; 0 or -1 (memory). */
+static int nic_window(struct lat_obs *o, const struct net *n)
+{
+    simtime len = n->s->now - o->t_prev;
+    o->t_prev = n->s->now;
+    double secs = (double)len * 1e-12, cyc = links_cycle_s(n);
+    for (uint32_t c = 0; c < n->t->n_nics; c++) {
+        uint64_t v[3], *p = &o->prev[3 * (size_t)c];
+        nic_counts(n, c, v);
+        uint64_t flits = v[0] - p[0], track = v[1] - p[1], k = v[2] - p[2];
+        memcpy(p, v, sizeof v);
+        if (len == 0 || flits == 0)
+            continue;
+        if (dvec_add(o->traf, (double)flits / secs) != 0 ||
+            (k && dvec_add(o->lat, (double)track * cyc * 1e6 / k) != 0))
+            return -1;
+    }
+    return 0;
+}
 
 static void lat_at(void *ctx, const struct net *n, bool closing)
 {
@@ -639,9 +704,19 @@ static void lat_at(void *ctx, const struct net *n, bool closing)
         return;
     if (!o->started) {
         o->started = true;
-        o->failed = latm_init(&o->m, n) != 0;
+        o->m_ok = o->model && latm_init(&o->m, n) == 0;
+        o->failed = o->model && !o->m_ok;
+        o->t_prev = n->s->now;
+        for (uint32_t c = 0; o->nics && c < n->t->n_nics; c++)
+            nic_counts(n, c, &o->prev[3 * (size_t)c]);
         return;
     }
+    if (o->nics && nic_window(o, n) != 0) {
+        o->failed = true;
+        return;
+    }
+    if (!o->model)
+        return;
     simtime len = latm_window(&o->m);
     if (len == 0)
         return;
@@ -666,15 +741,25 @@ static void lat_at(void *ctx, const struct net *n, bool closing)
     o->weight += x;
 }
 
-/* Set o up for victim job j (its nodes placed). Returns 0 or -1. */
+/* Set o up for victim job j (its nodes placed): the latency model if
+ * `model`, Table 4's samples into lat and traf if they are given.
+ * Returns 0 or -1. */
 static int lat_obs_init(struct lat_obs *o, const struct topo *t,
-                        const struct job_config *j)
+                        const struct job_config *j, bool model,
+                        struct dvec *lat, struct dvec *traf)
 {
     memset(o, 0, sizeof *o);
+    o->model = model;
+    o->nics = lat != NULL;
+    o->lat = lat;
+    o->traf = traf;
     o->pp_a = o->pp_b = UINT32_MAX;
     o->n_nic = j->n_list;
     o->nic = malloc((o->n_nic ? o->n_nic : 1) * sizeof *o->nic);
-    if (!o->nic)
+    if (o->nics)
+        o->prev = calloc(3 * (size_t)(t->n_nics ? t->n_nics : 1),
+                         sizeof *o->prev);
+    if (!o->nic || (o->nics && !o->prev))
         return -1;
     for (uint32_t i = 0; i < o->n_nic; i++)
         o->nic[i] = t->nodes[j->list[i]].nic[0];
@@ -689,9 +774,10 @@ static int lat_obs_init(struct lat_obs *o, const struct topo *t,
 
 static void lat_obs_free(struct lat_obs *o)
 {
-    if (o->started && !o->failed)
+    if (o->m_ok)
         latm_free(&o->m);
     free(o->nic);
+    free(o->prev);
 }
 
 /* One simulation: jobs[0..n) (the victim, the aggressor if any); the
@@ -707,8 +793,10 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
     struct lat_obs lo;
     struct jobs_observer obs = { .period = st->ic->latency_window,
                                  .at = lat_at, .ctx = &lo };
-    bool lat = st->ic->latency_model;
-    if (lat && lat_obs_init(&lo, st->t, &jobs[0]) != 0) {
+    bool lat = st->ic->latency_model || st->ic->ccs.n;
+    if (lat && lat_obs_init(&lo, st->t, &jobs[0], st->ic->latency_model,
+                            st->nlat ? &st->nlat[st->cc] : NULL,
+                            st->ntraf ? &st->ntraf[st->cc] : NULL) != 0) {
         lat_obs_free(&lo);
         diag_error(d, NULL, 0, "impact", "out of memory");
         return -1;
@@ -843,6 +931,68 @@ static void csv_fig(FILE *f, double x)
 {
     if (isfinite(x))
         fprintf(f, "%.6f", x);
+}
+
+/* ICS'21 Table 4 from the samples of each controller's simulations:
+ * median and 90th percentile of the NICs' latency per request and of
+ * their request traffic, to controllers.csv and the console. Nothing
+ * without congestion_controls. Returns 0 or -1 (reported). */
+static int controllers_table(const struct study *st, const char *dir)
+{
+    const struct impact_config *ic = st->ic;
+    if (!ic->ccs.n)
+        return 0;
+    struct outfile of;
+    if (outfile_open(&of, dir, "controllers.csv", stderr) != 0)
+        return -1;
+    fprintf(of.f, "congestion_control,latency_samples,latency_p50_us,"
+                  "latency_p90_us,traffic_samples,traffic_p50_flits_s,"
+                  "traffic_p90_flits_s\n");
+    printf("\nnetwork latency per request and traffic per NIC, each NIC "
+           "and %.0f-us window with requests sent, over every simulation "
+           "(ICS'21 Table 4; controllers.csv)\n"
+           "%-14s %12s %12s %14s %14s\n",
+           (double)ic->latency_window / SIMTIME_US, "controller",
+           "latency p50", "p90 (us)", "flits/s p50", "p90");
+    int rc = 0;
+    for (uint32_t c = 0; c < ic->ccs.n; c++) {
+        struct dvec *x[2] = { &st->nlat[c], &st->ntraf[c] };
+        double q[2][2] = { { NAN, NAN }, { NAN, NAN } };
+        for (int k = 0; k < 2; k++) {
+            struct stats_summary sm;
+            double *sorted =
+                malloc((x[k]->n ? x[k]->n : 1) * sizeof *sorted);
+            if (!sorted) {
+                rc = -1;
+                break;
+            }
+            if (x[k]->n &&
+                stats_summarize(x[k]->v, x[k]->n, sorted, &sm) == 0) {
+                q[k][0] = sm.median;
+                q[k][1] = stats_quantile_sorted(sorted, x[k]->n, 0.9);
+            }
+            free(sorted);
+        }
+        fprintf(of.f, "%s,%u,", ic->ccs.v[c]->name, x[0]->n);
+        csv_fig(of.f, q[0][0]);
+        fputc(',', of.f);
+        csv_fig(of.f, q[0][1]);
+        fprintf(of.f, ",%u,", x[1]->n);
+        csv_fig(of.f, q[1][0]);
+        fputc(',', of.f);
+        csv_fig(of.f, q[1][1]);
+        fputc('\n', of.f);
+        char b[4][32];
+        printf("%-14s %12s %12s %14s %14s\n", ic->ccs.v[c]->name,
+               fig(b[0], 32, 3, q[0][0]), fig(b[1], 32, 3, q[0][1]),
+               fig(b[2], 32, 0, q[1][0]), fig(b[3], 32, 0, q[1][1]));
+    }
+    if (rc != 0) {
+        outfile_abandon(&of);
+        fprintf(stderr, "dfsim run: out of memory\n");
+        return -1;
+    }
+    return outfile_commit(&of, stderr);
 }
 
 /* Netscope's latency model (ICS'21 §4.2, trained as §6.1 does): Eq. 12's
@@ -1149,11 +1299,16 @@ int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
     st.pt_rt = calloc((size_t)n_v * st.per_victim, sizeof *st.pt_rt);
     st.pt_sim = calloc((size_t)n_v * st.per_victim, sizeof *st.pt_sim);
     st.pt_agg = calloc((size_t)n_v * st.per_victim, sizeof *st.pt_agg);
+    if (ic->ccs.n) {
+        st.nlat = calloc(n_cc, sizeof *st.nlat);
+        st.ntraf = calloc(n_cc, sizeof *st.ntraf);
+    }
     double *a = NULL, *b = NULL, *scratch = NULL;
     int rc = -1;
     if (!st.iso || !st.con || !st.iso_done || !st.con_done || !cells ||
         !st.pt_t || !st.pt_m || !st.pt_n || !st.pt_sp || !st.pt_rt ||
-        !st.pt_sim || !st.pt_agg || (ic->ccs.n && !view.aggressor)) {
+        !st.pt_sim || !st.pt_agg ||
+        (ic->ccs.n && (!view.aggressor || !st.nlat || !st.ntraf))) {
         diag_error(d, NULL, 0, "impact", "out of memory");
         goto done;
     }
@@ -1189,6 +1344,7 @@ int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
             uint32_t na = impact_aggressor_nodes(study_nodes, share);
             for (uint32_t c = 0; c < n_cc; c++) {
                 st.np = &npc[c];
+                st.cc = c;
                 for (uint32_t v = 0; v < n_v; v++) {
                     struct job_config jobs[2];
                     jobs[0] = ic->victim[v];
@@ -1279,7 +1435,8 @@ int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
     }
     impact_print_table(stdout, shown, cells, n_cells);
     struct latm_fit lf;
-    if (latency_fit(&st, dir, &lf, d) != 0 ||
+    if (controllers_table(&st, dir) != 0 ||
+        latency_fit(&st, dir, &lf, d) != 0 ||
         sensitivity(&st, dir, &lf, d) != 0)
         goto done;
     bool drawn = false;
@@ -1318,6 +1475,12 @@ done:
     free(st.pt_rt);
     free(st.pt_sim);
     free(st.pt_agg);
+    for (uint32_t c = 0; st.nlat && c < n_cc; c++)
+        free(st.nlat[c].v);
+    for (uint32_t c = 0; st.ntraf && c < n_cc; c++)
+        free(st.ntraf[c].v);
+    free(st.nlat);
+    free(st.ntraf);
     free(view.aggressor);
     free(cells);
     free(a);

@@ -76,6 +76,10 @@
  *   sensitivity.csv Netscope's delay sensitivity of each victim (ICS'21
  *                   Eq. 2) over its simulations, M measured per message
  *                   and, with latency_model, estimated from the counters
+ *   controllers.csv with congestion_controls (the study once per
+ *                   controller): each one's latency per request and
+ *                   traffic per NIC, median and 90th percentile (ICS'21
+ *                   Table 4)
  *   latency_model.csv with latency_model: the first ping-pong victim's
  *                   round trips against Netscope's latency model
  *                   (ICS'21 §4.2, net/latency_model.h), read through a
