@@ -259,6 +259,14 @@ static void test_errors(void)
         { "impact = {\nshares = 0.5;\nlatency_window_us = 0.0;\n" VICTIM
           AGGR "};\n",
           ":4: error: impact.latency_window_us" },
+        { "impact = {\nshares = 0.5;\ncongestion_controls = [\"cray\",\n"
+          "\"none\", \"cray\"];\n" VICTIM AGGR "};\n",
+          ":5: error: impact.congestion_controls[2]: \"cray\" is "
+          "impact.congestion_controls[0] too" },
+        { "impact = {\nshares = 0.5;\ncongestion_controls = [\"foo\"];\n"
+          VICTIM AGGR "};\n",
+          ":4: error: impact.congestion_controls[0]: cc \"foo\" is not "
+          "registered" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct capture c;

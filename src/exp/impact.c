@@ -344,6 +344,18 @@ int impact_load(struct cfg_file *f, struct impact_config *ic, bool has_jobs,
                    "\"%s\"; expected linear, interleaved or random (SC'20 "
                    "§III's placements of victim and aggressor)",
                    alloc_policy_names[pol]);
+    for (uint32_t i = 0; i < ic->ccs.n; i++)
+        for (uint32_t k = 0; k < i; k++)
+            if (ic->ccs.v[i] == ic->ccs.v[k]) {
+                char key[48];
+                snprintf(key, sizeof key, "impact.congestion_controls[%u]",
+                         i);
+                diag_error(d, ic->file, ic->ccs.line[i], key,
+                           "\"%s\" is impact.congestion_controls[%u] too; "
+                           "expected each controller once",
+                           ic->ccs.v[i]->name, k);
+                break;
+            }
     ic->n_victims = load_list(f, g, "victims", true, &ic->victim, ic, d);
     ic->n_aggressors =
         load_list(f, g, "aggressors", false, &ic->aggressor, ic, d);
