@@ -46,13 +46,15 @@
  * is between groups, 12.9 to 13.1 links both ways), the per-link cost
  * cannot be told from k0 and k0 carries it (k1 + k2 = 0); fitted
  * anyway, least squares turns a 2 % spread in N into k0 = -3,083 us.
- * The paper says "least sum
- * of squares" and judges the model by each estimate's percentage error
- * (Fig. 4a); round trips span two orders of magnitude under congestion
- * (2.4 us idle, 175 us beside an incast on Voltrino), and plain squares
- * fit the few congested points and leave the quiet majority 25-50 % off.
- * So the squares may be taken of relative errors (weights 1 / RTT^2),
- * the loss of the paper's own criterion: `relative`.
+ * The paper says "least sum of squares" and judges the model by each
+ * estimate's percentage error (Fig. 4a); round trips span two orders of
+ * magnitude under congestion (2.4 us idle, 175 us beside an incast on
+ * Voltrino), and plain squares fit the few congested points and leave
+ * the quiet majority 25-50 % off. So the squares may be taken of
+ * relative errors (weights 1 / RTT^2), the loss of the paper's own
+ * criterion: `relative`. LATM_MIN_CV (5 %) is a judgement, not a
+ * measurement: the spread below which a column is rounding and
+ * placement noise rather than a distance the data can fit a cost on.
  *
  * Only the dragonfly families (Aries, Slingshot, generic): the torus's
  * dimension-order paths are not enumerated here (latm_supported).
