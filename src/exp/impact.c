@@ -938,13 +938,6 @@ static const char *fig(char *buf, size_t cap, int decimals, double x)
     return buf;
 }
 
-/* A CSV field: empty where undefined. */
-static void csv_fig(FILE *f, double x)
-{
-    if (isfinite(x))
-        fprintf(f, "%.6f", x);
-}
-
 /* ICS'21 Table 4 from the samples of each controller's simulations:
  * median and 90th percentile of the NICs' latency per request and of
  * their request traffic, to controllers.csv and the console. Nothing
@@ -985,14 +978,12 @@ static int controllers_table(const struct study *st, const char *dir)
             }
             free(sorted);
         }
-        fprintf(of.f, "%s,%u,", ic->ccs.v[c]->name, x[0]->n);
-        csv_fig(of.f, q[0][0]);
-        fputc(',', of.f);
-        csv_fig(of.f, q[0][1]);
-        fprintf(of.f, ",%u,", x[1]->n);
-        csv_fig(of.f, q[1][0]);
-        fputc(',', of.f);
-        csv_fig(of.f, q[1][1]);
+        fprintf(of.f, "%s,%u", ic->ccs.v[c]->name, x[0]->n);
+        impact_csv_num(of.f, q[0][0], true);
+        impact_csv_num(of.f, q[0][1], true);
+        fprintf(of.f, ",%u", x[1]->n);
+        impact_csv_num(of.f, q[1][0], true);
+        impact_csv_num(of.f, q[1][1], true);
         fputc('\n', of.f);
         char b[4][32];
         printf("%-14s %12s %12s %14s %14s\n", ic->ccs.v[c]->name,
@@ -1059,10 +1050,9 @@ static int latency_fit(const struct study *st, const char *dir,
     fprintf(out, "run,aggressor,rtt_us,estimate_us,error_pct,q_min,"
                  "links_min,q_non,links_non\n");
     for (uint32_t i = 0; i < m; i++) {
-        fprintf(out, "%u,%s,%.6f,", sim[i], agg[i] ? agg[i] : "", y[i]);
-        csv_fig(out, est[i]);
-        fputc(',', out);
-        csv_fig(out, 100.0 * (est[i] - y[i]) / y[i]);
+        fprintf(out, "%u,%s,%.6f", sim[i], agg[i] ? agg[i] : "", y[i]);
+        impact_csv_num(out, est[i], true);
+        impact_csv_num(out, 100.0 * (est[i] - y[i]) / y[i], true);
         fprintf(out, ",%.6f,%.6f,%.6f,%.6f\n", rt[i].q_min, rt[i].n_min,
                 rt[i].q_non, rt[i].n_non);
     }
@@ -1098,6 +1088,16 @@ done:
     free(sim);
     free(agg);
     return rc;
+}
+
+/* A fit's four fields of sensitivity.csv: slope, intercept, r, c_rel
+ * (each empty where undefined). */
+static void csv_fit(FILE *f, const struct impact_fit *x, double rel)
+{
+    impact_csv_num(f, x->slope, true);
+    impact_csv_num(f, isfinite(x->slope) ? x->intercept : NAN, true);
+    impact_csv_num(f, x->r, true);
+    impact_csv_num(f, rel, true);
 }
 
 /* Netscope's delay sensitivity (ICS'21 §4.1, Eqs. 1-5) of each victim:
@@ -1167,24 +1167,9 @@ static int sensitivity(const struct study *st, const char *dir,
         double crel = cref == UINT32_MAX || !(ctr[cref].slope > 0)
                           ? NAN
                           : y->slope / ctr[cref].slope;
-        fprintf(f, "%s,%u,", ic->victim[v].name, x->n);
-        if (isfinite(x->slope))
-            fprintf(f, "%.6f,%.6f", x->slope, x->intercept);
-        else
-            fputc(',', f);
-        fputc(',', f);
-        csv_fig(f, x->r);
-        fputc(',', f);
-        csv_fig(f, rel);
-        fputc(',', f);
-        if (isfinite(y->slope))
-            fprintf(f, "%.6f,%.6f", y->slope, y->intercept);
-        else
-            fputc(',', f);
-        fputc(',', f);
-        csv_fig(f, y->r);
-        fputc(',', f);
-        csv_fig(f, crel);
+        fprintf(f, "%s,%u", ic->victim[v].name, x->n);
+        csv_fit(f, x, rel);
+        csv_fit(f, y, crel);
         fputc('\n', f);
         /* "-" where a figure is undefined (fewer than two finished
          * simulations, no spread in M, no ping-pong) */

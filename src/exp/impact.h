@@ -190,6 +190,10 @@ void impact_cell_stats(struct impact_cell *c, const double *iso,
                        uint32_t n_iso, const double *con, uint32_t n_con,
                        double *scratch);
 
+/* A CSV field: a comma first if `comma`, then v with 6 decimals, or
+ * nothing where v is NaN or infinite (every file of the study). */
+void impact_csv_num(FILE *f, double v, bool comma);
+
 /* impact.csv: the header line, then a row per cell. */
 void impact_csv_header(FILE *f);
 void impact_csv_row(FILE *f, const struct impact_config *ic,

@@ -41,8 +41,7 @@ void impact_csv_header(FILE *f)
                "gpcnet_impact_avg,gpcnet_impact_p99\n");
 }
 
-/* A number with 6 decimals, or nothing for NaN (as the other files). */
-static void put(FILE *f, double v, bool comma)
+void impact_csv_num(FILE *f, double v, bool comma)
 {
     if (comma)
         fputc(',', f);
@@ -58,22 +57,22 @@ void impact_csv_row(FILE *f, const struct impact_config *ic,
     fprintf(f, "%s,%s,%s,%s,%.6f,%u,%u,%u,%u,%d", v->name, v->workload->name,
             a->name, a->workload->name, sh->v[c->share], c->victim_nodes,
             c->aggressor_nodes, c->n_iso, c->n_con, c->finished ? 1 : 0);
-    put(f, c->t_iso, true);
-    put(f, c->t_con, true);
-    put(f, c->c, true);
-    put(f, c->p99_iso, true);
-    put(f, c->p99_con, true);
-    put(f, c->c_p99, true);
-    put(f, c->med_iso, true);
-    put(f, c->med_con, true);
+    impact_csv_num(f, c->t_iso, true);
+    impact_csv_num(f, c->t_con, true);
+    impact_csv_num(f, c->c, true);
+    impact_csv_num(f, c->p99_iso, true);
+    impact_csv_num(f, c->p99_con, true);
+    impact_csv_num(f, c->c_p99, true);
+    impact_csv_num(f, c->med_iso, true);
+    impact_csv_num(f, c->med_con, true);
     if (c->gpcnet) {
         fprintf(f, ",%s", c->gpcnet_bw ? "MiB/s/rank" : "usec");
-        put(f, c->g_avg_iso, true);
-        put(f, c->g_p99_iso, true);
-        put(f, c->g_avg_con, true);
-        put(f, c->g_p99_con, true);
-        put(f, c->g_c_avg, true);
-        put(f, c->g_c_p99, true);
+        impact_csv_num(f, c->g_avg_iso, true);
+        impact_csv_num(f, c->g_p99_iso, true);
+        impact_csv_num(f, c->g_avg_con, true);
+        impact_csv_num(f, c->g_p99_con, true);
+        impact_csv_num(f, c->g_c_avg, true);
+        impact_csv_num(f, c->g_c_p99, true);
     } else {
         fputs(",,,,,,,", f);
     }
