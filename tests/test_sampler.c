@@ -844,8 +844,9 @@ static void test_section(void)
            "  nic = true;\n"
            "};\n",
            1,
-           "3: error: sampling.nic: the counters are sampled during the "
-           "traffic runs, and this file has no traffic section\n");
+           "3: error: sampling.nic: the counters are read during the "
+           "traffic runs and the jobs' runs, and this file has neither a "
+           "traffic section nor a jobs list\n");
     expect("system = { name = \"voltrino\"; };\n"
            "traffic = { };\n"
            "sampling = {\n"

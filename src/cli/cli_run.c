@@ -31,6 +31,7 @@
 #include "core/time.h"
 #include "exp/experiment.h"
 #include "exp/fingerprint.h"
+#include "exp/job_counters.h"
 #include "exp/outdir.h"
 #include "exp/report.h"
 #include "exp/traffic.h"
@@ -496,9 +497,34 @@ static int run_jobs(const struct experiment *e, const struct topo *t,
                    r + 1, n_runs, seed);
             fflush(stdout);
         }
+        /* the counters of the run: one set of files per run; plain names
+         * for one run */
+        char nic_path[4096], rtr_path[4096], links_path[4096], tag[32] = "";
+        struct sampler_params sp;
+        struct job_counters_params cp = { 0 };
+        if (n_runs > 1 || e->has_traffic) /* apart from the traffic's */
+            snprintf(tag, sizeof tag, "%s_run%u",
+                     e->has_traffic ? "_jobs" : "", r);
+        if (e->sampling.nic || e->sampling.rtr) {
+            snprintf(nic_path, sizeof nic_path, "%s/nic_samples%s.csv",
+                     outdir, tag);
+            snprintf(rtr_path, sizeof rtr_path, "%s/rtr_samples%s.csv",
+                     outdir, tag);
+            sampler_config_params(&e->sampling, &sp);
+            sp.nic_path = nic_path;
+            sp.rtr_path = rtr_path;
+            cp.sampling = &sp;
+        }
+        if (e->sampling.links) {
+            snprintf(links_path, sizeof links_path, "%s/job_links%s.txt",
+                     outdir, tag);
+            cp.links_path = links_path;
+        }
+        out.counters = job_counters_on(&cp) ? &cp : NULL;
         simtime end = 0;
         rc = jobs_run(&e->jobs, t, np, seed, e->info.time_limit, &out, &end,
                       d);
+        out.counters = NULL;
         for (size_t i = 0; i + 1 < N_JOB_FILES; i++)
             fflush(*files[i]);
         if (rc >= 0) {
@@ -796,13 +822,13 @@ int cli_run(int argc, char **argv)
             goto out;
         }
     }
-    char sampled[128] = "";
+    char sampled[256] = "";
+    size_t len = 0;
     if (sampling_on(&e)) {
         bool many = e.traffic.loads.n *
                         (e.traffic.routings.n ? e.traffic.routings.n : 1) >
                     1;
         const char *sfx = many ? "_*" : "";
-        size_t len = 0;
         if (e.sampling.nic)
             len += (size_t)snprintf(sampled + len, sizeof sampled - len,
                                     ", nic_samples%s.csv", sfx);
@@ -810,8 +836,21 @@ int cli_run(int argc, char **argv)
             len += (size_t)snprintf(sampled + len, sizeof sampled - len,
                                     ", rtr_samples%s.csv", sfx);
         if (e.sampling.links)
-            snprintf(sampled + len, sizeof sampled - len, ", links%s.txt",
-                     sfx);
+            len += (size_t)snprintf(sampled + len, sizeof sampled - len,
+                                    ", links%s.txt", sfx);
+    }
+    if (e.jobs.n) { /* the job runs' counters (run_jobs's names) */
+        const char *sfx = e.has_traffic ? "_jobs_run*"
+                          : e.info.runs > 1 ? "_run*" : "";
+        if (e.sampling.nic)
+            len += (size_t)snprintf(sampled + len, sizeof sampled - len,
+                                    ", nic_samples%s.csv", sfx);
+        if (e.sampling.rtr)
+            len += (size_t)snprintf(sampled + len, sizeof sampled - len,
+                                    ", rtr_samples%s.csv", sfx);
+        if (e.sampling.links)
+            snprintf(sampled + len, sizeof sampled - len,
+                     ", job_links%s.txt", sfx);
     }
     if (e.jobs.n || e.impact.on)
         printf("\nreport: %s/report.html\n", outdir);

@@ -419,7 +419,8 @@ static void load_traffic(struct experiment *e, struct diag *d)
                      rs->line[i], "traffic.routings", d);
 }
 
-/* After load_traffic: the samplers run inside the traffic runs. */
+/* After load_traffic and jobs_load: the samplers run inside the traffic
+ * runs and the job runs (exp/job_counters.h). */
 static void load_sampling(struct experiment *e, struct diag *d)
 {
     config_setting_t *g = cfg_section(e->cfg, "sampling");
@@ -429,11 +430,15 @@ static void load_sampling(struct experiment *e, struct diag *d)
         return;
     cfg_read(e->cfg, g, "sampling", sampler_keys, &e->sampling, NULL, d);
     const struct sampler_config *c = &e->sampling;
-    if ((c->nic || c->rtr) && !e->has_traffic)
-        diag_error(d, cfg_path(e->cfg), cfg_member_line(g, c->nic ? "nic" : "rtr"),
-                   c->nic ? "sampling.nic" : "sampling.rtr",
-                   "the counters are sampled during the traffic runs, and "
-                   "this file has no traffic section");
+    if ((c->nic || c->rtr || c->links) && !e->has_traffic && !e->jobs.n) {
+        const char *key = c->nic ? "nic" : c->rtr ? "rtr" : "links";
+        char full[32];
+        snprintf(full, sizeof full, "sampling.%s", key);
+        diag_error(d, cfg_path(e->cfg), cfg_member_line(g, key), full,
+                   "the counters are read during the traffic runs and the "
+                   "jobs' runs, and this file has neither a traffic section "
+                   "nor a jobs list");
+    }
 }
 
 static const char *base_name(const char *path)
@@ -566,8 +571,8 @@ int experiment_load(struct experiment *e, const char *path,
 
     load_network(e, d);
     load_traffic(e, d);
-    load_sampling(e, d);
     jobs_load(e->cfg, &e->jobs, d);
+    load_sampling(e, d);
     impact_load(e->cfg, &e->impact, cfg_section(e->cfg, "jobs") != NULL,
                 e->jobs.prod.on, d);
     if (!e->net.tcs_line || e->net.n_tcs) {
@@ -885,14 +890,15 @@ int experiment_check_sampling(const struct experiment *e, const struct net *n,
     return d->errors > before ? -1 : 0;
 }
 
-/* Whether the experiment samples counters during its traffic runs. */
+/* Whether the experiment reads counters during its traffic or job runs. */
 static bool sampling_on(const struct experiment *e)
 {
-    return e->has_traffic &&
+    return (e->has_traffic || e->jobs.n) &&
            (e->sampling.nic || e->sampling.rtr || e->sampling.links);
 }
 
-/* The traffic runs' network, built once: a parameter set net_init
+/* The traffic runs' network (and the job runs' for the samplers' names),
+ * built once: a parameter set net_init
  * refuses, or a counter name the samplers cannot read, is reported up
  * front rather than after the probe. */
 static int check_network(const struct experiment *e, const struct topo *t,
@@ -926,7 +932,7 @@ int experiment_check_run(const struct experiment *e, const struct topo *t,
                          const struct net_params *np, struct diag *d)
 {
     int before = d->errors;
-    if (e->has_traffic)
+    if (e->has_traffic || sampling_on(e))
         check_network(e, t, np, d);
     if (d->errors == before && e->jobs.n)
         jobs_check_run(&e->jobs, t, np, (uint64_t)e->info.seed, d);

@@ -10,6 +10,7 @@
 #include "core/rng.h"
 #include "core/sim.h"
 #include "core/time.h"
+#include "exp/job_counters.h"
 #include "exp/offered.h"
 #include "net/cc.h"
 #include "exp/stats.h"
@@ -1530,12 +1531,14 @@ struct setup {
     struct ctl_run ctl;
     struct model_run mr;
     struct offered off;
+    struct job_counters ctr;    /* counters read during the run */
     bool sim_ok, net_ok, mpi_ok, ctl_ok;
 };
 
 static void teardown(struct setup *u, const struct jobs_config *jc)
 {
     offered_free(&u->off);
+    job_counters_free(&u->ctr);
     if (u->mpi_ok)
         dmpi_free(&u->m);
     if (u->ctl_ok)
@@ -1583,7 +1586,7 @@ static void jobs_set_sensitivity(struct net *net, const struct topo *t,
  * Returns 0, or -1 after reporting to d (then teardown all the same). */
 static int setup(struct setup *u, const struct jobs_config *jc,
                  const struct topo *t, const struct net_params *np,
-                 uint64_t seed, struct diag *d)
+                 uint64_t seed, uint32_t extra_entities, struct diag *d)
 {
     uint32_t n = jc->n;
     memset(u, 0, sizeof *u);
@@ -1622,7 +1625,8 @@ static int setup(struct setup *u, const struct jobs_config *jc,
             .tc = j->tc,
         };
     }
-    if (sim_init(&u->s, EVQ_DEFAULT, net_entities(t)) != 0) {
+    if (sim_init(&u->s, EVQ_DEFAULT, net_entities(t) + extra_entities) !=
+        0) {
         diag_error(d, NULL, 0, "jobs", "out of memory");
         return -1;
     }
@@ -1662,6 +1666,32 @@ static int setup(struct setup *u, const struct jobs_config *jc,
     return 0;
 }
 
+/* The counters of the run (exp/job_counters.h), on jobs placed by setup:
+ * the sampler's events are the type after dmpi's, created by the entity
+ * past the network's. */
+static int start_counters(struct setup *u, const struct jobs_config *jc,
+                          const struct topo *t,
+                          const struct job_counters_params *cp,
+                          struct diag *d)
+{
+    struct job_counters_spec *spec =
+        calloc(u->n ? u->n : 1, sizeof *spec);
+    if (!spec) {
+        diag_error(d, NULL, 0, "jobs", "out of memory");
+        return -1;
+    }
+    for (uint32_t i = 0; i < u->n; i++)
+        spec[i] = (struct job_counters_spec){
+            .name = jc->job[i].name, .nodes = u->nodes[i],
+            .n_nodes = jc->job[i].nodes, .report = !jc->job[i].fill };
+    int rc = job_counters_init(&u->ctr, &u->net, &u->s, NET_EV_COUNT + 1,
+                               net_entities(t), spec, u->n, cp, d);
+    free(spec);
+    u->m.on_job = job_counters_on_job;
+    u->m.job_ctx = &u->ctr;
+    return rc;
+}
+
 /* Place the jobs of jc (the file's, and the fill's if any), run them and
  * write what they did. */
 static int run_all(const struct jobs_config *jc, const struct topo *t,
@@ -1676,11 +1706,16 @@ static int run_all(const struct jobs_config *jc, const struct topo *t,
     }
     int rc = -1;
     struct net_params p = *np;
-    p.counters = p.counters || out->observer; /* it reads them */
-    if (setup(u, jc, t, &p, seed, d) != 0)
+    bool ctr = job_counters_on(out->counters);
+    p.counters = p.counters || out->observer || ctr; /* they read them */
+    /* the sampler creates its events as an entity of its own, past the
+     * network's, so that every other event keeps its place */
+    if (setup(u, jc, t, &p, seed, ctr ? 1 : 0, d) != 0)
         goto done;
     struct sim *s = &u->s;
     struct dmpi *m = &u->m;
+    if (ctr && start_counters(u, jc, t, out->counters, d) != 0)
+        goto done;
     const struct jobs_observer *obs = out->observer;
     /* the window opens when the first measured job starts: what the
      * background sent before does not count */
@@ -1711,6 +1746,8 @@ static int run_all(const struct jobs_config *jc, const struct topo *t,
         diag_error(d, NULL, 0, "jobs", "out of memory");
         goto done;
     }
+    if (ctr && job_counters_finish(&u->ctr, d) != 0)
+        goto done;
     offered_write(&u->off, out->load, out->header, out->run, out->table);
     if (out->capture && capture(out->capture, jc, m, u->nodes) != 0) {
         diag_error(d, NULL, 0, "jobs", "out of memory");
@@ -1826,7 +1863,7 @@ static int check_setup(const struct jobs_config *jc, const struct topo *t,
         diag_error(d, NULL, 0, "jobs", "out of memory");
         return -1;
     }
-    int rc = setup(u, jc, t, np, seed, d);
+    int rc = setup(u, jc, t, np, seed, 0, d);
     teardown(u, jc);
     free(u);
     return rc;

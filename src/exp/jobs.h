@@ -215,6 +215,8 @@ struct jobs_observer {
     void *ctx;
 };
 
+struct job_counters_params; /* exp/job_counters.h */
+
 /* Where the results go (any may be NULL) and what is printed. */
 struct jobs_output {
     FILE *jobs, *iterations, *ranks; /* CSV, header first */
@@ -228,6 +230,9 @@ struct jobs_output {
     struct jobs_capture *capture;    /* filled after a run that returns
                                         0 or 1, or NULL */
     const struct jobs_observer *observer; /* or NULL */
+    const struct job_counters_params *counters; /* LDMS samples and the
+                                        per-job links report
+                                        (exp/job_counters.h), or NULL */
 };
 
 /* Place jc's jobs on t (seed: the allocations' streams) and, with a

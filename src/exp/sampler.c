@@ -320,7 +320,7 @@ static const char *const kind_key[SAMPLER_KINDS] = {
 static int set_init(struct sampler_set *st, const struct net *n,
                     enum sampler_kind k, const char *path,
                     const char *const *metrics, uint32_t n_metrics,
-                    struct diag *d)
+                    const uint32_t *node_job, struct diag *d)
 {
     const struct topo *t = n->t;
     struct names def = { 0 };
@@ -400,7 +400,7 @@ static int set_init(struct sampler_set *st, const struct net *n,
                 *r = (struct ctr_ref){ .reg = CTR_REG_COUNT };
             }
         }
-        if (pcap - used < 128) {
+        if (pcap - used < 160) {
             char *q = realloc(st->prefix, 2 * pcap);
             if (!q)
                 goto oom;
@@ -408,8 +408,9 @@ static int set_init(struct sampler_set *st, const struct net *n,
             pcap *= 2;
         }
         st->prefix_at[p] = (uint32_t)used;
-        int w = snprintf(st->prefix + used, pcap - used, ",%s,%" PRIu32 ",0,0",
-                         name, id);
+        uint32_t job = k == SAMPLER_NIC && node_job ? node_job[id] : 0;
+        int w = snprintf(st->prefix + used, pcap - used,
+                         ",%s,%" PRIu32 ",%" PRIu32 ",0", name, id, job);
         assert(w > 0 && (size_t)w < pcap - used);
         used += (size_t)w;
         if ((size_t)w > widest)
@@ -502,20 +503,37 @@ static int write_sample(struct sampler *sm, struct sampler_set *st)
     return fflush(st->f);
 }
 
-static void on_sample(struct sim *s, const struct event *e, void *ctx)
+/* One sample of every set at the current time; 0, or -1 (sm->err set:
+ * no further sample). */
+static int sample(struct sampler *sm)
 {
-    struct sampler *sm = ctx;
     if (sm->err)
-        return;
+        return -1;
     for (int k = 0; k < SAMPLER_KINDS; k++) {
         errno = 0;
         if (sm->set[k].f && write_sample(sm, &sm->set[k]) != 0) {
             sm->err = errno ? errno : EIO;
             sm->err_set = k;
-            return; /* no further sample */
+            return -1;
         }
     }
     sm->samples++;
+    sm->last = sm->s->now;
+    sm->sampled = true;
+    return 0;
+}
+
+void sampler_sample_now(struct sampler *sm)
+{
+    if (!sm->sampled || sm->last != sm->s->now)
+        sample(sm);
+}
+
+static void on_sample(struct sim *s, const struct event *e, void *ctx)
+{
+    struct sampler *sm = ctx;
+    if (sample(sm) != 0)
+        return; /* no further sample */
     /* the next one, unless the run is over: past `until`, or nothing else
      * left to happen (only this sampler would keep the clock going) */
     simtime next = s->now + sm->interval;
@@ -550,10 +568,12 @@ int sampler_init(struct sampler *sm, struct net *n, struct sim *s,
     int bad = 0;
     if (sp->nic)
         bad += set_init(&sm->set[SAMPLER_NIC], n, SAMPLER_NIC, sp->nic_path,
-                        sp->nic_metrics, sp->n_nic_metrics, d) != 0;
+                        sp->nic_metrics, sp->n_nic_metrics, sp->node_job,
+                        d) != 0;
     if (sp->rtr)
         bad += set_init(&sm->set[SAMPLER_RTR], n, SAMPLER_RTR, sp->rtr_path,
-                        sp->rtr_metrics, sp->n_rtr_metrics, d) != 0;
+                        sp->rtr_metrics, sp->n_rtr_metrics, NULL,
+                        d) != 0;
     if (bad) {
         sampler_free(sm);
         return -1;
@@ -594,9 +614,11 @@ const struct cfg_key sampler_keys[] = {
               "rtr_samples.csv, as LDMS's aries_rtr_mmr (false)" },
     { .name = "links", .type = CFG_BOOL,
       .offset = offsetof(struct sampler_config, links),
-      .help = "write links.txt after each run: every router's logical "
+      .help = "traffic runs: write links.txt, every router's logical "
               "links over the measurement window, as the Gemini monitor "
-              "library's report (Pedretti et al. Fig. 4) (false)" },
+              "library's report (Pedretti et al. Fig. 4); job runs: "
+              "job_links.txt, each job's routers over its run, with the "
+              "per-router mean and max of Figs. 6-7 (false)" },
     { .name = "nic_metrics", .type = CFG_STRINGS,
       .offset = offsetof(struct sampler_config, nic_metrics),
       .help = "NIC counter names, one column each (requests sent: packets, "

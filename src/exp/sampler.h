@@ -28,7 +28,10 @@
  * (ProducerName = the node's name, component_id = the node id, the
  * counters of the node's first NIC); the router sampler one row per router
  * (ProducerName = the router's name, component_id = the router id).
- * job_id and app_id are 0. Time is simulated time from 0 (the "epoch" is
+ * In a job run job_id is the job on the node (the experiment's jobs
+ * numbered from 1 in file order, then the production fill's; 0: an idle
+ * node), as LDMS's jobinfo fills it from the resource manager; router
+ * rows and traffic runs have 0, app_id is 0. Time is simulated time from 0 (the "epoch" is
  * the start of the run), truncated to whole microseconds as LDMS's
  * timestamps are: intervals below 1 us give rows with equal Time.
  *
@@ -79,6 +82,10 @@ struct sampler_params {
     uint32_t n_nic_metrics;
     const char *const *rtr_metrics;   /* likewise for the router tiles */
     uint32_t n_rtr_metrics;
+    const uint32_t *node_job;         /* [node]: the job_id column of the
+                                         NIC rows (a job run's jobs,
+                                         numbered from 1; 0: idle); NULL:
+                                         0 everywhere, as router rows */
     const char *links_path;           /* the logical-link report of the
                                          measurement window (net/links.h),
                                          written by the workload; NULL:
@@ -114,7 +121,9 @@ struct sampler {
     uint32_t entity;         /* the entity that creates its events */
     simtime interval, until;
     struct sampler_set set[SAMPLER_KINDS];
-    uint64_t samples;        /* sample events handled */
+    uint64_t samples;        /* samples written */
+    simtime last;            /* the time of the last one, if sampled */
+    bool sampled;
     int err;                 /* errno of the first failed write, or 0;
                                 sampling stops there */
     int err_set;             /* the set (enum sampler_kind) it failed on */
@@ -133,6 +142,11 @@ struct sampler {
 int sampler_init(struct sampler *sm, struct net *n, struct sim *s,
                  uint32_t ev_type, uint32_t entity,
                  const struct sampler_params *sp, struct diag *d);
+
+/* A sample now, outside the schedule (unless one was just taken at this
+ * very time): the job runs' last, when their jobs have ended, so that
+ * the files hold the runs' final counts. */
+void sampler_sample_now(struct sampler *sm);
 
 /* After the run: 0, or -1 with the failed write (disk full, ...) reported
  * to d. The files written so far stay as they are. */

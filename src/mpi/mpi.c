@@ -815,6 +815,8 @@ static void rank_end(struct dmpi *m, uint32_t g)
             return;
     res->finished = true;
     res->end = now(m);
+    if (m->on_job)
+        m->on_job(m->job_ctx, rk->job, true);
     for (uint32_t k = 0; k < m->n_jobs; k++)
         if (m->job[k].chained && m->job[k].after == rk->job)
             start_job(m, k, now(m) + m->job[k].start);
@@ -968,10 +970,18 @@ static void on_resume(struct sim *s, const struct event *e, void *ctx)
 {
     struct dmpi *m = ctx;
     (void)s;
-    if (e->arg & INJECT_FLAG)
+    if (e->arg & INJECT_FLAG) {
         inject(m, e->arg);
-    else
-        rank_run(m, (uint32_t)e->arg);
+        return;
+    }
+    uint32_t g = (uint32_t)e->arg;
+    struct dmpi_job_result *res = &m->res[m->rank[g].job];
+    if (!res->started) {
+        res->started = true;
+        if (m->on_job)
+            m->on_job(m->job_ctx, m->rank[g].job, false);
+    }
+    rank_run(m, g);
 }
 
 /* ---- setup ----------------------------------------------------------------- */

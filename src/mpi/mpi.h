@@ -169,6 +169,7 @@ struct dmpi_job_result {
                               jobs: SIMTIME_MAX if stopped before);
                               start: SIMTIME_MAX for a chained job that
                               never started */
+    bool started;          /* its first rank has begun (on_job called) */
     bool finished;
     uint32_t n_ranks;
     simtime *rank_end;     /* [n_ranks], SIMTIME_MAX if not finished */
@@ -247,6 +248,13 @@ struct dmpi {
      * the simulation's current time); NULL: nothing. */
     void (*on_mark)(void *ctx, uint32_t job, uint32_t r, uint32_t i);
     void *mark_ctx;
+    /* Called when job j begins (its first rank runs its first
+     * operations; end false) and when its last rank has finished (end
+     * true), at the simulation's current time; NULL: nothing. The
+     * counter reports of job runs (exp/jobs.h) take their snapshots
+     * here, as the Gemini library is called by the application itself. */
+    void (*on_job)(void *ctx, uint32_t job, bool end);
+    void *job_ctx;
 
     int error;               /* -1: out of memory or a program error,
                                 reported in `why` */
