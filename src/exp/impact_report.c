@@ -432,23 +432,26 @@ int impact_report(const char *dir, const struct impact_config *ic,
           "iteration times (each the slowest rank's). Data: impact.csv, "
           "impact_runs.csv, iterations.csv.</p>\n",
           h);
-    if (*drawn)
-        fputs("<p><img src=\"impact.svg\" alt=\"heat map of the congestion "
-              "impact\"></p>\n<p><img src=\"impact_p99.svg\" alt=\"heat map "
-              "of the impact on the 99th percentile\"></p>\n",
-              h);
-    else
+    if (*drawn) {
+        report_html_figure(h, dir, "impact.svg",
+                           "heat map of the congestion impact");
+        report_html_figure(h, dir, "impact_p99.svg",
+                           "heat map of the impact on the 99th percentile");
+    } else {
         fputs("<p class=\"note\">The heat maps were not drawn: gnuplot is "
               "not installed (Debian: apt-get install gnuplot-nox) or failed "
               "(impact.log). Draw them with <code>gnuplot impact.gp</code> "
               "in this folder.</p>\n",
               h);
-    if (lat_drawn)
-        fputs("<p><img src=\"latency.svg\" alt=\"the latency model's "
-              "estimates against the measured round trips\"></p>\n"
-              "<p class=\"note\">Netscope's latency model (ICS'21 §4.2, "
+    }
+    if (lat_drawn) {
+        report_html_figure(h, dir, "latency.svg",
+                           "the latency model's estimates against the "
+                           "measured round trips");
+        fputs("<p class=\"note\">Netscope's latency model (ICS'21 §4.2, "
               "Fig. 4a): latency_model.csv, sensitivity.csv.</p>\n",
               h);
+    }
     fputs("<table>\n<tr><th>victim</th><th>aggressor</th><th>share</th>"
           "<th>nodes v+a</th><th>T<sub>iso</sub> (us)</th>"
           "<th>T<sub>con</sub> (us)</th><th>C</th><th>p99 iso (us)</th>"

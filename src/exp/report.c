@@ -86,6 +86,85 @@ void report_html_str(FILE *f, const char *s)
     }
 }
 
+/* The whole of dir/name, NUL-terminated (free it), or NULL. */
+static char *slurp(const char *dir, const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (cap - len < 4096) {
+            char *b = realloc(buf, cap ? 2 * cap : 65536);
+            if (!b) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = b;
+            cap = cap ? 2 * cap : 65536;
+        }
+        size_t got = fread(buf + len, 1, cap - len - 1, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    bool bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        return NULL;
+    }
+    buf[len] = '\0';
+    return buf;
+}
+
+void report_html_figure(FILE *h, const char *dir, const char *svg,
+                        const char *alt)
+{
+    char *text = slurp(dir, svg);
+    const char *p = text ? strstr(text, "<svg") : NULL;
+    if (!p) { /* not readable here: a link to the file */
+        fputs("<p><img src=\"", h);
+        report_html_str(h, svg);
+        fputs("\" alt=\"", h);
+        report_html_str(h, alt);
+        fputs("\"></p>\n", h);
+        free(text);
+        return;
+    }
+    /* the figure's name without ".svg" prefixes its ids, so that two
+     * figures' ids (gnuplot calls every point symbol gpPt<k>) differ */
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "%s", svg);
+    char *dot = strrchr(prefix, '.');
+    if (dot)
+        *dot = '\0';
+    static const char *const refs[] = { "id='", "id=\"", "href='#",
+                                        "href=\"#", "url(#" };
+    fputs("<figure role=\"img\" aria-label=\"", h);
+    report_html_str(h, alt);
+    fputs("\">\n", h);
+    while (*p) {
+        size_t k = 0, n = sizeof refs / sizeof refs[0];
+        while (k < n && strncmp(p, refs[k], strlen(refs[k])) != 0)
+            k++;
+        if (k < n) {
+            fputs(refs[k], h);
+            fputs(prefix, h);
+            fputc('-', h);
+            p += strlen(refs[k]);
+        } else {
+            fputc(*p++, h);
+        }
+    }
+    fputs("</figure>\n", h);
+    free(text);
+}
+
 void report_html_head(FILE *h, const char *title, const char *description,
                       const char *max_width, unsigned left_cols)
 {
@@ -777,7 +856,8 @@ static void html_table(FILE *h, const struct report_series *s, uint32_t n)
 }
 
 /* Where the packets went: the figure and the background jobs' rows. */
-static void html_paths(FILE *h, const struct report_info *info, int paths,
+static void html_paths(FILE *h, const char *dir,
+                       const struct report_info *info, int paths,
                        bool drawn)
 {
     if (paths != 1)
@@ -795,9 +875,9 @@ static void html_paths(FILE *h, const struct report_info *info, int paths,
           "hops_mean).</p>\n",
           h);
     if (drawn)
-        fputs("<p><img src=\"paths.svg\" alt=\"share of packets routed "
-              "non-minimally and mean hops per job and variant\"></p>\n",
-              h);
+        report_html_figure(h, dir, "paths.svg",
+                           "share of packets routed non-minimally and mean "
+                           "hops per job and variant");
     else
         fputs("<p class=\"note\">The figure was not drawn (paths.log); "
               "<code>gnuplot paths.gp</code> draws it.</p>\n",
@@ -961,9 +1041,8 @@ int report_write(const char *dir, const struct report_info *info,
         fputs("</p>\n", h);
     }
     if (*drawn)
-        fputs("<p><img src=\"variants.svg\" alt=\"box plots of normalised "
-              "iteration times\"></p>\n",
-              h);
+        report_html_figure(h, dir, "variants.svg",
+                           "box plots of normalised iteration times");
     else if (n)
         fputs("<p class=\"note\">The plot was not drawn: gnuplot is not "
               "installed (Debian: apt-get install gnuplot-nox) or failed "
@@ -974,7 +1053,7 @@ int report_write(const char *dir, const struct report_info *info,
         html_table(h, s, n);
     else
         fputs("<p>No job has iterations to compare.</p>\n", h);
-    html_paths(h, info, paths, paths_drawn);
+    html_paths(h, dir, info, paths, paths_drawn);
     if (model_drawn)
         fputs("<h2>Latency, stalls and the model (SC'19 Fig. 7)</h2>\n"
               "<p class=\"note\">Per iteration of the jobs with "
@@ -982,9 +1061,11 @@ int report_write(const char *dir, const struct report_info *info,
               "that rank 0's NIC counters give over it, and SC'19 Eq. 2's "
               "estimate for one message, T = (p + 512)/1024 L + f (s + 1)."
               " Data: iterations.csv (model_us, lat_us, stall_cycles).</p>"
-              "\n<p><img src=\"model.svg\" alt=\"latency, stalls and "
-              "model\"></p>\n",
+              "\n",
               h);
+    if (model_drawn)
+        report_html_figure(h, dir, "model.svg",
+                           "latency, stalls and model");
     else if (model == 1)
         fputs("<p class=\"note\">The model's figure was not drawn "
               "(model.log); <code>gnuplot model.gp</code> draws it.</p>\n",
@@ -998,9 +1079,10 @@ int report_write(const char *dir, const struct report_info *info,
               "dispersion of each job's iteration times and of the latency "
               "L its rank 0's NIC measured, per variant: when the time "
               "varies more than the latency, the variation is not the "
-              "network's.</p>\n<p><img src=\"qcd.svg\" alt=\"QCD of time "
-              "and latency\"></p>\n",
+              "network's.</p>\n",
               h);
+    if (qcd_drawn)
+        report_html_figure(h, dir, "qcd.svg", "QCD of time and latency");
     fputs("<p class=\"note\">Boxes: quartiles (Hyndman-Fan type 7); "
           "whiskers: 1.5 IQR; outliers above the plot's top are not "
           "drawn but count in every statistic (as in SC'19 Fig. 8); "

@@ -166,6 +166,12 @@ int report_from_results(const char *dir, const struct report_info *info,
 /* Helpers the other report pages share (impact_report.c). */
 /* dir/name opened for writing, or NULL (reported to err, with why). */
 FILE *report_open(const char *dir, const char *name, FILE *err);
+/* Figure dir/svg written into the page itself (an inline <svg>, its
+ * ids prefixed with the file's name so that figures do not share them),
+ * so that report.html is whole without its folder; a file that cannot be
+ * read gets an <img> link instead. */
+void report_html_figure(FILE *h, const char *dir, const char *svg,
+                        const char *alt);
 /* s with HTML's special characters escaped (NULL: nothing). */
 void report_html_str(FILE *f, const char *s);
 /* s with gnuplot's string escapes (double quotes, backslashes), without
