@@ -219,6 +219,7 @@ static int run_traffic(const struct experiment *e, const struct topo *t,
              j++) {
             struct traffic_params tp = sw->p;
             tp.load = sw->loads.v[j];
+            tp.progress = stderr;
             char nic_path[4096], rtr_path[4096], links_path[4096];
             if (sampling_on(e)) {
                 /* one pair of files per run; plain names for one run */

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "core/sim.h"
+#include "core/time.h"
 #include "net/links.h"
 #include "route/route.h"
 
@@ -396,6 +397,49 @@ static uint64_t fnv_u64(uint64_t h, uint64_t v, int bytes)
     return h;
 }
 
+/* sim_run to `until` in slices of simulated time (splitting a run
+ * changes no event), with a line on `progress` every 2 s of wall time:
+ * how much of the warm-up and measurement window has been simulated and
+ * the wall time that share suggests is left (the drain after the window
+ * is not counted: it is usually short). */
+static void run_shown(struct gen *g, simtime until, FILE *progress)
+{
+    struct sim *s = &g->s;
+    if (!progress) {
+        sim_run(s, until);
+        return;
+    }
+    const simtime slice = 5 * SIMTIME_US / 10; /* 0.5 us */
+    double t0 = time_wall_seconds(), shown = t0;
+    for (;;) {
+        simtime to = s->now + slice;
+        if (to > until || to < s->now)
+            to = until;
+        sim_run(s, to);
+        if (s->stop || sim_interrupt || sim_failed(s) || to >= until ||
+            evq_size(&s->q) == 0)
+            return;
+        double now = time_wall_seconds();
+        if (now - shown < 2.0)
+            continue;
+        shown = now;
+        double f = g->t_end ? (double)s->now / (double)g->t_end : 1.0;
+        if (f < 1.0 && f > 0.0)
+            fprintf(progress,
+                    "    %.1f of %.1f us simulated (%.0f %%), %.0f s, about "
+                    "%.0f s left\n",
+                    (double)s->now / (double)SIMTIME_US,
+                    (double)g->t_end / (double)SIMTIME_US, 100.0 * f,
+                    now - t0, (now - t0) * (1.0 - f) / f);
+        else
+            fprintf(progress,
+                    "    %.1f us simulated, draining the measured packets, "
+                    "%.0f s\n",
+                    (double)s->now / (double)SIMTIME_US, now - t0);
+        fflush(progress);
+    }
+}
+
 static void finish(struct gen *g)
 {
     g->done = true;
@@ -659,9 +703,9 @@ int traffic_run(const struct topo *t, const struct net_params *np,
                 links_read(&L, &g->n, i, &snap[(size_t)k * L.n + i]);
         }
         if (ok)
-            sim_run(&g->s, horizon);
+            run_shown(g, horizon, tp->progress);
     } else {
-        sim_run(&g->s, horizon);
+        run_shown(g, horizon, tp->progress);
     }
     if (sim_interrupt) {
         rc = SIM_INTERRUPTED; /* nothing of the run is kept */

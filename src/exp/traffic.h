@@ -95,6 +95,8 @@ struct traffic_params {
     struct sampler_params sampling; /* counter sampling (exp/sampler.h),
                                 off by default; its `until` is set by
                                 traffic_run to the end of the drain */
+    FILE *progress;          /* every 2 s of wall time, how far the run is
+                                and the time left; NULL: quiet */
 };
 
 void traffic_defaults(struct traffic_params *p);
