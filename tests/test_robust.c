@@ -813,9 +813,9 @@ static void test_error_table_is_true(void)
                 "PERFORMANCE_COUNTERS_9\"; router 0's first is \"GM_0_0_TILE_"
                 "PERFORMANCE_COUNTERS_0\" (net/counters.h lists the names)" },
         { "system = { name = \"xc-12cab\"; };\nsampling = { nic = true; };\n",
-          NULL, "exp.cfg:2: error: sampling.nic: the counters are sampled "
-                "during the traffic runs, and this file has no traffic "
-                "section" },
+          NULL, "exp.cfg:2: error: sampling.nic: the counters are read "
+                "during the traffic runs and the jobs' runs, and this file "
+                "has neither a traffic section nor a jobs list" },
         /* before the work (item 9) */
         { "system = { name = \"xc-12cab\"; };\ntraffic = { loads = [0.1]; "
           "};\njobs = (\n  { name = \"big\"; workload = \"pingpong\"; "

@@ -94,6 +94,22 @@ static bool sampling_on(const struct experiment *e)
            (e->sampling.nic || e->sampling.rtr || e->sampling.links);
 }
 
+/* The counter files a sampling section writes, ", name<sfx>.ext" each,
+ * appended to buf at len; returns the new length. */
+static size_t list_counter_files(char *buf, size_t cap, size_t len,
+                                 const struct sampler_config *c,
+                                 const char *sfx, const char *links)
+{
+    const char *name[3] = { "nic_samples", "rtr_samples", links };
+    const char *ext[3] = { "csv", "csv", "txt" };
+    bool on[3] = { c->nic, c->rtr, c->links };
+    for (int k = 0; k < 3; k++)
+        if (on[k] && len < cap)
+            len += (size_t)snprintf(buf + len, cap - len, ", %s%s.%s",
+                                    name[k], sfx, ext[k]);
+    return len < cap ? len : cap - 1;
+}
+
 /* The routing of point k of the sweep (routings outermost). */
 static const struct routing *point_routing(const struct traffic_sweep *sw,
                                            const struct routing *def,
@@ -829,30 +845,15 @@ int cli_run(int argc, char **argv)
         bool many = e.traffic.loads.n *
                         (e.traffic.routings.n ? e.traffic.routings.n : 1) >
                     1;
-        const char *sfx = many ? "_*" : "";
-        if (e.sampling.nic)
-            len += (size_t)snprintf(sampled + len, sizeof sampled - len,
-                                    ", nic_samples%s.csv", sfx);
-        if (e.sampling.rtr)
-            len += (size_t)snprintf(sampled + len, sizeof sampled - len,
-                                    ", rtr_samples%s.csv", sfx);
-        if (e.sampling.links)
-            len += (size_t)snprintf(sampled + len, sizeof sampled - len,
-                                    ", links%s.txt", sfx);
+        len = list_counter_files(sampled, sizeof sampled, len, &e.sampling,
+                                 many ? "_*" : "", "links");
     }
-    if (e.jobs.n) { /* the job runs' counters (run_jobs's names) */
-        const char *sfx = e.has_traffic ? "_jobs_run*"
-                          : e.info.runs > 1 ? "_run*" : "";
-        if (e.sampling.nic)
-            len += (size_t)snprintf(sampled + len, sizeof sampled - len,
-                                    ", nic_samples%s.csv", sfx);
-        if (e.sampling.rtr)
-            len += (size_t)snprintf(sampled + len, sizeof sampled - len,
-                                    ", rtr_samples%s.csv", sfx);
-        if (e.sampling.links)
-            snprintf(sampled + len, sizeof sampled - len,
-                     ", job_links%s.txt", sfx);
-    }
+    if (e.jobs.n) /* the job runs' counters (run_jobs's names) */
+        list_counter_files(sampled, sizeof sampled, len, &e.sampling,
+                           e.has_traffic     ? "_jobs_run*"
+                           : e.info.runs > 1 ? "_run*"
+                                             : "",
+                           "job_links");
     if (e.jobs.n || e.impact.on)
         printf("\nreport: %s/report.html\n", outdir);
     printf("\nresults in %s/ (topology.json, probe.csv%s%s%s%s)\n", outdir,

@@ -30,8 +30,7 @@ int outdir_make(const char *dir)
     return 0;
 }
 
-/* The whole of dir/name, malloc'd; NULL if it cannot be read. */
-static char *slurp(const char *dir, const char *name)
+char *outdir_slurp(const char *dir, const char *name)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -150,7 +149,7 @@ int outdir_claim(const char *dir, const char *settings, const char *file,
         fprintf(err, "dfsim run: cannot read %s: %s\n", dir, strerror(errno));
         return -1;
     }
-    char *stored = n ? slurp(dir, FINGERPRINT_FILE) : NULL;
+    char *stored = n ? outdir_slurp(dir, FINGERPRINT_FILE) : NULL;
     int differ = stored ? fingerprint_diff(stored, settings, file, NULL, 0)
                         : 0;
     int rc = 0;

@@ -22,6 +22,10 @@
 /* mkdir -p dir. Returns 0 or -1 (errno set). */
 int outdir_make(const char *dir);
 
+/* The whole of dir/name, NUL-terminated and malloc'd (free it); NULL if
+ * it cannot be read. */
+char *outdir_slurp(const char *dir, const char *name);
+
 /* Claim dir (created if missing) for the experiment read from `file`
  * whose normalised settings are `settings`: refuse (a sentence to err,
  * -1) a folder of another experiment, or a non-empty one that records no

@@ -9,6 +9,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "exp/outdir.h"
+
 /* Variant colours, in order of appearance (Paul Tol's "bright" scheme,
  * readable by colour-blind readers). */
 static const char *const colours[] = { "#4477aa", "#ee6677", "#228833",
@@ -86,46 +88,10 @@ void report_html_str(FILE *f, const char *s)
     }
 }
 
-/* The whole of dir/name, NUL-terminated (free it), or NULL. */
-static char *slurp(const char *dir, const char *name)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (cap - len < 4096) {
-            char *b = realloc(buf, cap ? 2 * cap : 65536);
-            if (!b) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = b;
-            cap = cap ? 2 * cap : 65536;
-        }
-        size_t got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return NULL;
-    }
-    buf[len] = '\0';
-    return buf;
-}
-
 void report_html_figure(FILE *h, const char *dir, const char *svg,
                         const char *alt)
 {
-    char *text = slurp(dir, svg);
+    char *text = outdir_slurp(dir, svg);
     const char *p = text ? strstr(text, "<svg") : NULL;
     if (!p) { /* not readable here: a link to the file */
         fputs("<p><img src=\"", h);
