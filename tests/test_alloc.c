@@ -600,7 +600,10 @@ static void test_pair_impossible(void)
             NULL };
         expect_fail(&t, &req, 1, 1, n1);
         req.distance = ALLOC_SAME_GROUP;
-        static const char *const n2[] = { "distance same-group", NULL };
+        static const char *const n2[] = {
+            "distance same-group (64 of the 64 nodes are free) (same-group: "
+            "one group, different chassis; the system has 1 chassis in 1 "
+            "group(s): try same-chassis)", NULL };
         expect_fail(&t, &req, 1, 1, n2);
         topo_free(&t);
     }

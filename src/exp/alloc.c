@@ -471,6 +471,23 @@ static void place_list(struct place *p, uint32_t j)
         give(p, j, r->list, r->n_list);
 }
 
+/* How many units of `level` the system's routers occupy (level_size is
+ * the keys' range: a partial group leaves chassis keys unused). */
+static uint32_t level_count(const struct topo *t, int level)
+{
+    uint32_t size = level_size(t, level), n = 0;
+    uint8_t *seen = calloc(size ? size : 1, 1);
+    if (!seen)
+        return size;
+    for (uint32_t r = 0; r < t->n_routers; r++) {
+        uint32_t k = level_key(t, r, level);
+        n += !seen[k];
+        seen[k] = 1;
+    }
+    free(seen);
+    return n;
+}
+
 static void place_pair(struct place *p, uint32_t j)
 {
     const struct topo *t = p->t;
@@ -511,11 +528,21 @@ static void place_pair(struct place *p, uint32_t j)
     for (uint32_t i = 0; i < m; i++)
         total += PARTNERS(i);
     if (total == 0) {
-        char extra[96] = "";
+        char extra[192] = "";
+        const char *grp = t->family == TOPO_TORUS ? "cabinet" : "group";
         if (cls == ALLOC_DIFFERENT_GROUPS)
-            snprintf(extra, sizeof extra, " (the system has %u %s)",
-                     level_size(t, 2),
-                     t->family == TOPO_TORUS ? "cabinet(s)" : "group(s)");
+            snprintf(extra, sizeof extra, " (the system has %u %s(s))",
+                     level_size(t, 2), grp);
+        else if (cls == ALLOC_SAME_GROUP)
+            snprintf(extra, sizeof extra, " (same-group: one %s, different "
+                     "chassis; the system has %u chassis in %u %s(s): try "
+                     "same-chassis)",
+                     grp, level_count(t, 1), level_count(t, 2), grp);
+        else if (cls == ALLOC_SAME_CHASSIS)
+            snprintf(extra, sizeof extra, " (same-chassis: one chassis, "
+                     "different routers; the system has %u routers on %u "
+                     "chassis)",
+                     level_count(t, 0), level_count(t, 1));
         job_error(p, j, "no two free nodes are at distance %s (%u of the "
                   "%u nodes are free)%s", dname, m, t->n_nodes, extra);
         goto done;
