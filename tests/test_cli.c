@@ -852,6 +852,30 @@ static void test_run_deterministic(void)
     rm_tree(d2);
 }
 
+/* A traffic run shows its progress in slices of simulated time; a run
+ * whose events are further apart than a slice (a light load on a small
+ * torus) must still end (the slicing once restarted from the last
+ * event's time and never got past such a gap). */
+static void test_run_sparse_traffic_ends(void)
+{
+    static char so[1 << 15], se[1 << 15];
+    char dir[64];
+    if (!temp_dir(dir))
+        return;
+    const char *cfg = write_temp(
+        "sparse.cfg", "system = { topology = \"torus\"; x = 2; y = 2; "
+                      "z = 2; };\n"
+                      "probe = { pairs = 1; };\n"
+                      "traffic = { loads = [0.001]; warmup_us = 5.0; "
+                      "measure_us = 20.0; };\n");
+    CHECK(cfg != NULL);
+    const char *argv[] = { "run", cfg, "-o", dir, "--force", NULL };
+    CHECK_EQ_U(run_dfsim(argv, so, sizeof so, se, sizeof se), 0);
+    CHECK_STR_CONTAINS(se, "traffic 1/1: DOR uniform load 0.001: ");
+    unlink(cfg);
+    rm_tree(dir);
+}
+
 static void test_run_seed_changes_pairs(void)
 {
     char d1[64], d2[64];
@@ -1095,6 +1119,7 @@ const struct test_case tests_cli[] = {
     TEST(test_run_deterministic),
     TEST(test_run_seed_changes_pairs),
     TEST(test_run_creates_nested_output),
+    TEST(test_run_sparse_traffic_ends),
     TEST(test_run_examples),
     TEST(test_run_overrides),
     TEST(test_example_documents_every_key),

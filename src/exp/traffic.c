@@ -411,11 +411,15 @@ static void run_shown(struct gen *g, simtime until, FILE *progress)
     }
     const simtime slice = 5 * SIMTIME_US / 10; /* 0.5 us */
     double t0 = time_wall_seconds(), shown = t0;
+    /* slices from where the last ended, not from `now` (the last event's
+     * time): a gap longer than a slice must not stall the loop */
+    simtime at = s->now;
     for (;;) {
-        simtime to = s->now + slice;
-        if (to > until || to < s->now)
+        simtime to = at + slice;
+        if (to > until || to < at)
             to = until;
         sim_run(s, to);
+        at = to;
         if (s->stop || sim_interrupt || sim_failed(s) || to >= until ||
             evq_size(&s->q) == 0)
             return;
