@@ -572,6 +572,14 @@ struct sample {
     uint32_t n, cap;
 };
 
+/* An array of n samples and their values (NULL: nothing). */
+static void samples_free(struct sample *s, uint32_t n)
+{
+    for (uint32_t i = 0; s && i < n; i++)
+        free(s[i].v);
+    free(s);
+}
+
 static int sample_add(struct sample *s, const simtime *v, uint32_t n)
 {
     if (s->n + n > s->cap) {
@@ -642,6 +650,14 @@ struct dvec {
     double *v;
     uint32_t n, cap;
 };
+
+/* An array of n vectors and their values (NULL: nothing). */
+static void dvecs_free(struct dvec *d, uint32_t n)
+{
+    for (uint32_t i = 0; d && i < n; i++)
+        free(d[i].v);
+    free(d);
+}
 
 static int dvec_add(struct dvec *d, double x)
 {
@@ -1457,12 +1473,8 @@ done:
     for (size_t i = 0; i < N_RUN_FILES; i++)
         if (st.f[i])
             fclose(st.f[i]);
-    for (uint32_t i = 0; st.iso && i < n_iso; i++)
-        free(st.iso[i].v);
-    for (uint32_t i = 0; st.con && i < n_cells; i++)
-        free(st.con[i].v);
-    free(st.iso);
-    free(st.con);
+    samples_free(st.iso, n_iso);
+    samples_free(st.con, n_cells);
     free(st.iso_done);
     free(st.con_done);
     free(st.pt_t);
@@ -1472,12 +1484,8 @@ done:
     free(st.pt_rt);
     free(st.pt_sim);
     free(st.pt_agg);
-    for (uint32_t c = 0; st.nlat && c < n_cc; c++)
-        free(st.nlat[c].v);
-    for (uint32_t c = 0; st.ntraf && c < n_cc; c++)
-        free(st.ntraf[c].v);
-    free(st.nlat);
-    free(st.ntraf);
+    dvecs_free(st.nlat, n_cc);
+    dvecs_free(st.ntraf, n_cc);
     free(view.aggressor);
     free(cells);
     free(a);

@@ -519,13 +519,12 @@ static int sample(struct sampler *sm)
     }
     sm->samples++;
     sm->last = sm->s->now;
-    sm->sampled = true;
     return 0;
 }
 
 void sampler_sample_now(struct sampler *sm)
 {
-    if (!sm->sampled || sm->last != sm->s->now)
+    if (!sm->samples || sm->last != sm->s->now)
         sample(sm);
 }
 

@@ -122,8 +122,7 @@ struct sampler {
     simtime interval, until;
     struct sampler_set set[SAMPLER_KINDS];
     uint64_t samples;        /* samples written */
-    simtime last;            /* the time of the last one, if sampled */
-    bool sampled;
+    simtime last;            /* the time of the last one, if any */
     int err;                 /* errno of the first failed write, or 0;
                                 sampling stops there */
     int err_set;             /* the set (enum sampler_kind) it failed on */
