@@ -10,6 +10,7 @@
 # Variables: CC, BUILD (output folder), SANITIZE=1 (ASan+UBSan build).
 
 CC      ?= cc
+NPROC   := $(shell nproc 2>/dev/null || echo 2)
 BUILD   ?= build
 SAN_BUILD := build-san
 
@@ -19,9 +20,13 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L
 INC     := -Isrc
 LIBS    := -lconfig -lm
+# Open MPI (Debian's libopenmpi-dev): runs dealt over ranks (cli/par.c)
+MPI_CFLAGS := $(shell mpicc --showme:compile 2>/dev/null)
+MPI_LIBS   := $(shell mpicc --showme:link 2>/dev/null)
+LIBS    += $(MPI_LIBS)
 
 ifeq ($(SANITIZE),1)
-OPT     := -O1 -g -fno-omit-frame-pointer \
+OPT     := -O2 -g -fno-omit-frame-pointer \
            -fsanitize=address,undefined -fno-sanitize-recover=all
 LDSAN   := -fsanitize=address,undefined
 else
@@ -29,7 +34,7 @@ OPT     := -O2 -g
 LDSAN   :=
 endif
 
-CFLAGS_ALL := $(CSTD) $(WARN) $(OPT) $(INC) -MMD -MP $(CFLAGS)
+CFLAGS_ALL := $(CSTD) $(WARN) $(OPT) $(INC) $(MPI_CFLAGS) -MMD -MP $(CFLAGS)
 LDFLAGS_ALL := $(LDSAN) $(LDFLAGS)
 
 # Every .c under src/ except the program's main belongs to the library that
@@ -64,14 +69,20 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(BUILD)/libdfsim.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
 
 # Install the Debian packages the build and the reports need, once:
-# libconfig (the experiment-file parser) and gnuplot (the reports' plots;
-# dfsim writes its results without it and says so) are outside a stock
-# Debian 12 with gcc and make.
+# libconfig (the experiment-file parser), Open MPI (`mpirun -np N dfsim
+# run FILE` deals an experiment's runs over N ranks; cli/par.h) and
+# gnuplot (the reports' plots; dfsim writes its results without it and
+# says so) are outside a stock Debian 12 with gcc and make.
 deps:
 	@if ! echo '#include <libconfig.h>' | $(CC) -E - >/dev/null 2>&1; then \
 	  echo "installing libconfig-dev (experiment-file parser)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 	    apt-get install -y -qq libconfig-dev >/dev/null; \
+	fi
+	@if ! command -v mpicc >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1; then \
+	  echo "installing libopenmpi-dev, openmpi-bin (runs dealt over MPI ranks)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	    apt-get install -y -qq libopenmpi-dev openmpi-bin >/dev/null; \
 	fi
 	@if ! command -v gnuplot >/dev/null 2>&1; then \
 	  echo "installing gnuplot-nox (report plots)"; \
@@ -82,15 +93,20 @@ deps:
 # The main job: the default experiment (examples/default.cfg); --force,
 # because results/default is this job's folder whatever the file says.
 run: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(NPROC) all
 	$(BUILD)/dfsim run examples/default.cfg -o results/default --force
 
-# One suite in one build folder; used twice by `test`.
+# One suite in one build folder; used twice by `test`. The tests run in
+# child processes, as many at a time as there are processors
+# (DFSIM_TEST_JOBS=N to choose; tests/main.c).
 test-one: $(BUILD)/dfsim $(BUILD)/dfsim-tests
 	DFSIM_BIN=$(BUILD)/dfsim DFSIM_SRC=. $(BUILD)/dfsim-tests | tee $(BUILD)/test.log
 
 test: deps
 	@rm -f $(BUILD)/test.log $(SAN_BUILD)/test.log
+	@$(MAKE) --no-print-directory -j$(NPROC) $(BUILD)/dfsim $(BUILD)/dfsim-tests
+	@$(MAKE) --no-print-directory -j$(NPROC) BUILD=$(SAN_BUILD) SANITIZE=1 \
+	    $(SAN_BUILD)/dfsim $(SAN_BUILD)/dfsim-tests
 	@$(MAKE) --no-print-directory test-one BUILD=$(BUILD) ; \
 	$(MAKE) --no-print-directory test-one BUILD=$(SAN_BUILD) SANITIZE=1 ; \
 	awk '/^[0-9]+ passed, [0-9]+ failed$$/ { p += $$1; f += $$3 } \

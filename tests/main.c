@@ -1,9 +1,20 @@
 /* tests/main.c — runs every registered test, or those whose name contains
  * the first argument, and ends with "N passed, N failed". Exit status 1 if
- * any failed. */
+ * any failed.
+ *
+ * With more than one job (DFSIM_TEST_JOBS, default: the processors online)
+ * every test runs in a child process of its own, that many at a time; what
+ * a test prints is kept until its turn comes, so the output is the same
+ * lines in the same order as one job's, and a test that crashes fails
+ * alone (its signal named). DFSIM_TEST_JOBS=1 runs the tests one after
+ * another in this process (for a debugger). */
 #include "test.h"
 
+#include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 int test_failures;
 
@@ -20,30 +31,155 @@ static const struct {
 #undef TESTS
 };
 
+struct job {
+    const struct test_case *t;
+    char name[256];
+    pid_t pid;     /* running; 0: not started or reaped */
+    FILE *out;     /* its stdout and stderr */
+    int status;    /* wait status once reaped */
+    bool done;
+};
+
+static int report(struct job *j, int *passed, int *failed)
+{
+    /* what the test printed, then its line */
+    char buf[4096];
+    size_t n;
+    fflush(stdout);
+    rewind(j->out);
+    while ((n = fread(buf, 1, sizeof buf, j->out)) > 0)
+        fwrite(buf, 1, n, stderr);
+    fclose(j->out);
+    fflush(stderr);
+    int st = j->status;
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+        (*passed)++;
+        printf("ok   %s\n", j->name);
+    } else {
+        (*failed)++;
+        if (WIFSIGNALED(st))
+            printf("FAIL %s (killed by signal %d: %s)\n", j->name,
+                   WTERMSIG(st), strsignal(WTERMSIG(st)));
+        else
+            printf("FAIL %s (%d checks failed)\n", j->name,
+                   WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    }
+    fflush(stdout);
+    return 0;
+}
+
+static void start(struct job *j)
+{
+    j->out = tmpfile();
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = j->out ? fork() : -1;
+    if (pid == 0) {
+        dup2(fileno(j->out), 1);
+        dup2(fileno(j->out), 2);
+        test_failures = 0;
+        j->t->fn();
+        fflush(stdout);
+        fflush(stderr);
+        _exit(test_failures > 255 ? 255 : test_failures);
+    }
+    if (pid < 0) { /* no child: run it here */
+        if (!j->out)
+            j->out = tmpfile();
+        test_failures = 0;
+        j->t->fn();
+        j->status = (test_failures > 255 ? 255 : test_failures) << 8;
+        j->done = true;
+        return;
+    }
+    j->pid = pid;
+}
+
+static int run_parallel(struct job *jobs, size_t n, long width)
+{
+    int passed = 0, failed = 0;
+    size_t next = 0, shown = 0;
+    long running = 0;
+    while (shown < n) {
+        while (running < width && next < n) {
+            start(&jobs[next]);
+            running += jobs[next].pid > 0;
+            next++;
+        }
+        while (shown < next && jobs[shown].done)
+            report(&jobs[shown++], &passed, &failed);
+        if (shown == n)
+            break;
+        int st;
+        pid_t pid = wait(&st);
+        if (pid < 0)
+            break;
+        for (size_t i = shown; i < next; i++)
+            if (jobs[i].pid == pid) {
+                jobs[i].status = st;
+                jobs[i].done = true;
+                jobs[i].pid = 0;
+                running--;
+            }
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed || shown < n ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
 int main(int argc, char **argv)
 {
     const char *filter = argc > 1 ? argv[1] : NULL;
-    int passed = 0, failed = 0;
+    const char *env = getenv("DFSIM_TEST_JOBS");
+    long width = env && *env ? strtol(env, NULL, 10)
+                             : sysconf(_SC_NPROCESSORS_ONLN);
+    if (width < 1)
+        width = 1;
 
+    size_t n = 0, cap = 0;
+    struct job *jobs = NULL;
     for (size_t m = 0; m < sizeof modules / sizeof modules[0]; m++) {
         for (const struct test_case *t = modules[m].cases; t->name; t++) {
             char full[256];
             snprintf(full, sizeof full, "%s/%s", modules[m].module, t->name);
             if (filter && !strstr(full, filter))
                 continue;
-            test_failures = 0;
-            t->fn();
-            fflush(stderr);
-            if (test_failures == 0) {
-                passed++;
-                printf("ok   %s\n", full);
-            } else {
-                failed++;
-                printf("FAIL %s (%d checks failed)\n", full, test_failures);
+            if (n == cap) {
+                cap = cap ? 2 * cap : 256;
+                struct job *g = realloc(jobs, cap * sizeof *g);
+                if (!g) {
+                    fprintf(stderr, "dfsim-tests: out of memory\n");
+                    free(jobs);
+                    return EXIT_FAILURE;
+                }
+                jobs = g;
             }
-            fflush(stdout);
+            memset(&jobs[n], 0, sizeof jobs[n]);
+            jobs[n].t = t;
+            snprintf(jobs[n].name, sizeof jobs[n].name, "%s", full);
+            n++;
         }
     }
+    if (width > 1 && n > 1) {
+        int rc = run_parallel(jobs, n, width);
+        free(jobs);
+        return rc;
+    }
+    int passed = 0, failed = 0;
+    for (size_t i = 0; i < n; i++) {
+        test_failures = 0;
+        jobs[i].t->fn();
+        fflush(stderr);
+        if (test_failures == 0) {
+            passed++;
+            printf("ok   %s\n", jobs[i].name);
+        } else {
+            failed++;
+            printf("FAIL %s (%d checks failed)\n", jobs[i].name,
+                   test_failures);
+        }
+        fflush(stdout);
+    }
+    free(jobs);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -70,6 +70,9 @@ struct test_case {
  * the exit status, or -1 if the program could not be run or was killed. */
 int run_dfsim(const char *const argv[], char *out, size_t out_cap, char *err,
               size_t err_cap);
+/* The same under `mpirun --oversubscribe -np np` (Open MPI's). */
+int run_dfsim_mpi(int np, const char *const argv[], char *out,
+                  size_t out_cap, char *err, size_t err_cap);
 /* Path of a fresh temporary file holding `text`; the caller unlinks it. */
 const char *write_temp(const char *name, const char *text);
 /* The whole of a file, NUL-terminated and malloc'd (free it); NULL if it

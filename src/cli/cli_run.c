@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/par.h"
 #include "core/sim.h"
 #include "core/time.h"
 #include "exp/experiment.h"
@@ -178,9 +179,120 @@ done:
     return n;
 }
 
-/* The traffic sweep: one run per (routing, load), routings outermost. Each
- * run is a row of traffic.csv as soon as it finishes and a progress line
- * on stderr; a table on stdout at the end. With resume, the points
+/* The traffic sweep's units for par_deal: its points. */
+struct traffic_deal {
+    const struct experiment *e;
+    const struct topo *t;
+    const struct net_params *base;
+    const char *outdir;
+    struct diag *d;
+    FILE *csv;                  /* rank 0: traffic.csv */
+    struct traffic_result *res; /* rank 0: the points written, read back */
+    uint32_t done;              /* rank 0: points in res */
+};
+
+/* Point k of the sweep: its row of traffic.csv into u (its counter
+ * samples into their own files); a progress line on stderr. */
+static int traffic_unit(void *ctx, uint32_t k, struct par_unit *u)
+{
+    struct traffic_deal *td = ctx;
+    const struct experiment *e = td->e;
+    const struct traffic_sweep *sw = &e->traffic;
+    const struct routing *r = point_routing(sw, td->base->routing, k);
+    uint32_t total = (sw->routings.n ? sw->routings.n : 1) * sw->loads.n;
+    if (sim_interrupt)
+        return SIM_INTERRUPTED;
+    struct net_params np = *td->base;
+    np.routing = r;
+    struct traffic_params tp = sw->p;
+    tp.load = sw->loads.v[k % sw->loads.n];
+    tp.progress = stderr;
+    char nic_path[4096], rtr_path[4096], links_path[4096];
+    if (sampling_on(e)) {
+        /* one set of files per run; plain names for one run */
+        char tag[128] = "";
+        if (total > 1)
+            snprintf(tag, sizeof tag, "_%s_%.4f", r->base.name, tp.load);
+        snprintf(nic_path, sizeof nic_path, "%s/nic_samples%s.csv",
+                 td->outdir, tag);
+        snprintf(rtr_path, sizeof rtr_path, "%s/rtr_samples%s.csv",
+                 td->outdir, tag);
+        snprintf(links_path, sizeof links_path, "%s/links%s.txt", td->outdir,
+                 tag);
+        sampler_config_params(&e->sampling, &tp.sampling);
+        tp.sampling.nic_path = nic_path;
+        tp.sampling.rtr_path = rtr_path;
+        if (e->sampling.links)
+            tp.sampling.links_path = links_path;
+    }
+    double t0 = time_wall_seconds();
+    struct traffic_result o;
+    int rc = traffic_run(td->t, &np, &tp, (uint64_t)e->info.seed,
+                         EVQ_DEFAULT, &o, td->d);
+    if (rc != 0)
+        return rc; /* -1, or SIM_INTERRUPTED: nothing of the run */
+    const char *pattern = traffic_pattern_names[sw->p.pattern];
+    FILE *ms = open_memstream(&u->part[0], &u->len[0]);
+    if (ms) {
+        u->n = 1;
+        traffic_csv_row(ms, r->base.name, pattern, tp.load, &o);
+    }
+    if (!ms || fclose(ms) != 0) {
+        fprintf(stderr, "dfsim run: out of memory\n");
+        return -1;
+    }
+    double wall = time_wall_seconds() - t0;
+    char samples[64] = "";
+    if (sampling_on(e))
+        snprintf(samples, sizeof samples, ", %" PRIu64 " samples",
+                 o.samples);
+    char lat[96];
+    if (o.packets)
+        snprintf(lat, sizeof lat, "latency mean %.1f ns p99 %.0f ns",
+                 o.lat_mean_ns, o.lat_p99_ns);
+    else
+        snprintf(lat, sizeof lat, "no packet measured");
+    char on[32] = "";
+    if (par_size() > 1)
+        snprintf(on, sizeof on, " on rank %d", par_rank());
+    fprintf(stderr,
+            "traffic %u/%u%s: %s %s load %.3f: offered %.3f, accepted %.3f, "
+            "%s%s%s%s%s (%.1f s, %.2f M events/s)\n",
+            k + 1, total, on, r->base.name, pattern, tp.load, o.offered,
+            o.accepted, lat, o.saturated ? ", SATURATED" : "",
+            o.drained ? "" : ", not drained", o.deadlock ? ", DEADLOCK" : "",
+            samples, wall, wall > 0 ? (double)o.events / wall / 1e6 : 0.0);
+    return 0;
+}
+
+/* Rank 0: point k's row into traffic.csv, and read back into res[k] (the
+ * table shows the row as recorded, so that a resumed sweep, which reads
+ * the rows back, prints the same table). */
+static int traffic_commit(void *ctx, uint32_t k, struct par_unit *u)
+{
+    struct traffic_deal *td = ctx;
+    const struct traffic_sweep *sw = &td->e->traffic;
+    if (u->status != 0)
+        return u->status;
+    if (u->n != 1 ||
+        traffic_csv_parse(u->part[0],
+                          point_routing(sw, td->base->routing, k)->base.name,
+                          traffic_pattern_names[sw->p.pattern],
+                          sw->loads.v[k % sw->loads.n], &td->res[k]) != 0) {
+        fprintf(stderr, "dfsim run: traffic point %u: its row does not read "
+                        "back (a bug)\n", k + 1);
+        return -1;
+    }
+    fputs(u->part[0], td->csv);
+    fflush(td->csv);
+    td->done = k + 1;
+    return 0;
+}
+
+/* The traffic sweep: one run per (routing, load), routings outermost,
+ * dealt over the ranks (cli/par.h). Each run is a row of traffic.csv as
+ * soon as it (and every point before it) finishes and a progress line on
+ * stderr; a table on stdout at the end. With resume, the points
  * traffic.csv records are kept and the sweep goes on after them.
  * Returns 0, -1 or SIM_INTERRUPTED. */
 static int run_traffic(const struct experiment *e, const struct topo *t,
@@ -193,117 +305,54 @@ static int run_traffic(const struct experiment *e, const struct topo *t,
     uint32_t n_l = sw->loads.n;
     uint32_t total = n_r * n_l;
     const char *pattern = traffic_pattern_names[sw->p.pattern];
-    struct traffic_result *res = calloc(total, sizeof *res);
-    if (!res) {
-        fprintf(stderr, "dfsim run: out of memory\n");
-        return -1;
-    }
-    long first = resume ? finished_points(outdir, sw, def, res) : 0;
-    if (first < 0) {
-        free(res);
-        return -1;
-    }
-    char path[4096];
-    snprintf(path, sizeof path, "%s/traffic.csv", outdir);
-    FILE *csv = fopen(path, first > 0 ? "a" : "w");
-    if (!csv) {
-        fprintf(stderr, "dfsim run: cannot write %s: %s\n", path,
-                strerror(errno));
-        free(res);
-        return -1;
-    }
-    if (first == (long)total)
-        printf("\nresuming: all %u traffic run%s were done\n", total,
-               total == 1 ? "" : "s");
-    else if (first > 0)
-        printf("\nresuming: traffic runs 1-%ld of %u were done\n", first,
-               total);
-    fflush(stdout);
-    if (first == 0)
-        traffic_csv_header(csv);
-    fflush(csv);
-    int rc = 0;
-    uint32_t done = (uint32_t)first;
-    const uint32_t i0 = done / n_l, j0 = done % n_l; /* the next point */
-    for (uint32_t i = i0; i < n_r && rc == 0 && !sim_interrupt; i++) {
-        const struct routing *r =
-            sw->routings.n ? (const struct routing *)sw->routings.v[i]
-                           : def;
-        struct net_params np = *base;
-        np.routing = r;
-        for (uint32_t j = i == i0 ? j0 : 0; j < n_l && !sim_interrupt;
-             j++) {
-            struct traffic_params tp = sw->p;
-            tp.load = sw->loads.v[j];
-            tp.progress = stderr;
-            char nic_path[4096], rtr_path[4096], links_path[4096];
-            if (sampling_on(e)) {
-                /* one pair of files per run; plain names for one run */
-                char tag[128] = "";
-                if (total > 1)
-                    snprintf(tag, sizeof tag, "_%s_%.4f", r->base.name,
-                             tp.load);
-                snprintf(nic_path, sizeof nic_path, "%s/nic_samples%s.csv",
-                         outdir, tag);
-                snprintf(rtr_path, sizeof rtr_path, "%s/rtr_samples%s.csv",
-                         outdir, tag);
-                snprintf(links_path, sizeof links_path, "%s/links%s.txt",
-                         outdir, tag);
-                sampler_config_params(&e->sampling, &tp.sampling);
-                tp.sampling.nic_path = nic_path;
-                tp.sampling.rtr_path = rtr_path;
-                if (e->sampling.links)
-                    tp.sampling.links_path = links_path;
-            }
-            double t0 = time_wall_seconds();
-            struct traffic_result run, *o = &run;
-            rc = traffic_run(t, &np, &tp, (uint64_t)e->info.seed,
-                             EVQ_DEFAULT, o, d);
-            if (rc != 0)
-                break; /* -1, or SIM_INTERRUPTED: nothing of the run */
-            /* the table shows the row as recorded, so that a resumed
-             * sweep (which reads the rows back) prints the same table */
-            char *row = NULL;
-            size_t row_len = 0;
-            FILE *ms = open_memstream(&row, &row_len);
-            if (ms) {
-                traffic_csv_row(ms, r->base.name, pattern, tp.load, o);
-                fclose(ms);
-            }
-            if (!ms || !row ||
-                traffic_csv_parse(row, r->base.name, pattern, tp.load,
-                                  &res[done]) != 0) {
-                free(row);
-                fprintf(stderr, "dfsim run: out of memory\n");
-                rc = -1;
-                break;
-            }
-            fputs(row, csv);
-            free(row);
-            fflush(csv);
-            done++;
-            double wall = time_wall_seconds() - t0;
-            char samples[64] = "";
-            if (sampling_on(e))
-                snprintf(samples, sizeof samples, ", %" PRIu64 " samples",
-                         o->samples);
-            char lat[96];
-            if (o->packets)
-                snprintf(lat, sizeof lat, "latency mean %.1f ns p99 %.0f ns",
-                         o->lat_mean_ns, o->lat_p99_ns);
-            else
-                snprintf(lat, sizeof lat, "no packet measured");
-            fprintf(stderr,
-                    "traffic %u/%u: %s %s load %.3f: offered %.3f, accepted "
-                    "%.3f, %s%s%s%s%s (%.1f s, %.2f M events/s)\n",
-                    done, total, r->base.name, pattern, tp.load, o->offered,
-                    o->accepted, lat, o->saturated ? ", SATURATED" : "",
-                    o->drained ? "" : ", not drained",
-                    o->deadlock ? ", DEADLOCK" : "", samples, wall,
-                    wall > 0 ? (double)o->events / wall / 1e6 : 0.0);
+    bool rank0 = par_rank() == 0;
+    struct traffic_deal td = { .e = e, .t = t, .base = base,
+                               .outdir = outdir, .d = d };
+    long first = 0;
+    if (rank0) {
+        td.res = calloc(total, sizeof *td.res);
+        if (!td.res)
+            fprintf(stderr, "dfsim run: out of memory\n");
+        first = !td.res ? -1
+                : resume ? finished_points(outdir, sw, def, td.res)
+                         : 0;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/traffic.csv", outdir);
+        td.csv = first < 0 ? NULL : fopen(path, first > 0 ? "a" : "w");
+        if (first >= 0 && !td.csv) {
+            fprintf(stderr, "dfsim run: cannot write %s: %s\n", path,
+                    strerror(errno));
+            first = -1;
         }
     }
-    fclose(csv);
+    first = par_bcast(first);
+    if (first < 0) {
+        if (td.csv)
+            fclose(td.csv);
+        free(td.res);
+        return -1;
+    }
+    td.done = (uint32_t)first;
+    if (rank0) {
+        if (first == (long)total)
+            printf("\nresuming: all %u traffic run%s were done\n", total,
+                   total == 1 ? "" : "s");
+        else if (first > 0)
+            printf("\nresuming: traffic runs 1-%ld of %u were done\n", first,
+                   total);
+        fflush(stdout);
+        if (first == 0)
+            traffic_csv_header(td.csv);
+        fflush(td.csv);
+    }
+    int rc = par_deal((uint32_t)first, total, traffic_unit, traffic_commit,
+                      &td);
+    if (rc == PAR_NOT_RUN) /* only after another rank's unit failed */
+        rc = -1;
+    if (td.csv)
+        fclose(td.csv);
+    uint32_t done = rank0 ? td.done : 0; /* the table: rank 0's */
+    struct traffic_result *res = td.res;
     if (done) {
         printf("\nsynthetic traffic: %s, %" PRId64 "-byte messages, "
                "%.1f us warm-up, %.1f us measured\n",
@@ -433,54 +482,189 @@ static long finished_runs(const char *dir, int64_t seed)
     return n;
 }
 
+/* The jobs list's units for par_deal: its runs. */
+struct jobs_deal {
+    const struct experiment *e;
+    const struct topo *t;
+    const struct net_params *np;
+    const char *outdir;
+    struct diag *d;
+    FILE *files[N_JOB_FILES]; /* rank 0: job_files[], runs.csv last */
+};
+
+/* The texts of a run's unit: one per file of job_files[], then the
+ * table printed for a person. */
+enum { JOBS_TABLE = N_JOB_FILES, JOBS_PARTS };
+
+/* Run r of the jobs (seed + r): its rows of every file and its table
+ * (the last run's) into u; its counter samples into their own files. */
+static int jobs_unit(void *ctx, uint32_t r, struct par_unit *u)
+{
+    struct jobs_deal *jd = ctx;
+    const struct experiment *e = jd->e;
+    const char *outdir = jd->outdir;
+    uint32_t n_runs = e->info.runs;
+    if (sim_interrupt)
+        return SIM_INTERRUPTED;
+    FILE *f[JOBS_PARTS];
+    u->n = JOBS_PARTS;
+    bool ok = true;
+    for (uint32_t i = 0; i < JOBS_PARTS; i++) {
+        f[i] = ok ? open_memstream(&u->part[i], &u->len[i]) : NULL;
+        ok = ok && f[i];
+    }
+    if (!ok) {
+        for (uint32_t i = 0; i < JOBS_PARTS && f[i]; i++)
+            fclose(f[i]);
+        fprintf(stderr, "dfsim run: out of memory\n");
+        return -1;
+    }
+    struct jobs_output out = { .progress = stderr, .jobs = f[0],
+                               .iterations = f[1], .ranks = f[2],
+                               .metrics = f[3], .variants = f[4],
+                               .load = f[5], .run = r };
+    double t0 = time_wall_seconds();
+    uint64_t seed = (uint64_t)e->info.seed + r;
+    char on[32] = "";
+    if (par_size() > 1)
+        snprintf(on, sizeof on, " on rank %d", par_rank());
+    if (n_runs > 1)
+        fprintf(stderr, "  run %u/%u (seed %" PRIu64 ")%s\n", r + 1, n_runs,
+                seed, on);
+    out.table = r + 1 == n_runs ? f[JOBS_TABLE] : NULL;
+    if (out.table && n_runs > 1)
+        /* the tables jobs_run prints are this run's alone; the pooled
+         * figures follow the report */
+        fprintf(out.table, "\nrun %u of %u (seed %" PRIu64 "), this run "
+                           "alone:\n",
+                r + 1, n_runs, seed);
+    /* the counters of the run: one set of files per run; plain names for
+     * one run */
+    char nic_path[4096], rtr_path[4096], links_path[4096], tag[32] = "";
+    struct sampler_params sp;
+    struct job_counters_params cp = { 0 };
+    if (n_runs > 1 || e->has_traffic) /* apart from the traffic's */
+        snprintf(tag, sizeof tag, "%s_run%u", e->has_traffic ? "_jobs" : "",
+                 r);
+    if (e->sampling.nic || e->sampling.rtr) {
+        snprintf(nic_path, sizeof nic_path, "%s/nic_samples%s.csv", outdir,
+                 tag);
+        snprintf(rtr_path, sizeof rtr_path, "%s/rtr_samples%s.csv", outdir,
+                 tag);
+        sampler_config_params(&e->sampling, &sp);
+        sp.nic_path = nic_path;
+        sp.rtr_path = rtr_path;
+        cp.sampling = &sp;
+    }
+    if (e->sampling.links) {
+        snprintf(links_path, sizeof links_path, "%s/job_links%s.txt", outdir,
+                 tag);
+        cp.links_path = links_path;
+    }
+    out.counters = job_counters_on(&cp) ? &cp : NULL;
+    simtime end = 0;
+    int rc = jobs_run(&e->jobs, jd->t, jd->np, seed, e->info.time_limit,
+                      &out, &end, jd->d);
+    if (rc >= 0)
+        fprintf(f[N_JOB_FILES - 1], "%u,%" PRIu64 ",%" PRIu64 ".%06" PRIu64
+                                    ",%d\n",
+                r, seed, end / SIMTIME_US, end % SIMTIME_US, rc == 0);
+    for (uint32_t i = 0; i < JOBS_PARTS; i++)
+        if (fclose(f[i]) != 0)
+            ok = false;
+    if (!ok) {
+        fprintf(stderr, "dfsim run: out of memory\n");
+        return -1;
+    }
+    if (rc == 1)
+        fprintf(stderr,
+                "dfsim run: the jobs of run %u had not ended after %s (%.3f "
+                "ms of simulated time); their results so far are written, "
+                "marked unfinished\n",
+                r, e->quick ? "the --quick limit" : "experiment.time_limit_ms",
+                (double)e->info.time_limit / (double)SIMTIME_MS);
+    if (rc >= 0)
+        fprintf(stderr, "  jobs ran in %.1f s\n", time_wall_seconds() - t0);
+    return rc;
+}
+
+/* Rank 0: run r's rows into the files (a run that ended at the time
+ * limit too: its results are kept, marked unfinished) and its table on
+ * stdout. */
+static int jobs_commit(void *ctx, uint32_t r, struct par_unit *u)
+{
+    struct jobs_deal *jd = ctx;
+    if (u->status != 0 && u->status != 1)
+        return u->status;
+    if (u->n != JOBS_PARTS) {
+        fprintf(stderr, "dfsim run: run %u: a malformed result (a bug)\n", r);
+        return -1;
+    }
+    for (uint32_t i = 0; i < N_JOB_FILES; i++) {
+        fwrite(u->part[i], 1, u->len[i], jd->files[i]);
+        fflush(jd->files[i]);
+    }
+    fwrite(u->part[JOBS_TABLE], 1, u->len[JOBS_TABLE], stdout);
+    fflush(stdout);
+    return u->status;
+}
+
 /* The jobs: experiment.runs runs of all of them together, run r with
- * seed + r (fresh allocations); each run's rows are appended to jobs.csv,
- * iterations.csv, ranks.csv, metrics.csv and variants.csv and the run to
- * runs.csv as soon as it ends, so an interrupted experiment keeps every
- * run it finished, and --resume goes on from the first it had not. Then
- * report.html over all runs. Returns 0 or -1 (a run that hit
+ * seed + r (fresh allocations), dealt over the ranks (cli/par.h); each
+ * run's rows are appended to jobs.csv, iterations.csv, ranks.csv,
+ * metrics.csv and variants.csv and the run to runs.csv as soon as it
+ * (and every run before it) ends, so an interrupted experiment keeps
+ * every run it finished, and --resume goes on from the first it had not.
+ * Then report.html over all runs. Returns 0 or -1 (a run that hit
  * experiment.time_limit_ms is reported and its results kept, but fails
  * the command). */
 static int run_jobs(const struct experiment *e, const struct topo *t,
                     const struct net_params *np, const char *outdir,
                     bool resume, struct diag *d)
 {
-    struct jobs_output out = { .progress = stderr };
-    FILE *runs = NULL;
-    FILE **files[] = { &out.jobs, &out.iterations, &out.ranks, &out.metrics,
-                       &out.variants, &out.load, &runs };
+    struct jobs_deal jd = { .e = e, .t = t, .np = np, .outdir = outdir,
+                            .d = d };
     uint32_t n_runs = e->info.runs;
-    long first = resume ? finished_runs(outdir, e->info.seed) : 0;
-    if (first < 0)
-        return -1;
+    bool rank0 = par_rank() == 0;
+    long first = rank0 && resume ? finished_runs(outdir, e->info.seed) : 0;
     if (first > 0)
         for (size_t i = 0; i < N_JOB_FILES; i++)
             if (keep_runs(outdir, job_files[i], (uint32_t)first) != 0) {
                 fprintf(stderr, "dfsim run: cannot resume from %s/%s: %s\n",
                         outdir, job_files[i], strerror(errno));
-                return -1;
+                first = -1;
+                break;
             }
-    int rc = -1;
-    for (size_t i = 0; i < N_JOB_FILES; i++) {
+    for (size_t i = 0; rank0 && first >= 0 && i < N_JOB_FILES; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", outdir, job_files[i]);
-        *files[i] = fopen(path, first > 0 ? "a" : "w");
-        if (!*files[i]) {
+        jd.files[i] = fopen(path, first > 0 ? "a" : "w");
+        if (!jd.files[i]) {
             fprintf(stderr, "dfsim run: cannot write %s: %s\n", path,
                     strerror(errno));
-            goto done;
+            first = -1;
         }
     }
-    if (first == 0) {
+    first = par_bcast(first);
+    int rc = -1;
+    if (first < 0)
+        goto done;
+    if (rank0 && first == 0) {
         /* headers first, so that a run killed before its first rows
          * leaves files that say what they are */
+        struct jobs_output out = {
+            .jobs = jd.files[0], .iterations = jd.files[1],
+            .ranks = jd.files[2], .metrics = jd.files[3],
+            .variants = jd.files[4], .load = jd.files[5] };
         jobs_write_headers(&out);
-        fprintf(runs, "run,seed,end_us,finished\n");
+        fprintf(jd.files[N_JOB_FILES - 1], "run,seed,end_us,finished\n");
         for (size_t i = 0; i < N_JOB_FILES; i++)
-            fflush(*files[i]);
+            fflush(jd.files[i]);
     }
     printf("\njobs: %u sharing the machine, routing %s, %u run%s\n",
            e->jobs.n, np->routing->base.name, n_runs, n_runs == 1 ? "" : "s");
+    if (par_size() > 1)
+        printf("runs dealt over %d MPI ranks\n", par_size());
     if (e->jobs.prod.on) {
         const struct production_config *pc = &e->jobs.prod;
         uint32_t file = jobs_file_nodes(&e->jobs);
@@ -496,78 +680,16 @@ static int run_jobs(const struct experiment *e, const struct topo *t,
     else if (first > 0)
         printf("resuming: runs 1-%ld of %u were done\n", first, n_runs);
     fflush(stdout);
-    rc = 0;
-    for (uint32_t r = (uint32_t)first; r < n_runs && rc == 0 && !sim_interrupt;
-         r++) {
-        double t0 = time_wall_seconds();
-        uint64_t seed = (uint64_t)e->info.seed + r;
-        if (n_runs > 1)
-            fprintf(stderr, "  run %u/%u (seed %" PRIu64 ")\n", r + 1, n_runs,
-                    seed);
-        out.run = r;
-        out.header = false; /* written above */
-        out.table = r + 1 == n_runs ? stdout : NULL;
-        if (out.table && n_runs > 1) {
-            /* the tables jobs_run prints are this run's alone; the pooled
-             * figures follow the report */
-            printf("\nrun %u of %u (seed %" PRIu64 "), this run alone:\n",
-                   r + 1, n_runs, seed);
-            fflush(stdout);
-        }
-        /* the counters of the run: one set of files per run; plain names
-         * for one run */
-        char nic_path[4096], rtr_path[4096], links_path[4096], tag[32] = "";
-        struct sampler_params sp;
-        struct job_counters_params cp = { 0 };
-        if (n_runs > 1 || e->has_traffic) /* apart from the traffic's */
-            snprintf(tag, sizeof tag, "%s_run%u",
-                     e->has_traffic ? "_jobs" : "", r);
-        if (e->sampling.nic || e->sampling.rtr) {
-            snprintf(nic_path, sizeof nic_path, "%s/nic_samples%s.csv",
-                     outdir, tag);
-            snprintf(rtr_path, sizeof rtr_path, "%s/rtr_samples%s.csv",
-                     outdir, tag);
-            sampler_config_params(&e->sampling, &sp);
-            sp.nic_path = nic_path;
-            sp.rtr_path = rtr_path;
-            cp.sampling = &sp;
-        }
-        if (e->sampling.links) {
-            snprintf(links_path, sizeof links_path, "%s/job_links%s.txt",
-                     outdir, tag);
-            cp.links_path = links_path;
-        }
-        out.counters = job_counters_on(&cp) ? &cp : NULL;
-        simtime end = 0;
-        rc = jobs_run(&e->jobs, t, np, seed, e->info.time_limit, &out, &end,
-                      d);
-        out.counters = NULL;
-        for (size_t i = 0; i + 1 < N_JOB_FILES; i++)
-            fflush(*files[i]);
-        if (rc >= 0) {
-            fprintf(runs, "%u,%" PRIu64 ",%" PRIu64 ".%06" PRIu64 ",%d\n", r,
-                    seed, end / SIMTIME_US, end % SIMTIME_US, rc == 0);
-            fflush(runs);
-        }
-        if (rc == 1)
-            fprintf(stderr,
-                    "dfsim run: the jobs of run %u had not ended after "
-                    "%s (%.3f ms of simulated time); their results so far "
-                    "are written, marked unfinished\n",
-                    r, e->quick ? "the --quick limit"
-                                : "experiment.time_limit_ms",
-                    (double)e->info.time_limit / (double)SIMTIME_MS);
-        if (rc >= 0)
-            fprintf(stderr, "  jobs ran in %.1f s\n",
-                    time_wall_seconds() - t0);
-    }
+    rc = par_deal((uint32_t)first, n_runs, jobs_unit, jobs_commit, &jd);
     if (rc == 1)
         rc = e->quick ? 0 : -1; /* --quick cuts runs short on purpose */
+    if (rc == PAR_NOT_RUN) /* only after another rank's unit failed */
+        rc = -1;
 done:
     for (size_t i = 0; i < N_JOB_FILES; i++)
-        if (*files[i])
-            fclose(*files[i]);
-    if (rc == 0) {
+        if (jd.files[i])
+            fclose(jd.files[i]);
+    if (rc == 0 && rank0) {
         struct report_info info = {
             .title = e->info.name, .description = e->info.description,
             .system = e->system ? e->system->base.name
@@ -661,6 +783,55 @@ static void catch_signals(bool on)
     sa.sa_flags = on ? SA_RESETHAND : 0;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+}
+
+/* What rank 0 does before the runs: claim the results folder, print the
+ * experiment's header and the system, write topology.json and the
+ * zero-load probe (probe.csv). Returns 0 or -1 (reported). */
+static int setup(const struct experiment *e, const struct topo *t,
+                 const char *outdir, const char *settings, const char *file,
+                 bool resume, bool force, bool quick, struct diag *d)
+{
+    if (outdir_claim(outdir, settings, file, resume, force, stderr) != 0)
+        return -1;
+    struct topo_figures fig;
+    if (topo_figures(t, &fig) != 0)
+        return -1;
+    printf("experiment  %s (seed %lld)\n", e->info.name,
+           (long long)e->info.seed);
+    if (quick)
+        printf("quick       --quick: every part cut short to check the file "
+               "(experiment_quicken); the figures are no results\n");
+    topo_print(stdout, t, &fig);
+    fflush(stdout);
+    struct outfile json, probe;
+    if (outfile_open(&json, outdir, "topology.json", stderr) != 0)
+        return -1;
+    topo_print_json(json.f, t, &fig);
+    if (outfile_commit(&json, stderr) != 0 ||
+        outfile_open(&probe, outdir, "probe.csv", stderr) != 0)
+        return -1;
+    struct probe_summary sum[64];
+    int n = probe_run(t, &e->probe, (uint64_t)e->info.seed, probe.f, sum, 64,
+                      d);
+    if (n < 0) {
+        outfile_abandon(&probe);
+        return -1;
+    }
+    if (outfile_commit(&probe, stderr) != 0)
+        return -1;
+    printf("\nzero-load probe: %lld-byte packets on minimal paths, %.0f ns "
+           "per router\n",
+           (long long)e->probe.size, probe_router_delay_ns(&e->probe, t));
+    printf("  %-5s %6s %12s %12s %12s\n", "hops", "pairs", "mean ns",
+           "min ns", "max ns");
+    for (int i = 0; i < n; i++)
+        if (sum[i].pairs)
+            printf("  %-5u %6u %12.1f %12.1f %12.1f\n", sum[i].hops,
+                   sum[i].pairs, sum[i].mean_ns, sum[i].min_ns,
+                   sum[i].max_ns);
+    fflush(stdout);
+    return 0;
 }
 
 int cli_run(int argc, char **argv)
@@ -775,7 +946,6 @@ int cli_run(int argc, char **argv)
         outdir = defdir;
     }
     int rc = 1;
-    struct outfile probe = { .f = NULL };
     char *settings = fingerprint_text(e.cfg, e.info.seed, quick);
     if (!settings) {
         fprintf(stderr, "dfsim run: out of memory\n");
@@ -783,61 +953,42 @@ int cli_run(int argc, char **argv)
     }
     /* from here on a signal stops the work in order (on_signal) */
     catch_signals(true);
-    if (outdir_claim(outdir, settings, file, resume, force, stderr) != 0)
+    if (par_start() != 0)
         goto out;
-    struct topo_figures fig;
-    if (topo_figures(&t, &fig) != 0)
+    bool rank0 = par_rank() == 0;
+    /* rank 0 claims the folder and writes what is not dealt: the
+     * system's figures and the probe */
+    if (par_agree(rank0 ? setup(&e, &t, outdir, settings, file, resume,
+                                force, quick, &d)
+                        : 0) != 0)
         goto out;
-    printf("experiment  %s (seed %lld)\n", e.info.name,
-           (long long)e.info.seed);
-    if (quick)
-        printf("quick       --quick: every part cut short to check the file "
-               "(experiment_quicken); the figures are no results\n");
-    topo_print(stdout, &t, &fig);
-    fflush(stdout);
-    struct outfile json;
-    if (outfile_open(&json, outdir, "topology.json", stderr) != 0)
+    if (e.has_traffic &&
+        par_agree(run_traffic(&e, &t, &np, outdir, resume, &d)) != 0)
         goto out;
-    topo_print_json(json.f, &t, &fig);
-    if (outfile_commit(&json, stderr) != 0)
-        goto out;
-    if (outfile_open(&probe, outdir, "probe.csv", stderr) != 0)
-        goto out;
-
-    struct probe_summary sum[64];
-    int n = probe_run(&t, &e.probe, (uint64_t)e.info.seed, probe.f, sum, 64,
-                      &d);
-    if (n < 0 || outfile_commit(&probe, stderr) != 0)
-        goto out;
-    printf("\nzero-load probe: %lld-byte packets on minimal paths, %.0f ns "
-           "per router\n",
-           (long long)e.probe.size, probe_router_delay_ns(&e.probe, &t));
-    printf("  %-5s %6s %12s %12s %12s\n", "hops", "pairs", "mean ns",
-           "min ns", "max ns");
-    for (int i = 0; i < n; i++)
-        if (sum[i].pairs)
-            printf("  %-5u %6u %12.1f %12.1f %12.1f\n", sum[i].hops,
-                   sum[i].pairs, sum[i].mean_ns, sum[i].min_ns,
-                   sum[i].max_ns);
-    if (e.has_traffic && run_traffic(&e, &t, &np, outdir, resume, &d) != 0)
-        goto out;
-    if (e.jobs.n && run_jobs(&e, &t, &np, outdir, resume, &d) != 0)
+    if (e.jobs.n && par_agree(run_jobs(&e, &t, &np, outdir, resume, &d)) != 0)
         goto out;
     if (e.impact.on) {
-        if (resume)
+        int irc = 0;
+        if (rank0 && resume)
             fprintf(stderr, "dfsim run: --resume applies to a traffic "
                             "sweep and a jobs list's runs; the impact study "
                             "runs from the start\n");
+        if (rank0 && par_size() > 1)
+            fprintf(stderr, "dfsim run: the impact study is not dealt over "
+                            "MPI ranks: rank 0 runs it alone\n");
         struct impact_report_info info = {
             .title = e.info.name, .description = e.info.description,
             .system = e.system ? e.system->base.name : e.builder->base.name,
             .routing = np.routing->base.name,
             .seed = (uint64_t)e.info.seed };
-        if (impact_run(&e.impact, &e.jobs, &t, &np, (uint64_t)e.info.seed,
+        if (rank0 &&
+            impact_run(&e.impact, &e.jobs, &t, &np, (uint64_t)e.info.seed,
                        e.info.time_limit, outdir, &info, &d) != 0) {
             fprintf(stderr, "dfsim run: %s: the impact study failed\n", file);
-            goto out;
+            irc = -1;
         }
+        if (par_agree(irc) != 0)
+            goto out;
     }
     char sampled[256] = "";
     size_t len = 0;
@@ -866,9 +1017,9 @@ int cli_run(int argc, char **argv)
                        : "");
     rc = 0;
 out:
-    if (probe.f)
-        outfile_abandon(&probe);
-    if (rc != 0 && sim_interrupt) {
+    if (rc != 0 && sim_interrupt && par_rank() != 0) {
+        rc = 128 + sim_interrupt;
+    } else if (rc != 0 && sim_interrupt) {
         int sig = sim_interrupt;
         fflush(stdout);
         fprintf(stderr,
@@ -885,6 +1036,7 @@ out:
                             "--resume\n", file, outdir);
         rc = 128 + sig;
     }
+    par_stop();
     catch_signals(false);
     sim_interrupt = 0;
     free(settings);

@@ -1,0 +1,199 @@
+/* tests/test_par.c — an experiment's runs dealt over MPI ranks
+ * (cli/par.h): par_deal's order and stops in one process, and
+ * `mpirun -np N dfsim run` against one process, file for file. */
+#include "test.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "cli/par.h"
+
+/* ---- par_deal in one process ------------------------------------------- */
+
+struct seen {
+    uint32_t ran[16], n_ran;
+    uint32_t committed[16], n_committed;
+    int fail_at, fail_status;
+};
+
+static int unit_run(void *ctx, uint32_t u, struct par_unit *out)
+{
+    struct seen *s = ctx;
+    s->ran[s->n_ran++] = u;
+    out->n = 1;
+    out->part[0] = malloc(16);
+    if (!out->part[0])
+        return -1;
+    out->len[0] = (size_t)snprintf(out->part[0], 16, "u%u", u);
+    return (int)u == s->fail_at ? s->fail_status : 0;
+}
+
+static int unit_commit(void *ctx, uint32_t u, struct par_unit *in)
+{
+    struct seen *s = ctx;
+    char want[16];
+    snprintf(want, sizeof want, "u%u", u);
+    CHECK(in->n == 1 && strcmp(in->part[0], want) == 0);
+    s->committed[s->n_committed++] = u;
+    return in->status;
+}
+
+static void test_deal_one_process(void)
+{
+    CHECK_EQ_U(par_size(), 1);
+    /* every unit from `first` on, run and committed in order */
+    struct seen s = { .fail_at = -1 };
+    CHECK_EQ_U(par_deal(2, 7, unit_run, unit_commit, &s), 0);
+    CHECK_EQ_U(s.n_ran, 5);
+    CHECK_EQ_U(s.n_committed, 5);
+    for (uint32_t i = 0; i < s.n_committed; i++)
+        CHECK_EQ_U(s.committed[i], 2 + i);
+    /* a unit's status that is not 0 is committed (it may have rows to
+     * keep) and stops the dealing there */
+    struct seen f = { .fail_at = 3, .fail_status = 1 };
+    CHECK_EQ_U(par_deal(0, 6, unit_run, unit_commit, &f), 1);
+    CHECK_EQ_U(f.n_ran, 4);
+    CHECK_EQ_U(f.n_committed, 4);
+    CHECK_EQ_U(f.committed[3], 3);
+    /* nothing to do */
+    struct seen z = { .fail_at = -1 };
+    CHECK_EQ_U(par_deal(4, 4, unit_run, unit_commit, &z), 0);
+    CHECK_EQ_U(z.n_ran + z.n_committed, 0);
+    /* the owners of a deal over 3 ranks from unit 5 */
+    CHECK_EQ_U(par_owner(5, 5, 3), 0);
+    CHECK_EQ_U(par_owner(6, 5, 3), 1);
+    CHECK_EQ_U(par_owner(8, 5, 3), 0);
+}
+
+/* ---- mpirun against one process ---------------------------------------- */
+
+/* A traffic sweep of three points and a jobs list of three runs, both
+ * with counter samples (files of one point or run each, written by the
+ * rank that runs it). */
+static const char cfg_text[] =
+    "experiment = { seed = 5; runs = 3; };\n"
+    "system = { name = \"voltrino\"; };\n"
+    "traffic = { loads = [0.1, 0.2, 0.3]; warmup_us = 0.5;\n"
+    "            measure_us = 1.0; };\n"
+    "sampling = { interval_us = 2.0; nic = true; };\n"
+    "jobs = (\n"
+    "  { name = \"pp\"; workload = \"pingpong\"; bytes = 4096;\n"
+    "    allocation = \"random\"; nodes = 2; iterations = 6;\n"
+    "    variants = [\"default\", \"high-bias\"]; }\n"
+    ");\n";
+
+static char out1[1 << 16], err1[1 << 16], out2[1 << 16], err2[1 << 16];
+
+/* Every line of a that is not b's (the results folder's name aside). */
+static void same_console(const char *a, const char *b, const char *da,
+                         const char *db)
+{
+    const char *pa = strstr(a, da), *pb = strstr(b, db);
+    /* up to the jobs' header, and the tables after it */
+    const char *ja = strstr(a, "\njobs: "), *jb = strstr(b, "\njobs: ");
+    CHECK(pa && pb && ja && jb);
+    if (!ja || !jb)
+        return;
+    CHECK((ja - a) == (jb - b) && strncmp(a, b, (size_t)(ja - a)) == 0);
+    const char *ta = strstr(ja, "\npp "), *tb = strstr(jb, "\npp ");
+    const char *ea = strstr(ja, "\nreport: "), *eb = strstr(jb, "\nreport: ");
+    CHECK(ta && tb && ea && eb && (ea - ta) == (eb - tb) &&
+          strncmp(ta, tb, (size_t)(ea - ta)) == 0);
+}
+
+static void test_mpirun_same_files(void)
+{
+    const char *cfg = write_temp("par.cfg", cfg_text);
+    char a[64] = "/tmp/dfsim-par-a-XXXXXX", b[64] = "/tmp/dfsim-par-b-XXXXXX",
+         c[64] = "/tmp/dfsim-par-c-XXXXXX";
+    CHECK(cfg && mkdtemp(a) && mkdtemp(b) && mkdtemp(c));
+    const char *one[] = { "run", cfg, "-o", a, "--force", NULL };
+    CHECK_EQ_U(run_dfsim(one, out1, sizeof out1, err1, sizeof err1), 0);
+    const char *two[] = { "run", cfg, "-o", b, "--force", NULL };
+    int rc = run_dfsim_mpi(2, two, out2, sizeof out2, err2, sizeof err2);
+    CHECK_EQ_U(rc, 0);
+    if (rc != 0)
+        fprintf(stderr, "%s\n", err2);
+    CHECK_STR_CONTAINS(out2, "runs dealt over 2 MPI ranks");
+    CHECK(!strstr(out1, "MPI ranks"));
+    /* the second point and the second run were rank 1's, the others
+     * rank 0's */
+    CHECK_STR_CONTAINS(err2, "traffic 1/3 on rank 0:");
+    CHECK_STR_CONTAINS(err2, "traffic 2/3 on rank 1:");
+    CHECK_STR_CONTAINS(err2, "traffic 3/3 on rank 0:");
+    CHECK_STR_CONTAINS(err2, "run 2/3 (seed 6) on rank 1");
+    CHECK_STR_CONTAINS(err2, "run 3/3 (seed 7) on rank 0");
+    CHECK_STR_CONTAINS(err1, "run 2/3 (seed 6)\n");
+    CHECK_EQ_U(same_files(a, b), 0);
+    same_console(out1, out2, a, b);
+    /* more ranks than runs: the fourth rank has nothing to do */
+    const char *four[] = { "run", cfg, "-o", c, "--force", NULL };
+    CHECK_EQ_U(run_dfsim_mpi(4, four, out2, sizeof out2, err2, sizeof err2),
+               0);
+    CHECK_EQ_U(same_files(a, c), 0);
+    rm_dir(a);
+    rm_dir(b);
+    rm_dir(c);
+    if (cfg)
+        unlink(cfg);
+}
+
+/* An interrupted experiment resumed under mpirun ends with the files of
+ * one uninterrupted process. */
+static void test_mpirun_resume(void)
+{
+    const char *cfg = write_temp("par-resume.cfg", cfg_text);
+    char a[64] = "/tmp/dfsim-par-r-XXXXXX", b[64] = "/tmp/dfsim-par-s-XXXXXX";
+    CHECK(cfg && mkdtemp(a) && mkdtemp(b));
+    const char *one[] = { "run", cfg, "-o", a, "--force", NULL };
+    CHECK_EQ_U(run_dfsim(one, out1, sizeof out1, err1, sizeof err1), 0);
+    /* b: a's files as if killed after traffic point 1 (traffic.csv's
+     * header and first row) and no job run */
+    const char *names[] = { "experiment.settings", "topology.json",
+                            "probe.csv", "nic_samples_ADAPTIVE_0_0.1000.csv",
+                            "traffic.csv" };
+    char path[4200];
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", a, names[i]);
+        char *t = read_text(path);
+        CHECK(t != NULL);
+        if (!t)
+            continue;
+        size_t len = strlen(t);
+        if (i == 4) { /* the header and the first row */
+            const char *nl = strchr(t, '\n');
+            nl = nl ? strchr(nl + 1, '\n') : NULL;
+            len = nl ? (size_t)(nl - t) + 1 : len;
+        }
+        snprintf(path, sizeof path, "%s/%s", b, names[i]);
+        FILE *f = fopen(path, "w");
+        CHECK(f != NULL);
+        if (f) {
+            fwrite(t, 1, len, f);
+            fclose(f);
+        }
+        free(t);
+    }
+    const char *res[] = { "run", cfg, "-o", b, "--resume", NULL };
+    int rc = run_dfsim_mpi(2, res, out2, sizeof out2, err2, sizeof err2);
+    CHECK_EQ_U(rc, 0);
+    if (rc != 0)
+        fprintf(stderr, "%s\n", err2);
+    CHECK_STR_CONTAINS(out2, "resuming: traffic runs 1-1 of 3 were done");
+    CHECK(!strstr(err2, "traffic 1/3"));
+    /* from point 2 on: point 2 is rank 0's */
+    CHECK_STR_CONTAINS(err2, "traffic 2/3 on rank 0:");
+    CHECK_STR_CONTAINS(err2, "traffic 3/3 on rank 1:");
+    CHECK_EQ_U(same_files(a, b), 0);
+    rm_dir(a);
+    rm_dir(b);
+    if (cfg)
+        unlink(cfg);
+}
+
+const struct test_case tests_par[] = {
+    TEST(test_deal_one_process),
+    TEST(test_mpirun_same_files),
+    TEST(test_mpirun_resume),
+    { 0 },
+};
