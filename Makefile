@@ -20,7 +20,7 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L
 INC     := -Isrc
 LIBS    := -lconfig -lm
-# Open MPI (Debian's libopenmpi-dev): runs dealt over ranks (cli/par.c)
+# Open MPI (Debian's libopenmpi-dev): runs dealt over ranks (exp/par.c)
 MPI_CFLAGS := $(shell mpicc --showme:compile 2>/dev/null)
 MPI_LIBS   := $(shell mpicc --showme:link 2>/dev/null)
 LIBS    += $(MPI_LIBS)
@@ -70,7 +70,7 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(BUILD)/libdfsim.a
 
 # Install the Debian packages the build and the reports need, once:
 # libconfig (the experiment-file parser), Open MPI (`mpirun -np N dfsim
-# run FILE` deals an experiment's runs over N ranks; cli/par.h) and
+# run FILE` deals an experiment's runs over N ranks; exp/par.h) and
 # gnuplot (the reports' plots; dfsim writes its results without it and
 # says so) are outside a stock Debian 12 with gcc and make.
 deps:

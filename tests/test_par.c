@@ -1,12 +1,12 @@
 /* tests/test_par.c — an experiment's runs dealt over MPI ranks
- * (cli/par.h): par_deal's order and stops in one process, and
+ * (exp/par.h): par_deal's order and stops in one process, and
  * `mpirun -np N dfsim run` against one process, file for file. */
 #include "test.h"
 
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "cli/par.h"
+#include "exp/par.h"
 
 /* ---- par_deal in one process ------------------------------------------- */
 
@@ -191,9 +191,58 @@ static void test_mpirun_resume(void)
         unlink(cfg);
 }
 
+/* An impact study (each simulation a unit) with two controllers and the
+ * latency model: every file the same under mpirun as in one process —
+ * impact.csv's cells pooled from the units' iterations, the latency
+ * model's and Table 4's samples gathered from the units in order. */
+static void test_mpirun_impact(void)
+{
+    static const char text[] =
+        "experiment = { name = \"par-impact\"; seed = 3; };\n"
+        "system = { name = \"voltrino\"; };\n"
+        "network = { congestion_control = \"none\"; };\n"
+        "impact = {\n"
+        "  nodes = 32; shares = [0.5]; allocation = \"random\";\n"
+        "  victim_nodes = 8; warmup_us = 20.0; runs = 2;\n"
+        "  latency_model = true; latency_window_us = 10.0;\n"
+        "  congestion_controls = [\"cray\", \"none\"];\n"
+        "  victims = (\n"
+        "    { name = \"pp\"; workload = \"pingpong\"; bytes = 8;\n"
+        "      peer = 7; iterations = 10; }\n"
+        "  );\n"
+        "  aggressors = ( { name = \"incast\";\n"
+        "    workload = \"gpcnet-rma-incast\"; bytes = 65536; } );\n"
+        "};\n";
+    const char *cfg = write_temp("par-impact.cfg", text);
+    char a[64] = "/tmp/dfsim-par-i-XXXXXX", b[64] = "/tmp/dfsim-par-j-XXXXXX";
+    CHECK(cfg && mkdtemp(a) && mkdtemp(b));
+    const char *one[] = { "run", cfg, "-o", a, "--force", NULL };
+    CHECK_EQ_U(run_dfsim(one, out1, sizeof out1, err1, sizeof err1), 0);
+    const char *two[] = { "run", cfg, "-o", b, "--force", NULL };
+    int rc = run_dfsim_mpi(2, two, out2, sizeof out2, err2, sizeof err2);
+    CHECK_EQ_U(rc, 0);
+    if (rc != 0)
+        fprintf(stderr, "%s\n", err2);
+    /* 2 runs x 2 controllers x (alone, beside the incast) */
+    CHECK_STR_CONTAINS(out1, ": 8 simulations");
+    CHECK_STR_CONTAINS(err2, "impact 1/8 on rank 0:");
+    CHECK_STR_CONTAINS(err2, "impact 8/8 on rank 1:");
+    char path[4200];
+    snprintf(path, sizeof path, "%s/controllers.csv", b);
+    char *t4 = read_text(path);
+    CHECK(t4 && strstr(t4, "\ncray,") && strstr(t4, "\nnone,"));
+    free(t4);
+    CHECK_EQ_U(same_files(a, b), 0);
+    rm_dir(a);
+    rm_dir(b);
+    if (cfg)
+        unlink(cfg);
+}
+
 const struct test_case tests_par[] = {
     TEST(test_deal_one_process),
     TEST(test_mpirun_same_files),
     TEST(test_mpirun_resume),
+    TEST(test_mpirun_impact),
     { 0 },
 };

@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/par.h"
+#include "exp/par.h"
 #include "core/sim.h"
 #include "core/time.h"
 #include "exp/experiment.h"
@@ -290,7 +290,7 @@ static int traffic_commit(void *ctx, uint32_t k, struct par_unit *u)
 }
 
 /* The traffic sweep: one run per (routing, load), routings outermost,
- * dealt over the ranks (cli/par.h). Each run is a row of traffic.csv as
+ * dealt over the ranks (exp/par.h). Each run is a row of traffic.csv as
  * soon as it (and every point before it) finishes and a progress line on
  * stderr; a table on stdout at the end. With resume, the points
  * traffic.csv records are kept and the sweep goes on after them.
@@ -610,7 +610,7 @@ static int jobs_commit(void *ctx, uint32_t r, struct par_unit *u)
 }
 
 /* The jobs: experiment.runs runs of all of them together, run r with
- * seed + r (fresh allocations), dealt over the ranks (cli/par.h); each
+ * seed + r (fresh allocations), dealt over the ranks (exp/par.h); each
  * run's rows are appended to jobs.csv, iterations.csv, ranks.csv,
  * metrics.csv and variants.csv and the run to runs.csv as soon as it
  * (and every run before it) ends, so an interrupted experiment keeps
@@ -973,18 +973,16 @@ int cli_run(int argc, char **argv)
             fprintf(stderr, "dfsim run: --resume applies to a traffic "
                             "sweep and a jobs list's runs; the impact study "
                             "runs from the start\n");
-        if (rank0 && par_size() > 1)
-            fprintf(stderr, "dfsim run: the impact study is not dealt over "
-                            "MPI ranks: rank 0 runs it alone\n");
         struct impact_report_info info = {
             .title = e.info.name, .description = e.info.description,
             .system = e.system ? e.system->base.name : e.builder->base.name,
             .routing = np.routing->base.name,
             .seed = (uint64_t)e.info.seed };
-        if (rank0 &&
-            impact_run(&e.impact, &e.jobs, &t, &np, (uint64_t)e.info.seed,
+        if (impact_run(&e.impact, &e.jobs, &t, &np, (uint64_t)e.info.seed,
                        e.info.time_limit, outdir, &info, &d) != 0) {
-            fprintf(stderr, "dfsim run: %s: the impact study failed\n", file);
+            if (rank0)
+                fprintf(stderr, "dfsim run: %s: the impact study failed\n",
+                        file);
             irc = -1;
         }
         if (par_agree(irc) != 0)

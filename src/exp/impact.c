@@ -15,6 +15,7 @@
 #include "ctl/ctl.h"
 #include "exp/alloc.h"
 #include "exp/outdir.h"
+#include "exp/par.h"
 #include "exp/stats.h"
 #include "net/cc.h"
 #include "net/latency_model.h"
@@ -643,6 +644,15 @@ struct study {
      * and window in which it sent */
     struct dvec *nlat, *ntraf;       /* [controller] */
     uint32_t cc;                     /* the controller running */
+    /* the simulations as units dealt over ranks (exp/par.h): unit u is
+     * run r, share s, controller c, victim v, then alone (w = 0) or
+     * beside aggressor w - 1, in that order of nesting */
+    const struct net_params *npc;    /* [controller] */
+    uint32_t n_sh, n_v, n_cc, n_a, study_nodes;
+    uint64_t seed;
+    uint32_t *nodes[2];              /* the placement of run and share... */
+    uint32_t placed;                 /* ... r * n_sh + s + 1 (0: none) */
+    struct diag *d;
 };
 
 /* A growable array of doubles. */
@@ -808,12 +818,79 @@ static void lat_obs_free(struct lat_obs *o)
     free(o->prev);
 }
 
-/* One simulation: jobs[0..n) (the victim, the aggressor if any); the
- * victim's counted iterations go to *s. Returns 0 or -1. */
+/* The nodes of the victims and of the aggressors for a share of the
+ * study's nodes, drawn with seed. */
+static int place(const struct study *st, uint32_t study, double share,
+                 uint64_t seed, uint32_t **nodes, struct diag *d)
+{
+    enum alloc_policy pol =
+        ((const struct alloc_policy_entry *)st->ic->allocation)->policy;
+    struct alloc_request req[2];
+    alloc_request_init(&req[0]);
+    alloc_request_init(&req[1]);
+    uint32_t na = impact_aggressor_nodes(study, share);
+    req[0].job = "victims";
+    req[0].nodes = study - na;
+    req[1].job = "aggressors";
+    req[1].nodes = na;
+    for (int i = 0; i < 2; i++) {
+        req[i].policy = pol;
+        req[i].file = st->ic->file;
+        req[i].line = st->ic->line;
+    }
+    return alloc_place(st->t, req, 2, seed, nodes, d);
+}
+
+/* What one simulation leaves for the study (a unit of exp/par.h): the
+ * rows of the run files, then struct sim_facts, the victim's counted
+ * iterations (simtime each) and, with congestion_controls, Table 4's
+ * samples (latency, traffic: double each). */
+enum { RES_FACTS = N_RUN_FILES, RES_ITER, RES_NLAT, RES_NTRAF, RES_PARTS };
+
+struct sim_facts {
+    int32_t finished;                /* the victim ended */
+    int32_t point;                   /* a point of the fit (pt_*) */
+    double pt_t, pt_m;
+    struct latm_paths sp, rt;
+};
+
+/* Unit u's place in the study. */
+struct sim_at {
+    uint32_t r, s, c, v, w;
+};
+
+static struct sim_at sim_at(const struct study *st, uint32_t u)
+{
+    struct sim_at a;
+    a.w = u % (1 + st->n_a);
+    u /= 1 + st->n_a;
+    a.v = u % st->n_v;
+    u /= st->n_v;
+    a.c = u % st->n_cc;
+    u /= st->n_cc;
+    a.s = u % st->n_sh;
+    a.r = u / st->n_sh;
+    return a;
+}
+
+/* A copy of n bytes at p as part k of res; 0 or -1 (memory). */
+static int put_part(struct par_unit *res, uint32_t k, const void *p,
+                    size_t n)
+{
+    res->part[k] = malloc(n ? n : 1);
+    if (!res->part[k])
+        return -1;
+    if (n)
+        memcpy(res->part[k], p, n);
+    res->len[k] = n;
+    return 0;
+}
+
+/* Simulation u: jobs[0..n) (the victim, the aggressor if any), into res.
+ * Returns 0, -1 (reported to d) or SIM_INTERRUPTED. */
 static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
-                    uint32_t run, uint64_t seed, double share,
-                    struct sample *s, bool *finished, uint32_t victim,
-                    struct diag *d)
+                    uint32_t u, uint32_t run, uint64_t seed, double share,
+                    struct par_unit *res, struct diag *d)
 {
     struct jobs_config jc = { .n = n, .job = jobs, .mpi = st->jc->mpi,
                               .awr = st->jc->awr };
@@ -821,35 +898,37 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
     struct lat_obs lo;
     struct jobs_observer obs = { .period = st->ic->latency_window,
                                  .at = lat_at, .ctx = &lo };
+    struct dvec nl = { 0 }, nt = { 0 };
     bool lat = st->ic->latency_model || st->ic->ccs.n;
-    if (lat && lat_obs_init(&lo, st->t, &jobs[0], st->ic->latency_model,
-                            st->nlat ? &st->nlat[st->cc] : NULL,
-                            st->ntraf ? &st->ntraf[st->cc] : NULL) != 0) {
-        lat_obs_free(&lo);
-        diag_error(d, NULL, 0, "impact", "out of memory");
-        return -1;
+    FILE *f[N_RUN_FILES] = { NULL };
+    int rc = -1;
+    res->n = RES_PARTS;
+    bool ok = true;
+    for (size_t i = 0; i < N_RUN_FILES; i++) {
+        f[i] = ok ? open_memstream(&res->part[i], &res->len[i]) : NULL;
+        ok = ok && f[i];
+    }
+    if (!ok || (lat && lat_obs_init(&lo, st->t, &jobs[0],
+                                    st->ic->latency_model,
+                                    st->ic->ccs.n ? &nl : NULL,
+                                    st->ic->ccs.n ? &nt : NULL) != 0)) {
+        if (ok && lat)
+            lat_obs_free(&lo);
+        lat = false;
+        goto oom;
     }
     struct jobs_output out = {
-        .jobs = st->f[0], .iterations = st->f[1], .ranks = st->f[2],
-        .metrics = st->f[3], .load = st->f[4], .run = st->sims,
-        .header = st->sims == 0, .capture = &cap,
+        .jobs = f[0], .iterations = f[1], .ranks = f[2], .metrics = f[3],
+        .load = f[4], .run = u, .header = u == 0, .capture = &cap,
         .observer = lat ? &obs : NULL,
     };
     double t0 = time_wall_seconds();
     simtime end = 0;
-    int rc = jobs_run(&jc, st->t, st->np, seed, st->limit, &out, &end, d);
-    for (size_t i = 0; i < N_RUN_FILES; i++)
-        fflush(st->f[i]);
-    if (rc >= 0 && lat && lo.failed) {
-        diag_error(d, NULL, 0, "impact", "out of memory");
-        rc = -1;
-    }
-    if (rc < 0) {
-        if (lat)
-            lat_obs_free(&lo);
-        jobs_capture_free(&cap);
-        return -1;
-    }
+    rc = jobs_run(&jc, st->t, st->np, seed, st->limit, &out, &end, d);
+    if (rc >= 0 && lat && lo.failed)
+        goto oom;
+    if (rc < 0)
+        goto fail;
     const struct jobs_capture_job *v = &cap.job[0];
     /* the same-placement guarantee: the victim ran on the nodes it was
      * given, whoever shared the machine */
@@ -859,66 +938,206 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
         diag_error(d, NULL, 0, "impact",
                    "victim \"%s\" ran on other nodes than it was given "
                    "(simulation %u): a bug",
-                   jobs[0].name, st->sims);
-        jobs_capture_free(&cap);
-        return -1;
+                   jobs[0].name, u);
+        rc = -1;
+        goto fail;
     }
     uint32_t skip = jobs[0].warmup < v->n_iter ? jobs[0].warmup : v->n_iter;
-    int err = sample_add(s, v->iter + skip, v->n_iter - skip);
-    if (err)
-        diag_error(d, NULL, 0, "impact", "out of memory");
-    *finished = *finished && v->finished;
-    if (!v->finished)
-        st->unfinished = true;
-    FILE *r = st->f[5];
-    if (st->sims == 0)
+    FILE *r = f[5];
+    if (u == 0)
         fprintf(r, "run,rep,seed,share,victim,aggressor,end_us,finished,"
                    "iterations,victim_nodes,aggressor_nodes,"
                    "congestion_control\n");
     fprintf(r, "%u,%u,%" PRIu64 ",%.6f,%s,%s,%" PRIu64 ".%06" PRIu64
                ",%d,%u,",
-            st->sims, run, seed, share, jobs[0].name,
-            n > 1 ? jobs[1].name : "", end / SIMTIME_US, end % SIMTIME_US,
-            v->finished ? 1 : 0, v->n_iter);
+            u, run, seed, share, jobs[0].name, n > 1 ? jobs[1].name : "",
+            end / SIMTIME_US, end % SIMTIME_US, v->finished ? 1 : 0,
+            v->n_iter);
     put_ranges(r, v->nodes, v->n_nodes);
     fputc(',', r);
     if (n > 1)
         put_ranges(r, cap.job[1].nodes, cap.job[1].n_nodes);
     fprintf(r, ",%s\n", st->np->cc->base.name);
-    fflush(r);
-    st->sims++;
     double mean = 0;
     for (uint32_t k = skip; k < v->n_iter; k++)
         mean += (double)v->iter[k];
     mean = v->n_iter > skip ? mean / (v->n_iter - skip) / SIMTIME_US : NAN;
+    struct sim_facts fa = { .finished = v->finished };
     if (v->msg_timed && v->n_iter > skip && v->finished) {
-        uint32_t k = victim * st->per_victim + st->pt_n[victim]++;
-        st->pt_t[k] = mean;
-        st->pt_m[k] = (double)v->msg_time / (double)v->msg_timed /
-                      (double)SIMTIME_US;
-        st->pt_sim[k] = st->sims - 1;
-        st->pt_agg[k] = n > 1 ? jobs[1].name : NULL;
+        fa.point = 1;
+        fa.pt_t = mean;
+        fa.pt_m = (double)v->msg_time / (double)v->msg_timed /
+                  (double)SIMTIME_US;
         /* the time averages; NaN: no window (the model off) */
         struct latm_paths none = { NAN, NAN, NAN, NAN };
-        st->pt_sp[k] = st->pt_rt[k] = none;
+        fa.sp = fa.rt = none;
         if (lat && lo.weight > 0) {
-            st->pt_sp[k] = st->pt_rt[k] = (struct latm_paths){ 0 };
-            latm_add(&st->pt_sp[k], &lo.sp, 1.0 / lo.weight);
-            latm_add(&st->pt_rt[k], &lo.rt, 1.0 / lo.weight);
+            fa.sp = fa.rt = (struct latm_paths){ 0 };
+            latm_add(&fa.sp, &lo.sp, 1.0 / lo.weight);
+            latm_add(&fa.rt, &lo.rt, 1.0 / lo.weight);
         }
     }
-    if (lat)
-        lat_obs_free(&lo);
+    if (put_part(res, RES_FACTS, &fa, sizeof fa) != 0 ||
+        put_part(res, RES_ITER, v->iter + skip,
+                 (v->n_iter - skip) * sizeof *v->iter) != 0 ||
+        put_part(res, RES_NLAT, nl.v, nl.n * sizeof *nl.v) != 0 ||
+        put_part(res, RES_NTRAF, nt.v, nt.n * sizeof *nt.v) != 0)
+        goto oom;
+    char on[32] = "";
+    if (par_size() > 1)
+        snprintf(on, sizeof on, " on rank %d", par_rank());
     fprintf(stderr,
-            "  impact %u/%u: run %u, share %.2f%s%s, %s %s%s: %u "
+            "  impact %u/%u%s: run %u, share %.2f%s%s, %s %s%s: %u "
             "iterations, mean %.3f us%s (%.1f s)\n",
-            st->sims, st->total, run, share, st->ic->ccs.n ? ", " : "",
+            u + 1, st->total, on, run, share, st->ic->ccs.n ? ", " : "",
             st->ic->ccs.n ? st->np->cc->base.name : "", jobs[0].name,
             n > 1 ? "with " : "alone", n > 1 ? jobs[1].name : "", v->n_iter,
             mean, v->finished ? "" : ", UNFINISHED",
             time_wall_seconds() - t0);
+    rc = 0;
+    goto fail; /* the common end */
+oom:
+    diag_error(d, NULL, 0, "impact", "out of memory");
+    rc = -1;
+fail:
+    for (size_t i = 0; i < N_RUN_FILES; i++)
+        if (f[i] && fclose(f[i]) != 0 && rc == 0) {
+            diag_error(d, NULL, 0, "impact", "out of memory");
+            rc = -1;
+        }
+    if (lat)
+        lat_obs_free(&lo);
+    free(nl.v);
+    free(nt.v);
     jobs_capture_free(&cap);
-    return err ? -1 : 0;
+    return rc;
+}
+
+/* par_deal's unit: simulation u of the study, placed as its run and
+ * share say (each rank places for itself; the placement depends only on
+ * the run's seed and the share). */
+static int sim_unit(void *ctx, uint32_t u, struct par_unit *res)
+{
+    struct study *st = ctx;
+    const struct impact_config *ic = st->ic;
+    if (sim_interrupt)
+        return SIM_INTERRUPTED;
+    struct sim_at a = sim_at(st, u);
+    uint64_t sd = st->seed + a.r;
+    double share = ic->shares.v[a.s];
+    uint32_t key = a.r * st->n_sh + a.s + 1;
+    if (st->placed != key) {
+        alloc_free(st->nodes, 2);
+        st->nodes[0] = st->nodes[1] = NULL;
+        st->placed = 0;
+        if (place(st, st->study_nodes, share, sd, st->nodes, st->d) != 0)
+            return -1;
+        st->placed = key;
+    }
+    st->np = &st->npc[a.c];
+    st->cc = a.c;
+    struct job_config jobs[2];
+    jobs[0] = ic->victim[a.v];
+    jobs[0].name = ic->victim[a.v].name;
+    jobs[0].allocation = allocation_registry.entries[ALLOC_LIST];
+    jobs[0].n_list = jobs[0].nodes =
+        impact_victim_nodes(ic, a.v, st->study_nodes, share);
+    jobs[0].list = st->nodes[0];
+    jobs[0].start = ic->warmup;
+    jobs[0].background = false;
+    if (a.w > 0) {
+        uint32_t g = a.w - 1;
+        jobs[1] = ic->aggressor[g];
+        jobs[1].name = ic->aggressor[g].name;
+        jobs[1].allocation = allocation_registry.entries[ALLOC_LIST];
+        jobs[1].n_list = jobs[1].nodes =
+            impact_aggressor_nodes(st->study_nodes, share);
+        jobs[1].list = st->nodes[1];
+        jobs[1].start = 0;
+        jobs[1].background = true;
+    }
+    return simulate(st, jobs, a.w > 0 ? 2 : 1, u, a.r, sd, share, res,
+                    st->d);
+}
+
+/* Append the n doubles at p to d; 0 or -1 (memory). */
+static int dvec_append(struct dvec *d, const char *p, size_t bytes)
+{
+    for (size_t i = 0; i + sizeof(double) <= bytes; i += sizeof(double)) {
+        double x;
+        memcpy(&x, p + i, sizeof x);
+        if (dvec_add(d, x) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* par_deal's commit, on rank 0 in unit order: simulation u's rows into
+ * the run files, its iterations into its cell's sample, its point of
+ * the fit and Table 4's samples into the study. */
+static int sim_commit(void *ctx, uint32_t u, struct par_unit *res)
+{
+    struct study *st = ctx;
+    if (res->status != 0)
+        return res->status;
+    struct sim_facts fa;
+    if (res->n != RES_PARTS || res->len[RES_FACTS] != sizeof fa ||
+        res->len[RES_ITER] % sizeof(simtime) != 0) {
+        diag_error(st->d, NULL, 0, "impact",
+                   "simulation %u: a malformed result (a bug)", u);
+        return -1;
+    }
+    memcpy(&fa, res->part[RES_FACTS], sizeof fa);
+    for (size_t i = 0; i < N_RUN_FILES; i++) {
+        fwrite(res->part[i], 1, res->len[i], st->f[i]);
+        fflush(st->f[i]);
+    }
+    struct sim_at a = sim_at(st, u);
+    struct sample *smp;
+    bool *done;
+    if (a.w == 0) {
+        uint32_t iv = (a.c * st->n_sh + a.s) * st->n_v + a.v;
+        smp = &st->iso[iv];
+        done = &st->iso_done[iv];
+    } else {
+        uint32_t k = ((a.c * st->n_a + a.w - 1) * st->n_sh + a.s) * st->n_v +
+                     a.v;
+        smp = &st->con[k];
+        done = &st->con_done[k];
+    }
+    uint32_t n_iter = (uint32_t)(res->len[RES_ITER] / sizeof(simtime));
+    simtime *iter = malloc((n_iter ? n_iter : 1) * sizeof *iter);
+    int err = !iter;
+    if (iter) {
+        if (n_iter)
+            memcpy(iter, res->part[RES_ITER], n_iter * sizeof *iter);
+        err = sample_add(smp, iter, n_iter);
+        free(iter);
+    }
+    *done = *done && fa.finished;
+    if (!fa.finished)
+        st->unfinished = true;
+    if (fa.point) {
+        uint32_t k = a.v * st->per_victim + st->pt_n[a.v]++;
+        st->pt_t[k] = fa.pt_t;
+        st->pt_m[k] = fa.pt_m;
+        st->pt_sim[k] = u;
+        st->pt_agg[k] = a.w > 0 ? st->ic->aggressor[a.w - 1].name : NULL;
+        st->pt_sp[k] = fa.sp;
+        st->pt_rt[k] = fa.rt;
+    }
+    if (st->nlat &&
+        (dvec_append(&st->nlat[a.c], res->part[RES_NLAT],
+                     res->len[RES_NLAT]) != 0 ||
+         dvec_append(&st->ntraf[a.c], res->part[RES_NTRAF],
+                     res->len[RES_NTRAF]) != 0))
+        err = 1;
+    st->sims++;
+    if (err) {
+        diag_error(st->d, NULL, 0, "impact", "out of memory");
+        return -1;
+    }
+    return 0;
 }
 
 void impact_fit(const double *m, const double *t, uint32_t n,
@@ -1242,27 +1461,6 @@ static void gpcnet_cell(struct impact_cell *c, const struct job_config *j,
     c->g_c_p99 = gpcnet_impact(gi.p99, gc.p99, c->gpcnet_bw);
 }
 
-static int place(const struct study *st, uint32_t study, double share,
-                 uint64_t seed, uint32_t **nodes, struct diag *d)
-{
-    enum alloc_policy pol =
-        ((const struct alloc_policy_entry *)st->ic->allocation)->policy;
-    struct alloc_request req[2];
-    alloc_request_init(&req[0]);
-    alloc_request_init(&req[1]);
-    uint32_t na = impact_aggressor_nodes(study, share);
-    req[0].job = "victims";
-    req[0].nodes = study - na;
-    req[1].job = "aggressors";
-    req[1].nodes = na;
-    for (int i = 0; i < 2; i++) {
-        req[i].policy = pol;
-        req[i].file = st->ic->file;
-        req[i].line = st->ic->line;
-    }
-    return alloc_place(st->t, req, 2, seed, nodes, d);
-}
-
 int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
                const struct topo *t, const struct net_params *np,
                uint64_t seed, simtime limit, const char *dir,
@@ -1329,7 +1527,7 @@ int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
         st.iso_done[i] = true;
     for (uint32_t i = 0; i < n_cells; i++)
         st.con_done[i] = true;
-    for (size_t i = 0; i < N_RUN_FILES; i++) {
+    for (size_t i = 0; par_rank() == 0 && i < N_RUN_FILES; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, run_files[i]);
         st.f[i] = fopen(path, "w");
@@ -1347,54 +1545,23 @@ int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
         printf(", %u congestion controls", n_cc);
     printf(": %u simulations\n", st.total);
     fflush(stdout);
-    for (uint32_t r = 0; r < ic->runs; r++) {
-        uint64_t sd = seed + r;
-        for (uint32_t s = 0; s < n_sh; s++) {
-            double share = ic->shares.v[s];
-            uint32_t *nodes[2] = { NULL, NULL };
-            if (place(&st, study_nodes, share, sd, nodes, d) != 0)
-                goto done;
-            uint32_t na = impact_aggressor_nodes(study_nodes, share);
-            for (uint32_t c = 0; c < n_cc; c++) {
-                st.np = &npc[c];
-                st.cc = c;
-                for (uint32_t v = 0; v < n_v; v++) {
-                    struct job_config jobs[2];
-                    jobs[0] = ic->victim[v];
-                    jobs[0].name = ic->victim[v].name;
-                    jobs[0].allocation =
-                        allocation_registry.entries[ALLOC_LIST];
-                    jobs[0].n_list = jobs[0].nodes =
-                        impact_victim_nodes(ic, v, study_nodes, share);
-                    jobs[0].list = nodes[0];
-                    jobs[0].start = ic->warmup;
-                    jobs[0].background = false;
-                    uint32_t iv = (c * n_sh + s) * n_v + v;
-                    if (simulate(&st, jobs, 1, r, sd, share, &st.iso[iv],
-                                 &st.iso_done[iv], v, d) != 0) {
-                        alloc_free(nodes, 2);
-                        goto done;
-                    }
-                    for (uint32_t g = 0; g < n_a; g++) {
-                        jobs[1] = ic->aggressor[g];
-                        jobs[1].name = ic->aggressor[g].name;
-                        jobs[1].allocation =
-                            allocation_registry.entries[ALLOC_LIST];
-                        jobs[1].n_list = jobs[1].nodes = na;
-                        jobs[1].list = nodes[1];
-                        jobs[1].start = 0;
-                        jobs[1].background = true;
-                        uint32_t k = ((c * n_a + g) * n_sh + s) * n_v + v;
-                        if (simulate(&st, jobs, 2, r, sd, share, &st.con[k],
-                                     &st.con_done[k], v, d) != 0) {
-                            alloc_free(nodes, 2);
-                            goto done;
-                        }
-                    }
-                }
-            }
-            alloc_free(nodes, 2);
-        }
+    st.npc = npc;
+    st.n_sh = n_sh;
+    st.n_v = n_v;
+    st.n_cc = n_cc;
+    st.n_a = n_a;
+    st.study_nodes = study_nodes;
+    st.seed = seed;
+    st.d = d;
+    int prc = par_deal(0, st.total, sim_unit, sim_commit, &st);
+    alloc_free(st.nodes, 2);
+    if (prc != 0) {
+        rc = prc == SIM_INTERRUPTED ? SIM_INTERRUPTED : -1;
+        goto done;
+    }
+    if (par_rank() != 0) { /* the cells and the report are rank 0's */
+        rc = 0;
+        goto done;
     }
     /* the cells, pooled over the runs */
     const struct impact_config *shown = ic->ccs.n ? &view : ic;

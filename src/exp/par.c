@@ -1,9 +1,9 @@
-/* cli/par.c — an experiment's independent runs dealt over MPI ranks
- * (cli/par.h). A unit's output travels as one message to rank 0: status
+/* exp/par.c — an experiment's independent runs dealt over MPI ranks
+ * (exp/par.h). A unit's output travels as one message to rank 0: status
  * (int32), number of texts (uint32), their lengths (uint64 each), then
  * the texts. Sends do not wait for rank 0 (MPI_Isend): the sender goes
  * on with its next unit and keeps the buffer until the send completes. */
-#include "cli/par.h"
+#include "exp/par.h"
 
 #include <mpi.h>
 #include <stdio.h>
@@ -32,6 +32,10 @@ int par_start(void)
 {
     if (on_ || !launched())
         return 0;
+    /* the units' messages are small; Open MPI's single-copy transfer
+     * between processes (CMA) is refused in many containers, where it
+     * aborts the job: plain copies unless the user chose otherwise */
+    setenv("OMPI_MCA_btl_vader_single_copy_mechanism", "none", 0);
     if (MPI_Init(NULL, NULL) != MPI_SUCCESS) {
         fprintf(stderr, "dfsim run: MPI_Init failed\n");
         return -1;

@@ -1,9 +1,10 @@
-/* cli/par.h — an experiment's independent runs dealt over MPI ranks.
+/* exp/par.h — an experiment's independent runs dealt over MPI ranks.
  *
  * `mpirun -np N dfsim run FILE` starts N copies of dfsim; each finds that
  * it was started by mpirun (Open MPI's environment) and joins the others.
  * The units of work of an experiment that do not depend on one another —
- * the points of a traffic sweep, the runs of a jobs list — are dealt in
+ * the points of a traffic sweep, the runs of a jobs list, the
+ * simulations of an impact study (exp/impact.c) — are dealt in
  * turn: from the first unit not yet done, unit u goes to rank
  * (u - first) mod N. A rank runs its units in order and sends each
  * finished unit's output (the rows it adds to the shared result files,
@@ -16,8 +17,8 @@
  *
  * Started without mpirun, dfsim is one rank of one and nothing here
  * calls MPI. */
-#ifndef DFSIM_CLI_PAR_H
-#define DFSIM_CLI_PAR_H
+#ifndef DFSIM_EXP_PAR_H
+#define DFSIM_EXP_PAR_H
 
 #include <stdbool.h>
 #include <stddef.h>
