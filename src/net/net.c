@@ -809,9 +809,10 @@ static void rb_advance(struct net *n, uint32_t r, uint32_t ip, uint32_t vc,
     uint32_t id;
     while ((id = rb->head) != NET_NONE) {
         struct packet *p = &n->pkt[id];
-        struct net_colbuf *cb = net_colbuf_at(n, p->out_port, row,
-                                              p->out_vc);
-        if (cb->occ && cb->occ + p->flits > n->p.col_buffer) {
+        size_t ci = net_colbuf_index(n, p->out_port, row, p->out_vc);
+        uint32_t occ = n->colbuf_occ[ci] & NET_COL_OCC;
+        if (occ && occ + p->flits > n->p.col_buffer) {
+            struct net_colbuf *cb = &n->colbuf[ci];
             uint32_t me = (uint32_t)(rb - n->rowbuf);
             rb->wnext = NET_NONE;
             if (cb->whead == NET_NONE)
@@ -819,11 +820,12 @@ static void rb_advance(struct net *n, uint32_t r, uint32_t ip, uint32_t vc,
             else
                 n->rowbuf[cb->wtail].wnext = me;
             cb->wtail = me;
+            n->colbuf_occ[ci] |= NET_COL_WAITERS;
             break;
         }
         rb->head = p->in_next;
         rb->occ -= p->flits;
-        cb->occ += p->flits;
+        n->colbuf_occ[ci] += p->flits;
         queue_add(n, p->out_port, p->flits, n->s->now);
         out_enqueue(n, id);
     }
@@ -839,16 +841,22 @@ static void rb_advance(struct net *n, uint32_t r, uint32_t ip, uint32_t vc,
 static void cb_leave(struct net *n, uint32_t port, uint32_t ip, uint32_t id)
 {
     const struct packet *p = &n->pkt[id];
-    struct net_colbuf *cb = net_colbuf_at(n, port, n->out[ip].row,
-                                          p->out_vc);
-    cb->occ -= p->flits;
+    size_t ci = net_colbuf_index(n, port, n->out[ip].row, p->out_vc);
+    uint32_t *occ = &n->colbuf_occ[ci];
+    *occ -= p->flits; /* the flag bit stays as it is */
+    if (!(*occ & NET_COL_WAITERS))
+        return; /* the common case: the wait list is not read */
+    struct net_colbuf *cb = &n->colbuf[ci];
     uint32_t w;
     while ((w = cb->whead) != NET_NONE) {
         const struct net_rowbuf *rb = &n->rowbuf[w];
         const struct packet *q = &n->pkt[rb->head];
-        if (cb->occ && cb->occ + q->flits > n->p.col_buffer)
+        uint32_t o = *occ & NET_COL_OCC;
+        if (o && o + q->flits > n->p.col_buffer)
             return;
         cb->whead = rb->wnext;
+        if (cb->whead == NET_NONE) /* rb_advance may wait again */
+            *occ &= ~NET_COL_WAITERS;
         /* row buffer w is (port * V + vc) * cols + col */
         uint32_t wcol = w % n->cols, wv = (w / n->cols) % n->V;
         uint32_t wip = w / n->cols / n->V;
@@ -1829,6 +1837,7 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
         for (size_t i = 0; i < PV * cols; i++)
             n->rowbuf[i].head = n->rowbuf[i].tail = NET_NONE;
         ALLOC_LINES(n->colbuf, PV * rows);
+        ALLOC_LINES(n->colbuf_occ, PV * rows);
         for (size_t i = 0; i < PV * rows; i++)
             n->colbuf[i].whead = n->colbuf[i].wtail = NET_NONE;
     }
@@ -2005,6 +2014,7 @@ void net_free(struct net *n)
     free(n->ivc);
     free(n->rowbuf);
     free(n->colbuf);
+    free(n->colbuf_occ);
     free(n->cr_queue);
     free(n->tc_tag);
     free(n->pub);
@@ -2096,7 +2106,9 @@ static size_t dims_bytes(const struct net_dims *k)
                lines_bytes(PV, sizeof *n->ovc) +
                lines_bytes(PV * k->ivc_size, 1) +
                (k->cols ? lines_bytes(PV * k->cols, sizeof *n->rowbuf) +
-                              lines_bytes(PV * k->rows, sizeof *n->colbuf)
+                              lines_bytes(PV * k->rows, sizeof *n->colbuf) +
+                              lines_bytes(PV * k->rows,
+                                          sizeof *n->colbuf_occ)
                         : 0) +
                lines_bytes(P * NET_CR_DEPTH, sizeof *n->cr_queue) +
                lines_bytes(P * NET_PUB_DEPTH, sizeof *n->pub);
@@ -2220,9 +2232,11 @@ int net_check_drained(struct net *n, struct diag *d)
             }
             for (uint32_t rw = 0; n->colbuf && rw < n->rows; rw++) {
                 const struct net_colbuf *cb = net_colbuf_at(n, i, rw, v);
-                if (cb->occ || cb->whead != NET_NONE)
+                uint32_t occ = n->colbuf_occ[net_colbuf_index(n, i, rw, v)] &
+                               NET_COL_OCC;
+                if (occ || cb->whead != NET_NONE)
                     FAIL("port %u VC %u: column buffer of row %u not "
-                         "empty (%u flits)", i, v, rw, cb->occ);
+                         "empty (%u flits)", i, v, rw, occ);
             }
         }
     }

@@ -445,11 +445,21 @@ struct net_rowbuf {           /* tiled: [(port * V + vc) * cols + col], the
 
 struct net_colbuf {           /* tiled: [(port * rows + row) * V + vc], the
                                  column buffer output `port` has for tile
-                                 row `row` and output VC vc: 12 bytes */
-    uint32_t occ;             /* flits in it (its packets wait in the
-                                 output VC's wait list) */
+                                 row `row` and output VC vc: 8 bytes; the
+                                 flits in it (its packets wait in the
+                                 output VC's wait list) are in
+                                 net.colbuf_occ, which every hop reads,
+                                 apart from these lists, which only a
+                                 full buffer needs */
     uint32_t whead, wtail;    /* row buffers whose head waits for room */
 };
+
+/* Tiled routers: a column buffer's entry in net.colbuf_occ: the flits in
+ * it (NET_COL_OCC; never more than col_buffer, at most 2^24) and whether
+ * row buffers wait for room in it (NET_COL_WAITERS: the wait list in
+ * net_colbuf is not empty). */
+#define NET_COL_OCC 0x7fffffffu
+#define NET_COL_WAITERS 0x80000000u
 
 struct net_vc_count {         /* counting, right after its net_ivc */
     uint32_t nwait;           /* routed packets waiting for their output
@@ -504,6 +514,11 @@ struct net {
                                    counting */
     struct net_rowbuf *rowbuf;  /* tiled routers: see net_rowbuf_at */
     struct net_colbuf *colbuf;  /* tiled routers: see net_colbuf_at */
+    uint32_t *colbuf_occ;       /* tiled routers: flits in each column
+                                   buffer and whether row buffers wait
+                                   for it (NET_COL_OCC, NET_COL_WAITERS),
+                                   indexed as colbuf (4 bytes each:
+                                   df1056's in 0.5 MiB) */
     uint32_t cols, rows;        /* tiled: the tile matrix */
     uint64_t *tc_tag;           /* traffic classes (n_tcs > 1): [port *
                                    (n_tcs + 1)], the output's virtual time
@@ -576,11 +591,16 @@ static inline struct net_rowbuf *net_rowbuf_at(const struct net *n,
 
 /* Tiled routers: the column buffer of output `port` for tile row `row`
  * and output VC vc. */
+static inline size_t net_colbuf_index(const struct net *n, uint32_t port,
+                                      uint32_t row, uint32_t vc)
+{
+    return ((size_t)port * n->rows + row) * n->V + vc;
+}
 static inline struct net_colbuf *net_colbuf_at(const struct net *n,
                                                uint32_t port, uint32_t row,
                                                uint32_t vc)
 {
-    return &n->colbuf[((size_t)port * n->rows + row) * n->V + vc];
+    return &n->colbuf[net_colbuf_index(n, port, row, vc)];
 }
 
 static inline struct net_vc_count *net_ivc_count(struct net_ivc *iv)
