@@ -84,6 +84,16 @@ static const char cfg_text[] =
 
 static char out1[1 << 16], err1[1 << 16], out2[1 << 16], err2[1 << 16];
 
+/* Run argv under mpirun -np np into out2/err2; it must succeed (what it
+ * said is shown if not). */
+static void mpi_ok(int np, const char *const argv[])
+{
+    int rc = run_dfsim_mpi(np, argv, out2, sizeof out2, err2, sizeof err2);
+    CHECK_EQ_U(rc, 0);
+    if (rc != 0)
+        fprintf(stderr, "%s\n", err2);
+}
+
 /* Every line of a that is not b's (the results folder's name aside). */
 static void same_console(const char *a, const char *b, const char *da,
                          const char *db)
@@ -110,10 +120,7 @@ static void test_mpirun_same_files(void)
     const char *one[] = { "run", cfg, "-o", a, "--force", NULL };
     CHECK_EQ_U(run_dfsim(one, out1, sizeof out1, err1, sizeof err1), 0);
     const char *two[] = { "run", cfg, "-o", b, "--force", NULL };
-    int rc = run_dfsim_mpi(2, two, out2, sizeof out2, err2, sizeof err2);
-    CHECK_EQ_U(rc, 0);
-    if (rc != 0)
-        fprintf(stderr, "%s\n", err2);
+    mpi_ok(2, two);
     CHECK_STR_CONTAINS(out2, "runs dealt over 2 MPI ranks");
     CHECK(!strstr(out1, "MPI ranks"));
     /* the second point and the second run were rank 1's, the others
@@ -128,8 +135,7 @@ static void test_mpirun_same_files(void)
     same_console(out1, out2, a, b);
     /* more ranks than runs: the fourth rank has nothing to do */
     const char *four[] = { "run", cfg, "-o", c, "--force", NULL };
-    CHECK_EQ_U(run_dfsim_mpi(4, four, out2, sizeof out2, err2, sizeof err2),
-               0);
+    mpi_ok(4, four);
     CHECK_EQ_U(same_files(a, c), 0);
     rm_dir(a);
     rm_dir(b);
@@ -175,10 +181,7 @@ static void test_mpirun_resume(void)
         free(t);
     }
     const char *res[] = { "run", cfg, "-o", b, "--resume", NULL };
-    int rc = run_dfsim_mpi(2, res, out2, sizeof out2, err2, sizeof err2);
-    CHECK_EQ_U(rc, 0);
-    if (rc != 0)
-        fprintf(stderr, "%s\n", err2);
+    mpi_ok(2, res);
     CHECK_STR_CONTAINS(out2, "resuming: traffic runs 1-1 of 3 were done");
     CHECK(!strstr(err2, "traffic 1/3"));
     /* from point 2 on: point 2 is rank 0's */
@@ -219,10 +222,7 @@ static void test_mpirun_impact(void)
     const char *one[] = { "run", cfg, "-o", a, "--force", NULL };
     CHECK_EQ_U(run_dfsim(one, out1, sizeof out1, err1, sizeof err1), 0);
     const char *two[] = { "run", cfg, "-o", b, "--force", NULL };
-    int rc = run_dfsim_mpi(2, two, out2, sizeof out2, err2, sizeof err2);
-    CHECK_EQ_U(rc, 0);
-    if (rc != 0)
-        fprintf(stderr, "%s\n", err2);
+    mpi_ok(2, two);
     /* 2 runs x 2 controllers x (alone, beside the incast) */
     CHECK_STR_CONTAINS(out1, ": 8 simulations");
     CHECK_STR_CONTAINS(err2, "impact 1/8 on rank 0:");

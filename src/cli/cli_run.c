@@ -252,9 +252,7 @@ static int traffic_unit(void *ctx, uint32_t k, struct par_unit *u)
                  o.lat_mean_ns, o.lat_p99_ns);
     else
         snprintf(lat, sizeof lat, "no packet measured");
-    char on[32] = "";
-    if (par_size() > 1)
-        snprintf(on, sizeof on, " on rank %d", par_rank());
+    const char *on = par_where();
     fprintf(stderr,
             "traffic %u/%u%s: %s %s load %.3f: offered %.3f, accepted %.3f, "
             "%s%s%s%s%s (%.1f s, %.2f M events/s)\n",
@@ -525,9 +523,7 @@ static int jobs_unit(void *ctx, uint32_t r, struct par_unit *u)
                                .load = f[5], .run = r };
     double t0 = time_wall_seconds();
     uint64_t seed = (uint64_t)e->info.seed + r;
-    char on[32] = "";
-    if (par_size() > 1)
-        snprintf(on, sizeof on, " on rank %d", par_rank());
+    const char *on = par_where();
     if (n_runs > 1)
         fprintf(stderr, "  run %u/%u (seed %" PRIu64 ")%s\n", r + 1, n_runs,
                 seed, on);

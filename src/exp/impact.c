@@ -983,9 +983,7 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
         put_part(res, RES_NLAT, nl.v, nl.n * sizeof *nl.v) != 0 ||
         put_part(res, RES_NTRAF, nt.v, nt.n * sizeof *nt.v) != 0)
         goto oom;
-    char on[32] = "";
-    if (par_size() > 1)
-        snprintf(on, sizeof on, " on rank %d", par_rank());
+    const char *on = par_where();
     fprintf(stderr,
             "  impact %u/%u%s: run %u, share %.2f%s%s, %s %s%s: %u "
             "iterations, mean %.3f us%s (%.1f s)\n",

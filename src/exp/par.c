@@ -116,6 +116,15 @@ int par_agree(int rc)
     return v;
 }
 
+const char *par_where(void)
+{
+    static char buf[32];
+    if (size_ <= 1)
+        return "";
+    snprintf(buf, sizeof buf, " on rank %d", rank_);
+    return buf;
+}
+
 long par_bcast(long v)
 {
     if (on_)

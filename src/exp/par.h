@@ -35,6 +35,10 @@ void par_stop(void);
 int par_rank(void);
 int par_size(void);
 
+/* " on rank N" when there are several ranks, else "": for the progress
+ * lines of a unit. */
+const char *par_where(void);
+
 /* The rank that runs unit u when the units from `first` on are dealt. */
 static inline int par_owner(uint32_t u, uint32_t first, int size)
 {
