@@ -194,6 +194,40 @@ static void test_mpirun_resume(void)
         unlink(cfg);
 }
 
+/* A run that ends at the time limit stops the experiment there, as in
+ * one process: its rows are kept (unfinished), the runs after it are
+ * not written though another rank ran one, and the command fails. */
+static void test_mpirun_stops_at_limit(void)
+{
+    static const char text[] =
+        "experiment = { seed = 5; runs = 3; time_limit_ms = 0.004; };\n"
+        "system = { name = \"voltrino\"; };\n"
+        "jobs = (\n"
+        "  { name = \"pp\"; workload = \"pingpong\"; bytes = 4096;\n"
+        "    allocation = \"random\"; nodes = 2; iterations = 600; }\n"
+        ");\n";
+    const char *cfg = write_temp("par-limit.cfg", text);
+    char a[64] = "/tmp/dfsim-par-l-XXXXXX", b[64] = "/tmp/dfsim-par-m-XXXXXX";
+    CHECK(cfg && mkdtemp(a) && mkdtemp(b));
+    const char *one[] = { "run", cfg, "-o", a, "--force", NULL };
+    int rc1 = run_dfsim(one, out1, sizeof out1, err1, sizeof err1);
+    const char *two[] = { "run", cfg, "-o", b, "--force", NULL };
+    int rc2 = run_dfsim_mpi(2, two, out2, sizeof out2, err2, sizeof err2);
+    CHECK(rc1 != 0 && rc2 != 0);
+    CHECK_STR_CONTAINS(err1, "the jobs of run 0 had not ended");
+    CHECK_STR_CONTAINS(err2, "run 2/3 (seed 6) on rank 1");
+    char path[4200];
+    snprintf(path, sizeof path, "%s/runs.csv", b);
+    char *runs = read_text(path);
+    CHECK(runs && strstr(runs, "\n0,5,") && !strstr(runs, "\n1,6,"));
+    free(runs);
+    CHECK_EQ_U(same_files(a, b), 0);
+    rm_dir(a);
+    rm_dir(b);
+    if (cfg)
+        unlink(cfg);
+}
+
 /* An impact study (each simulation a unit) with two controllers and the
  * latency model: every file the same under mpirun as in one process —
  * impact.csv's cells pooled from the units' iterations, the latency
@@ -243,6 +277,7 @@ const struct test_case tests_par[] = {
     TEST(test_deal_one_process),
     TEST(test_mpirun_same_files),
     TEST(test_mpirun_resume),
+    TEST(test_mpirun_stops_at_limit),
     TEST(test_mpirun_impact),
     { 0 },
 };

@@ -139,6 +139,27 @@ void par_unit_free(struct par_unit *u)
     memset(u, 0, sizeof *u);
 }
 
+/* A unit that cannot travel whole: rank 0 is still told it failed (an
+ * 8-byte message goes at once), so that it does not wait for it. */
+static int send_failed(struct par_unit *u)
+{
+    par_unit_free(u);
+    int32_t head[2] = { -1, 0 };
+    MPI_Send(head, (int)sizeof head, MPI_BYTE, 0, TAG, MPI_COMM_WORLD);
+    return -1;
+}
+
+/* Rank 0 lost a unit's output (no memory for it, or a message it cannot
+ * read): the ranks cannot finish the experiment, so all stop. */
+static void give_up(const char *why, int from)
+{
+    fprintf(stderr, "dfsim run: %s (from rank %d); stopping every rank "
+                    "(MPI_Abort)\n", why, from);
+    fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    exit(1); /* not reached */
+}
+
 int par_send(struct par_unit *u)
 {
     size_t head = 8 + 8 * (size_t)u->n, size = head;
@@ -148,8 +169,7 @@ int par_send(struct par_unit *u)
         fprintf(stderr, "dfsim run: rank %d: a unit's output of %zu bytes is "
                         "more than one MPI message carries (2 GiB)\n",
                 rank_, size);
-        par_unit_free(u);
-        return -1;
+        return send_failed(u);
     }
     char *buf = malloc(size);
     if (buf && n_req_ == cap_req_) {
@@ -166,8 +186,7 @@ int par_send(struct par_unit *u)
     if (!buf || n_req_ == cap_req_) {
         fprintf(stderr, "dfsim run: rank %d: out of memory\n", rank_);
         free(buf);
-        par_unit_free(u);
-        return -1;
+        return send_failed(u);
     }
     int32_t status = u->status;
     uint32_t n = u->n;
@@ -203,10 +222,8 @@ int par_recv(int from, bool wait, struct par_unit *u)
     int size = 0;
     MPI_Get_count(&st, MPI_BYTE, &size);
     char *buf = malloc(size > 0 ? (size_t)size : 1);
-    if (!buf) {
-        fprintf(stderr, "dfsim run: out of memory\n");
-        return -1;
-    }
+    if (!buf)
+        give_up("out of memory for a unit's results", from);
     MPI_Recv(buf, size, MPI_BYTE, from, TAG, MPI_COMM_WORLD,
              MPI_STATUS_IGNORE);
     memset(u, 0, sizeof *u);
@@ -224,12 +241,8 @@ int par_recv(int from, bool wait, struct par_unit *u)
         memcpy(&len, buf + 8 + 8 * i, 8);
         ok = len <= (size_t)size - at;
         char *p = ok ? malloc(len + 1) : NULL;
-        if (ok && !p) {
-            fprintf(stderr, "dfsim run: out of memory\n");
-            free(buf);
-            par_unit_free(u);
-            return -1;
-        }
+        if (ok && !p)
+            give_up("out of memory for a unit's results", from);
         if (!ok)
             break;
         memcpy(p, buf + at, len);
@@ -240,12 +253,8 @@ int par_recv(int from, bool wait, struct par_unit *u)
         at += len;
     }
     free(buf);
-    if (!ok) {
-        fprintf(stderr, "dfsim run: a malformed message from rank %d\n",
-                from);
-        par_unit_free(u);
-        return -1;
-    }
+    if (!ok)
+        give_up("a malformed message (a bug)", from);
     u->status = status;
     return 1;
 }
@@ -271,8 +280,8 @@ static void commit_one(struct deal *dl, uint32_t u, struct par_unit *in)
 }
 
 /* Commit units in order while they are here (with wait: until the end,
- * waiting for the other ranks'). Returns 0 or -1 (a message lost). */
-static int commit_ready(struct deal *dl, bool wait)
+ * waiting for the other ranks'). */
+static void commit_ready(struct deal *dl, bool wait)
 {
     while (dl->next < dl->total) {
         uint32_t u = dl->next;
@@ -280,7 +289,7 @@ static int commit_ready(struct deal *dl, bool wait)
         if (from == 0) {
             if (!dl->ran[u - dl->first]) {
                 if (!wait)
-                    return 0;
+                    return;
                 /* rank 0 stopped before it: not run */
                 dl->held[u - dl->first].status = PAR_NOT_RUN;
             }
@@ -288,14 +297,10 @@ static int commit_ready(struct deal *dl, bool wait)
             continue;
         }
         struct par_unit in;
-        int got = par_recv(from, wait, &in);
-        if (got < 0)
-            return -1;
-        if (got == 0)
-            return 0;
+        if (par_recv(from, wait, &in) == 0)
+            return;
         commit_one(dl, u, &in);
     }
-    return 0;
 }
 
 int par_deal(uint32_t first, uint32_t total, par_run_fn *run,
@@ -322,6 +327,8 @@ int par_deal(uint32_t first, uint32_t total, par_run_fn *run,
     dl.held = calloc(n ? n : 1, sizeof *dl.held);
     dl.ran = calloc(n ? n : 1, sizeof *dl.ran);
     if (!dl.held || !dl.ran) {
+        if (on_) /* the other ranks' results would never be taken */
+            give_up("out of memory for the units' results", 0);
         fprintf(stderr, "dfsim run: out of memory\n");
         free(dl.held);
         free(dl.ran);
@@ -336,11 +343,9 @@ int par_deal(uint32_t first, uint32_t total, par_run_fn *run,
         out->status = run(ctx, u, out);
         dl.ran[u - first] = true;
         status = out->status;
-        if (commit_ready(&dl, false) != 0)
-            status = -1;
+        commit_ready(&dl, false);
     }
-    if (commit_ready(&dl, true) != 0 && dl.status == 0)
-        dl.status = -1;
+    commit_ready(&dl, true);
     for (uint32_t i = 0; i < n; i++)
         par_unit_free(&dl.held[i]);
     free(dl.held);

@@ -67,13 +67,15 @@ struct par_unit {
 void par_unit_free(struct par_unit *u);
 
 /* A rank other than 0: send unit u's output to rank 0, which takes its
- * texts over (u is emptied). Returns 0 or -1 (out of memory). */
+ * texts over (u is emptied). Returns 0, or -1 (out of memory, or more
+ * than 2 GiB) after telling rank 0 that the unit failed. */
 int par_send(struct par_unit *u);
 
 /* Rank 0: the next unit `from` sent, into u (its texts are then u's to
  * free); with wait false, only if it has already arrived. Returns 1 if u
- * was received, 0 if not (not yet arrived), -1 on an error (said on
- * stderr). */
+ * was received, 0 if not (not yet arrived). A unit it cannot take (no
+ * memory, a malformed message) stops every rank (MPI_Abort): the others
+ * would wait for it. */
 int par_recv(int from, bool wait, struct par_unit *u);
 
 /* Run units [first, total) dealt over the ranks: run(ctx, u, &out) on
