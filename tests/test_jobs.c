@@ -33,6 +33,38 @@ static const struct workload *wl(const char *name)
     return (const struct workload *)registry_find(&workload_registry, name);
 }
 
+/* Every workload says how many iterations its parameters make it mark
+ * (the progress lines' share): the `iterations` key's value, 0 for a
+ * congestor that runs until stopped; and a run marks that many (the
+ * layer's live count, dmpi_job_marks, ends there). */
+static void test_planned_iterations(void)
+{
+    for (size_t i = 0; i < workload_registry.n; i++) {
+        const struct workload *w =
+            (const struct workload *)workload_registry.entries[i];
+        CHECK(w->iterations != NULL);
+        if (!w->iterations)
+            continue;
+        _Alignas(16) unsigned char params[WORKLOAD_PARAMS_MAX];
+        w->defaults(params);
+        uint32_t k = w->iterations(params);
+        if (strcmp(w->family, "gpcnet") == 0 && w->endless &&
+            w->endless(params))
+            CHECK_EQ_U(k, 0);
+        else
+            CHECK(k > 0);
+    }
+    const struct workload *pp = wl("pingpong");
+    _Alignas(16) unsigned char params[WORKLOAD_PARAMS_MAX];
+    pp->defaults(params);
+    ((struct micro_params *)params)->iterations = 7;
+    CHECK_EQ_U(pp->iterations(params), 7);
+    const struct workload *gp = wl("gpcnet-rma-incast");
+    gp->defaults(params);
+    ((struct gpcnet_params *)params)->iterations = 5;
+    CHECK_EQ_U(gp->iterations(params), 5);
+}
+
 /* Defaults, names, the workload's keys and the mpi section reach their
  * structs. */
 static void test_load(void)
@@ -1986,6 +2018,7 @@ const struct test_case tests_jobs[] = {
     TEST(test_report_axis),
     TEST(test_model_corr),
     TEST(test_runs_resume),
+    TEST(test_planned_iterations),
     TEST(test_model),
     TEST(test_variants),
     TEST(test_examples),

@@ -104,6 +104,7 @@ static double iter_ns(uint32_t ra, uint32_t rb, struct micro_params p)
     if (mpi_h_start(&h, NULL, &js, 1) == 0 && mpi_h_run(&h) == 0) {
         const struct dmpi_job_result *r = &h.m.res[0];
         CHECK_EQ_U(r->n_iter, p.iterations);
+        CHECK_EQ_U(dmpi_job_marks(&h.m, 0), p.iterations);
         uint32_t k = r->n_iter - 1;
         ns = k ? (double)(r->iter_end[k] - r->iter_end[0]) / k /
                      (double)SIMTIME_NS

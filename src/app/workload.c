@@ -156,6 +156,11 @@ static int micro_winit(void *state, const void *params,
 static void micro_wfree(void *state) { micro_free(state); }
 static struct dmpi_app micro_wapp(void *state) { return micro_app(state); }
 
+static uint32_t micro_witers(const void *params)
+{
+    return ((const struct micro_params *)params)->iterations;
+}
+
 #define MICRO(ident, KIND, TEXT)                                             \
     static void ident##_defaults(void *p) { micro_defaults(p, KIND); }       \
     static const struct workload wl_##ident = {                              \
@@ -163,7 +168,7 @@ static struct dmpi_app micro_wapp(void *state) { return micro_app(state); }
         .family = "micro", .keys = ident##_keys,                             \
         .defaults = ident##_defaults, .init = micro_winit,                   \
         .free = micro_wfree, .app = micro_wapp,                              \
-        .msg_bytes = micro_msg_bytes,                                        \
+        .msg_bytes = micro_msg_bytes, .iterations = micro_witers,            \
     }
 MICRO(pingpong, MICRO_PINGPONG,
       "rank 0 and a partner send a message back and forth (ember "
@@ -241,12 +246,18 @@ static int ember_winit(void *state, const void *params,
 static void ember_wfree(void *state) { ember_free(state); }
 static struct dmpi_app ember_wapp(void *state) { return ember_app(state); }
 
+static uint32_t ember_witers(const void *params)
+{
+    return ((const struct ember_params *)params)->iterations;
+}
+
 static const struct workload wl_halo3d = {
     .base = { .name = "halo3d",
               .help = "3-D 6-face halo exchange, compute, allreduce (ember "
                       "halo3d)" },
     .family = "ember", .keys = halo3d_keys, .defaults = halo3d_defaults,
     .init = ember_winit, .free = ember_wfree, .app = ember_wapp,
+    .iterations = ember_witers,
 };
 static const struct workload wl_sweep3d = {
     .base = { .name = "sweep3d",
@@ -254,6 +265,7 @@ static const struct workload wl_sweep3d = {
                       "(ember sweep3d)" },
     .family = "ember", .keys = sweep3d_keys, .defaults = sweep3d_defaults,
     .init = ember_winit, .free = ember_wfree, .app = ember_wapp,
+    .iterations = ember_witers,
 };
 
 /* ---- GPCNeT (app/gpcnet.h) ---------------------------------------------- */
@@ -334,6 +346,13 @@ static bool gpcnet_endless(const void *params)
            GPCNET_FOREVER;
 }
 
+static uint32_t gpcnet_witers(const void *params)
+{
+    return gpcnet_endless(params)
+               ? 0
+               : ((const struct gpcnet_params *)params)->iterations;
+}
+
 #define GPCNET(ident, NAME, KERNEL, KEYS, TEXT)                              \
     static void ident##_defaults(void *p) { gpcnet_defaults(p, KERNEL); }    \
     static const struct workload wl_##ident = {                              \
@@ -341,6 +360,7 @@ static bool gpcnet_endless(const void *params)
         .family = "gpcnet", .keys = KEYS, .defaults = ident##_defaults,      \
         .init = gpcnet_winit, .free = gpcnet_wfree, .app = gpcnet_wapp,      \
         .endless = gpcnet_endless, .metric = gpcnet_wmetric,                 \
+        .iterations = gpcnet_witers,                                         \
     }
 GPCNET(gp_a2a, "gpcnet-a2a", GPCNET_A2A, gp_sc20_keys,
        "GPCNeT congestor: all-to-all Sendrecv rounds");
@@ -479,6 +499,11 @@ static int proxy_winit(void *state, const void *params,
 static void proxy_wfree(void *state) { proxy_free(state); }
 static struct dmpi_app proxy_wapp(void *state) { return proxy_app(state); }
 
+static uint32_t proxy_witers(const void *params)
+{
+    return ((const struct proxy_params *)params)->iterations;
+}
+
 #define PROXY(ident, KIND, TEXT)                                             \
     static void ident##_defaults(void *p) { proxy_defaults(p, KIND); }       \
     static const struct workload wl_##ident = {                              \
@@ -486,6 +511,7 @@ static struct dmpi_app proxy_wapp(void *state) { return proxy_app(state); }
         .family = "proxy", .keys = ident##_keys,                             \
         .defaults = ident##_defaults, .init = proxy_winit,                   \
         .free = proxy_wfree, .app = proxy_wapp,                              \
+        .iterations = proxy_witers,                                          \
     }
 PROXY(milc, PROXY_MILC, "MILC su3_rmd CG: 4-D lattice, 8 neighbours with "
                         "Naik gathers, two global sums");

@@ -69,6 +69,9 @@ struct workload {
      * congestor without iterations); NULL: never. Such a job must be a
      * background job. */
     bool (*endless)(const void *params);
+    /* The iterations these parameters make it mark (warm-up included),
+     * for progress lines; 0: not known, or until stopped. NULL: 0. */
+    uint32_t (*iterations)(const void *params);
     /* The size of the messages its iterations are made of, for SC'19's
      * per-message model (exp/jobs.h `model`); NULL: none. */
     uint64_t (*msg_bytes)(const void *params);

@@ -1385,11 +1385,28 @@ static uint32_t jobs_finished(const struct dmpi *m)
     return k;
 }
 
+/* Where the foreground jobs are: the share of their planned iterations
+ * (planned[j], 0: not known) marked so far, -1 if none is known. */
+static double fg_share(const struct dmpi *m, const uint32_t *planned)
+{
+    uint64_t done = 0, all = 0;
+    for (uint32_t j = 0; j < m->n_jobs; j++) {
+        if (m->job[j].background || !planned[j])
+            continue;
+        uint32_t k = m->res[j].finished ? planned[j] : dmpi_job_marks(m, j);
+        done += k < planned[j] ? k : planned[j];
+        all += planned[j];
+    }
+    return all ? (double)done / (double)all : -1;
+}
+
 /* Run until the foreground jobs end, the queue empties or `limit`, in
- * steps of simulated time so that progress can be shown. */
+ * steps of simulated time so that progress can be shown (with planned[j]
+ * the iterations job j will mark, 0 if not known: how far the
+ * foreground jobs are). */
 static void run_until(struct sim *s, struct dmpi *m, simtime limit,
                       FILE *progress, const struct jobs_observer *obs,
-                      const struct net *net)
+                      const struct net *net, const uint32_t *planned)
 {
     const simtime step = 10 * SIMTIME_US;
     double t0 = time_wall_seconds(), shown = t0;
@@ -1423,11 +1440,20 @@ static void run_until(struct sim *s, struct dmpi *m, simtime limit,
                     m->res[r].start == SIMTIME_MAX ||
                     m->res[r].start > s->now))
                 r++;
+            char at[96] = "", share[64] = "";
+            if (r < m->n_jobs && planned[r])
+                snprintf(at, sizeof at, " (iteration %u of %u)",
+                         dmpi_job_marks(m, r) + 1, planned[r]);
+            double f = fg_share(m, planned);
+            if (f >= 0)
+                snprintf(share, sizeof share,
+                         ", %.0f %% of the measured jobs' iterations", 100 * f);
             fprintf(progress,
-                    "  %.1f us simulated, %u of %u jobs ended, %.0f s%s%s\n",
+                    "  %.1f us simulated, %u of %u jobs ended%s, %.0f s%s%s%s\n",
                     (double)s->now / (double)SIMTIME_US, jobs_finished(m),
-                    m->n_jobs, now - t0, r < m->n_jobs ? ", running " : "",
-                    r < m->n_jobs ? m->job[r].name : "");
+                    m->n_jobs, share, now - t0,
+                    r < m->n_jobs ? ", running " : "",
+                    r < m->n_jobs ? m->job[r].name : "", at);
             shown = now;
         }
     }
@@ -1725,7 +1751,17 @@ static int run_all(const struct jobs_config *jc, const struct topo *t,
     offered_start(&u->off, t0);
     if (obs)
         obs->at(obs->ctx, &u->net, false);
-    run_until(s, m, limit, out->progress, obs, &u->net);
+    uint32_t *planned = calloc(m->n_jobs ? m->n_jobs : 1, sizeof *planned);
+    if (!planned) {
+        diag_error(d, NULL, 0, "jobs", "out of memory");
+        goto done;
+    }
+    for (uint32_t j = 0; j < jc->n && j < m->n_jobs; j++) {
+        const struct workload *w = (const void *)jc->job[j].workload;
+        planned[j] = w->iterations ? w->iterations(jc->job[j].params) : 0;
+    }
+    run_until(s, m, limit, out->progress, obs, &u->net, planned);
+    free(planned);
     if (sim_interrupt && !dmpi_done(m)) {
         rc = SIM_INTERRUPTED; /* nothing of the run is written */
         goto done;

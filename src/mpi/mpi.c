@@ -269,6 +269,15 @@ static uint32_t *seq_slot(struct dmpi *m, struct seqmap *s, uint32_t peer)
     return &s->val[h];
 }
 
+uint32_t dmpi_job_marks(const struct dmpi *m, uint32_t job)
+{
+    uint32_t most = 0;
+    for (uint32_t g = m->job_first[job]; g < m->job_first[job + 1]; g++)
+        if (m->rank[g].n_marks > most)
+            most = m->rank[g].n_marks;
+    return most;
+}
+
 uint32_t dmpi_rank_id(const struct dmpi *m, uint32_t job, uint32_t r)
 {
     return m->job_first[job] + r;

@@ -280,6 +280,10 @@ int dmpi_collect(struct dmpi *m);
  * has drained after every rank finished: nothing leaks). */
 void dmpi_in_use(const struct dmpi *m, uint32_t *xfers, uint32_t *reqs);
 
+/* The iterations job j's furthest rank has marked so far (during the
+ * run: for progress lines). */
+uint32_t dmpi_job_marks(const struct dmpi *m, uint32_t job);
+
 /* Whether every foreground job has finished. */
 static inline bool dmpi_done(const struct dmpi *m)
 {
