@@ -1856,6 +1856,7 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
     if (n->n_tcs > 1)
         ALLOC(n->tc_tag, P * (n->n_tcs + 1));
     ALLOC(n->buf_cap, P);
+    ALLOC(n->port_class, P);
     ALLOC(n->nic, t->n_nics);
     ALLOC(n->router_rng, t->n_routers);
     ALLOC(n->nic_rng, t->n_nics);
@@ -1893,6 +1894,7 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
         in->up = tp->peer != TOPO_NONE ? tp->peer : i;
         in->latency = tp->latency;
         enum port_class pc = topo_port_class((enum port_kind)tp->kind);
+        n->port_class[i] = (uint8_t)pc;
         n->buf_cap[i] = pc == PCLASS_GLOBAL ? p->buf_global
                         : pc == PCLASS_ENDPOINT ? p->buf_endpoint
                                                 : p->buf_local;
@@ -2018,6 +2020,7 @@ void net_free(struct net *n)
     free(n->cr_queue);
     free(n->tc_tag);
     free(n->pub);
+    free(n->port_class);
     free(n->buf_cap);
     free(n->nic);
     free(n->router_rng);
@@ -2112,7 +2115,7 @@ static size_t dims_bytes(const struct net_dims *k)
                         : 0) +
                lines_bytes(P * NET_CR_DEPTH, sizeof *n->cr_queue) +
                lines_bytes(P * NET_PUB_DEPTH, sizeof *n->pub);
-    b += P * sizeof *n->buf_cap;
+    b += P * (sizeof *n->buf_cap + sizeof *n->port_class);
     if (k->n_tcs > 1)
         b += P * (k->n_tcs + 1) * sizeof *n->tc_tag;
     b += (size_t)k->nics * (sizeof *n->nic + sizeof *n->nic_rng);

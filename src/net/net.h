@@ -531,6 +531,10 @@ struct net {
                                    epoch<<24 | value (see net.c) */
     uint32_t *buf_cap;          /* [port] flits per VC at this input (not
                                    on the hot path) */
+    uint8_t *port_class;        /* [port] enum port_class of the topology's
+                                   port, for the routing's hot path (a
+                                   byte each: a router's ports share a
+                                   line, where topo_port is 32 bytes) */
 
     struct net_nic *nic;        /* [n_nics] */
     struct rng *router_rng;     /* [n_routers] */

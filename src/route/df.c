@@ -31,7 +31,7 @@ uint32_t df_toward_local(struct net *n, uint32_t r, const struct packet *p,
 uint32_t df_toward_gport(struct net *n, uint32_t r, const struct packet *p,
                          uint32_t gp, simtime now)
 {
-    uint32_t e = n->t->ports[gp].router;
+    uint32_t e = n->out[gp].router; /* its load is read next: one line */
     return e == r ? gp : df_toward_local(n, r, p, e, now);
 }
 
@@ -333,7 +333,7 @@ static uint32_t toward(struct net *n, uint32_t r, struct packet *p,
     if (xgroup == g)
         return df_toward_local(n, r, p, x, now);
     if (p->gport == NET_NONE ||
-        df_group(n, n->t->ports[p->gport].router) != g) {
+        df_group(n, n->out[p->gport].router) != g) {
         uint32_t cnt = df_pair_count(n, g, xgroup);
         assert(cnt > 0);
         uint32_t i = mode_of(n, p)->exit(n, r, p, g, xgroup, cnt, now);
@@ -390,8 +390,7 @@ void df_route(struct net *n, uint32_t r, struct packet *p, simtime now)
     assert(p->seg < n->p.vcs);
     p->out_port = port;
     p->out_vc = net_vc(n, p, p->seg);
-    if (topo_port_class((enum port_kind)n->t->ports[port].kind) ==
-        PCLASS_GLOBAL) {
+    if (n->port_class[port] == PCLASS_GLOBAL) {
         p->seg++; /* the next group is a new segment */
         p->gport = NET_NONE;
         p->flags |= PKT_DECIDED;
