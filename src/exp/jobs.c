@@ -1441,9 +1441,11 @@ static void run_until(struct sim *s, struct dmpi *m, simtime limit,
                     m->res[r].start > s->now))
                 r++;
             char at[96] = "", share[64] = "";
-            if (r < m->n_jobs && planned[r])
+            if (r < m->n_jobs && planned[r]) {
+                uint32_t it = dmpi_job_marks(m, r) + 1; /* under way */
                 snprintf(at, sizeof at, " (iteration %u of %u)",
-                         dmpi_job_marks(m, r) + 1, planned[r]);
+                         it < planned[r] ? it : planned[r], planned[r]);
+            }
             double f = fg_share(m, planned);
             if (f >= 0)
                 snprintf(share, sizeof share,
