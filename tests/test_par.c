@@ -94,6 +94,41 @@ static void mpi_ok(int np, const char *const argv[])
         fprintf(stderr, "%s\n", err2);
 }
 
+/* An experiment file and the results folders the tests compare. */
+struct fixture {
+    const char *cfg;
+    char dir[3][64];
+};
+
+static void fixture_open(struct fixture *f, const char *name,
+                         const char *text)
+{
+    f->cfg = write_temp(name, text);
+    CHECK(f->cfg != NULL);
+    for (int i = 0; i < 3; i++) {
+        strcpy(f->dir[i], "/tmp/dfsim-par-XXXXXX");
+        CHECK(mkdtemp(f->dir[i]) != NULL);
+    }
+}
+
+static void fixture_close(struct fixture *f)
+{
+    for (int i = 0; i < 3; i++)
+        rm_dir(f->dir[i]);
+    if (f->cfg)
+        unlink(f->cfg);
+}
+
+/* `dfsim run cfg -o dir --force`: in one process (np 0, its output in
+ * out1/err1), or under mpirun -np np (out2/err2). Its exit status. */
+static int run_to(const struct fixture *f, int k, int np)
+{
+    const char *argv[] = { "run", f->cfg, "-o", f->dir[k], "--force", NULL };
+    if (np == 0)
+        return run_dfsim(argv, out1, sizeof out1, err1, sizeof err1);
+    return run_dfsim_mpi(np, argv, out2, sizeof out2, err2, sizeof err2);
+}
+
 /* Every line of a that is not b's (the results folder's name aside). */
 static void same_console(const char *a, const char *b, const char *da,
                          const char *db)
@@ -113,14 +148,11 @@ static void same_console(const char *a, const char *b, const char *da,
 
 static void test_mpirun_same_files(void)
 {
-    const char *cfg = write_temp("par.cfg", cfg_text);
-    char a[64] = "/tmp/dfsim-par-a-XXXXXX", b[64] = "/tmp/dfsim-par-b-XXXXXX",
-         c[64] = "/tmp/dfsim-par-c-XXXXXX";
-    CHECK(cfg && mkdtemp(a) && mkdtemp(b) && mkdtemp(c));
-    const char *one[] = { "run", cfg, "-o", a, "--force", NULL };
-    CHECK_EQ_U(run_dfsim(one, out1, sizeof out1, err1, sizeof err1), 0);
-    const char *two[] = { "run", cfg, "-o", b, "--force", NULL };
-    mpi_ok(2, two);
+    struct fixture f;
+    fixture_open(&f, "par.cfg", cfg_text);
+    const char *a = f.dir[0], *b = f.dir[1];
+    CHECK_EQ_U(run_to(&f, 0, 0), 0);
+    CHECK_EQ_U(run_to(&f, 1, 2), 0);
     CHECK_STR_CONTAINS(out2, "runs dealt over 2 MPI ranks");
     CHECK(!strstr(out1, "MPI ranks"));
     /* the second point and the second run were rank 1's, the others
@@ -134,25 +166,19 @@ static void test_mpirun_same_files(void)
     CHECK_EQ_U(same_files(a, b), 0);
     same_console(out1, out2, a, b);
     /* more ranks than runs: the fourth rank has nothing to do */
-    const char *four[] = { "run", cfg, "-o", c, "--force", NULL };
-    mpi_ok(4, four);
-    CHECK_EQ_U(same_files(a, c), 0);
-    rm_dir(a);
-    rm_dir(b);
-    rm_dir(c);
-    if (cfg)
-        unlink(cfg);
+    CHECK_EQ_U(run_to(&f, 2, 4), 0);
+    CHECK_EQ_U(same_files(a, f.dir[2]), 0);
+    fixture_close(&f);
 }
 
 /* An interrupted experiment resumed under mpirun ends with the files of
  * one uninterrupted process. */
 static void test_mpirun_resume(void)
 {
-    const char *cfg = write_temp("par-resume.cfg", cfg_text);
-    char a[64] = "/tmp/dfsim-par-r-XXXXXX", b[64] = "/tmp/dfsim-par-s-XXXXXX";
-    CHECK(cfg && mkdtemp(a) && mkdtemp(b));
-    const char *one[] = { "run", cfg, "-o", a, "--force", NULL };
-    CHECK_EQ_U(run_dfsim(one, out1, sizeof out1, err1, sizeof err1), 0);
+    struct fixture fx;
+    fixture_open(&fx, "par-resume.cfg", cfg_text);
+    const char *a = fx.dir[0], *b = fx.dir[1];
+    CHECK_EQ_U(run_to(&fx, 0, 0), 0);
     /* b: a's files as if killed after traffic point 1 (traffic.csv's
      * header and first row) and no job run */
     const char *names[] = { "experiment.settings", "topology.json",
@@ -180,7 +206,7 @@ static void test_mpirun_resume(void)
         }
         free(t);
     }
-    const char *res[] = { "run", cfg, "-o", b, "--resume", NULL };
+    const char *res[] = { "run", fx.cfg, "-o", b, "--resume", NULL };
     mpi_ok(2, res);
     CHECK_STR_CONTAINS(out2, "resuming: traffic runs 1-1 of 3 were done");
     CHECK(!strstr(err2, "traffic 1/3"));
@@ -188,10 +214,7 @@ static void test_mpirun_resume(void)
     CHECK_STR_CONTAINS(err2, "traffic 2/3 on rank 0:");
     CHECK_STR_CONTAINS(err2, "traffic 3/3 on rank 1:");
     CHECK_EQ_U(same_files(a, b), 0);
-    rm_dir(a);
-    rm_dir(b);
-    if (cfg)
-        unlink(cfg);
+    fixture_close(&fx);
 }
 
 /* A run that ends at the time limit stops the experiment there, as in
@@ -206,26 +229,18 @@ static void test_mpirun_stops_at_limit(void)
         "  { name = \"pp\"; workload = \"pingpong\"; bytes = 4096;\n"
         "    allocation = \"random\"; nodes = 2; iterations = 600; }\n"
         ");\n";
-    const char *cfg = write_temp("par-limit.cfg", text);
-    char a[64] = "/tmp/dfsim-par-l-XXXXXX", b[64] = "/tmp/dfsim-par-m-XXXXXX";
-    CHECK(cfg && mkdtemp(a) && mkdtemp(b));
-    const char *one[] = { "run", cfg, "-o", a, "--force", NULL };
-    int rc1 = run_dfsim(one, out1, sizeof out1, err1, sizeof err1);
-    const char *two[] = { "run", cfg, "-o", b, "--force", NULL };
-    int rc2 = run_dfsim_mpi(2, two, out2, sizeof out2, err2, sizeof err2);
-    CHECK(rc1 != 0 && rc2 != 0);
+    struct fixture f;
+    fixture_open(&f, "par-limit.cfg", text);
+    CHECK(run_to(&f, 0, 0) != 0 && run_to(&f, 1, 2) != 0);
     CHECK_STR_CONTAINS(err1, "the jobs of run 0 had not ended");
     CHECK_STR_CONTAINS(err2, "run 2/3 (seed 6) on rank 1");
     char path[4200];
-    snprintf(path, sizeof path, "%s/runs.csv", b);
+    snprintf(path, sizeof path, "%s/runs.csv", f.dir[1]);
     char *runs = read_text(path);
     CHECK(runs && strstr(runs, "\n0,5,") && !strstr(runs, "\n1,6,"));
     free(runs);
-    CHECK_EQ_U(same_files(a, b), 0);
-    rm_dir(a);
-    rm_dir(b);
-    if (cfg)
-        unlink(cfg);
+    CHECK_EQ_U(same_files(f.dir[0], f.dir[1]), 0);
+    fixture_close(&f);
 }
 
 /* An impact study (each simulation a unit) with two controllers and the
@@ -250,27 +265,21 @@ static void test_mpirun_impact(void)
         "  aggressors = ( { name = \"incast\";\n"
         "    workload = \"gpcnet-rma-incast\"; bytes = 65536; } );\n"
         "};\n";
-    const char *cfg = write_temp("par-impact.cfg", text);
-    char a[64] = "/tmp/dfsim-par-i-XXXXXX", b[64] = "/tmp/dfsim-par-j-XXXXXX";
-    CHECK(cfg && mkdtemp(a) && mkdtemp(b));
-    const char *one[] = { "run", cfg, "-o", a, "--force", NULL };
-    CHECK_EQ_U(run_dfsim(one, out1, sizeof out1, err1, sizeof err1), 0);
-    const char *two[] = { "run", cfg, "-o", b, "--force", NULL };
-    mpi_ok(2, two);
+    struct fixture f;
+    fixture_open(&f, "par-impact.cfg", text);
+    CHECK_EQ_U(run_to(&f, 0, 0), 0);
+    CHECK_EQ_U(run_to(&f, 1, 2), 0);
     /* 2 runs x 2 controllers x (alone, beside the incast) */
     CHECK_STR_CONTAINS(out1, ": 8 simulations");
     CHECK_STR_CONTAINS(err2, "impact 1/8 on rank 0:");
     CHECK_STR_CONTAINS(err2, "impact 8/8 on rank 1:");
     char path[4200];
-    snprintf(path, sizeof path, "%s/controllers.csv", b);
+    snprintf(path, sizeof path, "%s/controllers.csv", f.dir[1]);
     char *t4 = read_text(path);
     CHECK(t4 && strstr(t4, "\ncray,") && strstr(t4, "\nnone,"));
     free(t4);
-    CHECK_EQ_U(same_files(a, b), 0);
-    rm_dir(a);
-    rm_dir(b);
-    if (cfg)
-        unlink(cfg);
+    CHECK_EQ_U(same_files(f.dir[0], f.dir[1]), 0);
+    fixture_close(&f);
 }
 
 const struct test_case tests_par[] = {

@@ -1103,15 +1103,11 @@ static int sim_commit(void *ctx, uint32_t u, struct par_unit *res)
         smp = &st->con[k];
         done = &st->con_done[k];
     }
+    /* the part is a malloc'd block (aligned for simtime); sample_add
+     * copies it with memcpy */
     uint32_t n_iter = (uint32_t)(res->len[RES_ITER] / sizeof(simtime));
-    simtime *iter = malloc((n_iter ? n_iter : 1) * sizeof *iter);
-    int err = !iter;
-    if (iter) {
-        if (n_iter)
-            memcpy(iter, res->part[RES_ITER], n_iter * sizeof *iter);
-        err = sample_add(smp, iter, n_iter);
-        free(iter);
-    }
+    int err = sample_add(smp, (const simtime *)(const void *)
+                                  res->part[RES_ITER], n_iter);
     *done = *done && fa.finished;
     if (!fa.finished)
         st->unfinished = true;

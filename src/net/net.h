@@ -593,8 +593,9 @@ static inline struct net_rowbuf *net_rowbuf_at(const struct net *n,
     return &n->rowbuf[((size_t)port * n->V + vc) * n->cols + col];
 }
 
-/* Tiled routers: the column buffer of output `port` for tile row `row`
- * and output VC vc. */
+/* Tiled routers: the index (into colbuf and colbuf_occ) and the record
+ * of the column buffer of output `port` for tile row `row` and output VC
+ * vc. */
 static inline size_t net_colbuf_index(const struct net *n, uint32_t port,
                                       uint32_t row, uint32_t vc)
 {
