@@ -7,7 +7,8 @@
  * for those of MPI_Alltoall (SC'19 §2.2 and its footnote 2), and the SC'19
  * library (papers-and-workloads.md §4.1) rewrites it message by message
  * from the NIC's counters. A controller here is one of those policies,
- * chosen per job by name (`dfsim list controller`):
+ * an implementation of struct ctl_ops below, chosen per job by name
+ * (`dfsim list controller`):
  *   network    every message in network.routing (no controller: the
  *              mode the network section gives; any family)
  *   default    Cray MPI's defaults: ADAPTIVE_0, alltoall ADAPTIVE_1 (SC'19
@@ -35,6 +36,7 @@
 #define DFSIM_CTL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/diag.h"
@@ -44,13 +46,38 @@
 #include "mpi/mpi.h"
 #include "net/net.h"
 
-enum ctl_kind { CTL_NETWORK, CTL_STATIC, CTL_APP_AWARE };
+/* What a controller is given at set-up: the parameters of the
+ * experiment's controller sections. */
+struct ctl_params {
+    const struct awr_params *app_aware; /* the app_aware section */
+};
 
-struct ctl_entry {
+/* A routing controller (`dfsim list controller`): one implementation of
+ * this table, registered in controller_registry (ctl.c). It sits where
+ * SC'19's library sits, between the MPI layer and the NIC: it sees each
+ * post before it is handed to the NIC (select) and right after (sent),
+ * and decides the post's routing mode. Every function may be NULL. */
+struct ctl_ops {
     struct reg_entry base;
-    enum ctl_kind kind;
-    const char *mode;      /* CTL_STATIC: routing of every message */
-    const char *a2a_mode;  /*   and of MPI_Alltoall's */
+    const char *mode;      /* the mode of every post (NULL: network.routing,
+                              the network's mode 0) */
+    const char *a2a_mode;  /* and of MPI_Alltoall's (NULL: as `mode`) */
+    bool counters;         /* it reads the NICs' counters: the network
+                              keeps them */
+    /* set up on n, once per run for all the jobs that use it; state in
+     * *st. 0, or -1 with a sentence in err */
+    int (*init)(void **st, struct net *n, const struct ctl_params *p,
+                char *err, size_t len);
+    void (*free)(void *st);
+    /* the net mode of post q; modes[0], modes[1] are the net indexes of
+     * `mode` and `a2a_mode` (NULL: modes[q->alltoall]) */
+    uint8_t (*select)(void *st, const struct dmpi_post *q,
+                      const uint8_t modes[2]);
+    /* post q has gone to the NIC with net mode `mode` */
+    void (*sent)(void *st, const struct dmpi_post *q, uint8_t mode);
+    /* the next post from NIC nic comes from another job's process
+     * (other_job) or another variant of the same job than its last */
+    void (*switched)(void *st, uint32_t nic, bool other_job);
 };
 
 extern const struct registry controller_registry;
@@ -60,7 +87,7 @@ extern const struct registry controller_registry;
 /* A job's controllers: n = 1 for one, up to CTL_MAX_VARIANTS alternated. */
 struct ctl_job {
     uint32_t n;
-    const struct ctl_entry *v[CTL_MAX_VARIANTS];
+    const struct ctl_ops *v[CTL_MAX_VARIANTS];
     bool shuffled;      /* each round of n iterations in a random order */
     uint64_t order_key; /* shuffled: the key of the job's stream
                            (rng_stream(seed, RNG_JOB, job)) */
@@ -100,27 +127,27 @@ struct ctl_run {
     uint32_t n_jobs;
     struct ctl_job *job;             /* [n_jobs] */
     uint8_t (*mode)[CTL_MAX_VARIANTS][2]; /* [job][variant][a2a]: net mode
-                                            index of the static ones */
+                                            indexes of `mode`, `a2a_mode` */
+    uint8_t (*impl)[CTL_MAX_VARIANTS];    /* [job][variant]: index into
+                                            ops/st */
     uint64_t *bytes;                 /* [job][variant][NET_MAX_MODES] */
-    bool awr_on;
-    struct awr awr;                  /* app-aware's per-NIC state */
-    uint8_t ad[4];                   /* net mode indexes of ADAPTIVE_0..3
-                                        (ad[2] unused) */
+    uint32_t n_ops;                  /* controllers in use, each once */
+    const struct ctl_ops **ops;      /* [n_ops] */
+    void **st;                       /* [n_ops]: their state */
     uint32_t *nic_variant;           /* [nics]: (job, variant) of the
                                         NIC's last post: another job's
-                                        process resets app-aware's state,
-                                        another variant restarts its
-                                        deltas with variant_restart */
+                                        process or another variant is told
+                                        to the controllers (switched) */
 };
 
 /* Set up the controllers of jobs[0..n_jobs) on network n (whose modes
- * the static controllers' routings are added to; the app-aware one needs
- * a network built with counters). A controller the network cannot serve
+ * the controllers' routings are added to; one that reads counters needs
+ * a network built with them). A controller the network cannot serve
  * (a routing mode its family lacks, app-aware on NICs without the Aries
  * counters) is an error at the job's file and line, naming the job.
  * Returns 0 or -1. */
 int ctl_run_init(struct ctl_run *c, struct net *n, const struct ctl_job *jobs,
-                 uint32_t n_jobs, const struct awr_params *ap,
+                 uint32_t n_jobs, const struct ctl_params *p,
                  struct diag *d);
 void ctl_run_free(struct ctl_run *c);
 
@@ -147,7 +174,16 @@ extern const char *const ctl_share_names[CTL_SHARE_MODES];
 uint64_t ctl_bytes_named(const struct ctl_run *c, uint32_t j, uint32_t v,
                          const char *name);
 
-/* Whether some job needs the network's counters (app-aware). */
+/* Whether some job's controller reads the network's counters. */
 bool ctl_needs_counters(const struct ctl_job *jobs, uint32_t n_jobs);
+
+/* For implementations: the net mode index of routing `name`, added to n
+ * if needed; -1 if n's family cannot use it or n has NET_MAX_MODES modes
+ * already, with what the controller does wrong in err ("sets ADAPTIVE_3,
+ * which ...", to follow the controller's name). */
+int ctl_net_mode(struct net *n, const char *name, char *err, size_t len);
+
+/* app-aware (ctl/app_aware.c) */
+extern const struct ctl_ops ctl_app_aware;
 
 #endif

@@ -979,12 +979,10 @@ static bool needs_counters(const struct experiment *e)
         for (uint32_t i = 0; i < n[l]; i++) {
             const struct job_config *j = &lists[l][i];
             if (j->model || (j->routing &&
-                             ((const struct ctl_entry *)j->routing)->kind ==
-                                 CTL_APP_AWARE))
+                             ((const struct ctl_ops *)j->routing)->counters))
                 return true;
             for (uint32_t v = 0; v < j->variants.n; v++)
-                if (((const struct ctl_entry *)j->variants.v[v])->kind ==
-                    CTL_APP_AWARE)
+                if (((const struct ctl_ops *)j->variants.v[v])->counters)
                     return true;
         }
     return false;

@@ -1534,10 +1534,10 @@ static void ctl_job_of(struct ctl_job *c, const struct job_config *j,
                       strcmp(j->variant_order, "shuffled") == 0;
         c->order_key = rng_stream(seed, RNG_JOB, i).key;
         for (uint32_t v = 0; v < j->variants.n; v++)
-            c->v[v] = (const struct ctl_entry *)j->variants.v[v];
+            c->v[v] = (const struct ctl_ops *)j->variants.v[v];
     } else if (j->routing) {
         c->n = 1;
-        c->v[0] = (const struct ctl_entry *)j->routing;
+        c->v[0] = (const struct ctl_ops *)j->routing;
     }
 }
 
@@ -1667,7 +1667,8 @@ static int setup(struct setup *u, const struct jobs_config *jc,
         return -1;
     u->net_ok = true;
     jobs_set_sensitivity(&u->net, t, jc, u->nodes, n);
-    if (ctl_run_init(&u->ctl, &u->net, u->cj, n, &jc->awr, d) != 0)
+    if (ctl_run_init(&u->ctl, &u->net, u->cj, n,
+                     &(struct ctl_params){ .app_aware = &jc->awr }, d) != 0)
         return -1;
     u->ctl_ok = true;
     if (dmpi_init(&u->m, &u->s, &u->net, &jc->mpi, u->spec, n, NET_EV_COUNT,
@@ -1948,7 +1949,8 @@ int jobs_check_controllers(const struct job_config *jobs, uint32_t n,
     p.counters = p.counters || ctl_needs_counters(cj, n);
     if (net_init(net, t, &p, s, 0, d) == 0) {
         struct ctl_run c;
-        if (ctl_run_init(&c, net, cj, n, ap, d) == 0) {
+        if (ctl_run_init(&c, net, cj, n,
+                         &(struct ctl_params){ .app_aware = ap }, d) == 0) {
             ctl_run_free(&c);
             rc = 0;
         }
