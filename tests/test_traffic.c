@@ -17,6 +17,7 @@
 
 #include "exp/experiment.h"
 #include "exp/traffic.h"
+#include "exp/traffic_report.h"
 #include "route/route.h"
 #include "topo/topo.h"
 
@@ -851,6 +852,9 @@ static void test_cli_sweep(void)
     CHECK_STR_CONTAINS(out, "traffic.csv");
     CHECK_STR_CONTAINS(err, "traffic 1/4: minimal uniform load 0.100");
     CHECK_STR_CONTAINS(err, "traffic 4/4: UGAL uniform load 0.300");
+    char want_line[160];
+    snprintf(want_line, sizeof want_line, "\nreport: %s/report.html\n", d1);
+    CHECK_STR_CONTAINS(out, want_line);
     CHECK_EQ_U(run_dfsim(a2, out, sizeof out, err, sizeof err), 0);
     char p1[256], p2[256];
     snprintf(p1, sizeof p1, "%s/traffic.csv", d1);
@@ -874,10 +878,22 @@ static void test_cli_sweep(void)
     free(c2);
     unlink(p2);
     rmdir(d2);
-    static const char *const files[] = { "traffic.csv", "probe.csv",
-                                         "topology.json",
-                                         "experiment.settings" };
-    for (size_t i = 0; i < 4; i++) {
+    /* the sweep's report (exp/traffic_report.h) */
+    char rp[256];
+    snprintf(rp, sizeof rp, "%s/report.html", d1);
+    char *page = read_text(rp);
+    CHECK(page != NULL);
+    if (page) {
+        CHECK_STR_CONTAINS(page, "<li>minimal: ");
+        CHECK_STR_CONTAINS(page, "<li>UGAL: ");
+        CHECK_STR_CONTAINS(page, "<td>0.1000</td>");
+    }
+    free(page);
+    static const char *const files[] = {
+        "traffic.csv", "probe.csv", "topology.json", "experiment.settings",
+        "report.html", "traffic.dat", "traffic.gp", "traffic.log",
+        "traffic_latency.svg", "traffic_accepted.svg", "traffic_paths.svg" };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char p[256];
         snprintf(p, sizeof p, "%s/%s", d2, files[i]);
         unlink(p);
@@ -904,6 +920,130 @@ static void test_cli_sweep(void)
     unlink(cfg);
 }
 
+/* ---- the sweep's report (exp/traffic_report.h) ----------------------- */
+
+static struct traffic_point point(const char *routing, double load,
+                                  double accepted, bool saturated,
+                                  uint64_t packets)
+{
+    struct traffic_point q = { .routing = routing, .load = load };
+    q.r.offered = load;
+    q.r.accepted = accepted;
+    q.r.saturated = saturated;
+    q.r.packets = packets;
+    q.r.lat_mean_ns = 500 + 1000 * load;
+    q.r.lat_median_ns = 480 + 1000 * load;
+    q.r.lat_p99_ns = 900 + 4000 * load;
+    q.r.hops_mean = 3.5;
+    q.r.frac_nonmin = load;
+    return q;
+}
+
+static bool have_gnuplot(void)
+{
+    return system("command -v gnuplot >/dev/null 2>&1") == 0;
+}
+
+static unsigned count(const char *hay, const char *needle)
+{
+    unsigned k = 0;
+    for (const char *q = hay; (q = strstr(q, needle)) != NULL; q++)
+        k++;
+    return k;
+}
+
+static void remove_report(const char *dir)
+{
+    static const char *const files[] = {
+        "report.html", "traffic.dat", "traffic.gp", "traffic.log",
+        "traffic_latency.svg", "traffic_accepted.svg", "traffic_paths.svg" };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char p[256];
+        snprintf(p, sizeof p, "%s/%s", dir, files[i]);
+        unlink(p);
+    }
+    rmdir(dir);
+}
+
+/* Saturation read off points in any order; the page's statements, table
+ * and figures; the data sorted by load with "?" where nothing was
+ * measured; a sweep without a measured packet says so, not that gnuplot
+ * is missing. */
+static void test_report(void)
+{
+    /* loads out of order, as a file may list them */
+    struct traffic_point pt[] = {
+        point("A", 0.3, 0.22, true, 900),
+        point("A", 0.1, 0.1, false, 400),
+        point("A", 0.2, 0.19, true, 700),
+        point("B", 0.2, 0.2, false, 800),
+        point("B", 0.1, 0.1, false, 0), /* nothing measured */
+        point("C", 0.1, 0.05, true, 10),
+    };
+    uint32_t n = sizeof pt / sizeof pt[0];
+    double below, at;
+    CHECK_EQ_U(traffic_saturation(pt, n, "A", &below, &at), 3);
+    CHECK(below == 0.1 && at == 0.2);
+    CHECK_EQ_U(traffic_saturation(pt, n, "B", &below, &at), 2);
+    CHECK(below == 0.2 && at == -1);
+    CHECK_EQ_U(traffic_saturation(pt, n, "C", &below, &at), 1);
+    CHECK(below == -1 && at == 0.1);
+    CHECK_EQ_U(traffic_saturation(pt, n, "D", &below, &at), 0);
+
+    char dir[64] = "/tmp/dfsim-treport-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    struct traffic_report_info info = {
+        .page = "report.html", .title = "sweep <1>", .system = "df",
+        .pattern = "uniform", .size = 64, .warmup_us = 1, .measure_us = 2,
+        .seed = 7 };
+    bool drawn = false;
+    CHECK(traffic_report_write(dir, &info, pt, n, &drawn, stderr) == 0);
+    CHECK(drawn == have_gnuplot());
+    char path[256];
+    snprintf(path, sizeof path, "%s/report.html", dir);
+    char *page = read_text(path);
+    snprintf(path, sizeof path, "%s/traffic.dat", dir);
+    char *dat = read_text(path);
+    CHECK(page && dat);
+    if (page) {
+        CHECK_STR_CONTAINS(page, "<h1>sweep &lt;1&gt;</h1>");
+        CHECK_STR_CONTAINS(page, "<li>A: saturates between 0.1 and 0.2</li>");
+        CHECK_STR_CONTAINS(page, "<li>B: not saturated up to 0.2</li>");
+        CHECK_STR_CONTAINS(page, "<li>C: saturated already at 0.1");
+        CHECK_EQ_U(count(page, "<tr><td>"), n);
+        /* the table by routing, then load */
+        const char *a1 = strstr(page, "<tr><td>A</td><td>0.1000</td>");
+        const char *a3 = strstr(page, "<tr><td>A</td><td>0.3000</td>");
+        CHECK(a1 && a3 && a1 < a3);
+        CHECK_STR_CONTAINS(page, "<tr><td>B</td><td>0.1000</td><td>0.100"
+                                 "</td><td>0.100</td><td>-</td>");
+        CHECK_EQ_U(count(page, "<svg"), drawn ? 3 : 0);
+        CHECK_EQ_U(count(page, "were not drawn"), drawn ? 0 : 1);
+    }
+    if (dat) {
+        const char *a = strstr(dat, "# A\n");
+        CHECK(a && strncmp(a + 4, "0.1000 ", 7) == 0);
+        CHECK_STR_CONTAINS(dat, "\n0.1000 0.100000 0.100000 ? ? ? ? ? 0\n");
+        CHECK_EQ_U(count(dat, "\n\n\n"), 3); /* a block per routing */
+    }
+    free(page);
+    free(dat);
+
+    /* no packet measured anywhere: the accepted load only */
+    struct traffic_point none[] = { point("A", 0.1, 0.0, true, 0) };
+    CHECK(traffic_report_write(dir, &info, none, 1, &drawn, stderr) == 0);
+    snprintf(path, sizeof path, "%s/report.html", dir);
+    page = read_text(path);
+    CHECK(page != NULL);
+    if (page) {
+        CHECK_STR_CONTAINS(page, "No point measured a packet");
+        CHECK_EQ_U(count(page, "<svg"), drawn ? 1 : 0);
+        CHECK_EQ_U(count(page, "were not drawn"), have_gnuplot() ? 0 : 1);
+    }
+    free(page);
+    remove_report(dir);
+}
+
 const struct test_case tests_traffic[] = {
     TEST(test_uniform_never_self_covers_all),
     TEST(test_worst_case_next_group),
@@ -922,5 +1062,6 @@ const struct test_case tests_traffic[] = {
     TEST(test_run_watchdog),
     TEST(test_run_bad_parameters),
     TEST(test_cli_sweep),
+    TEST(test_report),
     { 0 },
 };

@@ -36,6 +36,7 @@
 #include "exp/outdir.h"
 #include "exp/report.h"
 #include "exp/traffic.h"
+#include "exp/traffic_report.h"
 #include "net/net.h"
 #include "route/route.h"
 
@@ -287,6 +288,46 @@ static int traffic_commit(void *ctx, uint32_t k, struct par_unit *u)
     return 0;
 }
 
+/* The page of a traffic sweep's points res[0..done) (exp/traffic_report.h):
+ * report.html, or traffic.html beside a jobs or impact report. */
+static const char *traffic_page(const struct experiment *e)
+{
+    return e->jobs.n || e->impact.on ? "traffic.html" : "report.html";
+}
+
+static int traffic_report(const struct experiment *e,
+                          const struct net_params *base, const char *outdir,
+                          const struct traffic_result *res, uint32_t done)
+{
+    const struct traffic_sweep *sw = &e->traffic;
+    struct traffic_point *pt = calloc(done, sizeof *pt);
+    if (!pt) {
+        fprintf(stderr, "dfsim run: out of memory\n");
+        return -1;
+    }
+    for (uint32_t k = 0; k < done; k++)
+        pt[k] = (struct traffic_point){
+            .routing = point_routing(sw, base->routing, k)->base.name,
+            .load = sw->loads.v[k % sw->loads.n], .r = res[k] };
+    struct traffic_report_info info = {
+        .page = traffic_page(e), .title = e->info.name,
+        .description = e->info.description,
+        .system = e->system ? e->system->base.name : e->builder->base.name,
+        .pattern = traffic_pattern_names[sw->p.pattern],
+        .size = sw->p.size ? sw->p.size : (int64_t)base->max_payload,
+        .warmup_us = sw->p.warmup_us, .measure_us = sw->p.measure_us,
+        .seed = (uint64_t)e->info.seed };
+    bool drawn;
+    int rc = traffic_report_write(outdir, &info, pt, done, &drawn, stderr);
+    if (rc == 0 && !drawn)
+        fprintf(stderr, "  report: the figures were not drawn (gnuplot "
+                        "missing or failed: %s/traffic.log); `gnuplot "
+                        "traffic.gp` there draws them\n",
+                outdir);
+    free(pt);
+    return rc;
+}
+
 /* The traffic sweep: one run per (routing, load), routings outermost,
  * dealt over the ranks (exp/par.h). Each run is a row of traffic.csv as
  * soon as it (and every point before it) finishes and a progress line on
@@ -388,6 +429,8 @@ static int run_traffic(const struct experiment *e, const struct topo *t,
                    "is a growing queue's, not the load's\n",
                    100 * TRAFFIC_SAT_TOL);
     }
+    if (rc == 0 && done && traffic_report(e, base, outdir, res, done) != 0)
+        rc = -1;
     free(res);
     return rc;
 }
@@ -999,8 +1042,13 @@ int cli_run(int argc, char **argv)
                            : e.info.runs > 1 ? "_run*"
                                              : "",
                            "job_links");
+    if (e.has_traffic)
+        printf("\n%sreport: %s/%s\n",
+               e.jobs.n || e.impact.on ? "traffic " : "", outdir,
+               traffic_page(&e));
     if (e.jobs.n || e.impact.on)
-        printf("\nreport: %s/report.html\n", outdir);
+        printf("%sreport: %s/report.html\n", e.has_traffic ? "" : "\n",
+               outdir);
     printf("\nresults in %s/ (topology.json, probe.csv%s%s%s%s)\n", outdir,
            e.has_traffic ? ", traffic.csv" : "", sampled,
            e.jobs.n ? ", jobs.csv, iterations.csv, ranks.csv, metrics.csv, "

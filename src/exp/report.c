@@ -18,6 +18,11 @@ static const char *const colours[] = { "#4477aa", "#ee6677", "#228833",
                                        "#bbbbbb", "#000000" };
 #define N_COLOURS (sizeof colours / sizeof colours[0])
 
+const char *report_colour(unsigned i)
+{
+    return colours[i % N_COLOURS];
+}
+
 FILE *report_open(const char *dir, const char *name, FILE *err)
 {
     char path[4096];

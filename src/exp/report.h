@@ -183,6 +183,10 @@ void report_gp_str(FILE *f, const char *s);
 void report_html_head(FILE *h, const char *title, const char *description,
                       const char *max_width, unsigned left_cols);
 
+/* The colour of the i-th series of a figure (Paul Tol's "bright"
+ * scheme, cycled), as "#rrggbb". */
+const char *report_colour(unsigned i);
+
 /* Run `gnuplot script` inside dir, stdout and stderr to dir/log. Returns
  * gnuplot's exit status, or 127 if it could not be started. */
 int report_gnuplot(const char *dir, const char *script, const char *log);
