@@ -46,6 +46,20 @@ static void test_arithmetic(void)
     CHECK_NEAR(c.med_iso, 2.5, 1e-12);
     CHECK_NEAR(c.med_con, 6.0, 1e-12);
 
+    /* per placement: C_r where both times exist, mean, p99, max */
+    const double iso_r[] = { 10, 20, NAN, 5, 0 };
+    const double con_r[] = { 20, 30, 40, NAN, 7 };
+    double sc[10];
+    impact_runs_stats(&c, iso_r, con_r, 5, sc);
+    CHECK_EQ_U(c.runs_n, 2); /* 2.0 and 1.5 */
+    CHECK_NEAR(c.c_runs_mean, 1.75, 1e-12);
+    CHECK_NEAR(c.c_runs_max, 2.0, 1e-12);
+    CHECK_NEAR(c.c_runs_p99, 1.5 + 0.99 * 0.5, 1e-12);
+    impact_runs_stats(&c, iso_r + 2, con_r + 2, 2, sc);
+    CHECK_EQ_U(c.runs_n, 0);
+    CHECK(isnan(c.c_runs_mean) && isnan(c.c_runs_p99) &&
+          isnan(c.c_runs_max));
+
     memset(&c, 0, sizeof c);
     impact_cell_stats(&c, iso, 4, con, 0, scratch);
     CHECK(isnan(c.t_con));
@@ -377,6 +391,65 @@ static void field_of(const char *line, int k, char *buf, size_t cap)
  * impact_runs.csv's victim_nodes and ranks.csv's job-0 rows of a run,
  * share and victim are identical; the aggressors' nodes are disjoint
  * from them; and the placements of the two runs differ (random). */
+/* The mean counted iteration (time_us) of job 0 in simulation `sim` of
+ * iterations.csv (text), or NaN. */
+static double sim_mean(const char *text, unsigned sim)
+{
+    double sum = 0;
+    unsigned n = 0;
+    const char *l = strchr(text, '\n');
+    for (l = l ? l + 1 : NULL; l && *l; l = strchr(l, '\n') + 1) {
+        char run[16], job[16], counted[8], t[32];
+        field_of(l, 0, run, sizeof run);
+        field_of(l, 1, job, sizeof job);
+        field_of(l, 5, counted, sizeof counted);
+        field_of(l, 7, t, sizeof t);
+        if ((unsigned)atoi(run) == sim && strcmp(job, "0") == 0 &&
+            strcmp(counted, "1") == 0) {
+            sum += atof(t);
+            n++;
+        }
+        if (!strchr(l, '\n'))
+            break;
+    }
+    return n ? sum / n : NAN;
+}
+
+/* ICS'21 Fig. 5's per-placement figures of the barrier beside the incast
+ * at 25 %, recomputed from iterations.csv: simulation r * 12 + s * 6 +
+ * v * 3 + w (run, share, victim, then alone or beside aggressor w) */
+static void per_placement(const char *dir, const char *csv)
+{
+    char *iters = file_in(dir, "iterations.csv");
+    CHECK(iters != NULL);
+    const char *row = csv ? strstr(csv, "\nbarrier,barrier,incast,"
+                                        "gpcnet-rma-incast,0.250000,")
+                          : NULL;
+    CHECK(row != NULL);
+    if (!iters || !row) {
+        free(iters);
+        return;
+    }
+    double c[2];
+    for (unsigned r = 0; r < 2; r++)
+        c[r] = sim_mean(iters, r * 12 + 0 * 6 + 1 * 3 + 1) /
+               sim_mean(iters, r * 12 + 0 * 6 + 1 * 3 + 0);
+    CHECK(!isnan(c[0]) && !isnan(c[1]) && c[0] != c[1]);
+    char runs[16], mean[32], p99[32], max[32];
+    field_of(row + 1, 25, runs, sizeof runs);
+    field_of(row + 1, 26, mean, sizeof mean);
+    field_of(row + 1, 27, p99, sizeof p99);
+    field_of(row + 1, 28, max, sizeof max);
+    CHECK(strcmp(runs, "2") == 0);
+    double hi = c[0] > c[1] ? c[0] : c[1], lo = c[0] + c[1] - hi;
+    CHECK_NEAR(atof(mean), (c[0] + c[1]) / 2, 1e-4);
+    CHECK_NEAR(atof(max), hi, 1e-4);
+    CHECK_NEAR(atof(p99), lo + 0.99 * (hi - lo), 1e-4); /* type 7 */
+    CHECK_STR_CONTAINS(out_buf, "runtime increase per placement (ICS'21 "
+                                "Fig. 5)");
+    free(iters);
+}
+
 static void test_same_placement(void)
 {
     char dir[64];
@@ -467,6 +540,7 @@ static void test_same_placement(void)
     CHECK_EQ_U(lines, 9);
     CHECK_STR_CONTAINS(csv, "lat,gpcnet-rr-latency,incast,gpcnet-rma-incast,"
                             "0.250000,8,6,");
+    per_placement(dir, csv);
     char *html = file_in(dir, "report.html");
     CHECK_STR_CONTAINS(html, "SC'20 Eq. 1");
     free(html);

@@ -565,6 +565,26 @@ void impact_cell_stats(struct impact_cell *c, const double *iso,
     c->c_p99 = impact_factor(c->p99_iso, c->p99_con);
 }
 
+void impact_runs_stats(struct impact_cell *c, const double *iso_run,
+                       const double *con_run, uint32_t runs,
+                       double *scratch)
+{
+    uint32_t n = 0;
+    for (uint32_t r = 0; r < runs; r++) {
+        double f = impact_factor(iso_run[r], con_run[r]);
+        if (!isnan(f))
+            scratch[n++] = f;
+    }
+    c->runs_n = n;
+    c->c_runs_mean = c->c_runs_p99 = c->c_runs_max = NAN;
+    struct stats_summary st;
+    if (n == 0 || stats_summarize(scratch, n, scratch + runs, &st) != 0)
+        return;
+    c->c_runs_mean = st.mean;
+    c->c_runs_max = st.max;
+    c->c_runs_p99 = stats_quantile_sorted(scratch + runs, n, 0.99);
+}
+
 /* ---- the runs ------------------------------------------------------------ */
 
 /* A growing sample of iteration times. */
@@ -628,6 +648,8 @@ struct study {
     uint32_t sims, total;            /* simulations so far, in all */
     bool unfinished;                 /* a victim hit the limit */
     struct sample *iso, *con;        /* [share][victim], [aggr][share][v] */
+    double *iso_run, *con_run;       /* the same, per run: its mean
+                                        counted iteration, us (NaN: none) */
     bool *iso_done, *con_done;       /* every run finished */
     /* per victim, one point per simulation: its mean counted iteration
      * and mean network message time, us (the delay-sensitivity fit) */
@@ -1093,21 +1115,33 @@ static int sim_commit(void *ctx, uint32_t u, struct par_unit *res)
     struct sim_at a = sim_at(st, u);
     struct sample *smp;
     bool *done;
+    double *run_mean; /* this placement's mean iteration */
     if (a.w == 0) {
         uint32_t iv = (a.c * st->n_sh + a.s) * st->n_v + a.v;
         smp = &st->iso[iv];
         done = &st->iso_done[iv];
+        run_mean = &st->iso_run[(size_t)iv * st->ic->runs + a.r];
     } else {
         uint32_t k = ((a.c * st->n_a + a.w - 1) * st->n_sh + a.s) * st->n_v +
                      a.v;
         smp = &st->con[k];
         done = &st->con_done[k];
+        run_mean = &st->con_run[(size_t)k * st->ic->runs + a.r];
     }
     /* the part is a malloc'd block (aligned for simtime); sample_add
      * copies it with memcpy */
     uint32_t n_iter = (uint32_t)(res->len[RES_ITER] / sizeof(simtime));
     int err = sample_add(smp, (const simtime *)(const void *)
                                   res->part[RES_ITER], n_iter);
+    if (n_iter) { /* for impact_runs_stats */
+        double sum = 0;
+        for (uint32_t i = 0; i < n_iter; i++) {
+            simtime t;
+            memcpy(&t, res->part[RES_ITER] + i * sizeof t, sizeof t);
+            sum += (double)t / (double)SIMTIME_US;
+        }
+        *run_mean = sum / n_iter;
+    }
     *done = *done && fa.finished;
     if (!fa.finished)
         st->unfinished = true;
@@ -1480,6 +1514,10 @@ int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
     st.iso = calloc(n_iso, sizeof *st.iso);
     st.con = calloc(n_cells, sizeof *st.con);
     st.iso_done = calloc(n_iso, sizeof *st.iso_done);
+    st.iso_run = malloc((size_t)(n_iso ? n_iso : 1) * ic->runs *
+                        sizeof *st.iso_run);
+    st.con_run = malloc((size_t)(n_cells ? n_cells : 1) * ic->runs *
+                        sizeof *st.con_run);
     st.con_done = calloc(n_cells, sizeof *st.con_done);
     struct impact_cell *cells = calloc(n_cells ? n_cells : 1, sizeof *cells);
     struct impact_config view = *ic; /* the cells' aggressors, named */
@@ -1511,6 +1549,7 @@ int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
     double *a = NULL, *b = NULL, *scratch = NULL;
     int rc = -1;
     if (!st.iso || !st.con || !st.iso_done || !st.con_done || !cells ||
+        !st.iso_run || !st.con_run ||
         !st.pt_t || !st.pt_m || !st.pt_n || !st.pt_sp || !st.pt_rt ||
         !st.pt_sim || !st.pt_agg ||
         (ic->ccs.n && (!view.aggressor || !st.nlat || !st.ntraf))) {
@@ -1519,6 +1558,10 @@ int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
     }
     for (uint32_t i = 0; i < n_iso; i++)
         st.iso_done[i] = true;
+    for (size_t i = 0; i < (size_t)n_iso * ic->runs; i++)
+        st.iso_run[i] = NAN;
+    for (size_t i = 0; i < (size_t)n_cells * ic->runs; i++)
+        st.con_run[i] = NAN;
     for (uint32_t i = 0; i < n_cells; i++)
         st.con_done[i] = true;
     for (size_t i = 0; par_rank() == 0 && i < N_RUN_FILES; i++) {
@@ -1559,7 +1602,7 @@ int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
     }
     /* the cells, pooled over the runs */
     const struct impact_config *shown = ic->ccs.n ? &view : ic;
-    uint32_t most = 1;
+    uint32_t most = 2 * ic->runs; /* impact_runs_stats' scratch */
     for (uint32_t i = 0; i < n_iso; i++)
         most = st.iso[i].n > most ? st.iso[i].n : most;
     for (uint32_t i = 0; i < n_cells; i++)
@@ -1588,6 +1631,9 @@ int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
                 to_us(&st.iso[iv], a);
                 to_us(&st.con[k], b);
                 impact_cell_stats(c, a, st.iso[iv].n, b, st.con[k].n,
+                                  scratch);
+                impact_runs_stats(c, st.iso_run + (size_t)iv * ic->runs,
+                                  st.con_run + (size_t)k * ic->runs, ic->runs,
                                   scratch);
                 gpcnet_cell(c, &ic->victim[v], &st.iso[iv], &st.con[k]);
             }
@@ -1637,6 +1683,8 @@ done:
     samples_free(st.iso, n_iso);
     samples_free(st.con, n_cells);
     free(st.iso_done);
+    free(st.iso_run);
+    free(st.con_run);
     free(st.con_done);
     free(st.pt_t);
     free(st.pt_m);

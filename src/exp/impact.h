@@ -53,7 +53,12 @@
  * Per (victim, aggressor, share), pooled over the runs: T_isolated and
  * T_congested, the means of the victim's iteration times (after its
  * `warmup` iterations); C their ratio; the 99th percentiles (Hyndman &
- * Fan type 7, exp/stats.h) and their ratio C_p99; the medians. For a
+ * Fan type 7, exp/stats.h) and their ratio C_p99; the medians. Per
+ * placement, ICS'21 Fig. 5's runtime increase: each run's C_r (its mean
+ * congested over its mean isolated iteration, same nodes and seed) and
+ * their mean, 99th percentile and maximum over the runs (the tail the
+ * paper plots over 200 placements; with few runs the p99 is near the
+ * maximum). For a
  * GPCNeT canary victim also GPCNeT's own avg and 99 % (gpcnet_summarize)
  * and its impact factors, rounded as network_load_test prints them.
  *
@@ -175,6 +180,11 @@ struct impact_cell {
     double t_iso, t_con, c;              /* means (us) and C */
     double p99_iso, p99_con, c_p99;      /* 99th percentiles, ratio */
     double med_iso, med_con;             /* medians, us */
+    /* per placement (ICS'21 Fig. 5's runtime increase, one per run): C_r
+     * = the run's mean congested / the run's mean isolated iteration,
+     * over the runs where both are measured */
+    uint32_t runs_n;                     /* how many */
+    double c_runs_mean, c_runs_p99, c_runs_max;
     bool gpcnet;                         /* a GPCNeT canary victim: */
     bool gpcnet_bw;                      /*   its values are bandwidths */
     double g_avg_iso, g_p99_iso;         /*   GPCNeT's figures (us or */
@@ -188,6 +198,15 @@ struct impact_cell {
  * Empty samples give NaN. */
 void impact_cell_stats(struct impact_cell *c, const double *iso,
                        uint32_t n_iso, const double *con, uint32_t n_con,
+                       double *scratch);
+
+/* Fill a cell's per-placement figures from each run's mean iteration
+ * time (us) alone, iso_run[0..runs), and congested, con_run[0..runs)
+ * (NaN: not measured): C_r for every run with both, their mean, 99th
+ * percentile (type 7) and maximum (NaN without any). scratch holds
+ * 2 runs doubles. */
+void impact_runs_stats(struct impact_cell *c, const double *iso_run,
+                       const double *con_run, uint32_t runs,
                        double *scratch);
 
 /* A CSV field: a comma first if `comma`, then v with 6 decimals, or

@@ -38,7 +38,8 @@ void impact_csv_header(FILE *f)
                "median_isolated_us,median_congested_us,gpcnet_unit,"
                "gpcnet_avg_isolated,gpcnet_p99_isolated,"
                "gpcnet_avg_congested,gpcnet_p99_congested,"
-               "gpcnet_impact_avg,gpcnet_impact_p99\n");
+               "gpcnet_impact_avg,gpcnet_impact_p99,runs,impact_runs_mean,"
+               "impact_runs_p99,impact_runs_max\n");
 }
 
 void impact_csv_num(FILE *f, double v, bool comma)
@@ -76,6 +77,10 @@ void impact_csv_row(FILE *f, const struct impact_config *ic,
     } else {
         fputs(",,,,,,,", f);
     }
+    fprintf(f, ",%u", c->runs_n);
+    impact_csv_num(f, c->c_runs_mean, true);
+    impact_csv_num(f, c->c_runs_p99, true);
+    impact_csv_num(f, c->c_runs_max, true);
     fputc('\n', f);
 }
 
@@ -210,6 +215,26 @@ void impact_print_table(FILE *out, const struct impact_config *ic,
             fprintf(out, " %12s", b);
         }
         fputc('\n', out);
+    }
+    /* over placements (ICS'21 Fig. 5): with several runs, each run's C */
+    if (ic->runs > 1) {
+        fprintf(out, "\nruntime increase per placement (ICS'21 Fig. 5): C_r "
+                     "of each run (its mean congested / its mean isolated "
+                     "iteration, same nodes), over the %u runs\n",
+                ic->runs);
+        fprintf(out, "%-20s %-20s %6s %5s %8s %8s %8s\n", "victim",
+                "aggressor", "share", "runs", "mean", "p99", "max");
+        for (uint32_t i = 0; i < n; i++) {
+            const struct impact_cell *c = &cells[i];
+            char m[32], p[32], x[32];
+            fmt_c(m, sizeof m, c->c_runs_mean);
+            fmt_c(p, sizeof p, c->c_runs_p99);
+            fmt_c(x, sizeof x, c->c_runs_max);
+            fprintf(out, "%-20s %-20s %6.2f %5u %8s %8s %8s\n",
+                    ic->victim[c->victim].name,
+                    ic->aggressor[c->aggressor].name, ic->shares.v[c->share],
+                    c->runs_n, m, p, x);
+        }
     }
     /* GPCNeT's table per aggressor and share, as network_load_test
      * prints it after each of its runs */
