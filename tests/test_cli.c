@@ -923,9 +923,12 @@ static void test_run_creates_nested_output(void)
  * routing, short windows, two iterations a job, 0.1 ms of simulated
  * time at most; the checks are the real file's), in a few seconds at
  * most. Each must exit 0, write its probe, the files of its sections
- * and, with jobs, report.html. A new example is picked up by the glob. */
+ * and, with jobs, report.html; with gnuplot installed, none may say that
+ * gnuplot is missing (a cut-short run with nothing to plot says that
+ * instead). A new example is picked up by the glob. */
 static void test_run_examples(void)
 {
+    bool gnuplot = system("command -v gnuplot >/dev/null 2>&1") == 0;
     char pat[1024];
     snprintf(pat, sizeof pat, "%s", src_path("examples/*.cfg"));
     glob_t g;
@@ -954,6 +957,10 @@ static void test_run_examples(void)
             CHECK(exists(join(path, sizeof path, dir, "report.html")));
         if (traffic)
             CHECK(exists(join(path, sizeof path, dir, "traffic.csv")));
+        if (gnuplot && strstr(err, "gnuplot missing")) {
+            fprintf(stderr, "  %s: %s\n", cfg, err);
+            CHECK(!strstr(err, "gnuplot missing"));
+        }
         /* a sanitizer build is several times slower: a generous bound */
         if (wall > 30)
             fprintf(stderr, "  %s took %.1f s with --quick\n", cfg, wall);

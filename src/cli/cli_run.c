@@ -737,8 +737,13 @@ done:
             .seed = (uint64_t)e->info.seed,
             .table = n_runs > 1 ? stdout : NULL };
         bool drawn;
-        if (report_from_results(outdir, &info, &drawn, stderr) != 0)
+        int rrc = report_from_results(outdir, &info, &drawn, stderr);
+        if (rrc < 0)
             rc = -1;
+        else if (rrc == 1) /* not gnuplot's fault: say what it is */
+            fprintf(stderr, "  report: no counted iteration to plot (the "
+                            "runs ended before the jobs' counted "
+                            "iterations)\n");
         else if (!drawn)
             fprintf(stderr, "  report: the plot was not drawn (gnuplot "
                             "missing or failed: %s/report.log); `gnuplot "

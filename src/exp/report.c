@@ -1068,7 +1068,7 @@ int report_write(const char *dir, const struct report_info *info,
           h);
     if (fclose(h) != 0)
         return -1;
-    return 0;
+    return n ? 0 : 1;
 }
 
 /* ---- from the result files --------------------------------------------- */

@@ -142,8 +142,9 @@ struct report_info {
 
 /* Write the page, data and script into dir and run gnuplot on the
  * script (its messages into report.log). Returns 0 when the page was
- * written; -1 if a file could not be written (reported to err). *drawn
- * says whether the plot was drawn. */
+ * written, 1 when it was but no series had iterations (nothing to draw:
+ * the page says so), -1 if a file could not be written (reported to
+ * err). *drawn says whether the plot was drawn. */
 int report_write(const char *dir, const struct report_info *info,
                  const struct report_series *s, uint32_t n, bool *drawn,
                  FILE *err);
@@ -158,8 +159,8 @@ int report_write(const char *dir, const struct report_info *info,
  * variant_order = "shuffled" any may), the runs' model_corr averaged,
  * where the packets went pooled (variants.csv, jobs.csv for the
  * background jobs), then report_write.
- * Returns 0, or -1 (a file missing or
- * not as dfsim writes it: reported to err). */
+ * Returns report_write's 0 or 1, or -1 (a file missing or not as dfsim
+ * writes it: reported to err). */
 int report_from_results(const char *dir, const struct report_info *info,
                         bool *drawn, FILE *err);
 
