@@ -876,8 +876,6 @@ static void test_cli_sweep(void)
     }
     free(c1);
     free(c2);
-    unlink(p2);
-    rmdir(d2);
     /* the sweep's report (exp/traffic_report.h) */
     char rp[256];
     snprintf(rp, sizeof rp, "%s/report.html", d1);
@@ -889,19 +887,8 @@ static void test_cli_sweep(void)
         CHECK_STR_CONTAINS(page, "<td>0.1000</td>");
     }
     free(page);
-    static const char *const files[] = {
-        "traffic.csv", "probe.csv", "topology.json", "experiment.settings",
-        "report.html", "traffic.dat", "traffic.gp", "traffic.log",
-        "traffic_latency.svg", "traffic_accepted.svg", "traffic_paths.svg" };
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        char p[256];
-        snprintf(p, sizeof p, "%s/%s", d2, files[i]);
-        unlink(p);
-        snprintf(p, sizeof p, "%s/%s", d1, files[i]);
-        unlink(p);
-    }
-    rmdir(d2);
-    rmdir(d1);
+    rm_dir(d2); /* the second folder is inside the first */
+    rm_dir(d1);
 
     /* a bad section: exit 1, the message, nothing run */
     cfg = write_temp("sweep.cfg", "system = { name = \"cielo\"; };\n"
@@ -950,19 +937,6 @@ static unsigned count(const char *hay, const char *needle)
     for (const char *q = hay; (q = strstr(q, needle)) != NULL; q++)
         k++;
     return k;
-}
-
-static void remove_report(const char *dir)
-{
-    static const char *const files[] = {
-        "report.html", "traffic.dat", "traffic.gp", "traffic.log",
-        "traffic_latency.svg", "traffic_accepted.svg", "traffic_paths.svg" };
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        char p[256];
-        snprintf(p, sizeof p, "%s/%s", dir, files[i]);
-        unlink(p);
-    }
-    rmdir(dir);
 }
 
 /* Saturation read off points in any order; the page's statements, table
@@ -1041,7 +1015,7 @@ static void test_report(void)
         CHECK_EQ_U(count(page, "were not drawn"), have_gnuplot() ? 0 : 1);
     }
     free(page);
-    remove_report(dir);
+    rm_dir(dir);
 }
 
 const struct test_case tests_traffic[] = {
