@@ -59,10 +59,17 @@ static void test_deal_one_process(void)
     struct seen z = { .fail_at = -1 };
     CHECK_EQ_U(par_deal(4, 4, unit_run, unit_commit, &z), 0);
     CHECK_EQ_U(z.n_ran + z.n_committed, 0);
-    /* the owners of a deal over 3 ranks from unit 5 */
-    CHECK_EQ_U(par_owner(5, 5, 3), 0);
-    CHECK_EQ_U(par_owner(6, 5, 3), 1);
-    CHECK_EQ_U(par_owner(8, 5, 3), 0);
+    /* the owners of a deal over 3 ranks from unit 5: round robin, each
+     * round shifted by one */
+    static const int want[9] = { 0, 1, 2, 1, 2, 0, 2, 0, 1 };
+    for (uint32_t k = 0; k < 9; k++)
+        CHECK_EQ_U(par_owner(5 + k, 5, 3), want[k]);
+    /* units of two kinds alternating over 2 ranks: each rank gets both */
+    unsigned kinds[2][2] = { { 0, 0 }, { 0, 0 } };
+    for (uint32_t u = 0; u < 8; u++)
+        kinds[par_owner(u, 0, 2)][u % 2]++;
+    CHECK(kinds[0][0] == 2 && kinds[0][1] == 2 && kinds[1][0] == 2 &&
+          kinds[1][1] == 2);
 }
 
 /* ---- mpirun against one process ---------------------------------------- */
@@ -157,13 +164,14 @@ static void test_mpirun_same_files(void)
     CHECK_EQ_U(run_to(&f, 1, 2), 0);
     CHECK_STR_CONTAINS(out2, "runs dealt over 2 MPI ranks");
     CHECK(!strstr(out1, "MPI ranks"));
-    /* the second point and the second run were rank 1's, the others
-     * rank 0's */
+    /* the first point and the first run were rank 0's, the others rank
+     * 1's (par_owner: 0, 1, then the second round shifted) */
     CHECK_STR_CONTAINS(err2, "traffic 1/3 on rank 0:");
     CHECK_STR_CONTAINS(err2, "traffic 2/3 on rank 1:");
-    CHECK_STR_CONTAINS(err2, "traffic 3/3 on rank 0:");
+    CHECK_STR_CONTAINS(err2, "traffic 3/3 on rank 1:");
+    CHECK_STR_CONTAINS(err2, "run 1/3 (seed 5) on rank 0");
     CHECK_STR_CONTAINS(err2, "run 2/3 (seed 6) on rank 1");
-    CHECK_STR_CONTAINS(err2, "run 3/3 (seed 7) on rank 0");
+    CHECK_STR_CONTAINS(err2, "run 3/3 (seed 7) on rank 1");
     CHECK_STR_CONTAINS(err1, "run 2/3 (seed 6)\n");
     CHECK_EQ_U(same_files(a, b), 0);
     same_console(out1, out2, a, b);
@@ -273,8 +281,11 @@ static void test_mpirun_impact(void)
     CHECK_EQ_U(run_to(&f, 1, 2), 0);
     /* 2 runs x 2 controllers x (alone, beside the incast) */
     CHECK_STR_CONTAINS(out1, ": 8 simulations");
+    /* alone and beside the incast alternate; each rank gets both */
     CHECK_STR_CONTAINS(err2, "impact 1/8 on rank 0:");
-    CHECK_STR_CONTAINS(err2, "impact 8/8 on rank 1:");
+    CHECK_STR_CONTAINS(err2, "impact 2/8 on rank 1:");
+    CHECK_STR_CONTAINS(err2, "impact 3/8 on rank 1:");
+    CHECK_STR_CONTAINS(err2, "impact 4/8 on rank 0:");
     char path[4200];
     snprintf(path, sizeof path, "%s/controllers.csv", f.dir[1]);
     char *t4 = read_text(path);

@@ -5,8 +5,12 @@
  * The units of work of an experiment that do not depend on one another —
  * the points of a traffic sweep, the runs of a jobs list, the
  * simulations of an impact study (exp/impact.c) — are dealt in
- * turn: from the first unit not yet done, unit u goes to rank
- * (u - first) mod N. A rank runs its units in order and sends each
+ * turn: from the first unit not yet done, the k-th (k = u - first) goes
+ * to rank (k + floor(k / N)) mod N — round robin, shifted by one each
+ * round, so that a cost that repeats with the period N (an impact
+ * study's isolated and congested simulations alternate: with 2 ranks
+ * and one aggressor, plain round robin gave rank 1 every congested one)
+ * is spread over the ranks. A rank runs its units in order and sends each
  * finished unit's output (the rows it adds to the shared result files,
  * the text it prints) to rank 0, which writes the units in unit order:
  * the files are byte-identical to a single-process run's, and an
@@ -42,7 +46,8 @@ const char *par_where(void);
 /* The rank that runs unit u when the units from `first` on are dealt. */
 static inline int par_owner(uint32_t u, uint32_t first, int size)
 {
-    return (int)((u - first) % (uint32_t)size);
+    uint32_t k = u - first, n = (uint32_t)size;
+    return (int)((k + k / n) % n);
 }
 
 /* Every rank's rc taken together (every rank calls it at the same
