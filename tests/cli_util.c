@@ -136,6 +136,11 @@ const char *write_temp(const char *name, const char *text)
     return p;
 }
 
+bool have_gnuplot(void)
+{
+    return system("command -v gnuplot >/dev/null 2>&1") == 0;
+}
+
 void rm_dir(const char *dir)
 {
     char pat[4200];

@@ -10,6 +10,7 @@
 #define DFSIM_TEST_H
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -81,6 +82,10 @@ char *read_text(const char *path);
 
 /* Remove folder dir and the files in it (tests' scratch folders). */
 void rm_dir(const char *dir);
+
+/* Whether gnuplot can be run here (make deps installs it): the reports'
+ * figures are drawn only then. */
+bool have_gnuplot(void);
 
 /* Start build/dfsim (or $DFSIM_BIN) with arguments, stdout to /dev/null;
  * once file `watch` holds `lines` complete lines, send it signal `sig`;

@@ -928,7 +928,7 @@ static void test_run_creates_nested_output(void)
  * instead). A new example is picked up by the glob. */
 static void test_run_examples(void)
 {
-    bool gnuplot = system("command -v gnuplot >/dev/null 2>&1") == 0;
+    bool gnuplot = have_gnuplot();
     char pat[1024];
     snprintf(pat, sizeof pat, "%s", src_path("examples/*.cfg"));
     glob_t g;

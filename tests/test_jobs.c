@@ -1105,12 +1105,6 @@ static void test_runs_resume(void)
     unlink(cfg);
 }
 
-/* Whether gnuplot can be run here (make deps installs it). */
-static bool have_gnuplot(void)
-{
-    return system("command -v gnuplot >/dev/null 2>&1") == 0;
-}
-
 /* The normalised box plot's axis: it ends above the highest whisker
  * (type 7 quartiles of 1, 1, 1, 1.1, 1.2, 25: Q1 1, Q3 1.175, the upper
  * whisker at 1.2 <= Q3 + 1.5 IQR = 1.4375; 1.08 x 1.2 = 1.296), so the

@@ -926,11 +926,6 @@ static struct traffic_point point(const char *routing, double load,
     return q;
 }
 
-static bool have_gnuplot(void)
-{
-    return system("command -v gnuplot >/dev/null 2>&1") == 0;
-}
-
 static unsigned count(const char *hay, const char *needle)
 {
     unsigned k = 0;

@@ -42,14 +42,17 @@ static uint32_t points_of(const struct traffic_point *pt, uint32_t n,
     return k;
 }
 
-/* The first saturated point among idx[0..k) (sorted by load), or k. */
-static uint32_t first_saturated(const struct traffic_point *pt,
-                                const uint32_t *idx, uint32_t k)
+/* traffic_saturation with the index room the caller has (n). */
+static uint32_t saturation_in(const struct traffic_point *pt, uint32_t n,
+                              const char *routing, uint32_t *idx,
+                              double *below, double *at)
 {
-    uint32_t j = 0;
+    uint32_t k = points_of(pt, n, routing, idx), j = 0;
     while (j < k && !pt[idx[j]].r.saturated)
         j++;
-    return j;
+    *at = j < k ? pt[idx[j]].load : -1;
+    *below = j > 0 ? pt[idx[j - 1]].load : -1;
+    return k;
 }
 
 uint32_t traffic_saturation(const struct traffic_point *pt, uint32_t n,
@@ -57,14 +60,7 @@ uint32_t traffic_saturation(const struct traffic_point *pt, uint32_t n,
 {
     *below = *at = -1;
     uint32_t *idx = malloc((n ? n : 1) * sizeof *idx);
-    if (!idx)
-        return 0;
-    uint32_t k = points_of(pt, n, routing, idx);
-    uint32_t j = first_saturated(pt, idx, k);
-    if (j < k)
-        *at = pt[idx[j]].load;
-    if (j > 0)
-        *below = pt[idx[j - 1]].load;
+    uint32_t k = idx ? saturation_in(pt, n, routing, idx, below, at) : 0;
     free(idx);
     return k;
 }
@@ -199,14 +195,14 @@ int traffic_report_write(const char *dir,
                          bool *drawn, FILE *err)
 {
     *drawn = false;
+    int rc = -1;
+    FILE *dat = NULL, *gp = NULL, *h = NULL;
     const char **names = malloc((n ? n : 1) * sizeof *names);
     uint32_t *idx = malloc((n ? n : 1) * sizeof *idx);
     if (!names || !idx) {
-        free(names);
-        free(idx);
         if (err)
             fprintf(err, "dfsim: out of memory\n");
-        return -1;
+        goto out;
     }
     uint32_t n_names = routings_of(pt, n, names);
     double xmax = 0, ymax = 0;
@@ -221,28 +217,21 @@ int traffic_report_write(const char *dir,
     xmax = xmax > 0 ? 1.05 * xmax : 1;
     ymax = ymax > 0 ? 1.05 * ymax : 1;
 
-    FILE *dat = report_open(dir, "traffic.dat", err);
-    FILE *gp = dat ? report_open(dir, "traffic.gp", err) : NULL;
-    if (!gp) {
-        if (dat)
-            fclose(dat);
-        free(names);
-        free(idx);
-        return -1;
-    }
+    dat = report_open(dir, "traffic.dat", err);
+    gp = dat ? report_open(dir, "traffic.gp", err) : NULL;
+    if (!gp)
+        goto out;
     write_dat(dat, pt, names, n_names, n, idx);
     write_gp(gp, names, n_names, xmax, ymax, measured);
     bool ok = fclose(dat) == 0;
     ok = fclose(gp) == 0 && ok;
+    dat = gp = NULL;
     *drawn = ok && n > 0 &&
              report_gnuplot(dir, "traffic.gp", "traffic.log") == 0;
 
-    FILE *h = report_open(dir, info->page, err);
-    if (!h) {
-        free(names);
-        free(idx);
-        return -1;
-    }
+    h = report_open(dir, info->page, err);
+    if (!h)
+        goto out;
     report_html_head(h, info->title, info->description, "62em", 1);
     fputs("<p>Synthetic traffic on ", h);
     report_html_str(h, info->system);
@@ -258,7 +247,7 @@ int traffic_report_write(const char *dir,
     fputs("<h2>Saturation</h2>\n<ul>\n", h);
     for (uint32_t v = 0; v < n_names; v++) {
         double below, at;
-        traffic_saturation(pt, n, names[v], &below, &at);
+        saturation_in(pt, n, names[v], idx, &below, &at);
         fputs("<li>", h);
         report_html_str(h, names[v]);
         if (at < 0)
@@ -324,13 +313,20 @@ int traffic_report_write(const char *dir,
         }
     }
     fputs("</table>\n</body></html>\n", h);
+    ok = fclose(h) == 0 && ok;
+    h = NULL;
+    if (ok)
+        rc = 0;
+    else if (err)
+        fprintf(err, "dfsim: cannot write the traffic report in %s\n", dir);
+out:
+    if (dat)
+        fclose(dat);
+    if (gp)
+        fclose(gp);
+    if (h)
+        fclose(h);
     free(names);
     free(idx);
-    if (fclose(h) != 0 || !ok) {
-        if (err)
-            fprintf(err, "dfsim: cannot write the traffic report in %s\n",
-                    dir);
-        return -1;
-    }
-    return 0;
+    return rc;
 }
