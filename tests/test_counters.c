@@ -337,9 +337,11 @@ static void test_idle_network_no_stalls(void)
 
 /* Symmetric GET traffic, as in an alltoall above the rendezvous size: NIC
  * `a` answers 64 KiB GETs from the four NICs of a neighbour router, whose
- * single green link then backs a's responses up into a's NIC, while a
- * GETs 64 KiB of its own from another router. a's requests wait behind
- * its held responses on the path they share: back-pressure that
+ * single green link then backs a's responses up into a's NIC; once they
+ * are backed up, a GETs 64 KiB of its own from another router. a's
+ * requests take turns with its held responses on the path they share (the
+ * NIC serves its request and response queues in turn), so each waits
+ * while the response ahead of it is held: back-pressure that
  * REQ_STALLED counts. The ORB's RSP_STALLED counts the responses coming
  * back to a (none held: the NIC sinks at line rate), so the SC'19
  * library's s = (REQ_STALLED - RSP_STALLED) / REQ_FLITS keeps those
@@ -364,6 +366,12 @@ static void test_get_exchange_stalls(void)
     CHECK(r1 != ra && r2 != ra && r1 != r2);
     for (uint32_t k = 4; k < 8; k++)
         net_send(&h.n, k, a, NET_GET, 64 * 1024, (uint8_t)mode, 0);
+    sim_run(&h.s, 5 * SIMTIME_US);
+    struct ctr_ref out;
+    CHECK(ctr_find(&h.n, ra, a, "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED",
+                   &out) == 0);
+    out.cls = 1;
+    CHECK(ctr_value(&h.n, &out) > 0); /* a's responses are held by now */
     net_send(&h.n, a, 8, NET_GET, 64 * 1024, (uint8_t)mode, 0);
     sim_run(&h.s, SIMTIME_MAX);
     uint64_t rq = val(&h, ra, a, "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED");
@@ -377,10 +385,6 @@ static void test_get_exchange_stalls(void)
                1024u * 5);
     CHECK_EQ_U(rs, 0);
     /* a's outgoing responses were held back, by the generic counter */
-    struct ctr_ref out;
-    CHECK(ctr_find(&h.n, ra, a, "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED",
-                   &out) == 0);
-    out.cls = 1;
     uint64_t held = ctr_value(&h.n, &out);
     fprintf(stderr, "  GET exchange: a's requests stalled %llu cycles "
             "(%.2f per flit), its outgoing responses %llu\n",

@@ -134,6 +134,12 @@ static const struct cfg_key net_keys[] = {
     NET_U32("nic_rsp_slots", nic_rsp_slots, 0, 1 << 20,
             "requests a NIC takes before it has answered them; more wait "
             "in the network (256; Slingshot 0 = unbounded)"),
+    { .name = "nic_arbitration", .type = CFG_CHOICE,
+      .offset = offsetof(struct net_config, nic_arbitration),
+      .choices = net_nic_arb_names,
+      .help = "how a NIC orders requests and responses ready together on "
+              "the path they share: round-robin (they take turns) or "
+              "responses-first (round-robin)" },
     NET_U32("max_payload", max_payload, 1, 65535,
             "data bytes per packet (Aries, dragonfly, torus 64; Slingshot "
             "4096)"),
@@ -668,6 +674,8 @@ static void net_from_file(const struct experiment *e, const struct topo *t,
         p->max_outstanding = c->max_outstanding;
     if (HAS("nic_rsp_slots"))
         p->nic_rsp_slots = c->nic_rsp_slots;
+    if (HAS("nic_arbitration"))
+        p->nic_arb = (uint8_t)net_nic_arb_find(c->nic_arbitration);
     if (HAS("max_payload"))
         p->max_payload = c->max_payload;
     if (HAS("aries_load"))

@@ -34,6 +34,8 @@ struct net_nic {
                                     responses (always counted: the offered
                                     load of a job, exp/offered.h) */
     uint64_t inj_data;           /* data bytes they carried */
+    bool req_turn;               /* with both a request and a response
+                                    ready, the request goes next */
 };
 
 /* ---- parameters --------------------------------------------------- */
@@ -42,6 +44,9 @@ const char *const net_router_names[] = { "tiled", "input-queued", "voq",
                                          NULL };
 
 const char *const net_aries_load_names[] = { "credit", "occupancy", NULL };
+
+const char *const net_nic_arb_names[] = { "round-robin", "responses-first",
+                                          NULL };
 
 static int name_index(const char *const *names, const char *name)
 {
@@ -59,6 +64,11 @@ int net_router_find(const char *name)
 int net_aries_load_find(const char *name)
 {
     return name_index(net_aries_load_names, name);
+}
+
+int net_nic_arb_find(const char *name)
+{
+    return name_index(net_nic_arb_names, name);
 }
 
 void net_params_defaults(struct net_params *p, const struct topo *t)
@@ -532,7 +542,8 @@ static inline void stall_set(simtime *since, simtime *acc, bool on,
     if (on && *since == SIMTIME_MAX)
         *since = now;
     else if (!on && *since != SIMTIME_MAX) {
-        *acc += now - *since;
+        if (now > *since) /* an interval opened ahead (nic_try) */
+            *acc += now - *since;
         *since = SIMTIME_MAX;
     }
 }
@@ -1308,24 +1319,25 @@ static void nic_blocked(struct net *n, uint32_t nic, uint32_t cls,
                   starved, n->s->now);
 }
 
-/* Whether NIC c's next request could go at `now` but for the injection
- * path: a message waiting, within the outstanding limit, its stream
- * free. */
+/* When NIC c's next request could go but for the injection path (a
+ * message waiting, within the outstanding limit, admitted at `now`): when
+ * its stream is free, SIMTIME_MAX if none could. */
 static uint32_t req_pick(struct net *n, uint32_t nic, simtime now,
                          uint32_t *prev, simtime *retry);
 
-static bool req_ready(struct net *n, uint32_t nic, simtime now)
+static simtime req_ready_at(struct net *n, uint32_t nic, simtime now)
 {
     const struct net_nic *c = &n->nic[nic];
     uint32_t prev;
     simtime retry;
     if (c->req_head == NET_NONE || c->outstanding >= n->p.max_outstanding)
-        return false;
+        return SIMTIME_MAX;
     uint32_t mid = req_pick(n, nic, now, &prev, &retry);
     if (mid == NET_NONE)
-        return false;
+        return SIMTIME_MAX;
     const struct message *m = &n->msg[mid];
-    return *nic_rate_timer((struct net_nic *)c, PKT_REQ, m->op) <= now;
+    simtime t = *nic_rate_timer((struct net_nic *)c, PKT_REQ, m->op);
+    return t > now ? t : now;
 }
 
 /* The message NIC `nic` serves next: without congestion control the
@@ -1369,14 +1381,16 @@ static void cc_ticks(struct net *n, simtime now)
     }
 }
 
-/* Inject what NIC `nic` can inject now: responses first, then the next
+/* Inject what NIC `nic` can inject now: its responses and the next
  * request of the oldest message, within the outstanding-request limit and
  * the injection rate (a packet whose read or write stream is busy waits;
  * one of the other stream may go). Requests and responses share the path
  * into the network (XC white paper, "Aries Performance": with symmetric
- * traffic "requests and responses share data paths"): a response held
- * back by back-pressure holds back the requests behind it too, and a
- * request ready to go counts those cycles as stalled as well
+ * traffic "requests and responses share data paths"); with both ready
+ * they take turns (`nic_arbitration` "round-robin"; "responses-first":
+ * a ready response always goes first). A response held back by
+ * back-pressure in its turn holds back the request behind it too, and
+ * that request counts the cycles from when it is ready as stalled
  * (AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED: "a ready-to-forward flit
  * is not forwarded because of back-pressure", SC'19 §2.3). The ORB's
  * RSP_STALLED, which the SC'19 library subtracts (REMOVE_SRIN), counts
@@ -1403,20 +1417,29 @@ static void nic_try(struct net *n, uint32_t nic)
             if (t > now)
                 rate_wait = t;
         }
-        if (c->rsp_head != NET_NONE && rate_wait == SIMTIME_MAX) {
+        bool rsp_ready = c->rsp_head != NET_NONE &&
+                         rate_wait == SIMTIME_MAX;
+        if (rsp_ready && !(c->req_turn && req_ready_at(n, nic, now) == now &&
+                           n->p.nic_arb == NET_NIC_ARB_ROUND_ROBIN)) {
             uint32_t id = c->rsp_head;
             struct packet *p = &n->pkt[id];
             uint32_t port = nic_port(n, nic, p->vc, p->flits, &soon,
                                      &starved);
             if (port == NET_NONE) {
                 nic_blocked(n, nic, PKT_RSP, starved);
-                nic_blocked(n, nic, PKT_REQ,
-                            starved && req_ready(n, nic, now));
+                /* the next request, when ready, waits for its turn */
+                simtime rt = req_ready_at(n, nic, now);
+                bool on = starved && rt != SIMTIME_MAX;
+                if (n->ct.nic)
+                    stall_set(&n->ct.nic[nic].since[PKT_REQ],
+                              &n->ct.nic[nic].stall[PKT_REQ], on,
+                              on ? rt : now);
                 if (soon != SIMTIME_MAX)
                     nic_wake_at(n, nic, soon);
                 return; /* else a credit return will wake us */
             }
             c->rsp_head = p->next;
+            c->req_turn = true;
             nic_inject(n, nic, id, port);
             continue;
         }
@@ -1454,6 +1477,10 @@ static void nic_try(struct net *n, uint32_t nic)
         uint32_t port = nic_port(n, nic, vc0, flits, &soon, &starved);
         if (port == NET_NONE) {
             nic_blocked(n, nic, PKT_REQ, starved);
+            if (rsp_ready) { /* the response may go instead */
+                c->req_turn = false;
+                continue;
+            }
             if (soon != SIMTIME_MAX)
                 nic_wake_at(n, nic, soon);
             return;
@@ -1484,6 +1511,7 @@ static void nic_try(struct net *n, uint32_t nic)
                 c->req_tail = prev;
         }
         c->outstanding++;
+        c->req_turn = false;
         nic_inject(n, nic, id, port);
         if (n->cc_on)
             n->p.cc->sent(n->cc_st, &n->pkt[id], now);

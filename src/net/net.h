@@ -17,8 +17,8 @@
  *    GET requests), on the least busy of its endpoint
  *    ports (Aries: the Netlink spreads a NIC pair's packets over their four
  *    processor tiles packet by packet), with at most `max_outstanding`
- *    requests awaiting their response (Aries: 1024, SC'19 §2.1). Responses
- *    are injected before requests.
+ *    requests awaiting their response (Aries: 1024, SC'19 §2.1). Requests
+ *    and responses ready together take turns (`nic_arb`).
  *  - Routers are input-buffered, with `vcs` virtual channels per class and
  *    two classes (requests on VCs 0..vcs-1, responses on vcs..2vcs-1: Aries
  *    has 4 + 4), buffers and credits counted in flits, virtual cut-through
@@ -148,6 +148,21 @@ enum net_aries_load {
 extern const char *const net_aries_load_names[];
 int net_aries_load_find(const char *name);
 
+/* How a NIC orders its requests and responses onto the path they share
+ * into the network (`nic_arbitration`; not public for any of the NICs):
+ *  round-robin      with both ready, they take turns (the default: the
+ *                   white paper's bidirectional bandwidth, above 15 GB/s,
+ *                   holds at every message size, GET rendezvous included)
+ *  responses-first  a ready response always goes first (dfsim's earlier
+ *                   model: a NIC answering GETs starves its own requests;
+ *                   osu_bibw reached 8.6 GB/s at 16 KiB) */
+enum net_nic_arb {
+    NET_NIC_ARB_ROUND_ROBIN,
+    NET_NIC_ARB_RESPONSES_FIRST,
+};
+extern const char *const net_nic_arb_names[];
+int net_nic_arb_find(const char *name);
+
 /* The router called `name`, or -1. */
 int net_router_find(const char *name);
 
@@ -242,6 +257,7 @@ struct net_params {
     uint32_t nic_rsp_slots;   /* requests a NIC holds whose response it has
                                  not yet injected; a request finding none
                                  free waits in its router (0: unbounded) */
+    uint8_t nic_arb;          /* enum net_nic_arb */
     /* routers and links */
     simtime router_delay;     /* pipeline delay per router crossed */
     uint32_t vcs;             /* VCs per class (requests, responses) */
