@@ -138,8 +138,9 @@ static const struct cfg_key net_keys[] = {
       .offset = offsetof(struct net_config, nic_arbitration),
       .choices = net_nic_arb_names,
       .help = "how a NIC orders requests and responses ready together on "
-              "the path they share: round-robin (they take turns) or "
-              "responses-first (round-robin)" },
+              "the path they share: round-robin, they take turns, or "
+              "responses-first, a ready response always goes first "
+              "(round-robin)" },
     NET_U32("max_payload", max_payload, 1, 65535,
             "data bytes per packet (Aries, dragonfly, torus 64; Slingshot "
             "4096)"),

@@ -1454,6 +1454,10 @@ static void nic_try(struct net *n, uint32_t nic)
             simtime retry;
             cc_ticks(n, now);
             mid = req_pick(n, nic, now, &prev, &retry);
+            if (mid == NET_NONE && rsp_ready) { /* the ticks held it */
+                c->req_turn = false;
+                continue;
+            }
             if (mid == NET_NONE) { /* every pair it looked at held back */
                 if (rate_wait < retry)
                     retry = rate_wait;
