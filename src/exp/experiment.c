@@ -57,6 +57,11 @@ static const struct cfg_key system_keys[] = {
       .offset = offsetof(struct net_config, field), .min = lo, .max = hi,   \
       .help = text }
 
+#define NET_CHOICE(key, field, names, text)                                  \
+    { .name = key, .type = CFG_CHOICE,                                       \
+      .offset = offsetof(struct net_config, field), .choices = names,       \
+      .help = text }
+
 #define NET_FLOAT(key, field, lo, hi, text)                                  \
     { .name = key, .type = CFG_FLOAT,                                        \
       .offset = offsetof(struct net_config, field), .fmin = lo, .fmax = hi, \
@@ -100,13 +105,11 @@ static const struct cfg_key net_keys[] = {
             "input buffer per VC between groups, flits (family default)"),
     NET_U32("buffer_endpoint", buffer_endpoint, 1, 1 << 24,
             "input buffer per VC from a NIC, flits (family default)"),
-    { .name = "router", .type = CFG_CHOICE,
-      .offset = offsetof(struct net_config, router),
-      .choices = net_router_names,
-      .help = "router buffering: tiled (row buffers per input, VC and "
-              "tile column: Aries, Gemini, dragonfly), input-queued (a "
-              "blocked head blocks its VC), voq (virtual output queues: "
-              "Slingshot)" },
+    NET_CHOICE("router", router, net_router_names,
+               "router buffering: tiled (row buffers per input, VC and "
+               "tile column: Aries, Gemini, dragonfly), input-queued (a "
+               "blocked head blocks its VC), voq (virtual output queues: "
+               "Slingshot)"),
     NET_U32("row_buffer", row_buffer, 1, 1 << 24,
             "tiled routers: flits a row buffer holds (2 largest packets)"),
     NET_U32("col_buffer", col_buffer, 1, 1 << 24,
@@ -134,23 +137,19 @@ static const struct cfg_key net_keys[] = {
     NET_U32("nic_rsp_slots", nic_rsp_slots, 0, 1 << 20,
             "requests a NIC takes before it has answered them; more wait "
             "in the network (256; Slingshot 0 = unbounded)"),
-    { .name = "nic_arbitration", .type = CFG_CHOICE,
-      .offset = offsetof(struct net_config, nic_arbitration),
-      .choices = net_nic_arb_names,
-      .help = "how a NIC orders requests and responses ready together on "
-              "the path they share: round-robin, they take turns, or "
-              "responses-first, a ready response always goes first "
-              "(round-robin)" },
+    NET_CHOICE("nic_arbitration", nic_arbitration, net_nic_arb_names,
+               "how a NIC orders requests and responses ready together on "
+               "the path they share: round-robin, they take turns, or "
+               "responses-first, a ready response always goes first "
+               "(round-robin)"),
     NET_U32("max_payload", max_payload, 1, 65535,
             "data bytes per packet (Aries, dragonfly, torus 64; Slingshot "
             "4096)"),
-    { .name = "aries_load", .type = CFG_CHOICE,
-      .offset = offsetof(struct net_config, aries_load),
-      .choices = net_aries_load_names,
-      .help = "what ADAPTIVE_k compares: credit (near-end queue + credits "
-              "in use beyond the link's own + the published load of the "
-              "global link ahead) or occupancy (near-end queue + the next "
-              "router's published input occupancy) (credit)" },
+    NET_CHOICE("aries_load", aries_load, net_aries_load_names,
+               "what ADAPTIVE_k compares: credit (near-end queue + credits "
+               "in use beyond the link's own + the published load of the "
+               "global link ahead) or occupancy (near-end queue + the next "
+               "router's published input occupancy) (credit)"),
     NET_U32("load_quantum", load_quantum, 1, 1 << 20,
             "ADAPTIVE_k: flits of near-end queue per congestion level (one "
             "full request packet)"),

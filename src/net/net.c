@@ -1311,12 +1311,18 @@ static void nic_inject(struct net *n, uint32_t nic, uint32_t id,
 /* NIC `nic` could not inject its next packet of class cls: back-pressure
  * (a stall) if it lacks credits (`starved`), not if its ports are only
  * busy. */
-static void nic_blocked(struct net *n, uint32_t nic, uint32_t cls,
-                        bool starved)
+static void nic_blocked_from(struct net *n, uint32_t nic, uint32_t cls,
+                             bool starved, simtime from)
 {
     if (n->ct.nic)
         stall_set(&n->ct.nic[nic].since[cls], &n->ct.nic[nic].stall[cls],
-                  starved, n->s->now);
+                  starved, from);
+}
+
+static void nic_blocked(struct net *n, uint32_t nic, uint32_t cls,
+                        bool starved)
+{
+    nic_blocked_from(n, nic, cls, starved, n->s->now);
 }
 
 /* When NIC c's next request could go but for the injection path (a
@@ -1419,21 +1425,20 @@ static void nic_try(struct net *n, uint32_t nic)
         }
         bool rsp_ready = c->rsp_head != NET_NONE &&
                          rate_wait == SIMTIME_MAX;
-        if (rsp_ready && !(c->req_turn && req_ready_at(n, nic, now) == now &&
-                           n->p.nic_arb == NET_NIC_ARB_ROUND_ROBIN)) {
+        bool req_first = rsp_ready && c->req_turn &&
+                         n->p.nic_arb == NET_NIC_ARB_ROUND_ROBIN &&
+                         req_ready_at(n, nic, now) == now;
+        if (rsp_ready && !req_first) {
             uint32_t id = c->rsp_head;
             struct packet *p = &n->pkt[id];
             uint32_t port = nic_port(n, nic, p->vc, p->flits, &soon,
                                      &starved);
             if (port == NET_NONE) {
                 nic_blocked(n, nic, PKT_RSP, starved);
-                /* the next request, when ready, waits for its turn */
+                /* the next request, from when it is ready, waits too */
                 simtime rt = req_ready_at(n, nic, now);
                 bool on = starved && rt != SIMTIME_MAX;
-                if (n->ct.nic)
-                    stall_set(&n->ct.nic[nic].since[PKT_REQ],
-                              &n->ct.nic[nic].stall[PKT_REQ], on,
-                              on ? rt : now);
+                nic_blocked_from(n, nic, PKT_REQ, on, on ? rt : now);
                 if (soon != SIMTIME_MAX)
                     nic_wake_at(n, nic, soon);
                 return; /* else a credit return will wake us */
