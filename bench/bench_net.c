@@ -57,13 +57,16 @@ struct config {
 };
 
 /* The recorded hashes, full-length and --quick (configurations 4 and 5
- * run configuration 1's traffic: the same hash). */
-#define HASH_1 0xbd281092b39e53efULL
-#define HASH_2 0x2d03e9114761b03cULL
-#define HASH_3 0x59daeab9be8644c5ULL
+ * run configuration 1's traffic: the same hash). Last changed by the
+ * NIC's request/response arbitration (nic_arbitration "round-robin": a
+ * NIC with both ready now alternates them; --quick configuration 1 never
+ * has both ready at once, so its hash stayed). */
+#define HASH_1 0x81fd1dc276f08732ULL
+#define HASH_2 0xae67b51cf5116e9eULL
+#define HASH_3 0x7b1c6354bbb7e409ULL
 #define QHASH_1 0xae287dc5fcc3aab8ULL
-#define QHASH_2 0x1829c34cf82a9c8aULL
-#define QHASH_3 0x189e8bb44b39eb3eULL
+#define QHASH_2 0x2c228b493783d853ULL
+#define QHASH_3 0xf00120e8ca99a1b4ULL
 
 static double peak_mib(void)
 {
