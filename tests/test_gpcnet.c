@@ -359,14 +359,16 @@ static void test_statistics(void)
     CHECK_NEAR(gpcnet_value(&p, 16, SIMTIME_MS), 4096.0 * 15 / 1048.576,
                1e-9);
 
-    /* a job's iterations: ends at 2, 5, 6 us from a start at 0: 2, 3, 1 us
-     * per iteration, rr-latency halves them */
+    /* a job's iterations (dmpi_collect's iter_time): 2, 3, 1 us,
+     * rr-latency halves them */
     gpcnet_defaults(&p, GPCNET_RR_LATENCY);
     struct gpcnet g;
     char err[128];
     CHECK(gpcnet_init(&g, &p, 4, err, sizeof err) == 0);
     simtime ends[3] = { 2 * SIMTIME_US, 5 * SIMTIME_US, 6 * SIMTIME_US };
-    struct dmpi_job_result r = { .start = 0, .n_iter = 3, .iter_end = ends };
+    simtime times[3] = { 2 * SIMTIME_US, 3 * SIMTIME_US, 1 * SIMTIME_US };
+    struct dmpi_job_result r = { .start = 0, .n_iter = 3, .iter_end = ends,
+                                 .iter_time = times };
     CHECK(gpcnet_summarize_job(&g, &r, &s) == 0);
     CHECK_NEAR(s.avg, 1.0, 1e-12);
     CHECK_EQ_U(s.n, 3);

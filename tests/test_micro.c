@@ -10,15 +10,22 @@
 #include "route/route.h"
 #include "test.h"
 
-/* Drain every op of rank r. */
-static uint32_t drain(struct micro *mb, uint32_t r, struct dmpi_op *ops,
-                      uint32_t cap)
+/* Drain every op of rank r, `batch` at a time. */
+static uint32_t drain_by(struct micro *mb, uint32_t r, struct dmpi_op *ops,
+                         uint32_t cap, uint32_t batch)
 {
     struct dmpi_app a = micro_app(mb);
     uint32_t n = 0, k;
-    while (n < cap && (k = a.next(a.ctx, r, ops + n, 7)) > 0)
-        n += k; /* odd batches: iterations straddle calls */
+    while (n + batch <= cap && (k = a.next(a.ctx, r, ops + n, batch)) > 0)
+        n += k;
     return n;
+}
+
+/* The same in batches of 7: the streams' iterations straddle calls. */
+static uint32_t drain(struct micro *mb, uint32_t r, struct dmpi_op *ops,
+                      uint32_t cap)
+{
+    return drain_by(mb, r, ops, cap, 7);
 }
 
 /* The op streams of osu_bw and osu_bibw, fetched in small batches. */
@@ -303,7 +310,103 @@ static void test_route_hook(void)
     CHECK_EQ_U(l.a2a, 0);
 }
 
+/* blink's pw-ping-pong_b as ops: barrier, then the first half pings
+ * (timed) and serves, the second half serves then pings (timed); tag 0
+ * out, 1 back; an odd rank out only joins the barrier. */
+static void test_pw_pingpong_ops(void)
+{
+    struct dmpi_op ops[64];
+    struct micro mb;
+    char err[128];
+    struct micro_params p = { .kind = MICRO_PW_PINGPONG, .bytes = 8,
+                              .iterations = 2 };
+    CHECK(micro_init(&mb, &p, 5, err, sizeof err) == 0);
+    static const uint8_t first[] = { DMPI_BARRIER, DMPI_TSTART, DMPI_SEND,
+                                     DMPI_RECV,    DMPI_TSTOP,  DMPI_RECV,
+                                     DMPI_SEND,    DMPI_MARK };
+    static const uint8_t second[] = { DMPI_BARRIER, DMPI_RECV,  DMPI_SEND,
+                                      DMPI_TSTART,  DMPI_SEND,  DMPI_RECV,
+                                      DMPI_TSTOP,   DMPI_MARK };
+    for (uint32_t r = 0; r < 4; r++) {
+        const uint8_t *want = r < 2 ? first : second;
+        /* whole iterations: fewer than 9 free slots get none */
+        CHECK_EQ_U(drain_by(&mb, r, ops, 64, 8), 0);
+        uint32_t n = drain_by(&mb, r, ops, 64, 9);
+        CHECK_EQ_U(n, 16);
+        for (uint32_t i = 0; i < n; i++) {
+            const struct dmpi_op *o = &ops[i];
+            CHECK_EQ_U(o->code, want[i % 8]);
+            if (o->code == DMPI_SEND || o->code == DMPI_RECV) {
+                CHECK_EQ_U(o->peer, r < 2 ? r + 2 : r - 2);
+                CHECK_EQ_U(o->bytes, 8);
+                /* each ping leaves with tag 0, its reply with tag 1 */
+                uint32_t j = i % 8;
+                bool reply = r < 2 ? j == 3 || j == 6 : j == 2 || j == 5;
+                CHECK_EQ_U(o->tag, reply ? 1 : 0);
+            }
+            if (o->code == DMPI_MARK)
+                CHECK_EQ_U(o->arg, i / 8);
+        }
+    }
+    uint32_t n = drain_by(&mb, 4, ops, 64, 9);
+    CHECK_EQ_U(n, 4);
+    CHECK(ops[0].code == DMPI_BARRIER && ops[1].code == DMPI_MARK);
+    micro_free(&mb);
+    CHECK(micro_init(&mb, &p, 1, err, sizeof err) != 0);
+    CHECK_STR_CONTAINS(err, "2 ranks");
+}
+
+/* The timed iterations (mpi.h): a pw-pingpong's iteration is the slower
+ * pair's round trip, not the barrier, not the other half's turn. Four
+ * ranks on xc-12cab: pair (0, 2) one hop apart in a chassis, pair (1, 3)
+ * in two groups. Its iteration time is that of a ping-pong between the
+ * far pair's nodes alone, give or take the barrier's exit skew (one
+ * message), well below the span between iteration ends (barrier and both
+ * turns), and above the near pair's round trip. */
+static void test_pw_pingpong_timed(void)
+{
+    struct micro_params pp = { .kind = MICRO_PINGPONG, .bytes = 8,
+                               .iterations = 6, .peer = 1 };
+    double near = iter_ns(0, 1, pp), far = iter_ns(2, 300, pp);
+    struct mpi_h h;
+    if (mpi_h_setup(&h, "xc-12cab", false) != 0) {
+        CHECK(!"setup");
+        mpi_h_teardown(&h);
+        return;
+    }
+    uint32_t nodes[4] = { mpi_h_node_on(&h.t, 0), mpi_h_node_on(&h.t, 2),
+                          mpi_h_node_on(&h.t, 1), mpi_h_node_on(&h.t, 300) };
+    struct micro mb;
+    char err[128];
+    struct micro_params p = { .kind = MICRO_PW_PINGPONG, .bytes = 8,
+                              .iterations = 6 };
+    CHECK(micro_init(&mb, &p, 4, err, sizeof err) == 0);
+    struct dmpi_job_spec js = { .name = "pw", .nodes = nodes, .n_nodes = 4,
+                                .ppn = 1, .app = micro_app(&mb) };
+    double timed = 0, span = 0;
+    if (mpi_h_start(&h, NULL, &js, 1) == 0 && mpi_h_run(&h) == 0) {
+        const struct dmpi_job_result *r = &h.m.res[0];
+        CHECK_EQ_U(r->n_iter, p.iterations);
+        for (uint32_t k = 1; k < r->n_iter; k++) {
+            timed += (double)r->iter_time[k];
+            span += (double)(r->iter_end[k] - r->iter_end[k - 1]);
+        }
+        timed /= (r->n_iter - 1) * (double)SIMTIME_NS;
+        span /= (r->n_iter - 1) * (double)SIMTIME_NS;
+    }
+    micro_free(&mb);
+    mpi_h_teardown(&h);
+    fprintf(stderr, "  pw-pingpong 8 B: iteration %.0f ns (span %.0f); "
+            "ping-pong alone: far pair %.0f, near pair %.0f ns\n", timed,
+            span, far, near);
+    CHECK(timed > 0.95 * far && timed < 1.5 * far);
+    CHECK(timed > 1.2 * near);
+    CHECK(span > 1.5 * timed);
+}
+
 const struct test_case tests_micro[] = {
+    TEST(test_pw_pingpong_ops),
+    TEST(test_pw_pingpong_timed),
     TEST(test_route_hook),
     TEST(test_collective_scaling),
     TEST(test_stream_ops),

@@ -429,19 +429,9 @@ int gpcnet_summarize_job(const struct gpcnet *g,
                          const struct dmpi_job_result *r,
                          struct gpcnet_stats *s)
 {
-    if (r->n_iter == 0 || !r->iter_end)
+    if (r->n_iter == 0 || !r->iter_time)
         return -1;
-    simtime *t = malloc(r->n_iter * sizeof *t);
-    if (!t)
-        return -1;
-    simtime prev = r->start;
-    for (uint32_t i = 0; i < r->n_iter; i++) {
-        t[i] = r->iter_end[i] - prev;
-        prev = r->iter_end[i];
-    }
-    int rc = gpcnet_summarize(&g->p, g->nranks, t, r->n_iter, s);
-    free(t);
-    return rc;
+    return gpcnet_summarize(&g->p, g->nranks, r->iter_time, r->n_iter, s);
 }
 
 /* print_comparison_results: snprintf("%12.1f") then atof. */

@@ -200,8 +200,8 @@ int gpcnet_summarize(const struct gpcnet_params *p, uint32_t nranks,
                      const simtime *t, uint32_t n, struct gpcnet_stats *s);
 
 /* Statistics of g's job from its result (after dmpi_collect): iteration
- * i took iter_end[i] - iter_end[i-1] (iteration 0: from the job's
- * start). 0; -1 if it has no iterations or out of memory. */
+ * i took iter_time[i] (mpi.h). 0; -1 if it has no iterations or out of
+ * memory. */
 int gpcnet_summarize_job(const struct gpcnet *g,
                          const struct dmpi_job_result *r,
                          struct gpcnet_stats *s);

@@ -9,7 +9,8 @@ const char *const micro_kind_names[] = { "pingpong", "allreduce",
                                          "alltoall", "bcast",
                                          "barrier",  "incast",
                                          "bw",       "bibw",
-                                         "bisection", NULL };
+                                         "bisection", "pw-pingpong",
+                                         NULL };
 
 int micro_init(struct micro *mb, const struct micro_params *p,
                uint32_t nranks, char *err, size_t err_cap)
@@ -36,6 +37,11 @@ int micro_init(struct micro *mb, const struct micro_params *p,
     if (p->kind == MICRO_BISECTION && (nranks < 2 || nranks % 2)) {
         snprintf(err, err_cap, "bisection: needs an even number of ranks "
                  "(half exchange with the other half), got %u", nranks);
+        return -1;
+    }
+    if (p->kind == MICRO_PW_PINGPONG && nranks < 2) {
+        snprintf(err, err_cap, "pw-pingpong: needs 2 ranks or more, got %u",
+                 nranks);
         return -1;
     }
     if (stream && p->window == 0) {
@@ -70,8 +76,12 @@ static struct dmpi_op op(uint8_t code, uint32_t peer, uint64_t bytes)
     return (struct dmpi_op){ .code = code, .peer = peer, .bytes = bytes };
 }
 
-/* One iteration of rank r into out (at most 4 operations); returns the
- * count. */
+/* Operations of one iteration at most (pw-pingpong's: compute, barrier,
+ * two timer marks, four messages, the mark). */
+#define MICRO_ITER_OPS 9
+
+/* One iteration of rank r into out (at most MICRO_ITER_OPS operations);
+ * returns the count. */
 static uint32_t iteration(const struct micro *mb, uint32_t r,
                           struct dmpi_op *out)
 {
@@ -105,6 +115,32 @@ static uint32_t iteration(const struct micro *mb, uint32_t r,
     case MICRO_INCAST: /* the target's iteration is incast_target's */
         out[k++] = op(DMPI_SEND, p->peer, p->bytes);
         break;
+    case MICRO_PW_PINGPONG: { /* pw-ping-pong_b.c: tag 0 out, 1 back */
+        uint32_t h = mb->nranks / 2;
+        bool first = r < h;
+        uint32_t q = first ? r + h : r - h;
+        out[k++] = op(DMPI_BARRIER, 0, 0);
+        if (r == 2 * h)
+            break; /* the odd rank out: the barrier only */
+        struct dmpi_op ping = op(DMPI_SEND, q, p->bytes),
+                       pong = op(DMPI_RECV, q, p->bytes),
+                       serve_in = op(DMPI_RECV, q, p->bytes),
+                       serve_out = op(DMPI_SEND, q, p->bytes);
+        pong.tag = serve_out.tag = 1;
+        if (!first) {
+            out[k++] = serve_in;
+            out[k++] = serve_out;
+        }
+        out[k++] = op(DMPI_TSTART, 0, 0);
+        out[k++] = ping;
+        out[k++] = pong;
+        out[k++] = op(DMPI_TSTOP, 0, 0);
+        if (first) {
+            out[k++] = serve_in;
+            out[k++] = serve_out;
+        }
+        break;
+    }
     default:
         break;
     }
@@ -219,7 +255,7 @@ static uint32_t micro_next(void *ctx, uint32_t r, struct dmpi_op *out,
     if (mb->p.kind == MICRO_BW || mb->p.kind == MICRO_BIBW ||
         mb->p.kind == MICRO_BISECTION)
         return stream_next(mb, r, out, cap);
-    if (cap < 4)
+    if (cap < MICRO_ITER_OPS)
         return 0; /* the layer always offers more (mpi.c's BATCH) */
     uint32_t k = iteration(mb, r, out);
     out[k - 1].arg = mb->iter[r]++;

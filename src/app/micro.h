@@ -35,6 +35,17 @@
  *              pair as OSU's multi-pair osu_mbw_mr pairs them (there one
  *              way). n must be even. Bandwidth = n x bytes x window /
  *              iteration time.
+ *   pw-pingpong  blink's pairwise ping-pong (pw-ping-pong_b.c, De Sensi
+ *              et al.'s benchmark framework, whose preliminary version ran
+ *              SC'20's congestion study): every rank r of the first half
+ *              pairs with r + n/2. Each iteration is an MPI_Barrier, then
+ *              the first half sends `bytes` to its partner and receives
+ *              them back, then the second half does the same; each rank
+ *              times its own round trip (DMPI_TSTART/TSTOP: not the
+ *              barrier, not its partner's turn), and the iteration's time
+ *              is the longest of them (mpi.h; blink's max_duration). With
+ *              an odd n (blink refuses it) the last rank only joins the
+ *              barrier. Half an iteration is the worst pair's latency.
  * Each iteration starts with a compute phase of `compute` ps (0), as the
  * motifs' arg.compute.
  */
@@ -56,6 +67,7 @@ enum micro_kind {
     MICRO_BW,
     MICRO_BIBW,
     MICRO_BISECTION,
+    MICRO_PW_PINGPONG,
     MICRO_KIND_COUNT
 };
 

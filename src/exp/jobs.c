@@ -1191,14 +1191,11 @@ static int write_variants(const struct jobs_config *jc, const struct dmpi *m,
         double base = 0;
         for (uint32_t v = 0; v < cj->n; v++) {
             uint32_t cnt = 0;
-            simtime prev = r->start;
             for (uint32_t k = 0; k < r->n_iter; k++) {
                 if (k >= j->warmup && ctl_variant(cj, k) == v) {
                     est[cnt] = model_us(mr, i, k);
-                    t[cnt++] = (double)(r->iter_end[k] - prev) /
-                               (double)SIMTIME_US;
+                    t[cnt++] = (double)r->iter_time[k] / (double)SIMTIME_US;
                 }
-                prev = r->iter_end[k];
             }
             double corr = stats_correlation(t, est, cnt);
             struct stats_summary st;
@@ -1298,7 +1295,6 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
         for (uint32_t i = 0; i < jc->n; i++) {
             const struct dmpi_job_result *r = &m->res[i];
             const struct ctl_job *cj = &c->job[i];
-            simtime prev = r->start;
             for (uint32_t k = 0; k < r->n_iter; k++) {
                 fprintf(out->iterations, "%u,%u,%s,%u,%s,%d,", out->run, i,
                         jc->job[i].name, k,
@@ -1306,7 +1302,7 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
                         !jc->job[i].background && k >= jc->job[i].warmup);
                 put_us(out->iterations, r->iter_end[k]);
                 fputc(',', out->iterations);
-                put_us(out->iterations, r->iter_end[k] - prev);
+                put_us(out->iterations, r->iter_time[k]);
                 for (int w = 0; w < 3; w++) {
                     fputc(',', out->iterations);
                     put_model(out->iterations, mr, i, k, w);
@@ -1315,7 +1311,6 @@ static int write_results(const struct jobs_config *jc, const struct dmpi *m,
                 struct dmpi_paths w = paths_sum(r, cj, k, k + 1, PATHS_ANY);
                 put_paths(out->iterations, &w);
                 fputc('\n', out->iterations);
-                prev = r->iter_end[k];
             }
         }
     }
@@ -1512,11 +1507,8 @@ static int capture(struct jobs_capture *c, const struct jobs_config *jc,
         cj->n_iter = r->n_iter;
         cj->msg_time = r->msg_time;
         cj->msg_timed = r->msg_timed;
-        simtime prev = r->start;
-        for (uint32_t k = 0; k < r->n_iter; k++) {
-            cj->iter[k] = r->iter_end[k] - prev;
-            prev = r->iter_end[k];
-        }
+        for (uint32_t k = 0; k < r->n_iter; k++)
+            cj->iter[k] = r->iter_time[k];
     }
     return 0;
 }

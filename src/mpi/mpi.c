@@ -149,7 +149,13 @@ struct dmpi_rank {
     struct seqmap send_seq, recv_seq;
     /* results */
     simtime *marks;
+    simtime *timed;        /* [n_marks]: the interval the rank timed in
+                              that iteration (DMPI_TSTART..DMPI_TSTOP),
+                              SIMTIME_MAX if none */
     uint32_t n_marks, marks_cap;
+    simtime t_start;       /* the last DMPI_TSTART */
+    simtime t_len;         /* the last DMPI_TSTOP's interval since it,
+                              SIMTIME_MAX if none since the last mark */
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -837,11 +843,16 @@ static void mark(struct dmpi *m, uint32_t g, uint64_t iter)
 {
     struct dmpi_rank *rk = &m->rank[g];
     (void)iter;
-    if (grow((void **)&rk->marks, &rk->marks_cap, sizeof *rk->marks,
+    uint32_t cap = rk->marks_cap;
+    if (grow((void **)&rk->marks, &cap, sizeof *rk->marks,
+             rk->n_marks + 1) != 0 ||
+        grow((void **)&rk->timed, &rk->marks_cap, sizeof *rk->timed,
              rk->n_marks + 1) != 0) {
         fail(m, "out of memory for iteration marks");
         return;
     }
+    rk->timed[rk->n_marks] = rk->t_len;
+    rk->t_len = SIMTIME_MAX;
     rk->marks[rk->n_marks++] = now(m);
     if (m->on_mark)
         m->on_mark(m->mark_ctx, rk->job, rk->r, rk->n_marks - 1);
@@ -967,6 +978,14 @@ static void rank_run(struct dmpi *m, uint32_t g)
             mark(m, g, op->arg);
             advance(rk);
             break;
+        case DMPI_TSTART:
+            rk->t_start = now(m);
+            advance(rk);
+            break;
+        case DMPI_TSTOP:
+            rk->t_len = now(m) - rk->t_start;
+            advance(rk);
+            break;
         default:
             fail(m, "rank %u of job %u: unknown operation %u", rk->r,
                  rk->job, op->code);
@@ -1074,6 +1093,7 @@ int dmpi_init(struct dmpi *m, struct sim *s, struct net *n,
             rk->entity = net_nic_entity(n, rk->nic);
             rk->posted_head = rk->posted_tail = NONE;
             rk->unexp_head = rk->unexp_tail = rk->early_head = NONE;
+            rk->t_len = SIMTIME_MAX;
             rk->cap = BATCH;
             rk->ops = malloc(BATCH * sizeof *rk->ops);
             if (!rk->ops)
@@ -1121,16 +1141,29 @@ int dmpi_collect(struct dmpi *m)
         if (n == UINT32_MAX)
             n = 0;
         free(res->iter_end);
+        free(res->iter_time);
         res->iter_end = malloc((n ? n : 1) * sizeof *res->iter_end);
-        if (!res->iter_end)
+        res->iter_time = malloc((n ? n : 1) * sizeof *res->iter_time);
+        if (!res->iter_end || !res->iter_time)
             return -1;
         res->n_iter = n;
+        simtime prev = res->start;
         for (uint32_t i = 0; i < n; i++) {
-            simtime t = 0;
-            for (uint32_t g = first; g < last; g++)
-                if (m->rank[g].n_marks > i && m->rank[g].marks[i] > t)
-                    t = m->rank[g].marks[i];
+            simtime t = 0, longest = SIMTIME_MAX;
+            for (uint32_t g = first; g < last; g++) {
+                const struct dmpi_rank *rk = &m->rank[g];
+                if (rk->n_marks <= i)
+                    continue;
+                if (rk->marks[i] > t)
+                    t = rk->marks[i];
+                simtime d = rk->timed[i];
+                if (d != SIMTIME_MAX &&
+                    (longest == SIMTIME_MAX || d > longest))
+                    longest = d;
+            }
             res->iter_end[i] = t;
+            res->iter_time[i] = longest != SIMTIME_MAX ? longest : t - prev;
+            prev = t;
         }
     }
     return 0;
@@ -1143,6 +1176,7 @@ void dmpi_free(struct dmpi *m)
         free(rk->ops);
         free(rk->coll);
         free(rk->marks);
+        free(rk->timed);
         free(rk->send_seq.key);
         free(rk->send_seq.val);
         free(rk->recv_seq.key);
@@ -1151,6 +1185,7 @@ void dmpi_free(struct dmpi *m)
     for (uint32_t j = 0; m->res && j < m->n_jobs; j++) {
         free(m->res[j].rank_end);
         free(m->res[j].iter_end);
+        free(m->res[j].iter_time);
         free(m->res[j].paths);
     }
     free(m->rank);

@@ -47,7 +47,14 @@
  *    no matching) and complete at the next DMPI_FLUSH;
  *  - collectives become point-to-point messages with the algorithm an
  *    MPI library picks by size and rank count (mpi/coll.h);
- *  - DMPI_MARK records the end of an iteration.
+ *  - DMPI_MARK records the end of an iteration. An iteration's time is
+ *    the span from the previous iteration's end (the job's start for the
+ *    first) to its end, both taken at the last rank to mark — unless the
+ *    workload times it: a rank that passed a DMPI_TSTART and then a
+ *    DMPI_TSTOP since its previous mark measured that interval (the
+ *    benchmark's own MPI_Wtime() pair, e.g. around the exchange that
+ *    follows a barrier), and the iteration's time is the longest interval
+ *    any rank measured (blink's max_duration).
  *
  * Where each job's packets went (SC'19 §4.1: adaptive routing's
  * non-minimal paths cost small messages latency): every packet of every
@@ -175,6 +182,9 @@ struct dmpi_job_result {
     simtime *rank_end;     /* [n_ranks], SIMTIME_MAX if not finished */
     uint32_t n_iter;       /* iterations marked by every rank */
     simtime *iter_end;     /* [n_iter]: the last rank's mark */
+    simtime *iter_time;    /* [n_iter]: the iteration's time (above: the
+                              span between iter_ends, or the longest
+                              interval a rank timed) */
     uint64_t msgs, bytes;  /* messages sent (point-to-point, collectives'
                               and one-sided PUTs and GETs: the bytes
                               moved), their bytes */
@@ -272,8 +282,9 @@ void dmpi_free(struct dmpi *m);
 
 /* After the run: fill every job's iterations (n_iter: the fewest marks
  * of any rank, leaving out ranks that ended without marking at all, such
- * as a passive RMA target; iter_end[i]: the last rank's i-th mark). 0, or
- * -1 out of memory. */
+ * as a passive RMA target; iter_end[i]: the last rank's i-th mark;
+ * iter_time[i]: its time, as the comment at the top says). 0, or -1 out
+ * of memory. */
 int dmpi_collect(struct dmpi *m);
 
 /* Transfers and requests not yet given back (0 and 0 once the network

@@ -39,6 +39,9 @@ enum dmpi_code {
     DMPI_ALLTOALL,
     DMPI_MARK,      /* no MPI call: the end of iteration `arg` of the
                        workload (the job's per-iteration times) */
+    DMPI_TSTART,    /* no MPI call: MPI_Wtime() where the timed part of */
+    DMPI_TSTOP,     /* the iteration starts / stops (mpi.h: timed
+                       iterations) */
     DMPI_CODE_COUNT
 };
 
