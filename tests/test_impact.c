@@ -82,6 +82,56 @@ static void test_arithmetic(void)
     CHECK(strcmp(b, "-") == 0);
 }
 
+/* The Fig. 9 matrix names its columns in full: two victims whose names
+ * share their first 12 characters stay apart, each value under its
+ * name. */
+static void test_matrix_names(void)
+{
+    struct job_config v[2];
+    struct job_config a[1];
+    memset(v, 0, sizeof v);
+    memset(a, 0, sizeof a);
+    v[0].name = "pw-pingpong-8B";
+    v[1].name = "pw-pingpong-16KiB";
+    a[0].name = "incast";
+    struct impact_config ic;
+    memset(&ic, 0, sizeof ic);
+    ic.victim = v;
+    ic.n_victims = 2;
+    ic.aggressor = a;
+    ic.n_aggressors = 1;
+    ic.shares.n = 1;
+    ic.shares.v[0] = 0.5;
+    struct impact_cell cells[2];
+    memset(cells, 0, sizeof cells);
+    for (uint32_t i = 0; i < 2; i++) {
+        cells[i].victim = i;
+        cells[i].finished = true;
+        cells[i].c = i ? 44.0 : 3.5;
+    }
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    impact_print_table(f, &ic, cells, 2);
+    fclose(f);
+    const char *m = buf ? strstr(buf, "C as SC'20 Fig. 9") : NULL;
+    CHECK(m != NULL);
+    if (m) {
+        const char *head = strchr(m, '\n') + 1;
+        const char *row = strchr(head, '\n') + 1;
+        const char *end = strchr(row, '\n');
+        CHECK_STR_CONTAINS(head, "pw-pingpong-8B pw-pingpong-16KiB");
+        /* the row's values end where their names end */
+        const char *n2 = strstr(head, "pw-pingpong-16KiB");
+        const char *v2 = strstr(row, "44");
+        CHECK(n2 && v2 && end && v2 < end);
+        if (n2 && v2)
+            CHECK_EQ_U((unsigned)(v2 + 2 - row),
+                       (unsigned)(n2 + strlen("pw-pingpong-16KiB") - head));
+    }
+    free(buf);
+}
+
 /* GPCNeT rounds each figure to 0.1 before dividing ("%12.1f", atof):
  * 2.06 / 1.04 would be 1.98, GPCNeT's 2.1 / 1.0 = 2.1; bandwidths
  * isolated / congested; and its key-results table as it prints it. */
@@ -870,6 +920,7 @@ const struct test_case tests_impact[] = {
     TEST(test_sensitivity_run),
     TEST(test_arithmetic),
     TEST(test_gpcnet_table),
+    TEST(test_matrix_names),
     TEST(test_errors),
     TEST(test_same_placement),
     TEST(test_deterministic),

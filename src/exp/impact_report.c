@@ -196,11 +196,17 @@ void impact_print_table(FILE *out, const struct impact_config *ic,
     /* SC'20 Fig. 9's layout: a column per victim, a row per aggressor and
      * share */
     uint32_t n_v = ic->n_victims;
+    int w = 12; /* as wide as the longest victim name, up to 24 */
+    for (uint32_t v = 0; v < n_v; v++) {
+        size_t len = strlen(ic->victim[v].name);
+        if (len > (size_t)w)
+            w = len < 24 ? (int)len : 24;
+    }
     fprintf(out, "\nC as SC'20 Fig. 9 (rows: aggressor, its share of the "
                  "nodes; columns: victims)\n%-26s",
             "");
     for (uint32_t v = 0; v < n_v; v++)
-        fprintf(out, " %12.12s", ic->victim[v].name);
+        fprintf(out, " %*.*s", w, w, ic->victim[v].name);
     fputc('\n', out);
     for (uint32_t r = 0; r * n_v < n; r++) {
         const struct impact_cell *c = &cells[r * n_v];
@@ -212,7 +218,7 @@ void impact_print_table(FILE *out, const struct impact_config *ic,
         for (uint32_t v = 0; v < n_v; v++) {
             char b[32];
             impact_format(b, sizeof b, cells[r * n_v + v].c);
-            fprintf(out, " %12s", b);
+            fprintf(out, " %*s", w, b);
         }
         fputc('\n', out);
     }
