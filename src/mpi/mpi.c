@@ -125,6 +125,12 @@ struct seqmap {
 
 enum wait { W_NONE, W_REQ, W_ALL, W_RMA, W_SLEEP, W_DONE };
 
+/* A rank's iteration i: when it marked it, and the interval it timed in
+ * it (DMPI_TSTART..DMPI_TSTOP; SIMTIME_MAX if none). */
+struct rank_mark {
+    simtime at, timed;
+};
+
 struct dmpi_rank {
     uint32_t job, r;       /* job and rank within it */
     uint32_t node, nic, entity;
@@ -148,10 +154,7 @@ struct dmpi_rank {
     uint32_t early_head;               /* envelopes ahead of their turn */
     struct seqmap send_seq, recv_seq;
     /* results */
-    simtime *marks;
-    simtime *timed;        /* [n_marks]: the interval the rank timed in
-                              that iteration (DMPI_TSTART..DMPI_TSTOP),
-                              SIMTIME_MAX if none */
+    struct rank_mark *marks;
     uint32_t n_marks, marks_cap;
     simtime t_start;       /* the last DMPI_TSTART */
     simtime t_len;         /* the last DMPI_TSTOP's interval since it,
@@ -843,17 +846,13 @@ static void mark(struct dmpi *m, uint32_t g, uint64_t iter)
 {
     struct dmpi_rank *rk = &m->rank[g];
     (void)iter;
-    uint32_t cap = rk->marks_cap;
-    if (grow((void **)&rk->marks, &cap, sizeof *rk->marks,
-             rk->n_marks + 1) != 0 ||
-        grow((void **)&rk->timed, &rk->marks_cap, sizeof *rk->timed,
+    if (grow((void **)&rk->marks, &rk->marks_cap, sizeof *rk->marks,
              rk->n_marks + 1) != 0) {
         fail(m, "out of memory for iteration marks");
         return;
     }
-    rk->timed[rk->n_marks] = rk->t_len;
+    rk->marks[rk->n_marks++] = (struct rank_mark){ now(m), rk->t_len };
     rk->t_len = SIMTIME_MAX;
-    rk->marks[rk->n_marks++] = now(m);
     if (m->on_mark)
         m->on_mark(m->mark_ctx, rk->job, rk->r, rk->n_marks - 1);
 }
@@ -1154,9 +1153,9 @@ int dmpi_collect(struct dmpi *m)
                 const struct dmpi_rank *rk = &m->rank[g];
                 if (rk->n_marks <= i)
                     continue;
-                if (rk->marks[i] > t)
-                    t = rk->marks[i];
-                simtime d = rk->timed[i];
+                if (rk->marks[i].at > t)
+                    t = rk->marks[i].at;
+                simtime d = rk->marks[i].timed;
                 if (d != SIMTIME_MAX &&
                     (longest == SIMTIME_MAX || d > longest))
                     longest = d;
@@ -1176,7 +1175,6 @@ void dmpi_free(struct dmpi *m)
         free(rk->ops);
         free(rk->coll);
         free(rk->marks);
-        free(rk->timed);
         free(rk->send_seq.key);
         free(rk->send_seq.val);
         free(rk->recv_seq.key);
