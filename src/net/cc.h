@@ -192,7 +192,6 @@ struct cc_pair {
     uint32_t win;        /* window, 1/256 packets */
     simtime cut_until;   /* no further decrease before this */
     simtime next_ok;     /* window below 1 packet: the next may go then */
-    simtime rtt_min;     /* least round trip seen (0: none yet) */
     uint32_t calm;       /* share of its acks unmarked, 1/1024, moving
                             average (DCTCP's 1 - alpha; 0 at first) */
     uint32_t aux;        /* the controller's own record of the pair (an

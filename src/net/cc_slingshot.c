@@ -32,11 +32,19 @@
  *  - below one packet: the window may fall under one packet per round
  *    trip (an N-source incast needs 1/N of the hot spot's
  *    bandwidth-delay product each, a fraction of a packet when N is
- *    large); the pair then sends one packet per rtt_min / w (rtt_min the
- *    least round trip it has seen: the window is a share of the path's
- *    bandwidth-delay product, and the queueing in the last round trip is
- *    the congestion the window already answers), as Swift (Kumar et al.,
- *    SIGCOMM 2020, §3.5) paces fractional windows. Held at one packet,
+ *    large); the pair then sends one packet per rtt / w, rtt the round
+ *    trip its last ack measured, as Swift (Kumar et al., SIGCOMM 2020,
+ *    §3.5) paces fractional windows. A window is packets per round trip
+ *    as the path now delivers them: above one packet the acks clock the
+ *    sends, and a paced pair keeps that self-clocking — when the hot
+ *    spot's queue grows, every paced source slows with it. (Pacing by
+ *    the least round trip seen instead, as this model first did, lets
+ *    N sources held at window_min offer N x window_min packets per
+ *    unloaded round trip whatever the queue: 460 sources at 1/32 of a
+ *    4 KiB packet per ~3.5 us overload a 12.5 GB/s port by a third, and
+ *    the queue grew until the victims that share the hot spot's switch
+ *    waited 36-65 us for a 8 B message — SC'20 Fig. 9, Shandy at 90 %,
+ *    docs/congestion.md.) Held at one packet,
  *    192 sources keep 192 packets at the hot spot, the tree spills into
  *    the input buffers bystanders share (tests/test_cc.c: a bystander
  *    20x slower than alone, 1.0x with pacing);
@@ -52,8 +60,9 @@
  * window_min 1/32 packet (the share of a whole-machine incast on SC'20's
  * systems: some 16 packets of bandwidth-delay product and mark level over
  * Malbec's 484 nodes; 1/256 starves a paced pair for 255 round trips and
- * stretches the incast's tail: measured 1.63x its uncontrolled time with
- * 24 sources and 1.16x with 192, against 1.04x and 1.03x at 1/32), increase 1 packet per round trip
+ * stretches the incast's tail: measured, with the earlier pacing by the
+ * least round trip, 1.63x its uncontrolled time with 24 sources and 1.16x
+ * with 192, against 1.04x and 1.03x at 1/32), increase 1 packet per round trip
  * (TCP-like additive increase), mark_flits four of the largest packets
  * (a queue deeper than what a few sources' packets arriving together
  * leave: more arrives at the port than it drains).
@@ -146,8 +155,6 @@ static void sls_acked(void *st, const struct packet *p, simtime now)
         e->out--;
     /* the response's t_created: its request left the source */
     simtime rtt = now - p->t_created;
-    if (e->rtt_min == 0 || rtt < e->rtt_min)
-        e->rtt_min = rtt;
     bool marked = (p->mark & PKT_MARK_ENDPOINT) != 0;
     /* alpha = 1 - calm: the marked share, g = 1/2^GAIN_SHIFT per ack */
     int32_t calm = (int32_t)e->calm;
@@ -168,8 +175,9 @@ static void sls_acked(void *st, const struct packet *p, simtime now)
                          : e->win + (uint64_t)s->inc;
         e->win = (uint32_t)(w < s->wmax ? w : s->wmax);
     }
-    if (e->win < FP) /* one packet per rtt_min / w */
-        e->next_ok = now + (simtime)((uint64_t)e->rtt_min * (FP - e->win) /
+    if (e->win < FP) /* one packet per rtt / w: the next after another
+                        rtt (1 - w) / w */
+        e->next_ok = now + (simtime)((uint64_t)rtt * (FP - e->win) /
                                      e->win);
     if (e->out == 0 && e->win >= s->wmax)
         cc_pairs_del(&s->t, e);
