@@ -41,9 +41,10 @@
  *    the least round trip seen instead, as this model first did, lets
  *    N sources held at window_min offer N x window_min packets per
  *    unloaded round trip whatever the queue: 460 sources at 1/32 of a
- *    4 KiB packet per ~3.5 us overload a 12.5 GB/s port by a third, and
- *    the queue grew until the victims that share the hot spot's switch
- *    waited 36-65 us for a 8 B message — SC'20 Fig. 9, Shandy at 90 %,
+ *    4 KiB packet per ~3.5 us overload a 12.5 GB/s port by some 40 %
+ *    (our estimate), and the queue grew until the victims that share the
+ *    hot spot's switch waited 36-65 us for an 8 B message — SC'20 Fig. 9,
+ *    Shandy at 90 %,
  *    docs/congestion.md.) Held at one packet,
  *    192 sources keep 192 packets at the hot spot, the tree spills into
  *    the input buffers bystanders share (tests/test_cc.c: a bystander
