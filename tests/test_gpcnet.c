@@ -133,6 +133,102 @@ static void test_kernels_run(void)
     CHECK_EQ_U(it, 5);
 }
 
+/* GPCNeT's congestor set (gpcnet_set): the job's ranks dealt to the four
+ * congestors in GPCNeT's proportions, a pure function of the seed; every
+ * call stays among its kernel's ranks; run on the network, it sends what
+ * the four kernels send on their own. */
+static void test_congestor_set(void)
+{
+    struct gpcnet_params p;
+    gpcnet_defaults(&p, GPCNET_A2A);
+    p.iterations = 3;
+    p.seed = 7;
+    struct gpcnet_set s, s2;
+    char err[160];
+    CHECK(gpcnet_set_init(&s, &p, 7, 1, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "8 nodes");
+    CHECK(gpcnet_set_init(&s, &p, 16, 2, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "ppn");
+    if (gpcnet_set_init(&s, &p, 10, 1, err, sizeof err) != 0) {
+        CHECK(!"set init");
+        return;
+    }
+    uint32_t seen[10] = { 0 };
+    for (uint32_t c = 0; c < GPCNET_SET_KERNELS; c++) {
+        CHECK_EQ_U(s.k[c].nranks, (10 + 3 - c) / 4); /* 3, 3, 2, 2 */
+        CHECK_EQ_U(s.k[c].p.kernel, c);
+        for (uint32_t i = 0; i < s.k[c].nranks; i++) {
+            uint32_t r = s.member[s.first[c] + i];
+            CHECK_EQ_U(s.color[r], c);
+            CHECK_EQ_U(s.sub[r], i);
+            seen[r]++;
+        }
+    }
+    for (uint32_t r = 0; r < 10; r++)
+        CHECK_EQ_U(seen[r], 1);
+    /* every peer a rank of the caller's own kernel */
+    struct dmpi_app app = gpcnet_set_app(&s);
+    uint32_t peers = 0;
+    for (uint32_t r = 0; r < 10; r++) {
+        struct dmpi_op ops[64];
+        uint32_t k;
+        while ((k = app.next(app.ctx, r, ops, 64)) > 0)
+            for (uint32_t i = 0; i < k; i++)
+                if (ops[i].code == DMPI_SEND || ops[i].code == DMPI_ISEND ||
+                    ops[i].code == DMPI_IRECV || ops[i].code == DMPI_PUT ||
+                    ops[i].code == DMPI_GET) {
+                    CHECK(ops[i].peer < 10 && ops[i].peer != r);
+                    CHECK_EQ_U(s.color[ops[i].peer], s.color[r]);
+                    peers++;
+                }
+    }
+    /* a2a 3 ranks x 2 peers x (send + recv), incasts 2 senders, root 2
+     * receives, RMA 1 sender: x 3 iterations */
+    CHECK_EQ_U(peers, 3 * (3 * 2 * 2 + 2 * 2 + 1 + 1));
+    /* the split is the seed's */
+    p.seed = 8;
+    if (gpcnet_set_init(&s2, &p, 10, 1, err, sizeof err) == 0) {
+        CHECK(memcmp(s.color, s2.color, 10) != 0);
+        gpcnet_set_free(&s2);
+    }
+    p.seed = 7;
+    if (gpcnet_set_init(&s2, &p, 10, 1, err, sizeof err) == 0) {
+        CHECK(memcmp(s.color, s2.color, 10) == 0);
+        gpcnet_set_free(&s2);
+    }
+    gpcnet_set_free(&s);
+
+    /* on the network: 12 ranks, 3 per kernel, 2 iterations */
+    struct mpi_h h;
+    if (mpi_h_setup(&h, "xc-12cab", false) != 0) {
+        CHECK(!"setup");
+        mpi_h_teardown(&h);
+        return;
+    }
+    uint32_t nodes[12];
+    for (uint32_t i = 0; i < 12; i++)
+        nodes[i] = mpi_h_node_on(&h.t, 5 * i + 1);
+    p.iterations = 2;
+    if (gpcnet_set_init(&s, &p, 12, 1, err, sizeof err) != 0) {
+        CHECK(!"set init");
+        mpi_h_teardown(&h);
+        return;
+    }
+    struct dmpi_job_spec js = { .name = "congestors", .nodes = nodes,
+                                .n_nodes = 12, .ppn = 1,
+                                .app = gpcnet_set_app(&s) };
+    if (mpi_h_start(&h, NULL, &js, 1) == 0 && mpi_h_run(&h) == 0) {
+        const struct dmpi_job_result *r = &h.m.res[0];
+        CHECK(r->finished);
+        /* a2a 3 x 2, p2p incast 2, rma incast 2, rma bcast 2: per
+         * iteration, as the kernels alone (test_kernels_run) */
+        CHECK_EQ_U(r->msgs, 2 * (3 * 2 + 2 + 2 + 2));
+        CHECK_EQ_U(r->n_iter, 2);
+    }
+    gpcnet_set_free(&s);
+    mpi_h_teardown(&h);
+}
+
 /* The one-sided congestors do move data: an RMA incast of 11 PUTs of
  * 128 KiB into one node takes at least 11 x 128 KiB at the node's
  * ejection rate (< 12 GB/s). */
@@ -532,6 +628,7 @@ static void test_congestion_impact_aries(void)
 const struct test_case tests_gpcnet[] = {
     TEST(test_names_and_defaults),
     TEST(test_kernels_run),
+    TEST(test_congestor_set),
     TEST(test_rma_traffic),
     TEST(test_rings),
     TEST(test_small_batches),

@@ -331,6 +331,110 @@ struct dmpi_app gpcnet_app(struct gpcnet *g)
     return (struct dmpi_app){ .ctx = g, .next = gpcnet_next };
 }
 
+/* ---- the congestor set (gpcnet_set) ---------------------------------------- */
+
+void gpcnet_set_free(struct gpcnet_set *s)
+{
+    if (s->k)
+        for (int c = 0; c < GPCNET_SET_KERNELS; c++)
+            gpcnet_free(&s->k[c]);
+    free(s->k);
+    free(s->color);
+    free(s->sub);
+    free(s->member);
+    memset(s, 0, sizeof *s);
+}
+
+int gpcnet_set_init(struct gpcnet_set *s, const struct gpcnet_params *p,
+                    uint32_t nranks, uint32_t ppn, char *err, size_t err_cap)
+{
+    memset(s, 0, sizeof *s);
+    if (ppn != 1) {
+        snprintf(err, err_cap, "gpcnet-congestors deals whole nodes to its "
+                 "four kernels, one rank each (GPCNeT at 1 PPN): ppn must "
+                 "be 1, not %u", ppn);
+        return -1;
+    }
+    if (nranks < 2 * GPCNET_SET_KERNELS) {
+        snprintf(err, err_cap, "gpcnet-congestors needs 8 nodes or more (2 "
+                 "for each of its 4 kernels, as GPCNeT), not %u", nranks);
+        return -1;
+    }
+    s->nranks = nranks;
+    s->k = calloc(GPCNET_SET_KERNELS, sizeof *s->k);
+    s->color = malloc(nranks * sizeof *s->color);
+    s->sub = malloc(nranks * sizeof *s->sub);
+    s->member = malloc(nranks * sizeof *s->member);
+    uint32_t *perm = malloc(nranks * sizeof *perm);
+    if (!s->k || !s->color || !s->sub || !s->member || !perm) {
+        free(perm);
+        gpcnet_set_free(s);
+        snprintf(err, err_cap, "gpcnet-congestors: out of memory for %u "
+                 "ranks", nranks);
+        return -1;
+    }
+    /* network_load_test's shuffle, then colours by shuffled index mod 4 */
+    for (uint32_t i = 0; i < nranks; i++)
+        perm[i] = i;
+    struct rng rs = rng_stream(p->seed, RNG_WORKLOAD, p->instance);
+    rng_shuffle_u32(&rs, perm, nranks);
+    uint32_t at = 0;
+    for (uint32_t c = 0; c < GPCNET_SET_KERNELS; c++) {
+        s->first[c] = at;
+        for (uint32_t i = c; i < nranks; i += GPCNET_SET_KERNELS) {
+            uint32_t r = perm[i];
+            s->color[r] = (uint8_t)c;
+            s->sub[r] = at - s->first[c];
+            s->member[at++] = r;
+        }
+    }
+    free(perm);
+    for (uint32_t c = 0; c < GPCNET_SET_KERNELS; c++) {
+        struct gpcnet_params kp = *p;
+        kp.kernel = (enum gpcnet_kernel)c; /* a2a .. rma-bcast */
+        uint32_t n = (c + 1 < GPCNET_SET_KERNELS ? s->first[c + 1] : nranks) -
+                     s->first[c];
+        if (gpcnet_init(&s->k[c], &kp, n, err, err_cap) != 0) {
+            gpcnet_set_free(s);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Rank r's next operations are its kernel's, the peers turned from the
+ * kernel's ranks into the job's. */
+static uint32_t gpcnet_set_next(void *ctx, uint32_t r, struct dmpi_op *out,
+                                uint32_t cap)
+{
+    struct gpcnet_set *s = ctx;
+    if (r >= s->nranks)
+        return 0;
+    uint32_t c = s->color[r];
+    uint32_t k = gpcnet_next(&s->k[c], s->sub[r], out, cap);
+    for (uint32_t i = 0; i < k; i++) {
+        switch (out[i].code) {
+        case DMPI_SEND:
+        case DMPI_RECV:
+        case DMPI_ISEND:
+        case DMPI_IRECV:
+        case DMPI_PUT:
+        case DMPI_GET:
+            if (out[i].peer != DMPI_ANY)
+                out[i].peer = s->member[s->first[c] + out[i].peer];
+            break;
+        default: /* WAITALL, FLUSH, MARK: no peer; no collectives */
+            break;
+        }
+    }
+    return k;
+}
+
+struct dmpi_app gpcnet_set_app(struct gpcnet_set *s)
+{
+    return (struct dmpi_app){ .ctx = s, .next = gpcnet_set_next };
+}
+
 /* ---- statistics ------------------------------------------------------------ */
 
 #define MIB (1024.0 * 1024.0)

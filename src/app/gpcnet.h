@@ -176,6 +176,42 @@ void gpcnet_ring(uint64_t seed, uint64_t instance, uint32_t k, uint32_t n,
 void gpcnet_neighbours(struct gpcnet *g, uint32_t k, uint32_t r,
                        uint32_t *left, uint32_t *right);
 
+/* GPCNeT's congestor set as one job (network_load_test.c: main,
+ * build_subcomms, split_subcomms; papers-and-workloads.md §1.2): its
+ * nodes shuffled, dealt to the four default congestors a2a, p2p-incast,
+ * rma-incast and rma-bcast by shuffled index mod 4 (kernel c gets
+ * floor((N + 3 - c) / 4) of N nodes), each kernel running on its own
+ * nodes at once, for the whole run, its rank 0 the first of its nodes in
+ * the shuffled order — what GPCNeT runs as "the congestors" and what
+ * ICS'21 ran as its congestor application. One rank per node (GPCNeT's
+ * node slices at more ranks per node are not modelled); at least 8 nodes
+ * (GPCNeT: ncongestor_nodes >= 2 * NUM_CONGESTOR_TESTS). The shuffle is
+ * drawn from rng_stream(seed, RNG_WORKLOAD, instance) (p->seed and
+ * p->instance), so a run is a pure function of them; p->kernel is not
+ * read, p->bytes and p->iterations apply to all four kernels. Kernels
+ * talk only among their own ranks, so GPCNeT's separate communicators
+ * need no tags of their own. */
+#define GPCNET_SET_KERNELS 4
+
+struct gpcnet_set {
+    struct gpcnet *k;  /* [GPCNET_SET_KERNELS], kernel c = enum value c */
+    uint32_t nranks;
+    uint8_t *color;    /* [nranks]: the kernel rank r runs */
+    uint32_t *sub;     /* [nranks]: its rank within that kernel */
+    uint32_t *member;  /* [nranks]: kernel c's ranks, from first[c] */
+    uint32_t first[GPCNET_SET_KERNELS];
+};
+
+/* Prepare the set for a job of nranks ranks, ppn per node. 0, or -1 with a
+ * sentence in err (fewer than 8 ranks, ppn other than 1, bytes or
+ * iterations 0, out of memory) and nothing to free. */
+int gpcnet_set_init(struct gpcnet_set *s, const struct gpcnet_params *p,
+                    uint32_t nranks, uint32_t ppn, char *err, size_t err_cap);
+void gpcnet_set_free(struct gpcnet_set *s);
+
+/* The dmpi_app of it (ctx s, which must outlive the run). */
+struct dmpi_app gpcnet_set_app(struct gpcnet_set *s);
+
 /* GPCNeT's numbers. */
 struct gpcnet_stats {
     double avg;  /* mean of the per-iteration values */

@@ -19,6 +19,7 @@ static_assert(sizeof(struct gpcnet_params) <= WORKLOAD_PARAMS_MAX, "params");
 static_assert(sizeof(struct micro) <= WORKLOAD_STATE_MAX, "state");
 static_assert(sizeof(struct ember) <= WORKLOAD_STATE_MAX, "state");
 static_assert(sizeof(struct gpcnet) <= WORKLOAD_STATE_MAX, "state");
+static_assert(sizeof(struct gpcnet_set) <= WORKLOAD_STATE_MAX, "state");
 static_assert(sizeof(struct proxy_params) <= WORKLOAD_PARAMS_MAX, "params");
 static_assert(sizeof(struct proxy) <= WORKLOAD_STATE_MAX, "state");
 
@@ -390,6 +391,32 @@ GPCNET(gp_rr_bw_sync, "gpcnet-rr-bw-sync", GPCNET_RR_BW_SYNC,
 GPCNET(gp_allreduce, "gpcnet-allreduce", GPCNET_ALLREDUCE,
        gp_allreduce_keys, "GPCNeT canary: 8-byte MPI_Allreduce");
 
+/* GPCNeT's four congestors at once on one job's nodes (gpcnet_set). */
+static void gp_set_defaults(void *p) { gpcnet_defaults(p, GPCNET_A2A); }
+static int gp_set_init(void *state, const void *params,
+                       const struct workload_env *env, char *err, size_t cap)
+{
+    struct gpcnet_params p = *(const struct gpcnet_params *)params;
+    p.seed = env->seed; /* the shuffle: rng_stream(seed, RNG_WORKLOAD, job) */
+    p.instance = env->job;
+    return gpcnet_set_init(state, &p, env->nranks, env->ppn, err, cap);
+}
+static void gp_set_free(void *state) { gpcnet_set_free(state); }
+static struct dmpi_app gp_set_app(void *state)
+{
+    return gpcnet_set_app(state);
+}
+static const struct workload wl_gp_set = {
+    .base = { .name = "gpcnet-congestors",
+              .help = "GPCNeT's congestors at once: a2a, p2p-incast, "
+                      "rma-incast and rma-bcast, each on a random quarter "
+                      "of the nodes" },
+    .family = "gpcnet", .keys = gp_congestor_keys,
+    .defaults = gp_set_defaults, .init = gp_set_init, .free = gp_set_free,
+    .app = gp_set_app, .endless = gpcnet_endless,
+    .iterations = gpcnet_witers,
+};
+
 /* ---- proxy applications (app/proxy.h) ----------------------------------- */
 
 #define P struct proxy_params
@@ -542,6 +569,7 @@ static const struct reg_entry *const entries[] = {
     &wl_pw_pingpong.base,
     &wl_halo3d.base,        &wl_sweep3d.base,       &wl_gp_a2a.base,
     &wl_gp_p2p_incast.base, &wl_gp_rma_incast.base, &wl_gp_rma_bcast.base,
+    &wl_gp_set.base,
     &wl_gp_rr_latency.base, &wl_gp_rr_bw_sync.base, &wl_gp_allreduce.base,
     &wl_milc.base,          &wl_lammps.base,        &wl_amg.base,
     &wl_minighost.base,
