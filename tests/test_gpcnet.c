@@ -133,6 +133,20 @@ static void test_kernels_run(void)
     CHECK_EQ_U(it, 5);
 }
 
+/* xc-12cab with 12 nodes spread over its routers (several groups) in
+ * nodes[]; 0, or -1 (a failed check, h torn down). */
+static int setup_12(struct mpi_h *h, uint32_t nodes[12])
+{
+    if (mpi_h_setup(h, "xc-12cab", false) != 0) {
+        CHECK(!"setup");
+        mpi_h_teardown(h);
+        return -1;
+    }
+    for (uint32_t i = 0; i < 12; i++)
+        nodes[i] = mpi_h_node_on(&h->t, 5 * i + 1);
+    return 0;
+}
+
 /* GPCNeT's congestor set (gpcnet_set): the job's ranks dealt to the four
  * congestors in GPCNeT's proportions, a pure function of the seed; every
  * call stays among its kernel's ranks; run on the network, it sends what
@@ -200,14 +214,9 @@ static void test_congestor_set(void)
 
     /* on the network: 12 ranks, 3 per kernel, 2 iterations */
     struct mpi_h h;
-    if (mpi_h_setup(&h, "xc-12cab", false) != 0) {
-        CHECK(!"setup");
-        mpi_h_teardown(&h);
-        return;
-    }
     uint32_t nodes[12];
-    for (uint32_t i = 0; i < 12; i++)
-        nodes[i] = mpi_h_node_on(&h.t, 5 * i + 1);
+    if (setup_12(&h, nodes) != 0)
+        return;
     p.iterations = 2;
     if (gpcnet_set_init(&s, &p, 12, 1, err, sizeof err) != 0) {
         CHECK(!"set init");
@@ -235,14 +244,9 @@ static void test_congestor_set(void)
 static void test_rma_traffic(void)
 {
     struct mpi_h h;
-    if (mpi_h_setup(&h, "xc-12cab", false) != 0) {
-        CHECK(!"setup");
-        mpi_h_teardown(&h);
-        return;
-    }
     uint32_t nodes[12];
-    for (uint32_t i = 0; i < 12; i++)
-        nodes[i] = mpi_h_node_on(&h.t, 5 * i + 1);
+    if (setup_12(&h, nodes) != 0)
+        return;
     struct gpcnet_params p;
     gpcnet_defaults(&p, GPCNET_RMA_INCAST);
     p.bytes = 131072;
