@@ -166,7 +166,7 @@ static void test_zero_load_formula(void)
                                            "cielo", "voltrino" };
     for (size_t k = 0; k < sizeof systems / sizeof systems[0]; k++) {
         struct h h;
-        if (setup_topo(&h, systems[k], NULL, NULL, EVQ_HEAP4, 1) != 0) {
+        if (setup_topo(&h, systems[k], NULL, NULL, EVQ_DEFAULT, 1) != 0) {
             CHECK(!"setup");
             continue;
         }
@@ -199,7 +199,7 @@ static void test_zero_load_formula(void)
 static void test_aries_quiet_latency(void)
 {
     struct h h;
-    if (setup_topo(&h, "xc-12cab", NULL, "ADAPTIVE_0", EVQ_HEAP4, 2) != 0) {
+    if (setup_topo(&h, "xc-12cab", NULL, "ADAPTIVE_0", EVQ_DEFAULT, 2) != 0) {
         CHECK(!"setup");
         return;
     }
@@ -277,7 +277,7 @@ static void test_message_packetisation(void)
 {
     struct h h;
     struct dragonfly_params dp = small_df();
-    if (setup_topo(&h, NULL, &dp, "minimal", EVQ_HEAP4, 5) != 0) {
+    if (setup_topo(&h, NULL, &dp, "minimal", EVQ_DEFAULT, 5) != 0) {
         CHECK(!"setup");
         return;
     }
@@ -323,7 +323,7 @@ static simtime get_exchange(enum net_nic_arb arb, bool both)
     simtime end = 0;
     if (topo_build_system(&t, "crystal", &d) != 0)
         return 0;
-    if (sim_init(&s, EVQ_HEAP4, net_entities(&t)) == 0) {
+    if (sim_init(&s, EVQ_DEFAULT, net_entities(&t)) == 0) {
         struct net_params np;
         net_params_defaults(&np, &t);
         np.nic_arb = (uint8_t)arb;
@@ -416,7 +416,7 @@ static void test_no_deadlock_all_modes(void)
         for (int pat = PAT_WORST; pat <= PAT_INCAST; pat++) {
             struct h h;
             struct dragonfly_params dp = small_df();
-            if (setup_topo(&h, NULL, &dp, modes[k], EVQ_HEAP4, 7) != 0) {
+            if (setup_topo(&h, NULL, &dp, modes[k], EVQ_DEFAULT, 7) != 0) {
                 CHECK(!"setup");
                 continue;
             }
@@ -443,7 +443,7 @@ static void test_no_deadlock_aries(void)
                                          "NMIN_HASH" };
     for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++) {
         struct h h;
-        if (setup_topo(&h, "crystal", NULL, modes[k], EVQ_HEAP4, 9) != 0) {
+        if (setup_topo(&h, "crystal", NULL, modes[k], EVQ_DEFAULT, 9) != 0) {
             CHECK(!"setup");
             continue;
         }
@@ -458,7 +458,7 @@ static void test_no_deadlock_aries(void)
 static void test_no_deadlock_torus(void)
 {
     struct h h;
-    if (setup_topo(&h, "cielo", NULL, NULL, EVQ_HEAP4, 9) != 0) {
+    if (setup_topo(&h, "cielo", NULL, NULL, EVQ_DEFAULT, 9) != 0) {
         CHECK(!"setup");
         return;
     }
@@ -517,7 +517,7 @@ static struct traffic_result shape_run_w(const struct topo *t,
     tp.drain_us = 4;
     struct traffic_result r;
     memset(&r, 0, sizeof r);
-    CHECK(traffic_run(t, &np, &tp, 1, EVQ_HEAP4, &r, &d) == 0);
+    CHECK(traffic_run(t, &np, &tp, 1, EVQ_DEFAULT, &r, &d) == 0);
     CHECK(!r.deadlock);
     return r;
 }

@@ -39,7 +39,7 @@ static int rt_setup(struct rt *x, const char *routing, uint8_t aries_load,
     if (topo_build(&x->t, &topo_builder_aries, &p, "xc3", "xc3", &x->d,
                    NULL) != 0)
         return -1;
-    if (sim_init(&x->s, EVQ_HEAP4, net_entities(&x->t)) != 0)
+    if (sim_init(&x->s, EVQ_DEFAULT, net_entities(&x->t)) != 0)
         return -1;
     struct net_params np;
     net_params_defaults(&np, &x->t);
@@ -343,7 +343,7 @@ static void test_router_buffering(void)
         tp.drain_us = 1;
         struct traffic_result res;
         memset(&res, 0, sizeof res);
-        CHECK(traffic_run(&t, &np, &tp, 1, EVQ_HEAP4, &res, &d) == 0);
+        CHECK(traffic_run(&t, &np, &tp, 1, EVQ_DEFAULT, &res, &d) == 0);
         CHECK(!res.deadlock);
         acc[k] = res.accepted;
     }
