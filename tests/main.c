@@ -7,13 +7,15 @@
  * a test prints is kept until its turn comes, so the output is the same
  * lines in the same order as one job's, and a test that crashes fails
  * alone (its signal named). DFSIM_TEST_JOBS=1 runs the tests one after
- * another in this process (for a debugger). */
+ * another in this process (for a debugger). DFSIM_TEST_TIMES=1 ends each
+ * passing test's line with its wall-clock seconds (to find the slow ones). */
 #include "test.h"
 
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 int test_failures;
@@ -38,7 +40,17 @@ struct job {
     FILE *out;     /* its stdout and stderr */
     int status;    /* wait status once reaped */
     bool done;
+    double t0, secs; /* wall-clock start and duration (DFSIM_TEST_TIMES) */
 };
+
+static bool show_times; /* DFSIM_TEST_TIMES set: each line ends with its seconds */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static int report(struct job *j, int *passed, int *failed)
 {
@@ -54,7 +66,10 @@ static int report(struct job *j, int *passed, int *failed)
     int st = j->status;
     if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
         (*passed)++;
-        printf("ok   %s\n", j->name);
+        if (show_times)
+            printf("ok   %s (%.2f s)\n", j->name, j->secs);
+        else
+            printf("ok   %s\n", j->name);
     } else {
         (*failed)++;
         if (WIFSIGNALED(st))
@@ -71,6 +86,7 @@ static int report(struct job *j, int *passed, int *failed)
 static void start(struct job *j)
 {
     j->out = tmpfile();
+    j->t0 = now_s();
     fflush(stdout);
     fflush(stderr);
     pid_t pid = j->out ? fork() : -1;
@@ -89,6 +105,7 @@ static void start(struct job *j)
         test_failures = 0;
         j->t->fn();
         j->status = (test_failures > 255 ? 255 : test_failures) << 8;
+        j->secs = now_s() - j->t0;
         j->done = true;
         return;
     }
@@ -117,6 +134,7 @@ static int run_parallel(struct job *jobs, size_t n, long width)
         for (size_t i = shown; i < next; i++)
             if (jobs[i].pid == pid) {
                 jobs[i].status = st;
+                jobs[i].secs = now_s() - jobs[i].t0;
                 jobs[i].done = true;
                 jobs[i].pid = 0;
                 running--;
@@ -134,6 +152,8 @@ int main(int argc, char **argv)
                              : sysconf(_SC_NPROCESSORS_ONLN);
     if (width < 1)
         width = 1;
+    const char *times = getenv("DFSIM_TEST_TIMES");
+    show_times = times && *times && strcmp(times, "0") != 0;
 
     size_t n = 0, cap = 0;
     struct job *jobs = NULL;
@@ -167,11 +187,15 @@ int main(int argc, char **argv)
     int passed = 0, failed = 0;
     for (size_t i = 0; i < n; i++) {
         test_failures = 0;
+        double t0 = now_s();
         jobs[i].t->fn();
         fflush(stderr);
         if (test_failures == 0) {
             passed++;
-            printf("ok   %s\n", jobs[i].name);
+            if (show_times)
+                printf("ok   %s (%.2f s)\n", jobs[i].name, now_s() - t0);
+            else
+                printf("ok   %s\n", jobs[i].name);
         } else {
             failed++;
             printf("FAIL %s (%d checks failed)\n", jobs[i].name,

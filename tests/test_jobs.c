@@ -487,6 +487,39 @@ static void test_time_limit(void)
     cap_free(&c);
 }
 
+/* A tiled router's row buffer is put on a column buffer's wait list only
+ * once. A packet a row buffer moves on may be granted at once; the grant
+ * lets other row buffers move on, and through them an input refills this
+ * row buffer and moves it on again, nested inside the first call, which
+ * then found its new head blocked and listed it a second time: a list
+ * entry was left behind whose head had gone (a crash on the Gemini torus
+ * under MiniGhost: examples/cug-fig6.cfg with the paper's 1 x 1 x 16
+ * rows). This is the smallest case found that did it; net.c asserts the
+ * invariant where a row buffer joins a list. */
+static void test_tiled_row_buffer_listed_once(void)
+{
+    static const char text[] =
+        "experiment = { seed = 3; time_limit_ms = 0.1; };\n"
+        "system = { topology = \"torus\"; x = 3; y = 5; z = 5; };\n"
+        "jobs = (\n"
+        "  { name = \"mg\"; workload = \"minighost\"; nodes = 64;\n"
+        "    ppn = 16; allocation = \"random\"; nx = 20; ny = 20;\n"
+        "    nz = 20; num_vars = 5; px = 16; py = 8; pz = 8;\n"
+        "    iterations = 1; }\n"
+        ");\n";
+    struct capture c;
+    cap_init(&c);
+    struct run_out o;
+    CHECK_EQ_U(run_text(text, &o, &c), 1);
+    /* it ran to the limit (the list was broken by then), not finished,
+     * its messages on the network */
+    CHECK_STR_CONTAINS(o.jobs, "\n0,0,mg,minighost,64,16,1024,random,0,");
+    CHECK(field(o.jobs, "0,0,mg,", 12) == 0);
+    CHECK(field(o.jobs, "0,0,mg,", 16) > 100000); /* packets */
+    run_free(&o);
+    cap_free(&c);
+}
+
 /* A chain of jobs in one allocation (after, allocation = "same"): each
  * starts start_us after the one it follows has ended, on that job's nodes
  * (the first `nodes` of them); a job waiting on one that never ends never
@@ -2022,6 +2055,7 @@ const struct test_case tests_jobs[] = {
     TEST(test_run),
     TEST(test_time_limit),
     TEST(test_chain),
+    TEST(test_tiled_row_buffer_listed_once),
     TEST(test_registry),
     TEST(test_paths_files),
     TEST(test_paths_report),

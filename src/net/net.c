@@ -818,13 +818,19 @@ static void rb_advance(struct net *n, uint32_t r, uint32_t ip, uint32_t vc,
     struct net_rowbuf *rb = net_rowbuf_at(n, ip, vc, col);
     uint32_t row = n->out[ip].row;
     uint32_t id;
-    while ((id = rb->head) != NET_NONE) {
+    /* A row buffer that waits in a column buffer's list moves on only when
+     * that list's turn comes (cb_leave). This call may be nested inside
+     * one that put it there: a packet it moved on can be granted at once,
+     * and the grant, through the row buffers it lets in, refill this one
+     * from its input (in_advance) and call here again. */
+    while ((id = rb->head) != NET_NONE && rb->wnext == NET_RB_IDLE) {
         struct packet *p = &n->pkt[id];
         size_t ci = net_colbuf_index(n, p->out_port, row, p->out_vc);
         uint32_t occ = n->colbuf_occ[ci] & NET_COL_OCC;
         if (occ && occ + p->flits > n->p.col_buffer) {
             struct net_colbuf *cb = &n->colbuf[ci];
             uint32_t me = (uint32_t)(rb - n->rowbuf);
+            assert(rb->wnext == NET_RB_IDLE);
             rb->wnext = NET_NONE;
             if (cb->whead == NET_NONE)
                 cb->whead = me;
@@ -866,6 +872,7 @@ static void cb_leave(struct net *n, uint32_t port, uint32_t ip, uint32_t id)
         if (o && o + q->flits > n->p.col_buffer)
             return;
         cb->whead = rb->wnext;
+        n->rowbuf[w].wnext = NET_RB_IDLE;
         if (cb->whead == NET_NONE) /* rb_advance may wait again */
             *occ &= ~NET_COL_WAITERS;
         /* row buffer w is (port * V + vc) * cols + col */
@@ -1872,7 +1879,8 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
         n->rows = rows;
         ALLOC_LINES(n->rowbuf, PV * cols);
         for (size_t i = 0; i < PV * cols; i++)
-            n->rowbuf[i].head = n->rowbuf[i].tail = NET_NONE;
+            n->rowbuf[i].head = n->rowbuf[i].tail = NET_NONE,
+            n->rowbuf[i].wnext = NET_RB_IDLE;
         ALLOC_LINES(n->colbuf, PV * rows);
         ALLOC_LINES(n->colbuf_occ, PV * rows);
         for (size_t i = 0; i < PV * rows; i++)

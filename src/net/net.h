@@ -456,8 +456,11 @@ struct net_rowbuf {           /* tiled: [(port * V + vc) * cols + col], the
                                  (packet.in_next); only the head moves on */
     uint32_t occ;             /* flits in it */
     uint32_t wnext;           /* next row buffer waiting for the same
-                                 column buffer (net_colbuf) */
+                                 column buffer (net_colbuf); NET_RB_IDLE
+                                 while it waits in no list */
 };
+
+#define NET_RB_IDLE (NET_NONE - 1) /* net_rowbuf.wnext: not waiting */
 
 struct net_colbuf {           /* tiled: [(port * rows + row) * V + vc], the
                                  column buffer output `port` has for tile
