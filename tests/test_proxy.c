@@ -560,6 +560,37 @@ static void test_minighost_mapping(void)
     CHECK(proxy_init(&x, &p, 12, 5, err, sizeof err) == -1);
     CHECK_STR_CONTAINS(err, "not a multiple of 5");
     proxy_free(&x);
+
+    /* random (Pedretti et al.'s "Random"): a permutation of the grid's
+     * places, the seed's and the job's; far fewer neighbours share a node
+     * (the expected count of 160 pairs' 7/63 chance: about 18) */
+    p.nx = 10;
+    p.mapping = 2;
+    p.seed = 7;
+    p.instance = 1;
+    uint32_t first[64];
+    if (init_ok(&x, &p, 64, 8) != 0)
+        return;
+    uint64_t seen = 0;
+    for (uint32_t r = 0; r < 64; r++) {
+        CHECK(x.pos_of[r] < 64 && x.rank_at[x.pos_of[r]] == r);
+        seen |= UINT64_C(1) << x.pos_of[r];
+        first[r] = x.pos_of[r];
+    }
+    CHECK(seen == UINT64_MAX);
+    CHECK(same_node_pairs(&x) < 60);
+    drain(&x, 64, &t); /* every send matched */
+    tally_free(&t);
+    proxy_free(&x);
+    if (init_ok(&x, &p, 64, 8) != 0)
+        return;
+    CHECK(memcmp(first, x.pos_of, sizeof first) == 0); /* same stream */
+    proxy_free(&x);
+    p.instance = 2;
+    if (init_ok(&x, &p, 64, 8) != 0)
+        return;
+    CHECK(memcmp(first, x.pos_of, sizeof first) != 0); /* another job's */
+    proxy_free(&x);
 }
 
 /* ---- the stream does not depend on the batch ------------------------------ */
@@ -762,8 +793,8 @@ static void test_bad_params(void)
     p.percent_sum = 101;
     bad(&p, 8, 1, "percent_sum");
     proxy_defaults(&p, PROXY_MINIGHOST);
-    p.mapping = 2;
-    bad(&p, 8, 1, "mapping 2");
+    p.mapping = 3;
+    bad(&p, 8, 1, "mapping 3");
     proxy_defaults(&p, PROXY_MINIGHOST);
     p.mapping = 1;
     bad(&p, 8, 0, "ppn >= 1");

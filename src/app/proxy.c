@@ -21,6 +21,7 @@
 #include "app/proxy.h"
 
 #include "app/ember.h"
+#include "core/rng.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -253,6 +254,25 @@ static int map_blocked(struct proxy *x, char *err, size_t err_cap)
         x->rank_at[pos] = r;
     }
     memcpy(x->block, b, sizeof b);
+    return 0;
+}
+
+/* minighost's random mapping: rank r at place perm[r] of the grid, perm
+ * a shuffle of the places drawn from rng_stream(seed, RNG_WORKLOAD,
+ * instance). */
+static int map_random(struct proxy *x, char *err, size_t err_cap)
+{
+    uint32_t n = x->nranks;
+    x->pos_of = malloc(n * sizeof *x->pos_of);
+    x->rank_at = malloc(n * sizeof *x->rank_at);
+    if (!x->pos_of || !x->rank_at)
+        FAIL("out of memory");
+    for (uint32_t r = 0; r < n; r++)
+        x->pos_of[r] = r;
+    struct rng rs = rng_stream(x->p.seed, RNG_WORKLOAD, x->p.instance);
+    rng_shuffle_u32(&rs, x->pos_of, n);
+    for (uint32_t r = 0; r < n; r++)
+        x->rank_at[x->pos_of[r]] = r;
     return 0;
 }
 
@@ -665,12 +685,14 @@ static int build_minighost(struct bld *b, char *err, size_t err_cap)
              "23 (3D7PT), 24 (3D27PT)", p->stencil);
     if (p->percent_sum > 100)
         FAIL("minighost: percent_sum must be 0 to 100");
-    if (p->mapping > 1)
-        FAIL("minighost: mapping %u is neither 0 (linear) nor 1 (blocked)",
-             p->mapping);
+    if (p->mapping > 2)
+        FAIL("minighost: mapping %u is not 0 (linear), 1 (blocked) or 2 "
+             "(random)", p->mapping);
     if (grid_3d(x, "minighost", err, err_cap) != 0)
         return -1;
     if (p->mapping == 1 && map_blocked(x, err, err_cap) != 0)
+        return -1;
+    if (p->mapping == 2 && map_random(x, err, err_cap) != 0)
         return -1;
 
     uint64_t v8 = (uint64_t)p->num_vars * 8;

@@ -155,7 +155,10 @@
  *   fewest halo bytes out of the node), blocks in x-fastest order, ranks
  *   x-fastest inside; more of the halo stays on the node (the layer
  *   passes it through shared memory). Blocked needs ranks to be a
- *   multiple of ppn.
+ *   multiple of ppn. 2 random: the ranks take the grid's places in a
+ *   seeded random order (Pedretti et al.'s "Random", CUG'13 Fig. 6: a
+ *   node's ranks are scattered over the grid, so nearly every face leaves
+ *   the node).
  *
  * Not modelled: setup phases (MILC's gauge-field setup, LAMMPS's setup
  * and PPPM long-range solvers, AMG's setup phase, miniGhost's spike
@@ -235,7 +238,12 @@ struct proxy_params {
     uint32_t num_vars;       /* 1 .. 1024 */
     uint32_t stencil;        /* 21 2D5PT, 22 2D9PT, 23 3D7PT, 24 3D27PT */
     uint32_t percent_sum;    /* 0 .. 100 */
-    uint32_t mapping;        /* 0 linear, 1 blocked */
+    uint32_t mapping;        /* 0 linear, 1 blocked, 2 random */
+    uint64_t seed;           /* mapping 2: the permutation is drawn from
+                                rng_stream(seed, RNG_WORKLOAD, instance)
+                                (the workload layer sets both: the run's
+                                seed and the job's index) */
+    uint32_t instance;
 
     simtime compute;         /* if > 0, replaces every computed compute
                                 phase */
@@ -253,7 +261,7 @@ struct proxy {
     uint32_t nranks, ppn;
     uint32_t grid[4];        /* ranks along x, y, z, t (t: 1 but milc) */
     uint32_t block[3];       /* minighost blocked mapping: a node's
-                                sub-block (1 1 1 when linear) */
+                                sub-block (1 1 1 when linear or random) */
     simtime t_iter;          /* compute time of one ordinary iteration
                                 (lammps: a step without re-neighbouring
                                 or thermo) */

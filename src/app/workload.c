@@ -520,9 +520,10 @@ static const struct cfg_key minighost_keys[] = {
             "21 2D5PT, 22 2D9PT, 23 3D7PT, 24 3D27PT (21)"),
     KEY_U32(P, "percent_sum", percent_sum, 0, 100,
             "share of the variables summed each step, % (100)"),
-    KEY_U32(P, "mapping", mapping, 0, 1,
+    KEY_U32(P, "mapping", mapping, 0, 2,
             "ranks to nodes: 0 linear, 1 blocked (each node a compact "
-            "sub-block) (0)"),
+            "sub-block), 2 random (grid places in a seeded random order) "
+            "(0)"),
     PX_FLOPS("1e10, as ember halo3d"),
     PX_ITER("time steps (100, num_tsteps)"),
     PX_COMPUTE, KEY_END,
@@ -532,7 +533,10 @@ static const struct cfg_key minighost_keys[] = {
 static int proxy_winit(void *state, const void *params,
                        const struct workload_env *env, char *err, size_t cap)
 {
-    return proxy_init(state, params, env->nranks, env->ppn, err, cap);
+    struct proxy_params p = *(const struct proxy_params *)params;
+    p.seed = env->seed; /* mapping 2: rng_stream(seed, RNG_WORKLOAD, job) */
+    p.instance = env->job;
+    return proxy_init(state, &p, env->nranks, env->ppn, err, cap);
 }
 static void proxy_wfree(void *state) { proxy_free(state); }
 static struct dmpi_app proxy_wapp(void *state) { return proxy_app(state); }
