@@ -8,11 +8,14 @@
  * crash fails it with its signal, and the sanitised build adds ASan's and
  * UBSan's checks). Each accepted file is also built as far as the run
  * would before anything runs (topology, network parameters, run 0 set up
- * unrun) under a small memory budget.
+ * unrun) under a small memory budget, and the first few of them
+ * (DFSIM_FUZZ_RUNS, default 4) run end to end, cut short (dfsim run
+ * --quick).
  *
  * make test runs a fixed number of cases from seed 1; to run longer, by
  * hand:
- *     DFSIM_FUZZ_N=20000 DFSIM_FUZZ_SEED=7 build-san/dfsim-tests fuzz/
+ *     DFSIM_FUZZ_N=20000 DFSIM_FUZZ_SEED=7 DFSIM_FUZZ_RUNS=500 \
+ *         DFSIM_BIN=build-san/dfsim build-san/dfsim-tests fuzz/
  * The case under test is kept in $TMPDIR/dfsim-fuzz-case.cfg (or the
  * mutated results file beside it), so a crash leaves what caused it; each
  * line the test prints names its seed and case. */
@@ -250,6 +253,32 @@ static bool names_error(const char *text, const char *path)
     return strstr(text, "error") && strstr(text, path);
 }
 
+/* Run accepted mutant `path` end to end, cut short (dfsim run --quick):
+ * it must end (0, or 1 with an error said), never crash. Returns false
+ * after a failure (the case is kept for reproduction). */
+static bool run_quick(const char *path, uint64_t seed, uint64_t i,
+                      const char *from)
+{
+    static char out[1 << 16], err[1 << 16];
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", case_path("run"));
+    rm_dir(dir);
+    const char *a[] = { "run", path, "-o", dir, "--quick", "--force", NULL };
+    int rc = run_dfsim(a, out, sizeof out, err, sizeof err);
+    bool sanitizer = strstr(err, "Sanitizer") || strstr(err, "runtime error:");
+    bool fine = !sanitizer && (rc == 0 || (rc == 1 && strstr(err, "error")));
+    if (!fine) {
+        test_failures++;
+        fprintf(stderr, "  seed %llu case %llu (%s): dfsim run --quick exit "
+                "%d (the case is kept in %s):\n%s\n",
+                (unsigned long long)seed, (unsigned long long)i, from, rc,
+                path, err);
+        return false;
+    }
+    rm_dir(dir);
+    return true;
+}
+
 static void test_fuzz_experiment_files(void)
 {
     uint64_t n = env_u64("DFSIM_FUZZ_N", 300);
@@ -275,7 +304,8 @@ static void test_fuzz_experiment_files(void)
             (unsigned long long)n, (unsigned long long)seed, nf, path);
     struct rng r = rng_stream(seed, RNG_TEST, 18);
     struct buf b = { 0 };
-    uint64_t accepted = 0, built = 0, refused = 0;
+    uint64_t accepted = 0, built = 0, refused = 0, ran = 0;
+    uint64_t runs = env_u64("DFSIM_FUZZ_RUNS", 4);
     for (uint64_t i = 0; i < n; i++) {
         size_t f = rng_below(&r, (uint32_t)nf);
         buf_set(&b, orig[f].s, orig[f].n);
@@ -334,10 +364,16 @@ static void test_fuzz_experiment_files(void)
         }
         experiment_free(&e);
         cap_free(&c);
+        if (stage == 3 && ran < runs) {
+            ran++;
+            if (!run_quick(path, seed, i, g.gl_pathv[f]))
+                break;
+        }
     }
     fprintf(stderr, "  fuzz: %llu refused, %llu accepted (%llu set up to "
-            "run)\n", (unsigned long long)refused,
-            (unsigned long long)accepted, (unsigned long long)built);
+            "run, %llu of them run)\n", (unsigned long long)refused,
+            (unsigned long long)accepted, (unsigned long long)built,
+            (unsigned long long)ran);
     /* the corpus is mostly valid files: a share of the mutants keeps
      * them so, and most mutations break them */
     CHECK(refused > 0 && accepted > 0);
