@@ -9,7 +9,7 @@
  * UBSan's checks). Each accepted file is also built as far as the run
  * would before anything runs (topology, network parameters, run 0 set up
  * unrun) under a small memory budget, and the first few of them
- * (DFSIM_FUZZ_RUNS, default 4) run end to end, cut short (dfsim run
+ * (DFSIM_FUZZ_RUNS, default 2) run end to end, cut short (dfsim run
  * --quick).
  *
  * make test runs a fixed number of cases from seed 1; to run longer, by
@@ -225,15 +225,12 @@ static void mutate(struct rng *r, struct buf *b)
         mutate_once(r, b);
 }
 
-static const char *case_path(const char *name)
+/* Where case file or folder `name` is kept: $TMPDIR/dfsim-fuzz-<name>. */
+static void case_path(char *p, size_t cap, const char *name)
 {
-    static char p[4][1024];
-    static int k;
     const char *tmp = getenv("TMPDIR");
-    k = (k + 1) % 4;
-    snprintf(p[k], sizeof p[k], "%s/dfsim-fuzz-%s", tmp && *tmp ? tmp : "/tmp",
+    snprintf(p, cap, "%.900s/dfsim-fuzz-%s", tmp && *tmp ? tmp : "/tmp",
              name);
-    return p[k];
 }
 
 static bool write_file(const char *path, const char *s, size_t n)
@@ -261,7 +258,7 @@ static bool run_quick(const char *path, uint64_t seed, uint64_t i,
 {
     static char out[1 << 16], err[1 << 16];
     char dir[1024];
-    snprintf(dir, sizeof dir, "%s", case_path("run"));
+    case_path(dir, sizeof dir, "run");
     rm_dir(dir);
     const char *a[] = { "run", path, "-o", dir, "--quick", "--force", NULL };
     int rc = run_dfsim(a, out, sizeof out, err, sizeof err);
@@ -298,14 +295,15 @@ static void test_fuzz_experiment_files(void)
         buf_set(&orig[i], t ? t : "", t ? strlen(t) : 0);
         free(t);
     }
-    const char *path = case_path("case.cfg");
+    char path[1024];
+    case_path(path, sizeof path, "case.cfg");
     fprintf(stderr, "  fuzz: %llu cases from seed %llu over %zu example "
             "files; the case under test is kept in %s\n",
             (unsigned long long)n, (unsigned long long)seed, nf, path);
     struct rng r = rng_stream(seed, RNG_TEST, 18);
     struct buf b = { 0 };
     uint64_t accepted = 0, built = 0, refused = 0, ran = 0;
-    uint64_t runs = env_u64("DFSIM_FUZZ_RUNS", 4);
+    uint64_t runs = env_u64("DFSIM_FUZZ_RUNS", 2);
     for (uint64_t i = 0; i < n; i++) {
         size_t f = rng_below(&r, (uint32_t)nf);
         buf_set(&b, orig[f].s, orig[f].n);
@@ -455,8 +453,8 @@ static void test_fuzz_resume(void)
         snprintf(cfg_name, sizeof cfg_name, "fuzz-resume%zu.cfg", k);
         const char *cfg = write_temp(cfg_name, cfgs[k]);
         char done[1024], dir[1024];
-        snprintf(done, sizeof done, "%s", case_path(k ? "done1" : "done0"));
-        snprintf(dir, sizeof dir, "%s", case_path("resumed"));
+        case_path(done, sizeof done, k ? "done1" : "done0");
+        case_path(dir, sizeof dir, "resumed");
         rm_dir(done);
         const char *a0[] = { "run", cfg, "-o", done, NULL };
         int rc = run_dfsim(a0, out, sizeof out, err, sizeof err);
