@@ -1878,9 +1878,10 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
         n->cols = cols;
         n->rows = rows;
         ALLOC_LINES(n->rowbuf, PV * cols);
-        for (size_t i = 0; i < PV * cols; i++)
-            n->rowbuf[i].head = n->rowbuf[i].tail = NET_NONE,
+        for (size_t i = 0; i < PV * cols; i++) {
+            n->rowbuf[i].head = n->rowbuf[i].tail = NET_NONE;
             n->rowbuf[i].wnext = NET_RB_IDLE;
+        }
         ALLOC_LINES(n->colbuf, PV * rows);
         ALLOC_LINES(n->colbuf_occ, PV * rows);
         for (size_t i = 0; i < PV * rows; i++)
@@ -2277,6 +2278,9 @@ int net_check_drained(struct net *n, struct diag *d)
                 if (rb->head != NET_NONE || rb->occ)
                     FAIL("port %u VC %u: row buffer %u not empty (%u "
                          "flits)", i, v, c, rb->occ);
+                if (rb->wnext != NET_RB_IDLE)
+                    FAIL("port %u VC %u: row buffer %u still listed as "
+                         "waiting", i, v, c);
             }
             for (uint32_t rw = 0; n->colbuf && rw < n->rows; rw++) {
                 const struct net_colbuf *cb = net_colbuf_at(n, i, rw, v);
