@@ -60,6 +60,86 @@ static void rt_free(struct rt *x)
     topo_free(&x->t);
 }
 
+/* The next-hop tables route_init builds, against their definition: for
+ * router r and router j of its group, the ports of r to the least (port
+ * kind, router) among r's local neighbours one hop nearer to j (on
+ * Aries, green before black), every parallel port to it; none to r
+ * itself. On a 3-group XC (parallel black links), a Slingshot system
+ * and df1056. */
+static void test_next_hop_tables(void)
+{
+    const char *systems[] = { "xc-12cab", "malbec", "df1056" };
+    for (int k = 0; k < 3; k++) {
+        struct topo t;
+        struct sim s;
+        struct net n;
+        struct diag d;
+        diag_init(&d);
+        if (topo_build_system(&t, systems[k], &d) != 0) {
+            CHECK(!"topology");
+            continue;
+        }
+        CHECK(sim_init(&s, EVQ_DEFAULT, net_entities(&t)) == 0);
+        struct net_params np;
+        net_params_defaults(&np, &t);
+        if (net_init(&n, &t, &np, &s, 1, &d) != 0) {
+            CHECK(!"net_init");
+            sim_free(&s);
+            topo_free(&t);
+            continue;
+        }
+        uint32_t bad = 0, entries = 0;
+        for (uint32_t r = 0; r < t.n_routers; r++) {
+            const struct topo_router *rt = &t.routers[r];
+            uint32_t g = rt->group, lr = r - n.group_first[g];
+            for (uint32_t j = 0; j < n.group_size[g]; j++) {
+                size_t e = (size_t)r * n.m + j;
+                uint32_t cnt = n.nh_count[e];
+                const uint32_t *pp = n.nh_port + n.nh_first[e];
+                uint8_t dist = topo_group_hops(&t, g, lr, j);
+                if (j == lr || dist == 255) {
+                    bad += cnt != 0;
+                    continue;
+                }
+                /* the definition, port by port */
+                uint32_t best = TOPO_NONE, kind = 0, want = 0;
+                for (uint32_t i = 0; i < rt->n_ports; i++) {
+                    const struct topo_port *tp = &t.ports[rt->first_port + i];
+                    if (tp->peer == TOPO_NONE ||
+                        topo_port_class((enum port_kind)tp->kind) !=
+                            PCLASS_LOCAL)
+                        continue;
+                    uint32_t x = t.ports[tp->peer].router;
+                    if (topo_group_hops(&t, g, x - n.group_first[g], j) + 1 !=
+                        dist)
+                        continue;
+                    if (best == TOPO_NONE || tp->kind < kind ||
+                        (tp->kind == kind && x < best))
+                        best = x, kind = tp->kind;
+                }
+                for (uint32_t i = 0; i < rt->n_ports; i++) {
+                    const struct topo_port *tp = &t.ports[rt->first_port + i];
+                    want += tp->peer != TOPO_NONE && tp->kind == kind &&
+                            t.ports[tp->peer].router == best;
+                }
+                bad += cnt != want || cnt == 0;
+                for (uint32_t i = 0; i < cnt; i++) {
+                    const struct topo_port *tp = &t.ports[pp[i]];
+                    bad += tp->router != r || tp->kind != kind ||
+                           t.ports[tp->peer].router != best ||
+                           (i > 0 && pp[i] <= pp[i - 1]);
+                }
+                entries++;
+            }
+        }
+        CHECK_EQ_U(bad, 0);
+        CHECK(entries > t.n_routers);
+        net_free(&n);
+        sim_free(&s);
+        topo_free(&t);
+    }
+}
+
 /* Every mode is a complete table; the registry's names are unique; each
  * family's default routes it. */
 static void test_registry(void)
@@ -466,6 +546,7 @@ static void test_own_stream(void)
 
 const struct test_case tests_route[] = {
     TEST(test_registry),
+    TEST(test_next_hop_tables),
     TEST(test_aries_levels),
     TEST(test_aries_ties),
     TEST(test_nonmin_intermediates),

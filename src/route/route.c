@@ -105,47 +105,72 @@ int route_init(struct net *n, struct diag *d)
                        "numbered consecutively", grp(n, r));
             return -1;
         }
-    /* first pass counts, second fills */
+    /* Per router, its local neighbours in port order; per router j of its
+     * group, the least (port kind, router) among the neighbours one hop
+     * nearer to j (dimension order: green before black), then every
+     * parallel port to that router. The distance table's rows are read
+     * whole, a neighbour at a time: this runs before every simulation
+     * (on Cori, 3,264 routers x 96 destinations x ~30 neighbours). The
+     * first pass counts, the second fills. */
+    uint32_t maxp = 1;
+    for (uint32_t r = 0; r < t->n_routers; r++)
+        if (t->routers[r].n_ports > maxp)
+            maxp = t->routers[r].n_ports;
+    struct local_nb {
+        uint32_t port, router, kind;
+        const uint8_t *dist; /* its row of the group's distance table */
+    } *nb = malloc(maxp * sizeof *nb);
+    uint32_t *best_n = malloc(m * sizeof *best_n);
+    uint32_t *best_kind = malloc(m * sizeof *best_kind);
+    if (!nb || !best_n || !best_kind) {
+        free(nb);
+        free(best_n);
+        free(best_kind);
+        goto oom;
+    }
     size_t total = 0;
     for (int pass = 0; pass < 2; pass++) {
         size_t k = 0;
         for (uint32_t r = 0; r < t->n_routers; r++) {
             const struct topo_router *rt = &t->routers[r];
-            uint32_t g = rt->group, lr = lidx(n, r);
-            for (uint32_t j = 0; j < n->group_size[g]; j++) {
+            uint32_t g = rt->group, lr = lidx(n, r), gs = n->group_size[g];
+            const uint8_t *mine = &t->group_dist[((size_t)g * m + lr) * m];
+            uint32_t nn = 0;
+            for (uint32_t i = 0; i < rt->n_ports; i++) {
+                const struct topo_port *tp = &t->ports[rt->first_port + i];
+                if (tp->peer == TOPO_NONE ||
+                    topo_port_class((enum port_kind)tp->kind) != PCLASS_LOCAL)
+                    continue;
+                uint32_t x = t->ports[tp->peer].router;
+                nb[nn++] = (struct local_nb){
+                    rt->first_port + i, x, tp->kind,
+                    &t->group_dist[((size_t)g * m + lidx(n, x)) * m] };
+            }
+            for (uint32_t j = 0; j < gs; j++)
+                best_n[j] = TOPO_NONE, best_kind[j] = 0;
+            for (uint32_t i = 0; i < nn; i++)
+                for (uint32_t j = 0; j < gs; j++) {
+                    /* 255 (unreachable) + 1 matches no distance */
+                    if ((uint32_t)nb[i].dist[j] + 1 != mine[j])
+                        continue;
+                    if (best_n[j] == TOPO_NONE || nb[i].kind < best_kind[j] ||
+                        (nb[i].kind == best_kind[j] &&
+                         nb[i].router < best_n[j])) {
+                        best_n[j] = nb[i].router;
+                        best_kind[j] = nb[i].kind;
+                    }
+                }
+            for (uint32_t j = 0; j < gs; j++) {
                 size_t e = (size_t)r * m + j;
                 if (pass)
                     n->nh_first[e] = (uint32_t)k;
-                if (j == lr)
+                if (j == lr || mine[j] == 255 || best_n[j] == TOPO_NONE)
                     continue;
-                uint8_t dist = topo_group_hops(t, g, lr, j);
-                if (dist == 255)
-                    continue;
-                uint32_t best_n = TOPO_NONE, best_kind = 0;
-                for (uint32_t i = 0; i < rt->n_ports; i++) {
-                    const struct topo_port *tp =
-                        &t->ports[rt->first_port + i];
-                    if (tp->peer == TOPO_NONE ||
-                        topo_port_class((enum port_kind)tp->kind) !=
-                            PCLASS_LOCAL)
-                        continue;
-                    uint32_t nb = t->ports[tp->peer].router;
-                    if (topo_group_hops(t, g, lidx(n, nb), j) + 1 != dist)
-                        continue;
-                    if (best_n == TOPO_NONE || tp->kind < best_kind ||
-                        (tp->kind == best_kind && nb < best_n)) {
-                        best_n = nb;
-                        best_kind = tp->kind;
-                    }
-                }
-                for (uint32_t i = 0; i < rt->n_ports; i++) {
-                    uint32_t pt = rt->first_port + i;
-                    const struct topo_port *tp = &t->ports[pt];
-                    if (tp->peer == TOPO_NONE || tp->kind != best_kind ||
-                        t->ports[tp->peer].router != best_n)
+                for (uint32_t i = 0; i < nn; i++) {
+                    if (nb[i].kind != best_kind[j] || nb[i].router != best_n[j])
                         continue;
                     if (pass) {
-                        n->nh_port[k] = pt;
+                        n->nh_port[k] = nb[i].port;
                         n->nh_count[e]++;
                     }
                     k++;
@@ -157,9 +182,14 @@ int route_init(struct net *n, struct diag *d)
             n->nh_total = total ? total : 1;
             n->nh_port = calloc(total ? total : 1, sizeof *n->nh_port);
             if (!n->nh_port)
-                goto oom;
+                break;
         }
     }
+    free(nb);
+    free(best_n);
+    free(best_kind);
+    if (!n->nh_port)
+        goto oom;
     return 0;
 oom:
     diag_error(d, NULL, 0, "network", "out of memory for routing tables");
