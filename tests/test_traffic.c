@@ -786,6 +786,34 @@ static void test_run_worst_case_saturates(void)
     topo_free(&t);
 }
 
+/* A warm-up shorter than the packets' latency: the window opens while
+ * the network is still filling, so the source queues grow in its first
+ * part without the network being saturated. Saturation is judged on the
+ * window's second half: a light load is not saturated (the whole
+ * window's backlog column still shows the filling), the worst case
+ * with minimal routing past its global link's share still is. */
+static void test_run_short_warmup(void)
+{
+    struct topo t;
+    if (build_df(&t, 2, 4, 2, 0) != 0)
+        return;
+    struct traffic_params tp = quick(TRAFFIC_UNIFORM, 0.1);
+    tp.warmup_us = 0;
+    tp.measure_us = 1;
+    struct traffic_result r;
+    if (run(&t, "minimal", &tp, 1, EVQ_HEAP4, &r) == 0) {
+        CHECK(r.drained && r.packets > 100);
+        CHECK(r.backlog > 0.05); /* the filling, in the whole window */
+        CHECK(!r.saturated);
+    }
+    tp = quick(TRAFFIC_WORST_CASE, 0.8);
+    tp.warmup_us = 0;
+    tp.measure_us = 1;
+    if (run(&t, "minimal", &tp, 1, EVQ_HEAP4, &r) == 0)
+        CHECK(r.saturated);
+    topo_free(&t);
+}
+
 /* The watchdog: with a limit shorter than any packet's flight it must
  * report a deadlock and stop the run at once. */
 static void test_run_watchdog(void)
@@ -1028,6 +1056,7 @@ const struct test_case tests_traffic[] = {
     TEST(test_run_deterministic),
     TEST(test_run_every_pattern),
     TEST(test_run_worst_case_saturates),
+    TEST(test_run_short_warmup),
     TEST(test_run_watchdog),
     TEST(test_run_bad_parameters),
     TEST(test_cli_sweep),

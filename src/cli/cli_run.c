@@ -425,7 +425,8 @@ static int run_traffic(const struct experiment *e, const struct topo *t,
         if (sat)
             printf("  saturated: accepted below offered, or the source "
                    "queues grew, by more than %.0f %% of the messages "
-                   "offered in the window (and 3 sigma): the latency there "
+                   "offered in the window's second half (and 3 sigma): "
+                   "the latency there "
                    "is a growing queue's, not the load's\n",
                    100 * TRAFFIC_SAT_TOL);
     }

@@ -364,6 +364,7 @@ struct gen {
     uint64_t backlog;       /* the sum of queued[] */
     int64_t backlog_warm;   /* backlog when the window opened (-1: not
                                yet), */
+    int64_t backlog_mid;    /*   at its half-way point t_mid, */
     int64_t backlog_end;    /*   and when it closed */
     uint8_t *slot;          /* [n_nics] index of the NIC within its node */
     uint32_t size;          /* bytes per message */
@@ -371,6 +372,8 @@ struct gen {
     struct sampler sm;      /* counter sampling, when on */
     bool sampling;
     simtime t_warm, t_end;  /* measurement window [t_warm, t_end) */
+    simtime t_mid;          /* its half-way point (saturation is judged
+                               on [t_mid, t_end)) */
     simtime watchdog, tick;
     bool generating;
     bool done;              /* every measured packet delivered */
@@ -379,6 +382,7 @@ struct gen {
     simtime idle_at;        /* last watchdog tick with nothing in flight */
     /* measurement */
     uint64_t generated, sent, delivered, accepted, refused;
+    uint64_t generated2, accepted2; /* of them, in [t_mid, t_end) */
     struct traffic_hist hist;
     uint64_t hops[TRAFFIC_HOP_BINS];
     uint64_t hops_sum, nonmin;
@@ -450,18 +454,29 @@ static void finish(struct gen *g)
     sim_stop(&g->s);
 }
 
+/* The backlog as the window opens and at its half-way point: taken at
+ * the first generation or delivery at or after each, before it counts. */
+static void mark_window(struct gen *g, simtime now)
+{
+    if (g->backlog_warm < 0 && now >= g->t_warm)
+        g->backlog_warm = (int64_t)g->backlog;
+    if (g->backlog_mid < 0 && now >= g->t_mid)
+        g->backlog_mid = (int64_t)g->backlog;
+}
+
 static void on_delivered(void *ctx, const struct packet *p, simtime now)
 {
     struct gen *g = ctx;
     if (p->cls != PKT_REQ)
         return;
     assert(g->queued[p->src_nic] > 0);
-    if (g->backlog_warm < 0 && now >= g->t_warm)
-        g->backlog_warm = (int64_t)g->backlog;
+    mark_window(g, now);
     g->queued[p->src_nic]--;
     g->backlog--;
-    if (now >= g->t_warm && now < g->t_end)
+    if (now >= g->t_warm && now < g->t_end) {
         g->accepted++;
+        g->accepted2 += now >= g->t_mid;
+    }
     if (p->t_created < g->t_warm || p->t_created >= g->t_end)
         return;
     traffic_hist_add(&g->hist, now - p->t_created);
@@ -493,8 +508,8 @@ static void on_gen(struct sim *s, const struct event *e, void *ctx)
     if (dst != TRAFFIC_NONE) {
         bool measured = now >= g->t_warm && now < g->t_end;
         g->generated += measured;
-        if (g->backlog_warm < 0 && now >= g->t_warm)
-            g->backlog_warm = (int64_t)g->backlog;
+        g->generated2 += measured && now >= g->t_mid;
+        mark_window(g, now);
         if (g->queued[nic] >= g->tp->max_queued) {
             g->refused++;
         } else {
@@ -518,8 +533,7 @@ static void on_gen(struct sim *s, const struct event *e, void *ctx)
 static void on_phase(struct sim *s, const struct event *e, void *ctx)
 {
     struct gen *g = ctx;
-    if (g->backlog_warm < 0)
-        g->backlog_warm = (int64_t)g->backlog; /* nothing in the window */
+    mark_window(g, s->now); /* nothing in the window, or in its half */
     g->backlog_end = (int64_t)g->backlog;
     if (g->delivered == g->sent && g->generating)
         finish(g);
@@ -622,10 +636,11 @@ int traffic_run(const struct topo *t, const struct net_params *np,
     g->hash = FNV_OFFSET;
     g->t_warm = us_to_ps(tp->warmup_us);
     g->t_end = g->t_warm + us_to_ps(tp->measure_us);
+    g->t_mid = g->t_warm + (g->t_end - g->t_warm) / 2;
     g->watchdog = us_to_ps(tp->watchdog_us);
     g->tick = g->watchdog / 4 ? g->watchdog / 4 : 1;
     g->generating = true;
-    g->backlog_warm = g->backlog_end = -1;
+    g->backlog_warm = g->backlog_mid = g->backlog_end = -1;
     g->sampling = sampler_enabled(&tp->sampling);
     bool links = tp->sampling.links_path != NULL;
     /* sampling and the links report read the counters; keeping them
@@ -744,19 +759,24 @@ int traffic_run(const struct topo *t, const struct net_params *np,
     out->drained = g->done;
     out->deadlock = g->deadlock;
     out->hash = g->hash;
-    /* saturation (traffic.h): the window's shortfall and the source
-     * queues' growth against the generations and their noise; a run
-     * stopped before the window closed (deadlock) counts what was
-     * queued when it stopped */
-    int64_t grown = (g->backlog_end >= 0 ? g->backlog_end
-                                         : (int64_t)g->backlog) -
-                    (g->backlog_warm >= 0 ? g->backlog_warm : 0);
+    /* saturation (traffic.h): over the window's second half, the
+     * shortfall and the source queues' growth against the generations
+     * and their noise; a run stopped before the window closed (deadlock)
+     * counts what was queued when it stopped, over the whole window */
+    int64_t last = g->backlog_end >= 0 ? g->backlog_end
+                                       : (int64_t)g->backlog;
+    int64_t first = g->backlog_warm >= 0 ? g->backlog_warm : 0;
+    int64_t grown = last - first;
     double gen = (double)g->generated;
-    double tol = fmax(TRAFFIC_SAT_TOL * gen, 3.0 * sqrt(gen));
-    double shortfall = gen - (double)g->accepted;
     out->backlog = gen > 0 ? (double)grown / gen : 0.0;
-    out->saturated = g->generated > 0 &&
-                     (shortfall > tol || (double)grown > tol);
+    double acc = (double)g->accepted;
+    if (g->backlog_end >= 0 && g->backlog_mid >= 0) {
+        grown = last - g->backlog_mid;
+        gen = (double)g->generated2;
+        acc = (double)g->accepted2;
+    }
+    double tol = fmax(TRAFFIC_SAT_TOL * gen, 3.0 * sqrt(gen));
+    out->saturated = gen > 0 && (gen - acc > tol || (double)grown > tol);
 
     /* A drained run: stop generating, let the network empty, and check
      * its conservation invariants (every packet delivered once, credits

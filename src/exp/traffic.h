@@ -142,20 +142,26 @@ struct traffic_result {
     bool deadlock;        /* the watchdog fired */
     double backlog;       /* growth of the source queues (messages sent
                              whose request has not arrived) over the
-                             window, per measured-window generation */
+                             whole window, per measured-window
+                             generation */
     bool saturated;       /* the network did not keep up (see below) */
     uint64_t hash;        /* FNV-1a over the measured deliveries */
 };
 
 /* A run is saturated when the network did not take what was offered:
- * over the measurement window, the generations not delivered (accepted
- * below offered: refused at a full source queue or still queued) or the
- * growth of the source queues exceed TRAFFIC_SAT_TOL of the generations
- * and three standard deviations of their count (3 sqrt(generated): a
- * Poisson source's own noise, which short windows on small systems
- * show). Latency is then that of a queue that grows with the window, not
- * a property of the load. A run that measured no packet at all has no
- * latency: its latency columns are left empty. */
+ * over the second half of the measurement window, the generations not
+ * delivered (accepted below offered: refused at a full source queue or
+ * still queued) or the growth of the source queues exceed
+ * TRAFFIC_SAT_TOL of the generations and three standard deviations of
+ * their count (3 sqrt(generated): a Poisson source's own noise, which
+ * short windows on small systems show). Latency is then that of a queue
+ * that grows with the window, not a property of the load. The first
+ * half is left out: a warm-up shorter than the packets' latency opens
+ * the window while the network still fills, and the queues grow then by
+ * the packets in flight at any load (Little's law); a run stopped before
+ * the window closed (deadlock) is judged on all of it. A run that
+ * measured no packet at all has no latency: its latency columns are
+ * left empty. */
 #define TRAFFIC_SAT_TOL 0.05
 
 /* Run synthetic traffic `tp` on topology t with network parameters np and
