@@ -335,6 +335,56 @@ static void test_idle_network_no_stalls(void)
     teardown(&h);
 }
 
+/* The input stall of a tiled router counts a packet's wait in the input
+ * queue until it can move to its output's queue (CUG'13 §VI, of Gemini's
+ * input stalls), not its wait there: on a 4x4x4 Gemini torus a NIC of
+ * each of the six neighbours of the Gemini (1,0,0) PUTs a packet at once
+ * to a NIC of (1,0,0); the six arrive there together, one over each
+ * direction, and two wait for others to be ejected — the NIC has four
+ * host tiles — in their column buffers, which have room for them. No
+ * credit is short anywhere, so no tile counts a stall; a count up to the
+ * packet's departure would give that wait to the input stall. */
+static void test_input_stall_ends_at_output_queue(void)
+{
+    struct h h;
+    struct torus_params tp = { 4, 4, 4 };
+    CHECK(setup(&h, NULL, &tp, true) == 0);
+    CHECK(h.n.p.router == NET_ROUTER_TILED);
+    CHECK(h.n.p.col_buffer >= 2 * 32); /* two 32-phit requests */
+    /* routers x + 4 (y + 4 z), checked below by the path */
+    uint32_t b = h.t.routers[1].first_nic;
+    CHECK_EQ_U(h.t.nics[b].n_ports, 4);
+    /* (0,0,0), (2,0,0), (1,1,0), (1,3,0), (1,0,1), (1,0,3) */
+    static const uint32_t from[6] = { 0, 2, 5, 13, 17, 49 };
+    for (int i = 0; i < 6; i++)
+        net_send(&h.n, h.t.routers[from[i]].first_nic, b, NET_PUT, 64, 0,
+                 0);
+    sim_run(&h.s, SIMTIME_MAX);
+    /* the requests' crossings: six NIC links, one link each into
+     * router 1, then its four ejection ports, two of them twice */
+    CHECK_EQ_U(h.len[0], 18);
+    if (h.len[0] != 18) {
+        teardown(&h);
+        return;
+    }
+    for (int i = 6; i < 12; i++) {
+        uint32_t peer = h.t.ports[h.path[0][i]].peer;
+        CHECK(peer != TOPO_NONE && h.t.ports[peer].router == 1);
+    }
+    uint32_t used[4] = { 0 };
+    for (int i = 12; i < 18; i++) {
+        uint32_t k = h.path[0][i] - h.t.nics[b].first_port;
+        CHECK(k < 4);
+        if (k < 4)
+            used[k]++;
+    }
+    CHECK(used[0] + used[1] + used[2] + used[3] == 6 &&
+          (used[0] > 1 || used[1] > 1 || used[2] > 1 || used[3] > 1));
+    CHECK_EQ_U(gm_total(&h, 5), 0); /* no credit stall */
+    CHECK_EQ_U(gm_total(&h, 4), 0); /* so no input stall either */
+    teardown(&h);
+}
+
 /* Symmetric GET traffic, as in an alltoall above the rendezvous size: NIC
  * `a` answers 64 KiB GETs from the four NICs of a neighbour router, whose
  * single green link then backs a's responses up into a's NIC; once they
@@ -763,6 +813,7 @@ const struct test_case tests_counters[] = {
     TEST(test_gemini_efficiency),
     TEST(test_aries_put_get),
     TEST(test_idle_network_no_stalls),
+    TEST(test_input_stall_ends_at_output_queue),
     TEST(test_incast_stalls),
     TEST(test_get_exchange_stalls),
     TEST(test_table1_fallacy),

@@ -50,9 +50,11 @@
  *         (VCs 0..3 requests, 4..7 responses)
  *     INQ_PRF_INCOMING_PKT_VC<v>_FILTER_FLIT<v>_CNT   cycles a routed
  *         packet of input VC v waits to leave the input queue (the filter
- *         configuration that gpcdr's "stalled" metric sums)
- *     INQ_PRF_ROWBUS_STALL_CNT   cycles any packet waits to leave the
- *         tile's input queue
+ *         configuration that gpcdr's "stalled" metric sums): on the tiled
+ *         routers until it enters its output's column buffer, "the
+ *         destination tile's output queue" (CUG'13 §VI, of Gemini's input
+ *         stalls); on routers without output queues until it leaves
+ *     INQ_PRF_ROWBUS_STALL_CNT   cycles any packet waits so
  *     COLBUF_PERF_STALL_RQ / _RS   cycles the tile's output is idle while a
  *         request / response packet waits for downstream credits
  *   Processor tiles AR_RTR_PT_5_<col>_: INQ_PRF_INCOMING_FLIT_VC0 (request

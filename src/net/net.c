@@ -705,10 +705,28 @@ static void ecn_mark(struct net *n, uint32_t r, struct packet *p)
         p->mark |= PKT_MARK_ECN;
 }
 
+/* Counting: a routed packet of input VC (ip, vc) stops waiting in the
+ * input queue (the VC's and the port's input stalls, opened by
+ * route_here). CUG'13 §VI (Pedretti et al.) on Gemini's tiles: the
+ * input stall counters "count the cycles a packet must wait in a Gemini
+ * tile's input queue before it can move to the destination tile's output
+ * queue", its waiting there being the output stall's business. So on a
+ * tiled router the wait ends as it enters its output's column buffer
+ * (rb_advance), on the others, which have no output queue, when it
+ * leaves the router (transmit). */
+static void in_wait_end(struct net *n, uint32_t ip, uint32_t vc,
+                        simtime now)
+{
+    struct net_vc_count *cv = net_ivc_count(net_ivc_at(n, ip, vc));
+    struct net_in *in = &n->in[ip];
+    wait_dec(&cv->nwait, &cv->stall, now);
+    wait_dec(&in->nwait, &in->stall, now);
+}
+
 /* Packet id, at the head of input VC iv of router r, is routed: from now
- * on it waits for its output (the VC's stall counting; the output's
- * near-end queue, except on a tiled router where that is its column
- * buffers, rb_advance). */
+ * on it waits for its output (the input stall counting, until
+ * in_wait_end; the output's near-end queue, except on a tiled router
+ * where that is its column buffers, rb_advance). */
 static void route_here(struct net *n, uint32_t r, uint32_t id,
                        struct net_ivc *iv)
 {
@@ -843,7 +861,10 @@ static void rb_advance(struct net *n, uint32_t r, uint32_t ip, uint32_t vc,
         rb->head = p->in_next;
         rb->occ -= p->flits;
         n->colbuf_occ[ci] += p->flits;
+        p->cb = (uint32_t)ci;
         queue_add(n, p->out_port, p->flits, n->s->now);
+        if (n->p.counters)
+            in_wait_end(n, ip, vc, n->s->now);
         out_enqueue(n, id);
     }
     uint32_t h = net_ivc_at(n, ip, vc)->head;
@@ -858,7 +879,8 @@ static void rb_advance(struct net *n, uint32_t r, uint32_t ip, uint32_t vc,
 static void cb_leave(struct net *n, uint32_t port, uint32_t ip, uint32_t id)
 {
     const struct packet *p = &n->pkt[id];
-    size_t ci = net_colbuf_index(n, port, n->out[ip].row, p->out_vc);
+    size_t ci = p->cb;
+    assert(ci == net_colbuf_index(n, port, n->out[ip].row, p->out_vc));
     uint32_t *occ = &n->colbuf_occ[ci];
     *occ -= p->flits; /* the flag bit stays as it is */
     if (!(*occ & NET_COL_WAITERS))
@@ -931,10 +953,9 @@ static void transmit(struct net *n, uint32_t out, uint32_t id)
     uint32_t ip = p->in_port;
     struct net_in *in = &n->in[ip];
     if (n->p.counters) {
-        struct net_vc_count *cv = net_ivc_count(net_ivc_at(n, ip, p->vc));
         struct net_out_count *co = &n->ct.out[out];
-        wait_dec(&cv->nwait, &cv->stall, now);
-        wait_dec(&in->nwait, &in->stall, now);
+        if (n->p.router != NET_ROUTER_TILED) /* tiled: in_wait_end */
+            in_wait_end(n, ip, p->vc, now);
         co->flits[p->cls] += p->flits;
         co->pkts[p->cls]++;
         cr_close(n, o, out, now);
@@ -1873,6 +1894,14 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
             diag_error(d, NULL, 0, "network.tile_columns",
                        "%u columns make %u tile rows; expected at most 255",
                        cols, rows);
+            return -1;
+        }
+        if (PV * (cols > rows ? cols : rows) >= NET_RB_IDLE) {
+            /* row and column buffers are numbered in 32 bits */
+            diag_error(d, NULL, 0, "network.tile_columns",
+                       "%zu row or column buffers; expected fewer than "
+                       "2^32 - 2 (fewer ports, VCs or tile columns)",
+                       PV * (cols > rows ? cols : rows));
             return -1;
         }
         n->cols = cols;

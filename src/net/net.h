@@ -179,6 +179,9 @@ struct packet {
                             NET_NONE while at its source NIC */
     uint32_t out_port;   /* port requested at the current router */
     uint32_t index;      /* packet number within its message (hash modes) */
+    uint32_t cb;         /* tiled: while in a column buffer, its index
+                            (net_colbuf_index), so that leaving it does
+                            not look up the input's tile row */
     simtime t_created;   /* request: message handed to the NIC;
                             response: its request left the source NIC */
     simtime t_injected;  /* left the NIC */
