@@ -11,7 +11,9 @@
  * topology, network model and event queue, without the packets in
  * flight; exp/experiment.c), and a hash of the results (which must not change when only speed changes).
  *
- * Configuration 6 is the largest Slingshot (see HASH_6 below).
+ * Configuration 6 is the largest Slingshot (see HASH_6 below);
+ * configurations 7 and 8 the Aries' tiled routers with counters off and on
+ * (see HASH_7).
  *
  * Configurations 4 and 5 (issue 4) are configuration 1 with the hardware
  * counters kept and both LDMS-style samplers on (exp/sampler.h), writing
@@ -34,7 +36,7 @@
  *
  * Usage: bench_net [--quick] [N...]
  *   --quick  shorter simulated windows
- *   N        run only configuration N (1 .. 6 in the order above)
+ *   N        run only configuration N (1 .. 8 in the order above)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +83,17 @@ struct config {
 #define QHASH_6 0xcbf29ce484222325ULL /* no measured delivery */
 #define REF_6 0.256e6
 
+/* Configurations 7 and 8: the tiled routers of the Aries, whose counters
+ * the SC'19 and Netscope controllers read — xc-12cab under uniform
+ * traffic at 0.1 (below ADAPTIVE_0's saturation, docs/controllers.md)
+ * with ADAPTIVE_0, counters off and on (sampling every 1 ms, as
+ * configuration 4): what keeping the counters costs on these routers.
+ * Reference: the first measurement of configuration 7 (this machine,
+ * full length). */
+#define HASH_7 0x6fa00852cd03541eULL
+#define QHASH_7 0x827283fbda24025dULL
+#define REF_7 1.0e6
+
 static double peak_mib(void)
 {
     struct rusage ru;
@@ -90,7 +103,7 @@ static double peak_mib(void)
 
 int main(int argc, char **argv)
 {
-    enum { N_CONFIGS = 6 };
+    enum { N_CONFIGS = 8 };
     bool quick = false, only[N_CONFIGS + 1] = { false }, any = false;
     for (int a = 1; a < argc; a++) {
         if (strcmp(argv[a], "--quick") == 0) {
@@ -118,6 +131,10 @@ int main(int argc, char **argv)
           quick ? QHASH_1 : HASH_1 },
         { "slingshot-max", "SS_ADAPTIVE", 0.30, quick ? 0.5 : 3.0,
           quick ? 0.25 : 1.0, 0, REF_6, quick ? QHASH_6 : HASH_6 },
+        { "xc-12cab", "ADAPTIVE_0", 0.10, 2, quick ? 5 : 20, 0, REF_7,
+          quick ? QHASH_7 : HASH_7 },
+        { "xc-12cab", "ADAPTIVE_0", 0.10, 2, quick ? 5 : 20, 1000, REF_7,
+          quick ? QHASH_7 : HASH_7 },
     };
     printf("%-13s %-11s %5s %8s %10s %12s %12s %12s %9s %8s %16s %9s %6s "
            "%7s\n",
