@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "exp/config.h"
@@ -589,6 +590,56 @@ static void test_include_names_its_file(void)
     unlink(path);
 }
 
+/* @include of something that is not a regular file: libconfig 1.5's
+ * scanner would end the process on a directory ("input in flex scanner
+ * failed", exit status 2) and wait forever on a FIFO; it is reported, with
+ * the including file and line, before libconfig reads the text — also
+ * from an included file, and not from a commented-out line. */
+static void test_include_not_a_regular_file(void)
+{
+    char sub[64], dir[128], main_text[512], want[512];
+    snprintf(sub, sizeof sub, "dfsim-test-%d-dir", (int)getpid());
+    snprintf(dir, sizeof dir, "/tmp/%s", sub);
+    CHECK(mkdir(dir, 0700) == 0);
+    snprintf(main_text, sizeof main_text,
+             "/* @include \"%s\"\n"
+             "   @include \"%s\" */\n"
+             "sys = {\n  count = 1;\n  @include \"%s\"\n};\n",
+             sub, sub, sub);
+    const char *path = write_temp("main.cfg", main_text);
+    CHECK(path != NULL);
+    struct capture c;
+    cap_init(&c);
+    CHECK(cfg_open(path, &c.d) == NULL);
+    CHECK_EQ_U(c.d.errors, 1);
+    snprintf(want, sizeof want,
+             "%s:5: error: @include \"%s\": %s is a directory; expected a "
+             "regular file\n",
+             path, sub, dir);
+    CHECK(strcmp(cap_text(&c), want) == 0);
+    cap_free(&c);
+
+    /* one level down: the included file names it */
+    char part[64];
+    snprintf(part, sizeof part, "dfsim-test-%d-part.cfg", (int)getpid());
+    snprintf(main_text, sizeof main_text, "count = 1;\n  \t@include \"%s\"\n",
+             sub);
+    const char *ppath = write_temp("part.cfg", main_text);
+    snprintf(main_text, sizeof main_text, "@include \"%s\"\n", part);
+    path = write_temp("main.cfg", main_text);
+    CHECK(ppath != NULL && path != NULL);
+    cap_init(&c);
+    CHECK(cfg_open(path, &c.d) == NULL);
+    CHECK_EQ_U(c.d.errors, 1);
+    snprintf(want, sizeof want, "%s:2: error: @include \"%s\": %s is a "
+             "directory; expected a regular file\n", ppath, sub, dir);
+    CHECK(strcmp(cap_text(&c), want) == 0);
+    cap_free(&c);
+    unlink(ppath);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* ---- several errors ------------------------------------------------------ */
 
 static void test_all_errors_reported(void)
@@ -884,6 +935,7 @@ const struct test_case tests_config[] = {
     TEST(test_unreadable_file),
     TEST(test_nul_byte),
     TEST(test_include_names_its_file),
+    TEST(test_include_not_a_regular_file),
     TEST(test_all_errors_reported),
     TEST(test_print_schema),
     TEST(test_list_valid),

@@ -32,6 +32,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct cfg_file {
     config_t cfg;        /* libconfig's tree; owns every string we hand out */
@@ -378,6 +379,120 @@ static int check_literals(struct cfg_file *f, const char *text,
     return errors;
 }
 
+/* ---- @include ------------------------------------------------------------ */
+
+static int slurp(const char *path, char **text, size_t *len);
+static int check_include(const char *name, int line, const char *inc,
+                         const char *dir, int depth, struct diag *d);
+
+/* libconfig 1.5 opens an @include'd name with fopen and reads it through
+ * its flex scanner, which on a read error (a directory: fopen succeeds,
+ * read fails) ends the whole process ("input in flex scanner failed",
+ * exit status 2; hyperrealm/libconfig#292), and would wait forever on a
+ * FIFO. So before libconfig sees a text, check_includes finds its
+ * @include lines as libconfig's scanner does (`@include "name"` at the
+ * start of a line, after spaces or tabs, outside comments and strings;
+ * \\ and \" escapes in the name) and reports every one naming something
+ * that exists but is not a regular file; the regular files it includes
+ * are checked the same way, as deep as libconfig follows them (10 levels;
+ * deeper, libconfig reports it). A name that does not exist is left to
+ * libconfig ("cannot open include file"). Returns the number of errors. */
+#define CFG_INCLUDE_DEPTH 10
+
+static int check_includes(const char *name, const char *text,
+                          const char *dir, int depth, struct diag *d)
+{
+    int line = 1, errors = 0;
+    const char *p = text;
+    bool line_start = true;
+    while (*p) {
+        char c = *p;
+        if (line_start) {
+            line_start = false;
+            const char *q = p;
+            while (*q == ' ' || *q == '\t')
+                q++;
+            if (strncmp(q, "@include", 8) == 0 &&
+                (q[8] == ' ' || q[8] == '\t')) {
+                for (q += 8; *q == ' ' || *q == '\t'; q++)
+                    ;
+                if (*q == '"') {
+                    char inc[4096];
+                    size_t n = 0;
+                    for (q++; *q && *q != '"' && *q != '\n'; q++) {
+                        if (*q == '\\' && (q[1] == '\\' || q[1] == '"'))
+                            q++;
+                        if (n + 1 < sizeof inc)
+                            inc[n++] = *q;
+                    }
+                    inc[n] = '\0';
+                    errors += check_include(name, line, inc, dir, depth, d);
+                    p = *q == '"' ? q + 1 : q;
+                    continue;
+                }
+            }
+        }
+        if (c == '\n') {
+            line++;
+            p++;
+            line_start = true;
+        } else if (c == '#' || (c == '/' && p[1] == '/')) {
+            while (*p && *p != '\n')
+                p++;
+        } else if (c == '/' && p[1] == '*') {
+            for (p += 2; *p && !(p[0] == '*' && p[1] == '/'); p++)
+                line += *p == '\n';
+            if (*p)
+                p += 2;
+        } else if (c == '"') {
+            for (p++; *p && *p != '"'; p++) {
+                if (*p == '\\' && p[1])
+                    p++;
+                line += *p == '\n';
+            }
+            if (*p)
+                p++;
+        } else {
+            p++;
+        }
+    }
+    return errors;
+}
+
+/* One `@include "inc"` at name:line (see check_includes). */
+static int check_include(const char *name, int line, const char *inc,
+                         const char *dir, int depth, struct diag *d)
+{
+    char *path = join_dir(dir, inc);
+    if (!path) {
+        diag_error(d, name, line, NULL, "out of memory");
+        return 1;
+    }
+    struct stat st;
+    int errors = 0;
+    if (stat(path, &st) != 0) {
+        /* libconfig says it cannot open it */
+    } else if (!S_ISREG(st.st_mode)) {
+        diag_error(d, name, line, NULL,
+                   "@include \"%s\": %s is %s; expected a regular file",
+                   inc, path,
+                   S_ISDIR(st.st_mode)    ? "a directory"
+                   : S_ISFIFO(st.st_mode) ? "a FIFO"
+                                          : "not a regular file");
+        errors = 1;
+    } else if (depth + 1 < CFG_INCLUDE_DEPTH) {
+        char *text = NULL;
+        size_t len = 0;
+        if (slurp(path, &text, &len) == 0) {
+            if (!memchr(text, '\0', len))
+                errors = check_includes(path, text, dir, depth + 1, d);
+            free(text);
+        } /* unreadable: libconfig says so */
+    }
+    free(path);
+    return errors;
+}
+
 /* ---- opening ------------------------------------------------------------- */
 
 /* Parse text; `dir` (may be NULL) is where @include looks. */
@@ -406,6 +521,10 @@ static struct cfg_file *open_text(const char *name, const char *text,
     if (dir)
         config_set_include_dir(&f->cfg, dir);
 
+    if (check_includes(name, text, dir, 0, d) != 0) {
+        cfg_close(f);
+        return NULL;
+    }
     if (config_read_string(&f->cfg, text) != CONFIG_TRUE) {
         const char *file = config_error_file(&f->cfg);
         char *full = file ? join_dir(dir, file) : NULL;
