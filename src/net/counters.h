@@ -54,7 +54,8 @@
  *         routers until it enters its output's column buffer, "the
  *         destination tile's output queue" (CUG'13 §VI, of Gemini's input
  *         stalls); on routers without output queues until it leaves
- *     INQ_PRF_ROWBUS_STALL_CNT   cycles any packet waits so
+ *     INQ_PRF_ROWBUS_STALL_CNT   cycles any routed packet of the tile
+ *         waits so (the union over its VCs)
  *     COLBUF_PERF_STALL_RQ / _RS   cycles the tile's output is idle while a
  *         request / response packet waits for downstream credits
  *   Processor tiles AR_RTR_PT_5_<col>_: INQ_PRF_INCOMING_FLIT_VC0 (request

@@ -920,9 +920,6 @@ static void in_push(struct net *n, uint32_t r, uint32_t id)
     pub_update(n, ip, n->s->now);
     struct net_ivc *iv = net_ivc_at(n, ip, p->vc);
     if (n->p.counters) {
-        /* the output's counts, which its grant adds to, often within
-         * this event: a line of their own (struct net_out_count) */
-        __builtin_prefetch(&n->ct.out[p->out_port]);
         struct net_vc_count *cv = net_ivc_count(iv);
         cv->flits += p->flits;
         cv->pkts++;
