@@ -320,6 +320,36 @@ static size_t scan_number(const char *p, bool *bad)
     return (size_t)(q - p);
 }
 
+/* If *pp is at a comment or a string (libconfig's lexical rules: #, //
+ * and block comments; strings with backslash escapes), move it past it,
+ * counting the newlines in *line, and return true. A line comment stops
+ * before its newline. */
+static bool skip_comment_or_string(const char **pp, int *line)
+{
+    const char *p = *pp;
+    if (p[0] == '#' || (p[0] == '/' && p[1] == '/')) {
+        while (*p && *p != '\n')
+            p++;
+    } else if (p[0] == '/' && p[1] == '*') {
+        for (p += 2; *p && !(p[0] == '*' && p[1] == '/'); p++)
+            *line += *p == '\n';
+        if (*p)
+            p += 2;
+    } else if (p[0] == '"') {
+        for (p++; *p && *p != '"'; p++) {
+            if (*p == '\\' && p[1])
+                p++;
+            *line += *p == '\n';
+        }
+        if (*p)
+            p++;
+    } else {
+        return false;
+    }
+    *pp = p;
+    return true;
+}
+
 /* Report every integer literal of `text` that libconfig 1.5 stores with a
  * different value than written. Returns the number of errors. */
 static int check_literals(struct cfg_file *f, const char *text,
@@ -332,22 +362,8 @@ static int check_literals(struct cfg_file *f, const char *text,
         if (c == '\n') {
             line++;
             p++;
-        } else if (c == '#' || (c == '/' && p[1] == '/')) {
-            while (*p && *p != '\n')
-                p++;
-        } else if (c == '/' && p[1] == '*') {
-            for (p += 2; *p && !(p[0] == '*' && p[1] == '/'); p++)
-                line += *p == '\n';
-            if (*p)
-                p += 2;
-        } else if (c == '"') {
-            for (p++; *p && *p != '"'; p++) {
-                if (*p == '\\' && p[1])
-                    p++;
-                line += *p == '\n';
-            }
-            if (*p)
-                p++;
+        } else if (skip_comment_or_string(&p, &line)) {
+            continue;
         } else if (is_name_start(c)) {
             while (is_name_char(*p))
                 p++;
@@ -436,23 +452,7 @@ static int check_includes(const char *name, const char *text,
             line++;
             p++;
             line_start = true;
-        } else if (c == '#' || (c == '/' && p[1] == '/')) {
-            while (*p && *p != '\n')
-                p++;
-        } else if (c == '/' && p[1] == '*') {
-            for (p += 2; *p && !(p[0] == '*' && p[1] == '/'); p++)
-                line += *p == '\n';
-            if (*p)
-                p += 2;
-        } else if (c == '"') {
-            for (p++; *p && *p != '"'; p++) {
-                if (*p == '\\' && p[1])
-                    p++;
-                line += *p == '\n';
-            }
-            if (*p)
-                p++;
-        } else {
+        } else if (!skip_comment_or_string(&p, &line)) {
             p++;
         }
     }
