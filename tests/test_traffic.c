@@ -792,23 +792,28 @@ static void test_run_worst_case_saturates(void)
  * window's second half: a light load is not saturated (the whole
  * window's backlog column still shows the filling), the worst case
  * with minimal routing past its global link's share still is. */
+static struct traffic_params no_warmup(enum traffic_pattern pat,
+                                       double load)
+{
+    struct traffic_params tp = quick(pat, load);
+    tp.warmup_us = 0;
+    tp.measure_us = 1;
+    return tp;
+}
+
 static void test_run_short_warmup(void)
 {
     struct topo t;
     if (build_df(&t, 2, 4, 2, 0) != 0)
         return;
-    struct traffic_params tp = quick(TRAFFIC_UNIFORM, 0.1);
-    tp.warmup_us = 0;
-    tp.measure_us = 1;
+    struct traffic_params tp = no_warmup(TRAFFIC_UNIFORM, 0.1);
     struct traffic_result r;
     if (run(&t, "minimal", &tp, 1, EVQ_HEAP4, &r) == 0) {
         CHECK(r.drained && r.packets > 100);
         CHECK(r.backlog > 0.05); /* the filling, in the whole window */
         CHECK(!r.saturated);
     }
-    tp = quick(TRAFFIC_WORST_CASE, 0.8);
-    tp.warmup_us = 0;
-    tp.measure_us = 1;
+    tp = no_warmup(TRAFFIC_WORST_CASE, 0.8);
     if (run(&t, "minimal", &tp, 1, EVQ_HEAP4, &r) == 0)
         CHECK(r.saturated);
     topo_free(&t);

@@ -134,7 +134,7 @@ int route_init(struct net *n, struct diag *d)
         for (uint32_t r = 0; r < t->n_routers; r++) {
             const struct topo_router *rt = &t->routers[r];
             uint32_t g = rt->group, lr = lidx(n, r), gs = n->group_size[g];
-            const uint8_t *mine = &t->group_dist[((size_t)g * m + lr) * m];
+            const uint8_t *mine = topo_group_row(t, g, lr);
             uint32_t nn = 0;
             for (uint32_t i = 0; i < rt->n_ports; i++) {
                 const struct topo_port *tp = &t->ports[rt->first_port + i];
@@ -144,7 +144,7 @@ int route_init(struct net *n, struct diag *d)
                 uint32_t x = t->ports[tp->peer].router;
                 nb[nn++] = (struct local_nb){
                     rt->first_port + i, x, tp->kind,
-                    &t->group_dist[((size_t)g * m + lidx(n, x)) * m] };
+                    topo_group_row(t, g, lidx(n, x)) };
             }
             for (uint32_t j = 0; j < gs; j++)
                 best_n[j] = TOPO_NONE, best_kind[j] = 0;

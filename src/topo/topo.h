@@ -320,13 +320,22 @@ uint32_t topo_min_hops(const struct topo *t, uint32_t src, uint32_t dst);
 uint32_t topo_min_ports(const struct topo *t, uint32_t cur, uint32_t dst,
                         uint32_t *out, uint32_t cap);
 
+/* Router i's row of group g's distance table (local indices): entry j is
+ * the hops from i to j on local links only, 255 if unreachable.
+ * Dragonfly families only. */
+static inline const uint8_t *topo_group_row(const struct topo *t,
+                                            uint32_t g, uint32_t i)
+{
+    size_t m = t->routers_per_group;
+    return &t->group_dist[((size_t)g * m + i) * m];
+}
+
 /* Hops between routers i and j (local indices) inside group g, on local
  * links only; 255 if unreachable. Dragonfly families only. */
 static inline uint8_t topo_group_hops(const struct topo *t, uint32_t g,
                                       uint32_t i, uint32_t j)
 {
-    size_t m = t->routers_per_group;
-    return t->group_dist[((size_t)g * m + i) * m + j];
+    return topo_group_row(t, g, i)[j];
 }
 
 /* Names. Each writes a NUL-terminated name into buf and returns buf. */
