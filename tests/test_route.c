@@ -24,18 +24,20 @@ struct rt {
     uint32_t traced;        /* traced requests delivered */
 };
 
-/* A 3-group XC (16 optical cables per group pair), the network's
- * defaults but for `routing`, `aries_load` and `counters`. */
-static int rt_setup(struct rt *x, const char *routing, uint8_t aries_load,
-                    bool counters, uint32_t rsp_slots)
+/* An XC of `groups` groups of `chassis` chassis, `cables` optical cables
+ * per group pair, the network's defaults but for `routing`, `aries_load`,
+ * `counters` and the NIC's response slots. */
+static int rt_setup_xc(struct rt *x, const char *routing, uint8_t aries_load,
+                       bool counters, uint32_t rsp_slots, uint32_t groups,
+                       uint32_t chassis, uint32_t cables)
 {
     memset(x, 0, sizeof *x);
     diag_init(&x->d);
     union topo_params p;
     topo_builder_aries.defaults(&p);
-    p.aries.groups = 3;
-    p.aries.chassis_last = 6;
-    p.aries.cables_per_pair = 16;
+    p.aries.groups = groups;
+    p.aries.chassis_last = chassis;
+    p.aries.cables_per_pair = cables;
     if (topo_build(&x->t, &topo_builder_aries, &p, "xc3", "xc3", &x->d,
                    NULL) != 0)
         return -1;
@@ -51,6 +53,14 @@ static int rt_setup(struct rt *x, const char *routing, uint8_t aries_load,
     if (!np.routing || net_init(&x->n, &x->t, &np, &x->s, 1, &x->d) != 0)
         return -1;
     return 0;
+}
+
+/* A 3-group XC (16 optical cables per group pair). */
+static int rt_setup(struct rt *x, const char *routing, uint8_t aries_load,
+                    bool counters, uint32_t rsp_slots)
+{
+    return rt_setup_xc(x, routing, aries_load, counters, rsp_slots, 3, 6,
+                       16);
 }
 
 static void rt_free(struct rt *x)
@@ -544,6 +554,79 @@ static void test_own_stream(void)
     CHECK(stall[1] > stall[0]);
 }
 
+/* An all-to-all's time under ADAPTIVE_1 (Cray MPI's mode for
+ * MPI_Alltoall) and ADAPTIVE_3 on a 6-group XC of one chassis a group,
+ * for a job of 32 nodes: every node PUTs `bytes` to every other at once.
+ * SC'19 Fig. 8 found the default 1.4-1.5x faster on its 16 KiB alltoall
+ * of 1,024 nodes on 257 routers of 6 of Piz Daint's 14 groups. Where the
+ * job sits decides it: on a few routers of two groups its minimal paths
+ * share the few links between its routers and the two groups' cables,
+ * which spreading relieves through the rest of the machine; one node on
+ * each of 32 routers across every group already loads every link evenly
+ * on minimal paths, and spreading gains little. */
+static double a2a_time(const char *routing, const uint32_t *nics,
+                       uint32_t n_job, uint32_t bytes, double *nonmin)
+{
+    struct rt x;
+    if (rt_setup_xc(&x, routing, NET_ARIES_CREDIT, false, 256, 6, 1, 2) !=
+        0) {
+        CHECK(!"setup");
+        return 0;
+    }
+    x.n.hooks = (struct net_hooks){ .delivered = count_req };
+    own_nonmin = own_pkts = 0;
+    for (uint32_t i = 0; i < n_job; i++)
+        for (uint32_t k = 1; k < n_job; k++)
+            net_send(&x.n, nics[i], nics[(i + k) % n_job], NET_PUT, bytes,
+                     0, 0);
+    sim_run(&x.s, SIMTIME_MAX);
+    CHECK(net_check_drained(&x.n, &x.d) == 0);
+    CHECK_EQ_U(x.n.st.msgs_done, (uint64_t)n_job * (n_job - 1));
+    *nonmin = (double)own_nonmin / (double)own_pkts;
+    double took = (double)x.s.now / SIMTIME_US;
+    rt_free(&x);
+    return took;
+}
+
+static void test_alltoall_placement(void)
+{
+    struct rt x;
+    if (rt_setup_xc(&x, "ADAPTIVE_1", NET_ARIES_CREDIT, false, 256, 6, 1,
+                    2) != 0) {
+        CHECK(!"setup");
+        return;
+    }
+    /* compact: the 4 NICs of routers 0-3 of groups 0 and 1; spread: the
+     * first NIC of every third router, 32 of 96 */
+    uint32_t rpg = x.t.n_routers / x.t.n_groups, job[2][32], n[2] = { 0 };
+    for (uint32_t c = 0; c < x.t.n_nics; c++) {
+        uint32_t r = x.t.nics[c].router;
+        if (r % rpg < 4 && r / rpg < 2 && n[0] < 32)
+            job[0][n[0]++] = c;
+        if (r % 3 == 0 && (c == 0 || x.t.nics[c - 1].router != r) &&
+            n[1] < 32)
+            job[1][n[1]++] = c;
+    }
+    rt_free(&x);
+    CHECK_EQ_U(n[0], 32);
+    CHECK_EQ_U(n[1], 32);
+    double ratio[2], t1[2], t3[2], nm1[2], nm3[2];
+    for (int k = 0; k < 2; k++) {
+        t1[k] = a2a_time("ADAPTIVE_1", job[k], 32, 2048, &nm1[k]);
+        t3[k] = a2a_time("ADAPTIVE_3", job[k], 32, 2048, &nm3[k]);
+        ratio[k] = t3[k] / t1[k];
+    }
+    fprintf(stderr, "  all-to-all of 2 KiB, 32 nodes: on 8 routers of 2 "
+            "groups ADAPTIVE_1 %.1f us (%.0f %% non-minimal), ADAPTIVE_3 "
+            "%.1f us (%.0f %%): %.2fx; one per router over 6 groups %.1f "
+            "(%.0f %%) / %.1f us (%.0f %%): %.2fx\n", t1[0], 100 * nm1[0],
+            t3[0], 100 * nm3[0], ratio[0], t1[1], 100 * nm1[1], t3[1],
+            100 * nm3[1], ratio[1]);
+    CHECK(ratio[0] >= 1.2);
+    CHECK(ratio[1] < ratio[0] - 0.2);
+    CHECK(nm1[0] > nm3[0]);
+}
+
 const struct test_case tests_route[] = {
     TEST(test_registry),
     TEST(test_next_hop_tables),
@@ -553,5 +636,6 @@ const struct test_case tests_route[] = {
     TEST(test_router_buffering),
     TEST(test_response_slots),
     TEST(test_own_stream),
+    TEST(test_alltoall_placement),
     { 0 },
 };
