@@ -555,20 +555,23 @@ static void test_own_stream(void)
 }
 
 /* An all-to-all's time under ADAPTIVE_1 (Cray MPI's mode for
- * MPI_Alltoall) and ADAPTIVE_3 on a 6-group XC of one chassis a group,
- * for a job of 32 nodes: every node PUTs `bytes` to every other at once.
- * SC'19 Fig. 8 found the default 1.4-1.5x faster on its 16 KiB alltoall
- * of 1,024 nodes on 257 routers of 6 of Piz Daint's 14 groups. Where the
- * job sits decides it: on a few routers of two groups its minimal paths
- * share the few links between its routers and the two groups' cables,
- * which spreading relieves through the rest of the machine; one node on
- * each of 32 routers across every group already loads every link evenly
- * on minimal paths, and spreading gains little. */
+ * MPI_Alltoall) and ADAPTIVE_3 on a 6-group XC with xc-12cab's 12 cables
+ * per group pair, for a job of 32 nodes: every node PUTs `bytes` to every
+ * other at once. SC'19 Fig. 8 found the default 1.4-1.5x faster on its
+ * 16 KiB alltoall of 1,024 nodes on 257 routers of 6 of Piz Daint's 14
+ * groups. Where the job sits decides it: packed on 4 routers in each of
+ * 2 groups, its minimal paths crowd the local links between its own
+ * routers and the ones holding the cables, which spreading relieves
+ * through the rest of the machine; one node on each of 32 routers
+ * across every group already loads the links evenly on minimal paths,
+ * and spreading gains nothing. *busiest_is_job: the router-to-router
+ * output that sent the most flits belongs to a router of the job. */
 static double a2a_time(const char *routing, const uint32_t *nics,
-                       uint32_t n_job, uint32_t bytes, double *nonmin)
+                       uint32_t n_job, uint32_t bytes, double *nonmin,
+                       bool *busiest_is_job)
 {
     struct rt x;
-    if (rt_setup_xc(&x, routing, NET_ARIES_CREDIT, false, 256, 6, 1, 2) !=
+    if (rt_setup_xc(&x, routing, NET_ARIES_CREDIT, true, 256, 6, 6, 12) !=
         0) {
         CHECK(!"setup");
         return 0;
@@ -583,6 +586,20 @@ static double a2a_time(const char *routing, const uint32_t *nics,
     CHECK(net_check_drained(&x.n, &x.d) == 0);
     CHECK_EQ_U(x.n.st.msgs_done, (uint64_t)n_job * (n_job - 1));
     *nonmin = (double)own_nonmin / (double)own_pkts;
+    uint32_t busiest = 0;
+    uint64_t most = 0;
+    for (uint32_t q = 0; q < x.t.n_ports; q++) {
+        const struct net_out_count *o = &x.n.ct.out[q];
+        uint64_t sent = o->flits[0] + o->flits[1];
+        if (x.t.ports[q].nic == TOPO_NONE &&
+            x.t.ports[q].peer != TOPO_NONE && sent > most) {
+            most = sent;
+            busiest = x.t.ports[q].router;
+        }
+    }
+    *busiest_is_job = false;
+    for (uint32_t i = 0; i < n_job; i++)
+        *busiest_is_job |= x.t.nics[nics[i]].router == busiest;
     double took = (double)x.s.now / SIMTIME_US;
     rt_free(&x);
     return took;
@@ -591,40 +608,50 @@ static double a2a_time(const char *routing, const uint32_t *nics,
 static void test_alltoall_placement(void)
 {
     struct rt x;
-    if (rt_setup_xc(&x, "ADAPTIVE_1", NET_ARIES_CREDIT, false, 256, 6, 1,
-                    2) != 0) {
+    if (rt_setup_xc(&x, "ADAPTIVE_1", NET_ARIES_CREDIT, false, 256, 6, 6,
+                    12) != 0) {
         CHECK(!"setup");
         return;
     }
-    /* compact: the 4 NICs of routers 0-3 of groups 0 and 1; spread: the
-     * first NIC of every third router, 32 of 96 */
+    /* packed: the 4 NICs of routers 0-3 of groups 0 and 1; spread: the
+     * first NIC of every 18th router, 32 of 576 */
     uint32_t rpg = x.t.n_routers / x.t.n_groups, job[2][32], n[2] = { 0 };
     for (uint32_t c = 0; c < x.t.n_nics; c++) {
         uint32_t r = x.t.nics[c].router;
-        if (r % rpg < 4 && r / rpg < 2 && n[0] < 32)
+        if (r % rpg < 4 && x.t.routers[r].group < 2 && n[0] < 32)
             job[0][n[0]++] = c;
-        if (r % 3 == 0 && (c == 0 || x.t.nics[c - 1].router != r) &&
+        if (r % 18 == 0 && (c == 0 || x.t.nics[c - 1].router != r) &&
             n[1] < 32)
             job[1][n[1]++] = c;
     }
+    bool all_groups = true;
+    for (uint32_t g = 0; g < x.t.n_groups; g++) {
+        bool seen = false;
+        for (uint32_t i = 0; i < n[1]; i++)
+            seen |= x.t.routers[x.t.nics[job[1][i]].router].group == g;
+        all_groups &= seen;
+    }
+    CHECK(rpg == 96 && all_groups);
     rt_free(&x);
     CHECK_EQ_U(n[0], 32);
     CHECK_EQ_U(n[1], 32);
     double ratio[2], t1[2], t3[2], nm1[2], nm3[2];
+    bool hot1, hot3[2];
     for (int k = 0; k < 2; k++) {
-        t1[k] = a2a_time("ADAPTIVE_1", job[k], 32, 2048, &nm1[k]);
-        t3[k] = a2a_time("ADAPTIVE_3", job[k], 32, 2048, &nm3[k]);
+        t1[k] = a2a_time("ADAPTIVE_1", job[k], 32, 2048, &nm1[k], &hot1);
+        t3[k] = a2a_time("ADAPTIVE_3", job[k], 32, 2048, &nm3[k], &hot3[k]);
         ratio[k] = t3[k] / t1[k];
     }
-    fprintf(stderr, "  all-to-all of 2 KiB, 32 nodes: on 8 routers of 2 "
-            "groups ADAPTIVE_1 %.1f us (%.0f %% non-minimal), ADAPTIVE_3 "
-            "%.1f us (%.0f %%): %.2fx; one per router over 6 groups %.1f "
-            "(%.0f %%) / %.1f us (%.0f %%): %.2fx\n", t1[0], 100 * nm1[0],
-            t3[0], 100 * nm3[0], ratio[0], t1[1], 100 * nm1[1], t3[1],
-            100 * nm3[1], ratio[1]);
+    fprintf(stderr, "  all-to-all of 2 KiB, 32 nodes: on 4 routers in each "
+            "of 2 groups ADAPTIVE_1 %.1f us (%.0f %% non-minimal), "
+            "ADAPTIVE_3 %.1f us (%.0f %%): %.2fx; one per router over 6 "
+            "groups %.1f (%.0f %%) / %.1f us (%.0f %%): %.2fx\n", t1[0],
+            100 * nm1[0], t3[0], 100 * nm3[0], ratio[0], t1[1], 100 * nm1[1],
+            t3[1], 100 * nm3[1], ratio[1]);
     CHECK(ratio[0] >= 1.2);
     CHECK(ratio[1] < ratio[0] - 0.2);
     CHECK(nm1[0] > nm3[0]);
+    CHECK(hot3[0]); /* the packed job's own routers carry its hot spot */
 }
 
 const struct test_case tests_route[] = {
