@@ -2,9 +2,10 @@
  * congestion estimate on hand-built router states (near-end queue,
  * credits in use beyond the link's own, the published load of the global
  * link ahead, saturation, ties), where non-minimal routes go, how much a
- * tiled router's buffering lifts a dragonfly's saturation, and the NIC's
+ * tiled router's buffering lifts a dragonfly's saturation, the NIC's
  * response slots that make GET requesters stall when their targets
- * cannot answer. */
+ * cannot answer, and how much spreading an all-to-all gains by where the
+ * job sits. */
 #include "test.h"
 
 #include "core/sim.h"
