@@ -25,8 +25,20 @@ struct rt {
     uint32_t traced;        /* traced requests delivered */
 };
 
-/* An XC of `groups` groups of `chassis` chassis, `cables` optical cables
- * per group pair, the network's defaults but for `routing`, `aries_load`,
+/* An XC of `groups` groups, the last of `chassis` chassis (the others
+ * full), `cables` optical cables per group pair. */
+static int xc_build(struct topo *t, uint32_t groups, uint32_t chassis,
+                    uint32_t cables, struct diag *d)
+{
+    union topo_params p;
+    topo_builder_aries.defaults(&p);
+    p.aries.groups = groups;
+    p.aries.chassis_last = chassis;
+    p.aries.cables_per_pair = cables;
+    return topo_build(t, &topo_builder_aries, &p, "xc", "xc", d, NULL);
+}
+
+/* That XC with the network's defaults but for `routing`, `aries_load`,
  * `counters` and the NIC's response slots. */
 static int rt_setup_xc(struct rt *x, const char *routing, uint8_t aries_load,
                        bool counters, uint32_t rsp_slots, uint32_t groups,
@@ -34,13 +46,7 @@ static int rt_setup_xc(struct rt *x, const char *routing, uint8_t aries_load,
 {
     memset(x, 0, sizeof *x);
     diag_init(&x->d);
-    union topo_params p;
-    topo_builder_aries.defaults(&p);
-    p.aries.groups = groups;
-    p.aries.chassis_last = chassis;
-    p.aries.cables_per_pair = cables;
-    if (topo_build(&x->t, &topo_builder_aries, &p, "xc3", "xc3", &x->d,
-                   NULL) != 0)
+    if (xc_build(&x->t, groups, chassis, cables, &x->d) != 0)
         return -1;
     if (sim_init(&x->s, EVQ_DEFAULT, net_entities(&x->t)) != 0)
         return -1;
@@ -608,32 +614,33 @@ static double a2a_time(const char *routing, const uint32_t *nics,
 
 static void test_alltoall_placement(void)
 {
-    struct rt x;
-    if (rt_setup_xc(&x, "ADAPTIVE_1", NET_ARIES_CREDIT, false, 256, 6, 6,
-                    12) != 0) {
-        CHECK(!"setup");
+    struct topo t;
+    struct diag d;
+    diag_init(&d);
+    if (xc_build(&t, 6, 6, 12, &d) != 0) {
+        CHECK(!"xc");
         return;
     }
     /* packed: the 4 NICs of routers 0-3 of groups 0 and 1; spread: the
      * first NIC of every 18th router, 32 of 576 */
-    uint32_t rpg = x.t.n_routers / x.t.n_groups, job[2][32], n[2] = { 0 };
-    for (uint32_t c = 0; c < x.t.n_nics; c++) {
-        uint32_t r = x.t.nics[c].router;
-        if (r % rpg < 4 && x.t.routers[r].group < 2 && n[0] < 32)
+    uint32_t rpg = t.n_routers / t.n_groups, job[2][32], n[2] = { 0 };
+    for (uint32_t c = 0; c < t.n_nics; c++) {
+        uint32_t r = t.nics[c].router;
+        if (r % rpg < 4 && t.routers[r].group < 2 && n[0] < 32)
             job[0][n[0]++] = c;
-        if (r % 18 == 0 && (c == 0 || x.t.nics[c - 1].router != r) &&
+        if (r % 18 == 0 && (c == 0 || t.nics[c - 1].router != r) &&
             n[1] < 32)
             job[1][n[1]++] = c;
     }
     bool all_groups = true;
-    for (uint32_t g = 0; g < x.t.n_groups; g++) {
+    for (uint32_t g = 0; g < t.n_groups; g++) {
         bool seen = false;
         for (uint32_t i = 0; i < n[1]; i++)
-            seen |= x.t.routers[x.t.nics[job[1][i]].router].group == g;
+            seen |= t.routers[t.nics[job[1][i]].router].group == g;
         all_groups &= seen;
     }
     CHECK(rpg == 96 && all_groups);
-    rt_free(&x);
+    topo_free(&t);
     CHECK_EQ_U(n[0], 32);
     CHECK_EQ_U(n[1], 32);
     double ratio[2], t1[2], t3[2], nm1[2], nm3[2];

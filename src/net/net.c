@@ -1899,12 +1899,12 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
                        cols, rows);
             return -1;
         }
-        if (PV * (cols > rows ? cols : rows) >= NET_RB_IDLE) {
+        size_t bufs = PV * (cols > rows ? cols : rows);
+        if (bufs >= NET_RB_IDLE) {
             /* row and column buffers are numbered in 32 bits */
             diag_error(d, NULL, 0, "network.tile_columns",
                        "%zu row or column buffers; expected fewer than "
-                       "2^32 - 2 (fewer ports, VCs or tile columns)",
-                       PV * (cols > rows ? cols : rows));
+                       "2^32 - 2 (fewer ports, VCs or tile columns)", bufs);
             return -1;
         }
         n->cols = cols;
