@@ -822,10 +822,38 @@ static void test_sensitivity_run(void)
             CHECK(strtod(buf, NULL) > 0);
             field_of(pp + 1, 5, buf, sizeof buf);
             CHECK_NEAR(strtod(buf, NULL), 1.0, 1e-9);
+            /* the rate: c over the mean iteration alone, per ms; the
+             * ping-pong's relative rate is the unit */
+            field_of(pp + 1, 2, buf, sizeof buf);
+            double c = strtod(buf, NULL);
+            field_of(pp + 1, 10, buf, sizeof buf);
+            double alone = strtod(buf, NULL);
+            CHECK(alone > 1 && alone < 20); /* an 8-byte round trip */
+            field_of(pp + 1, 11, buf, sizeof buf);
+            CHECK_NEAR(strtod(buf, NULL), c / alone * 1e3,
+                       1e-5 * c / alone * 1e3);
+            field_of(pp + 1, 12, buf, sizeof buf);
+            CHECK_NEAR(strtod(buf, NULL), 1.0, 1e-9);
+        }
+        if (pp && ar) {
+            /* the allreduce's rate relative to the ping-pong's is its
+             * c_rel times the ping-pong's iteration over its own */
+            char buf[64];
+            double pa[3], aa[3];
+            for (int i = 0; i < 3; i++) {
+                static const int col[3] = { 5, 10, 12 };
+                field_of(pp + 1, col[i], buf, sizeof buf);
+                pa[i] = strtod(buf, NULL);
+                field_of(ar + 1, col[i], buf, sizeof buf);
+                aa[i] = strtod(buf, NULL);
+            }
+            CHECK(aa[1] > 0);
+            CHECK_NEAR(aa[2], aa[0] * pa[1] / aa[1], 1e-4 * aa[2]);
         }
         free(s);
     }
     CHECK(strstr(out_buf, "delay sensitivity (ICS'21") != NULL);
+    CHECK(strstr(out_buf, "rate_rel") != NULL);
     rm_dir(dir);
 }
 
@@ -909,8 +937,9 @@ static void test_latency_model_run(void)
     CHECK(s != NULL);
     if (s) {
         CHECK(strncmp(s, "victim,points,slope,intercept_us,r,c_rel,"
-                         "slope_ctr,intercept_ctr_us,r_ctr,c_rel_ctr\n",
-                      84) == 0);
+                         "slope_ctr,intercept_ctr_us,r_ctr,c_rel_ctr,"
+                         "alone_us,c_per_ms,rate_rel\n",
+                      111) == 0);
         const char *pp = strstr(s, "\npp,");
         CHECK(pp != NULL);
         if (pp) {

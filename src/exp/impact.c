@@ -1363,6 +1363,29 @@ static void csv_fit(FILE *f, const struct impact_fit *x, double rel)
     impact_csv_num(f, rel, true);
 }
 
+/* A victim's mean iteration over its simulations alone, us (NaN: none). */
+static double alone_mean(const struct study *st, uint32_t v)
+{
+    size_t at = (size_t)v * st->per_victim;
+    double sum = 0;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < st->pt_n[v]; i++)
+        if (!st->pt_agg[at + i]) {
+            sum += st->pt_t[at + i];
+            n++;
+        }
+    return n ? sum / n : NAN;
+}
+
+/* x with three significant digits, or "-" if undefined. */
+static const char *sig3(char *buf, size_t cap, double x)
+{
+    if (!isfinite(x))
+        return "-";
+    snprintf(buf, cap, "%.3g", x);
+    return buf;
+}
+
 /* Netscope's delay sensitivity (ICS'21 §4.1, Eqs. 1-5) of each victim:
  * T = c M + k fitted by least squares over its simulations (alone and
  * beside every aggressor, at every share and placement: the congestion
@@ -1373,7 +1396,17 @@ static void csv_fit(FILE *f, const struct impact_fit *x, double rel)
  * estimated from the counters as the paper does (Eq. 3): k0 / 2, the
  * fitted o_src + b + o_dst of one 8-byte message, + D averaged over the
  * victim's ordered node pairs (Eq. 4) and its windows (Eq. 5) — the
- * constant part moves k, not c. Written to sensitivity.csv and printed. */
+ * constant part moves k, not c.
+ *
+ * c counts message times per iteration, and iterations differ by orders
+ * of magnitude between workloads (a ping-pong's 2.7 us, a LAMMPS step's
+ * milliseconds); the paper's c is per run, each application's run as
+ * long as it was (ICS'21 Table 3: 23 to 848 s; the ping-pong 10,000
+ * exchanges, §6.1). So also c per millisecond of the victim's isolated
+ * run (c / its mean iteration alone) and that rate relative to the
+ * ping-pong's: the workload's own density of waits for the network,
+ * from which any run's c follows (c of a run = c_per_ms x its length in
+ * ms). Written to sensitivity.csv and printed. */
 static int sensitivity(const struct study *st, const char *dir,
                        const struct latm_fit *lf, struct diag *d)
 {
@@ -1409,7 +1442,8 @@ static int sensitivity(const struct study *st, const char *dir,
         goto done; /* reported */
     FILE *f = of.f;
     fprintf(f, "victim,points,slope,intercept_us,r,c_rel,slope_ctr,"
-               "intercept_ctr_us,r_ctr,c_rel_ctr\n");
+               "intercept_ctr_us,r_ctr,c_rel_ctr,alone_us,c_per_ms,"
+               "rate_rel\n");
     printf("\ndelay sensitivity (ICS'21 §4.1): T = c M + k over each "
            "victim's simulations (T its mean iteration, M its mean network "
            "message time%s); c_rel = c / c of %s%s\n",
@@ -1419,28 +1453,45 @@ static int sensitivity(const struct study *st, const char *dir,
            ref == UINT32_MAX ? "a ping-pong victim (none: empty)"
                              : ic->victim[ref].name,
            ref == UINT32_MAX ? "" : " (the paper's unit)");
-    printf("%-20s %6s %12s %12s %8s %8s", "victim", "points", "c", "k (us)",
-           "r", "c_rel");
+    printf("%-20s %6s %12s %12s %8s %8s %12s %9s %9s", "victim", "points",
+           "c", "k (us)", "r", "c_rel", "alone (us)", "c per ms",
+           "rate_rel");
     if (model)
         printf(" %12s %8s %10s", "c (ctr)", "r (ctr)", "c_rel (ctr)");
     putchar('\n');
+    double ref_rate = ref == UINT32_MAX
+                          ? NAN
+                          : fit[ref].slope / alone_mean(st, ref) * 1e3;
     for (uint32_t v = 0; v < n_v; v++) {
         const struct impact_fit *x = &fit[v], *y = &ctr[v];
         double rel = ref == UINT32_MAX ? NAN : x->slope / fit[ref].slope;
         double crel = cref == UINT32_MAX || !(ctr[cref].slope > 0)
                           ? NAN
                           : y->slope / ctr[cref].slope;
+        double alone = alone_mean(st, v);
+        double rate = alone > 0 ? x->slope / alone * 1e3 : NAN;
+        double rate_rel = ref_rate > 0 ? rate / ref_rate : NAN;
         fprintf(f, "%s,%u", ic->victim[v].name, x->n);
         csv_fit(f, x, rel);
         csv_fit(f, y, crel);
+        impact_csv_num(f, alone, true);
+        /* rates span orders of magnitude: significant digits */
+        for (int i = 0; i < 2; i++) {
+            double z = i ? rate_rel : rate;
+            fputc(',', f);
+            if (isfinite(z))
+                fprintf(f, "%.6g", z);
+        }
         fputc('\n', f);
         /* "-" where a figure is undefined (fewer than two finished
          * simulations, no spread in M, no ping-pong) */
-        char b[7][32];
-        printf("%-20s %6u %12s %12s %8s %8s", ic->victim[v].name, x->n,
-               fig(b[0], 32, 3, x->slope),
+        char b[10][32];
+        printf("%-20s %6u %12s %12s %8s %8s %12s %9s %9s", ic->victim[v].name,
+               x->n, fig(b[0], 32, 3, x->slope),
                fig(b[1], 32, 3, x->intercept),
-               fig(b[2], 32, 3, x->r), fig(b[3], 32, 3, rel));
+               fig(b[2], 32, 3, x->r), fig(b[3], 32, 3, rel),
+               fig(b[7], 32, 3, alone), sig3(b[8], 32, rate),
+               sig3(b[9], 32, rate_rel));
         if (model)
             printf(" %12s %8s %10s", fig(b[4], 32, 3, y->slope),
                    fig(b[5], 32, 3, y->r),
