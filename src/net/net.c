@@ -464,10 +464,10 @@ uint32_t net_port_published(const struct net *n, uint32_t gport,
 
 static void credit_sync(struct net *n, uint32_t port, simtime now)
 {
+    if (n->cr_due[port] > now)
+        return;
     struct net_out *o = &n->out[port];
     uint8_t cnt = o->cr_n;
-    if (!cnt)
-        return;
     const uint64_t *q = n->cr_queue + (size_t)port * NET_CR_DEPTH;
     uint8_t h = o->cr_head;
     if (o->nic != NET_NONE) {
@@ -491,6 +491,7 @@ static void credit_sync(struct net *n, uint32_t port, simtime now)
     }
     o->cr_head = cnt ? h : 0;
     o->cr_n = cnt;
+    n->cr_due[port] = cnt ? CR_TIME(q[h]) : SIMTIME_MAX;
 }
 
 uint32_t net_port_load_local(struct net *n, uint32_t port, simtime now)
@@ -654,6 +655,8 @@ static void credit_return(struct net *n, uint32_t r, uint32_t up,
     assert(at < (UINT64_C(1) << 47)); /* 140 s */
     q[slot] = (at << 17) | ((uint64_t)vc << 13) | flits;
     u->cr_n = (uint8_t)(cnt + 1);
+    if (!cnt)
+        n->cr_due[up] = at;
     if (nic != NET_NONE) {
         for (uint32_t k = 0; k < u->nics; k++)
             if (n->nic[nic + k].cr_wait)
@@ -1116,8 +1119,7 @@ static void out_grant(struct net *n, uint32_t port)
     }
     /* wait for the earliest credit on its way back (or a new one) */
     if (o->cr_n)
-        out_wake_at(n, port, CR_TIME(n->cr_queue[(size_t)port * NET_CR_DEPTH +
-                                                 o->cr_head]));
+        out_wake_at(n, port, n->cr_due[port]);
 }
 
 static void on_arrive(struct sim *s, const struct event *e, void *ctx)
@@ -1164,7 +1166,7 @@ static void pf_port(const struct event *e, void *ctx, bool near)
         return;
     if (!near) {
         __builtin_prefetch(&n->out[port]);
-        __builtin_prefetch(n->cr_queue + (size_t)port * NET_CR_DEPTH);
+        __builtin_prefetch(&n->cr_due[port]);
         __builtin_prefetch(net_ovc_at(n, port, 0));
         if (n->ct.out) /* the output's counts, which a grant adds to */
             __builtin_prefetch(&n->ct.out[port]);
@@ -1249,8 +1251,7 @@ static uint32_t nic_port(struct net *n, uint32_t nic, uint32_t vc,
         credit_sync(n, port, now);
         if (net_ovc_at(n, port, vc)->inj_credits < (int32_t)flits) {
             if (o->cr_n) {
-                simtime at = CR_TIME(n->cr_queue[(size_t)port * NET_CR_DEPTH +
-                                                 o->cr_head]);
+                simtime at = n->cr_due[port];
                 if (at < credit)
                     credit = at;
             }
@@ -1930,6 +1931,9 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
     if (!n->ivc)
         goto oom;
     ALLOC_LINES(n->cr_queue, P * NET_CR_DEPTH);
+    ALLOC_LINES(n->cr_due, P);
+    for (size_t i = 0; i < P; i++)
+        n->cr_due[i] = SIMTIME_MAX;
     ALLOC_LINES(n->pub, P * NET_PUB_DEPTH);
     if (n->n_tcs > 1)
         ALLOC(n->tc_tag, P * (n->n_tcs + 1));
@@ -2096,6 +2100,7 @@ void net_free(struct net *n)
     free(n->colbuf);
     free(n->colbuf_occ);
     free(n->cr_queue);
+    free(n->cr_due);
     free(n->tc_tag);
     free(n->pub);
     free(n->port_class);
@@ -2192,6 +2197,7 @@ static size_t dims_bytes(const struct net_dims *k)
                                           sizeof *n->colbuf_occ)
                         : 0) +
                lines_bytes(P * NET_CR_DEPTH, sizeof *n->cr_queue) +
+               lines_bytes(P, sizeof *n->cr_due) +
                lines_bytes(P * NET_PUB_DEPTH, sizeof *n->pub);
     b += P * (sizeof *n->buf_cap + sizeof *n->port_class);
     if (k->n_tcs > 1)

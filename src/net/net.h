@@ -548,6 +548,10 @@ struct net {
     uint64_t *cr_queue;         /* [port * NET_CR_DEPTH] credits on their
                                    way back to the output port: time<<17 |
                                    vc<<13 | flits (see net.c) */
+    simtime *cr_due;            /* [port] when the oldest of them is due,
+                                   SIMTIME_MAX if none: a port's look at
+                                   its credits reads this dense array, not
+                                   its queue's line, until one is due */
     uint64_t *pub;              /* [port * NET_PUB_DEPTH] far-end load
                                    published by the input port:
                                    epoch<<24 | value (see net.c) */
