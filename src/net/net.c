@@ -743,6 +743,9 @@ static void route_here(struct net *n, uint32_t r, uint32_t id,
     }
     if (n->p.router != NET_ROUTER_TILED)
         queue_add(n, p->out_port, p->flits, now);
+    else /* the column buffer's occupancy, which rb_advance reads next */
+        __builtin_prefetch(&n->colbuf_occ[net_colbuf_index(
+            n, p->out_port, n->out[p->in_port].row, p->out_vc)]);
     if (n->p.counters) {
         /* the output's counts, which its grant adds to, often within
          * this event: a line of their own (struct net_out_count) */
