@@ -518,7 +518,7 @@ static void test_memory_estimate(void)
  * well under a second, with the figures: the 256 x 256 x 256 torus (50 M
  * routers and NICs: more than the event queue numbers; it used to reach
  * the OOM killer), a 64^3 torus over --max-memory with a traffic section
- * (16.7 GiB for the network model) but not without one (the probe builds
+ * (16.8 GiB for the network model) but not without one (the probe builds
  * no network), and a malformed --max-memory. */
 static void test_memory_refused(void)
 {
