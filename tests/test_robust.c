@@ -849,9 +849,9 @@ static void test_error_table_is_true(void)
         { "system = { topology = \"torus\"; x = 64; y = 64; z = 64; };\n"
           "traffic = { loads = [0.1]; };\n",
           "2G", "exp.cfg:1: error: system: this torus system of 262,144 "
-                "routers (12,582,912 ports) and 524,288 NICs needs about 16.7 "
+                "routers (12,582,912 ports) and 524,288 NICs needs about 16.8 "
                 "GiB before its first packet (topology 404.0 MiB, network "
-                "model and event queue 16.3 GiB), more than the 2.0 GiB "
+                "model and event queue 16.4 GiB), more than the 2.0 GiB "
                 "allowed (--max-memory); expected a smaller system, or "
                 "--max-memory SIZE to set the limit" },
         { "system = { topology = \"torus\"; x = 256; y = 256; z = 256; };\n",
