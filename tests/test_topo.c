@@ -378,6 +378,101 @@ static void test_aries_bad_params(void)
     fclose(d.out);
 }
 
+/* Service blades (topo/aries.c): their router routes, their slots hold
+ * no compute node, and compute nodes fill the other slots in cname
+ * order. */
+static void test_aries_service_blades(void)
+{
+    union topo_params p;
+    memset(&p, 0, sizeof p);
+    topo_builder_aries.defaults(&p);
+    p.aries.groups = 2;
+    p.aries.chassis_last = 1;
+    p.aries.cables_per_pair = 4;
+    p.aries.service_blades = " 0, 17-18,17";
+    struct topo t;
+    struct diag d = quiet();
+    if (topo_build(&t, &topo_builder_aries, &p, "x", "x", &d, NULL) != 0) {
+        CHECK(0);
+        return;
+    }
+    /* 112 blades, 3 of them service blades */
+    CHECK_EQ_U(t.n_routers, 112);
+    CHECK_EQ_U(t.n_nodes, 109 * 4);
+    CHECK_EQ_U(t.routers[0].n_nics, 0);
+    CHECK_EQ_U(t.routers[17].n_nics, 0);
+    CHECK_EQ_U(t.routers[18].n_nics, 0);
+    CHECK_EQ_U(t.nics[0].router, 1);
+    CHECK_EQ_U(t.nics[15 * 4].router, 16);
+    CHECK_EQ_U(t.nics[15 * 4 + 4].router, 19);
+    char buf[64];
+    CHECK(strcmp(topo_node_name(&t, 0, buf, sizeof buf), "c0-0c0s1n0") == 0);
+    CHECK(strcmp(topo_node_name(&t, 64, buf, sizeof buf), "c0-0c1s3n0") ==
+          0);
+    /* every slot of a compute blade is a node: counts add up per router */
+    uint32_t sum = 0;
+    for (uint32_t r = 0; r < t.n_routers; r++)
+        sum += t.routers[r].n_nics;
+    CHECK_EQ_U(sum, t.n_nodes);
+    /* the service blades still route: their ports are linked */
+    CHECK(t.ports[t.routers[0].first_port].peer != TOPO_NONE);
+    topo_free(&t);
+
+    /* with `nodes`, the last compute slots stay empty */
+    p.aries.nodes = 10;
+    d = quiet();
+    if (topo_build(&t, &topo_builder_aries, &p, "x", "x", &d, NULL) == 0) {
+        CHECK_EQ_U(t.n_nodes, 10);
+        CHECK_EQ_U(t.nics[9].router, 3);
+        topo_free(&t);
+    } else {
+        CHECK(0);
+    }
+
+    /* Crystal: c0-0c0s0 is a service blade, nodes start at c0-0c0s1 */
+    if (build(&t, "crystal") == 0) {
+        CHECK_EQ_U(t.n_nodes, 698);
+        CHECK_EQ_U(t.routers[0].n_nics, 0);
+        CHECK(strcmp(topo_node_name(&t, 0, buf, sizeof buf),
+                     "c0-0c0s1n0") == 0);
+        /* 256 compute nodes later: c0-0c0s1 + 64 blades = c1-0c1s1 */
+        CHECK(strcmp(topo_node_name(&t, 256, buf, sizeof buf),
+                     "c1-0c1s1n0") == 0);
+        topo_free(&t);
+    }
+
+    /* errors name the key: a blade past the system, a malformed list, more
+     * nodes than the compute slots */
+    static const char *const bad[] = { "112", "0-", "3,x", "5-2" };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        p.aries.nodes = 0;
+        p.aries.service_blades = bad[k];
+        d = quiet();
+        char *text = NULL;
+        size_t len = 0;
+        d.out = open_memstream(&text, &len);
+        CHECK(topo_build(&t, &topo_builder_aries, &p, "x", "x", &d,
+                         &(struct topo_where){ .file = "f.cfg", .line = 3 }) !=
+              0);
+        fclose(d.out);
+        CHECK_STR_CONTAINS(text, "f.cfg:3:");
+        CHECK_STR_CONTAINS(text, "system.service_blades");
+        CHECK_STR_CONTAINS(text, bad[k]);
+        free(text);
+    }
+    p.aries.service_blades = "0-1";
+    p.aries.nodes = 110 * 4 + 1;
+    d = quiet();
+    char *text = NULL;
+    size_t len = 0;
+    d.out = open_memstream(&text, &len);
+    CHECK(topo_build(&t, &topo_builder_aries, &p, "x", "x", &d, NULL) != 0);
+    fclose(d.out);
+    CHECK_STR_CONTAINS(text, "system.nodes");
+    CHECK_STR_CONTAINS(text, "440 node slots besides the service blades'");
+    free(text);
+}
+
 /* ---- Slingshot ----------------------------------------------------------- */
 
 static void test_slingshot_max(void)
@@ -607,6 +702,7 @@ const struct test_case tests_topo[] = {
     TEST(test_aries_named_machines),
     TEST(test_aries_cnames),
     TEST(test_aries_bad_params),
+    TEST(test_aries_service_blades),
     TEST(test_slingshot_max),
     TEST(test_slingshot_shandy),
     TEST(test_dragonfly_booksim_arrangement),

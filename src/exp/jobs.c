@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/idlist.h"
 #include "core/rng.h"
 #include "core/sim.h"
 #include "core/time.h"
@@ -227,6 +228,36 @@ static bool has_key(config_setting_t *g, const char *key)
 }
 
 
+/* What is wrong with j's node_list at p (idlist_next said st). */
+static void node_list_error(const struct job_config *j, int line,
+                            const char *key, enum idlist_status st,
+                            uint64_t a, uint64_t b, const char *p,
+                            struct diag *d)
+{
+    switch (st) {
+    case IDLIST_NOT_ID:
+        diag_error(d, j->file, line, key,
+                   "expected node ids and ranges like \"0-15,32,40-47\", "
+                   "got \"%s\" at \"%s\"",
+                   j->node_list, p);
+        break;
+    case IDLIST_NO_END:
+        diag_error(d, j->file, line, key, "a range needs an end: \"%s\"",
+                   j->node_list);
+        break;
+    case IDLIST_BAD_RANGE:
+        diag_error(d, j->file, line, key,
+                   "range %llu-%llu: expected a first id <= the last, both "
+                   "below 4294967295",
+                   (unsigned long long)a, (unsigned long long)b);
+        break;
+    default:
+        diag_error(d, j->file, line, key,
+                   "expected ',' between node ids, got \"%s\"", p);
+        break;
+    }
+}
+
 /* Parse "0-15,32,40-47" into j->list. Errors name the key's line. */
 static int parse_node_list(struct job_config *j, config_setting_t *g,
                            const char *prefix, struct diag *d)
@@ -240,45 +271,9 @@ static int parse_node_list(struct job_config *j, config_setting_t *g,
     for (int pass = 0; pass < 2; pass++) {
         const char *p = j->node_list;
         uint32_t n = 0;
-        while (*p) {
-            while (*p == ' ')
-                p++;
-            char *end;
-            if (*p < '0' || *p > '9') {
-                diag_error(d, j->file, line, key,
-                           "expected node ids and ranges like "
-                           "\"0-15,32,40-47\", got \"%s\" at \"%s\"",
-                           j->node_list, p);
-                return -1;
-            }
-            unsigned long long a = strtoull(p, &end, 10), b = a;
-            p = end;
-            if (*p == '-') {
-                p++;
-                if (*p < '0' || *p > '9') {
-                    diag_error(d, j->file, line, key,
-                               "a range needs an end: \"%s\"", j->node_list);
-                    return -1;
-                }
-                b = strtoull(p, &end, 10);
-                p = end;
-            }
-            if (a > UINT32_MAX - 1 || b > UINT32_MAX - 1 || b < a) {
-                diag_error(d, j->file, line, key,
-                           "range %llu-%llu: expected a first id <= the "
-                           "last, both below 4294967295",
-                           a, b);
-                return -1;
-            }
-            while (*p == ' ')
-                p++;
-            if (*p == ',')
-                p++;
-            else if (*p) {
-                diag_error(d, j->file, line, key,
-                           "expected ',' between node ids, got \"%s\"", p);
-                return -1;
-            }
+        uint64_t a, b;
+        enum idlist_status st;
+        while ((st = idlist_next(&p, &a, &b)) == IDLIST_RANGE) {
             if (pass == 0) {
                 total += b - a + 1;
                 if (total > NODES_MAX) {
@@ -287,9 +282,13 @@ static int parse_node_list(struct job_config *j, config_setting_t *g,
                     return -1;
                 }
             } else {
-                for (unsigned long long v = a; v <= b; v++)
+                for (uint64_t v = a; v <= b; v++)
                     j->list[n++] = (uint32_t)v;
             }
+        }
+        if (st != IDLIST_END) {
+            node_list_error(j, line, key, st, a, b, p, d);
+            return -1;
         }
         if (pass == 0) {
             if (total == 0) {

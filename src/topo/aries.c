@@ -25,6 +25,15 @@
  *    4-tile cable, the figure behind Table 3); a processor tile injects one
  *    48-bit flit per 875 MHz cycle = 5.25 GB/s.
  *
+ *  - Service blades: an XC's service nodes (boot, SDB, login, I/O
+ *    routers) sit on blades of their own among the compute blades, the
+ *    first of them at c0-0c0s0 (xtprocadmin of Piz Daint and Edison: nids
+ *    1-2, c0-0c0s0n1-n2, "service"; Edison's c0-0c0s1 and s2 too;
+ *    repo:jeffhammond/HPCInfo docs/Cray.md and a script quoting Piz
+ *    Daint's, docs/topologies.md). Their Aries routes like any other; their
+ *    slots hold no compute node, so no NIC of the model: `service_blades`
+ *    lists them, and compute nodes fill the other slots in cname order.
+ *
  * Not public, so assumed (documented in docs/topologies.md): which tile
  * numbers serve which rank (here 0-14 green, 15-29 black, 30-39 optical,
  * 40-47 processor), which connector of a group serves which other group
@@ -37,6 +46,7 @@
 
 #include <stddef.h>
 
+#include "core/idlist.h"
 #include "exp/config.h"
 
 enum {
@@ -65,6 +75,7 @@ static void aries_defaults(union topo_params *u)
     p->cables_per_pair = 12;
     p->nodes = 0;
     p->cabinets_per_row = 12; /* rows of 12 cabinets as in Figure 16 */
+    p->service_blades = NULL;
 }
 
 static const struct cfg_key aries_keys[] = {
@@ -84,6 +95,12 @@ static const struct cfg_key aries_keys[] = {
     { .name = "cabinets_per_row", .type = CFG_UINT32,
       .offset = offsetof(struct aries_params, cabinets_per_row), .min = 1,
       .max = 64, .help = "cabinets per row, for cnames c<col>-<row>" },
+    { .name = "service_blades", .type = CFG_STRING,
+      .offset = offsetof(struct aries_params, service_blades),
+      .help = "blades whose slots hold service nodes, not compute nodes: "
+              "blade ids like \"0,48-49\" (group x 96 + chassis x 16 + "
+              "slot, cname order); compute nodes fill the other slots "
+              "(none)" },
     { .name = NULL },
 };
 
@@ -111,6 +128,44 @@ static void connector_tiles(const struct topo *t, uint32_t g, uint32_t nch,
     }
 }
 
+/* Mark the service blades of p in `service` (routers entries); the
+ * count, or -1 with the error reported. */
+static int64_t read_service_blades(const struct aries_params *p,
+                                   uint32_t routers, uint8_t *service,
+                                   struct diag *d, const struct topo_where *w)
+{
+    const char *key = "system.service_blades";
+    const char *s = p->service_blades, *at = s;
+    if (!s)
+        return 0;
+    int64_t n = 0;
+    uint64_t a, b;
+    enum idlist_status st;
+    while ((st = idlist_next(&at, &a, &b)) == IDLIST_RANGE) {
+        if (b >= routers) {
+            topo_param_error(d, w, key,
+                             "blade %llu in \"%s\": this system has blades "
+                             "0 to %u (cname order: group x 96 + chassis x "
+                             "16 + slot)",
+                             (unsigned long long)b, s, routers - 1);
+            return -1;
+        }
+        for (uint64_t r = a; r <= b; r++) {
+            n += !service[r];
+            service[r] = 1;
+        }
+    }
+    if (st != IDLIST_END) {
+        topo_param_error(d, w, key,
+                         "\"%s\" at \"%s\": expected blade ids and ranges "
+                         "like \"0,48-49\" (first <= last, separated by "
+                         "commas)",
+                         s, at);
+        return -1;
+    }
+    return n;
+}
+
 static int aries_build(struct topo *t, const union topo_params *u,
                        struct diag *d, const struct topo_where *w)
 {
@@ -118,14 +173,21 @@ static int aries_build(struct topo *t, const union topo_params *u,
     uint32_t G = p->groups, last = p->chassis_last;
     uint32_t routers = (G - 1) * ARIES_CHASSIS * ARIES_SLOTS +
                        last * ARIES_SLOTS;
-    uint32_t slots = routers * ARIES_NODES;
+    uint8_t *service = arena_calloc(&t->arena, routers, 1, 0);
+    if (!service)
+        return -1;
+    int64_t n_service = read_service_blades(p, routers, service, d, w);
+    if (n_service < 0)
+        return -1;
+    uint32_t slots = (routers - (uint32_t)n_service) * ARIES_NODES;
     uint32_t nodes = p->nodes ? p->nodes : slots;
 
     if (nodes > slots) {
         topo_param_error(d, w, "system.nodes",
                    "%u nodes do not fit: %u groups (last with %u chassis) "
-                   "hold %u node slots",
-                   nodes, G, last, slots);
+                   "hold %u node slots%s",
+                   nodes, G, last, slots,
+                   n_service ? " besides the service blades'" : "");
         return -1;
     }
     if (G == 1 && p->cables_per_pair != 0) {
@@ -210,9 +272,11 @@ static int aries_build(struct topo *t, const union topo_params *u,
                 }
             }
 
-    /* nodes and NICs: one NIC per node, populated in cname order */
-    for (uint32_t n = 0; n < nodes; n++) {
-        uint32_t r = n / ARIES_NODES, slot = n % ARIES_NODES;
+    /* nodes and NICs: one NIC per node, populated in cname order on the
+     * compute blades */
+    for (uint32_t n = 0, r = 0, slot = 0; n < nodes; n++) {
+        while (service[r])
+            r++;
         struct topo_router *rt = &t->routers[r];
         if (rt->n_nics == 0)
             rt->first_nic = n;
@@ -226,6 +290,8 @@ static int aries_build(struct topo *t, const union topo_params *u,
         if (slot % 2 == 0)
             for (uint32_t k = 0; k < 4; k++)
                 t->ports[first + k].nic = n;
+        if (++slot == ARIES_NODES)
+            slot = 0, r++;
     }
     return 0;
 }

@@ -56,21 +56,27 @@ SYSTEM(xc_16cab_full, "xc-16cab-full", aries,
        "floor(240/7) cables per pair (XC white paper, Table 3)");
 
 /* SC'20 §III: "Crystal", an Aries system of 698 nodes in two groups of at
- * most 384 nodes. Assumed: group 0 full, group 1 of 5 chassis (320 slots,
- * 314 populated, the missing slots standing for service nodes), and the
+ * most 384 nodes. Assumed (not public): group 1 of 5 chassis, so 704 node
+ * slots; the first blade, c0-0c0s0, a service blade, as on every XC whose
+ * node list is public (Piz Daint's and Edison's boot nodes, topo/aries.c);
+ * compute nodes on the other 700 slots but the last two; and the
  * inter-group bundle as large as the rules allow: 198 cables (a multiple of
  * six, for 3-26 cabinet systems, within the 200 connectors of a 5-chassis
- * group). Not public. */
+ * group). Before the service blade, group 0 held 384 compute nodes, and a
+ * 50/50 study of 512 nodes split it exactly at a chassis boundary
+ * (docs/congestion.md: "Where the service blade is"). */
 static void set_crystal(union topo_params *p)
 {
     p->aries.groups = 2;
     p->aries.chassis_last = 5;
     p->aries.nodes = 698;
     p->aries.cables_per_pair = 198;
+    p->aries.service_blades = "0";
 }
 SYSTEM(crystal, "crystal", aries,
        "Aries, 698 nodes in 2 groups (SC'20 Crystal); assumed: 2nd group of "
-       "5 chassis, 198 optical cables between the groups");
+       "5 chassis, a service blade at c0-0c0s0, 198 optical cables between "
+       "the groups");
 
 /* Netscope (ICS'21) §7: "Voltrino", one chassis of 16 Aries (64 nodes);
  * the paper's "240 links" are the 16 x 15 rank-1 tiles. */

@@ -130,6 +130,10 @@ struct aries_params {
     uint32_t cables_per_pair;  /* optical cables between each pair of groups */
     uint32_t nodes;            /* populated nodes, 0 = every slot */
     uint32_t cabinets_per_row; /* for cnames c<col>-<row> */
+    const char *service_blades; /* blades whose slots hold service nodes,
+                                   as ids "0,48-49" (NULL: none); read
+                                   while building only (the text belongs
+                                   to the experiment file or is static) */
 };
 
 struct slingshot_params {
