@@ -404,7 +404,94 @@ static void test_pw_pingpong_timed(void)
     CHECK(span > 1.5 * timed);
 }
 
+/* put-incast (blink inc_put): barrier, Put + flush by every rank but the
+ * target, barrier; with bursts, every rank's b-th iteration ends with the
+ * gap. */
+static void test_put_incast_ops(void)
+{
+    struct dmpi_op ops[64];
+    struct micro mb;
+    char err[128];
+    struct micro_params p = { .kind = MICRO_PUT_INCAST, .bytes = 4096,
+                              .iterations = 5, .peer = 1, .burst = 2,
+                              .gap = 7 * SIMTIME_US };
+    CHECK(micro_init(&mb, &p, 3, err, sizeof err) == 0);
+    for (uint32_t r = 0; r < 3; r++) {
+        uint32_t n = drain_by(&mb, r, ops, 64, 9), i = 0;
+        for (uint32_t k = 0; k < 5; k++) {
+            CHECK_EQ_U(ops[i++].code, DMPI_BARRIER);
+            if (r != 1) {
+                CHECK_EQ_U(ops[i].code, DMPI_PUT);
+                CHECK_EQ_U(ops[i].peer, 1);
+                CHECK_EQ_U(ops[i++].bytes, 4096);
+                CHECK_EQ_U(ops[i++].code, DMPI_FLUSH);
+            }
+            CHECK_EQ_U(ops[i++].code, DMPI_BARRIER);
+            if (k % 2 == 1) {
+                CHECK_EQ_U(ops[i].code, DMPI_COMPUTE);
+                CHECK_EQ_U(ops[i++].arg, 7 * SIMTIME_US);
+            }
+            CHECK_EQ_U(ops[i].code, DMPI_MARK);
+            CHECK_EQ_U(ops[i++].arg, k);
+        }
+        CHECK_EQ_U(n, i);
+    }
+    micro_free(&mb);
+    p.peer = 3;
+    CHECK(micro_init(&mb, &p, 3, err, sizeof err) != 0);
+    CHECK_STR_CONTAINS(err, "put-incast: rank 3");
+}
+
+/* On the network: 8 ranks of a chassis, 4 iterations of 64 KiB into rank
+ * 0. The iterations go in step (every sender's Put of iteration k is
+ * complete before any of k + 1 starts), so an iteration takes at least
+ * the target's share of the data, 7 x 64 KiB at its NIC's rate; bursts of
+ * 2 with 50 us gaps add the two gaps and nothing else. */
+static void test_put_incast_timed(void)
+{
+    double us[2] = { 0, 0 };
+    for (int bursty = 0; bursty < 2; bursty++) {
+        struct mpi_h h;
+        if (mpi_h_setup(&h, "xc-12cab", false) != 0) {
+            CHECK(!"setup");
+            mpi_h_teardown(&h);
+            return;
+        }
+        uint32_t nodes[8];
+        for (uint32_t i = 0; i < 8; i++)
+            nodes[i] = mpi_h_node_on(&h.t, i);
+        struct micro mb;
+        char err[128];
+        struct micro_params p = { .kind = MICRO_PUT_INCAST,
+                                  .bytes = 65536, .iterations = 4,
+                                  .burst = bursty ? 2 : 0,
+                                  .gap = bursty ? 50 * SIMTIME_US : 0 };
+        CHECK(micro_init(&mb, &p, 8, err, sizeof err) == 0);
+        struct dmpi_job_spec js = { .name = "pi", .nodes = nodes,
+                                    .n_nodes = 8, .ppn = 1,
+                                    .app = micro_app(&mb) };
+        if (mpi_h_start(&h, NULL, &js, 1) == 0 && mpi_h_run(&h) == 0) {
+            const struct dmpi_job_result *r = &h.m.res[0];
+            CHECK_EQ_U(r->n_iter, 4);
+            us[bursty] = (double)(r->end - r->start) / SIMTIME_US;
+            /* 7 x 64 KiB through the target's 10.2 GB/s, each iteration */
+            for (uint32_t k = 1; k < r->n_iter; k++)
+                CHECK((double)(r->iter_end[k] - r->iter_end[k - 1]) /
+                          SIMTIME_US >=
+                      7 * 65536 / 10.5e3);
+        }
+        micro_free(&mb);
+        mpi_h_teardown(&h);
+    }
+    fprintf(stderr, "  put-incast 4 x 7 x 64 KiB: %.1f us; in bursts of 2 "
+            "with 50 us gaps: %.1f us\n", us[0], us[1]);
+    CHECK(us[0] > 4 * 7 * 65536 / 10.5e3);
+    CHECK(us[1] > us[0] + 99.9 && us[1] < us[0] + 100.1);
+}
+
 const struct test_case tests_micro[] = {
+    TEST(test_put_incast_ops),
+    TEST(test_put_incast_timed),
     TEST(test_pw_pingpong_ops),
     TEST(test_pw_pingpong_timed),
     TEST(test_route_hook),

@@ -10,7 +10,7 @@ const char *const micro_kind_names[] = { "pingpong", "allreduce",
                                          "barrier",  "incast",
                                          "bw",       "bibw",
                                          "bisection", "pw-pingpong",
-                                         NULL };
+                                         "put-incast", NULL };
 
 int micro_init(struct micro *mb, const struct micro_params *p,
                uint32_t nranks, char *err, size_t err_cap)
@@ -21,7 +21,7 @@ int micro_init(struct micro *mb, const struct micro_params *p,
     bool pair = p->kind == MICRO_PINGPONG || p->kind == MICRO_BW ||
                 p->kind == MICRO_BIBW;
     bool needs_peer = pair || p->kind == MICRO_BCAST ||
-                      p->kind == MICRO_INCAST;
+                      p->kind == MICRO_INCAST || p->kind == MICRO_PUT_INCAST;
     if (needs_peer && p->peer >= nranks) {
         snprintf(err, err_cap, "%s: rank %u is not one of the job's %u",
                  micro_kind_names[p->kind], p->peer, nranks);
@@ -39,9 +39,10 @@ int micro_init(struct micro *mb, const struct micro_params *p,
                  "(half exchange with the other half), got %u", nranks);
         return -1;
     }
-    if (p->kind == MICRO_PW_PINGPONG && nranks < 2) {
-        snprintf(err, err_cap, "pw-pingpong: needs 2 ranks or more, got %u",
-                 nranks);
+    if ((p->kind == MICRO_PW_PINGPONG || p->kind == MICRO_PUT_INCAST) &&
+        nranks < 2) {
+        snprintf(err, err_cap, "%s: needs 2 ranks or more, got %u",
+                 micro_kind_names[p->kind], nranks);
         return -1;
     }
     if (stream && p->window == 0) {
@@ -141,6 +142,17 @@ static uint32_t iteration(const struct micro *mb, uint32_t r,
         }
         break;
     }
+    case MICRO_PUT_INCAST: /* inc_put.c: barrier, fence, Put, fence */
+        out[k++] = op(DMPI_BARRIER, 0, 0);
+        if (r != p->peer) {
+            out[k++] = op(DMPI_PUT, p->peer, p->bytes);
+            out[k++] = op(DMPI_FLUSH, 0, 0);
+        }
+        out[k++] = op(DMPI_BARRIER, 0, 0);
+        if (p->burst && p->gap && (mb->iter[r] + 1) % p->burst == 0)
+            out[k++] = (struct dmpi_op){ .code = DMPI_COMPUTE,
+                                         .arg = p->gap };
+        break;
     default:
         break;
     }

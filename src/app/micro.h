@@ -46,6 +46,18 @@
  *              is the longest of them (mpi.h; blink's max_duration). With
  *              an odd n (blink refuses it) the last rank only joins the
  *              barrier. Half an iteration is the worst pair's latency.
+ *   put-incast  blink's RMA incast (inc_put.c, the incast of SC'20's
+ *              study; Fig. 12's bursty aggressor): each iteration is an
+ *              MPI_Barrier, then every rank but `peer` (the target, 0)
+ *              MPI_Puts `bytes` into the target's window inside a fence
+ *              epoch — modelled as the Put, MPI_Win_flush and a second
+ *              MPI_Barrier (the closing MPI_Win_fence completes every Put
+ *              of the epoch on every rank). With `burst` = b > 0 every
+ *              rank pauses `gap` after each b-th iteration, so bursts of
+ *              b messages a sender start together on every rank, as
+ *              blink's do behind their barrier (blink times its bursts
+ *              and pauses in seconds, -blength/-bpause; SC'20 Fig. 12
+ *              counts messages and microseconds).
  * Each iteration starts with a compute phase of `compute` ps (0), as the
  * motifs' arg.compute.
  */
@@ -68,6 +80,7 @@ enum micro_kind {
     MICRO_BIBW,
     MICRO_BISECTION,
     MICRO_PW_PINGPONG,
+    MICRO_PUT_INCAST,
     MICRO_KIND_COUNT
 };
 
@@ -78,10 +91,13 @@ struct micro_params {
     uint64_t bytes;      /* message size (per peer for alltoall) */
     uint32_t iterations;
     uint32_t peer;       /* pingpong, bw, bibw: rank 0's partner;
-                            bcast: root; incast: target */
+                            bcast: root; incast, put-incast: target */
     uint32_t window;     /* bw, bibw, bisection: messages in flight per
                             iteration */
     simtime compute;     /* before each iteration */
+    uint32_t burst;      /* put-incast: iterations per burst (0: no
+                            pause) */
+    simtime gap;         /* put-incast: the pause after every burst */
 };
 
 struct micro {

@@ -94,6 +94,21 @@ static const struct cfg_key incast_keys[] = {
             "the rank every other sends to (0, arg.incasttarget)"),
     MICRO_COMPUTE, KEY_END,
 };
+static const struct cfg_key put_incast_keys[] = {
+    MICRO_BYTES("bytes each sender puts per iteration (1024, inc_put "
+                "-msgsize; SC'20 Fig. 12: 16 KiB, 128 KiB, 1 MiB)"),
+    MICRO_ITER,
+    KEY_U32(M, "target", peer, 0, UINT32_MAX - 1,
+            "the rank whose window every other puts into (0, inc_put's "
+            "master rank)"),
+    KEY_U32(M, "burst", burst, 0, UINT32_MAX - 1,
+            "iterations per burst: every rank pauses gap_us after each "
+            "burst (0: no pause; SC'20 Fig. 12: 1 to 10^6 messages)"),
+    KEY_US(M, "gap_us", gap,
+           "the pause after every burst, us (0; SC'20 Fig. 12: 1 to "
+           "10^6)"),
+    MICRO_COMPUTE, KEY_END,
+};
 #define OSU_KEYS(NAME)                                                       \
     MICRO_BYTES("message size, bytes (1048576: " NAME " sweeps sizes; "   \
                 "one size per job here)"),                                  \
@@ -134,7 +149,8 @@ static void micro_defaults(void *params, enum micro_kind k)
     switch (k) {
     case MICRO_PINGPONG: p->bytes = 1024, p->peer = 1; break;
     case MICRO_PW_PINGPONG: p->bytes = 1024; break;
-    case MICRO_INCAST: p->bytes = 1024; break;
+    case MICRO_INCAST:
+    case MICRO_PUT_INCAST: p->bytes = 1024; break; /* inc_put -msgsize */
     case MICRO_ALLREDUCE:
     case MICRO_BCAST: p->bytes = 8; break;
     case MICRO_ALLTOALL: p->bytes = 1; break;
@@ -196,6 +212,10 @@ MICRO_AS(pw_pingpong, "pw-pingpong", MICRO_PW_PINGPONG,
          "pairwise ping-pong: rank r and r + n/2 for every r of the first "
          "half, after a barrier; the slowest pair's round trip (blink "
          "pw-ping-pong_b, SC'20's victim)");
+MICRO_AS(put_incast, "put-incast", MICRO_PUT_INCAST,
+         "every rank but the target MPI_Puts into its window, fenced, "
+         "iteration by iteration; optional bursts and gaps (blink "
+         "inc_put, SC'20 Fig. 12's bursty incast)");
 MICRO(bisection, MICRO_BISECTION, "bisection bandwidth: each rank of the "
                                   "first half streams both ways with one "
                                   "of the second (SC'20 Fig. 6)");
@@ -570,7 +590,7 @@ static const struct reg_entry *const entries[] = {
     &wl_pingpong.base,      &wl_allreduce.base,     &wl_alltoall.base,
     &wl_bcast.base,         &wl_barrier.base,       &wl_incast.base,
     &wl_bw.base,            &wl_bibw.base,          &wl_bisection.base,
-    &wl_pw_pingpong.base,
+    &wl_pw_pingpong.base,   &wl_put_incast.base,
     &wl_halo3d.base,        &wl_sweep3d.base,       &wl_gp_a2a.base,
     &wl_gp_p2p_incast.base, &wl_gp_rma_incast.base, &wl_gp_rma_bcast.base,
     &wl_gp_set.base,
