@@ -23,6 +23,20 @@ static int build(struct topo *t, const char *name)
     return rc;
 }
 
+/* The aries builder's defaults with these groups, chassis in the last
+ * group and cables per pair of groups. */
+static union topo_params aries_params(uint32_t groups, uint32_t last,
+                                      uint32_t cables)
+{
+    union topo_params p;
+    memset(&p, 0, sizeof p);
+    topo_builder_aries.defaults(&p);
+    p.aries.groups = groups;
+    p.aries.chassis_last = last;
+    p.aries.cables_per_pair = cables;
+    return p;
+}
+
 static void figures(const char *name, struct topo *t, struct topo_figures *f)
 {
     if (build(t, name) != 0) {
@@ -278,11 +292,7 @@ static void test_aries_table_1(void)
  * x 2 = 4032 GB/s" — one full group on its own. */
 static void test_aries_group_bisection(void)
 {
-    union topo_params p;
-    memset(&p, 0, sizeof p);
-    topo_builder_aries.defaults(&p);
-    p.aries.groups = 1;
-    p.aries.cables_per_pair = 0;
+    union topo_params p = aries_params(1, 6, 0);
     struct topo t;
     struct diag d = quiet();
     if (topo_build(&t, &topo_builder_aries, &p, "group", "one group", &d, NULL) != 0) {
@@ -352,11 +362,7 @@ static void test_aries_cnames(void)
 
 static void test_aries_bad_params(void)
 {
-    union topo_params p;
-    memset(&p, 0, sizeof p);
-    topo_builder_aries.defaults(&p);
-    p.aries.groups = 6;
-    p.aries.cables_per_pair = 49; /* floor(240 / 5) = 48 */
+    union topo_params p = aries_params(6, 6, 49); /* floor(240 / 5) = 48 */
     struct topo t;
     struct diag d = quiet();
     char *text = NULL;
@@ -383,12 +389,7 @@ static void test_aries_bad_params(void)
  * order. */
 static void test_aries_service_blades(void)
 {
-    union topo_params p;
-    memset(&p, 0, sizeof p);
-    topo_builder_aries.defaults(&p);
-    p.aries.groups = 2;
-    p.aries.chassis_last = 1;
-    p.aries.cables_per_pair = 4;
+    union topo_params p = aries_params(2, 1, 4);
     p.aries.service_blades = " 0, 17-18,17";
     struct topo t;
     struct diag d = quiet();
