@@ -271,7 +271,7 @@ static int parse_node_list(struct job_config *j, config_setting_t *g,
     for (int pass = 0; pass < 2; pass++) {
         const char *p = j->node_list;
         uint32_t n = 0;
-        uint64_t a, b;
+        uint64_t a = 0, b = 0;
         enum idlist_status st;
         while ((st = idlist_next(&p, &a, &b)) == IDLIST_RANGE) {
             if (pass == 0) {

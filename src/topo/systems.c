@@ -64,7 +64,7 @@ SYSTEM(xc_16cab_full, "xc-16cab-full", aries,
  * six, for 3-26 cabinet systems, within the 200 connectors of a 5-chassis
  * group). Before the service blade, group 0 held 384 compute nodes, and a
  * 50/50 study of 512 nodes split it exactly at a chassis boundary
- * (docs/congestion.md: "Where the service blade is"). */
+ * (docs/congestion.md: "Where the service blades are"). */
 static void set_crystal(union topo_params *p)
 {
     p->aries.groups = 2;
