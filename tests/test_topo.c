@@ -37,6 +37,22 @@ static union topo_params aries_params(uint32_t groups, uint32_t last,
     return p;
 }
 
+/* Build an Aries system from p, which must fail; what it reported,
+ * written as from line `line` of f.cfg (free it). */
+static char *aries_fails(const union topo_params *p, int line)
+{
+    struct topo t;
+    struct diag d = quiet();
+    char *text = NULL;
+    size_t len = 0;
+    d.out = open_memstream(&text, &len);
+    CHECK(topo_build(&t, &topo_builder_aries, p, "x", "x", &d,
+                     &(struct topo_where){ .file = "f.cfg",
+                                           .line = line }) != 0);
+    fclose(d.out);
+    return text;
+}
+
 static void figures(const char *name, struct topo *t, struct topo_figures *f)
 {
     if (build(t, name) != 0) {
@@ -363,14 +379,7 @@ static void test_aries_cnames(void)
 static void test_aries_bad_params(void)
 {
     union topo_params p = aries_params(6, 6, 49); /* floor(240 / 5) = 48 */
-    struct topo t;
-    struct diag d = quiet();
-    char *text = NULL;
-    size_t len = 0;
-    d.out = open_memstream(&text, &len);
-    CHECK(topo_build(&t, &topo_builder_aries, &p, "x", "x", &d, &(struct topo_where){ .file = "f.cfg", .line = 7 }) !=
-          0);
-    fclose(d.out);
+    char *text = aries_fails(&p, 7);
     CHECK_STR_CONTAINS(text, "f.cfg:7:");
     CHECK_STR_CONTAINS(text, "system.cables_per_pair");
     CHECK_STR_CONTAINS(text, "48");
@@ -378,10 +387,7 @@ static void test_aries_bad_params(void)
 
     p.aries.cables_per_pair = 48;
     p.aries.nodes = 6 * 384 + 1;
-    d = quiet();
-    d.out = fopen("/dev/null", "w");
-    CHECK(topo_build(&t, &topo_builder_aries, &p, "x", "x", &d, NULL) != 0);
-    fclose(d.out);
+    free(aries_fails(&p, 7));
 }
 
 /* Service blades (topo/aries.c): their router routes, their slots hold
@@ -448,14 +454,7 @@ static void test_aries_service_blades(void)
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         p.aries.nodes = 0;
         p.aries.service_blades = bad[k];
-        d = quiet();
-        char *text = NULL;
-        size_t len = 0;
-        d.out = open_memstream(&text, &len);
-        CHECK(topo_build(&t, &topo_builder_aries, &p, "x", "x", &d,
-                         &(struct topo_where){ .file = "f.cfg", .line = 3 }) !=
-              0);
-        fclose(d.out);
+        char *text = aries_fails(&p, 3);
         CHECK_STR_CONTAINS(text, "f.cfg:3:");
         CHECK_STR_CONTAINS(text, "system.service_blades");
         CHECK_STR_CONTAINS(text, bad[k]);
@@ -463,12 +462,7 @@ static void test_aries_service_blades(void)
     }
     p.aries.service_blades = "0-1";
     p.aries.nodes = 110 * 4 + 1;
-    d = quiet();
-    char *text = NULL;
-    size_t len = 0;
-    d.out = open_memstream(&text, &len);
-    CHECK(topo_build(&t, &topo_builder_aries, &p, "x", "x", &d, NULL) != 0);
-    fclose(d.out);
+    char *text = aries_fails(&p, 3);
     CHECK_STR_CONTAINS(text, "system.nodes");
     CHECK_STR_CONTAINS(text, "440 node slots besides the service blades'");
     free(text);
