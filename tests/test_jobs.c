@@ -465,6 +465,54 @@ static void test_run(void)
     cap_free(&c);
 }
 
+/* --quick (experiment_quicken) cuts what costs and only that: runs to
+ * one, simulated time to 25 us, probe pairs to 2, a job's iterations to
+ * its warm-up plus two (one warm-up at most); a file already within the
+ * bounds keeps its values. */
+static void test_quicken_bounds(void)
+{
+    struct capture c;
+    cap_init(&c);
+    struct experiment e;
+    int rc = load(&e,
+                  "experiment = { runs = 3; time_limit_ms = 5.0; };\n"
+                  "system = { name = \"xc-12cab\"; groups = 3; };\n"
+                  "probe = { pairs = 8; };\n"
+                  "jobs = ( { name = \"a\"; workload = \"pingpong\";\n"
+                  "           nodes = 2; iterations = 40; warmup = 5; },\n"
+                  "         { name = \"b\"; workload = \"pingpong\";\n"
+                  "           nodes = 2; iterations = 1; } );\n",
+                  &c);
+    CHECK_EQ_U(rc, 0);
+    if (rc != 0) {
+        fprintf(stderr, "%s", c.text ? c.text : "");
+        cap_free(&c);
+        return;
+    }
+    CHECK(!e.quick);
+    experiment_quicken(&e);
+    CHECK(e.quick);
+    CHECK_EQ_U(e.info.runs, 1);
+    CHECK_EQ_U(e.info.time_limit, 25 * SIMTIME_US);
+    CHECK_EQ_U(e.probe.pairs, 2);
+    CHECK_EQ_U(e.jobs.job[0].warmup, 1);
+    const struct workload *w =
+        (const struct workload *)e.jobs.job[0].workload;
+    CHECK_EQ_U(w->iterations(e.jobs.job[0].params), 3);
+    CHECK_EQ_U(w->iterations(e.jobs.job[1].params), 1);
+    experiment_free(&e);
+    /* a short limit stays as the file has it */
+    rc = load(&e, "experiment = { time_limit_ms = 0.01; };\n"
+                  "system = { name = \"xc-12cab\"; groups = 3; };\n", &c);
+    CHECK_EQ_U(rc, 0);
+    if (rc == 0) {
+        experiment_quicken(&e);
+        CHECK_EQ_U(e.info.time_limit, 10 * SIMTIME_US);
+        experiment_free(&e);
+    }
+    cap_free(&c);
+}
+
 /* A foreground job still running at experiment.time_limit_ms: the run
  * returns 1 and writes it as unfinished, with the iterations it did. */
 static void test_time_limit(void)
@@ -2053,6 +2101,7 @@ const struct test_case tests_jobs[] = {
     TEST(test_load),
     TEST(test_load_errors),
     TEST(test_run),
+    TEST(test_quicken_bounds),
     TEST(test_time_limit),
     TEST(test_chain),
     TEST(test_tiled_row_buffer_listed_once),
