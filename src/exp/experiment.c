@@ -1065,7 +1065,8 @@ void experiment_quicken(struct experiment *e)
     e->quick = true;
     e->info.runs = 1;
     /* what costs is simulated time on a loaded machine (a congested
-     * xc-12cab simulates ~50 us a second, a 256-node alltoall ~9 us):
+     * xc-12cab simulates ~50 us a second, a packed 256-node 16 KiB
+     * alltoall ~9 us a second):
      * bound it. 25 us holds a few round trips under load, which is what
      * a check of the file end to end needs: every part starts, counts
      * and writes its files */
