@@ -1,6 +1,7 @@
 /* tests/cli_util.c — run the dfsim executable from tests and capture what it
  * prints, so command-line behaviour (exit codes, diagnostics) is tested in C
  * like everything else. */
+#define _DEFAULT_SOURCE /* wait4: the child's own peak memory */
 #include "test.h"
 
 #include <dirent.h>
@@ -9,6 +10,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -54,6 +56,14 @@ static void dfsim_args(const char **args, size_t cap,
     args[n] = NULL;
 }
 
+/* The peak resident memory of the last child run_args waited for, KiB. */
+static long last_maxrss_kib = -1;
+
+long run_last_maxrss_kib(void)
+{
+    return last_maxrss_kib;
+}
+
 /* Run args[0] with args, its standard output and error into out and
  * err; with `mpi`, in the environment mpirun needs here (see
  * run_dfsim_mpi). Returns its exit status, or -1. */
@@ -91,8 +101,11 @@ static int run_args(const char *const *args, bool mpi, char *out,
         _exit(127);
     }
     int status = 0;
-    if (waitpid(pid, &status, 0) < 0)
+    struct rusage ru;
+    last_maxrss_kib = -1;
+    if (wait4(pid, &status, 0, &ru) < 0)
         return -1;
+    last_maxrss_kib = ru.ru_maxrss;
     lseek(ofd, 0, SEEK_SET);
     lseek(efd, 0, SEEK_SET);
     if (out)

@@ -74,6 +74,10 @@ int run_dfsim(const char *const argv[], char *out, size_t out_cap, char *err,
 /* The same under `mpirun --oversubscribe -np np` (Open MPI's). */
 int run_dfsim_mpi(int np, const char *const argv[], char *out,
                   size_t out_cap, char *err, size_t err_cap);
+/* The peak resident memory (KiB, wait4's ru_maxrss) of the process the
+ * last run_dfsim or run_dfsim_mpi ran (mpirun's under run_dfsim_mpi), -1
+ * if it could not be had. */
+long run_last_maxrss_kib(void);
 /* Path of a fresh temporary file holding `text`; the caller unlinks it. */
 const char *write_temp(const char *name, const char *text);
 /* The whole of a file, NUL-terminated and malloc'd (free it); NULL if it
