@@ -525,7 +525,6 @@ static void test_memory_estimate(void)
  * torus over --max-memory with a traffic section (16.8 GiB for the
  * network model) but not without one (the probe builds no network), and
  * a malformed --max-memory. */
-
 static void test_memory_refused(void)
 {
     char dir[64] = "/tmp/dfsim-robust-XXXXXX";
@@ -538,7 +537,7 @@ static void test_memory_refused(void)
     /* refused before anything is built: the child's peak memory is a
      * program's that read a file, not the GiBs of the system's tables
      * (a limit on peak memory, not a measurement: a build that began
-     * would pass it many times over) */
+     * would exceed it many times over) */
     CHECK(run_last_maxrss_kib() >= 0);
     CHECK(run_last_maxrss_kib() < REFUSED_MAX_KIB);
     CHECK_STR_CONTAINS(err, "t256.cfg:1: error: system: this torus system of "
