@@ -1,5 +1,5 @@
-/* tests/test_mem.c — core/arena and core/pool: alignment, reuse, counts,
- * growth. Writes patterns through every pointer handed out so that an
+/* tests/test_mem.c — core/arena, core/pool and core/zmem: alignment,
+ * reuse, counts, growth, zeroing. Writes patterns through every pointer handed out so that an
  * overlap between two allocations (or a use of freed chunk memory, under
  * ASan) is caught. */
 #include "test.h"
@@ -11,6 +11,7 @@
 
 #include "core/arena.h"
 #include "core/pool.h"
+#include "core/zmem.h"
 
 static void test_arena_alignment(void)
 {
@@ -214,6 +215,41 @@ static void test_pool_distinct_objects(void)
     pool_free(&p);
 }
 
+/* zmem_lines on both sides of ZMEM_MAP_MIN (malloc'd and mapped): every
+ * array 64-byte aligned and zero in every byte, also where the memory of
+ * a freed array of the same size, written all over, is handed out again;
+ * sizes that overflow are refused. */
+static void test_zmem_lines(void)
+{
+    const size_t sizes[] = { 1, 63, 64, 1000, ZMEM_MAP_MIN - 64 - 1,
+                             ZMEM_MAP_MIN - 64, ZMEM_MAP_MIN,
+                             3 * ZMEM_MAP_MIN + 5 };
+    int misaligned = 0, nonzero = 0;
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        for (int round = 0; round < 2; round++) {
+            unsigned char *p = zmem_lines(sizes[k], 1);
+            CHECK(p != NULL);
+            if (!p)
+                return;
+            misaligned += ((uintptr_t)p & 63) != 0;
+            size_t bytes = zmem_lines_bytes(sizes[k], 1);
+            CHECK(bytes >= sizes[k] && bytes % 64 == 0);
+            for (size_t i = 0; i < bytes; i++)
+                nonzero += p[i] != 0;
+            memset(p, 0xab, bytes); /* the next round must not see it */
+            zmem_free(p);
+        }
+    }
+    CHECK_EQ_U(misaligned, 0);
+    CHECK_EQ_U(nonzero, 0);
+    uint32_t *w = zmem_lines(0, sizeof *w); /* count 0: one record */
+    CHECK(w != NULL && *w == 0);
+    zmem_free(w);
+    CHECK(zmem_lines(SIZE_MAX / 2, 4) == NULL);
+    CHECK(zmem_lines(SIZE_MAX, 1) == NULL);
+    zmem_free(NULL);
+}
+
 const struct test_case tests_mem[] = {
     TEST(test_arena_alignment),
     TEST(test_arena_no_overlap),
@@ -221,5 +257,6 @@ const struct test_case tests_mem[] = {
     TEST(test_pool_reuse_lifo),
     TEST(test_pool_growth_keeps_objects),
     TEST(test_pool_distinct_objects),
+    TEST(test_zmem_lines),
     { 0 },
 };

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/slots.h"
+#include "core/zmem.h"
 #include "route/route.h"
 
 struct net_nic {
@@ -808,7 +809,7 @@ static void in_advance(struct net *n, uint32_t r, uint32_t ip, uint32_t vc)
     struct net_ivc *iv = net_ivc_at(n, ip, vc);
     struct net_in *in = &n->in[ip];
     uint32_t id;
-    while ((id = iv->head) != NET_NONE) {
+    while ((id = ivc_head(iv)) != NET_NONE) {
         struct packet *p = &n->pkt[id];
         if (!(p->flags & PKT_ROUTED)) {
             route_here(n, r, id, iv);
@@ -818,7 +819,7 @@ static void in_advance(struct net *n, uint32_t r, uint32_t ip, uint32_t vc)
         struct net_rowbuf *rb = net_rowbuf_at(n, ip, vc, col);
         if (rb->occ && rb->occ + p->flits > n->p.row_buffer)
             return; /* waits for room */
-        iv->head = p->in_next;
+        ivc_set_head(iv, p->in_next);
         in->occ -= p->flits;
         pub_update(n, ip, now);
         simtime left = now + ser_time(&n->out[ip], p->flits);
@@ -826,8 +827,9 @@ static void in_advance(struct net *n, uint32_t r, uint32_t ip, uint32_t vc)
             left = p->tail;
         credit_return(n, r, in->up, vc, p->flits, left + in->latency);
         p->in_next = NET_NONE;
+        bool was_empty = rb->occ == 0; /* no flits: no packets */
         rb->occ += p->flits;
-        if (rb->head == NET_NONE) {
+        if (was_empty) {
             rb->head = rb->tail = id;
             rb_advance(n, r, ip, vc, col);
         } else {
@@ -847,25 +849,25 @@ static void rb_advance(struct net *n, uint32_t r, uint32_t ip, uint32_t vc,
 {
     struct net_rowbuf *rb = net_rowbuf_at(n, ip, vc, col);
     uint32_t row = n->out[ip].row;
-    uint32_t id;
     /* A row buffer that waits in a column buffer's list moves on only when
      * that list's turn comes (cb_leave). This call may be nested inside
      * one that put it there: a packet it moved on can be granted at once,
      * and the grant, through the row buffers it lets in, refill this one
      * from its input (in_advance) and call here again. */
-    while ((id = rb->head) != NET_NONE && rb->wnext == NET_RB_IDLE) {
+    while (rb->occ && rb_wnext(rb) == NET_RB_IDLE) {
+        uint32_t id = rb->head;
         struct packet *p = &n->pkt[id];
         size_t ci = net_colbuf_index(n, p->out_port, row, p->out_vc);
         uint32_t occ = n->colbuf_occ[ci] & NET_COL_OCC;
         if (occ && occ + p->flits > n->p.col_buffer) {
             struct net_colbuf *cb = &n->colbuf[ci];
             uint32_t me = (uint32_t)(rb - n->rowbuf);
-            assert(rb->wnext == NET_RB_IDLE);
-            rb->wnext = NET_NONE;
-            if (cb->whead == NET_NONE)
+            assert(rb_wnext(rb) == NET_RB_IDLE);
+            rb_set_wnext(rb, NET_NONE);
+            if (!(n->colbuf_occ[ci] & NET_COL_WAITERS)) /* list empty */
                 cb->whead = me;
             else
-                n->rowbuf[cb->wtail].wnext = me;
+                rb_set_wnext(&n->rowbuf[cb->wtail], me);
             cb->wtail = me;
             n->colbuf_occ[ci] |= NET_COL_WAITERS;
             break;
@@ -879,7 +881,7 @@ static void rb_advance(struct net *n, uint32_t r, uint32_t ip, uint32_t vc,
             in_wait_end(n, ip, vc, n->s->now);
         out_enqueue(n, id);
     }
-    uint32_t h = net_ivc_at(n, ip, vc)->head;
+    uint32_t h = ivc_head(net_ivc_at(n, ip, vc));
     if (h != NET_NONE && (n->pkt[h].flags & PKT_ROUTED) &&
         n->out[n->pkt[h].out_port].col == col)
         in_advance(n, r, ip, vc);
@@ -905,8 +907,8 @@ static void cb_leave(struct net *n, uint32_t port, uint32_t ip, uint32_t id)
         uint32_t o = *occ & NET_COL_OCC;
         if (o && o + q->flits > n->p.col_buffer)
             return;
-        cb->whead = rb->wnext;
-        n->rowbuf[w].wnext = NET_RB_IDLE;
+        cb->whead = rb_wnext(rb);
+        rb_set_wnext(&n->rowbuf[w], NET_RB_IDLE);
         if (cb->whead == NET_NONE) /* rb_advance may wait again */
             *occ &= ~NET_COL_WAITERS;
         /* row buffer w is (port * V + vc) * cols + col */
@@ -938,8 +940,9 @@ static void in_push(struct net *n, uint32_t r, uint32_t id)
         return;
     }
     p->in_next = NET_NONE;
-    if (iv->head == NET_NONE) {
-        iv->head = iv->tail = id;
+    if (ivc_head(iv) == NET_NONE) {
+        ivc_set_head(iv, id);
+        iv->tail = id;
         if (n->p.router == NET_ROUTER_TILED)
             in_advance(n, r, ip, p->vc);
         else
@@ -1107,9 +1110,9 @@ static void out_grant(struct net *n, uint32_t port)
         } else if (n->p.router == NET_ROUTER_INPUT_QUEUED) {
             /* the next packet of that input VC becomes its head */
             struct net_ivc *iv = net_ivc_at(n, ip, ivc);
-            assert(iv->head == id);
+            assert(ivc_head(iv) == id);
             uint32_t nx = n->pkt[id].in_next;
-            iv->head = nx;
+            ivc_set_head(iv, nx);
             if (nx != NET_NONE)
                 out_request(n, r, nx, iv);
         }
@@ -1762,20 +1765,13 @@ int net_add_mode(struct net *n, const struct routing *r)
             goto oom;                                                      \
     } while (0)
 
-/* The same, zeroed and aligned to cache lines, so that records of 16, 32
- * or 64 bytes never straddle two lines. */
-static void *calloc_lines(size_t count, size_t size)
-{
-    size_t bytes = (count ? count : 1) * size;
-    bytes = (bytes + 63) / 64 * 64;
-    void *m = aligned_alloc(64, bytes);
-    if (m)
-        memset(m, 0, bytes);
-    return m;
-}
+/* Zeroed, aligned to cache lines, and backed by the system only where
+ * touched (core/zmem.h): the records sized by the system, whose empty
+ * state is zeros wherever traffic may never come (the tiles' row and
+ * column buffers). Freed with zmem_free. */
 #define ALLOC_LINES(ptr, count)                                            \
     do {                                                                   \
-        (ptr) = calloc_lines((count), sizeof *(ptr));                      \
+        (ptr) = zmem_lines((count), sizeof *(ptr));                        \
         if (!(ptr))                                                        \
             goto oom;                                                      \
     } while (0)
@@ -1916,15 +1912,12 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
         }
         n->cols = cols;
         n->rows = rows;
+        /* all zeros is an empty row buffer not waiting (rb_wnext) and an
+         * empty column buffer without waiters: nothing to initialise, so
+         * the pages of idle routers are never touched (core/zmem.h) */
         ALLOC_LINES(n->rowbuf, PV * cols);
-        for (size_t i = 0; i < PV * cols; i++) {
-            n->rowbuf[i].head = n->rowbuf[i].tail = NET_NONE;
-            n->rowbuf[i].wnext = NET_RB_IDLE;
-        }
         ALLOC_LINES(n->colbuf, PV * rows);
         ALLOC_LINES(n->colbuf_occ, PV * rows);
-        for (size_t i = 0; i < PV * rows; i++)
-            n->colbuf[i].whead = n->colbuf[i].wtail = NET_NONE;
     }
     ALLOC_LINES(n->out, P);
     ALLOC_LINES(n->in, P);
@@ -1933,7 +1926,7 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
      * each), 8 without */
     n->ivc_size = sizeof(struct net_ivc) +
                   (n->p.counters ? sizeof(struct net_vc_count) : 0);
-    n->ivc = calloc_lines(PV * n->ivc_size, 1);
+    n->ivc = zmem_lines(PV * n->ivc_size, 1);
     if (!n->ivc)
         goto oom;
     ALLOC_LINES(n->cr_queue, P * NET_CR_DEPTH);
@@ -1954,14 +1947,6 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
         ALLOC_LINES(k->nic, t->n_nics);
         for (uint32_t c = 0; c < t->n_nics; c++)
             k->nic[c].since[0] = k->nic[c].since[1] = SIMTIME_MAX;
-    }
-    for (uint32_t i = 0; i < t->n_ports; i++) {
-        for (uint32_t v = 0; v < n->V; v++) {
-            struct net_ovc *w = net_ovc_at(n, i, v);
-            struct net_ivc *iv = net_ivc_at(n, i, v);
-            w->wait_head = w->wait_tail = NET_NONE;
-            iv->head = iv->tail = NET_NONE;
-        }
     }
     for (uint32_t i = 0; i < t->n_ports; i++) {
         const struct topo_port *tp = &t->ports[i];
@@ -2007,11 +1992,15 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
     }
     for (uint32_t i = 0; i < t->n_ports; i++) {
         const struct topo_port *tp = &t->ports[i];
-        /* a NIC sinks everything that reaches it: no credits needed */
-        for (uint32_t v = 0; v < n->V; v++)
-            net_ovc_at(n, i, v)->credits =
-                tp->peer != TOPO_NONE ? (int32_t)n->buf_cap[tp->peer]
-                                      : INT32_MAX / 2;
+        /* a NIC sinks everything that reaches it: no credits needed;
+         * the input VCs are empty as zeroed (ivc_head) */
+        for (uint32_t v = 0; v < n->V; v++) {
+            struct net_ovc *w = net_ovc_at(n, i, v);
+            w->wait_head = w->wait_tail = NET_NONE;
+            w->credits = tp->peer != TOPO_NONE
+                             ? (int32_t)n->buf_cap[tp->peer]
+                             : INT32_MAX / 2;
+        }
         if (topo_port_class((enum port_kind)tp->kind) == PCLASS_ENDPOINT)
             for (uint32_t v = 0; v < n->V; v++)
                 net_ovc_at(n, i, v)->inj_credits =
@@ -2098,25 +2087,25 @@ void net_free(struct net *n)
     route_free(n);
     free(n->pkt);
     free(n->msg);
-    free(n->out);
-    free(n->in);
-    free(n->ovc);
-    free(n->ivc);
-    free(n->rowbuf);
-    free(n->colbuf);
-    free(n->colbuf_occ);
-    free(n->cr_queue);
-    free(n->cr_due);
+    zmem_free(n->out);
+    zmem_free(n->in);
+    zmem_free(n->ovc);
+    zmem_free(n->ivc);
+    zmem_free(n->rowbuf);
+    zmem_free(n->colbuf);
+    zmem_free(n->colbuf_occ);
+    zmem_free(n->cr_queue);
+    zmem_free(n->cr_due);
     free(n->tc_tag);
-    free(n->pub);
+    zmem_free(n->pub);
     free(n->port_class);
     free(n->buf_cap);
     free(n->nic);
     free(n->router_rng);
     free(n->nic_rng);
     struct net_count *k = &n->ct;
-    free(k->out);
-    free(k->nic);
+    zmem_free(k->out);
+    zmem_free(k->nic);
     memset(n, 0, sizeof *n);
 }
 
@@ -2167,12 +2156,6 @@ uint32_t net_port_bdp(const struct net *n, uint32_t port)
     return (uint32_t)(loop / ps + 0.5) + big;
 }
 
-/* The allocation of `count` records of `size` bytes by calloc_lines. */
-static size_t lines_bytes(size_t count, size_t size)
-{
-    return ((count ? count : 1) * size + 63) / 64 * 64;
-}
-
 /* What sizes the arrays net_init makes whatever the traffic: the shape
  * of the system and the parameters alone. One function for net_bytes
  * (of a network) and net_estimate_bytes (of one not yet built), so that
@@ -2194,25 +2177,25 @@ static size_t dims_bytes(const struct net_dims *k)
 {
     const struct net *n = NULL; /* for sizeof only */
     size_t P = k->P, PV = P * k->V;
-    size_t b = lines_bytes(P, sizeof *n->out) + lines_bytes(P, sizeof *n->in) +
-               lines_bytes(PV, sizeof *n->ovc) +
-               lines_bytes(PV * k->ivc_size, 1) +
-               (k->cols ? lines_bytes(PV * k->cols, sizeof *n->rowbuf) +
-                              lines_bytes(PV * k->rows, sizeof *n->colbuf) +
-                              lines_bytes(PV * k->rows,
-                                          sizeof *n->colbuf_occ)
-                        : 0) +
-               lines_bytes(P * NET_CR_DEPTH, sizeof *n->cr_queue) +
-               lines_bytes(P, sizeof *n->cr_due) +
-               lines_bytes(P * NET_PUB_DEPTH, sizeof *n->pub);
+    size_t b = zmem_lines_bytes(P, sizeof *n->out) +
+               zmem_lines_bytes(P, sizeof *n->in) +
+               zmem_lines_bytes(PV, sizeof *n->ovc) +
+               zmem_lines_bytes(PV * k->ivc_size, 1) +
+               zmem_lines_bytes(P * NET_CR_DEPTH, sizeof *n->cr_queue) +
+               zmem_lines_bytes(P, sizeof *n->cr_due) +
+               zmem_lines_bytes(P * NET_PUB_DEPTH, sizeof *n->pub);
+    if (k->cols)
+        b += zmem_lines_bytes(PV * k->cols, sizeof *n->rowbuf) +
+             zmem_lines_bytes(PV * k->rows, sizeof *n->colbuf) +
+             zmem_lines_bytes(PV * k->rows, sizeof *n->colbuf_occ);
     b += P * (sizeof *n->buf_cap + sizeof *n->port_class);
     if (k->n_tcs > 1)
         b += P * (k->n_tcs + 1) * sizeof *n->tc_tag;
     b += (size_t)k->nics * (sizeof *n->nic + sizeof *n->nic_rng);
     b += (size_t)k->routers * sizeof *n->router_rng;
     if (k->counters)
-        b += lines_bytes(P, sizeof *n->ct.out) +
-             lines_bytes(k->nics, sizeof *n->ct.nic);
+        b += zmem_lines_bytes(P, sizeof *n->ct.out) +
+             zmem_lines_bytes(k->nics, sizeof *n->ct.nic);
     /* routing tables (route/route.c) */
     size_t per = k->m ? k->m : 6; /* next hops kept per router */
     b += (size_t)k->routers * per * (sizeof *n->nh_first + 1);
@@ -2315,22 +2298,21 @@ int net_check_drained(struct net *n, struct diag *d)
                 w->inj_credits != (int32_t)n->buf_cap[i])
                 FAIL("NIC port %u VC %u: %d credits, capacity %u", i, v,
                      w->inj_credits, n->buf_cap[i]);
-            if (net_ivc_at(n, i, v)->head != NET_NONE)
+            if (ivc_head(net_ivc_at(n, i, v)) != NET_NONE)
                 FAIL("port %u VC %u: input FIFO not empty", i, v);
             for (uint32_t c = 0; n->rowbuf && c < n->cols; c++) {
                 const struct net_rowbuf *rb = net_rowbuf_at(n, i, v, c);
-                if (rb->head != NET_NONE || rb->occ)
+                if (rb->occ)
                     FAIL("port %u VC %u: row buffer %u not empty (%u "
                          "flits)", i, v, c, rb->occ);
-                if (rb->wnext != NET_RB_IDLE)
+                if (rb_wnext(rb) != NET_RB_IDLE)
                     FAIL("port %u VC %u: row buffer %u still listed as "
                          "waiting", i, v, c);
             }
             for (uint32_t rw = 0; n->colbuf && rw < n->rows; rw++) {
-                const struct net_colbuf *cb = net_colbuf_at(n, i, rw, v);
-                uint32_t occ = n->colbuf_occ[net_colbuf_index(n, i, rw, v)] &
-                               NET_COL_OCC;
-                if (occ || cb->whead != NET_NONE)
+                uint32_t raw = n->colbuf_occ[net_colbuf_index(n, i, rw, v)];
+                uint32_t occ = raw & NET_COL_OCC;
+                if (occ || (raw & NET_COL_WAITERS))
                     FAIL("port %u VC %u: column buffer of row %u not "
                          "empty (%u flits)", i, v, rw, occ);
             }

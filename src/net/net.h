@@ -448,22 +448,51 @@ struct net_ovc {              /* [port * V + vc], output VC: 16 bytes */
 };
 
 struct net_ivc {              /* input VC, see net_ivc_at: 8 bytes */
-    uint32_t head, tail;      /* FIFO of its packets (packet.in_next); not
-                                 used with voq */
+    uint32_t head_x, tail;    /* FIFO of its packets (packet.in_next); not
+                                 used with voq. The head is stored XOR
+                                 NET_NONE, so that zeros are an empty FIFO
+                                 (a new network's input VCs need no
+                                 initialisation): read and write it with
+                                 ivc_head, ivc_set_head; the tail means
+                                 nothing while the FIFO is empty */
 };
+
+static inline uint32_t ivc_head(const struct net_ivc *iv)
+{
+    return iv->head_x ^ NET_NONE;
+}
+
+static inline void ivc_set_head(struct net_ivc *iv, uint32_t id)
+{
+    iv->head_x = id ^ NET_NONE;
+}
 
 struct net_rowbuf {           /* tiled: [(port * V + vc) * cols + col], the
                                  row buffer input VC (port, vc) has in the
                                  sub-switch of column col: 16 bytes */
     uint32_t head, tail;      /* its packets in arrival order
                                  (packet.in_next); only the head moves on */
-    uint32_t occ;             /* flits in it */
-    uint32_t wnext;           /* next row buffer waiting for the same
+    uint32_t occ;             /* flits in it; 0: empty (head and tail
+                                 then mean nothing) */
+    uint32_t wnext_x;         /* next row buffer waiting for the same
                                  column buffer (net_colbuf); NET_RB_IDLE
-                                 while it waits in no list */
+                                 while it waits in no list. Stored XOR
+                                 NET_RB_IDLE, so that a record of zeros is
+                                 an empty buffer not waiting: read and
+                                 write it with rb_wnext, rb_set_wnext */
 };
 
-#define NET_RB_IDLE (NET_NONE - 1) /* net_rowbuf.wnext: not waiting */
+#define NET_RB_IDLE (NET_NONE - 1) /* rb_wnext: not waiting */
+
+static inline uint32_t rb_wnext(const struct net_rowbuf *rb)
+{
+    return rb->wnext_x ^ NET_RB_IDLE;
+}
+
+static inline void rb_set_wnext(struct net_rowbuf *rb, uint32_t next)
+{
+    rb->wnext_x = next ^ NET_RB_IDLE;
+}
 
 struct net_colbuf {           /* tiled: [(port * rows + row) * V + vc], the
                                  column buffer output `port` has for tile
@@ -473,7 +502,9 @@ struct net_colbuf {           /* tiled: [(port * rows + row) * V + vc], the
                                  net.colbuf_occ, which every hop reads,
                                  apart from these lists, which only a
                                  full buffer needs */
-    uint32_t whead, wtail;    /* row buffers whose head waits for room */
+    uint32_t whead, wtail;    /* row buffers whose head waits for room;
+                                 meaningful only while NET_COL_WAITERS is
+                                 set in its colbuf_occ entry */
 };
 
 /* Tiled routers: a column buffer's entry in net.colbuf_occ: the flits in
