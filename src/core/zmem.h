@@ -10,7 +10,8 @@
  * measured with perf). A large array is mapped from the system instead
  * (anonymous memory reads as zero, and a page is backed when first
  * touched), so a record whose empty state is all zeros costs nothing
- * until traffic reaches it. Small arrays come from malloc and are zeroed.
+ * until traffic reaches it. Small arrays come from calloc (and, under
+ * AddressSanitizer, all of them: zmem.c).
  *
  * Invariant: every array is zero-filled and 64-byte aligned, so records of
  * 16, 32 or 64 bytes never straddle two cache lines.
@@ -20,7 +21,7 @@
 
 #include <stddef.h>
 
-/* Arrays of at least this many bytes are mapped; below, malloc'd. */
+/* Arrays of at least this many bytes are mapped; below, calloc'd. */
 #define ZMEM_MAP_MIN ((size_t)256 * 1024)
 
 /* `count` records of `size` bytes (count 0: one), zero-filled and 64-byte
