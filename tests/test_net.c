@@ -10,6 +10,7 @@
 #include "test.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "core/rng.h"
 #include "core/sim.h"
@@ -345,6 +346,63 @@ static simtime get_exchange(enum net_nic_arb arb, bool both)
     return end;
 }
 
+/* Resident memory of this process, bytes (/proc/self/statm), or 0. */
+static size_t resident_bytes(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f)
+        return 0;
+    unsigned long size = 0, res = 0;
+    int got = fscanf(f, "%lu %lu", &size, &res);
+    fclose(f);
+    return got == 2 ? (size_t)res * (size_t)sysconf(_SC_PAGESIZE) : 0;
+}
+
+/* A network is built without touching the records of routers no traffic
+ * reaches: its system-sized arrays are mapped and backed on first touch
+ * (core/zmem.h), and an empty row buffer, column buffer and input VC
+ * are all zeros. On Cori (13,056 nodes; the row buffers alone are 160
+ * MiB) building the network makes resident well under half of what its
+ * arrays hold; one message then crosses it and it drains, the untouched
+ * buffers reading as empty. */
+static void test_idle_routers_untouched(void)
+{
+    struct topo t;
+    struct sim s;
+    struct net n;
+    struct diag d;
+    diag_init(&d);
+    if (topo_build_system(&t, "cori", &d) != 0) {
+        CHECK(!"cori builds");
+        return;
+    }
+    CHECK(sim_init(&s, EVQ_DEFAULT, net_entities(&t)) == 0);
+    struct net_params np;
+    net_params_defaults(&np, &t);
+    size_t before = resident_bytes();
+    CHECK(before > 0);
+    if (net_init(&n, &t, &np, &s, 1, &d) == 0) {
+        size_t after = resident_bytes(), held = net_bytes(&n);
+        size_t grew = after > before ? after - before : 0;
+        fprintf(stderr, "  cori's network: %.0f MiB of arrays, %.0f MiB "
+                "made resident by building it\n", held / 1048576.0,
+                grew / 1048576.0);
+        CHECK(held > (size_t)200 << 20);
+        CHECK(grew < held / 2);
+        last_done = 0;
+        n.hooks = (struct net_hooks){ .msg_done = note_done };
+        net_send(&n, 0, t.n_nics - 1, NET_PUT, 4096, 0, 0);
+        sim_run(&s, SIMTIME_MAX);
+        CHECK(last_done > 0);
+        CHECK(net_check_drained(&n, &d) == 0);
+        net_free(&n);
+    } else {
+        CHECK(!"cori's network builds");
+    }
+    sim_free(&s);
+    topo_free(&t);
+}
+
 /* Requests and responses take turns on a NIC's path into the network: a
  * GET exchange both ways then moves close to twice the data of one way in
  * the same time (the XC white paper: bidirectional bandwidths above
@@ -631,5 +689,6 @@ const struct test_case tests_net[] = {
     TEST(test_determinism),
     TEST(test_dragonfly_shapes),
     TEST(test_aries_mode_order),
+    TEST(test_idle_routers_untouched),
     { 0 },
 };
