@@ -1,7 +1,7 @@
 /* tests/test_mem.c — core/arena, core/pool and core/zmem: alignment,
- * reuse, counts, growth, zeroing. Writes patterns through every pointer handed out so that an
- * overlap between two allocations (or a use of freed chunk memory, under
- * ASan) is caught. */
+ * reuse, counts, growth, zeroing. Writes patterns through every pointer
+ * handed out so that an overlap between two allocations (or a use of
+ * freed chunk memory, under ASan) is caught. */
 #include "test.h"
 
 #include <stdalign.h>
@@ -215,7 +215,7 @@ static void test_pool_distinct_objects(void)
     pool_free(&p);
 }
 
-/* zmem_lines on both sides of ZMEM_MAP_MIN (malloc'd and mapped): every
+/* zmem_lines on both sides of ZMEM_MAP_MIN (calloc'd and mapped): every
  * array 64-byte aligned and zero in every byte, also where the memory of
  * a freed array of the same size, written all over, is handed out again;
  * sizes that overflow are refused. */

@@ -58,8 +58,8 @@ void *zmem_lines(size_t count, size_t size)
         if (!raw)
             return NULL;
         /* the first line boundary with a whole line before it */
-        uintptr_t at = ((uintptr_t)raw + 2 * LINE - 1) & ~(uintptr_t)(LINE - 1);
-        p = (unsigned char *)at;
+        uintptr_t at = (uintptr_t)raw + 2 * LINE - 1;
+        p = (unsigned char *)(at & ~(uintptr_t)(LINE - 1));
     }
     struct zmem_head *h = (struct zmem_head *)(p - LINE);
     h->raw = raw;
