@@ -34,7 +34,8 @@ static void none_packet(void *st, const struct packet *p, simtime now)
 const struct cc_ops cc_none = {
     .base = { "none", "no congestion control: a NIC sends while its "
                       "outstanding-request limit and credits allow (Aries, "
-                      "Gemini)" },
+                      "Gemini); what ICS'21's tables measured as Cray's "
+                      "static rate control (docs/congestion.md)" },
     .init = none_init,
     .free = none_free,
     .admit = none_admit,

@@ -1,6 +1,10 @@
 /* net/cc_cray.c — Cray's congestion protection on Aries and Gemini, the
- * "static rate control" Netscope compares against (ICS'21 §2, §6: "each
- * node performs static rate control").
+ * mechanism the issue asked for as the "static rate control" Netscope
+ * compares against (ICS'21 §2, §6: "each node performs static rate
+ * control"). The paper's tables are matched by `none` instead — its
+ * static rate control "does not adapt to varying levels of congestion"
+ * (§6.2) — so this is the protection as it acts when it starts
+ * (docs/congestion.md, "Which of dfsim's controllers is ICS'21's ...").
  *
  * What is public (Cray's patents on the mechanism, Froese, Kaplan et
  * al.: US 8,982,688 and US 9,674,092 "Congestion abatement in a network
@@ -139,11 +143,11 @@ static void cray_tick(void *st, simtime now)
 }
 
 const struct cc_ops cc_cray = {
-    .base = { "cray", "Cray's congestion protection (static rate "
-                      "control): when enough NICs stall, every NIC is "
-                      "held to one outstanding request for a while "
-                      "(Cray patents US 8,982,688, 9,674,092; thresholds "
-                      "inferred)" },
+    .base = { "cray", "Cray's congestion protection: when enough NICs "
+                      "stall, every NIC is held to one outstanding request "
+                      "for a while (Cray patents US 8,982,688, 9,674,092; "
+                      "thresholds inferred); ICS'21's Cray column matches "
+                      "none, not this (docs/congestion.md)" },
     .init = cray_init,
     .free = cray_free,
     .admit = cray_admit,
