@@ -20,6 +20,8 @@
 #include "topo/builders.h"
 #include "topo/topo.h"
 
+#include "mpi_util.h"
+
 struct h {
     struct topo t;
     struct sim s;
@@ -365,42 +367,38 @@ static size_t resident_bytes(void)
  * MiB) building the network makes resident well under half of what its
  * arrays hold; one message then crosses it and it drains, the untouched
  * buffers reading as empty. */
+/* mpi_h_setup_tuned's hook, called just before net_init: the resident
+ * memory then. */
+static void note_resident(struct net_params *np, void *ctx)
+{
+    (void)np;
+    *(size_t *)ctx = resident_bytes();
+}
+
 static void test_idle_routers_untouched(void)
 {
-    struct topo t;
-    struct sim s;
-    struct net n;
-    struct diag d;
-    diag_init(&d);
-    if (topo_build_system(&t, "cori", &d) != 0) {
-        CHECK(!"cori builds");
+    struct mpi_h h;
+    size_t before = 0;
+    if (mpi_h_setup_tuned(&h, "cori", note_resident, &before) != 0) {
+        CHECK(!"cori's network builds");
+        mpi_h_teardown(&h);
         return;
     }
-    CHECK(sim_init(&s, EVQ_DEFAULT, net_entities(&t)) == 0);
-    struct net_params np;
-    net_params_defaults(&np, &t);
-    size_t before = resident_bytes();
+    size_t after = resident_bytes(), held = net_bytes(&h.n);
+    size_t grew = after > before ? after - before : 0;
+    fprintf(stderr, "  cori's network: %.0f MiB of arrays, %.0f MiB made "
+            "resident by building it\n", held / 1048576.0,
+            grew / 1048576.0);
     CHECK(before > 0);
-    if (net_init(&n, &t, &np, &s, 1, &d) == 0) {
-        size_t after = resident_bytes(), held = net_bytes(&n);
-        size_t grew = after > before ? after - before : 0;
-        fprintf(stderr, "  cori's network: %.0f MiB of arrays, %.0f MiB "
-                "made resident by building it\n", held / 1048576.0,
-                grew / 1048576.0);
-        CHECK(held > (size_t)200 << 20);
-        CHECK(grew < held / 2);
-        last_done = 0;
-        n.hooks = (struct net_hooks){ .msg_done = note_done };
-        net_send(&n, 0, t.n_nics - 1, NET_PUT, 4096, 0, 0);
-        sim_run(&s, SIMTIME_MAX);
-        CHECK(last_done > 0);
-        CHECK(net_check_drained(&n, &d) == 0);
-        net_free(&n);
-    } else {
-        CHECK(!"cori's network builds");
-    }
-    sim_free(&s);
-    topo_free(&t);
+    CHECK(held > (size_t)200 << 20);
+    CHECK(grew < held / 2);
+    last_done = 0;
+    h.n.hooks = (struct net_hooks){ .msg_done = note_done };
+    net_send(&h.n, 0, h.t.n_nics - 1, NET_PUT, 4096, 0, 0);
+    sim_run(&h.s, SIMTIME_MAX);
+    CHECK(last_done > 0);
+    CHECK(net_check_drained(&h.n, &h.d) == 0);
+    mpi_h_teardown(&h);
 }
 
 /* Requests and responses take turns on a NIC's path into the network: a
