@@ -22,32 +22,70 @@ static bool near(double a, double b)
     return fabs(a - b) <= 1e-12 * fabs(b);
 }
 
+#define S NETSCOPE_CUT_STALLED
+
 static void test_netscope_update(void)
 {
     /* alpha 0.5, a window stalled 20 %, g = 1/16:
      * alpha' = 15/16 x 0.5 + 0.2 / 16 = 0.48125;
      * MILC (c_a 6.67): R' = R (1 - 0.48125 / 8.67) */
     double a, r = 1.0;
-    cc_netscope_update(0.5, 0.2, 6.67, 1.0 / 16, 0.01, 0.001, 1.0, &a, &r);
+    cc_netscope_update(0.5, 0.2, 6.67, 1.0 / 16, 0.01, 0.001, 1.0, S, &a, &r);
     CHECK(near(a, 0.48125));
     CHECK(near(r, 1 - 0.48125 / 8.67));
     /* the same for AMG (c_a 0): cut by alpha / 2 — more */
     double r0 = 1.0;
-    cc_netscope_update(0.5, 0.2, 0, 1.0 / 16, 0.01, 0.001, 1.0, &a, &r0);
+    cc_netscope_update(0.5, 0.2, 0, 1.0 / 16, 0.01, 0.001, 1.0, S, &a, &r0);
     CHECK(near(r0, 1 - 0.48125 / 2));
     CHECK(r0 < r);
     /* a window without stalls: alpha decays, the rate rises by the step */
     r = 0.5;
-    cc_netscope_update(0.5, 0, 0, 1.0 / 16, 0.01, 0.001, 1.0, &a, &r);
+    cc_netscope_update(0.5, 0, 0, 1.0 / 16, 0.01, 0.001, 1.0, S, &a, &r);
     CHECK(near(a, 0.46875));
     CHECK(near(r, 0.51));
     /* kept within [floor, line] */
     r = 0.999;
-    cc_netscope_update(0, 0, 0, 1.0 / 16, 0.01, 0.001, 1.0, &a, &r);
+    cc_netscope_update(0, 0, 0, 1.0 / 16, 0.01, 0.001, 1.0, S, &a, &r);
     CHECK(r == 1.0);
     r = 0.0011;
-    cc_netscope_update(1, 1, 0, 1.0 / 16, 0.01, 0.001, 1.0, &a, &r);
+    cc_netscope_update(1, 1, 0, 1.0 / 16, 0.01, 0.001, 1.0, S, &a, &r);
     CHECK(r == 0.001);
+}
+
+/* Eq. 15 as printed (`netscope_cut = "while-alpha"`): a window without
+ * stalls still cuts while alpha > 0, so after one stalled window the
+ * rate only falls, by factors that shrink as alpha decays; a NIC that
+ * never stalled (alpha 0) rises by the step. */
+static void test_netscope_update_while_alpha(void)
+{
+    const int A = NETSCOPE_CUT_ALPHA;
+    double a = 0, r = 1.0;
+    /* one window stalled 20 %: alpha 0.2 / 16 = 0.0125, cut by a / 2 */
+    cc_netscope_update(0, 0.2, 0, 1.0 / 16, 0.01, 0.001, 1.0, A, &a, &r);
+    CHECK(near(a, 0.0125));
+    CHECK(near(r, 1 - 0.0125 / 2));
+    /* then quiet windows: alpha 15/16 of the last, the rate cut again */
+    double want = r;
+    for (int k = 0; k < 3; k++) {
+        double before = a;
+        cc_netscope_update(a, 0, 0, 1.0 / 16, 0.01, 0.001, 1.0, A, &a, &r);
+        CHECK(near(a, before * 15 / 16));
+        want *= 1 - a / 2;
+        CHECK(near(r, want));
+    }
+    /* the stalled-window rule raises it in the same quiet window */
+    double r2 = want;
+    double a2;
+    cc_netscope_update(a, 0, 0, 1.0 / 16, 0.01, 0.001, 1.0, S, &a2, &r2);
+    CHECK(near(r2, want + 0.01));
+    /* alpha 0 (no stall yet): the step, under either rule */
+    r = 0.5;
+    cc_netscope_update(0, 0, 0, 1.0 / 16, 0.01, 0.001, 1.0, A, &a, &r);
+    CHECK(a == 0 && near(r, 0.51));
+    /* the names a file gives */
+    CHECK(cc_netscope_cut_find("stalled-window") == NETSCOPE_CUT_STALLED);
+    CHECK(cc_netscope_cut_find("while-alpha") == NETSCOPE_CUT_ALPHA);
+    CHECK(cc_netscope_cut_find("alpha") == -1);
 }
 
 struct nx_tune {
@@ -341,6 +379,7 @@ const struct test_case tests_netscope[] = {
     TEST(test_job_sensitivity),
     TEST(test_cray_throttle),
     TEST(test_netscope_update),
+    TEST(test_netscope_update_while_alpha),
     TEST(test_netscope_delay_injection),
     TEST(test_netscope_incast),
     { 0 },

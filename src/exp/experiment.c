@@ -230,6 +230,11 @@ static const struct cfg_key net_keys[] = {
     NET_FLOAT("netscope_sensitivity", ccp.netscope_sensitivity, 0, 1e6,
               "netscope: the delay sensitivity c_a of every NIC's "
               "application (0)"),
+    NET_CHOICE("netscope_cut", netscope_cut, cc_netscope_cut_names,
+               "netscope and dcqcn-stall: which windows cut the rate: "
+               "\"stalled-window\" (those with stalls, DCTCP's rule; the "
+               "default) or \"while-alpha\" (every window while alpha > "
+               "0: ICS'21 Eq. 15 as printed, no rise after a stall)"),
     NET_FLOAT("cray_period_us", ccp.cray_period_us, 1e-3, 1e9,
               "cray: the supervisor reads the NICs' stalls every this, us "
               "(50)"),
@@ -720,6 +725,8 @@ static void net_from_file(const struct experiment *e, const struct topo *t,
     CCP("netscope_window_us", netscope_window_us)
     CCP("netscope_step_gbps", netscope_step_gbps)
     CCP("netscope_sensitivity", netscope_sensitivity)
+    if (HAS("netscope_cut"))
+        p->ccp.netscope_cut = (uint8_t)cc_netscope_cut_find(c->netscope_cut);
     CCP("cray_period_us", cray_period_us)
     CCP("cray_stall_share", cray_stall_share)
     CCP("cray_start_share", cray_start_share)

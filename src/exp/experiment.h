@@ -92,6 +92,7 @@ struct net_config {
     uint32_t max_payload;
     const char *aries_load;          /* net_aries_load_names */
     const char *nic_arbitration;     /* net_nic_arb_names */
+    const char *netscope_cut;        /* cc_netscope_cut_names */
     uint32_t load_quantum, load_levels, far_quantum, down_quantum;
     uint32_t far_light;
     uint32_t ugal_threshold;

@@ -84,6 +84,7 @@ struct cc_params {
     double netscope_window_us;      /* measurement window */
     double netscope_step_gbps;      /* additive increase per window */
     double netscope_sensitivity;    /* c_a of every NIC's application */
+    uint8_t netscope_cut;           /* NETSCOPE_CUT_*: which windows cut */
     /* cray (cc_cray.c) */
     double cray_period_us;          /* the supervisor looks every */
     double cray_stall_share;        /* a NIC stalled this share of it is
@@ -152,13 +153,23 @@ struct dcqcn_stats {
 };
 struct dcqcn_stats cc_dcqcn_stats(const void *st);
 
+/* Netscope: which windows cut the rate (`network.netscope_cut`;
+ * cc_netscope.c says why there are two). NETSCOPE_CUT_STALLED: a window
+ * whose signal shows stalls, as DCTCP and DCQCN cut (the default);
+ * NETSCOPE_CUT_ALPHA: every window in which alpha > 0, Eq. 15 as printed
+ * — after a NIC's first stall its rate never rises again. */
+enum { NETSCOPE_CUT_STALLED = 0, NETSCOPE_CUT_ALPHA = 1 };
+extern const char *const cc_netscope_cut_names[]; /* by NETSCOPE_CUT_* */
+int cc_netscope_cut_find(const char *name);       /* -1: unknown */
+
 /* Netscope: Eqs. 14-15 for one window — alpha from the window's stall
  * signal (share of the window stalled, 0..1), the rate cut by
- * alpha / (2 + ca) if the signal is not 0, else raised by step; the rate
- * kept within [floor_rate, line] (cc_netscope.c). */
+ * alpha / (2 + ca) in a window that cuts (`cut`: NETSCOPE_CUT_*), else
+ * raised by step; the rate kept within [floor_rate, line]
+ * (cc_netscope.c). */
 void cc_netscope_update(double alpha, double signal, double ca, double g,
                         double step, double floor_rate, double line,
-                        double *alpha_out, double *rate);
+                        int cut, double *alpha_out, double *rate);
 /* Netscope: set NIC nic's rate (bytes per ps, kept within its floor and
  * the line; for tests, and runs that fix a rate). */
 void cc_netscope_set_rate(void *st, uint32_t nic, double rate);

@@ -16,7 +16,13 @@
  *   (it only decays geometrically) and R would only fall; as in DCTCP
  *   and DCQCN, whose rule the paper adopts, the decrease is taken in a
  *   window whose signal shows congestion (nic2hsn > 0) and the increase
- *   otherwise (inferred). The step's unit is not given: `step` Gb/s per
+ *   otherwise (inferred; `netscope_cut = "stalled-window"`, the
+ *   default). The rule as printed is `netscope_cut = "while-alpha"`:
+ *   every window cuts while alpha > 0, so a NIC's rate never rises after
+ *   its first stall and its total cut is about exp(-S / (2 + c_a)), S
+ *   the windows' signals summed (docs/congestion.md, "Eq. 15 as
+ *   printed", for what each reading does to ICS'21's results). The
+ *   step's unit is not given: `step` Gb/s per
  *   window (1, as written, read as Gb/s). R stays within [R_line / 1024,
  *   R_line] (the floor: inferred, so a NIC is never silenced).
  *
@@ -57,6 +63,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/rng.h"
 #include "core/time.h"
@@ -74,6 +81,7 @@ struct netscope {
     struct net *n;
     struct ns_nic *nic;
     double line, floor, step, g;
+    int cut; /* NETSCOPE_CUT_* */
     struct netscope_stats st;
 };
 
@@ -106,6 +114,7 @@ static int ns_init(void **st, struct net *n, char *err, size_t len)
     s->floor = s->line / 1024;
     s->step = p->netscope_step_gbps * 1e9 / 8 / 1e12;
     s->g = p->netscope_g;
+    s->cut = p->netscope_cut;
     n->cc_period = (simtime)llround(p->netscope_window_us * SIMTIME_US);
     if (n->cc_period == 0)
         n->cc_period = 1;
@@ -202,7 +211,7 @@ static void ns_tick(void *st, simtime now)
             sig = 1;
         double before = c->rate;
         cc_netscope_update(c->alpha, sig, c->ca, s->g, s->step, s->floor,
-                           s->line, &c->alpha, &c->rate);
+                           s->line, s->cut, &c->alpha, &c->rate);
         /* a wait under way goes on at the new rate: what is left of it
          * scales by before / after (see the header) */
         if (c->next_ok > now && c->rate != before)
@@ -213,12 +222,23 @@ static void ns_tick(void *st, simtime now)
     s->st.windows++;
 }
 
+const char *const cc_netscope_cut_names[] = { "stalled-window",
+                                              "while-alpha", NULL };
+
+int cc_netscope_cut_find(const char *name)
+{
+    for (int i = 0; cc_netscope_cut_names[i]; i++)
+        if (strcmp(cc_netscope_cut_names[i], name) == 0)
+            return i;
+    return -1;
+}
+
 void cc_netscope_update(double alpha, double signal, double ca, double g,
                         double step, double floor_rate, double line,
-                        double *alpha_out, double *rate)
+                        int cut, double *alpha_out, double *rate)
 {
     alpha = (1 - g) * alpha + g * signal; /* Eq. 14 */
-    if (signal > 0)
+    if (cut == NETSCOPE_CUT_ALPHA ? alpha > 0 : signal > 0)
         *rate *= 1 - alpha / (2 + ca); /* Eq. 15 */
     else
         *rate += step;
