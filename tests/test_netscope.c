@@ -22,7 +22,7 @@ static bool near(double a, double b)
     return fabs(a - b) <= 1e-12 * fabs(b);
 }
 
-#define S NETSCOPE_CUT_STALLED
+#define STALLED NETSCOPE_CUT_STALLED
 
 static void test_netscope_update(void)
 {
@@ -30,25 +30,27 @@ static void test_netscope_update(void)
      * alpha' = 15/16 x 0.5 + 0.2 / 16 = 0.48125;
      * MILC (c_a 6.67): R' = R (1 - 0.48125 / 8.67) */
     double a, r = 1.0;
-    cc_netscope_update(0.5, 0.2, 6.67, 1.0 / 16, 0.01, 0.001, 1.0, S, &a, &r);
+    cc_netscope_update(0.5, 0.2, 6.67, 1.0 / 16, 0.01, 0.001, 1.0,
+                       STALLED, &a, &r);
     CHECK(near(a, 0.48125));
     CHECK(near(r, 1 - 0.48125 / 8.67));
     /* the same for AMG (c_a 0): cut by alpha / 2 — more */
     double r0 = 1.0;
-    cc_netscope_update(0.5, 0.2, 0, 1.0 / 16, 0.01, 0.001, 1.0, S, &a, &r0);
+    cc_netscope_update(0.5, 0.2, 0, 1.0 / 16, 0.01, 0.001, 1.0,
+                       STALLED, &a, &r0);
     CHECK(near(r0, 1 - 0.48125 / 2));
     CHECK(r0 < r);
     /* a window without stalls: alpha decays, the rate rises by the step */
     r = 0.5;
-    cc_netscope_update(0.5, 0, 0, 1.0 / 16, 0.01, 0.001, 1.0, S, &a, &r);
+    cc_netscope_update(0.5, 0, 0, 1.0 / 16, 0.01, 0.001, 1.0, STALLED, &a, &r);
     CHECK(near(a, 0.46875));
     CHECK(near(r, 0.51));
     /* kept within [floor, line] */
     r = 0.999;
-    cc_netscope_update(0, 0, 0, 1.0 / 16, 0.01, 0.001, 1.0, S, &a, &r);
+    cc_netscope_update(0, 0, 0, 1.0 / 16, 0.01, 0.001, 1.0, STALLED, &a, &r);
     CHECK(r == 1.0);
     r = 0.0011;
-    cc_netscope_update(1, 1, 0, 1.0 / 16, 0.01, 0.001, 1.0, S, &a, &r);
+    cc_netscope_update(1, 1, 0, 1.0 / 16, 0.01, 0.001, 1.0, STALLED, &a, &r);
     CHECK(r == 0.001);
 }
 
@@ -76,7 +78,7 @@ static void test_netscope_update_while_alpha(void)
     /* the stalled-window rule raises it in the same quiet window */
     double r2 = want;
     double a2;
-    cc_netscope_update(a, 0, 0, 1.0 / 16, 0.01, 0.001, 1.0, S, &a2, &r2);
+    cc_netscope_update(a, 0, 0, 1.0 / 16, 0.01, 0.001, 1.0, STALLED, &a2, &r2);
     CHECK(near(r2, want + 0.01));
     /* alpha 0 (no stall yet): the step, under either rule */
     r = 0.5;

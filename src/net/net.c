@@ -269,11 +269,13 @@ void net_params_defaults(struct net_params *p, const struct topo *t)
     p->ccp.dcqcn_rate_hai_gbps = 0.2;
     /* Netscope (cc_netscope.c, whose header says why): g 1/16 (DCTCP's;
      * the paper: g in (0, 1)), a 20 us window (the paper's 1 s scaled to
-     * millisecond runs), +1 Gb/s per window (the paper's "+1"), c_a 0 */
+     * millisecond runs), +1 Gb/s per window (the paper's "+1"), c_a 0,
+     * a cut in the windows with stalls (DCTCP's rule) */
     p->ccp.netscope_g = 1.0 / 16;
     p->ccp.netscope_window_us = 20;
     p->ccp.netscope_step_gbps = 1;
     p->ccp.netscope_sensitivity = 0;
+    p->ccp.netscope_cut = NETSCOPE_CUT_STALLED;
     /* Cray's congestion protection (cc_cray.c, whose header says which
      * values are inferred): one outstanding request per the patent */
     p->ccp.cray_period_us = 50;
