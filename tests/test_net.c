@@ -360,13 +360,6 @@ static size_t resident_bytes(void)
     return got == 2 ? (size_t)res * (size_t)sysconf(_SC_PAGESIZE) : 0;
 }
 
-/* A network is built without touching the records of routers no traffic
- * reaches: its system-sized arrays are mapped and backed on first touch
- * (core/zmem.h), and an empty row buffer, column buffer and input VC
- * are all zeros. On Cori (13,056 nodes; the row buffers alone are 160
- * MiB) building the network makes resident well under half of what its
- * arrays hold; one message then crosses it and it drains, the untouched
- * buffers reading as empty. */
 /* mpi_h_setup_tuned's hook, called just before net_init: the resident
  * memory then. */
 static void note_resident(struct net_params *np, void *ctx)
@@ -375,6 +368,13 @@ static void note_resident(struct net_params *np, void *ctx)
     *(size_t *)ctx = resident_bytes();
 }
 
+/* A network is built without touching the records of routers no traffic
+ * reaches: its system-sized arrays are mapped and backed on first touch
+ * (core/zmem.h), and an empty row buffer, column buffer and input VC
+ * are all zeros. On Cori (13,056 nodes; the row buffers alone are 160
+ * MiB) building the network makes resident well under half of what its
+ * arrays hold; one message then crosses it and it drains, the untouched
+ * buffers reading as empty. */
 static void test_idle_routers_untouched(void)
 {
     struct mpi_h h;

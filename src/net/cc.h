@@ -159,6 +159,7 @@ struct dcqcn_stats cc_dcqcn_stats(const void *st);
  * NETSCOPE_CUT_ALPHA: every window in which alpha > 0, Eq. 15 as printed
  * — after a NIC's first stall its rate never rises again. */
 enum { NETSCOPE_CUT_STALLED = 0, NETSCOPE_CUT_ALPHA = 1 };
+/* Both in net.c, with the network's other named choices. */
 extern const char *const cc_netscope_cut_names[]; /* by NETSCOPE_CUT_* */
 int cc_netscope_cut_find(const char *name);       /* -1: unknown */
 

@@ -63,7 +63,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/rng.h"
 #include "core/time.h"
@@ -220,17 +219,6 @@ static void ns_tick(void *st, simtime now)
         s->st.decreases += sig > 0;
     }
     s->st.windows++;
-}
-
-const char *const cc_netscope_cut_names[] = { "stalled-window",
-                                              "while-alpha", NULL };
-
-int cc_netscope_cut_find(const char *name)
-{
-    for (int i = 0; cc_netscope_cut_names[i]; i++)
-        if (strcmp(cc_netscope_cut_names[i], name) == 0)
-            return i;
-    return -1;
 }
 
 void cc_netscope_update(double alpha, double signal, double ca, double g,

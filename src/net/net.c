@@ -49,6 +49,10 @@ const char *const net_aries_load_names[] = { "credit", "occupancy", NULL };
 const char *const net_nic_arb_names[] = { "round-robin", "responses-first",
                                           NULL };
 
+/* by NETSCOPE_CUT_* (net/cc.h) */
+const char *const cc_netscope_cut_names[] = { "stalled-window",
+                                              "while-alpha", NULL };
+
 static int name_index(const char *const *names, const char *name)
 {
     for (int i = 0; names[i]; i++)
@@ -70,6 +74,11 @@ int net_aries_load_find(const char *name)
 int net_nic_arb_find(const char *name)
 {
     return name_index(net_nic_arb_names, name);
+}
+
+int cc_netscope_cut_find(const char *name)
+{
+    return name_index(cc_netscope_cut_names, name);
 }
 
 void net_params_defaults(struct net_params *p, const struct topo *t)
