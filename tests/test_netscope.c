@@ -93,6 +93,7 @@ static void test_netscope_update_while_alpha(void)
 struct nx_tune {
     const struct cc_ops *cc;
     double ca, cray_min_us;
+    double slack_us; /* < 0: the default sleep slack */
 };
 
 static void nx_tune(struct net_params *np, void *ctx)
@@ -102,6 +103,8 @@ static void nx_tune(struct net_params *np, void *ctx)
     np->ccp.netscope_sensitivity = u->ca;
     if (u->cray_min_us > 0)
         np->ccp.cray_min_us = u->cray_min_us;
+    if (u->slack_us >= 0)
+        np->ccp.netscope_sleep_slack_us = u->slack_us;
     CHECK(!np->counters); /* netscope and cray turn them on */
 }
 
@@ -110,7 +113,7 @@ static void nx_tune(struct net_params *np, void *ctx)
 static int nx_setup_min(struct mpi_h *x, const struct cc_ops *cc, double ca,
                         double cray_min_us)
 {
-    struct nx_tune u = { cc, ca, cray_min_us };
+    struct nx_tune u = { cc, ca, cray_min_us, -1 };
     return mpi_h_setup_tuned(x, "voltrino", nx_tune, &u);
 }
 
@@ -128,43 +131,85 @@ static void on_done(void *ctx, uint32_t m, const struct message *msg,
         last_done = now;
 }
 
-/* A NIC held at a quarter of its line rate sends 400 messages of 4 KiB
- * (queued at once) to a NIC of another router of a quiet network: they
- * leave at the quarter on average (the sub-microsecond part of each wait
- * drawn as a whole microsecond with that probability), where without the
- * hold they go at the line. */
-static void test_netscope_delay_injection(void)
+/* A NIC held at `share` of its line rate, its sleeps `slack_us` late,
+ * sends 400 messages of 4 KiB (queued at once) to a NIC of another
+ * router of a quiet network; the rate they left at, as a share of the
+ * line, and the controller's counts. */
+enum { DI_MSGS = 400, DI_BYTES = 4096 };
+
+static double delay_run(double share, double slack_us,
+                        struct netscope_stats *st, double *line_us)
 {
     struct mpi_h x;
-    if (nx_setup(&x, &cc_netscope, 0) != 0) {
+    struct nx_tune u = { &cc_netscope, 0, 0, slack_us };
+    if (mpi_h_setup_tuned(&x, "voltrino", nx_tune, &u) != 0) {
         CHECK(!"setup");
-        return;
+        return -1;
     }
     CHECK(x.n.p.counters);
     double line = cc_nic_line_rate(&x.n);
+    *line_us = DI_BYTES / line / SIMTIME_US;
     uint32_t a = 0, b = x.t.n_nics - 1;
     CHECK(x.t.nics[a].router != x.t.nics[b].router);
-    cc_netscope_set_rate(x.n.cc_st, a, line / 4);
+    cc_netscope_set_rate(x.n.cc_st, a, line * share);
     /* no ticks: the rate stays where it was set */
     x.n.cc_next_tick = SIMTIME_MAX;
     x.n.hooks = (struct net_hooks){ .msg_done = on_done };
     last_done = 0;
-    enum { MSGS = 400, BYTES = 4096 };
-    for (int k = 0; k < MSGS; k++)
-        net_send(&x.n, a, b, NET_PUT, BYTES, 0, 0);
+    for (int k = 0; k < DI_MSGS; k++)
+        net_send(&x.n, a, b, NET_PUT, DI_BYTES, 0, 0);
     sim_run(&x.s, SIMTIME_MAX);
     CHECK(net_check_drained(&x.n, &x.d) == 0);
-    double rate = (double)MSGS * BYTES / (double)last_done;
-    struct netscope_stats s = cc_netscope_stats(x.n.cc_st);
+    *st = cc_netscope_stats(x.n.cc_st);
+    mpi_h_teardown(&x);
+    return (double)DI_MSGS * DI_BYTES / (double)last_done / line;
+}
+
+/* Held at a quarter of the line, without the sleeps' slack, the
+ * messages leave at the quarter on average (the sub-microsecond part of
+ * each wait drawn as a whole microsecond with that probability), where
+ * without the hold they go at the line. */
+static void test_netscope_delay_injection(void)
+{
+    struct netscope_stats s;
+    double line_us;
+    double share = delay_run(0.25, 0, &s, &line_us);
     fprintf(stderr, "  netscope delay injection: %.4f of the line (target "
             "0.25), %llu of %d messages delayed, mean wait %.3f us\n",
-            rate / line, (unsigned long long)s.delays, MSGS,
-            (double)s.delay_time / (double)MSGS / SIMTIME_US);
-    CHECK(fabs(rate / line - 0.25) < 0.25 * 0.05);
+            share, (unsigned long long)s.delays, DI_MSGS,
+            (double)s.delay_time / (double)DI_MSGS / SIMTIME_US);
+    CHECK(fabs(share - 0.25) < 0.25 * 0.05);
     /* 4096 B at a quarter: 3 x 4096 / line of wait, 1.x us: every
      * message waits at least 1 us, some 2 */
-    CHECK_EQ_U(s.delays, MSGS);
-    mpi_h_teardown(&x);
+    CHECK_EQ_U(s.delays, DI_MSGS);
+}
+
+/* Held at 0.9 of the line, each wait is 1/9 of a message's time at the
+ * line (0.78 us on Voltrino's NIC link): a 1 us sleep with probability
+ * 0.087. With Linux's default timer slack each sleep lasts 1 + 50 us, so
+ * the NIC sends at 0.78 us a message plus 51 us per sleep — about a
+ * sixth of the line, not 0.9 — and the time is that: no sleep is
+ * shortened, none is taken without a wait. */
+static void test_netscope_sleep_slack(void)
+{
+    struct netscope_stats s0, s50;
+    double line_us;
+    double share0 = delay_run(0.9, 0, &s0, &line_us);
+    double share50 = delay_run(0.9, 50, &s50, &line_us);
+    fprintf(stderr, "  netscope sleep slack, rate 0.9 of the line: %.3f "
+            "of the line without slack (%llu sleeps), %.3f with 50 us "
+            "(%llu sleeps; a message %.3f us at the line)\n",
+            share0, (unsigned long long)s0.delays, share50,
+            (unsigned long long)s50.delays, line_us);
+    CHECK(fabs(share0 - 0.9) < 0.9 * 0.05);
+    /* 400 draws at p = 0.087: 35 expected, sd 5.6 */
+    CHECK(s50.delays >= 15 && s50.delays <= 55);
+    CHECK_EQ_U(s50.delay_time, s50.delays * 51 * SIMTIME_US);
+    double busy_us = DI_MSGS * line_us +
+                     (double)s50.delay_time / SIMTIME_US;
+    double expect = DI_MSGS * line_us / busy_us;
+    CHECK(fabs(share50 - expect) < expect * 0.05);
+    CHECK(share50 < 0.3);
 }
 
 /* 12 NICs of other routers PUT 16 x 64 KiB each to one NIC: its port
@@ -383,6 +428,7 @@ const struct test_case tests_netscope[] = {
     TEST(test_netscope_update),
     TEST(test_netscope_update_while_alpha),
     TEST(test_netscope_delay_injection),
+    TEST(test_netscope_sleep_slack),
     TEST(test_netscope_incast),
     { 0 },
 };

@@ -230,6 +230,10 @@ static const struct cfg_key net_keys[] = {
     NET_FLOAT("netscope_sensitivity", ccp.netscope_sensitivity, 0, 1e6,
               "netscope: the delay sensitivity c_a of every NIC's "
               "application (0)"),
+    NET_FLOAT("netscope_sleep_slack_us", ccp.netscope_sleep_slack_us, 0,
+              1e6,
+              "netscope and dcqcn-stall: how late the wrapper's sleep "
+              "wakes, us (50: Linux's default timer slack)"),
     NET_CHOICE("netscope_cut", netscope_cut, cc_netscope_cut_names,
                "netscope and dcqcn-stall: which windows cut the rate: "
                "\"stalled-window\" (those with stalls, DCTCP's rule; the "
@@ -725,6 +729,7 @@ static void net_from_file(const struct experiment *e, const struct topo *t,
     CCP("netscope_window_us", netscope_window_us)
     CCP("netscope_step_gbps", netscope_step_gbps)
     CCP("netscope_sensitivity", netscope_sensitivity)
+    CCP("netscope_sleep_slack_us", netscope_sleep_slack_us)
     if (HAS("netscope_cut"))
         p->ccp.netscope_cut = (uint8_t)cc_netscope_cut_find(c->netscope_cut);
     CCP("cray_period_us", cray_period_us)

@@ -84,6 +84,7 @@ struct cc_params {
     double netscope_window_us;      /* measurement window */
     double netscope_step_gbps;      /* additive increase per window */
     double netscope_sensitivity;    /* c_a of every NIC's application */
+    double netscope_sleep_slack_us; /* a wrapper's sleep ends this late */
     uint8_t netscope_cut;           /* NETSCOPE_CUT_*: which windows cut */
     /* cray (cc_cray.c) */
     double cray_period_us;          /* the supervisor looks every */

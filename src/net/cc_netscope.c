@@ -44,7 +44,19 @@
  *   if the previous send took its line-rate time, then the wrapper
  *   slept), the fraction drawn from the NIC's random stream; the wait is
  *   the NIC's, not the rank's (the wrapper's usleep also stops the
- *   process; not modelled). Eq. 13 writes the delay as (R_line - R) /
+ *   process; not modelled).
+ *
+ *   The sleep's slack (`netscope_sleep_slack_us`): a Linux sleep
+ *   (nanosleep, usleep) "may be up to the specified number of
+ *   nanoseconds late (but will never expire early)", the thread's timer
+ *   slack, 50 us by default for a normal thread (prctl(2),
+ *   PR_SET_TIMERSLACK: init's 50,000 ns, inherited). The kernel programs
+ *   the clock for a timer's latest expiry (soft + slack) and wakes
+ *   every timer whose soft expiry has passed when it fires, so a lone
+ *   sleep on a compute node wakes at the slack's end: the wrapper's
+ *   "1 us" sleep takes ~51 us, unless it set its slack (the paper does
+ *   not say). Here: every sleep (a wait of at least 1 us) is followed by
+ *   the slack, which a rate change does not shorten. Eq. 13 writes the delay as (R_line - R) /
  *   B_nic; per message of b bytes that is b / R - b / R_line, which is
  *   what it must be for messages to leave at R on average. When the rate
  *   changes during a wait, what is left of the wait scales by the old
@@ -73,14 +85,16 @@ struct ns_nic {
     double alpha;
     double ca;         /* delay sensitivity */
     simtime stalled;   /* its request stall time at the last window */
-    simtime next_ok;   /* its next message may start then */
+    simtime next_ok;   /* its next message may start then, */
+    simtime late;      /* ... and this later: the sleep's slack */
 };
 
 struct netscope {
     struct net *n;
     struct ns_nic *nic;
     double line, floor, step, g;
-    int cut; /* NETSCOPE_CUT_* */
+    simtime slack; /* a sleep wakes this late (timer slack) */
+    int cut;       /* NETSCOPE_CUT_* */
     struct netscope_stats st;
 };
 
@@ -94,9 +108,11 @@ static int ns_init(void **st, struct net *n, char *err, size_t len)
     }
     if (!(p->netscope_g > 0 && p->netscope_g < 1) ||
         !(p->netscope_window_us > 0) || !(p->netscope_step_gbps > 0) ||
-        !(p->netscope_sensitivity >= 0)) {
+        !(p->netscope_sensitivity >= 0) ||
+        !(p->netscope_sleep_slack_us >= 0)) {
         snprintf(err, len, "netscope needs 0 < g < 1, a positive window "
-                           "and step, and a sensitivity >= 0");
+                           "and step, and a sensitivity and a sleep "
+                           "slack >= 0");
         return -1;
     }
     struct netscope *s = calloc(1, sizeof *s);
@@ -114,6 +130,7 @@ static int ns_init(void **st, struct net *n, char *err, size_t len)
     s->step = p->netscope_step_gbps * 1e9 / 8 / 1e12;
     s->g = p->netscope_g;
     s->cut = p->netscope_cut;
+    s->slack = (simtime)llround(p->netscope_sleep_slack_us * SIMTIME_US);
     n->cc_period = (simtime)llround(p->netscope_window_us * SIMTIME_US);
     if (n->cc_period == 0)
         n->cc_period = 1;
@@ -152,7 +169,8 @@ static simtime ns_admit(void *st, uint32_t src, uint32_t dst, simtime now)
 static simtime ns_admit_msg(void *st, const struct message *m, simtime now)
 {
     const struct netscope *s = st;
-    simtime t = s->nic[m->src_nic].next_ok;
+    const struct ns_nic *c = &s->nic[m->src_nic];
+    simtime t = c->next_ok + c->late;
     if (t <= now)
         return now;
     /* look again at the next window's end, whose tick may rescale the
@@ -185,11 +203,13 @@ static void ns_sent(void *st, const struct packet *p, simtime now)
     uint32_t bytes = s->n->msg[p->msg].bytes;
     simtime d = injected_delay(s, p->src_nic, bytes);
     /* the wrapper sleeps after a send that took b / R_line: the next
-     * starts b / R_line + delay after this one, b / R on average */
-    s->nic[p->src_nic].next_ok =
-        now + (simtime)llround((double)bytes / s->line) + d;
+     * starts b / R_line + delay after this one, b / R on average; a
+     * sleep wakes its slack late, which no rate change shortens */
+    struct ns_nic *c = &s->nic[p->src_nic];
+    c->next_ok = now + (simtime)llround((double)bytes / s->line) + d;
+    c->late = d > 0 ? s->slack : 0;
     s->st.delays += d > 0;
-    s->st.delay_time += d;
+    s->st.delay_time += d + c->late;
 }
 
 static void ns_acked(void *st, const struct packet *p, simtime now)

@@ -283,6 +283,7 @@ void net_params_defaults(struct net_params *p, const struct topo *t)
     p->ccp.netscope_g = 1.0 / 16;
     p->ccp.netscope_window_us = 20;
     p->ccp.netscope_step_gbps = 1;
+    p->ccp.netscope_sleep_slack_us = 50; /* Linux's default timer slack */
     p->ccp.netscope_sensitivity = 0;
     p->ccp.netscope_cut = NETSCOPE_CUT_STALLED;
     /* Cray's congestion protection (cc_cray.c, whose header says which
