@@ -44,7 +44,16 @@
  *   if the previous send took its line-rate time, then the wrapper
  *   slept), the fraction drawn from the NIC's random stream; the wait is
  *   the NIC's, not the rank's (the wrapper's usleep also stops the
- *   process; not modelled).
+ *   process; not modelled). Eq. 13 writes the delay as (R_line - R) /
+ *   B_nic; per message of b bytes that is b / R - b / R_line, which is
+ *   what it must be for messages to leave at R on average. When the rate
+ *   changes during a wait, what is left of the wait scales by the old
+ *   rate over the new: the wrapper computes each sleep from the rate of
+ *   the moment, over windows of 1 s and messages of microseconds; here a
+ *   window is 20 us, and a 128 KiB message sent at a cut rate would
+ *   otherwise carry a wait of milliseconds, decided by one window, long
+ *   after the rate has recovered (inferred: the scaling keeps the mean
+ *   rate R(t) as it changes).
  *
  *   The sleep's slack (`netscope_sleep_slack_us`): a Linux sleep
  *   (nanosleep, usleep) "may be up to the specified number of
@@ -56,16 +65,7 @@
  *   sleep on a compute node wakes at the slack's end: the wrapper's
  *   "1 us" sleep takes ~51 us, unless it set its slack (the paper does
  *   not say). Here: every sleep (a wait of at least 1 us) is followed by
- *   the slack, which a rate change does not shorten. Eq. 13 writes the delay as (R_line - R) /
- *   B_nic; per message of b bytes that is b / R - b / R_line, which is
- *   what it must be for messages to leave at R on average. When the rate
- *   changes during a wait, what is left of the wait scales by the old
- *   rate over the new: the wrapper computes each sleep from the rate of
- *   the moment, over windows of 1 s and messages of microseconds; here a
- *   window is 20 us, and a 128 KiB message sent at a cut rate would
- *   otherwise carry a wait of milliseconds, decided by one window, long
- *   after the rate has recovered (inferred: the scaling keeps the mean
- *   rate R(t) as it changes).
+ *   the slack, which a rate change does not shorten.
  *
  * Window and gain: the paper samples every 1 s and gives g only as in
  * (0, 1). dfsim's runs last milliseconds: the default window is 20 us
