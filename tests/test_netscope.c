@@ -188,8 +188,8 @@ static void test_netscope_delay_injection(void)
  * line (0.78 us on Voltrino's NIC link): a 1 us sleep with probability
  * 0.087. With Linux's default timer slack each sleep lasts 1 + 50 us, so
  * the NIC sends at 0.78 us a message plus 51 us per sleep — about a
- * sixth of the line, not 0.9 — and the time is that: no sleep is
- * shortened, none is taken without a wait. */
+ * sixth of the line, not 0.9 — and the time is that: every sleep
+ * counted at 51 us, the run as long as the messages and the sleeps. */
 static void test_netscope_sleep_slack(void)
 {
     struct netscope_stats s0, s50;
