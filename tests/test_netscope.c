@@ -108,13 +108,20 @@ static void nx_tune(struct net_params *np, void *ctx)
     CHECK(!np->counters); /* netscope and cray turn them on */
 }
 
-/* Voltrino with controller cc, every NIC's c_a, and (cray_min_us > 0)
- * the least length of a Cray throttle (mpi_util.h). */
+/* Voltrino with controller cc, every NIC's c_a, (cray_min_us > 0) the
+ * least length of a Cray throttle and (slack_us >= 0) the sleeps' slack
+ * (mpi_util.h). */
+static int nx_setup_all(struct mpi_h *x, const struct cc_ops *cc, double ca,
+                        double cray_min_us, double slack_us)
+{
+    struct nx_tune u = { cc, ca, cray_min_us, slack_us };
+    return mpi_h_setup_tuned(x, "voltrino", nx_tune, &u);
+}
+
 static int nx_setup_min(struct mpi_h *x, const struct cc_ops *cc, double ca,
                         double cray_min_us)
 {
-    struct nx_tune u = { cc, ca, cray_min_us, -1 };
-    return mpi_h_setup_tuned(x, "voltrino", nx_tune, &u);
+    return nx_setup_all(x, cc, ca, cray_min_us, -1);
 }
 
 static int nx_setup(struct mpi_h *x, const struct cc_ops *cc, double ca)
@@ -141,8 +148,7 @@ static double delay_run(double share, double slack_us,
                         struct netscope_stats *st, double *line_us)
 {
     struct mpi_h x;
-    struct nx_tune u = { &cc_netscope, 0, 0, slack_us };
-    if (mpi_h_setup_tuned(&x, "voltrino", nx_tune, &u) != 0) {
+    if (nx_setup_all(&x, &cc_netscope, 0, 0, slack_us) != 0) {
         CHECK(!"setup");
         return -1;
     }
