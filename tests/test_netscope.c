@@ -92,8 +92,9 @@ static void test_netscope_update_while_alpha(void)
 
 struct nx_tune {
     const struct cc_ops *cc;
-    double ca, cray_min_us;
-    double slack_us; /* < 0: the default sleep slack */
+    double ca, cray_min_us; /* cray_min_us <= 0: the default */
+    double slack_us;        /* < 0: the default sleep slack */
+    int sleep;              /* NETSCOPE_SLEEP_* */
 };
 
 static void nx_tune(struct net_params *np, void *ctx)
@@ -105,28 +106,23 @@ static void nx_tune(struct net_params *np, void *ctx)
         np->ccp.cray_min_us = u->cray_min_us;
     if (u->slack_us >= 0)
         np->ccp.netscope_sleep_slack_us = u->slack_us;
+    np->ccp.netscope_sleep = (uint8_t)u->sleep;
     CHECK(!np->counters); /* netscope and cray turn them on */
 }
 
-/* Voltrino with controller cc, every NIC's c_a, (cray_min_us > 0) the
- * least length of a Cray throttle and (slack_us >= 0) the sleeps' slack
- * (mpi_util.h). */
-static int nx_setup_all(struct mpi_h *x, const struct cc_ops *cc, double ca,
-                        double cray_min_us, double slack_us)
+/* Voltrino with the controller and constants of u (mpi_util.h). */
+static int nx_setup_u(struct mpi_h *x, struct nx_tune u)
 {
-    struct nx_tune u = { cc, ca, cray_min_us, slack_us };
     return mpi_h_setup_tuned(x, "voltrino", nx_tune, &u);
 }
 
-static int nx_setup_min(struct mpi_h *x, const struct cc_ops *cc, double ca,
-                        double cray_min_us)
-{
-    return nx_setup_all(x, cc, ca, cray_min_us, -1);
-}
-
+/* ... controller cc, every NIC's c_a, the other constants the defaults
+ * but the wait's place: the NIC's, for the tests that post messages to
+ * the network directly (no process to put to sleep). */
 static int nx_setup(struct mpi_h *x, const struct cc_ops *cc, double ca)
 {
-    return nx_setup_min(x, cc, ca, 0);
+    return nx_setup_u(x, (struct nx_tune){ cc, ca, 0, -1,
+                                           NETSCOPE_SLEEP_NIC });
 }
 
 static simtime last_done;
@@ -139,16 +135,17 @@ static void on_done(void *ctx, uint32_t m, const struct message *msg,
 }
 
 /* A NIC held at `share` of its line rate, its sleeps `slack_us` late,
- * sends 400 messages of 4 KiB (queued at once) to a NIC of another
- * router of a quiet network; the rate they left at, as a share of the
- * line, and the controller's counts. */
+ * waiting where `sleep` says, sends 400 messages of 4 KiB (queued at
+ * once) to a NIC of another router of a quiet network; the rate they
+ * left at, as a share of the line, and the controller's counts. */
 enum { DI_MSGS = 400, DI_BYTES = 4096 };
 
-static double delay_run(double share, double slack_us,
+static double delay_run(double share, double slack_us, int sleep,
                         struct netscope_stats *st, double *line_us)
 {
     struct mpi_h x;
-    if (nx_setup_all(&x, &cc_netscope, 0, 0, slack_us) != 0) {
+    if (nx_setup_u(&x, (struct nx_tune){ &cc_netscope, 0, 0, slack_us,
+                                         sleep }) != 0) {
         CHECK(!"setup");
         return -1;
     }
@@ -171,6 +168,24 @@ static double delay_run(double share, double slack_us,
     return (double)DI_MSGS * DI_BYTES / (double)last_done / line;
 }
 
+/* The line rate is what the NIC sends when nothing holds it: with the
+ * waits the processes' (none here), 400 messages queued at once leave at
+ * the line (Aries: a 64-byte packet every five 800 MHz cycles, 10.24
+ * GB/s; one of the NIC's four tile links alone carries 5.25 GB/s of
+ * flits, the line dfsim used to take, half what the NIC sends). */
+static void test_netscope_line_rate(void)
+{
+    struct netscope_stats s;
+    double line_us;
+    double share = delay_run(0.25, 0, NETSCOPE_SLEEP_RANK, &s, &line_us);
+    fprintf(stderr, "  netscope line rate: %.3f GB/s; 400 x 4 KiB queued "
+            "at a NIC leave at %.4f of it\n",
+            DI_BYTES / line_us / 1e3, share);
+    CHECK(share > 0.9 && share <= 1.0);
+    CHECK_EQ_U(s.delays, 0); /* the NIC holds nothing in this mode */
+    CHECK(fabs(DI_BYTES / line_us / 1e3 - 10.24) < 0.01);
+}
+
 /* Held at a quarter of the line, without the sleeps' slack, the
  * messages leave at the quarter on average (the sub-microsecond part of
  * each wait drawn as a whole microsecond with that probability), where
@@ -179,7 +194,7 @@ static void test_netscope_delay_injection(void)
 {
     struct netscope_stats s;
     double line_us;
-    double share = delay_run(0.25, 0, &s, &line_us);
+    double share = delay_run(0.25, 0, NETSCOPE_SLEEP_NIC, &s, &line_us);
     fprintf(stderr, "  netscope delay injection: %.4f of the line (target "
             "0.25), %llu of %d messages delayed, mean wait %.3f us\n",
             share, (unsigned long long)s.delays, DI_MSGS,
@@ -190,32 +205,125 @@ static void test_netscope_delay_injection(void)
     CHECK_EQ_U(s.delays, DI_MSGS);
 }
 
-/* Held at 0.9 of the line, each wait is 1/9 of a message's time at the
- * line (0.78 us on Voltrino's NIC link): a 1 us sleep with probability
- * 0.087. With Linux's default timer slack each sleep lasts 1 + 50 us, so
- * the NIC sends at 0.78 us a message plus 51 us per sleep — about a
- * sixth of the line, not 0.9 — and the time is that: every sleep
+/* Held at 0.8 of the line, each wait is a quarter of a message's time
+ * at the line (0.4 us on Aries' NIC): a 1 us sleep with that
+ * probability. With Linux's default timer slack each sleep lasts 1 + 50
+ * us, so the NIC sends a message per 0.4 us plus 51 us per sleep — a
+ * fraction of the line, not 0.8 — and the time is that: every sleep
  * counted at 51 us, the run as long as the messages and the sleeps. */
 static void test_netscope_sleep_slack(void)
 {
     struct netscope_stats s0, s50;
     double line_us;
-    double share0 = delay_run(0.9, 0, &s0, &line_us);
-    double share50 = delay_run(0.9, 50, &s50, &line_us);
-    fprintf(stderr, "  netscope sleep slack, rate 0.9 of the line: %.3f "
+    double share0 = delay_run(0.8, 0, NETSCOPE_SLEEP_NIC, &s0, &line_us);
+    double share50 = delay_run(0.8, 50, NETSCOPE_SLEEP_NIC, &s50, &line_us);
+    fprintf(stderr, "  netscope sleep slack, rate 0.8 of the line: %.3f "
             "of the line without slack (%llu sleeps), %.3f with 50 us "
             "(%llu sleeps; a message %.3f us at the line)\n",
             share0, (unsigned long long)s0.delays, share50,
             (unsigned long long)s50.delays, line_us);
-    CHECK(fabs(share0 - 0.9) < 0.9 * 0.05);
-    /* 400 draws at p = 0.087: 35 expected, sd 5.6 */
-    CHECK(s50.delays >= 15 && s50.delays <= 55);
+    /* 400 draws at p = the wait in us: within 4 standard deviations;
+     * the rate 0.8 of the line on average, and what the draws made it */
+    double p = line_us * (1 / 0.8 - 1);
+    double mean = DI_MSGS * p, sd = sqrt(DI_MSGS * p * (1 - p));
+    CHECK(p > 0.05 && p < 0.5);
+    CHECK(fabs((double)s0.delays - mean) < 4 * sd);
+    CHECK(fabs((double)s50.delays - mean) < 4 * sd);
+    double msgs_us = DI_MSGS * line_us;
+    double expect0 = msgs_us / (msgs_us + (double)s0.delays);
+    CHECK(fabs(share0 - expect0) < expect0 * 0.02);
     CHECK_EQ_U(s50.delay_time, s50.delays * 51 * SIMTIME_US);
-    double busy_us = DI_MSGS * line_us +
-                     (double)s50.delay_time / SIMTIME_US;
-    double expect = DI_MSGS * line_us / busy_us;
+    double expect = msgs_us / (msgs_us + (double)s50.delay_time /
+                                             SIMTIME_US);
     CHECK(fabs(share50 - expect) < expect * 0.05);
     CHECK(share50 < 0.3);
+}
+
+/* The process sleeps (netscope_sleep "rank"): a rank that posts a 4 KiB
+ * message and computes 5 us, 40 times, its NIC held at a quarter of the
+ * line, takes as much longer as its sleeps last (each 3 x 0.4 us, drawn
+ * as 1 or 2 us); with the NIC holding the messages instead, the rank
+ * computes on, and since each message's wait (<= 2.4 us from its start)
+ * ends before the next is posted, the job takes what it takes unheld. */
+enum { RS_MSGS = 40, RS_BYTES = 4096 };
+#define RS_COMPUTE (5 * SIMTIME_US)
+
+/* done[r]: the messages rank r has posted or received so far, then one
+ * more once it has waited for them and marked */
+static uint32_t rs_next(void *ctx, uint32_t r, struct dmpi_op *out,
+                        uint32_t cap)
+{
+    uint32_t *done = ctx, k = 0;
+    while (done[r] < RS_MSGS && k + 2 <= cap) {
+        done[r]++;
+        if (r == 0) {
+            out[k++] = (struct dmpi_op){ .code = DMPI_ISEND, .peer = 1,
+                                         .tag = 1, .bytes = RS_BYTES };
+            out[k++] = (struct dmpi_op){ .code = DMPI_COMPUTE,
+                                         .arg = RS_COMPUTE };
+        } else {
+            out[k++] = (struct dmpi_op){ .code = DMPI_IRECV, .peer = 0,
+                                         .tag = 1, .bytes = RS_BYTES };
+        }
+    }
+    if (k == 0 && done[r] == RS_MSGS && cap >= 2) {
+        done[r]++;
+        out[k++] = (struct dmpi_op){ .code = DMPI_WAITALL };
+        out[k++] = (struct dmpi_op){ .code = DMPI_MARK };
+    }
+    return k;
+}
+
+/* The job's end (us), held at `share` with the waits where `sleep`
+ * says; the controller's counts. */
+static double rank_sleep_run(double share, int sleep,
+                             struct netscope_stats *st)
+{
+    struct mpi_h x;
+    double end = -1;
+    if (nx_setup_u(&x, (struct nx_tune){ &cc_netscope, 0, 0, 0,
+                                         sleep }) != 0) {
+        CHECK(!"setup");
+        mpi_h_teardown(&x);
+        return -1;
+    }
+    uint32_t nodes[2] = { mpi_h_node_on(&x.t, 0),
+                          mpi_h_node_on(&x.t, x.t.n_routers - 1) };
+    uint32_t done[2] = { 0, 0 };
+    struct dmpi_job_spec js = { .name = "sender", .nodes = nodes,
+                                .n_nodes = 2, .ppn = 1,
+                                .app = { .ctx = done, .next = rs_next } };
+    if (mpi_h_start(&x, NULL, &js, 1) == 0) {
+        cc_netscope_set_rate(x.n.cc_st, x.t.nodes[nodes[0]].nic[0],
+                             cc_nic_line_rate(&x.n) * share);
+        x.n.cc_next_tick = SIMTIME_MAX; /* the rate stays */
+        if (mpi_h_run(&x) == 0)
+            end = (double)x.m.res[0].end / SIMTIME_US;
+        *st = cc_netscope_stats(x.n.cc_st);
+    }
+    mpi_h_teardown(&x);
+    return end;
+}
+
+static void test_netscope_rank_sleeps(void)
+{
+    struct netscope_stats s_line, s_rank, s_nic;
+    double t_line = rank_sleep_run(1.0, NETSCOPE_SLEEP_RANK, &s_line);
+    double t_rank = rank_sleep_run(0.25, NETSCOPE_SLEEP_RANK, &s_rank);
+    double t_nic = rank_sleep_run(0.25, NETSCOPE_SLEEP_NIC, &s_nic);
+    double slept = (double)s_rank.delay_time / SIMTIME_US;
+    fprintf(stderr, "  netscope sleeps, 40 x (4 KiB send + 5 us compute): "
+            "%.2f us at the line, %.2f us with the process asleep %.2f "
+            "us (%llu sleeps), %.2f us with the NIC holding\n",
+            t_line, t_rank, slept, (unsigned long long)s_rank.delays,
+            t_nic);
+    CHECK(t_line > RS_MSGS * 5.0);
+    CHECK_EQ_U(s_line.delays, 0);
+    CHECK_EQ_U(s_rank.delays, RS_MSGS);
+    CHECK(slept >= RS_MSGS * 1.0 && slept <= RS_MSGS * 2.0);
+    CHECK(fabs(t_rank - t_line - slept) < 0.01);
+    CHECK(t_nic == t_line);
+    CHECK_EQ_U(s_nic.delays, RS_MSGS);
 }
 
 /* 12 NICs of other routers PUT 16 x 64 KiB each to one NIC: its port
@@ -302,7 +410,8 @@ static void test_cray_throttle(void)
     CHECK_EQ_U(quiet.starts, 0);
     mpi_h_teardown(&x);
 
-    if (nx_setup_min(&x, &cc_cray, 0, 1000) != 0) {
+    if (nx_setup_u(&x, (struct nx_tune){ &cc_cray, 0, 1000, -1,
+                                         NETSCOPE_SLEEP_RANK }) != 0) {
         CHECK(!"setup");
         return;
     }
@@ -433,8 +542,10 @@ const struct test_case tests_netscope[] = {
     TEST(test_cray_throttle),
     TEST(test_netscope_update),
     TEST(test_netscope_update_while_alpha),
+    TEST(test_netscope_line_rate),
     TEST(test_netscope_delay_injection),
     TEST(test_netscope_sleep_slack),
+    TEST(test_netscope_rank_sleeps),
     TEST(test_netscope_incast),
     { 0 },
 };

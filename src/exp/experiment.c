@@ -239,6 +239,11 @@ static const struct cfg_key net_keys[] = {
                "\"stalled-window\" (those with stalls, DCTCP's rule; the "
                "default) or \"while-alpha\" (every window while alpha > "
                "0: ICS'21 Eq. 15 as printed, no rise after a stall)"),
+    NET_CHOICE("netscope_sleep", netscope_sleep, cc_netscope_sleep_names,
+               "netscope and dcqcn-stall: who waits between message sends: "
+               "\"rank\" (the process sleeps before it posts, as ICS'21's "
+               "MPI wrapper; the default) or \"nic\" (the NIC holds the "
+               "message, the process runs on)"),
     NET_FLOAT("cray_period_us", ccp.cray_period_us, 1e-3, 1e9,
               "cray: the supervisor reads the NICs' stalls every this, us "
               "(50)"),
@@ -732,6 +737,9 @@ static void net_from_file(const struct experiment *e, const struct topo *t,
     CCP("netscope_sleep_slack_us", netscope_sleep_slack_us)
     if (HAS("netscope_cut"))
         p->ccp.netscope_cut = (uint8_t)cc_netscope_cut_find(c->netscope_cut);
+    if (HAS("netscope_sleep"))
+        p->ccp.netscope_sleep =
+            (uint8_t)cc_netscope_sleep_find(c->netscope_sleep);
     CCP("cray_period_us", cray_period_us)
     CCP("cray_stall_share", cray_stall_share)
     CCP("cray_start_share", cray_start_share)

@@ -143,6 +143,7 @@ struct dmpi_rank {
     bool in_coll;
     uint8_t coll_code;     /* the collective being executed (in_coll) */
     bool paid;             /* the current op's overhead has been paid */
+    bool slept;            /* ... its controller's sleep has begun */
     uint8_t wait;          /* enum wait */
     uint32_t wait_req;
     uint32_t open;         /* open requests */
@@ -793,6 +794,7 @@ static struct dmpi_op *current(struct dmpi *m, uint32_t g)
 static void advance(struct dmpi_rank *rk)
 {
     rk->paid = false;
+    rk->slept = false;
     if (rk->in_coll)
         rk->cpos++;
     else
@@ -857,6 +859,26 @@ static void mark(struct dmpi *m, uint32_t g, uint64_t iter)
         m->on_mark(m->mark_ctx, rk->job, rk->r, rk->n_marks - 1);
 }
 
+/* Before rank g posts `bytes` to global rank `peer` over the network,
+ * the congestion controller may put it to sleep (Netscope's MPI wrapper,
+ * net/cc.h): true if it sleeps now (resumed later, to ask again). A
+ * message to a rank of its own node does not reach the NIC and does not
+ * sleep. */
+static bool cc_sleeps(struct dmpi *m, uint32_t g, uint32_t peer,
+                      uint64_t bytes)
+{
+    struct dmpi_rank *rk = &m->rank[g];
+    if (peer == NONE || m->rank[peer].node == rk->node)
+        return false;
+    simtime t = rk->slept ? net_cc_sleeping(m->n, rk->nic, now(m))
+                          : net_cc_sleep(m->n, rk->nic, bytes, now(m));
+    rk->slept = true;
+    if (t <= now(m))
+        return false;
+    resume_at(m, g, t);
+    return true;
+}
+
 /* Run rank g from its current operation until it blocks or sleeps. */
 static void rank_run(struct dmpi *m, uint32_t g)
 {
@@ -882,11 +904,6 @@ static void rank_run(struct dmpi *m, uint32_t g)
         case DMPI_RECV:
         case DMPI_IRECV: {
             bool send = op->code == DMPI_SEND || op->code == DMPI_ISEND;
-            if (send && !rk->paid && m->p.o_send) {
-                rk->paid = true;
-                resume_at(m, g, now(m) + m->p.o_send);
-                return;
-            }
             uint32_t peer = peer_id(m, rk, op->peer);
             if (m->error)
                 return;
@@ -899,6 +916,13 @@ static void rank_run(struct dmpi *m, uint32_t g)
                 fail(m, "rank %u of job %u sends 0 bytes (the network "
                         "carries messages of 1 byte or more)",
                      rk->r, rk->job);
+                return;
+            }
+            if (send && !rk->paid && cc_sleeps(m, g, peer, op->bytes))
+                return;
+            if (send && !rk->paid && m->p.o_send) {
+                rk->paid = true;
+                resume_at(m, g, now(m) + m->p.o_send);
                 return;
             }
             uint32_t id = req_new(m);
@@ -937,17 +961,19 @@ static void rank_run(struct dmpi *m, uint32_t g)
             break;
         case DMPI_PUT:
         case DMPI_GET: {
-            if (!rk->paid && m->p.o_send) {
-                rk->paid = true;
-                resume_at(m, g, now(m) + m->p.o_send);
-                return;
-            }
             uint32_t peer = peer_id(m, rk, op->peer);
             if (m->error)
                 return;
             if (peer == NONE || op->bytes == 0) {
                 fail(m, "rank %u of job %u: a one-sided call needs a target "
                         "rank and 1 byte or more", rk->r, rk->job);
+                return;
+            }
+            if (!rk->paid && cc_sleeps(m, g, peer, op->bytes))
+                return;
+            if (!rk->paid && m->p.o_send) {
+                rk->paid = true;
+                resume_at(m, g, now(m) + m->p.o_send);
                 return;
             }
             uint32_t xid = xf_new(m);

@@ -86,6 +86,7 @@ struct cc_params {
     double netscope_sensitivity;    /* c_a of every NIC's application */
     double netscope_sleep_slack_us; /* a wrapper's sleep ends this late */
     uint8_t netscope_cut;           /* NETSCOPE_CUT_*: which windows cut */
+    uint8_t netscope_sleep;         /* NETSCOPE_SLEEP_*: who sleeps */
     /* cray (cc_cray.c) */
     double cray_period_us;          /* the supervisor looks every */
     double cray_stall_share;        /* a NIC stalled this share of it is
@@ -109,6 +110,13 @@ struct cc_ops {
     /* optional (NULL: none): when message m (net->msg[id]), none of it
      * sent yet, may start at its NIC; asked before admit */
     simtime (*admit_msg)(void *st, const struct message *m, simtime now);
+    /* optional (NULL: none): a process of NIC nic posts a message of
+     * `bytes` to the network at now; the time the sleep the controller
+     * puts it in before the post ends, or an earlier time to look again
+     * with `sleeping` (<= now: no sleep) */
+    simtime (*sleep)(void *st, uint32_t nic, uint64_t bytes, simtime now);
+    /* with sleep: the same for the sleep under way on NIC nic */
+    simtime (*sleeping)(void *st, uint32_t nic, simtime now);
     /* request p left its NIC */
     void (*sent)(void *st, const struct packet *p, simtime now);
     /* response p (its marks the request's) is back at its source */
@@ -127,8 +135,11 @@ extern const struct registry cc_registry;
 extern const struct cc_ops cc_none, cc_slingshot, cc_dcqcn, cc_netscope,
     cc_dcqcn_stall, cc_cray;
 
-/* A NIC's line rate, bytes per ps: its first port's link, or its flit
- * path if slower (Aries: a 16-byte NIC flit per nic_flit_time). */
+/* A NIC's line rate, bytes per ps: the message data it sends when
+ * nothing holds it back — full-size PUT requests at the rate its NIC and
+ * endpoint ports take them (net_nic_rate; Aries: a 64-byte packet every
+ * five 800 MHz cycles, 10.24 GB/s, where one of its four processor-tile
+ * links carries 5.25 GB/s of flits), or its NIC flit path if slower. */
 double cc_nic_line_rate(const struct net *n);
 
 /* The time NIC nic's requests were ready but held back for credits up to
@@ -163,6 +174,15 @@ enum { NETSCOPE_CUT_STALLED = 0, NETSCOPE_CUT_ALPHA = 1 };
 /* Both in net.c, with the network's other named choices. */
 extern const char *const cc_netscope_cut_names[]; /* by NETSCOPE_CUT_* */
 int cc_netscope_cut_find(const char *name);       /* -1: unknown */
+
+/* Netscope: where its delays between message sends are taken
+ * (`network.netscope_sleep`; cc_netscope.c). NETSCOPE_SLEEP_RANK: the
+ * process sleeps before it posts a message, as ICS'21's MPI wrapper does
+ * (the default); NETSCOPE_SLEEP_NIC: the NIC holds the message and the
+ * process runs on. */
+enum { NETSCOPE_SLEEP_RANK = 0, NETSCOPE_SLEEP_NIC = 1 };
+extern const char *const cc_netscope_sleep_names[]; /* by NETSCOPE_SLEEP_* */
+int cc_netscope_sleep_find(const char *name);       /* -1: unknown */
 
 /* Netscope: Eqs. 14-15 for one window — alpha from the window's stall
  * signal (share of the window stalled, 0..1), the rate cut by

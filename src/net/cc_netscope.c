@@ -34,26 +34,37 @@
  *   calls DCQCN on Aries, which has no ECN (inferred: the paper does not
  *   say how it ran DCQCN there).
  *
- *   Delay injection (Eq. 13, Fig. 2): the MPI wrapper waits between
- *   consecutive message sends of a process for the time the message
- *   would take at the reduced rate minus at the line rate; Linux sleeps
- *   whole microseconds, so a fraction f of a microsecond is a 1 us sleep
- *   with probability f (the paper's example: 0.3 us -> 1 us with
- *   probability 0.3). Here: a message may start at its NIC only b /
- *   R_line plus that wait after the previous one started (admit_msg: as
- *   if the previous send took its line-rate time, then the wrapper
- *   slept), the fraction drawn from the NIC's random stream; the wait is
- *   the NIC's, not the rank's (the wrapper's usleep also stops the
- *   process; not modelled). Eq. 13 writes the delay as (R_line - R) /
- *   B_nic; per message of b bytes that is b / R - b / R_line, which is
- *   what it must be for messages to leave at R on average. When the rate
- *   changes during a wait, what is left of the wait scales by the old
- *   rate over the new: the wrapper computes each sleep from the rate of
- *   the moment, over windows of 1 s and messages of microseconds; here a
- *   window is 20 us, and a 128 KiB message sent at a cut rate would
- *   otherwise carry a wait of milliseconds, decided by one window, long
- *   after the rate has recovered (inferred: the scaling keeps the mean
- *   rate R(t) as it changes).
+ *   Delay injection (Eq. 13, Fig. 2): "we introduce delays between
+ *   consecutive message requests sent out by every application
+ *   process" through an MPI wrapper, as process sleeps ("Linux only
+ *   supports process sleep with microsecond resolution"), for the time
+ *   the message would take at the reduced rate minus at the line rate;
+ *   a fraction f of a microsecond is a 1 us sleep with probability f
+ *   (the paper's example: 0.3 us -> 1 us with probability 0.3), drawn
+ *   here from the NIC's random stream. Eq. 13 writes the delay as
+ *   (R_line - R) / B_nic; per message of b bytes that is b / R -
+ *   b / R_line, which is what it must be for messages to leave at R on
+ *   average. Who waits (`netscope_sleep`):
+ *     "rank" (the default): the process. Before each message it posts
+ *     to the network (a send, a one-sided put or get; the layer's
+ *     collectives are its point-to-point sends) it sleeps that delay
+ *     and the slack below, and computes or posts nothing meanwhile
+ *     (sleep, sleeping: asked by the MPI layer). Inferred: the sleep
+ *     comes before the real call (the wrapper's plainest form; the
+ *     paper does not show it), shared-memory messages are not delayed
+ *     (they do not reach the NIC), and ranks sharing a NIC share its
+ *     sleep (ICS'21 and dfsim's examples run one rank per node).
+ *     "nic": the NIC holds the message — it may start only b / R_line
+ *     plus the delay after the previous one started (admit_msg: as if
+ *     the previous send took its line-rate time, then slept) — and the
+ *     process runs on (what dfsim did before; for the ablation).
+ *   When the rate changes during a wait, what is left of the wait scales
+ *   by the old rate over the new: the wrapper computes each sleep from
+ *   the rate of the moment, over windows of 1 s and messages of
+ *   microseconds; here a window is 20 us, and a 128 KiB message sent at
+ *   a cut rate would otherwise carry a wait of milliseconds, decided by
+ *   one window, long after the rate has recovered (inferred: the
+ *   scaling keeps the mean rate R(t) as it changes).
  *
  *   The sleep's slack (`netscope_sleep_slack_us`): a Linux sleep
  *   (nanosleep, usleep) "may be up to the specified number of
@@ -85,7 +96,8 @@ struct ns_nic {
     double alpha;
     double ca;         /* delay sensitivity */
     simtime stalled;   /* its request stall time at the last window */
-    simtime next_ok;   /* its next message may start then, */
+    simtime next_ok;   /* its next message may start then (nic), its
+                          process's sleep ends then (rank), */
     simtime late;      /* ... and this later: the sleep's slack */
 };
 
@@ -95,6 +107,7 @@ struct netscope {
     double line, floor, step, g;
     simtime slack; /* a sleep wakes this late (timer slack) */
     int cut;       /* NETSCOPE_CUT_* */
+    bool nic_waits; /* NETSCOPE_SLEEP_NIC: the NIC holds messages */
     struct netscope_stats st;
 };
 
@@ -130,6 +143,7 @@ static int ns_init(void **st, struct net *n, char *err, size_t len)
     s->step = p->netscope_step_gbps * 1e9 / 8 / 1e12;
     s->g = p->netscope_g;
     s->cut = p->netscope_cut;
+    s->nic_waits = p->netscope_sleep == NETSCOPE_SLEEP_NIC;
     s->slack = (simtime)llround(p->netscope_sleep_slack_us * SIMTIME_US);
     n->cc_period = (simtime)llround(p->netscope_window_us * SIMTIME_US);
     if (n->cc_period == 0)
@@ -166,17 +180,24 @@ static simtime ns_admit(void *st, uint32_t src, uint32_t dst, simtime now)
     return now;
 }
 
-static simtime ns_admit_msg(void *st, const struct message *m, simtime now)
+/* NIC nic's wait under way: now if over, else its end or the next
+ * window's end, whose tick may rescale it, if sooner */
+static simtime wait_end(const struct netscope *s, uint32_t nic, simtime now)
 {
-    const struct netscope *s = st;
-    const struct ns_nic *c = &s->nic[m->src_nic];
+    const struct ns_nic *c = &s->nic[nic];
     simtime t = c->next_ok + c->late;
     if (t <= now)
         return now;
-    /* look again at the next window's end, whose tick may rescale the
-     * wait (ticks are taken when the network is active: a NIC waiting
-     * here is what keeps them coming) */
     return t < s->n->cc_next_tick ? t : s->n->cc_next_tick;
+}
+
+/* (ticks are taken when the network is active: a NIC waiting here is
+ * what keeps them coming; a sleeping process's look takes them,
+ * net_cc_sleeping) */
+static simtime ns_admit_msg(void *st, const struct message *m, simtime now)
+{
+    const struct netscope *s = st;
+    return s->nic_waits ? wait_end(s, m->src_nic, now) : now;
 }
 
 /* The wait after a message of `bytes` at rate R: b / R - b / R_line, in
@@ -195,21 +216,49 @@ static simtime injected_delay(struct netscope *s, uint32_t nic,
     return (simtime)whole * SIMTIME_US;
 }
 
-static void ns_sent(void *st, const struct packet *p, simtime now)
+/* A wait of d from `from` on NIC nic: it ends at from + d and, if it is
+ * a sleep (d > 0), its slack later, which no rate change shortens. */
+static void wait_start(struct netscope *s, uint32_t nic, simtime from,
+                       simtime d)
 {
-    struct netscope *s = st;
-    if (p->index != 0) /* not the first packet of its message */
-        return;
-    uint32_t bytes = s->n->msg[p->msg].bytes;
-    simtime d = injected_delay(s, p->src_nic, bytes);
-    /* the wrapper sleeps after a send that took b / R_line: the next
-     * starts b / R_line + delay after this one, b / R on average; a
-     * sleep wakes its slack late, which no rate change shortens */
-    struct ns_nic *c = &s->nic[p->src_nic];
-    c->next_ok = now + (simtime)llround((double)bytes / s->line) + d;
+    struct ns_nic *c = &s->nic[nic];
+    c->next_ok = from + d;
     c->late = d > 0 ? s->slack : 0;
     s->st.delays += d > 0;
     s->st.delay_time += d + c->late;
+}
+
+static void ns_sent(void *st, const struct packet *p, simtime now)
+{
+    struct netscope *s = st;
+    if (!s->nic_waits || p->index != 0) /* only a message's first packet */
+        return;
+    /* the wrapper sleeps after a send that took b / R_line: the next
+     * starts b / R_line + delay after this one, b / R on average */
+    uint32_t bytes = s->n->msg[p->msg].bytes;
+    wait_start(s, p->src_nic, now + (simtime)llround((double)bytes / s->line),
+               injected_delay(s, p->src_nic, bytes));
+}
+
+/* The process posts `bytes` (NETSCOPE_SLEEP_RANK): it sleeps first. A
+ * process of the NIC already asleep (ranks sharing it) keeps its end. */
+static simtime ns_sleep(void *st, uint32_t nic, uint64_t bytes, simtime now)
+{
+    struct netscope *s = st;
+    if (s->nic_waits)
+        return now;
+    simtime d = injected_delay(s, nic, bytes > UINT32_MAX ? UINT32_MAX
+                                                          : (uint32_t)bytes);
+    const struct ns_nic *c = &s->nic[nic];
+    if (d > 0 && now + d + s->slack > c->next_ok + c->late)
+        wait_start(s, nic, now, d);
+    return wait_end(s, nic, now);
+}
+
+static simtime ns_sleeping(void *st, uint32_t nic, simtime now)
+{
+    const struct netscope *s = st;
+    return s->nic_waits ? now : wait_end(s, nic, now);
 }
 
 static void ns_acked(void *st, const struct packet *p, simtime now)
@@ -260,8 +309,8 @@ void cc_netscope_update(double alpha, double signal, double ca, double g,
 /* The AIMD's table; `init` decides where c_a comes from. */
 #define NS_OPS(init_fn)                                                      \
     .init = init_fn, .free = ns_free, .admit = ns_admit,                     \
-    .admit_msg = ns_admit_msg, .sent = ns_sent, .acked = ns_acked,           \
-    .tick = ns_tick, .counters = true
+    .admit_msg = ns_admit_msg, .sleep = ns_sleep, .sleeping = ns_sleeping,  \
+    .sent = ns_sent, .acked = ns_acked, .tick = ns_tick, .counters = true
 
 const struct cc_ops cc_netscope = {
     .base = { "netscope", "Netscope: per NIC, an AIMD rate from the NIC's "

@@ -52,6 +52,8 @@ const char *const net_nic_arb_names[] = { "round-robin", "responses-first",
 /* by NETSCOPE_CUT_* (net/cc.h) */
 const char *const cc_netscope_cut_names[] = { "stalled-window",
                                               "while-alpha", NULL };
+/* by NETSCOPE_SLEEP_* (net/cc.h) */
+const char *const cc_netscope_sleep_names[] = { "rank", "nic", NULL };
 
 static int name_index(const char *const *names, const char *name)
 {
@@ -79,6 +81,11 @@ int net_nic_arb_find(const char *name)
 int cc_netscope_cut_find(const char *name)
 {
     return name_index(cc_netscope_cut_names, name);
+}
+
+int cc_netscope_sleep_find(const char *name)
+{
+    return name_index(cc_netscope_sleep_names, name);
 }
 
 void net_params_defaults(struct net_params *p, const struct topo *t)
@@ -286,6 +293,7 @@ void net_params_defaults(struct net_params *p, const struct topo *t)
     p->ccp.netscope_sleep_slack_us = 50; /* Linux's default timer slack */
     p->ccp.netscope_sensitivity = 0;
     p->ccp.netscope_cut = NETSCOPE_CUT_STALLED;
+    p->ccp.netscope_sleep = NETSCOPE_SLEEP_RANK; /* the wrapper's process */
     /* Cray's congestion protection (cc_cray.c, whose header says which
      * values are inferred): one outstanding request per the patent */
     p->ccp.cray_period_us = 50;
@@ -1676,6 +1684,23 @@ uint32_t net_send(struct net *n, uint32_t src_nic, uint32_t dst_nic,
                   enum net_op op, uint32_t bytes, uint8_t mode, uint64_t tag)
 {
     return net_send_tc(n, src_nic, dst_nic, op, bytes, mode, 0, tag);
+}
+
+simtime net_cc_sleep(struct net *n, uint32_t nic, uint64_t bytes,
+                     simtime now)
+{
+    if (!n->cc_on || !n->p.cc->sleep)
+        return now;
+    cc_ticks(n, now);
+    return n->p.cc->sleep(n->cc_st, nic, bytes, now);
+}
+
+simtime net_cc_sleeping(struct net *n, uint32_t nic, simtime now)
+{
+    if (!n->cc_on || !n->p.cc->sleeping)
+        return now;
+    cc_ticks(n, now);
+    return n->p.cc->sleeping(n->cc_st, nic, now);
 }
 
 uint32_t net_send_tc(struct net *n, uint32_t src_nic, uint32_t dst_nic,

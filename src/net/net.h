@@ -703,6 +703,15 @@ uint32_t net_send_tc(struct net *n, uint32_t src_nic, uint32_t dst_nic,
                      enum net_op op, uint32_t bytes, uint8_t mode, uint8_t tc,
                      uint64_t tag);
 
+/* The congestion controller's sleep for a process of NIC nic that posts
+ * a message of `bytes` to the network now (net/cc.h, cc_ops.sleep:
+ * Netscope's wrapper): the time to run again (<= now: no sleep; later:
+ * ask net_cc_sleeping then). The controller's ticks due are taken. */
+simtime net_cc_sleep(struct net *n, uint32_t nic, uint64_t bytes,
+                     simtime now);
+/* The same for the sleep under way: when to run again (<= now: now). */
+simtime net_cc_sleeping(struct net *n, uint32_t nic, simtime now);
+
 /* Flits of a request / response carrying `bytes` of data. */
 uint32_t net_req_flits(const struct net_params *p, enum net_op op,
                        uint32_t bytes);
