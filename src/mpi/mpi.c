@@ -879,6 +879,24 @@ static bool cc_sleeps(struct dmpi *m, uint32_t g, uint32_t peer,
     return true;
 }
 
+/* What a call that posts `bytes` to global rank `peer` costs rank g
+ * before it goes, once per operation: the controller's sleep, then the
+ * host overhead o_send. True if the rank waits now (resumed later). */
+static bool call_waits(struct dmpi *m, uint32_t g, uint32_t peer,
+                       uint64_t bytes)
+{
+    struct dmpi_rank *rk = &m->rank[g];
+    if (rk->paid)
+        return false;
+    if (cc_sleeps(m, g, peer, bytes))
+        return true;
+    if (!m->p.o_send)
+        return false;
+    rk->paid = true;
+    resume_at(m, g, now(m) + m->p.o_send);
+    return true;
+}
+
 /* Run rank g from its current operation until it blocks or sleeps. */
 static void rank_run(struct dmpi *m, uint32_t g)
 {
@@ -918,13 +936,8 @@ static void rank_run(struct dmpi *m, uint32_t g)
                      rk->r, rk->job);
                 return;
             }
-            if (send && !rk->paid && cc_sleeps(m, g, peer, op->bytes))
+            if (send && call_waits(m, g, peer, op->bytes))
                 return;
-            if (send && !rk->paid && m->p.o_send) {
-                rk->paid = true;
-                resume_at(m, g, now(m) + m->p.o_send);
-                return;
-            }
             uint32_t id = req_new(m);
             if (id == NONE)
                 return;
@@ -969,13 +982,8 @@ static void rank_run(struct dmpi *m, uint32_t g)
                         "rank and 1 byte or more", rk->r, rk->job);
                 return;
             }
-            if (!rk->paid && cc_sleeps(m, g, peer, op->bytes))
+            if (call_waits(m, g, peer, op->bytes))
                 return;
-            if (!rk->paid && m->p.o_send) {
-                rk->paid = true;
-                resume_at(m, g, now(m) + m->p.o_send);
-                return;
-            }
             uint32_t xid = xf_new(m);
             if (xid == NONE)
                 return;

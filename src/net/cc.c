@@ -64,17 +64,13 @@ double cc_nic_line_rate(const struct net *n)
     if (n->t->n_nics == 0)
         return 1.0;
     /* full-size PUT requests, back to back, from a NIC alone on its
-     * endpoint ports: as many a second as the ports carry and the NIC
-     * issues (nic_gap, its flit path), each max_payload bytes */
+     * endpoint ports, each max_payload bytes; or its flit path, a header
+     * flit and the data's NIC flits per packet, if slower */
     const struct net_params *p = &n->p;
-    const struct topo_nic *tn = &n->t->nics[0];
-    double flits = net_req_flits(p, NET_PUT, p->max_payload);
-    double pkts = 0; /* packets per ps */
-    for (uint32_t k = 0; k < tn->n_ports; k++)
-        pkts += 1024.0 / (flits * (double)n->out[tn->first_port + k].ser_fp);
-    if (p->nic_gap && 1.0 / (double)p->nic_gap < pkts)
-        pkts = 1.0 / (double)p->nic_gap;
-    if (p->nic_flit_time) { /* a header flit and the data's NIC flits */
+    double pkts = net_nic_rate_alone(
+                      n, 0, net_req_flits(p, NET_PUT, p->max_payload)) /
+                  1e12; /* per ps */
+    if (p->nic_flit_time) {
         uint32_t f = 1 + (p->max_payload + p->nic_flit_bytes - 1) /
                              p->nic_flit_bytes;
         double fr = 1.0 / ((double)f * (double)p->nic_flit_time);

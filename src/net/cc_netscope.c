@@ -203,7 +203,7 @@ static simtime ns_admit_msg(void *st, const struct message *m, simtime now)
 /* The wait after a message of `bytes` at rate R: b / R - b / R_line, in
  * whole microseconds, the fraction as a 1 us wait with that probability. */
 static simtime injected_delay(struct netscope *s, uint32_t nic,
-                              uint32_t bytes)
+                              uint64_t bytes)
 {
     const struct ns_nic *c = &s->nic[nic];
     if (c->rate >= s->line)
@@ -247,8 +247,7 @@ static simtime ns_sleep(void *st, uint32_t nic, uint64_t bytes, simtime now)
     struct netscope *s = st;
     if (s->nic_waits)
         return now;
-    simtime d = injected_delay(s, nic, bytes > UINT32_MAX ? UINT32_MAX
-                                                          : (uint32_t)bytes);
+    simtime d = injected_delay(s, nic, bytes);
     const struct ns_nic *c = &s->nic[nic];
     if (d > 0 && now + d + s->slack > c->next_ok + c->late)
         wait_start(s, nic, now, d);

@@ -1742,14 +1742,17 @@ void net_nic_injected(const struct net *n, uint32_t nic, uint64_t *flits,
     *data = n->nic[nic].inj_data;
 }
 
-double net_nic_rate(const struct net *n, uint32_t nic, uint32_t flits)
+/* Packets per second NIC nic can inject, its ports shared with the
+ * other NICs on them (`shared`) or its own. */
+static double nic_rate(const struct net *n, uint32_t nic, uint32_t flits,
+                       bool shared)
 {
     const struct topo_nic *tn = &n->t->nics[nic];
     double rate = 0;
     for (uint32_t k = 0; k < tn->n_ports; k++) {
         uint32_t port = tn->first_port + k;
         double ps = (double)flits * (double)n->out[port].ser_fp / 1024.0;
-        rate += 1e12 / ps / (double)n->out[port].nics;
+        rate += 1e12 / ps / (shared ? (double)n->out[port].nics : 1.0);
     }
     if (n->p.nic_gap) {
         double gap_rate = 1e12 / (double)n->p.nic_gap;
@@ -1757,6 +1760,16 @@ double net_nic_rate(const struct net *n, uint32_t nic, uint32_t flits)
             rate = gap_rate;
     }
     return rate;
+}
+
+double net_nic_rate(const struct net *n, uint32_t nic, uint32_t flits)
+{
+    return nic_rate(n, nic, flits, true);
+}
+
+double net_nic_rate_alone(const struct net *n, uint32_t nic, uint32_t flits)
+{
+    return nic_rate(n, nic, flits, false);
 }
 
 /* ---- set-up ------------------------------------------------------- */

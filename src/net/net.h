@@ -737,6 +737,8 @@ uint32_t net_nic_outstanding(const struct net *n, uint32_t nic);
  * packets of `flits` flits (ports shared by k NICs count 1/k). Offered
  * load 1.0 of the synthetic traffic is this rate. */
 double net_nic_rate(const struct net *n, uint32_t nic, uint32_t flits);
+/* The same for NIC nic alone on its ports (the others idle). */
+double net_nic_rate_alone(const struct net *n, uint32_t nic, uint32_t flits);
 
 /* Packets in the network or queued at NICs. */
 static inline uint64_t net_in_flight(const struct net *n)
