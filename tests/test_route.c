@@ -282,13 +282,27 @@ static void test_aries_levels(void)
     net_port_publish(n, gp, t0 + 4 * period);
     CHECK_EQ_U(route_aries_level(n, r, lp, gp,
                                  t0 + 6 * period + o->latency), 7);
+    /* the credits come back with nothing else happening at that port: what
+     * its router publishes drops with them (the hardware publishes its
+     * current credit count every period), seen a period and a local
+     * link's latency later */
+    net_ovc_at(n, gp, 0)->credits -= (int32_t)(2 * q);
+    net_port_credit_back(n, gp, 0, 2 * q, t0 + 7 * period);
+    CHECK_EQ_U(route_aries_level(n, r, lp, gp,
+                                 t0 + 7 * period + o->latency), 7);
+    CHECK_EQ_U(route_aries_level(n, r, lp, gp,
+                                 t0 + 9 * period + o->latency), 5);
+    g->used = g->own + 2 * q; /* sent again, as before */
+    net_port_publish(n, gp, t0 + 10 * period);
+    CHECK_EQ_U(route_aries_level(n, r, lp, gp,
+                                 t0 + 12 * period + o->latency), 7);
     /* the three terms add up, and saturate */
     o->qflits = 3 * q;
     CHECK_EQ_U(route_aries_level(n, r, lp, gp,
-                                 t0 + 6 * period + o->latency), 10);
+                                 t0 + 12 * period + o->latency), 10);
     o->qflits = 12 * q;
     CHECK_EQ_U(route_aries_level(n, r, lp, gp,
-                                 t0 + 6 * period + o->latency),
+                                 t0 + 12 * period + o->latency),
                n->p.load_levels);
     o->qflits = 0;
     /* a global port the router owns: near and far only, counted once */

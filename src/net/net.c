@@ -365,7 +365,10 @@ _Static_assert(NET_NONE == SLOTS_NONE, "one 'none' for ids");
  * value at the end of the newest epoch before floor((t - d) / period).
  * Entries are written in time order: every change is recorded at its own
  * time, and credit returns (applied lazily) at their due time before any
- * later change of the port. */
+ * later change of the port and before any read of what it published
+ * (net_port_published: a neighbour reading a port its own router has not
+ * looked at since the credits came back sees them back, as the hardware's
+ * every-period publication of its current credits would show). */
 #define PUB_VAL_MASK ((UINT64_C(1) << 24) - 1)
 
 static void pub_record(struct net *n, uint32_t port, uint64_t v, simtime t)
@@ -449,10 +452,15 @@ void net_port_publish(struct net *n, uint32_t gport, simtime now)
     gpub_update(n, gport, now);
 }
 
-uint32_t net_port_published(const struct net *n, uint32_t gport,
-                            simtime now, simtime delay)
+static void credit_sync(struct net *n, uint32_t port, simtime now);
+
+uint32_t net_port_published(struct net *n, uint32_t gport, simtime now,
+                            simtime delay)
 {
     const struct net_out *o = &n->out[gport];
+    /* the credits back by now lower the load whether or not its own router
+     * has looked at the port since (credit_sync, below: applied lazily) */
+    credit_sync(n, gport, now);
     if (!o->publish)
         return o->qflits + excess(o);
     return pub_read(n, gport, now, delay);
@@ -688,6 +696,14 @@ static void credit_return(struct net *n, uint32_t r, uint32_t up,
     } else if (u->vcs_waiting) {
         out_wake_by(n, r, up, at);
     }
+}
+
+void net_port_credit_back(struct net *n, uint32_t port, uint32_t vc,
+                          uint32_t flits, simtime at)
+{
+    uint32_t peer = n->out[port].peer; /* the router returning them */
+    credit_return(n, port_router(n, peer != TOPO_NONE ? peer : port), port,
+                  vc, flits, at);
 }
 
 /* ---- router ------------------------------------------------------- */

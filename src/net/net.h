@@ -773,12 +773,18 @@ uint32_t net_port_excess(struct net *n, uint32_t port, simtime now);
 /* The load global port `gport` publishes (flits waiting for it plus its
  * credits in use beyond the link's own, at the start of the newest
  * publication period that began at least `delay` before now). */
-uint32_t net_port_published(const struct net *n, uint32_t gport,
-                            simtime now, simtime delay);
+uint32_t net_port_published(struct net *n, uint32_t gport, simtime now,
+                            simtime delay);
 
 /* Record what global port `gport` publishes now (what every change of its
  * load does; for tests that set its state by hand). */
 void net_port_publish(struct net *n, uint32_t gport, simtime now);
+
+/* Flits of VC vc come back as credits to output `port` at `at`, as the
+ * downstream router returns them (for tests that set a port's state by
+ * hand; the network calls this itself as packets leave buffers). */
+void net_port_credit_back(struct net *n, uint32_t port, uint32_t vc,
+                          uint32_t flits, simtime at);
 
 /* A port's bandwidth-delay product, flits: what a link running at full
  * rate with nothing queued downstream holds in credits (2 x wire + the
