@@ -829,6 +829,7 @@ static inline void net_port_prefetch(const struct net *n, uint32_t port)
 {
     __builtin_prefetch(&n->out[port]);
     __builtin_prefetch(&n->cr_due[port]);
+    __builtin_prefetch(n->cr_queue + (size_t)port * NET_CR_DEPTH);
 }
 
 static inline void net_port_prefetch_published(const struct net *n,
