@@ -819,25 +819,4 @@ size_t net_estimate_bytes(const struct net_params *p,
 #define NET_PUB_DEPTH 16
 #define NET_CR_DEPTH 32
 
-/* Routing reads the state of several candidate ports, each a few records
- * spread over system-sized arrays: asking for them together lets their
- * cache misses overlap (no effect on results). A port's record and its
- * credit-return time (what net_port_excess and net_port_load_local read
- * first), and for a port whose published load is read
- * (net_port_published), its ring and the ring's bookkeeping too. */
-static inline void net_port_prefetch(const struct net *n, uint32_t port)
-{
-    __builtin_prefetch(&n->out[port]);
-    __builtin_prefetch(&n->cr_due[port]);
-    __builtin_prefetch(n->cr_queue + (size_t)port * NET_CR_DEPTH);
-}
-
-static inline void net_port_prefetch_published(const struct net *n,
-                                               uint32_t port)
-{
-    net_port_prefetch(n, port);
-    __builtin_prefetch(&n->in[port]);
-    __builtin_prefetch(n->pub + (size_t)port * NET_PUB_DEPTH);
-}
-
 #endif

@@ -105,8 +105,6 @@ static uint32_t aries_pick(struct net *n, uint32_t r, const struct packet *p,
                            simtime now)
 {
     (void)p;
-    for (uint32_t i = 1; i < count; i++)
-        net_port_prefetch(n, ports[i]);
     uint32_t best = ports[0], bl = level_of_port(n, ports[0], now);
     for (uint32_t i = 1; i < count; i++) {
         uint32_t l = level_of_port(n, ports[i], now);
@@ -133,20 +131,10 @@ static uint32_t aries_exit(struct net *n, uint32_t r, const struct packet *p,
     return beats(n, r, l2, l1) ? i2 : i1;
 }
 
-/* What cand_level will read of candidate c (net_port_prefetch). */
-static inline void cand_prefetch(const struct net *n, const struct df_cand *c)
-{
-    net_port_prefetch(n, c->port);
-    if (c->gport != NET_NONE && c->gport != c->port &&
-        n->p.aries_load != NET_ARIES_OCCUPANCY)
-        net_port_prefetch_published(n, c->gport);
-}
-
 /* The better of two candidates, their loads filled in. */
 static const struct df_cand *better(struct net *n, uint32_t r,
                                     struct df_cand c[2], simtime now)
 {
-    cand_prefetch(n, &c[1]);
     c[0].load = cand_level(n, r, c[0].port, c[0].gport, now);
     if (c[1].port == c[0].port && c[1].gport == c[0].gport) {
         c[1].load = c[0].load; /* one candidate drawn twice */
@@ -163,10 +151,6 @@ static uint32_t aries_decide(struct net *n, uint32_t r, struct packet *p,
     struct df_cand min[2], nonmin[2];
     uint32_t k = p->dec_hops++;
     int c = df_candidates(n, r, p, now, min, nonmin);
-    if (c) {
-        cand_prefetch(n, &nonmin[0]);
-        cand_prefetch(n, &nonmin[1]);
-    }
     const struct df_cand *bm = better(n, r, min, now);
     if (!c)
         return df_take(n, r, p, bm, true);

@@ -175,8 +175,6 @@ static struct df_cand min_cand(struct net *n, uint32_t r,
         uint32_t cnt = df_pair_count(n, g, h);
         assert(cnt > 0);
         c.gport = df_pair_port(n, g, h, choice % cnt);
-        if (mode_of(n, p)->publish) /* its published load is read later */
-            net_port_prefetch_published(n, c.gport);
         c.port = df_toward_gport(n, r, p, c.gport, now);
     }
     return c;
