@@ -82,11 +82,7 @@ double cc_nic_line_rate(const struct net *n)
 
 simtime cc_nic_req_stall(const struct net *n, uint32_t nic, simtime now)
 {
-    const struct net_nic_count *k = &n->ct.nic[nic];
-    simtime s = k->stall[PKT_REQ];
-    if (k->since[PKT_REQ] != SIMTIME_MAX)
-        s += now - k->since[PKT_REQ];
-    return s;
+    return net_nic_stalled(&n->ct.nic[nic], PKT_REQ, now);
 }
 
 /* ---- the pair table ------------------------------------------------ */

@@ -167,11 +167,7 @@ uint64_t ctr_value(const struct net *n, const struct ctr_ref *r)
         case CTR_NIC_PKTS:
             return c->pkts[r->cls];
         case CTR_NIC_STALLED:
-            return time_to_cycles(
-                c->stall[r->cls] + (c->since[r->cls] != SIMTIME_MAX
-                                        ? now - c->since[r->cls]
-                                        : 0),
-                hz);
+            return time_to_cycles(net_nic_stalled(c, r->cls, now), hz);
         case CTR_NIC_NET_TRACK:
             return c->net_track;
         case CTR_NIC_TRACK_NET:

@@ -358,6 +358,20 @@ struct net_nic_count {
     uint64_t pad_[2];
 };
 
+/* NIC k's stalled time of class cls up to `now`, the open interval
+ * included. nic_try opens a request's interval at the time the request
+ * will be ready, which can be ahead of `now`: a read before that time
+ * counts none of it (without this guard the difference wrapped, and a
+ * counter read went back by 2^64 - a few cycles). */
+static inline simtime net_nic_stalled(const struct net_nic_count *k,
+                                      uint32_t cls, simtime now)
+{
+    simtime s = k->stall[cls];
+    if (now > k->since[cls]) /* SIMTIME_MAX when none is open */
+        s += now - k->since[cls];
+    return s;
+}
+
 /* The state of ports and VCs, packed by access pattern into records
  * (arrays of structs, each array aligned to 64-byte lines) so that a
  * router hop touches few cache lines: per port an output record (one
