@@ -398,24 +398,33 @@ static void test_input_stall_ends_at_output_queue(void)
  * stalls whole; were RSP_STALLED the stalls of a's outgoing responses
  * (dfsim's reading before), the subtraction would take out every cycle
  * a's requests waited behind a held response. */
-static void test_get_exchange_stalls(void)
+/* The GET exchange's network: xc-12cab with counters and a minimal
+ * mode; NICs 4-7 each GET 64 KiB from NIC 0. The mode, or -1. */
+static int get_exchange(struct h *h)
 {
-    struct h h;
-    CHECK(setup(&h, "xc-12cab", NULL, true) == 0);
+    CHECK(setup(h, "xc-12cab", NULL, true) == 0);
     const struct routing *minimal =
         (const struct routing *)registry_find(&routing_registry, "minimal");
     CHECK(minimal != NULL);
-    if (!minimal)
-        return;
-    int mode = net_add_mode(&h.n, minimal);
+    int mode = minimal ? net_add_mode(&h->n, minimal) : -1;
     CHECK(mode > 0);
     /* xc-12cab: 4 NICs per router, routers 0..15 of chassis 0 connected
      * by one green link each */
+    uint32_t r0 = h->t.nics[0].router;
+    uint32_t r1 = h->t.nics[4].router, r2 = h->t.nics[8].router;
+    CHECK(r1 != r0 && r2 != r0 && r1 != r2);
+    for (uint32_t k = 4; mode > 0 && k < 8; k++)
+        net_send(&h->n, k, 0, NET_GET, 64 * 1024, (uint8_t)mode, 0);
+    return mode > 0 ? mode : -1;
+}
+
+static void test_get_exchange_stalls(void)
+{
+    struct h h;
+    int mode = get_exchange(&h);
+    if (mode < 0)
+        return;
     uint32_t a = 0, ra = h.t.nics[a].router;
-    uint32_t r1 = h.t.nics[4].router, r2 = h.t.nics[8].router;
-    CHECK(r1 != ra && r2 != ra && r1 != r2);
-    for (uint32_t k = 4; k < 8; k++)
-        net_send(&h.n, k, a, NET_GET, 64 * 1024, (uint8_t)mode, 0);
     sim_run(&h.s, 5 * SIMTIME_US);
     struct ctr_ref out;
     CHECK(ctr_find(&h.n, ra, a, "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED",
@@ -454,16 +463,10 @@ static void test_get_exchange_stalls(void)
 static void test_nic_stalls_never_go_back(void)
 {
     struct h h;
-    CHECK(setup(&h, "xc-12cab", NULL, true) == 0);
-    const struct routing *minimal =
-        (const struct routing *)registry_find(&routing_registry, "minimal");
-    CHECK(minimal != NULL);
-    if (!minimal)
+    int mode = get_exchange(&h);
+    if (mode < 0)
         return;
-    int mode = net_add_mode(&h.n, minimal);
     uint32_t a = 0, ra = h.t.nics[a].router;
-    for (uint32_t k = 4; k < 8; k++)
-        net_send(&h.n, k, a, NET_GET, 64 * 1024, (uint8_t)mode, 0);
     net_send(&h.n, a, 8, NET_GET, 64 * 1024, (uint8_t)mode, 0);
     struct ctr_ref c[2];
     CHECK(ctr_find(&h.n, ra, a, "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED",
