@@ -385,19 +385,6 @@ static void test_input_stall_ends_at_output_queue(void)
     teardown(&h);
 }
 
-/* Symmetric GET traffic, as in an alltoall above the rendezvous size: NIC
- * `a` answers 64 KiB GETs from the four NICs of a neighbour router, whose
- * single green link then backs a's responses up into a's NIC; once they
- * are backed up, a GETs 64 KiB of its own from another router. a's
- * requests take turns with its held responses on the path they share (the
- * NIC serves its request and response queues in turn), so each waits
- * while the response ahead of it is held: back-pressure that
- * REQ_STALLED counts. The ORB's RSP_STALLED counts the responses coming
- * back to a (none held: the NIC sinks at line rate), so the SC'19
- * library's s = (REQ_STALLED - RSP_STALLED) / REQ_FLITS keeps those
- * stalls whole; were RSP_STALLED the stalls of a's outgoing responses
- * (dfsim's reading before), the subtraction would take out every cycle
- * a's requests waited behind a held response. */
 /* The GET exchange's network: xc-12cab with counters and a minimal
  * mode; NICs 4-7 each GET 64 KiB from NIC 0. The mode, or -1. */
 static int get_exchange(struct h *h)
@@ -418,6 +405,19 @@ static int get_exchange(struct h *h)
     return mode > 0 ? mode : -1;
 }
 
+/* Symmetric GET traffic, as in an alltoall above the rendezvous size: NIC
+ * `a` answers 64 KiB GETs from the four NICs of a neighbour router, whose
+ * single green link then backs a's responses up into a's NIC; once they
+ * are backed up, a GETs 64 KiB of its own from another router. a's
+ * requests take turns with its held responses on the path they share (the
+ * NIC serves its request and response queues in turn), so each waits
+ * while the response ahead of it is held: back-pressure that
+ * REQ_STALLED counts. The ORB's RSP_STALLED counts the responses coming
+ * back to a (none held: the NIC sinks at line rate), so the SC'19
+ * library's s = (REQ_STALLED - RSP_STALLED) / REQ_FLITS keeps those
+ * stalls whole; were RSP_STALLED the stalls of a's outgoing responses
+ * (dfsim's reading before), the subtraction would take out every cycle
+ * a's requests waited behind a held response. */
 static void test_get_exchange_stalls(void)
 {
     struct h h;
