@@ -73,14 +73,12 @@ static void bf_local(const struct bf *b, uint32_t a, uint32_t x, double *q,
     uint32_t g = t->routers[x].group;
     *q = 0, *nl = 0;
     while (a != x) {
-        uint32_t e = a * n->m + (x - n->group_first[g]);
+        size_t e = net_nh(n, a, x - n->group_first[g]);
         CHECK(n->nh_count[e] > 0);
-        uint32_t port = n->nh_port[n->nh_first[e]];
+        uint32_t port = net_nh_port(n, a, e, 0);
         /* every parallel port leads to the same router */
         for (uint32_t k = 1; k < n->nh_count[e]; k++)
-            CHECK_EQ_U(t->ports[t->ports[n->nh_port[n->nh_first[e] + k]]
-                                    .peer]
-                           .router,
+            CHECK_EQ_U(t->ports[t->ports[net_nh_port(n, a, e, k)].peer].router,
                        t->ports[t->ports[port].peer].router);
         *q += b->m->q_link[b->m->port_link[port]];
         *nl += 1;

@@ -164,8 +164,7 @@ static void local_path(const struct latm *m, uint32_t r, uint32_t x,
     double s = 0;
     uint8_t h = 0;
     while (r != x && h < 8) {
-        size_t e = (size_t)r * n->m + local_x;
-        uint32_t port = n->nh_port[n->nh_first[e]];
+        uint32_t port = net_nh_port(n, r, net_nh(n, r, local_x), 0);
         s += m->q_link[m->port_link[port]];
         h++;
         r = t->ports[t->ports[port].peer].router;

@@ -2237,6 +2237,7 @@ struct net_dims {
     uint32_t groups, m;       /* dragonflies: groups, routers per group;
                                  m = 0: a torus */
     size_t nh_total;          /* next-hop port entries */
+    uint32_t nh_rows;         /* distinct rows of next hops */
 };
 
 static size_t dims_bytes(const struct net_dims *k)
@@ -2263,8 +2264,9 @@ static size_t dims_bytes(const struct net_dims *k)
         b += zmem_lines_bytes(P, sizeof *n->ct.out) +
              zmem_lines_bytes(k->nics, sizeof *n->ct.nic);
     /* routing tables (route/route.c) */
-    size_t per = k->m ? k->m : 6; /* next hops kept per router */
-    b += (size_t)k->routers * per * (sizeof *n->nh_first + 1);
+    size_t per = k->m ? k->m : 6; /* next hops kept per row */
+    b += (size_t)k->routers * sizeof *n->nh_row;
+    b += (size_t)k->nh_rows * per * (sizeof *n->nh_first + 1);
     b += k->nh_total * sizeof *n->nh_port;
     if (k->m)
         b += (size_t)k->groups * (sizeof *n->group_first +
@@ -2281,6 +2283,7 @@ size_t net_bytes(const struct net *n)
         .routers = n->n_routers, .counters = n->ct.out != NULL,
         .groups = n->group_first ? n->t->n_groups : 0,
         .m = n->group_first ? n->m : 0, .nh_total = n->nh_total,
+        .nh_rows = n->nh_rows,
     };
     return dims_bytes(&k) + (size_t)n->pkt_cap * sizeof *n->pkt +
            (size_t)n->msg_cap * sizeof *n->msg;
@@ -2309,12 +2312,19 @@ size_t net_estimate_bytes(const struct net_params *p,
         if (k.rows < 1)
             k.rows = 1;
     }
+    /* routers wired alike share a row of next hops (route/route.c): one
+     * row on a torus, one per place in a group on a dragonfly (the
+     * systems dfsim builds wire every group alike) */
     if (c->family == TOPO_TORUS) {
-        k.nh_total = k.P ? k.P : 1;
+        k.nh_rows = 1;
+        k.nh_total = c->ports_per_router ? c->ports_per_router : 1;
     } else {
         k.groups = c->groups;
         k.m = c->routers_per_group;
-        k.nh_total = (size_t)c->routers * (k.m ? k.m - 1 : 0);
+        /* a system of part of a group (Voltrino) has fewer places */
+        uint32_t places = k.m < c->routers ? k.m : c->routers;
+        k.nh_rows = places;
+        k.nh_total = (size_t)places * (places ? places - 1 : 0);
         if (!k.nh_total)
             k.nh_total = 1;
     }

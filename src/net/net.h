@@ -612,11 +612,16 @@ struct net {
     struct rng *nic_rng;        /* [n_nics] */
 
     /* routing tables (route.c) */
-    uint32_t *nh_first;         /* [router * m + j]: into nh_port */
+    uint32_t *nh_row;           /* [router]: its row of the two below
+                                   (routers wired alike share one) */
+    uint32_t *nh_first;         /* [row * m + j]: into nh_port */
     uint8_t *nh_count;          /* ports to the next router toward j */
-    uint32_t *nh_port;
+    uint32_t *nh_port;          /* relative to the router's first port
+                                   (net_nh) */
     size_t nh_total;            /* entries of nh_port */
-    uint32_t m;                 /* routers per group (dragonflies) */
+    uint32_t nh_rows;           /* distinct rows */
+    uint32_t m;                 /* routers per group (dragonflies); 6 on
+                                   a torus: the tables' row length */
     uint32_t *group_first;      /* [group]: first router of the group */
     uint32_t *group_size;       /* [group]: routers in it */
 
@@ -692,6 +697,21 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
 void net_free(struct net *n);
 
 /* Entities the model needs in the simulation: routers + NICs. */
+/* Router r's next-hop entry toward j (a router of its group, or a torus
+ * direction; route/route.c): its nh_count[e] ports are r's first port
+ * plus nh_port[nh_first[e] + i]. */
+static inline size_t net_nh(const struct net *n, uint32_t r, uint32_t j)
+{
+    return (size_t)n->nh_row[r] * n->m + j;
+}
+
+/* The i-th port of router r's next-hop entry e. */
+static inline uint32_t net_nh_port(const struct net *n, uint32_t r, size_t e,
+                                   uint32_t i)
+{
+    return n->t->routers[r].first_port + n->nh_port[n->nh_first[e] + i];
+}
+
 static inline uint32_t net_entities(const struct topo *t)
 {
     return t->n_routers + t->n_nics;

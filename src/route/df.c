@@ -9,23 +9,25 @@ static inline const struct routing *mode_of(const struct net *n,
     return n->modes[p->mode];
 }
 
-/* One of `count` parallel ports starting at nh_port[first]. */
+/* One of the parallel ports of router r's next-hop entry e. */
 static uint32_t pick_parallel(struct net *n, uint32_t r,
-                              const struct packet *p, uint32_t first,
-                              uint32_t count, simtime now)
+                              const struct packet *p, size_t e, simtime now)
 {
-    const uint32_t *pp = n->nh_port + first;
+    uint32_t count = n->nh_count[e];
     if (count == 1)
-        return pp[0];
-    return mode_of(n, p)->pick(n, r, p, pp, count, now);
+        return net_nh_port(n, r, e, 0);
+    uint32_t ports[UINT8_MAX]; /* nh_count is a byte */
+    for (uint32_t i = 0; i < count; i++)
+        ports[i] = net_nh_port(n, r, e, i);
+    return mode_of(n, p)->pick(n, r, p, ports, count, now);
 }
 
 uint32_t df_toward_local(struct net *n, uint32_t r, const struct packet *p,
                          uint32_t x, simtime now)
 {
-    size_t e = (size_t)r * n->m + df_local(n, x);
+    size_t e = net_nh(n, r, df_local(n, x));
     assert(n->nh_count[e] > 0);
-    return pick_parallel(n, r, p, n->nh_first[e], n->nh_count[e], now);
+    return pick_parallel(n, r, p, e, now);
 }
 
 uint32_t df_toward_gport(struct net *n, uint32_t r, const struct packet *p,

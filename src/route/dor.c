@@ -28,17 +28,17 @@ static void dor_route(struct net *n, uint32_t r, struct packet *p,
         uint32_t fwd = (dst[d] + size[d] - cur[d]) % size[d];
         bool plus = fwd <= size[d] - fwd;
         uint32_t dir = 2 * d + (plus ? 0 : 1);
-        size_t e = (size_t)r * 6 + dir;
+        size_t e = net_nh(n, r, dir);
         assert(n->nh_count[e] > 0);
-        const uint32_t *pp = n->nh_port + n->nh_first[e];
-        uint32_t port = pp[0];
+        uint32_t port = net_nh_port(n, r, e, 0);
         if (n->nh_count[e] > 1) {
-            uint32_t bl = net_port_load_local(n, pp[0], now);
+            uint32_t bl = net_port_load_local(n, port, now);
             for (uint32_t i = 1; i < n->nh_count[e]; i++) {
-                uint32_t l = net_port_load_local(n, pp[i], now);
+                uint32_t pi = net_nh_port(n, r, e, i);
+                uint32_t l = net_port_load_local(n, pi, now);
                 if (l < bl) {
                     bl = l;
-                    port = pp[i];
+                    port = pi;
                 }
             }
         }

@@ -46,6 +46,109 @@ static inline uint32_t lidx(const struct net *n, uint32_t r)
 {
     return r - n->group_first[grp(n, r)];
 }
+/* Routers wired alike share one row of the next-hop tables. route_init
+ * first builds a row per router (`stride` entries: routers of its group,
+ * or torus directions) of absolute port numbers; here the rows become
+ * relative to each router's first port and equal rows are kept once:
+ * every router at the same place in its group of an Aries or a
+ * dragonfly, every router of a torus. Cori's 3,264 rows of 96 entries
+ * become 96, and the lookup every packet makes at every hop inside a
+ * group reads a table that stays in cache (issue 17: df_toward_local's
+ * misses were 9 % of a tiled XC's last-level misses, 12 % of Cori's
+ * time). Rows are compared whole, so any wiring stays exact. */
+static bool nh_same(const struct net *n, uint32_t a, uint32_t b,
+                    uint32_t stride)
+{
+    const struct topo_router *ra = &n->t->routers[a], *rb = &n->t->routers[b];
+    for (uint32_t j = 0; j < stride; j++) {
+        size_t ea = (size_t)a * stride + j, eb = (size_t)b * stride + j;
+        if (n->nh_count[ea] != n->nh_count[eb])
+            return false;
+        for (uint32_t i = 0; i < n->nh_count[ea]; i++)
+            if (n->nh_port[n->nh_first[ea] + i] - ra->first_port !=
+                n->nh_port[n->nh_first[eb] + i] - rb->first_port)
+                return false;
+    }
+    return true;
+}
+
+static uint64_t nh_hash(const struct net *n, uint32_t r, uint32_t stride)
+{
+    uint32_t base = n->t->routers[r].first_port;
+    uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (uint32_t j = 0; j < stride; j++) {
+        size_t e = (size_t)r * stride + j;
+        h = (h ^ n->nh_count[e]) * 0x100000001b3ULL;
+        for (uint32_t i = 0; i < n->nh_count[e]; i++)
+            h = (h ^ (n->nh_port[n->nh_first[e] + i] - base)) *
+                0x100000001b3ULL;
+    }
+    return h;
+}
+
+static int nh_share(struct net *n, uint32_t stride, struct diag *d)
+{
+    uint32_t R = n->t->n_routers, rows = 0;
+    size_t slots = 2;
+    while (slots < 2 * (size_t)R)
+        slots *= 2;
+    uint32_t *slot = malloc(slots * sizeof *slot); /* row + 1; 0: empty */
+    uint32_t *rep = malloc((R ? R : 1) * sizeof *rep); /* [row]: a router */
+    n->nh_row = malloc((R ? R : 1) * sizeof *n->nh_row);
+    if (!slot || !rep || !n->nh_row)
+        goto oom;
+    memset(slot, 0, slots * sizeof *slot);
+    size_t total = 0;
+    for (uint32_t r = 0; r < R; r++) {
+        size_t k = (size_t)nh_hash(n, r, stride) & (slots - 1);
+        while (slot[k] && !nh_same(n, rep[slot[k] - 1], r, stride))
+            k = (k + 1) & (slots - 1);
+        if (!slot[k]) {
+            rep[rows] = r;
+            slot[k] = ++rows;
+            for (uint32_t j = 0; j < stride; j++)
+                total += n->nh_count[(size_t)r * stride + j];
+        }
+        n->nh_row[r] = slot[k] - 1;
+    }
+    uint32_t *first = malloc((size_t)rows * stride * sizeof *first);
+    uint8_t *count = malloc((size_t)rows * stride);
+    uint32_t *port = malloc((total ? total : 1) * sizeof *port);
+    if (!first || !count || !port) {
+        free(first);
+        free(count);
+        free(port);
+        goto oom;
+    }
+    size_t k = 0;
+    for (uint32_t q = 0; q < rows; q++) {
+        uint32_t r = rep[q], base = n->t->routers[r].first_port;
+        for (uint32_t j = 0; j < stride; j++) {
+            size_t e = (size_t)r * stride + j, f = (size_t)q * stride + j;
+            first[f] = (uint32_t)k;
+            count[f] = n->nh_count[e];
+            for (uint32_t i = 0; i < n->nh_count[e]; i++)
+                port[k++] = n->nh_port[n->nh_first[e] + i] - base;
+        }
+    }
+    free(n->nh_first);
+    free(n->nh_count);
+    free(n->nh_port);
+    n->nh_first = first;
+    n->nh_count = count;
+    n->nh_port = port;
+    n->nh_total = total ? total : 1;
+    n->nh_rows = rows;
+    free(slot);
+    free(rep);
+    return 0;
+oom:
+    free(slot);
+    free(rep);
+    diag_error(d, NULL, 0, "network", "out of memory for routing tables");
+    return -1;
+}
+
 /* Dragonflies: for each router and each router of its group, the ports
  * of the next hop in dimension order (Aries: green before black); torus:
  * for each router and direction (X+, X-, Y+, Y-, Z+, Z-) its ports. */
@@ -80,7 +183,7 @@ int route_init(struct net *n, struct diag *d)
                 }
             }
         }
-        return 0;
+        return nh_share(n, 6, d);
     }
     if (n->p.vcs < 4) {
         diag_error(d, NULL, 0, "network.vcs", "a dragonfly needs 4 VCs per "
@@ -190,7 +293,7 @@ int route_init(struct net *n, struct diag *d)
     free(best_kind);
     if (!n->nh_port)
         goto oom;
-    return 0;
+    return nh_share(n, m, d);
 oom:
     diag_error(d, NULL, 0, "network", "out of memory for routing tables");
     return -1;
@@ -201,11 +304,13 @@ void route_free(struct net *n)
     free(n->nh_first);
     free(n->nh_count);
     free(n->nh_port);
+    free(n->nh_row);
     free(n->group_first);
     free(n->group_size);
     n->nh_first = NULL;
     n->nh_count = NULL;
     n->nh_port = NULL;
+    n->nh_row = NULL;
     n->group_first = n->group_size = NULL;
 }
 
