@@ -46,6 +46,7 @@ static inline uint32_t lidx(const struct net *n, uint32_t r)
 {
     return r - n->group_first[grp(n, r)];
 }
+
 /* Routers wired alike share one row of the next-hop tables. route_init
  * first builds a row per router (`stride` entries: routers of its group,
  * or torus directions) of absolute port numbers; here the rows become
@@ -111,8 +112,9 @@ static int nh_share(struct net *n, uint32_t stride, struct diag *d)
         }
         n->nh_row[r] = slot[k] - 1;
     }
-    uint32_t *first = malloc((size_t)rows * stride * sizeof *first);
-    uint8_t *count = malloc((size_t)rows * stride);
+    size_t cells = (size_t)rows * stride ? (size_t)rows * stride : 1;
+    uint32_t *first = malloc(cells * sizeof *first);
+    uint8_t *count = malloc(cells);
     uint32_t *port = malloc((total ? total : 1) * sizeof *port);
     if (!first || !count || !port) {
         free(first);
