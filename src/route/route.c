@@ -112,7 +112,9 @@ static int nh_share(struct net *n, uint32_t stride, struct diag *d)
         }
         n->nh_row[r] = slot[k] - 1;
     }
-    size_t cells = (size_t)rows * stride ? (size_t)rows * stride : 1;
+    size_t cells = (size_t)rows * stride;
+    if (!cells)
+        cells = 1;
     uint32_t *first = malloc(cells * sizeof *first);
     uint8_t *count = malloc(cells);
     uint32_t *port = malloc((total ? total : 1) * sizeof *port);
