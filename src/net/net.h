@@ -696,7 +696,6 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
              struct sim *s, uint64_t seed, struct diag *d);
 void net_free(struct net *n);
 
-/* Entities the model needs in the simulation: routers + NICs. */
 /* Router r's next-hop entry toward j (a router of its group, or a torus
  * direction; route/route.c): its nh_count[e] ports are r's first port
  * plus nh_port[nh_first[e] + i]. */
@@ -712,6 +711,7 @@ static inline uint32_t net_nh_port(const struct net *n, uint32_t r, size_t e,
     return n->t->routers[r].first_port + n->nh_port[n->nh_first[e] + i];
 }
 
+/* Entities the model needs in the simulation: routers + NICs. */
 static inline uint32_t net_entities(const struct topo *t)
 {
     return t->n_routers + t->n_nics;
