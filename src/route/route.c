@@ -90,16 +90,17 @@ static uint64_t nh_hash(const struct net *n, uint32_t r, uint32_t stride)
 static int nh_share(struct net *n, uint32_t stride, struct diag *d)
 {
     uint32_t R = n->t->n_routers, rows = 0;
-    size_t slots = 2;
+    size_t slots = 2, total = 0;
     while (slots < 2 * (size_t)R)
         slots *= 2;
-    uint32_t *slot = malloc(slots * sizeof *slot); /* row + 1; 0: empty */
+    uint32_t *slot = calloc(slots, sizeof *slot); /* row + 1; 0: empty */
     uint32_t *rep = malloc((R ? R : 1) * sizeof *rep); /* [row]: a router */
+    uint32_t *first = NULL, *port = NULL;
+    uint8_t *count = NULL;
+    int rc = -1;
     n->nh_row = malloc((R ? R : 1) * sizeof *n->nh_row);
     if (!slot || !rep || !n->nh_row)
-        goto oom;
-    memset(slot, 0, slots * sizeof *slot);
-    size_t total = 0;
+        goto out;
     for (uint32_t r = 0; r < R; r++) {
         size_t k = (size_t)nh_hash(n, r, stride) & (slots - 1);
         while (slot[k] && !nh_same(n, rep[slot[k] - 1], r, stride))
@@ -113,17 +114,11 @@ static int nh_share(struct net *n, uint32_t stride, struct diag *d)
         n->nh_row[r] = slot[k] - 1;
     }
     size_t cells = (size_t)rows * stride;
-    if (!cells)
-        cells = 1;
-    uint32_t *first = malloc(cells * sizeof *first);
-    uint8_t *count = malloc(cells);
-    uint32_t *port = malloc((total ? total : 1) * sizeof *port);
-    if (!first || !count || !port) {
-        free(first);
-        free(count);
-        free(port);
-        goto oom;
-    }
+    first = malloc((cells ? cells : 1) * sizeof *first);
+    count = malloc(cells ? cells : 1);
+    port = malloc((total ? total : 1) * sizeof *port);
+    if (!first || !count || !port)
+        goto out;
     size_t k = 0;
     for (uint32_t q = 0; q < rows; q++) {
         uint32_t r = rep[q], base = n->t->routers[r].first_port;
@@ -135,22 +130,27 @@ static int nh_share(struct net *n, uint32_t stride, struct diag *d)
                 port[k++] = n->nh_port[n->nh_first[e] + i] - base;
         }
     }
-    free(n->nh_first);
-    free(n->nh_count);
-    free(n->nh_port);
+    /* the per-router tables give way to the shared rows */
+    uint32_t *old_first = n->nh_first, *old_port = n->nh_port;
+    uint8_t *old_count = n->nh_count;
     n->nh_first = first;
     n->nh_count = count;
     n->nh_port = port;
+    first = old_first;
+    count = old_count;
+    port = old_port;
     n->nh_total = total ? total : 1;
     n->nh_rows = rows;
+    rc = 0;
+out:
+    free(first);
+    free(count);
+    free(port);
     free(slot);
     free(rep);
-    return 0;
-oom:
-    free(slot);
-    free(rep);
-    diag_error(d, NULL, 0, "network", "out of memory for routing tables");
-    return -1;
+    if (rc != 0)
+        diag_error(d, NULL, 0, "network", "out of memory for routing tables");
+    return rc;
 }
 
 /* Dragonflies: for each router and each router of its group, the ports
