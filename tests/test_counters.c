@@ -491,6 +491,56 @@ static void test_nic_stalls_never_go_back(void)
     teardown(&h);
 }
 
+/* What REQ_STALLED counts when nothing pushes back (`nic_req_stall`):
+ * NIC a answers a 64 KiB GET from a NIC of another router while it GETs
+ * 64 KiB of its own from a third, on a quiet machine. Its requests take
+ * turns with its responses on the path they share. Read as back-pressure
+ * ("credits", the default) the turns are no stall; read as every cycle a
+ * ready request is not forwarded ("path"), a request that comes ready
+ * while a response has the path waits for it. Returns a's stalled cycles
+ * per request flit. */
+static double quiet_exchange_stall(enum net_nic_stall how)
+{
+    struct h h;
+    if (setup(&h, "xc-12cab", NULL, true) != 0)
+        return -1;
+    h.n.p.nic_req_stall = (uint8_t)how;
+    uint32_t a = 0, b = 200, c = 400, ra = h.t.nics[a].router;
+    CHECK(h.t.nics[b].router != ra && h.t.nics[c].router != ra);
+    net_send(&h.n, b, a, NET_GET, 64 * 1024, 0, 0);
+    net_send(&h.n, a, c, NET_GET, 64 * 1024, 0, 0);
+    sim_run(&h.s, SIMTIME_MAX);
+    uint64_t rq = val(&h, ra, a, "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED");
+    uint64_t fl = val(&h, ra, a, "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_FLITS");
+    CHECK_EQ_U(fl, 1024);
+    teardown(&h);
+    return (double)rq / (double)fl;
+}
+
+static void test_nic_req_stall_readings(void)
+{
+    double credits = quiet_exchange_stall(NET_NIC_STALL_CREDITS);
+    double path = quiet_exchange_stall(NET_NIC_STALL_PATH);
+    /* a response: 64 B of data in 4 NIC flits and a header flit, 1.25 ns
+     * (one 800 MHz cycle) each */
+    struct net_params np;
+    struct h t;
+    CHECK(setup(&t, "xc-12cab", NULL, false) == 0);
+    net_params_defaults(&np, &t.t);
+    teardown(&t);
+    struct packet rsp = { .cls = PKT_RSP, .op = NET_GET, .payload = 64 };
+    double turn = (double)net_nic_flits(&np, &rsp);
+    fprintf(stderr, "  quiet GET exchange: a's request stalls %.2f cycles "
+            "per flit read as credits, %.2f as path (a response: %.0f)\n",
+            credits, path, turn);
+    CHECK(credits >= 0 && credits < 0.1);
+    /* round-robin: a request waits for at most the one response ahead
+     * of it; the host interface's read and write streams (a packet each
+     * 5 cycles) leave the path idle part of the time, so less than that
+     * on average, but not nothing */
+    CHECK(path > 0.5 && path <= turn);
+}
+
 /* Incast: 24 NICs spread over the machine each PUT 64 KiB to one NIC. The
  * destination router's tiles wait (input stalls) more than any other, the
  * outputs feeding that router wait for its credits, the
@@ -862,6 +912,7 @@ const struct test_case tests_counters[] = {
     TEST(test_incast_stalls),
     TEST(test_get_exchange_stalls),
     TEST(test_nic_stalls_never_go_back),
+    TEST(test_nic_req_stall_readings),
     TEST(test_table1_fallacy),
     TEST(test_names),
     TEST(test_logical_links),

@@ -142,6 +142,12 @@ static const struct cfg_key net_keys[] = {
                "the path they share: round-robin, they take turns, or "
                "responses-first, a ready response always goes first "
                "(round-robin)"),
+    NET_CHOICE("nic_req_stall", nic_req_stall, net_nic_stall_names,
+               "what a NIC's request-stall counter (REQ_STALLED) counts: "
+               "credits, cycles a ready request or the response ahead of "
+               "it finds no credits, or path, every cycle a ready request "
+               "is not forwarded, the response ahead of it included "
+               "(credits)"),
     NET_U32("max_payload", max_payload, 1, 65535,
             "data bytes per packet (Aries, dragonfly, torus 64; Slingshot "
             "4096)"),
@@ -690,6 +696,8 @@ static void net_from_file(const struct experiment *e, const struct topo *t,
         p->nic_rsp_slots = c->nic_rsp_slots;
     if (HAS("nic_arbitration"))
         p->nic_arb = (uint8_t)net_nic_arb_find(c->nic_arbitration);
+    if (HAS("nic_req_stall"))
+        p->nic_req_stall = (uint8_t)net_nic_stall_find(c->nic_req_stall);
     if (HAS("max_payload"))
         p->max_payload = c->max_payload;
     if (HAS("aries_load"))

@@ -92,6 +92,7 @@ struct net_config {
     uint32_t max_payload;
     const char *aries_load;          /* net_aries_load_names */
     const char *nic_arbitration;     /* net_nic_arb_names */
+    const char *nic_req_stall;       /* net_nic_stall_names */
     const char *netscope_cut;        /* cc_netscope_cut_names */
     const char *netscope_sleep;      /* cc_netscope_sleep_names */
     uint32_t load_quantum, load_levels, far_quantum, down_quantum;

@@ -78,6 +78,13 @@ int net_nic_arb_find(const char *name)
     return name_index(net_nic_arb_names, name);
 }
 
+const char *const net_nic_stall_names[] = { "credits", "path", NULL };
+
+int net_nic_stall_find(const char *name)
+{
+    return name_index(net_nic_stall_names, name);
+}
+
 int cc_netscope_cut_find(const char *name)
 {
     return name_index(cc_netscope_cut_names, name);
@@ -1387,13 +1394,19 @@ static void nic_inject(struct net *n, uint32_t nic, uint32_t id,
 
 /* NIC `nic` could not inject its next packet of class cls: back-pressure
  * (a stall) if it lacks credits (`starved`), not if its ports are only
- * busy. */
+ * busy — except for a request when its stall counter counts every cycle
+ * the path is not its (`nic_req_stall` "path"). */
 static void nic_blocked_from(struct net *n, uint32_t nic, uint32_t cls,
                              bool starved, simtime from)
 {
     if (n->ct.nic)
         stall_set(&n->ct.nic[nic].since[cls], &n->ct.nic[nic].stall[cls],
                   starved, from);
+}
+
+static bool req_stalled(const struct net *n, bool starved)
+{
+    return starved || n->p.nic_req_stall == NET_NIC_STALL_PATH;
 }
 
 static void nic_blocked(struct net *n, uint32_t nic, uint32_t cls,
@@ -1514,7 +1527,7 @@ static void nic_try(struct net *n, uint32_t nic)
                 nic_blocked(n, nic, PKT_RSP, starved);
                 /* the next request, from when it is ready, waits too */
                 simtime rt = req_ready_at(n, nic, now);
-                bool on = starved && rt != SIMTIME_MAX;
+                bool on = req_stalled(n, starved) && rt != SIMTIME_MAX;
                 nic_blocked_from(n, nic, PKT_REQ, on, on ? rt : now);
                 if (soon != SIMTIME_MAX)
                     nic_wake_at(n, nic, soon);
@@ -1523,6 +1536,13 @@ static void nic_try(struct net *n, uint32_t nic)
             c->rsp_head = p->next;
             c->req_turn = true;
             nic_inject(n, nic, id, port);
+            if (n->ct.nic && n->p.nic_req_stall == NET_NIC_STALL_PATH) {
+                /* a request ready before the response has passed waits
+                 * for it: back-pressure at the ORB's output */
+                simtime rt = req_ready_at(n, nic, now);
+                if (rt < c->next_out)
+                    nic_blocked_from(n, nic, PKT_REQ, true, rt);
+            }
             continue;
         }
         if (c->req_head == NET_NONE ||
@@ -1562,7 +1582,7 @@ static void nic_try(struct net *n, uint32_t nic)
         uint32_t vc0 = (uint32_t)m->tc * 2u * n->p.vcs;
         uint32_t port = nic_port(n, nic, vc0, flits, &soon, &starved);
         if (port == NET_NONE) {
-            nic_blocked(n, nic, PKT_REQ, starved);
+            nic_blocked(n, nic, PKT_REQ, req_stalled(n, starved));
             if (rsp_ready) { /* the response may go instead */
                 c->req_turn = false;
                 continue;

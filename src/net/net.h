@@ -163,6 +163,23 @@ enum net_nic_arb {
 extern const char *const net_nic_arb_names[];
 int net_nic_arb_find(const char *name);
 
+/* What a NIC's request-stall counter (AR_NIC_NETMON_ORB_EVENT_CNTR_
+ * REQ_STALLED) counts as back-pressure on its ready request
+ * (`nic_req_stall`):
+ *  credits  only cycles when no router port has credits for it, or for
+ *           the response ahead of it on the path they share
+ *  path     also the cycles the path itself is taken from it: the
+ *           response that goes ahead of it, and a port still busy with
+ *           the last packet (a hardware stall counter's valid-and-not-
+ *           ready reading at the ORB's output, which cannot tell why its
+ *           downstream does not take the flit) */
+enum net_nic_stall {
+    NET_NIC_STALL_CREDITS,
+    NET_NIC_STALL_PATH,
+};
+extern const char *const net_nic_stall_names[];
+int net_nic_stall_find(const char *name);
+
 /* The router called `name`, or -1. */
 int net_router_find(const char *name);
 
@@ -261,6 +278,7 @@ struct net_params {
                                  not yet injected; a request finding none
                                  free waits in its router (0: unbounded) */
     uint8_t nic_arb;          /* enum net_nic_arb */
+    uint8_t nic_req_stall;    /* enum net_nic_stall */
     /* routers and links */
     simtime router_delay;     /* pipeline delay per router crossed */
     uint32_t vcs;             /* VCs per class (requests, responses) */
