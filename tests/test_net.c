@@ -63,7 +63,7 @@ static void delivered_hook(void *ctx, const struct packet *p, simtime now)
                           p->cls)) * 0x100000001b3ULL;
     if (p->cls == PKT_REQ && p->src_nic == h->trace_pkt_src) {
         h->delivered_at = now;
-        h->created_at = p->t_created;
+        h->created_at = net_pkt_cold(&h->n, p)->t_created;
         h->delivered_hops = p->hops;
     }
 }

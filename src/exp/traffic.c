@@ -477,9 +477,10 @@ static void on_delivered(void *ctx, const struct packet *p, simtime now)
         g->accepted++;
         g->accepted2 += now >= g->t_mid;
     }
-    if (p->t_created < g->t_warm || p->t_created >= g->t_end)
+    simtime t0 = net_pkt_cold(&g->n, p)->t_created;
+    if (t0 < g->t_warm || t0 >= g->t_end)
         return;
-    traffic_hist_add(&g->hist, now - p->t_created);
+    traffic_hist_add(&g->hist, now - t0);
     g->hops[p->hops < TRAFFIC_HOP_BINS ? p->hops : TRAFFIC_HOP_BINS - 1]++;
     g->hops_sum += p->hops;
     g->nonmin += (p->flags & PKT_NONMIN) != 0;

@@ -681,9 +681,10 @@ static void on_delivered(void *ctx, const struct packet *p, simtime t)
 {
     struct dmpi *m = ctx;
     (void)t;
-    if (p->msg >= m->origin_cap)
+    uint32_t msg = net_pkt_cold(m->n, p)->msg;
+    if (msg >= m->origin_cap)
         return; /* its origin could not be stored: the run has failed */
-    const struct dmpi_origin *o = &m->origin[p->msg];
+    const struct dmpi_origin *o = &m->origin[msg];
     struct dmpi_paths *w = &m->res[o->job].paths[o->iter];
     w->pkts[p->cls]++;
     w->nonmin[p->cls] += (p->flags & PKT_NONMIN) != 0;

@@ -235,7 +235,7 @@ static void ns_sent(void *st, const struct packet *p, simtime now)
         return;
     /* the wrapper sleeps after a send that took b / R_line: the next
      * starts b / R_line + delay after this one, b / R on average */
-    uint32_t bytes = s->n->msg[p->msg].bytes;
+    uint32_t bytes = s->n->msg[net_pkt_cold(s->n, p)->msg].bytes;
     wait_start(s, p->src_nic, now + (simtime)llround((double)bytes / s->line),
                injected_delay(s, p->src_nic, bytes));
 }

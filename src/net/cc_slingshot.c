@@ -90,6 +90,7 @@
                           §3.4, there per window of packets) */
 
 struct sls {
+    const struct net *n; /* for its packets' NIC-end times */
     struct cc_pairs t;
     uint32_t wmax, wmin, inc; /* FP */
 };
@@ -110,6 +111,7 @@ static int sls_init(void **st, struct net *n, char *err, size_t len)
         snprintf(err, len, "out of memory");
         return -1;
     }
+    s->n = n;
     s->wmax = wmax * FP;
     s->wmin = (uint32_t)(p->window_min * FP + 0.5);
     s->inc = p->increase * FP;
@@ -155,7 +157,7 @@ static void sls_acked(void *st, const struct packet *p, simtime now)
     if (e->out)
         e->out--;
     /* the response's t_created: its request left the source */
-    simtime rtt = now - p->t_created;
+    simtime rtt = now - net_pkt_cold(s->n, p)->t_created;
     bool marked = (p->mark & PKT_MARK_ENDPOINT) != 0;
     /* alpha = 1 - calm: the marked share, g = 1/2^GAIN_SHIFT per ack */
     int32_t calm = (int32_t)e->calm;

@@ -352,9 +352,40 @@ _Static_assert(offsetof(struct packet, next) == 0, "next first");
 _Static_assert(offsetof(struct message, next) == 0, "next first");
 _Static_assert(NET_NONE == SLOTS_NONE, "one 'none' for ids");
 
+_Static_assert(sizeof(struct packet) == 64, "packet: one line");
+_Static_assert(sizeof(struct packet_cold) == 32, "packet_cold: half a line");
 #define PKT_SLOTS(n)                                                       \
     ((struct slots){ (void **)&(n)->pkt, sizeof *(n)->pkt, &(n)->pkt_cap, \
                      &(n)->pkt_free, &(n)->pkt_live })
+
+/* A free packet id, NET_NONE when out of memory. The array doubles as
+ * slots_alloc's would, line-aligned, and its cold half with it. */
+static uint32_t pkt_alloc(struct net *n)
+{
+    if (n->pkt_free == NET_NONE) {
+        uint32_t old = n->pkt_cap, cap = old ? old * 2 : SLOTS_FIRST;
+        struct packet *np = aligned_alloc(64, (size_t)cap * sizeof *np);
+        struct packet_cold *nc = aligned_alloc(64, (size_t)cap * sizeof *nc);
+        if (!np || !nc) {
+            free(np);
+            free(nc);
+            return NET_NONE;
+        }
+        if (old) {
+            memcpy(np, n->pkt, (size_t)old * sizeof *np);
+            memcpy(nc, n->pkt_cold, (size_t)old * sizeof *nc);
+        }
+        for (uint32_t i = old; i < cap; i++)
+            np[i].next = i + 1 < cap ? i + 1 : NET_NONE;
+        free(n->pkt);
+        free(n->pkt_cold);
+        n->pkt = np;
+        n->pkt_cold = nc;
+        n->pkt_free = old;
+        n->pkt_cap = cap;
+    }
+    return slots_alloc(PKT_SLOTS(n));
+}
 #define MSG_SLOTS(n)                                                       \
     ((struct slots){ (void **)&(n)->msg, sizeof *(n)->msg, &(n)->msg_cap, \
                      &(n)->msg_free, &(n)->msg_live })
@@ -1189,13 +1220,15 @@ static void pf_packet(const struct event *e, void *ctx, bool near)
     const struct net *n = ctx;
     const struct packet *p = &n->pkt[(uint32_t)e->arg];
     if (!near) {
-        __builtin_prefetch(p);
-        __builtin_prefetch((const char *)p + sizeof *p - 1);
+        __builtin_prefetch(p); /* one line */
+        if (e->type == NET_EV_EJECT) /* and what its NIC end reads */
+            __builtin_prefetch(&n->pkt_cold[(uint32_t)e->arg]);
         return;
     }
     if (e->type == NET_EV_EJECT) {
-        if (p->msg < n->msg_cap && p->dst_nic < n->n_nics) {
-            __builtin_prefetch(&n->msg[p->msg]);
+        uint32_t mid = n->pkt_cold[(uint32_t)e->arg].msg;
+        if (mid < n->msg_cap && p->dst_nic < n->n_nics) {
+            __builtin_prefetch(&n->msg[mid]);
             __builtin_prefetch(&n->nic[p->dst_nic]);
         }
         return;
@@ -1354,7 +1387,7 @@ static void nic_inject(struct net *n, uint32_t nic, uint32_t id,
     *nic_rate_timer(&n->nic[nic], p->cls, p->op) = now + n->p.nic_gap;
     n->nic[nic].next_out = now + (simtime)net_nic_flits(&n->p, p) *
                                      n->p.nic_flit_time;
-    p->t_injected = now;
+    n->pkt_cold[id].t_injected = now;
     p->in_port = port;
     p->tail = end + o->latency;
     n->st.injected[p->cls]++;
@@ -1591,7 +1624,7 @@ static void nic_try(struct net *n, uint32_t nic)
                 nic_wake_at(n, nic, soon);
             return;
         }
-        uint32_t id = slots_alloc(PKT_SLOTS(n));
+        uint32_t id = pkt_alloc(n);
         if (id == NET_NONE) {
             n->s->error = -1; /* out of memory: the run is void */
             sim_stop(n->s);
@@ -1600,12 +1633,14 @@ static void nic_try(struct net *n, uint32_t nic)
         m = &n->msg[mid];
         struct packet *p = &n->pkt[id];
         *p = (struct packet){
-            .msg = mid, .src_nic = nic, .dst_nic = m->dst_nic,
+            .src_nic = nic, .dst_nic = m->dst_nic,
             .dst_router = n->t->nics[m->dst_nic].router, .mid = NET_NONE,
             .gport = NET_NONE, .index = m->injected,
-            .t_created = m->t_created, .flits = (uint16_t)flits,
+            .flits = (uint16_t)flits,
             .payload = (uint16_t)bytes, .cls = PKT_REQ, .op = m->op,
             .mode = m->mode, .vc = (uint8_t)vc0, .tc = m->tc };
+        n->pkt_cold[id] = (struct packet_cold){ .t_created = m->t_created,
+                                                .msg = mid };
         m->sent += bytes;
         m->injected++;
         if (m->sent >= m->bytes) { /* all cut: it leaves the queue */
@@ -1652,7 +1687,8 @@ static void on_eject(struct sim *s, const struct event *e, void *ctx)
     if (n->hooks.delivered)
         n->hooks.delivered(n->hooks.ctx, p, s->now);
     p = &n->pkt[id];
-    uint32_t mid = p->msg;
+    struct packet_cold *pc = &n->pkt_cold[id];
+    uint32_t mid = pc->msg;
     if (n->ct.nic) {
         struct net_nic_count *k = &n->ct.nic[nic];
         if ((p->cls == PKT_REQ) == (p->op == NET_PUT)) { /* data to host */
@@ -1662,7 +1698,7 @@ static void on_eject(struct sim *s, const struct event *e, void *ctx)
         if (p->cls == PKT_RSP) {
             k->rsp_in_flits += net_nic_flits(&n->p, p);
             k->net_track++;
-            k->track_net += s->now - p->t_created;
+            k->track_net += s->now - pc->t_created;
             k->track_all += s->now - n->msg[mid].t_created;
         }
     }
@@ -1680,11 +1716,11 @@ static void on_eject(struct sim *s, const struct event *e, void *ctx)
         uint32_t idx = p->index;
         uint16_t payload = p->payload;
         uint8_t op = p->op, mark = p->mark, tc = p->tc;
-        simtime t_req = p->t_injected;
+        pc->t_created = pc->t_injected; /* the request left its NIC */
         *p = (struct packet){
-            .msg = mid, .src_nic = nic, .dst_nic = src,
+            .src_nic = nic, .dst_nic = src,
             .dst_router = n->t->nics[src].router, .mid = NET_NONE,
-            .gport = NET_NONE, .index = idx, .t_created = t_req,
+            .gport = NET_NONE, .index = idx,
             .flits = (uint16_t)flits, .payload = payload, .cls = PKT_RSP,
             .op = op, .mode = mode, .mark = mark, .tc = tc,
             /* the first response VC of its traffic class */
@@ -2172,6 +2208,7 @@ void net_free(struct net *n)
         n->p.cc->free(n->cc_st);
     route_free(n);
     free(n->pkt);
+    free(n->pkt_cold);
     free(n->msg);
     zmem_free(n->out);
     zmem_free(n->in);
@@ -2305,7 +2342,7 @@ size_t net_bytes(const struct net *n)
         .m = n->group_first ? n->m : 0, .nh_total = n->nh_total,
         .nh_rows = n->nh_rows,
     };
-    return dims_bytes(&k) + (size_t)n->pkt_cap * sizeof *n->pkt +
+    return dims_bytes(&k) + (size_t)n->pkt_cap * (sizeof *n->pkt + sizeof *n->pkt_cold) +
            (size_t)n->msg_cap * sizeof *n->msg;
 }
 

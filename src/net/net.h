@@ -183,10 +183,13 @@ int net_nic_stall_find(const char *name);
 /* The router called `name`, or -1. */
 int net_router_find(const char *name);
 
+/* A packet's record: what a router hop reads and writes, in one aligned
+ * 64-byte line (net->pkt is line-aligned). What only its NIC ends use is
+ * in struct packet_cold, at the same index (net_pkt_cold). */
 struct packet {
     uint32_t next;       /* link in an output's wait list (or free list) */
     uint32_t in_next;    /* link in its input VC's FIFO */
-    uint32_t msg;        /* message it belongs to */
+    simtime tail;        /* its tail reaches the current router's input */
     uint32_t src_nic, dst_nic;
     uint32_t dst_router; /* router of the NIC it is going to */
     uint32_t mid;        /* intermediate router (or, with PKT_MID_GROUP,
@@ -199,26 +202,33 @@ struct packet {
     uint32_t cb;         /* tiled: while in a column buffer, its index
                             (net_colbuf_index), so that leaving it does
                             not look up the input's tile row */
-    simtime t_created;   /* request: message handed to the NIC;
-                            response: its request left the source NIC */
-    simtime t_injected;  /* left the NIC */
-    simtime tail;        /* its tail reaches the current router's input */
     uint16_t flits;      /* network flits (phits, bytes on Slingshot) */
     uint16_t payload;    /* bytes of data it carries */
-    uint8_t cls;         /* enum pkt_class */
-    uint8_t op;          /* enum net_op */
     uint8_t mode;        /* routing mode index, into net->modes */
     uint8_t vc;          /* VC at the current router's input */
     uint8_t out_vc;      /* VC requested downstream */
-    uint8_t seg;         /* route segment: VC within the class (see route.h) */
     uint8_t hops;        /* router-to-router hops so far */
     uint8_t flags;       /* PKT_* */
     uint8_t dec_hops;    /* adaptive decisions taken so far */
-    uint8_t dim;         /* torus: dimension being routed */
-    uint8_t mark;        /* congestion marks (PKT_MARK_*, net/cc.h); a
+    uint8_t seg : 4;     /* route segment: VC within the class (see
+                            route.h; < NET_MAX_SEGS) */
+    uint8_t dim : 4;     /* torus: dimension being routed */
+    uint8_t cls : 1;     /* enum pkt_class */
+    uint8_t op : 1;      /* enum net_op */
+    uint8_t mark : 2;    /* congestion marks (PKT_MARK_*, net/cc.h); a
                             response carries its request's */
-    uint8_t tc;          /* traffic class (net_params.tc); a response
-                            travels in its request's */
+    uint8_t tc : 2;      /* traffic class (net_params.tc; < NET_MAX_TCS); a
+                            response travels in its request's */
+};
+
+/* The rest of a packet: set at its NIC ends, read there. */
+struct packet_cold {
+    simtime t_created;   /* request: message handed to the NIC;
+                            response: its request left the source NIC */
+    simtime t_injected;  /* left the NIC */
+    uint32_t msg;        /* message it belongs to */
+    uint32_t pad_[3];    /* 32 bytes: within a line (the array is
+                            line-aligned) */
 };
 
 /* A message handed to a NIC by net_send. */
@@ -585,7 +595,8 @@ struct net {
 
     /* packets and messages: flat arrays with free lists, grown by
      * doubling (never inside steady state once big enough) */
-    struct packet *pkt;
+    struct packet *pkt;         /* line-aligned */
+    struct packet_cold *pkt_cold; /* [pkt_cap] */
     uint32_t pkt_cap, pkt_free, pkt_live;
     struct message *msg;
     uint32_t msg_cap, msg_free, msg_live;
@@ -670,6 +681,13 @@ static inline struct net_ovc *net_ovc_at(const struct net *n, uint32_t port,
                                          uint32_t vc)
 {
     return &n->ovc[(size_t)port * n->V + vc];
+}
+
+/* The NIC-end fields of packet p, a record of n->pkt. */
+static inline struct packet_cold *net_pkt_cold(const struct net *n,
+                                               const struct packet *p)
+{
+    return &n->pkt_cold[p - n->pkt];
 }
 
 /* Input VC `vc` of `port`, and its counting (only with p.counters). */
