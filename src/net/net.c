@@ -357,6 +357,9 @@ _Static_assert(sizeof(struct packet_cold) == 32, "packet_cold: half a line");
 #define PKT_SLOTS(n)                                                       \
     ((struct slots){ (void **)&(n)->pkt, sizeof *(n)->pkt, &(n)->pkt_cap, \
                      &(n)->pkt_free, &(n)->pkt_live })
+#define MSG_SLOTS(n)                                                       \
+    ((struct slots){ (void **)&(n)->msg, sizeof *(n)->msg, &(n)->msg_cap, \
+                     &(n)->msg_free, &(n)->msg_live })
 
 /* A free packet id, NET_NONE when out of memory. The array doubles as
  * slots_alloc's would, line-aligned, and its cold half with it. */
@@ -386,9 +389,6 @@ static uint32_t pkt_alloc(struct net *n)
     }
     return slots_alloc(PKT_SLOTS(n));
 }
-#define MSG_SLOTS(n)                                                       \
-    ((struct slots){ (void **)&(n)->msg, sizeof *(n)->msg, &(n)->msg_cap, \
-                     &(n)->msg_free, &(n)->msg_live })
 
 /* ---- load publication ------------------------------------------- */
 
