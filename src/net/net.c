@@ -11,10 +11,10 @@
 #include "core/zmem.h"
 #include "route/route.h"
 
+/* A NIC's state, in one 64-byte line of a line-aligned array; what it
+ * injected since time 0 is apart (struct net_nic_inj), written once a
+ * packet. */
 struct net_nic {
-    uint32_t req_head, req_tail; /* messages with requests still to inject */
-    uint32_t rsp_head, rsp_tail; /* response packets waiting to go */
-    uint32_t outstanding;        /* requests awaiting their response */
     simtime next_read, next_write; /* rate limit: earliest next packet
                                     that reads host memory (PUT request,
                                     GET response) / that writes it (PUT
@@ -22,21 +22,27 @@ struct net_nic {
     simtime wake_at;             /* pending NIC_WAKE, SIMTIME_MAX if none */
     simtime next_out;            /* its output path (requests and
                                     responses) free again */
-    bool cr_wait;                /* waits for injection credits: a credit
-                                    return to one of its ports wakes it */
-    bool ej_wait;                /* a request waits at one of its ports
-                                    for a free response slot */
+    uint32_t req_head, req_tail; /* messages with requests still to inject */
+    uint32_t rsp_head, rsp_tail; /* response packets waiting to go */
+    uint32_t outstanding;        /* requests awaiting their response */
     uint32_t rsp_held;           /* requests sent to it (granted by its
                                     router) whose response it has not yet
                                     injected: its response slots in use */
     uint32_t ej_rr;              /* the port woken first at the next free
                                     slot */
-    uint64_t inj_flits;          /* network flits injected, requests and
-                                    responses (always counted: the offered
-                                    load of a job, exp/offered.h) */
-    uint64_t inj_data;           /* data bytes they carried */
+    bool cr_wait;                /* waits for injection credits: a credit
+                                    return to one of its ports wakes it */
+    bool ej_wait;                /* a request waits at one of its ports
+                                    for a free response slot */
     bool req_turn;               /* with both a request and a response
                                     ready, the request goes next */
+};
+
+/* What a NIC injected since time 0, requests and responses (always
+ * counted: the offered load of a job, exp/offered.h). */
+struct net_nic_inj {
+    uint64_t flits; /* network flits */
+    uint64_t data;  /* data bytes they carried */
 };
 
 /* ---- parameters --------------------------------------------------- */
@@ -341,6 +347,7 @@ _Static_assert(sizeof(struct net_ivc) + sizeof(struct net_vc_count) == 40,
 _Static_assert(sizeof(struct net_out_count) == 64, "net_out_count: a line");
 _Static_assert(NET_MAX_VCS <= 16, "net_out.vcs_waiting: a bit per VC; "
                "CR_VC: 4 bits");
+_Static_assert(sizeof(struct net_nic) == 64, "net_nic: one line");
 _Static_assert(sizeof(struct net_nic_count) == 128,
                "net_nic_count: two lines");
 
@@ -1408,9 +1415,9 @@ static void nic_inject(struct net *n, uint32_t nic, uint32_t id,
             }
         }
     }
-    n->nic[nic].inj_flits += p->flits;
+    n->nic_inj[nic].flits += p->flits;
     /* the data rides in a PUT's requests and a GET's responses */
-    n->nic[nic].inj_data +=
+    n->nic_inj[nic].data +=
         (uint64_t)p->payload * ((p->cls == PKT_REQ) == (p->op == NET_PUT));
     if (n->ct.nic) {
         struct net_nic_count *k = &n->ct.nic[nic];
@@ -1810,8 +1817,8 @@ uint32_t net_send_tc(struct net *n, uint32_t src_nic, uint32_t dst_nic,
 void net_nic_injected(const struct net *n, uint32_t nic, uint64_t *flits,
                       uint64_t *data)
 {
-    *flits = n->nic[nic].inj_flits;
-    *data = n->nic[nic].inj_data;
+    *flits = n->nic_inj[nic].flits;
+    *data = n->nic_inj[nic].data;
 }
 
 /* Packets per second NIC nic can inject, its ports shared with the
@@ -2060,7 +2067,8 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
         ALLOC(n->tc_tag, P * (n->n_tcs + 1));
     ALLOC(n->buf_cap, P);
     ALLOC(n->port_class, P);
-    ALLOC(n->nic, t->n_nics);
+    ALLOC_LINES(n->nic, t->n_nics);
+    ALLOC(n->nic_inj, t->n_nics);
     ALLOC(n->router_rng, t->n_routers);
     ALLOC(n->nic_rng, t->n_nics);
     if (n->p.counters) {
@@ -2223,7 +2231,8 @@ void net_free(struct net *n)
     zmem_free(n->pub);
     free(n->port_class);
     free(n->buf_cap);
-    free(n->nic);
+    zmem_free(n->nic);
+    free(n->nic_inj);
     free(n->router_rng);
     free(n->nic_rng);
     struct net_count *k = &n->ct;
@@ -2315,7 +2324,8 @@ static size_t dims_bytes(const struct net_dims *k)
     b += P * (sizeof *n->buf_cap + sizeof *n->port_class);
     if (k->n_tcs > 1)
         b += P * (k->n_tcs + 1) * sizeof *n->tc_tag;
-    b += (size_t)k->nics * (sizeof *n->nic + sizeof *n->nic_rng);
+    b += zmem_lines_bytes(k->nics, sizeof *n->nic) +
+         (size_t)k->nics * (sizeof *n->nic_inj + sizeof *n->nic_rng);
     b += (size_t)k->routers * sizeof *n->router_rng;
     if (k->counters)
         b += zmem_lines_bytes(P, sizeof *n->ct.out) +
@@ -2342,7 +2352,8 @@ size_t net_bytes(const struct net *n)
         .m = n->group_first ? n->m : 0, .nh_total = n->nh_total,
         .nh_rows = n->nh_rows,
     };
-    return dims_bytes(&k) + (size_t)n->pkt_cap * (sizeof *n->pkt + sizeof *n->pkt_cold) +
+    return dims_bytes(&k) +
+           (size_t)n->pkt_cap * (sizeof *n->pkt + sizeof *n->pkt_cold) +
            (size_t)n->msg_cap * sizeof *n->msg;
 }
 

@@ -365,7 +365,8 @@ struct net_hooks {
                      simtime now);
 };
 
-struct net_nic; /* net.c */
+struct net_nic;     /* net.c */
+struct net_nic_inj; /* net.c */
 
 /* What the NIC counters count, per NIC, cumulative from time 0 (see
  * net/counters.h for the hardware names and units). Times in ps. Two
@@ -636,7 +637,8 @@ struct net {
                                    byte each: a router's ports share a
                                    line, where topo_port is 32 bytes) */
 
-    struct net_nic *nic;        /* [n_nics] */
+    struct net_nic *nic;        /* [n_nics], line-aligned */
+    struct net_nic_inj *nic_inj; /* [n_nics] */
     struct rng *router_rng;     /* [n_routers] */
     struct rng *nic_rng;        /* [n_nics] */
 
