@@ -1219,9 +1219,10 @@ static void on_arrive(struct sim *s, const struct event *e, void *ctx)
     (void)s;
 }
 
-/* sim_on_prefetch: an ARRIVE or EJECT reads its packet first; then an
- * ARRIVE the input port, input VC and (tiled) row buffers it lands in, an
- * EJECT the packet's message and the NIC it reaches. */
+/* sim_on_prefetch: an ARRIVE or EJECT reads its packet first (an EJECT
+ * its cold half too); then an ARRIVE the input port, input VC and (tiled)
+ * row buffers it lands in, an EJECT the packet's message and the NIC it
+ * reaches. */
 static void pf_packet(const struct event *e, void *ctx, bool near)
 {
     const struct net *n = ctx;
