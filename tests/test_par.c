@@ -133,7 +133,11 @@ static int run_to(const struct fixture *f, int k, int np)
     const char *argv[] = { "run", f->cfg, "-o", f->dir[k], "--force", NULL };
     if (np == 0)
         return run_dfsim(argv, out1, sizeof out1, err1, sizeof err1);
-    return run_dfsim_mpi(np, argv, out2, sizeof out2, err2, sizeof err2);
+    int rc = run_dfsim_mpi(np, argv, out2, sizeof out2, err2, sizeof err2);
+    if (rc != 0) /* say why (once seen under a loaded machine, not since) */
+        fprintf(stderr, "  mpirun -np %d exited %d; its output:\n%s\n%s\n",
+                np, rc, out2, err2);
+    return rc;
 }
 
 /* Every line of a that is not b's (the results folder's name aside). */
