@@ -498,12 +498,16 @@ static void test_nic_stalls_never_go_back(void)
  * ("credits", the default) the turns are no stall; read as every cycle a
  * ready request is not forwarded ("path"), a request that comes ready
  * while a response has the path waits for it. Returns a's stalled cycles
- * per request flit. */
-static double quiet_exchange_stall(enum net_nic_stall how)
+ * per request flit; *turn: a response's NIC flits (cycles on the path). */
+static double quiet_exchange_stall(enum net_nic_stall how, double *turn)
 {
     struct h h;
     if (setup(&h, "xc-12cab", NULL, true) != 0)
         return -1;
+    /* a response: 64 B of data in 4 NIC flits and a header flit, 1.25 ns
+     * (one 800 MHz cycle) each */
+    struct packet rsp = { .cls = PKT_RSP, .op = NET_GET, .payload = 64 };
+    *turn = (double)net_nic_flits(&h.n.p, &rsp);
     h.n.p.nic_req_stall = (uint8_t)how;
     uint32_t a = 0, b = 200, c = 400, ra = h.t.nics[a].router;
     CHECK(h.t.nics[b].router != ra && h.t.nics[c].router != ra);
@@ -519,17 +523,9 @@ static double quiet_exchange_stall(enum net_nic_stall how)
 
 static void test_nic_req_stall_readings(void)
 {
-    double credits = quiet_exchange_stall(NET_NIC_STALL_CREDITS);
-    double path = quiet_exchange_stall(NET_NIC_STALL_PATH);
-    /* a response: 64 B of data in 4 NIC flits and a header flit, 1.25 ns
-     * (one 800 MHz cycle) each */
-    struct net_params np;
-    struct h t;
-    CHECK(setup(&t, "xc-12cab", NULL, false) == 0);
-    net_params_defaults(&np, &t.t);
-    teardown(&t);
-    struct packet rsp = { .cls = PKT_RSP, .op = NET_GET, .payload = 64 };
-    double turn = (double)net_nic_flits(&np, &rsp);
+    double turn = 0;
+    double credits = quiet_exchange_stall(NET_NIC_STALL_CREDITS, &turn);
+    double path = quiet_exchange_stall(NET_NIC_STALL_PATH, &turn);
     fprintf(stderr, "  quiet GET exchange: a's request stalls %.2f cycles "
             "per flit read as credits, %.2f as path (a response: %.0f)\n",
             credits, path, turn);

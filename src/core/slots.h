@@ -33,19 +33,33 @@ static inline uint32_t *slot_next(void *arr, size_t size, uint32_t i)
     return (uint32_t *)((char *)arr + (size_t)i * size);
 }
 
+/* The capacity after the next growth: the first allocation, then double. */
+static inline uint32_t slots_next_cap(uint32_t cap)
+{
+    return cap ? cap * 2 : SLOTS_FIRST;
+}
+
+/* The array *sl.arr has grown to `cap` records (the first *sl.cap kept):
+ * the new ones become the free list. For owners that grow the array
+ * themselves (line-aligned, or with a parallel array). */
+static inline void slots_grown(struct slots sl, void *arr, uint32_t cap)
+{
+    for (uint32_t i = *sl.cap; i < cap; i++)
+        *slot_next(arr, sl.size, i) = i + 1 < cap ? i + 1 : SLOTS_NONE;
+    *sl.arr = arr;
+    *sl.free = *sl.cap;
+    *sl.cap = cap;
+}
+
 /* A free record's id, or SLOTS_NONE if the array cannot grow. */
 static inline uint32_t slots_alloc(struct slots sl)
 {
     if (*sl.free == SLOTS_NONE) {
-        uint32_t old = *sl.cap, cap = old ? old * 2 : SLOTS_FIRST;
+        uint32_t cap = slots_next_cap(*sl.cap);
         void *na = realloc(*sl.arr, (size_t)cap * sl.size);
         if (!na)
             return SLOTS_NONE;
-        for (uint32_t i = old; i < cap; i++)
-            *slot_next(na, sl.size, i) = i + 1 < cap ? i + 1 : SLOTS_NONE;
-        *sl.arr = na;
-        *sl.free = old;
-        *sl.cap = cap;
+        slots_grown(sl, na, cap);
     }
     uint32_t id = *sl.free;
     *sl.free = *slot_next(*sl.arr, sl.size, id);

@@ -373,7 +373,7 @@ _Static_assert(sizeof(struct packet_cold) == 32, "packet_cold: half a line");
 static uint32_t pkt_alloc(struct net *n)
 {
     if (n->pkt_free == NET_NONE) {
-        uint32_t old = n->pkt_cap, cap = old ? old * 2 : SLOTS_FIRST;
+        uint32_t old = n->pkt_cap, cap = slots_next_cap(old);
         struct packet *np = aligned_alloc(64, (size_t)cap * sizeof *np);
         struct packet_cold *nc = aligned_alloc(64, (size_t)cap * sizeof *nc);
         if (!np || !nc) {
@@ -385,14 +385,10 @@ static uint32_t pkt_alloc(struct net *n)
             memcpy(np, n->pkt, (size_t)old * sizeof *np);
             memcpy(nc, n->pkt_cold, (size_t)old * sizeof *nc);
         }
-        for (uint32_t i = old; i < cap; i++)
-            np[i].next = i + 1 < cap ? i + 1 : NET_NONE;
         free(n->pkt);
         free(n->pkt_cold);
-        n->pkt = np;
         n->pkt_cold = nc;
-        n->pkt_free = old;
-        n->pkt_cap = cap;
+        slots_grown(PKT_SLOTS(n), np, cap);
     }
     return slots_alloc(PKT_SLOTS(n));
 }
