@@ -360,7 +360,7 @@ _Static_assert(offsetof(struct message, next) == 0, "next first");
 _Static_assert(NET_NONE == SLOTS_NONE, "one 'none' for ids");
 
 _Static_assert(sizeof(struct packet) == 64, "packet: one line");
-_Static_assert(sizeof(struct packet_cold) == 32, "packet_cold: half a line");
+_Static_assert(sizeof(struct packet_cold) == 32, "packet_cold: 32 bytes");
 #define PKT_SLOTS(n)                                                       \
     ((struct slots){ (void **)&(n)->pkt, sizeof *(n)->pkt, &(n)->pkt_cap, \
                      &(n)->pkt_free, &(n)->pkt_live })
@@ -368,27 +368,29 @@ _Static_assert(sizeof(struct packet_cold) == 32, "packet_cold: half a line");
     ((struct slots){ (void **)&(n)->msg, sizeof *(n)->msg, &(n)->msg_cap, \
                      &(n)->msg_free, &(n)->msg_live })
 
-/* A free packet id, NET_NONE when out of memory. The array doubles as
- * slots_alloc's would, line-aligned, and its cold half with it. */
+/* A free packet id, NET_NONE when out of memory. The arrays double as
+ * slots_alloc's would, by realloc (a large block grows in place, so the
+ * peak holds one copy), the packets line-aligned inside theirs: when the
+ * block moves to another offset within a line, they move with it. */
 static uint32_t pkt_alloc(struct net *n)
 {
     if (n->pkt_free == NET_NONE) {
         uint32_t old = n->pkt_cap, cap = slots_next_cap(old);
-        struct packet *np = aligned_alloc(64, (size_t)cap * sizeof *np);
-        struct packet_cold *nc = aligned_alloc(64, (size_t)cap * sizeof *nc);
-        if (!np || !nc) {
-            free(np);
-            free(nc);
+        struct packet_cold *nc =
+            realloc(n->pkt_cold, (size_t)cap * sizeof *nc);
+        if (!nc)
             return NET_NONE;
-        }
-        if (old) {
-            memcpy(np, n->pkt, (size_t)old * sizeof *np);
-            memcpy(nc, n->pkt_cold, (size_t)old * sizeof *nc);
-        }
-        free(n->pkt);
-        free(n->pkt_cold);
         n->pkt_cold = nc;
-        slots_grown(PKT_SLOTS(n), np, cap);
+        size_t at =
+            n->pkt ? (size_t)((char *)n->pkt - (char *)n->pkt_raw) : 0;
+        char *raw = realloc(n->pkt_raw, (size_t)cap * sizeof *n->pkt + 64);
+        if (!raw)
+            return NET_NONE;
+        n->pkt_raw = raw;
+        char *al = raw + (64 - (uintptr_t)raw % 64) % 64;
+        if (old && al != raw + at)
+            memmove(al, raw + at, (size_t)old * sizeof *n->pkt);
+        slots_grown(PKT_SLOTS(n), al, cap);
     }
     return slots_alloc(PKT_SLOTS(n));
 }
@@ -2212,7 +2214,7 @@ void net_free(struct net *n)
     if (n->cc_on)
         n->p.cc->free(n->cc_st);
     route_free(n);
-    free(n->pkt);
+    free(n->pkt_raw);
     free(n->pkt_cold);
     free(n->msg);
     zmem_free(n->out);

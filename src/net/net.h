@@ -227,8 +227,7 @@ struct packet_cold {
                             response: its request left the source NIC */
     simtime t_injected;  /* left the NIC */
     uint32_t msg;        /* message it belongs to */
-    uint32_t pad_[3];    /* 32 bytes: within a line (the array is
-                            line-aligned) */
+    uint32_t pad_[3];    /* 32 bytes */
 };
 
 /* A message handed to a NIC by net_send. */
@@ -596,7 +595,8 @@ struct net {
 
     /* packets and messages: flat arrays with free lists, grown by
      * doubling (never inside steady state once big enough) */
-    struct packet *pkt;         /* line-aligned */
+    struct packet *pkt;         /* line-aligned, in pkt_raw */
+    void *pkt_raw;              /* the block it lives in (pkt_alloc) */
     struct packet_cold *pkt_cold; /* [pkt_cap] */
     uint32_t pkt_cap, pkt_free, pkt_live;
     struct message *msg;
