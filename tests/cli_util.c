@@ -10,7 +10,9 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -154,17 +156,40 @@ bool have_gnuplot(void)
     return system("command -v gnuplot >/dev/null 2>&1") == 0;
 }
 
-void rm_dir(const char *dir)
+void rm_dir(const char *path)
 {
-    char pat[4200];
-    snprintf(pat, sizeof pat, "%s/*", dir);
+    struct stat st;
+    if (!path || lstat(path, &st) != 0)
+        return;
+    if (!S_ISDIR(st.st_mode)) {
+        unlink(path);
+        return;
+    }
+    DIR *d = opendir(path);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            char sub[4200];
+            snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+            rm_dir(sub);
+        }
+        closedir(d);
+    }
+    rmdir(path);
+}
+
+void test_temps_remove(void)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "/tmp/dfsim-test-%d-*", (int)getpid());
     glob_t g;
     if (glob(pat, 0, NULL, &g) == 0) {
         for (size_t i = 0; i < g.gl_pathc; i++)
-            unlink(g.gl_pathv[i]);
+            rm_dir(g.gl_pathv[i]);
         globfree(&g);
     }
-    rmdir(dir);
 }
 
 char *read_text(const char *path)

@@ -95,6 +95,7 @@ static void start(struct job *j)
         dup2(fileno(j->out), 2);
         test_failures = 0;
         j->t->fn();
+        test_temps_remove();
         fflush(stdout);
         fflush(stderr);
         _exit(test_failures > 255 ? 255 : test_failures);
@@ -104,6 +105,7 @@ static void start(struct job *j)
             j->out = tmpfile();
         test_failures = 0;
         j->t->fn();
+        test_temps_remove();
         j->status = (test_failures > 255 ? 255 : test_failures) << 8;
         j->secs = now_s() - j->t0;
         j->done = true;
@@ -189,6 +191,7 @@ int main(int argc, char **argv)
         test_failures = 0;
         double t0 = now_s();
         jobs[i].t->fn();
+        test_temps_remove();
         fflush(stderr);
         if (test_failures == 0) {
             passed++;

@@ -78,14 +78,20 @@ int run_dfsim_mpi(int np, const char *const argv[], char *out,
  * last run_dfsim or run_dfsim_mpi ran (mpirun's under run_dfsim_mpi), -1
  * if it could not be had. */
 long run_last_maxrss_kib(void);
-/* Path of a fresh temporary file holding `text`; the caller unlinks it. */
+/* Path of a fresh temporary file holding `text`, /tmp/dfsim-test-PID-name;
+ * the caller may unlink it, and the runner removes what is left after each
+ * test (test_temps_remove). */
 const char *write_temp(const char *name, const char *text);
 /* The whole of a file, NUL-terminated and malloc'd (free it); NULL if it
  * cannot be read. */
 char *read_text(const char *path);
 
-/* Remove folder dir and the files in it (tests' scratch folders). */
-void rm_dir(const char *dir);
+/* rm -r path: a tests' scratch folder and everything in it (links are
+ * removed, not followed). */
+void rm_dir(const char *path);
+/* Remove every /tmp/dfsim-test-PID-* of this process (write_temp's files,
+ * and folders named so): the runner calls it after each test. */
+void test_temps_remove(void);
 
 /* Whether gnuplot can be run here (make deps installs it): the reports'
  * figures are drawn only then. */

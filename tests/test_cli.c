@@ -45,7 +45,7 @@ static int dfsim(const char *first, ...)
     return run_dfsim(argv, out, sizeof out, err, sizeof err);
 }
 
-/* A fresh temporary folder; the caller removes it with rm_tree(). */
+/* A fresh temporary folder; the caller removes it with rm_dir(). */
 static char *temp_dir(char buf[64])
 {
     snprintf(buf, 64, "/tmp/dfsim-cli-XXXXXX");
@@ -62,31 +62,6 @@ static const char *join(char *buf, size_t cap, const char *a, const char *b)
 {
     snprintf(buf, cap, "%s/%s", a, b);
     return buf;
-}
-
-/* rm -r path (files, folders; links are removed, not followed) */
-static void rm_tree(const char *path)
-{
-    struct stat st;
-    if (!path || lstat(path, &st) != 0)
-        return;
-    if (S_ISDIR(st.st_mode)) {
-        DIR *d = opendir(path);
-        if (d) {
-            struct dirent *e;
-            while ((e = readdir(d))) {
-                if (strcmp(e->d_name, ".") == 0 ||
-                    strcmp(e->d_name, "..") == 0)
-                    continue;
-                char sub[1024];
-                rm_tree(join(sub, sizeof sub, path, e->d_name));
-            }
-            closedir(d);
-        }
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
 }
 
 /* Whole file into a malloc'd NUL-terminated string, or NULL. */
@@ -426,7 +401,7 @@ static void test_run_missing_file(void)
              "%s: error: cannot read: No such file or directory\n", path);
     CHECK_STR_CONTAINS(err, want);
     CHECK(!exists(res));
-    rm_tree(dir);
+    rm_dir(dir);
 }
 
 static void test_run_bad_seed(void)
@@ -505,7 +480,7 @@ static bool bad_file(const char *name, const char *text, int line,
             CHECK_STR_CONTAINS(msg, want[i]);
     }
     unlink(cfg);
-    rm_tree(dir);
+    rm_dir(dir);
     return test_failures == before;
 }
 
@@ -826,7 +801,7 @@ static void test_run_default(void)
     CHECK_STR_CONTAINS(json, "\"global_cables\": 180,");
     free(json);
     free(csv);
-    rm_tree(dir);
+    rm_dir(dir);
 }
 
 static void test_run_deterministic(void)
@@ -835,7 +810,7 @@ static void test_run_deterministic(void)
     if (!temp_dir(d1))
         return;
     if (!temp_dir(d2)) {
-        rm_tree(d1);
+        rm_dir(d1);
         return;
     }
     const char *cfg = src_path("examples/probe.cfg");
@@ -849,8 +824,8 @@ static void test_run_deterministic(void)
     free(a);
     free(b);
     free(c);
-    rm_tree(d1);
-    rm_tree(d2);
+    rm_dir(d1);
+    rm_dir(d2);
 }
 
 /* A traffic run shows its progress in slices of simulated time; a run
@@ -874,7 +849,7 @@ static void test_run_sparse_traffic_ends(void)
     CHECK_EQ_U(run_dfsim(argv, so, sizeof so, se, sizeof se), 0);
     CHECK_STR_CONTAINS(se, "traffic 1/1: DOR uniform load 0.001: ");
     unlink(cfg);
-    rm_tree(dir);
+    rm_dir(dir);
 }
 
 static void test_run_seed_changes_pairs(void)
@@ -883,7 +858,7 @@ static void test_run_seed_changes_pairs(void)
     if (!temp_dir(d1))
         return;
     if (!temp_dir(d2)) {
-        rm_tree(d1);
+        rm_dir(d1);
         return;
     }
     const char *cfg = src_path("examples/probe.cfg");
@@ -900,8 +875,8 @@ static void test_run_seed_changes_pairs(void)
     CHECK_EQ_U(s.rows, 5 * 8);
     free(a);
     free(b);
-    rm_tree(d1);
-    rm_tree(d2);
+    rm_dir(d1);
+    rm_dir(d2);
 }
 
 static void test_run_creates_nested_output(void)
@@ -916,7 +891,7 @@ static void test_run_creates_nested_output(void)
     char want[1200];
     snprintf(want, sizeof want, "results in %s/", res);
     CHECK_STR_CONTAINS(out, want);
-    rm_tree(dir);
+    rm_dir(dir);
 }
 
 /* Every example in examples/ runs, so that none can rot: each as it is,
@@ -960,7 +935,7 @@ static void test_run_examples(void)
             fprintf(stderr, "  %s: %s\n", cfg, err);
             CHECK(!strstr(err, "gnuplot missing"));
         }
-        rm_tree(dir);
+        rm_dir(dir);
     }
     globfree(&g);
 }
@@ -1001,7 +976,7 @@ static void test_run_overrides(void)
     CHECK(!strstr(out, changed));
     CHECK(has_line(out, "routers     8"));
     unlink(cfg);
-    rm_tree(dir);
+    rm_dir(dir);
 }
 
 /* Every key `dfsim run --help` lists is documented in examples/example.cfg:

@@ -733,7 +733,7 @@ static void test_cli(void)
             CHECK(access(p, R_OK) == 0);
         unlink(p);
     }
-    rmdir(dir);
+    rm_dir(dir);
     unlink(cfg);
     unlink(lim);
 }
@@ -816,7 +816,7 @@ static void test_examples(void)
         CHECK(access(p, R_OK) == 0);
         unlink(p);
     }
-    rmdir(dir);
+    rm_dir(dir);
 }
 
 /* Variants alternate iteration by iteration: iterations.csv names each
@@ -1080,7 +1080,7 @@ static void rm_results(const char *dir)
         snprintf(p, sizeof p, "%s/%s", dir, names[i]);
         unlink(p);
     }
-    rmdir(dir);
+    rm_dir(dir);
 }
 
 /* experiment.runs: run r with seed + r, every file's rows tagged with

@@ -999,7 +999,7 @@ static void test_cli(void)
         snprintf(p, sizeof p, "%s/%s", dir, files[i]);
         unlink(p);
     }
-    rmdir(dir);
+    rm_dir(dir);
     unlink(cfg);
 }
 
