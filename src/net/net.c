@@ -520,22 +520,108 @@ uint32_t net_port_published(struct net *n, uint32_t gport, simtime now,
  * write of a return due at or before t (the write was made one link
  * latency earlier), so this is exactly the event-per-credit model. When a
  * queue is full the return goes as an ordinary event. The queue of an
- * endpoint port carries the credits of the NIC(s) injecting on it: they
- * apply to inj_credits (the port's ejection direction needs no credits).
+ * endpoint port carries the credits of the NIC(s) injecting on it (the
+ * port's ejection direction needs no credits).
  *
  * A port's queue is NET_CR_DEPTH slots holding its cr_n returns at
- * [cr_head, cr_head + cr_n), oldest first. It is kept at the front, so
- * that a port with few returns on their way touches one line: an empty
- * queue restarts at slot 0, and a return that would go past the first
- * line (or past the end) moves the queue to the front first when it fits
- * there. net.cr_due[port] is the oldest return's time (SIMTIME_MAX when
- * none): most looks at a port find nothing due (74 % of those with
- * returns pending, in a 256-node alltoall), and they read that dense
- * array instead of the port's record and its queue's line. */
+ * [cr_head, cr_head + cr_n), oldest first. They follow, in the port's
+ * credit block, the VCs' credits a return adds to (net_port_credits: 16
+ * bytes with 8 VCs), so that applying one reads one line, where adding
+ * to the output-VC records (16 bytes a VC, two lines a port with 8 VCs)
+ * was a second miss. Most applications are a routing decision's look at
+ * a candidate port, which needs the port's credits in use (net_out.used)
+ * and not its VCs'. On a port to a router a grant adds the VC's returned
+ * credits to its record only when the record alone lacks room for the
+ * packet (vc_room): the record counts fewer credits than the VC has,
+ * never more, so a grant finds room exactly when it did when every return
+ * went to the record at once. The queue is kept at the front, so that a
+ * port with few returns on their way touches the block's first line
+ * only: an empty queue restarts at slot 0, and a return that would go
+ * past that line (cr_first slots; or past the end) moves the queue to the
+ * front first when it fits there. net.cr_due[port] is the oldest return's
+ * time (SIMTIME_MAX when none): most looks at a port find nothing due (74
+ * % of those with returns pending, in a 256-node alltoall), and they read
+ * that dense array instead of the port's record and its credit block. */
 #define CR_LINE 8 /* slots per 64-byte line */
 #define CR_TIME(x) ((x) >> 17)
 #define CR_VC(x) (((x) >> 13) & 15u)
 #define CR_FLITS(x) ((x) & 0x1fffu)
+
+/* The slots of output `port`'s credit queue, after its credits. */
+static inline uint64_t *cr_slots(const struct net *n, uint32_t port)
+{
+    return n->cr_queue + (size_t)port * n->cr_stride + n->cr_cw;
+}
+
+/* Slots of the queue in its block's first line, after the credits: 6
+ * with 8 VCs, 4 with 16. */
+static inline uint32_t cr_first(const struct net *n)
+{
+    return CR_LINE - n->cr_cw % CR_LINE;
+}
+
+/* Words of a port's credit block with V VCs: the credits (16 bits each,
+ * rounded up to a word) and the slots, in whole lines (8 VCs: 2 + 32
+ * words, 5 lines; the fifth is touched only by a queue of more than 30
+ * returns). */
+static inline uint32_t cr_block_words(uint32_t V)
+{
+    return ((V + 3) / 4 + NET_CR_DEPTH + CR_LINE - 1) / CR_LINE * CR_LINE;
+}
+
+/* Whether VC vc of output `port`, a port to a router, has room for
+ * `flits`: its record's credits first (*credits), then with those its
+ * credit block holds added to them. */
+static inline bool vc_room(const struct net *n, uint32_t port, uint32_t vc,
+                           int32_t *credits, uint32_t flits)
+{
+    if (*credits >= (int32_t)flits)
+        return true;
+    uint16_t *r = &net_port_credits(n, port)[vc];
+    *credits += *r;
+    *r = 0;
+    return *credits >= (int32_t)flits;
+}
+
+/* Endpoint port `port`: whether the NICs' credits for its input VC vc
+ * come to `flits`, and taking them. */
+static inline bool inj_room(const struct net *n, uint32_t port, uint32_t vc,
+                            uint32_t flits)
+{
+    uint32_t a = net_port_credits(n, port)[vc];
+    return a >= flits ||
+           (n->cr_big && (int64_t)net_ovc_at(n, port, vc)->inj_credits + a >=
+                             (int64_t)flits);
+}
+static inline void inj_take(const struct net *n, uint32_t port, uint32_t vc,
+                            uint32_t flits)
+{
+    uint16_t *a = &net_port_credits(n, port)[vc];
+    if (*a >= flits) {
+        *a = (uint16_t)(*a - flits);
+    } else {
+        net_ovc_at(n, port, vc)->inj_credits -= (int32_t)(flits - *a);
+        *a = 0;
+    }
+}
+
+/* `flits` come back to VC vc of output `port` (an endpoint port's NICs'
+ * if `endpoint`): to its credit block, or, what would go past 16 bits
+ * there (a buffer of more than 65,535 flits), to its record. */
+static inline void cr_add(const struct net *n, uint32_t port, uint32_t vc,
+                          uint32_t flits, bool endpoint)
+{
+    uint16_t *a = &net_port_credits(n, port)[vc];
+    if (*a + flits <= UINT16_MAX) {
+        *a = (uint16_t)(*a + flits);
+        return;
+    }
+    struct net_ovc *w = net_ovc_at(n, port, vc);
+    if (endpoint)
+        w->inj_credits += (int32_t)flits;
+    else
+        w->credits += (int32_t)flits;
+}
 
 static void credit_sync(struct net *n, uint32_t port, simtime now)
 {
@@ -543,19 +629,19 @@ static void credit_sync(struct net *n, uint32_t port, simtime now)
         return;
     struct net_out *o = &n->out[port];
     uint8_t cnt = o->cr_n;
-    const uint64_t *q = n->cr_queue + (size_t)port * NET_CR_DEPTH;
+    const uint64_t *q = cr_slots(n, port);
     uint8_t h = o->cr_head;
     if (o->nic != NET_NONE) {
         while (cnt && CR_TIME(q[h]) <= now) {
             uint64_t x = q[h];
-            net_ovc_at(n, port, CR_VC(x))->inj_credits += (int32_t)CR_FLITS(x);
+            cr_add(n, port, CR_VC(x), CR_FLITS(x), true);
             h++;
             cnt--;
         }
     } else {
         while (cnt && CR_TIME(q[h]) <= now) {
             uint64_t x = q[h];
-            net_ovc_at(n, port, CR_VC(x))->credits += (int32_t)CR_FLITS(x);
+            cr_add(n, port, CR_VC(x), CR_FLITS(x), false);
             o->used -= (uint32_t)CR_FLITS(x);
             if (o->peer != TOPO_NONE && o->publish)
                 pub_record(n, port, (uint64_t)o->qflits + excess(o),
@@ -712,10 +798,10 @@ static void credit_return(struct net *n, uint32_t r, uint32_t up,
                          NET_EV_CREDIT, arg | (UINT64_C(1) << 63));
         return;
     }
-    uint64_t *q = n->cr_queue + (size_t)up * NET_CR_DEPTH;
-    uint32_t h = u->cr_head;
+    uint64_t *q = cr_slots(n, up);
+    uint32_t h = u->cr_head, first = cr_first(n);
     if (h && (h + cnt == NET_CR_DEPTH ||
-              (h + cnt >= CR_LINE && cnt < CR_LINE))) {
+              (h + cnt >= first && cnt < first))) {
         memmove(q, q + h, cnt * sizeof *q); /* to the front */
         h = u->cr_head = 0;
     }
@@ -1105,9 +1191,9 @@ static uint32_t tc_pick(struct net *n, uint32_t port, const struct net_out *o,
         bool ready = false;
         for (; mk && !ready; mk &= mk - 1) {
             uint32_t v = (uint32_t)__builtin_ctz(mk);
-            const struct net_ovc *w = net_ovc_at(n, port, v);
+            struct net_ovc *w = net_ovc_at(n, port, v);
             const struct packet *p = &n->pkt[w->wait_head];
-            ready = w->credits >= (int32_t)p->flits &&
+            ready = vc_room(n, port, v, &w->credits, p->flits) &&
                     !(o->peer == TOPO_NONE && p->cls == PKT_REQ &&
                       n->p.nic_rsp_slots &&
                       n->nic[p->dst_nic].rsp_held >= n->p.nic_rsp_slots);
@@ -1160,7 +1246,7 @@ static void out_grant(struct net *n, uint32_t port)
         struct net_ovc *w = net_ovc_at(n, port, v);
         uint32_t id = w->wait_head;
         struct packet *p = &n->pkt[id];
-        if (w->credits < (int32_t)p->flits)
+        if (!vc_room(n, port, v, &w->credits, p->flits))
             continue;
         if (o->peer == TOPO_NONE && p->cls == PKT_REQ &&
             n->p.nic_rsp_slots) {
@@ -1259,6 +1345,7 @@ static void pf_port(const struct event *e, void *ctx, bool near)
         __builtin_prefetch(&n->out[port]);
         __builtin_prefetch(&n->cr_due[port]);
         __builtin_prefetch(net_ovc_at(n, port, 0));
+        __builtin_prefetch(net_port_credits(n, port));
         if (n->ct.out) /* the output's counts, which a grant adds to */
             __builtin_prefetch(&n->ct.out[port]);
         return;
@@ -1295,15 +1382,17 @@ static void on_credit(struct sim *s, const struct event *e, void *ctx)
     struct net_out *o = &n->out[port];
     struct net_ovc *w = net_ovc_at(n, port, vc);
     if (e->arg >> 63) {
-        w->inj_credits += flits;
-        assert(w->inj_credits <= (int32_t)n->buf_cap[port]);
+        cr_add(n, port, vc, (uint32_t)flits, true);
+        assert(w->inj_credits + net_port_credits(n, port)[vc] <=
+               (int32_t)n->buf_cap[port]);
         for (uint32_t k = 0; k < o->nics; k++)
             nic_try(n, o->nic + k);
         return;
     }
     w->credits += flits;
     o->used -= (uint32_t)flits;
-    assert(w->credits <= (int32_t)n->buf_cap[o->peer]);
+    assert(w->credits + net_port_credits(n, port)[vc] <=
+           (int32_t)n->buf_cap[o->peer]);
     if (o->vcs_waiting)
         out_grant(n, port);
     (void)s;
@@ -1340,7 +1429,7 @@ static uint32_t nic_port(struct net *n, uint32_t nic, uint32_t vc,
         uint32_t port = tn->first_port + k;
         const struct net_out *o = &n->out[port];
         credit_sync(n, port, now);
-        if (net_ovc_at(n, port, vc)->inj_credits < (int32_t)flits) {
+        if (!inj_room(n, port, vc, flits)) {
             if (o->cr_n) {
                 simtime at = n->cr_due[port];
                 if (at < credit)
@@ -1387,7 +1476,7 @@ static void nic_inject(struct net *n, uint32_t nic, uint32_t id,
     simtime now = n->s->now;
     struct packet *p = &n->pkt[id];
     struct net_out *o = &n->out[port];
-    net_ovc_at(n, port, p->vc)->inj_credits -= p->flits;
+    inj_take(n, port, p->vc, p->flits);
     simtime end = now + ser_time(o, p->flits);
     o->inj_busy = end;
     *nic_rate_timer(&n->nic[nic], p->cls, p->op) = now + n->p.nic_gap;
@@ -2057,7 +2146,9 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
     n->ivc = zmem_lines(PV * n->ivc_size, 1);
     if (!n->ivc)
         goto oom;
-    ALLOC_LINES(n->cr_queue, P * NET_CR_DEPTH);
+    n->cr_cw = (n->V + 3) / 4;
+    n->cr_stride = cr_block_words(n->V);
+    ALLOC_LINES(n->cr_queue, P * n->cr_stride);
     ALLOC_LINES(n->cr_due, P);
     for (size_t i = 0; i < P; i++)
         n->cr_due[i] = SIMTIME_MAX;
@@ -2100,6 +2191,8 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
         n->buf_cap[i] = pc == PCLASS_GLOBAL ? p->buf_global
                         : pc == PCLASS_ENDPOINT ? p->buf_endpoint
                                                 : p->buf_local;
+        if (n->buf_cap[i] > UINT16_MAX) /* past a credit block's 16 bits */
+            n->cr_big = true;
         if (tp->bw) {
             /* ps per flit * 1024, with the link-layer efficiency on
              * links between routers (not on-chip NIC links) */
@@ -2131,9 +2224,14 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
                              : INT32_MAX / 2;
         }
         if (topo_port_class((enum port_kind)tp->kind) == PCLASS_ENDPOINT)
-            for (uint32_t v = 0; v < n->V; v++)
-                net_ovc_at(n, i, v)->inj_credits =
-                    (int32_t)n->buf_cap[i];
+            for (uint32_t v = 0; v < n->V; v++) {
+                /* the NICs' credits in the credit block if they fit */
+                if (n->buf_cap[i] <= UINT16_MAX)
+                    net_port_credits(n, i)[v] = (uint16_t)n->buf_cap[i];
+                else
+                    net_ovc_at(n, i, v)->inj_credits =
+                        (int32_t)n->buf_cap[i];
+            }
     }
     for (uint32_t c = 0; c < t->n_nics; c++) {
         const struct topo_nic *tn = &t->nics[c];
@@ -2313,7 +2411,8 @@ static size_t dims_bytes(const struct net_dims *k)
                zmem_lines_bytes(P, sizeof *n->in) +
                zmem_lines_bytes(PV, sizeof *n->ovc) +
                zmem_lines_bytes(PV * k->ivc_size, 1) +
-               zmem_lines_bytes(P * NET_CR_DEPTH, sizeof *n->cr_queue) +
+               zmem_lines_bytes(P * cr_block_words(k->V),
+                                sizeof *n->cr_queue) +
                zmem_lines_bytes(P, sizeof *n->cr_due) +
                zmem_lines_bytes(P * NET_PUB_DEPTH, sizeof *n->pub);
     if (k->cols)
@@ -2433,14 +2532,15 @@ int net_check_drained(struct net *n, struct diag *d)
                  (unsigned)o->vcs_waiting, o->used);
         for (uint32_t v = 0; v < n->V; v++) {
             const struct net_ovc *w = net_ovc_at(n, i, v);
+            int32_t cr = net_port_credits(n, i)[v];
             if (tp->peer != TOPO_NONE &&
-                w->credits != (int32_t)n->buf_cap[tp->peer])
+                w->credits + cr != (int32_t)n->buf_cap[tp->peer])
                 FAIL("port %u VC %u: %d credits, capacity %u", i, v,
-                     w->credits, n->buf_cap[tp->peer]);
+                     w->credits + cr, n->buf_cap[tp->peer]);
             if (tp->peer == TOPO_NONE && tp->kind != PORT_UNUSED &&
-                w->inj_credits != (int32_t)n->buf_cap[i])
+                w->inj_credits + cr != (int32_t)n->buf_cap[i])
                 FAIL("NIC port %u VC %u: %d credits, capacity %u", i, v,
-                     w->inj_credits, n->buf_cap[i]);
+                     w->inj_credits + cr, n->buf_cap[i]);
             if (ivc_head(net_ivc_at(n, i, v)) != NET_NONE)
                 FAIL("port %u VC %u: input FIFO not empty", i, v);
             for (uint32_t c = 0; n->rowbuf && c < n->cols; c++) {

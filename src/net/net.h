@@ -481,12 +481,17 @@ struct net_in {               /* [port], input side (buffers at this
 };
 
 struct net_ovc {              /* [port * V + vc], output VC: 16 bytes */
-    int32_t credits;          /* flits free in the downstream VC */
+    int32_t credits;          /* port to a router: flits free in the
+                                 downstream VC but for those its credit
+                                 block holds (net_port_credits) */
     uint32_t wait_head;       /* packets waiting for this output on this
                                  VC, in arrival order (packet.next) */
     uint32_t wait_tail;
     int32_t inj_credits;      /* endpoint port: the injecting NICs'
-                                 credits for this port's input VC */
+                                 credits for this port's input VC beyond
+                                 those its credit block holds: 0 unless
+                                 a buffer holds more than 65,535 flits
+                                 (net.cr_big) */
 };
 
 struct net_ivc {              /* input VC, see net_ivc_at: 8 bytes */
@@ -620,9 +625,17 @@ struct net {
     uint64_t *tc_tag;           /* traffic classes (n_tcs > 1): [port *
                                    (n_tcs + 1)], the output's virtual time
                                    then each class's last finish tag */
-    uint64_t *cr_queue;         /* [port * NET_CR_DEPTH] credits on their
-                                   way back to the output port: time<<17 |
-                                   vc<<13 | flits (see net.c) */
+    uint64_t *cr_queue;         /* [port * cr_stride] a credit block per
+                                   output port, line-aligned: credits of
+                                   its VCs (net_port_credits, cr_cw
+                                   words), then NET_CR_DEPTH slots of the
+                                   credits on their way back to it:
+                                   time<<17 | vc<<13 | flits (see net.c) */
+    uint32_t cr_stride;         /* words per block (whole lines) */
+    uint32_t cr_cw;             /* words of credits before the slots */
+    bool cr_big;                /* some buffer holds more than 65,535
+                                   flits: credits can be beyond what a
+                                   block holds (net_ovc.inj_credits) */
     simtime *cr_due;            /* [port] when the oldest of them is due,
                                    SIMTIME_MAX if none: a port's look at
                                    its credits reads this dense array, not
@@ -683,6 +696,21 @@ static inline struct net_ovc *net_ovc_at(const struct net *n, uint32_t port,
                                          uint32_t vc)
 {
     return &n->ovc[(size_t)port * n->V + vc];
+}
+
+/* Credits of output `port`'s VCs, [vc], 16 bits each, that its credit
+ * block holds, in the line with the first slots of its credit queue,
+ * which applying a return reads (net.c, credit_sync). On an endpoint
+ * port the injecting NICs' credits for the port's input VC, what
+ * nic_port reads after applying the returns (all of them unless a
+ * buffer holds more than 65,535 flits: the rest in net_ovc.inj_credits).
+ * On a port to a router the credits returned and not yet added to the
+ * output-VC record (net_ovc.credits), which a grant reads anyway and adds
+ * them to only when the record alone lacks room for its packet. A VC's
+ * credits are the two added. */
+static inline uint16_t *net_port_credits(const struct net *n, uint32_t port)
+{
+    return (uint16_t *)(void *)(n->cr_queue + (size_t)port * n->cr_stride);
 }
 
 /* The NIC-end fields of packet p, a record of n->pkt. */
