@@ -522,7 +522,7 @@ static void test_memory_estimate(void)
  * before anything is built (the child's peak memory says so), with the
  * figures: the 256 x 256 x 256 torus (50 M routers and NICs: more than
  * the event queue numbers; it used to reach the OOM killer), a 64^3
- * torus over --max-memory with a traffic section (16.8 GiB for the
+ * torus over --max-memory with a traffic section (17.5 GiB for the
  * network model) but not without one (the probe builds no network), and
  * a malformed --max-memory. */
 static void test_memory_refused(void)
@@ -859,9 +859,9 @@ static void test_error_table_is_true(void)
         { "system = { topology = \"torus\"; x = 64; y = 64; z = 64; };\n"
           "traffic = { loads = [0.1]; };\n",
           "2G", "exp.cfg:1: error: system: this torus system of 262,144 "
-                "routers (12,582,912 ports) and 524,288 NICs needs about 16.8 "
+                "routers (12,582,912 ports) and 524,288 NICs needs about 17.5 "
                 "GiB before its first packet (topology 404.0 MiB, network "
-                "model and event queue 16.4 GiB), more than the 2.0 GiB "
+                "model and event queue 17.1 GiB), more than the 2.0 GiB "
                 "allowed (--max-memory); expected a smaller system, or "
                 "--max-memory SIZE to set the limit" },
         { "system = { topology = \"torus\"; x = 256; y = 256; z = 256; };\n",
