@@ -682,7 +682,6 @@ struct net {
                                    its init set) */
 };
 
-/* Output VC `vc` of `port`. */
 /* The VC a packet of p's traffic class and packet class uses for route
  * segment `seg`: the traffic classes' VC sets one after another, each
  * requests then responses, vcs VCs each. */
@@ -692,6 +691,7 @@ static inline uint8_t net_vc(const struct net *n, const struct packet *p,
     return (uint8_t)(((uint32_t)p->tc * 2u + p->cls) * n->p.vcs + seg);
 }
 
+/* Output VC `vc` of `port`. */
 static inline struct net_ovc *net_ovc_at(const struct net *n, uint32_t port,
                                          uint32_t vc)
 {
