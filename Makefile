@@ -98,7 +98,8 @@ run: deps
 
 # One suite in one build folder; used twice by `test`. The tests run in
 # child processes, as many at a time as there are processors
-# (DFSIM_TEST_JOBS=N to choose; tests/main.c).
+# (DFSIM_TEST_JOBS=N to choose, 0: one after another in the process
+# itself, for a debugger; tests/main.c).
 test-one: $(BUILD)/dfsim $(BUILD)/dfsim-tests
 	DFSIM_BIN=$(BUILD)/dfsim DFSIM_SRC=. $(BUILD)/dfsim-tests | tee $(BUILD)/test.log
 
