@@ -491,6 +491,22 @@ static void test_nic_stalls_never_go_back(void)
     teardown(&h);
 }
 
+/* Run h's traffic to its end and tear h down; NIC a GETs 64 KiB in it
+ * (1,024 one-flit requests). Returns a's REQ_STALLED cycles per request
+ * flit; *share (if given): their share of the run's cycles. */
+static double a_req_stall(struct h *h, uint32_t a, double *share)
+{
+    uint32_t ra = h->t.nics[a].router;
+    sim_run(&h->s, SIMTIME_MAX);
+    uint64_t rq = val(h, ra, a, "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED");
+    uint64_t fl = val(h, ra, a, "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_FLITS");
+    CHECK_EQ_U(fl, 1024);
+    if (share) /* 800 MHz: 1,250 ps a cycle */
+        *share = (double)rq / ((double)h->s.now / 1250.0);
+    teardown(h);
+    return (double)rq / (double)fl;
+}
+
 /* What REQ_STALLED counts when nothing pushes back (`nic_req_stall`):
  * NIC a answers a 64 KiB GET from a NIC of another router while it GETs
  * 64 KiB of its own from a third, on a quiet machine. Its requests take
@@ -513,12 +529,7 @@ static double quiet_exchange_stall(enum net_nic_stall how, double *turn)
     CHECK(h.t.nics[b].router != ra && h.t.nics[c].router != ra);
     net_send(&h.n, b, a, NET_GET, 64 * 1024, 0, 0);
     net_send(&h.n, a, c, NET_GET, 64 * 1024, 0, 0);
-    sim_run(&h.s, SIMTIME_MAX);
-    uint64_t rq = val(&h, ra, a, "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED");
-    uint64_t fl = val(&h, ra, a, "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_FLITS");
-    CHECK_EQ_U(fl, 1024);
-    teardown(&h);
-    return (double)rq / (double)fl;
+    return a_req_stall(&h, a, NULL);
 }
 
 static void test_nic_req_stall_readings(void)
@@ -535,6 +546,45 @@ static void test_nic_req_stall_readings(void)
      * 5 cycles) leave the path idle part of the time, so less than that
      * on average, but not nothing */
     CHECK(path > 0.5 && path <= turn);
+}
+
+/* The "orb" ablation of REQ_STALLED: NIC a GETs 64 KiB (1,024 one-flit
+ * requests) from a NIC of another router on a quiet machine, at most
+ * max_out requests outstanding. Returns a's stalled cycles per request
+ * flit; *share: the stalled cycles' share of the run. */
+static double orb_stall(enum net_nic_stall how, uint32_t max_out,
+                        double *share)
+{
+    struct h h;
+    if (setup(&h, "xc-12cab", NULL, true) != 0)
+        return -1;
+    h.n.p.nic_req_stall = (uint8_t)how;
+    h.n.p.max_outstanding = max_out;
+    uint32_t a = 0, c = 400, ra = h.t.nics[a].router;
+    CHECK(h.t.nics[c].router != ra);
+    net_send(&h.n, a, c, NET_GET, 64 * 1024, 0, 0);
+    return a_req_stall(&h, a, share);
+}
+
+static void test_nic_req_stall_orb(void)
+{
+    double s_cr, s_orb, s_full;
+    double credits = orb_stall(NET_NIC_STALL_CREDITS, 4, &s_cr);
+    double orb = orb_stall(NET_NIC_STALL_ORB, 4, &s_orb);
+    double full = orb_stall(NET_NIC_STALL_ORB, 1024, &s_full);
+    fprintf(stderr, "  quiet 64 KiB GET, 4 outstanding: %.2f stalled cycles "
+            "per request flit read as credits, %.2f as orb (%.0f %% of the "
+            "run); 1,024 outstanding as orb: %.2f\n",
+            credits, orb, 100 * s_orb, full);
+    /* nothing pushes back on a quiet machine */
+    CHECK(credits >= 0 && credits < 0.1);
+    /* four requests a round trip (~2 us): the ORB is full nearly all
+     * the time, and an interval never outlasts the run */
+    CHECK(s_orb > 0.5 && s_orb <= 1.0);
+    CHECK(orb > 10 * credits + 1);
+    /* 1,024 entries hold the whole message: the ORB never holds a
+     * request back, and the reading is the default's */
+    CHECK(full < 0.1);
 }
 
 /* Incast: 24 NICs spread over the machine each PUT 64 KiB to one NIC. The
@@ -909,6 +959,7 @@ const struct test_case tests_counters[] = {
     TEST(test_get_exchange_stalls),
     TEST(test_nic_stalls_never_go_back),
     TEST(test_nic_req_stall_readings),
+    TEST(test_nic_req_stall_orb),
     TEST(test_table1_fallacy),
     TEST(test_names),
     TEST(test_logical_links),

@@ -146,8 +146,9 @@ static const struct cfg_key net_keys[] = {
                "what a NIC's request-stall counter (REQ_STALLED) counts: "
                "credits, cycles a ready request or the response ahead of "
                "it finds no credits, or path, every cycle a ready request "
-               "is not forwarded, the response ahead of it included "
-               "(credits)"),
+               "is not forwarded, the response ahead of it included, or "
+               "orb, credits and the cycles a request waits for a free "
+               "outstanding-request entry (an ablation) (credits)"),
     NET_U32("max_payload", max_payload, 1, 65535,
             "data bytes per packet (Aries, dragonfly, torus 64; Slingshot "
             "4096)"),

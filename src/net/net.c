@@ -84,7 +84,8 @@ int net_nic_arb_find(const char *name)
     return name_index(net_nic_arb_names, name);
 }
 
-const char *const net_nic_stall_names[] = { "credits", "path", NULL };
+const char *const net_nic_stall_names[] = { "credits", "path", "orb",
+                                            NULL };
 
 int net_nic_stall_find(const char *name)
 {
@@ -1749,6 +1750,10 @@ static void nic_try(struct net *n, uint32_t nic)
         c->outstanding++;
         c->req_turn = false;
         nic_inject(n, nic, id, port);
+        if (c->outstanding >= n->p.max_outstanding &&
+            c->req_head != NET_NONE &&
+            n->p.nic_req_stall == NET_NIC_STALL_ORB) /* the ORB is full */
+            nic_blocked(n, nic, PKT_REQ, true);
         if (n->cc_on)
             n->p.cc->sent(n->cc_st, &n->pkt[id], now);
     }
@@ -1827,6 +1832,8 @@ static void on_eject(struct sim *s, const struct event *e, void *ctx)
     struct message *m = &n->msg[mid];
     struct net_nic *c = &n->nic[nic];
     c->outstanding--;
+    if (n->p.nic_req_stall == NET_NIC_STALL_ORB) /* an ORB entry frees */
+        nic_blocked(n, nic, PKT_REQ, false);
     if (n->cc_on) {
         cc_ticks(n, s->now);
         n->p.cc->acked(n->cc_st, p, s->now);

@@ -172,10 +172,18 @@ int net_nic_arb_find(const char *name);
  *           response that goes ahead of it, and a port still busy with
  *           the last packet (a hardware stall counter's valid-and-not-
  *           ready reading at the ORB's output, which cannot tell why its
- *           downstream does not take the flit) */
+ *           downstream does not take the flit)
+ *  orb      credits, and also the cycles a request waits for a free
+ *           entry of the outstanding-request buffer (the ORB full at
+ *           max_outstanding). An ablation, not the hardware's reading:
+ *           Aries counts those waits in a counter of their own
+ *           (AR_NIC_ORB_PRF_REQ_PKTID_STALL_DURATION); it answers what
+ *           SC'19's rule would do on GET streams if REQ_STALLED held
+ *           them (docs/controllers.md) */
 enum net_nic_stall {
     NET_NIC_STALL_CREDITS,
     NET_NIC_STALL_PATH,
+    NET_NIC_STALL_ORB,
 };
 extern const char *const net_nic_stall_names[];
 int net_nic_stall_find(const char *name);
