@@ -556,6 +556,7 @@ static double orb_stall(enum net_nic_stall how, uint32_t max_out,
                         double *share)
 {
     struct h h;
+    *share = 0;
     if (setup(&h, "xc-12cab", NULL, true) != 0)
         return -1;
     h.n.p.nic_req_stall = (uint8_t)how;
@@ -568,7 +569,7 @@ static double orb_stall(enum net_nic_stall how, uint32_t max_out,
 
 static void test_nic_req_stall_orb(void)
 {
-    double s_cr, s_orb, s_full;
+    double s_cr = 0, s_orb = 0, s_full = 0;
     double credits = orb_stall(NET_NIC_STALL_CREDITS, 4, &s_cr);
     double orb = orb_stall(NET_NIC_STALL_ORB, 4, &s_orb);
     double full = orb_stall(NET_NIC_STALL_ORB, 1024, &s_full);
