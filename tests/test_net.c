@@ -68,9 +68,10 @@ static void delivered_hook(void *ctx, const struct packet *p, simtime now)
     }
 }
 
-static int setup_topo(struct h *h, const char *system,
-                      const struct dragonfly_params *dp,
-                      const char *routing, enum evq_impl impl, uint64_t seed)
+/* h's topology (a named system, or the dragonfly dp) and its simulator;
+ * the network is set up by setup_net. 0 or -1. */
+static int setup_base(struct h *h, const char *system,
+                      const struct dragonfly_params *dp, enum evq_impl impl)
 {
     memset(h, 0, sizeof *h);
     diag_init(&h->d);
@@ -87,7 +88,24 @@ static int setup_topo(struct h *h, const char *system,
     }
     if (rc != 0)
         return -1;
-    if (sim_init(&h->s, impl, net_entities(&h->t)) != 0)
+    return sim_init(&h->s, impl, net_entities(&h->t)) != 0 ? -1 : 0;
+}
+
+/* h's network with parameters np, its hooks tracing and hashing. */
+static int setup_net(struct h *h, const struct net_params *np, uint64_t seed)
+{
+    if (net_init(&h->n, &h->t, np, &h->s, seed, &h->d) != 0)
+        return -1;
+    h->n.hooks = (struct net_hooks){ .ctx = h, .hop = hop_hook,
+                                     .delivered = delivered_hook };
+    return 0;
+}
+
+static int setup_topo(struct h *h, const char *system,
+                      const struct dragonfly_params *dp,
+                      const char *routing, enum evq_impl impl, uint64_t seed)
+{
+    if (setup_base(h, system, dp, impl) != 0)
         return -1;
     struct net_params np;
     net_params_defaults(&np, &h->t);
@@ -97,11 +115,7 @@ static int setup_topo(struct h *h, const char *system,
         if (!np.routing)
             return -1;
     }
-    if (net_init(&h->n, &h->t, &np, &h->s, seed, &h->d) != 0)
-        return -1;
-    h->n.hooks = (struct net_hooks){ .ctx = h, .hop = hop_hook,
-                                     .delivered = delivered_hook };
-    return 0;
+    return setup_net(h, &np, seed);
 }
 
 static void teardown(struct h *h)
@@ -422,46 +436,26 @@ static void test_nic_arbitration(void)
 }
 
 /* Every delivery's time and packet, folded into *(uint64_t *)ctx. */
-static void hash_delivery(void *ctx, const struct packet *p, simtime now)
-{
-    uint64_t *hash = ctx;
-    *hash = (*hash ^ (now + 31u * p->src_nic + 7919u * p->dst_nic +
-                      p->cls)) * 0x100000001b3ULL;
-}
-
 /* Long streams on an Aries whose buffers hold `buf` flits per VC: NIC 0
  * PUTs 2 MiB to NIC 8 while NIC 3 PUTs 1 MiB to it and NIC 8 GETs 1 MiB
  * from NIC 0. Returns the hash of the deliveries, 0 if it did not
  * drain. */
 static uint64_t stream_run(uint32_t buf)
 {
-    struct topo t;
-    struct sim s;
-    struct net n;
-    struct diag d;
-    diag_init(&d);
-    uint64_t hash = 0;
-    if (topo_build_system(&t, "crystal", &d) != 0)
+    struct h h;
+    if (setup_base(&h, "crystal", NULL, EVQ_DEFAULT) != 0)
         return 0;
-    if (sim_init(&s, EVQ_DEFAULT, net_entities(&t)) == 0) {
-        struct net_params np;
-        net_params_defaults(&np, &t);
-        np.buf_local = np.buf_global = np.buf_endpoint = buf;
-        if (net_init(&n, &t, &np, &s, 1, &d) == 0) {
-            uint64_t h = 0xcbf29ce484222325ULL;
-            n.hooks = (struct net_hooks){ .ctx = &h,
-                                          .delivered = hash_delivery };
-            net_send(&n, 0, 8, NET_PUT, 2u << 20, 0, 0);
-            net_send(&n, 3, 8, NET_PUT, 1u << 20, 0, 0);
-            net_send(&n, 8, 0, NET_GET, 1u << 20, 0, 0);
-            sim_run(&s, SIMTIME_MAX);
-            if (net_check_drained(&n, &d) == 0)
-                hash = h;
-            net_free(&n);
-        }
-        sim_free(&s);
-    }
-    topo_free(&t);
+    struct net_params np;
+    net_params_defaults(&np, &h.t);
+    np.buf_local = np.buf_global = np.buf_endpoint = buf;
+    if (setup_net(&h, &np, 1) != 0)
+        return 0;
+    net_send(&h.n, 0, 8, NET_PUT, 2u << 20, 0, 0);
+    net_send(&h.n, 3, 8, NET_PUT, 1u << 20, 0, 0);
+    net_send(&h.n, 8, 0, NET_GET, 1u << 20, 0, 0);
+    sim_run(&h.s, SIMTIME_MAX);
+    uint64_t hash = net_check_drained(&h.n, &h.d) == 0 ? h.hash : 0;
+    teardown(&h);
     return hash;
 }
 

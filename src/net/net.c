@@ -561,13 +561,20 @@ static inline uint32_t cr_first(const struct net *n)
     return CR_LINE - n->cr_cw % CR_LINE;
 }
 
-/* Words of a port's credit block with V VCs: the credits (16 bits each,
- * rounded up to a word) and the slots, in whole lines (8 VCs: 2 + 32
- * words, 5 lines; the fifth is touched only by a queue of more than 30
- * returns). */
+/* Words of a port's credit block before its slots with V VCs: the
+ * credits, 16 bits each, rounded up to a word. */
+static inline uint32_t cr_credit_words(uint32_t V)
+{
+    return (V + 3) / 4;
+}
+
+/* Words of a port's credit block with V VCs: the credits and the slots,
+ * in whole lines (8 VCs: 2 + 32 words, 5 lines; the fifth is touched only
+ * by a queue of more than 30 returns). */
 static inline uint32_t cr_block_words(uint32_t V)
 {
-    return ((V + 3) / 4 + NET_CR_DEPTH + CR_LINE - 1) / CR_LINE * CR_LINE;
+    return (cr_credit_words(V) + NET_CR_DEPTH + CR_LINE - 1) / CR_LINE *
+           CR_LINE;
 }
 
 /* Whether VC vc of output `port`, a port to a router, has room for
@@ -2153,7 +2160,7 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
     n->ivc = zmem_lines(PV * n->ivc_size, 1);
     if (!n->ivc)
         goto oom;
-    n->cr_cw = (n->V + 3) / 4;
+    n->cr_cw = cr_credit_words(n->V);
     n->cr_stride = cr_block_words(n->V);
     ALLOC_LINES(n->cr_queue, P * n->cr_stride);
     ALLOC_LINES(n->cr_due, P);
