@@ -602,13 +602,12 @@ static int cal_push(struct evq *q, const struct event *e)
     return 0;
 }
 
-static bool cal_pop(struct evq *q, struct event *out)
+/* Remove the calendar's first event, `first` (cal_first, settled), into
+ * *out. */
+static void cal_take(struct evq *q, const struct event *first,
+                     struct event *out)
 {
-    if (q->n == 0)
-        return false;
     struct evq_cal *c = q->cal;
-    cal_settle(c);
-    const struct event *first = cal_first(c);
     if (first == c->over.ev)
         flat_pop(&c->over, out);
     else if (first == c->front.ev)
@@ -616,6 +615,14 @@ static bool cal_pop(struct evq *q, struct event *out)
     else
         *out = c->run.ev[c->pos++];
     q->n--;
+}
+
+static bool cal_pop(struct evq *q, struct event *out)
+{
+    if (q->n == 0)
+        return false;
+    cal_settle(q->cal);
+    cal_take(q, cal_first(q->cal), out);
     return true;
 }
 
@@ -748,6 +755,24 @@ bool evq_pop(struct evq *q, struct event *out)
         return cal_pop(q, out);
     }
     return false;
+}
+
+bool evq_pop_until(struct evq *q, simtime until, struct event *out)
+{
+    if (q->impl == EVQ_CALENDAR) { /* settles and finds the first once */
+        if (q->n == 0)
+            return false;
+        cal_settle(q->cal);
+        const struct event *first = cal_first(q->cal);
+        if (first->time > until)
+            return false;
+        cal_take(q, first, out);
+        return true;
+    }
+    const struct event *first = evq_peek(q);
+    if (!first || first->time > until)
+        return false;
+    return evq_pop(q, out);
 }
 
 const struct event *evq_peek(const struct evq *q)

@@ -161,6 +161,12 @@ int evq_push(struct evq *q, const struct event *e);
  * leaving *out untouched, if the queue is empty. */
 bool evq_pop(struct evq *q, struct event *out);
 
+/* evq_pop if the first event's time is `until` or earlier: returns false,
+ * leaving the queue and *out untouched, if it is later or the queue is
+ * empty. (sim_run's loop: one look at the queue's first event instead of
+ * evq_peek's and evq_pop's two.) */
+bool evq_pop_until(struct evq *q, simtime until, struct event *out);
+
 /* The first event in (time, key) order, or NULL if the queue is empty. The
  * pointer is valid until the next push or pop. */
 const struct event *evq_peek(const struct evq *q);

@@ -100,11 +100,9 @@ uint64_t sim_run(struct sim *s, simtime until)
     while (!s->stop) {
         if ((done & (SIM_INTERRUPT_EVENTS - 1)) == 0 && sim_interrupt)
             break;
-        const struct event *next = evq_peek(&s->q);
-        if (!next || next->time > until)
-            break;
         struct event e;
-        evq_pop(&s->q, &e);
+        if (!evq_pop_until(&s->q, until, &e))
+            break;
         assert(e.time >= s->now);
         sim_handler h = s->handlers[e.type]; /* type < SIM_MAX_TYPES */
         if (!h) {
