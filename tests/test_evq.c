@@ -591,7 +591,8 @@ static void test_evq_calendar_geometry(void)
 static void test_evq_sorted_and_growth(void)
 {
     /* From a capacity of 1, push 50k events and pop them: growth keeps
-     * every event, and the order matches qsort. */
+     * every event, the order matches qsort, and the calendar's prefetch
+     * hints are events to come. */
     enum { N = 50000 };
     struct event *ev = make_events(N, 1000000000, 5);
     struct event *ref = malloc(N * sizeof *ref);
@@ -605,12 +606,24 @@ static void test_evq_sorted_and_growth(void)
             for (size_t i = 0; i < N; i++)
                 CHECK(evq_push(&q, &ev[i]) == 0);
             CHECK_EQ_U(evq_size(&q), N);
-            int bad = 0;
+            int bad = 0, hinted = 0;
             struct event e;
-            for (size_t i = 0; i < N; i++)
+            for (size_t i = 0; i < N; i++) {
+                /* the prefetch hints, up to 4: events still to come, in
+                 * the order they will come (a subsequence of ref's) */
+                size_t na, p = i;
+                const struct event *a = evq_ahead(&q, &na);
+                for (size_t j = 0; j < na && j < 4; j++, p++, hinted++) {
+                    while (p < N && !same_event(&a[j], &ref[p]))
+                        p++;
+                    bad += p == N;
+                }
                 if (!evq_pop(&q, &e) || !same_event(&e, &ref[i]))
                     bad++;
+            }
             CHECK_EQ_U(bad, 0);
+            /* only the calendar gives hints, and it gives them */
+            CHECK((impls[m] == EVQ_CALENDAR) == (hinted > 0));
             evq_free(&q);
             /* A freed queue can be initialised and used again. */
             CHECK(evq_init(&q, impls[m], 0) == 0);

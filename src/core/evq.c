@@ -626,12 +626,15 @@ static bool cal_pop(struct evq *q, struct event *out)
     return true;
 }
 
-const struct event *evq_hint(const struct evq *q, size_t ahead)
+const struct event *evq_ahead(const struct evq *q, size_t *n)
 {
-    if (q->impl != EVQ_CALENDAR)
-        return NULL;
     const struct evq_cal *c = q->cal;
-    return c->pos + ahead < c->run.n ? &c->run.ev[c->pos + ahead] : NULL;
+    if (q->impl != EVQ_CALENDAR || c->pos >= c->run.n) {
+        *n = 0;
+        return NULL;
+    }
+    *n = c->run.n - c->pos;
+    return &c->run.ev[c->pos];
 }
 
 static void cal_free(struct evq_cal *c)

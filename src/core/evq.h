@@ -171,10 +171,12 @@ bool evq_pop_until(struct evq *q, simtime until, struct event *out);
  * pointer is valid until the next push or pop. */
 const struct event *evq_peek(const struct evq *q);
 
-/* A hint for prefetching: an event that is likely to be among the next
- * few popped (the calendar's sorted run, `ahead` places past the first),
- * or NULL. Never changes the queue; a push may still come before it. */
-const struct event *evq_hint(const struct evq *q, size_t ahead);
+/* Hints for prefetching: *n events in pop order that are likely to be
+ * among the next popped (the calendar's sorted run from the one it pops
+ * next from it), or NULL with *n 0 (the other queues, or an empty run).
+ * Never changes the queue; a push may still come before them, and an
+ * event of the calendar's two heaps before the first. */
+const struct event *evq_ahead(const struct evq *q, size_t *n);
 
 /* Number of events queued. */
 static inline size_t evq_size(const struct evq *q) { return q->n; }

@@ -115,12 +115,14 @@ uint64_t sim_run(struct sim *s, simtime until)
         s->now = e.time;
         s->events++;
         done++;
-        const struct event *ahead = evq_hint(&s->q, SIM_PREFETCH_FAR);
-        if (ahead && s->prefetch[ahead->type])
-            s->prefetch[ahead->type](ahead, s->ctx[ahead->type], false);
-        ahead = evq_hint(&s->q, SIM_PREFETCH_NEAR);
-        if (ahead && s->prefetch[ahead->type])
-            s->prefetch[ahead->type](ahead, s->ctx[ahead->type], true);
+        size_t na;
+        const struct event *ahead = evq_ahead(&s->q, &na), *a;
+        if (na > SIM_PREFETCH_FAR &&
+            s->prefetch[(a = &ahead[SIM_PREFETCH_FAR])->type])
+            s->prefetch[a->type](a, s->ctx[a->type], false);
+        if (na > SIM_PREFETCH_NEAR &&
+            s->prefetch[(a = &ahead[SIM_PREFETCH_NEAR])->type])
+            s->prefetch[a->type](a, s->ctx[a->type], true);
         h(s, &e, s->ctx[e.type]);
     }
     return done;
