@@ -268,6 +268,32 @@ static void radix_pass(const struct event *src, struct event *dst, size_t n,
         dst[at[(src[i].time >> shift) & m]++] = src[i];
 }
 
+/* Two stable counting passes, a to tmp by the `w1` bits of time from bit
+ * `shift` up, then back to a by the next `w2` (each <= RADIX_PASS): both
+ * digits counted in one read of a. */
+static void radix_two(struct event *a, struct event *tmp, size_t n,
+                      unsigned shift, unsigned w1, unsigned w2)
+{
+    size_t lo[1u << RADIX_PASS] = { 0 }, hi[1u << RADIX_PASS] = { 0 };
+    uint64_t m1 = (UINT64_C(1) << w1) - 1, m2 = (UINT64_C(1) << w2) - 1;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t t = a[i].time >> shift;
+        lo[t & m1]++;
+        hi[(t >> w1) & m2]++;
+    }
+    for (size_t d = 0, s1 = 0, s2 = 0; d <= (m1 > m2 ? m1 : m2); d++) {
+        size_t c1 = lo[d], c2 = hi[d];
+        lo[d] = s1;
+        hi[d] = s2;
+        s1 += c1;
+        s2 += c2;
+    }
+    for (size_t i = 0; i < n; i++)
+        tmp[lo[(a[i].time >> shift) & m1]++] = a[i];
+    for (size_t i = 0; i < n; i++)
+        a[hi[(tmp[i].time >> (shift + w1)) & m2]++] = tmp[i];
+}
+
 /* Sort the n events of one bucket of 2^wbits ps, in a, by (time, key); tmp
  * has room for n. Returns a or tmp, whichever holds the result. Counting
  * passes (LSD radix) order them by the top RADIX_BITS bits of their time
@@ -285,8 +311,7 @@ static struct event *bucket_sort(struct event *a, struct event *tmp,
     unsigned bits = wbits < RADIX_BITS ? wbits : RADIX_BITS;
     unsigned shift = wbits - bits; /* the lowest bit sorted by counting */
     if (bits > RADIX_PASS) {
-        radix_pass(a, tmp, n, shift, bits / 2);
-        radix_pass(tmp, a, n, shift + bits / 2, bits - bits / 2);
+        radix_two(a, tmp, n, shift, bits / 2, bits - bits / 2);
     } else if (bits > 0) {
         radix_pass(a, tmp, n, shift, bits);
         struct event *t = a;
@@ -299,7 +324,7 @@ static struct event *bucket_sort(struct event *a, struct event *tmp,
             j++;
         if (j - i > SORT_SMALL)
             heap_sort(a + i, tmp, j - i);
-        else
+        else if (j - i > 1)
             insertion_sort(a + i, j - i);
         i = j;
     }
@@ -394,7 +419,9 @@ static int ring_push(struct evq_cal *c, uint64_t s, const struct event *e)
 {
     struct cal_bucket *b = &c->ring[s];
     uint32_t fill = b->n % CHUNK;
-    if (b->n == UINT32_MAX || sort_reserve(c, (size_t)b->n + 1) != 0 ||
+    if (b->n == UINT32_MAX ||
+        ((b->n >= c->run.cap || b->n >= c->spare.cap) &&
+         sort_reserve(c, (size_t)b->n + 1) != 0) ||
         (fill == 0 && pool_reserve(c, 1) != 0))
         return -1;
     if (fill == 0) { /* the head chunk is full, or there is none */
@@ -580,7 +607,30 @@ static const struct event *cal_first(const struct evq_cal *c)
     return e;
 }
 
-static int cal_push(struct evq *q, const struct event *e)
+/* cal_push's common case, inline in evq_push: e goes to a later bucket
+ * of the window whose head chunk has room, and the bucket fits run and
+ * spare. Returns false, having done nothing, otherwise. (Kept apart so
+ * that the general case's code does not weigh on it: 1.7 % of a run's
+ * instructions, cachegrind.) */
+static inline bool cal_push_fast(struct evq *q, const struct event *e)
+{
+    struct evq_cal *c = q->cal;
+    uint64_t b = e->time >> c->wbits, d = b - c->cur;
+    if (q->n == 0 || d - 1 >= c->mask)
+        return false;
+    struct cal_bucket *k = &c->ring[b & c->mask];
+    uint32_t fill = k->n % CHUNK;
+    if (fill == 0 || k->n == UINT32_MAX || k->n >= c->run.cap ||
+        k->n >= c->spare.cap)
+        return false;
+    c->chunks[(size_t)k->head * CHUNK + fill] = *e;
+    k->n++;
+    q->n++;
+    return true;
+}
+
+static __attribute__((noinline)) int cal_push(struct evq *q,
+                                               const struct event *e)
 {
     struct evq_cal *c = q->cal;
     uint64_t b = e->time >> c->wbits;
@@ -738,7 +788,7 @@ int evq_push(struct evq *q, const struct event *e)
     case EVQ_PAIRING:
         return evq_pairing_push(q, e);
     case EVQ_CALENDAR:
-        return cal_push(q, e);
+        return cal_push_fast(q, e) ? 0 : cal_push(q, e);
     }
     return -1;
 }
@@ -763,6 +813,19 @@ bool evq_pop(struct evq *q, struct event *out)
 bool evq_pop_until(struct evq *q, simtime until, struct event *out)
 {
     if (q->impl == EVQ_CALENDAR) { /* settles and finds the first once */
+        struct evq_cal *c = q->cal;
+        if (c->pos < c->run.n) { /* settled: the common case, inline */
+            const struct event *e = &c->run.ev[c->pos];
+            if ((!c->front.n || !evq_before(&c->front.ev[0], e)) &&
+                (!c->over.n || !evq_before(&c->over.ev[0], e))) {
+                if (e->time > until)
+                    return false;
+                *out = *e;
+                c->pos++;
+                q->n--;
+                return true;
+            }
+        }
         if (q->n == 0)
             return false;
         cal_settle(q->cal);
