@@ -871,12 +871,40 @@ enum {
  * Slingshot); far, the occupancy of the next router's input buffer as
  * that router published it (stale by the publication period and the
  * link's latency). */
-uint32_t net_port_load_local(struct net *n, uint32_t port, simtime now);
+static inline uint32_t net_port_load_local(struct net *n, uint32_t port,
+                                           simtime now);
 uint32_t net_port_load_far(const struct net *n, uint32_t port, simtime now);
 
+/* Credits in use on o beyond the link's own (ports to routers; an
+ * endpoint port's `own` field is not one). */
+static inline uint32_t net_out_excess(const struct net_out *o)
+{
+    return o->peer != TOPO_NONE && o->used > o->own ? o->used - o->own : 0;
+}
+
+/* Apply the credit returns of output `port` due by now (net.c; for
+ * net.cr_due[port] <= now, see net_port_excess). */
+void net_credit_apply(struct net *n, uint32_t port, simtime now);
+
 /* Credits in use on output `port` beyond the link's own (net_out.own):
- * the flits its far end holds, as far as the credits tell, at time now. */
-uint32_t net_port_excess(struct net *n, uint32_t port, simtime now);
+ * the flits its far end holds, as far as the credits tell, at time now.
+ * Inline, as net_port_load_local: a routing decision reads several ports,
+ * and most find no credit due (net.cr_due). */
+static inline uint32_t net_port_excess(struct net *n, uint32_t port,
+                                       simtime now)
+{
+    if (n->cr_due[port] <= now)
+        net_credit_apply(n, port, now);
+    return net_out_excess(&n->out[port]);
+}
+
+static inline uint32_t net_port_load_local(struct net *n, uint32_t port,
+                                           simtime now)
+{
+    if (n->cr_due[port] <= now)
+        net_credit_apply(n, port, now);
+    return n->out[port].qflits + n->out[port].used;
+}
 
 /* The load global port `gport` publishes (flits waiting for it plus its
  * credits in use beyond the link's own, at the start of the newest

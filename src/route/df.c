@@ -9,17 +9,28 @@ static inline const struct routing *mode_of(const struct net *n,
     return n->modes[p->mode];
 }
 
-/* One of the parallel ports of router r's next-hop entry e. */
-static uint32_t pick_parallel(struct net *n, uint32_t r,
-                              const struct packet *p, size_t e, simtime now)
+/* One of the parallel ports of router r's next-hop entry e, the routing
+ * mode picking. */
+static __attribute__((noinline)) uint32_t
+pick_among(struct net *n, uint32_t r, const struct packet *p, size_t e,
+           uint32_t count, simtime now)
 {
-    uint32_t count = n->nh_count[e];
-    if (count == 1)
-        return net_nh_port(n, r, e, 0);
     uint32_t ports[UINT8_MAX]; /* nh_count is a byte */
     for (uint32_t i = 0; i < count; i++)
         ports[i] = net_nh_port(n, r, e, i);
     return mode_of(n, p)->pick(n, r, p, ports, count, now);
+}
+
+/* The same, a single port (the common case) inline: pick_among's array
+ * and frame are paid only among parallel ports (cachegrind). */
+static inline uint32_t pick_parallel(struct net *n, uint32_t r,
+                                     const struct packet *p, size_t e,
+                                     simtime now)
+{
+    uint32_t count = n->nh_count[e];
+    if (count == 1)
+        return net_nh_port(n, r, e, 0);
+    return pick_among(n, r, p, e, count, now);
 }
 
 uint32_t df_toward_local(struct net *n, uint32_t r, const struct packet *p,
