@@ -810,9 +810,25 @@ bool evq_pop(struct evq *q, struct event *out)
     return false;
 }
 
+/* evq_pop_until for the calendar, past its common case: settles and
+ * finds the first event once. */
+static __attribute__((noinline)) bool cal_pop_until(struct evq *q,
+                                                    simtime until,
+                                                    struct event *out)
+{
+    if (q->n == 0)
+        return false;
+    cal_settle(q->cal);
+    const struct event *first = cal_first(q->cal);
+    if (first->time > until)
+        return false;
+    cal_take(q, first, out);
+    return true;
+}
+
 bool evq_pop_until(struct evq *q, simtime until, struct event *out)
 {
-    if (q->impl == EVQ_CALENDAR) { /* settles and finds the first once */
+    if (q->impl == EVQ_CALENDAR) {
         struct evq_cal *c = q->cal;
         if (c->pos < c->run.n) { /* settled: the common case, inline */
             const struct event *e = &c->run.ev[c->pos];
@@ -826,14 +842,7 @@ bool evq_pop_until(struct evq *q, simtime until, struct event *out)
                 return true;
             }
         }
-        if (q->n == 0)
-            return false;
-        cal_settle(q->cal);
-        const struct event *first = cal_first(q->cal);
-        if (first->time > until)
-            return false;
-        cal_take(q, first, out);
-        return true;
+        return cal_pop_until(q, until, out);
     }
     const struct event *first = evq_peek(q);
     if (!first || first->time > until)

@@ -56,7 +56,7 @@ static uint32_t occupancy_load(struct net *n, uint32_t port, simtime now)
 }
 
 /* Near-end plus far-end level of output `port` (aries_load "credit"). */
-static uint32_t port_level(struct net *n, uint32_t port, simtime now)
+static inline uint32_t port_level(struct net *n, uint32_t port, simtime now)
 {
     uint32_t far = net_port_excess(n, port, now);
     return sat(n, n->out[port].qflits / n->p.load_quantum +
