@@ -1358,6 +1358,17 @@ static void pf_port(const struct event *e, void *ctx, bool near)
         __builtin_prefetch(net_port_credits(n, port));
         if (n->ct.out) /* the output's counts, which a grant adds to */
             __builtin_prefetch(&n->ct.out[port]);
+        if (n->colbuf_occ) { /* tiled: its column buffers' occupancies,
+                                which the grant lowers (cb_leave): the
+                                lines of rows x V entries, 3 on an Aries
+                                (make run: -11 %, docs/performance.md) */
+            const uint32_t *a = &n->colbuf_occ[net_colbuf_index(n, port,
+                                                                0, 0)];
+            uintptr_t l = (uintptr_t)a & ~(uintptr_t)63,
+                      z = (uintptr_t)(a + (size_t)n->rows * n->V - 1);
+            for (; l <= z; l += 64)
+                __builtin_prefetch((const void *)l);
+        }
         return;
     }
     /* the packet out_grant looks at first */
