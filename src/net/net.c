@@ -476,7 +476,6 @@ uint32_t net_port_load_far(const struct net *n, uint32_t port, simtime now)
     return pub_read(n, dp, now, o->latency);
 }
 
-
 /* Publishing global port `port` changed its load at time t. */
 static inline void gpub_update(struct net *n, uint32_t port, simtime t)
 {
@@ -490,15 +489,14 @@ void net_port_publish(struct net *n, uint32_t gport, simtime now)
     gpub_update(n, gport, now);
 }
 
-static inline void credit_sync(struct net *n, uint32_t port, simtime now);
 
 uint32_t net_port_published(struct net *n, uint32_t gport, simtime now,
                             simtime delay)
 {
     const struct net_out *o = &n->out[gport];
     /* the credits back by now lower the load whether or not its own router
-     * has looked at the port since (credit_sync, below: applied lazily) */
-    credit_sync(n, gport, now);
+     * has looked at the port since (net_credit_sync: applied lazily) */
+    net_credit_sync(n, gport, now);
     if (!o->publish)
         return o->qflits + net_out_excess(o);
     return pub_read(n, gport, now, delay);
@@ -625,9 +623,10 @@ static inline void cr_add(const struct net *n, uint32_t port, uint32_t vc,
         w->credits += (int32_t)flits;
 }
 
-/* credit_sync's work, when a return is due (net.h): apart, so that the
- * common look that finds none does not pay for its registers (cachegrind:
- * the prologue and epilogue were half of credit_sync's instructions). */
+/* net_credit_sync's work, when a return is due (net.h): apart, so that
+ * the common look that finds none does not pay for its registers
+ * (cachegrind: the prologue and epilogue were half of the instructions of
+ * credit_sync, as it was called). */
 __attribute__((noinline)) void net_credit_apply(struct net *n, uint32_t port,
                                                 simtime now)
 {
@@ -657,12 +656,6 @@ __attribute__((noinline)) void net_credit_apply(struct net *n, uint32_t port,
     o->cr_head = cnt ? h : 0;
     o->cr_n = cnt;
     n->cr_due[port] = cnt ? CR_TIME(q[h]) : SIMTIME_MAX;
-}
-
-static inline void credit_sync(struct net *n, uint32_t port, simtime now)
-{
-    if (n->cr_due[port] <= now)
-        net_credit_apply(n, port, now);
 }
 
 
@@ -843,7 +836,7 @@ static void queue_add(struct net *n, uint32_t out, uint32_t flits,
 {
     struct net_out *o = &n->out[out];
     if (o->peer != TOPO_NONE && o->publish) {
-        credit_sync(n, out, now);
+        net_credit_sync(n, out, now);
         o->qflits += flits;
         gpub_update(n, out, now);
     } else {
@@ -1244,7 +1237,7 @@ static void out_grant_free(struct net *n, uint32_t port)
 {
     simtime now = n->s->now;
     struct net_out *o = &n->out[port];
-    credit_sync(n, port, now);
+    net_credit_sync(n, port, now);
     uint32_t V = n->V, rr = o->rr, m = o->vcs_waiting;
     if (n->n_tcs > 1)
         m = tc_pick(n, port, o, m);
@@ -1449,7 +1442,7 @@ static uint32_t nic_port(struct net *n, uint32_t nic, uint32_t vc,
     for (uint32_t k = 0; k < tn->n_ports; k++) {
         uint32_t port = tn->first_port + k;
         const struct net_out *o = &n->out[port];
-        credit_sync(n, port, now);
+        net_credit_sync(n, port, now);
         if (!inj_room(n, port, vc, flits)) {
             if (o->cr_n) {
                 simtime at = n->cr_due[port];
@@ -2528,7 +2521,7 @@ int net_check_drained(struct net *n, struct diag *d)
 {
     int bad = 0;
     for (uint32_t i = 0; i < n->n_ports; i++)
-        credit_sync(n, i, SIMTIME_MAX);
+        net_credit_sync(n, i, SIMTIME_MAX);
 #define FAIL(...)                                                          \
     do {                                                                   \
         if (bad++ < 10)                                                    \

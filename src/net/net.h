@@ -708,7 +708,7 @@ static inline struct net_ovc *net_ovc_at(const struct net *n, uint32_t port,
 
 /* Credits of output `port`'s VCs, [vc], 16 bits each, that its credit
  * block holds, in the line with the first slots of its credit queue,
- * which applying a return reads (net.c, credit_sync). On an endpoint
+ * which applying a return reads (net.c, net_credit_apply). On an endpoint
  * port the injecting NICs' credits for the port's input VC, what
  * nic_port reads after applying the returns (all of them unless a
  * buffer holds more than 65,535 flits: the rest in net_ovc.inj_credits).
@@ -883,26 +883,32 @@ static inline uint32_t net_out_excess(const struct net_out *o)
 }
 
 /* Apply the credit returns of output `port` due by now (net.c; for
- * net.cr_due[port] <= now, see net_port_excess). */
+ * net.cr_due[port] <= now). */
 void net_credit_apply(struct net *n, uint32_t port, simtime now);
 
-/* Credits in use on output `port` beyond the link's own (net_out.own):
- * the flits its far end holds, as far as the credits tell, at time now.
- * Inline, as net_port_load_local: a routing decision reads several ports,
- * and most find no credit due (net.cr_due). */
-static inline uint32_t net_port_excess(struct net *n, uint32_t port,
-                                       simtime now)
+/* Output `port`'s credit returns due by now applied: inline, since most
+ * looks at a port find none due (net.cr_due), a routing decision's at
+ * several ports among them. */
+static inline void net_credit_sync(struct net *n, uint32_t port,
+                                   simtime now)
 {
     if (n->cr_due[port] <= now)
         net_credit_apply(n, port, now);
+}
+
+/* Credits in use on output `port` beyond the link's own (net_out.own):
+ * the flits its far end holds, as far as the credits tell, at time now. */
+static inline uint32_t net_port_excess(struct net *n, uint32_t port,
+                                       simtime now)
+{
+    net_credit_sync(n, port, now);
     return net_out_excess(&n->out[port]);
 }
 
 static inline uint32_t net_port_load_local(struct net *n, uint32_t port,
                                            simtime now)
 {
-    if (n->cr_due[port] <= now)
-        net_credit_apply(n, port, now);
+    net_credit_sync(n, port, now);
     return n->out[port].qflits + n->out[port].used;
 }
 
