@@ -404,6 +404,13 @@ static int pool_reserve(struct evq_cal *c, size_t need)
     return 0;
 }
 
+/* Whether run and spare, where a bucket is sorted, have room for one more
+ * than n events. */
+static inline bool sort_room(const struct evq_cal *c, size_t n)
+{
+    return n < c->run.cap && n < c->spare.cap;
+}
+
 /* Room for a bucket of `want` events in run and spare, where it will be
  * sorted: made at push time, so that evq_pop never allocates. */
 static int sort_reserve(struct evq_cal *c, size_t want)
@@ -420,8 +427,7 @@ static int ring_push(struct evq_cal *c, uint64_t s, const struct event *e)
     struct cal_bucket *b = &c->ring[s];
     uint32_t fill = b->n % CHUNK;
     if (b->n == UINT32_MAX ||
-        ((b->n >= c->run.cap || b->n >= c->spare.cap) &&
-         sort_reserve(c, (size_t)b->n + 1) != 0) ||
+        (!sort_room(c, b->n) && sort_reserve(c, (size_t)b->n + 1) != 0) ||
         (fill == 0 && pool_reserve(c, 1) != 0))
         return -1;
     if (fill == 0) { /* the head chunk is full, or there is none */
@@ -596,7 +602,7 @@ static void cal_settle(struct evq_cal *c)
 
 /* The queue's first event (the queue must not be empty and settled): the
  * earliest of the run's next event and the two heaps' tops. */
-static const struct event *cal_first(const struct evq_cal *c)
+static inline const struct event *cal_first(const struct evq_cal *c)
 {
     const struct event *e = c->pos < c->run.n ? &c->run.ev[c->pos] : NULL;
     if (c->front.n && (!e || evq_before(&c->front.ev[0], e)))
@@ -620,8 +626,7 @@ static inline bool cal_push_fast(struct evq *q, const struct event *e)
         return false;
     struct cal_bucket *k = &c->ring[b & c->mask];
     uint32_t fill = k->n % CHUNK;
-    if (fill == 0 || k->n == UINT32_MAX || k->n >= c->run.cap ||
-        k->n >= c->spare.cap)
+    if (fill == 0 || k->n == UINT32_MAX || !sort_room(c, k->n))
         return false;
     c->chunks[(size_t)k->head * CHUNK + fill] = *e;
     k->n++;
@@ -665,15 +670,6 @@ static void cal_take(struct evq *q, const struct event *first,
     else
         *out = c->run.ev[c->pos++];
     q->n--;
-}
-
-static bool cal_pop(struct evq *q, struct event *out)
-{
-    if (q->n == 0)
-        return false;
-    cal_settle(q->cal);
-    cal_take(q, cal_first(q->cal), out);
-    return true;
 }
 
 const struct event *evq_ahead(const struct evq *q, size_t *n)
@@ -793,25 +789,8 @@ int evq_push(struct evq *q, const struct event *e)
     return -1;
 }
 
-bool evq_pop(struct evq *q, struct event *out)
-{
-    switch (q->impl) {
-    case EVQ_HEAP4:
-        if (q->n == 0)
-            return false;
-        flat_pop(&q->heap, out);
-        q->n--;
-        return true;
-    case EVQ_PAIRING:
-        return evq_pairing_pop(q, out);
-    case EVQ_CALENDAR:
-        return cal_pop(q, out);
-    }
-    return false;
-}
-
-/* evq_pop_until for the calendar, past its common case: settles and
- * finds the first event once. */
+/* evq_pop_until for the calendar, past its common case (evq_pop: with
+ * SIMTIME_MAX): settles and finds the first event once. */
 static __attribute__((noinline)) bool cal_pop_until(struct evq *q,
                                                     simtime until,
                                                     struct event *out)
@@ -826,14 +805,30 @@ static __attribute__((noinline)) bool cal_pop_until(struct evq *q,
     return true;
 }
 
+bool evq_pop(struct evq *q, struct event *out)
+{
+    switch (q->impl) {
+    case EVQ_HEAP4:
+        if (q->n == 0)
+            return false;
+        flat_pop(&q->heap, out);
+        q->n--;
+        return true;
+    case EVQ_PAIRING:
+        return evq_pairing_pop(q, out);
+    case EVQ_CALENDAR:
+        return cal_pop_until(q, SIMTIME_MAX, out);
+    }
+    return false;
+}
+
 bool evq_pop_until(struct evq *q, simtime until, struct event *out)
 {
     if (q->impl == EVQ_CALENDAR) {
         struct evq_cal *c = q->cal;
         if (c->pos < c->run.n) { /* settled: the common case, inline */
-            const struct event *e = &c->run.ev[c->pos];
-            if ((!c->front.n || !evq_before(&c->front.ev[0], e)) &&
-                (!c->over.n || !evq_before(&c->over.ev[0], e))) {
+            const struct event *e = cal_first(c);
+            if (e == &c->run.ev[c->pos]) { /* the run's, not a heap's */
                 if (e->time > until)
                     return false;
                 *out = *e;
