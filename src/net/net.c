@@ -489,7 +489,6 @@ void net_port_publish(struct net *n, uint32_t gport, simtime now)
     gpub_update(n, gport, now);
 }
 
-
 uint32_t net_port_published(struct net *n, uint32_t gport, simtime now,
                             simtime delay)
 {
@@ -657,7 +656,6 @@ __attribute__((noinline)) void net_credit_apply(struct net *n, uint32_t port,
     o->cr_n = cnt;
     n->cr_due[port] = cnt ? CR_TIME(q[h]) : SIMTIME_MAX;
 }
-
 
 /* ---- helpers ------------------------------------------------------ */
 

@@ -866,15 +866,6 @@ enum {
     NET_PUB_GLOBAL, /* a global port's load (aries_load "credit") */
 };
 
-/* Load of output port `port` as adaptive routing sees it at time now:
- * local, the flits waiting for it plus the credits in use on it (UGAL-L,
- * Slingshot); far, the occupancy of the next router's input buffer as
- * that router published it (stale by the publication period and the
- * link's latency). */
-static inline uint32_t net_port_load_local(struct net *n, uint32_t port,
-                                           simtime now);
-uint32_t net_port_load_far(const struct net *n, uint32_t port, simtime now);
-
 /* Credits in use on o beyond the link's own (ports to routers; an
  * endpoint port's `own` field is not one). */
 static inline uint32_t net_out_excess(const struct net_out *o)
@@ -905,12 +896,18 @@ static inline uint32_t net_port_excess(struct net *n, uint32_t port,
     return net_out_excess(&n->out[port]);
 }
 
+/* Load of output port `port` as adaptive routing sees it at time now:
+ * local, the flits waiting for it plus the credits in use on it (UGAL-L,
+ * Slingshot); far, the occupancy of the next router's input buffer as
+ * that router published it (stale by the publication period and the
+ * link's latency). */
 static inline uint32_t net_port_load_local(struct net *n, uint32_t port,
                                            simtime now)
 {
     net_credit_sync(n, port, now);
     return n->out[port].qflits + n->out[port].used;
 }
+uint32_t net_port_load_far(const struct net *n, uint32_t port, simtime now);
 
 /* The load global port `gport` publishes (flits waiting for it plus its
  * credits in use beyond the link's own, at the start of the newest
