@@ -174,7 +174,7 @@ int main(int argc, char **argv)
         if (topo_build_system(&t, c->system, &d) != 0)
             return 1;
         struct net_params np;
-        net_params_defaults(&np, &t);
+        route_net_defaults(&np, &t);
         np.routing = (const struct routing *)registry_find(&routing_registry,
                                                            c->routing);
         struct traffic_params tp;

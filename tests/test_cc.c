@@ -85,7 +85,7 @@ static int ccx_setup(struct ccx *x, const struct cc_ops *cc,
     if (sim_init(&x->s, EVQ_HEAP4, net_entities(&x->t)) != 0)
         return -1;
     struct net_params np;
-    net_params_defaults(&np, &x->t);
+    route_net_defaults(&np, &x->t);
     CHECK(np.cc == &cc_slingshot); /* the family's default */
     np.cc = cc;
     if (window_min > 0)

@@ -1,4 +1,4 @@
-/* tests/test_config.c — experiment files read through schemas (exp/config).
+/* tests/test_config.c — experiment files read through schemas (core/config).
  *
  * Every test reads a small text through the schema below and asserts on the
  * exact diagnostics, line numbers included: a message that names the wrong
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "exp/config.h"
+#include "core/config.h"
 
 /* ---- the schema under test ----------------------------------------------- */
 

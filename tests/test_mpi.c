@@ -377,7 +377,7 @@ static void disjoint_run(const char *routing, bool with_b,
         mpi_h_teardown(&h);
         return;
     }
-    net_params_defaults(&np, &h.t);
+    route_net_defaults(&np, &h.t);
     np.routing = rt;
     np.counters = true;
     if (net_init(&h.n, &h.t, &np, &h.s, 1, &h.d) != 0) {

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "core/sim.h"
-#include "exp/config.h"
+#include "core/config.h"
 #include "exp/fingerprint.h"
 #include "exp/traffic.h"
 #include "mpi_util.h"
@@ -475,7 +475,7 @@ static void test_memory_estimate(void)
         CHECK_EQ_U(topo_build_system(&t, systems[i], &c.d), 0);
         for (int variant = 0; variant < 3; variant++) {
             struct net_params p;
-            net_params_defaults(&p, &t);
+            route_net_defaults(&p, &t);
             if (variant == 1) {
                 p.counters = true;
                 p.vcs = 4;

@@ -435,7 +435,7 @@ static void test_sections_valid(void)
     CHECK(experiment_build_topo(&e, &t, &c.d) == 0);
     struct net_params p, def;
     CHECK(experiment_net_params(&e, &t, &p, &c.d) == 0);
-    net_params_defaults(&def, &t);
+    route_net_defaults(&def, &t);
     CHECK(strcmp(p.routing->base.name, "minimal") == 0);
     CHECK_EQ_U(p.router_delay, 50500);
     CHECK_EQ_U(p.vcs, 4);
@@ -476,7 +476,7 @@ static void test_sections_valid(void)
         CHECK(!e.has_traffic);
         CHECK(experiment_build_topo(&e, &t, &c.d) == 0);
         CHECK(experiment_net_params(&e, &t, &p, &c.d) == 0);
-        net_params_defaults(&def, &t);
+        route_net_defaults(&def, &t);
         CHECK(memcmp(&p, &def, sizeof p) == 0);
         CHECK(p.routing == route_default(TOPO_TORUS));
         topo_free(&t);
@@ -654,7 +654,7 @@ static int run(const struct topo *t, const char *routing,
                enum evq_impl impl, struct traffic_result *r)
 {
     struct net_params np;
-    net_params_defaults(&np, t);
+    route_net_defaults(&np, t);
     if (routing)
         np.routing = (const struct routing *)registry_find(&routing_registry,
                                                            routing);
@@ -847,7 +847,7 @@ static void test_run_bad_parameters(void)
     if (build_df(&t, 2, 4, 2, 0) != 0)
         return;
     struct net_params np;
-    net_params_defaults(&np, &t);
+    route_net_defaults(&np, &t);
     struct traffic_params tp = quick(TRAFFIC_UNIFORM, 0.3);
     tp.size = 65;
     struct traffic_result r;

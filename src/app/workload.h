@@ -27,7 +27,7 @@
 #include <stdint.h>
 
 #include "core/registry.h"
-#include "exp/config.h"
+#include "core/config.h"
 #include "mpi/mpi.h"
 
 /* What an instance knows of the job it runs in. */

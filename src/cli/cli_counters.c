@@ -11,6 +11,7 @@
 #include "net/counters.h"
 #include "net/net.h"
 #include "topo/topo.h"
+#include "route/route.h"
 
 static void usage(FILE *out)
 {
@@ -115,7 +116,7 @@ int cli_counters(int argc, char **argv)
     struct sim s;
     struct net n;
     struct net_params p;
-    net_params_defaults(&p, &t);
+    route_net_defaults(&p, &t);
     p.counters = true;
     if (sim_init(&s, EVQ_DEFAULT, net_entities(&t)) != 0) {
         fprintf(stderr, "dfsim counters: out of memory\n");

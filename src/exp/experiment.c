@@ -661,7 +661,7 @@ static const struct {
 static void net_from_file(const struct experiment *e, const struct topo *t,
                           struct net_params *p)
 {
-    net_params_defaults(p, t);
+    route_net_defaults(p, t);
     config_setting_t *g = e->cfg ? cfg_section(e->cfg, "network") : NULL;
     const struct net_config *c = &e->net;
     if (HAS("routing"))

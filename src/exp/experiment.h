@@ -39,7 +39,7 @@
 #include <stdint.h>
 
 #include "core/diag.h"
-#include "exp/config.h"
+#include "core/config.h"
 #include "exp/impact.h"
 #include "exp/jobs.h"
 #include "exp/probe.h"

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "exp/config.h"
+#include "core/config.h"
 
 #define FINGERPRINT_FILE "experiment.settings"
 

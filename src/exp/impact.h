@@ -107,7 +107,7 @@
 
 #include "core/diag.h"
 #include "core/time.h"
-#include "exp/config.h"
+#include "core/config.h"
 #include "exp/jobs.h"
 #include "net/net.h"
 #include "topo/topo.h"

@@ -66,7 +66,7 @@
 #include "core/time.h"
 #include "ctl/ctl.h"
 #include "exp/alloc.h"
-#include "exp/config.h"
+#include "core/config.h"
 #include "exp/production.h"
 #include "mpi/mpi.h"
 #include "net/net.h"

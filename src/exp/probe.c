@@ -7,7 +7,7 @@
 
 #include "core/rng.h"
 #include "core/sim.h"
-#include "exp/config.h"
+#include "core/config.h"
 
 const struct cfg_key probe_keys[] = {
     { .name = "size", .type = CFG_INT,

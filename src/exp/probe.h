@@ -18,7 +18,7 @@
 #include <stdio.h>
 
 #include "core/diag.h"
-#include "exp/config.h"
+#include "core/config.h"
 #include "topo/topo.h"
 
 struct probe_params {

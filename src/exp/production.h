@@ -82,7 +82,7 @@
 #include "core/diag.h"
 #include "core/time.h"
 #include "exp/alloc.h"
-#include "exp/config.h"
+#include "core/config.h"
 #include "topo/topo.h"
 
 /* Placements, as written in files (production.placement). */

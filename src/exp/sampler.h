@@ -66,7 +66,7 @@
 
 #include "core/diag.h"
 #include "core/sim.h"
-#include "exp/config.h"
+#include "core/config.h"
 #include "net/counters.h"
 #include "net/net.h"
 

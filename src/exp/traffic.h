@@ -54,7 +54,7 @@
 #include "core/diag.h"
 #include "core/evq.h"
 #include "core/rng.h"
-#include "exp/config.h"
+#include "core/config.h"
 #include "exp/sampler.h"
 #include "net/net.h"
 #include "topo/topo.h"

@@ -9,7 +9,7 @@
 
 #include "core/slots.h"
 #include "core/zmem.h"
-#include "route/route.h"
+#include "net/routing.h"
 
 /* A NIC's state, in one 64-byte line of a line-aligned array; what it
  * injected since time 0 is apart (struct net_nic_inj), written once a
@@ -275,7 +275,10 @@ void net_params_defaults(struct net_params *p, const struct topo *t)
                                       0 };
     p->ugal_threshold = 3 * pk; /* BookSim2: 30 flits of 10-flit packets */
     p->ss_bias = (struct route_bias){ 1, pk, 0, 0 };
-    p->routing = route_default(t->family);
+    /* The routing mode is the layer above's to choose (route/: the modes
+     * read the network, so the network names none of them):
+     * route_net_defaults sets the family's default. */
+    p->routing = NULL;
     /* Congestion control (net/cc.h, cc_slingshot.c): Slingshot's is on
      * by default (SC'20 §II-D); Aries and Gemini have none (SC'20 §III
      * measures Crystal without). */
@@ -883,6 +886,34 @@ static void in_wait_end(struct net *n, uint32_t ip, uint32_t vc,
     struct net_in *in = &n->in[ip];
     wait_dec(&cv->nwait, &cv->stall, now);
     wait_dec(&in->nwait, &in->stall, now);
+}
+
+/* At the destination router: the least busy port serving the NIC. */
+static void route_eject(struct net *n, struct packet *p)
+{
+    const struct topo_nic *tn = &n->t->nics[p->dst_nic];
+    uint32_t best = tn->first_port;
+    for (uint32_t k = 1; k < tn->n_ports; k++) {
+        uint32_t pt = tn->first_port + k;
+        const struct net_out *o = &n->out[pt], *b = &n->out[best];
+        if (o->qflits < b->qflits ||
+            (o->qflits == b->qflits && o->busy < b->busy))
+            best = pt;
+    }
+    p->out_port = best;
+    p->out_vc = net_vc(n, p, 0);
+}
+
+/* Packet p's output port and VC at router r (p->out_port, p->out_vc): its
+ * NIC's port at its destination router, else what its routing mode
+ * decides (net/routing.h). */
+static void route_packet(struct net *n, uint32_t r, struct packet *p,
+                         simtime now)
+{
+    if (r == p->dst_router)
+        route_eject(n, p);
+    else
+        n->modes[p->mode]->route(n, r, p, now);
 }
 
 /* Packet id, at the head of input VC iv of router r, is routed: from now
@@ -2049,6 +2080,11 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
              struct sim *s, uint64_t seed, struct diag *d)
 {
     memset(n, 0, sizeof *n);
+    if (!p->routing) { /* net_params_defaults leaves it to the caller */
+        diag_error(d, NULL, 0, "network.routing", "no routing mode given "
+                   "(route_net_defaults sets the family's)");
+        return -1;
+    }
     n->t = t;
     n->s = s;
     n->p = *p;
@@ -2286,7 +2322,7 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
     n->n_modes = 1;
     if (p->routing->publish && p->publish_period)
         set_publish(n);
-    if (route_init(n, d) < 0) {
+    if (net_nexthop_init(n, d) < 0) {
         net_free(n);
         return -1;
     }
@@ -2329,7 +2365,7 @@ void net_free(struct net *n)
 {
     if (n->cc_on)
         n->p.cc->free(n->cc_st);
-    route_free(n);
+    net_nexthop_free(n);
     free(n->pkt_raw);
     free(n->pkt_cold);
     free(n->msg);
@@ -2446,7 +2482,7 @@ static size_t dims_bytes(const struct net_dims *k)
     if (k->counters)
         b += zmem_lines_bytes(P, sizeof *n->ct.out) +
              zmem_lines_bytes(k->nics, sizeof *n->ct.nic);
-    /* routing tables (route/route.c) */
+    /* routing tables (net/nexthop.c) */
     size_t per = k->m ? k->m : 6; /* next hops kept per row */
     b += (size_t)k->routers * sizeof *n->nh_row;
     b += (size_t)k->nh_rows * per * (sizeof *n->nh_first + 1);
@@ -2496,7 +2532,7 @@ size_t net_estimate_bytes(const struct net_params *p,
         if (k.rows < 1)
             k.rows = 1;
     }
-    /* routers wired alike share a row of next hops (route/route.c): one
+    /* routers wired alike share a row of next hops (net/nexthop.c): one
      * row on a torus, one per place in a group on a dragonfly (the
      * systems dfsim builds wire every group alike) */
     if (c->family == TOPO_TORUS) {

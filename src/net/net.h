@@ -342,7 +342,10 @@ struct net_params {
     uint32_t nic_flit_bytes;         /* NIC-side flit (Aries 16 B) */
 };
 
-/* Defaults for the family of t (see net.c for the sources of each). */
+/* Defaults for the family of t (see net.c for the sources of each), but
+ * for the routing mode, which is left NULL: route_net_defaults (route/
+ * route.h) also sets the family's default mode, and a caller may choose
+ * any registered mode (net_init refuses none). */
 void net_params_defaults(struct net_params *p, const struct topo *t);
 
 /* Counters the model keeps for itself (cheap, always on). */
@@ -770,8 +773,16 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
              struct sim *s, uint64_t seed, struct diag *d);
 void net_free(struct net *n);
 
+/* Build the next-hop tables of n (net/nexthop.c; net_init calls it): per
+ * router, the ports of a minimal next hop toward each router of its group
+ * (dragonflies, dimension order) or each direction (torus). 0, or -1 with
+ * the reason reported to d (too few VCs for the family's deadlock-free
+ * routes, out of memory). */
+int net_nexthop_init(struct net *n, struct diag *d);
+void net_nexthop_free(struct net *n);
+
 /* Router r's next-hop entry toward j (a router of its group, or a torus
- * direction; route/route.c): its nh_count[e] ports are r's first port
+ * direction; net/nexthop.c): its nh_count[e] ports are r's first port
  * plus nh_port[nh_first[e] + i]. */
 static inline size_t net_nh(const struct net *n, uint32_t r, uint32_t j)
 {

@@ -55,34 +55,7 @@
 
 #include "core/registry.h"
 #include "net/net.h"
-
-struct routing {
-    struct reg_entry base;
-    uint8_t families;  /* bit (1 << topo_family) per family it routes */
-    uint8_t param;     /* the mode's own constant (ADAPTIVE_k: k, the index
-                          into net_params.bias) */
-    bool progressive;  /* dragonflies: decided again at each router of the
-                          source group while the packet is still minimal */
-    bool publish;      /* reads the loads routers publish to their
-                          neighbours (net.c keeps them only then) */
-    /* Route p at router r, which is not its destination router: set
-     * p->out_port and p->out_vc, updating p's route state. */
-    void (*route)(struct net *n, uint32_t r, struct packet *p, simtime now);
-    /* Dragonflies (route/df.h), each NULL where not used:
-     * decide  the adaptive or oblivious decision at a router of the source
-     *         group while p's route is open: may set a non-minimal route
-     *         (df_take); returns the first-hop port if it chose one, else
-     *         NET_NONE (follow the route). NULL: minimal.
-     * pick    one of `count` (>= 2) parallel ports to the same router
-     * exit    the index (< cnt) of the global link of group g toward group
-     *         h that p leaves by */
-    uint32_t (*decide)(struct net *n, uint32_t r, struct packet *p,
-                       simtime now);
-    uint32_t (*pick)(struct net *n, uint32_t r, const struct packet *p,
-                     const uint32_t *ports, uint32_t count, simtime now);
-    uint32_t (*exit)(struct net *n, uint32_t r, const struct packet *p,
-                     uint32_t g, uint32_t h, uint32_t cnt, simtime now);
-};
+#include "net/routing.h"
 
 extern const struct registry routing_registry;
 
@@ -96,13 +69,9 @@ static inline bool route_supports(const struct routing *r,
  * Slingshot, UGAL on the generic dragonfly, DOR on the torus. */
 const struct routing *route_default(enum topo_family f);
 
-/* Build the routing tables of n (next-hop port sets). 0 or -1. */
-int route_init(struct net *n, struct diag *d);
-void route_free(struct net *n);
-
-/* Decide packet p's output port and VC at router r (p->out_port,
- * p->out_vc), updating its route state. */
-void route_packet(struct net *n, uint32_t r, struct packet *p, simtime now);
+/* The network's defaults for the family of t (net_params_defaults) with
+ * the family's default routing mode (route_default). */
+void route_net_defaults(struct net_params *p, const struct topo *t);
 
 /* The Aries congestion level ADAPTIVE_k sees at router r, at time now, of
  * a candidate leaving by first-hop port `port` and, unless NET_NONE,

@@ -47,7 +47,7 @@
 #include <stddef.h>
 
 #include "core/idlist.h"
-#include "exp/config.h"
+#include "core/config.h"
 
 enum {
     ARIES_CHASSIS = 6,      /* chassis per group */

@@ -21,7 +21,7 @@
 
 #include <stddef.h>
 
-#include "exp/config.h"
+#include "core/config.h"
 
 static void dragonfly_defaults(union topo_params *u)
 {

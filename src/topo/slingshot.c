@@ -24,7 +24,7 @@
 
 #include <stddef.h>
 
-#include "exp/config.h"
+#include "core/config.h"
 
 enum { ROSETTA_PORTS = 64 };
 

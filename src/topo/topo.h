@@ -33,7 +33,7 @@
 
 #define TOPO_NONE UINT32_MAX
 
-struct cfg_key; /* exp/config.h */
+struct cfg_key; /* core/config.h */
 
 enum topo_family {
     TOPO_ARIES,     /* Cray XC dragonfly (Aries) */

@@ -25,7 +25,7 @@
 
 #include <stddef.h>
 
-#include "exp/config.h"
+#include "core/config.h"
 
 enum { GEMINI_TILES = 48, GEMINI_NODES = 2, GEMINI_HOST_TILES = 8 };
 

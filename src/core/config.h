@@ -1,4 +1,4 @@
-/* exp/config.h — experiment files: libconfig syntax read through schemas.
+/* core/config.h — experiment files: libconfig syntax read through schemas.
  *
  * Experiment files are written by people, in libconfig's format (comments,
  * groups, lists, typed scalars; https://hyperrealm.github.io/libconfig/),
@@ -14,8 +14,8 @@
  * Errors are collected in a struct diag; reading goes on after an error so a
  * user sees every mistake at once.
  */
-#ifndef DFSIM_CONFIG_H
-#define DFSIM_CONFIG_H
+#ifndef DFSIM_CORE_CONFIG_H
+#define DFSIM_CORE_CONFIG_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* exp/config.c — experiment files read through schemas (see config.h).
+/* core/config.c — experiment files read through schemas (see config.h).
  *
  * libconfig parses the text; this file only walks the parsed tree. Every
  * member of a group is matched against the schema, checked for type and
@@ -22,7 +22,7 @@
  * lexical rules for comments, strings, names and numbers, and reports such
  * literals itself; settings on those lines are then not checked again.
  */
-#include "exp/config.h"
+#include "core/config.h"
 
 #include <assert.h>
 #include <errno.h>

@@ -1,0 +1,244 @@
+/* tests/test_layers.c — the include graph keeps DESIGN.md §7's layer order.
+ *
+ * The folders of src/ are layers: core < topo < net < route < mpi <
+ * app, ctl < exp < results < cli (par/ and tools/, which link the real
+ * MPI, sit above everything they use; src/main.c is the top). A file may
+ * include headers of its own folder and of the folders below it; an
+ * include from a lower layer to a higher one, or between two folders of
+ * the same rank (app and ctl know nothing of each other), is a defect:
+ * it makes the lower part impossible to understand, test or reuse
+ * without the higher one. This test reads every #include "..." of the
+ * tree (DFSIM_SRC) and fails on each such arrow, naming file and line;
+ * a folder of src/ that is not in the table below fails too, so that a
+ * new part is given its place on purpose.
+ */
+#include "test.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The layer order (DESIGN.md §7), lowest first; equal ranks are
+ * siblings. "" is src/ itself (main.c). */
+static const struct layer {
+    const char *dir;
+    int rank;
+} layers[] = {
+    { "core", 0 }, { "topo", 1 }, { "net", 2 }, { "route", 3 },
+    { "mpi", 4 },  { "app", 5 },  { "ctl", 5 }, { "exp", 6 },
+    { "results", 7 }, { "cli", 8 }, { "par", 9 }, { "tools", 9 },
+    { "", 10 },
+};
+
+static int layer_rank(const char *dir)
+{
+    for (size_t i = 0; i < sizeof layers / sizeof layers[0]; i++)
+        if (strcmp(layers[i].dir, dir) == 0)
+            return layers[i].rank;
+    return -1;
+}
+
+/* The folder of an include's path ("net/net.h" -> "net"; "x.h" -> the
+ * including file's own folder), into buf. */
+static void include_dir(const char *inc, const char *own, char *buf,
+                        size_t cap)
+{
+    const char *slash = strchr(inc, '/');
+    if (!slash) {
+        snprintf(buf, cap, "%s", own);
+        return;
+    }
+    size_t k = (size_t)(slash - inc);
+    if (k >= cap)
+        k = cap - 1;
+    memcpy(buf, inc, k);
+    buf[k] = '\0';
+}
+
+/* Check one file of folder `dir` (rank `rank`); each back-arrow is
+ * appended to *out as "path:line: dir -> other (\"inc\")". Returns the
+ * number found. */
+static int check_file(const char *path, const char *dir, int rank,
+                      FILE *out)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(out, "%s: cannot be read\n", path);
+        return 1;
+    }
+    char line[1024], inc[256], to[64];
+    int bad = 0, ln = 0;
+    while (fgets(line, sizeof line, f)) {
+        ln++;
+        const char *s = line;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (*s != '#')
+            continue;
+        s++;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (strncmp(s, "include", 7) != 0)
+            continue;
+        s += 7;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (*s != '"')
+            continue; /* <system.h> */
+        const char *e = strchr(s + 1, '"');
+        if (!e || (size_t)(e - s - 1) >= sizeof inc)
+            continue;
+        memcpy(inc, s + 1, (size_t)(e - s - 1));
+        inc[e - s - 1] = '\0';
+        include_dir(inc, dir, to, sizeof to);
+        if (strcmp(to, dir) == 0)
+            continue;
+        int r = layer_rank(to);
+        if (r < 0) {
+            fprintf(out, "%s:%d: includes \"%s\" from folder \"%s\", which "
+                    "has no layer\n", path, ln, inc, to);
+            bad++;
+        } else if (r >= rank) {
+            fprintf(out, "%s:%d: %s -> %s (\"%s\"): %s\n", path, ln,
+                    *dir ? dir : "src", to, inc,
+                    r == rank ? "between sibling layers"
+                              : "from a lower layer to a higher one");
+            bad++;
+        }
+    }
+    fclose(f);
+    return bad;
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+    size_t a = strlen(s), b = strlen(tail);
+    return a > b && strcmp(s + a - b, tail) == 0;
+}
+
+/* .c, .h, and the .def registries (which are included, and read alike). */
+static bool is_source(const char *name)
+{
+    return ends_with(name, ".c") || ends_with(name, ".h") ||
+           ends_with(name, ".def");
+}
+
+/* Check every source file of root/src; arrows and unknown folders are
+ * reported into out. Returns their number (or 1 + that if root/src
+ * cannot be read). */
+static int layers_check(const char *root, FILE *out)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/src", root);
+    DIR *top = opendir(path);
+    if (!top) {
+        fprintf(out, "%s: cannot be read\n", path);
+        return 1;
+    }
+    int bad = 0;
+    struct dirent *de;
+    while ((de = readdir(top))) {
+        if (de->d_name[0] == '.')
+            continue;
+        char sub[1024];
+        struct stat st;
+        snprintf(sub, sizeof sub, "%s/src/%s", root, de->d_name);
+        if (stat(sub, &st) != 0)
+            continue;
+        if (!S_ISDIR(st.st_mode)) {
+            if (is_source(de->d_name))
+                bad += check_file(sub, "", layer_rank(""), out);
+            continue;
+        }
+        int rank = layer_rank(de->d_name);
+        if (rank < 0) {
+            fprintf(out, "%s: folder \"%s\" has no layer (tests/"
+                    "test_layers.c: give it its place in DESIGN.md §7's "
+                    "order)\n", sub, de->d_name);
+            bad++;
+            continue;
+        }
+        DIR *d = opendir(sub);
+        if (!d)
+            continue;
+        struct dirent *fe;
+        while ((fe = readdir(d))) {
+            if (!is_source(fe->d_name))
+                continue;
+            char fp[2048];
+            snprintf(fp, sizeof fp, "%s/%s", sub, fe->d_name);
+            bad += check_file(fp, de->d_name, rank, out);
+        }
+        closedir(d);
+    }
+    closedir(top);
+    return bad;
+}
+
+/* The tree itself: no include runs up or sideways. */
+static void test_layers_tree(void)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    int bad = layers_check(src_path("."), out);
+    fclose(out);
+    if (bad)
+        fprintf(stderr, "%s", text);
+    CHECK_EQ_U(bad, 0);
+    free(text);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* The checker finds what it must: a planted back-arrow (topo including
+ * exp), an arrow between siblings (ctl including app), and a folder
+ * with no layer; and lets downward and same-folder includes pass. */
+static void test_layers_planted(void)
+{
+    char root[64], p[256];
+    snprintf(root, sizeof root, "/tmp/dfsim-test-%d-layers", (int)getpid());
+    const char *dirs[] = { "", "/src", "/src/topo", "/src/ctl",
+                           "/src/exp", "/src/newpart" };
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        snprintf(p, sizeof p, "%s%s", root, dirs[i]);
+        mkdir(p, 0755);
+    }
+    snprintf(p, sizeof p, "%s/src/topo/t.c", root);
+    write_file(p, "#include \"topo/t.h\"\n#include \"core/arena.h\"\n"
+                  "#include <stdio.h>\n  #  include \"exp/x.h\"\n");
+    snprintf(p, sizeof p, "%s/src/ctl/c.h", root);
+    write_file(p, "#include \"app/workload.h\"\n#include \"mpi/mpi.h\"\n");
+    snprintf(p, sizeof p, "%s/src/exp/e.c", root);
+    write_file(p, "#include \"ctl/ctl.h\"\n#include \"local.h\"\n");
+
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    int bad = layers_check(root, out);
+    fclose(out);
+    CHECK_EQ_U(bad, 3);
+    CHECK_STR_CONTAINS(text, "src/topo/t.c:4: topo -> exp (\"exp/x.h\"): "
+                             "from a lower layer to a higher one");
+    CHECK_STR_CONTAINS(text, "src/ctl/c.h:1: ctl -> app (\"app/workload.h\")"
+                             ": between sibling layers");
+    CHECK_STR_CONTAINS(text, "folder \"newpart\" has no layer");
+    CHECK(strstr(text, "e.c") == NULL);
+    free(text);
+    rm_dir(root);
+}
+
+const struct test_case tests_layers[] = {
+    TEST(test_layers_tree),
+    TEST(test_layers_planted),
+    { 0 },
+};
