@@ -237,8 +237,56 @@ static void test_layers_planted(void)
     rm_dir(root);
 }
 
+/* What differs between the topology families is read from the family's
+ * descriptor (struct topo_family) everywhere above topo/: no file outside
+ * src/topo/ names a family's number. */
+static void test_families_are_descriptors(void)
+{
+    static const char *const ids[] = { "TOPO_ARIES", "TOPO_SLINGSHOT",
+                                       "TOPO_DRAGONFLY", "TOPO_TORUS",
+                                       "family->id", NULL };
+    char path[1024];
+    snprintf(path, sizeof path, "%s/src", src_path("."));
+    DIR *top = opendir(path);
+    CHECK(top != NULL);
+    if (!top)
+        return;
+    int found = 0;
+    struct dirent *de;
+    while ((de = readdir(top))) {
+        if (de->d_name[0] == '.' || strcmp(de->d_name, "topo") == 0)
+            continue;
+        char sub[1300];
+        snprintf(sub, sizeof sub, "%s/%s", path, de->d_name);
+        DIR *d = opendir(sub);
+        if (!d)
+            continue;
+        struct dirent *fe;
+        while ((fe = readdir(d))) {
+            if (!is_source(fe->d_name))
+                continue;
+            char fp[1600], line[1024];
+            snprintf(fp, sizeof fp, "%s/%s", sub, fe->d_name);
+            FILE *f = fopen(fp, "r");
+            for (int ln = 1; f && fgets(line, sizeof line, f); ln++)
+                for (size_t i = 0; ids[i]; i++)
+                    if (strstr(line, ids[i])) {
+                        fprintf(stderr, "  %s:%d: names %s\n", fp, ln,
+                                ids[i]);
+                        found++;
+                    }
+            if (f)
+                fclose(f);
+        }
+        closedir(d);
+    }
+    closedir(top);
+    CHECK_EQ_U(found, 0);
+}
+
 const struct test_case tests_layers[] = {
     TEST(test_layers_tree),
     TEST(test_layers_planted),
+    TEST(test_families_are_descriptors),
     { 0 },
 };

@@ -170,9 +170,9 @@ static void test_registry(void)
     for (size_t i = 0; i < reg->n; i++) {
         const struct routing *r = (const struct routing *)reg->entries[i];
         CHECK(r->route != NULL);
-        CHECK(r->families != 0);
+        CHECK(r->shapes != 0);
         CHECK(r->base.help && r->base.help[0]);
-        if (r->families & ((1u << TOPO_ARIES) | (1u << TOPO_DRAGONFLY))) {
+        if (r->shapes & (1u << TOPO_SHAPE_DRAGONFLY)) {
             CHECK(r->pick != NULL);
             CHECK(r->exit != NULL);
         }
@@ -180,9 +180,16 @@ static void test_registry(void)
             CHECK(strcmp(r->base.name, reg->entries[j]->name) != 0);
         CHECK(registry_find(reg, r->base.name) == &r->base);
     }
-    for (int f = 0; f <= TOPO_TORUS; f++)
-        CHECK(route_supports(route_default((enum topo_family)f),
-                             (enum topo_family)f));
+    /* every family's default mode is registered and routes it */
+    for (size_t i = 0; i < topo_builder_registry.n; i++) {
+        const struct topo_family *f =
+            ((const struct topo_builder *)topo_builder_registry.entries[i])
+                ->family;
+        const struct routing *r =
+            (const struct routing *)registry_find(reg, f->routing);
+        CHECK(r != NULL);
+        CHECK(r && route_supports(r, f));
+    }
     for (unsigned k = 0; k < 4; k++) {
         char name[16];
         snprintf(name, sizeof name, "ADAPTIVE_%u", k);

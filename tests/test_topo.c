@@ -62,6 +62,77 @@ static void figures(const char *name, struct topo *t, struct topo_figures *f)
     CHECK(topo_figures(t, f) == 0);
 }
 
+/* ---- the family descriptors ------------------------------------------ */
+
+/* Every builder's family descriptor is complete: named as its builder,
+ * its hardware sheet filled (a packet has a payload and headers, the
+ * routes have their VCs, the router buffering is one the network knows
+ * by name), and its allocation levels consistent on a small system of
+ * it — every router's key below its level's size, the levels nested
+ * (routers of one chassis share a group), and every router and group
+ * key in use (a size may bound the chassis keys, not count them). */
+static void test_family_descriptors(void)
+{
+    static const char *const small[] = { "xc-12cab", "malbec", "df1056",
+                                         "cielo" };
+    for (size_t i = 0; i < topo_builder_registry.n; i++) {
+        const struct topo_builder *b =
+            (const struct topo_builder *)topo_builder_registry.entries[i];
+        const struct topo_family *f = b->family;
+        CHECK(f && strcmp(f->name, b->base.name) == 0);
+        CHECK(f->router_name && f->routing && f->congestion_control &&
+              f->counters && f->group_word && f->route_vcs_why);
+        CHECK(f->hw && f->level_key && f->level_size);
+        struct topo_hw hw;
+        topo_family_hw(f, &hw);
+        CHECK(hw.flit_bytes > 0 && hw.max_payload > 0 && hw.req_header > 0);
+        CHECK(hw.rsp_header > 0 && hw.expand_num >= hw.expand_den);
+        CHECK(hw.vcs >= f->route_vcs && hw.router_delay > 0);
+        CHECK(hw.buf_local > 0 && hw.buf_global > 0 && hw.buf_endpoint > 0);
+        CHECK(strcmp(hw.router, "tiled") == 0 || strcmp(hw.router, "voq") == 0);
+    }
+    for (size_t i = 0; i < sizeof small / sizeof small[0]; i++) {
+        struct topo t;
+        if (build(&t, small[i]) != 0)
+            continue;
+        const struct topo_family *f = t.family;
+        uint32_t sz[3];
+        uint8_t *used[3];
+        for (int l = 0; l < 3; l++) {
+            sz[l] = f->level_size(&t, l);
+            used[l] = calloc(sz[l] ? sz[l] : 1, 1);
+        }
+        CHECK_EQ_U(sz[0], t.n_routers);
+        uint32_t *top = malloc(sz[1] * sizeof *top);
+        for (uint32_t c = 0; c < sz[1]; c++)
+            top[c] = UINT32_MAX;
+        for (uint32_t r = 0; r < t.n_routers; r++) {
+            uint32_t k[3];
+            for (int l = 0; l < 3; l++) {
+                k[l] = f->level_key(&t, r, l);
+                CHECK(k[l] < sz[l]);
+                if (k[l] < sz[l])
+                    used[l][k[l]] = 1;
+            }
+            if (k[1] < sz[1]) { /* a chassis lies in one group */
+                CHECK(top[k[1]] == UINT32_MAX || top[k[1]] == k[2]);
+                top[k[1]] = k[2];
+            }
+        }
+        for (int l = 0; l < 3; l++) {
+            uint32_t n = 0;
+            for (uint32_t k = 0; k < sz[l]; k++)
+                n += used[l][k];
+            if (l != 1)
+                CHECK_EQ_U(n, sz[l]);
+            CHECK(n > 0);
+            free(used[l]);
+        }
+        free(top);
+        topo_free(&t);
+    }
+}
+
 /* ---- every system: invariants -------------------------------------- */
 
 static void test_all_systems_invariants(void)
@@ -687,6 +758,7 @@ static void test_build_deterministic(void)
 }
 
 const struct test_case tests_topo[] = {
+    TEST(test_family_descriptors),
     TEST(test_all_systems_invariants),
     TEST(test_min_paths_all_systems),
     TEST(test_aries_degrees),

@@ -228,7 +228,7 @@ int awr_init(struct awr *a, const struct awr_params *p, const struct net *n,
                          "SC'19 §2.3, which a %s system's NICs do not "
                          "have; expected an Aries system, or another "
                          "controller", i, counter_names[k],
-                         topo_family_name(n->t->family));
+                         n->t->family->name);
                 awr_free(a);
                 return -1;
             }

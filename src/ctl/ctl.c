@@ -94,7 +94,7 @@ int ctl_net_mode(struct net *n, const char *name, char *err, size_t len)
         snprintf(err, len, "sets %s, which a %s system cannot use "
                            "(controllers other than \"network\" model Cray "
                            "MPI on Aries)",
-                 name, topo_family_name(n->t->family));
+                 name, n->t->family->name);
         return -1;
     }
     int k = net_add_mode(n, r);

@@ -114,38 +114,16 @@ static uint32_t node_router(const struct topo *t, uint32_t node)
     return t->nics[t->nodes[node].nic[0]].router;
 }
 
+/* The key and count of the machine room's levels (0: router, 1:
+ * chassis, 2: group or cabinet): the family's own geometry. */
 static uint32_t level_key(const struct topo *t, uint32_t r, int level)
 {
-    const struct topo_router *rt = &t->routers[r];
-    if (level == 0)
-        return r;
-    if (t->family == TOPO_TORUS) {
-        /* cabinet = (x, y / 2): two Geminis of a blade are y, y + 1;
-         * chassis = cabinet and z / 8 (8 slots per chassis) */
-        uint32_t X = t->p.torus.x, Yc = (t->p.torus.y + 1) / 2;
-        uint32_t cab = rt->pos[0] + X * (rt->pos[1] / 2u);
-        return level == 1 ? cab + X * Yc * (rt->pos[2] / 8u) : cab;
-    }
-    if (level == 1)
-        return t->family == TOPO_ARIES
-                   ? rt->group * t->routers_per_group + rt->pos[0]
-                   : r; /* no chassis level: a chassis is its router */
-    return rt->group;
+    return t->family->level_key(t, r, level);
 }
 
 static uint32_t level_size(const struct topo *t, int level)
 {
-    if (level == 0)
-        return t->n_routers;
-    if (t->family == TOPO_TORUS) {
-        uint32_t X = t->p.torus.x, Yc = (t->p.torus.y + 1) / 2;
-        uint32_t Zc = (t->p.torus.z + 7) / 8;
-        return level == 1 ? X * Yc * Zc : X * Yc;
-    }
-    if (level == 1)
-        return t->family == TOPO_ARIES ? t->n_groups * t->routers_per_group
-                                       : t->n_routers;
-    return t->n_groups;
+    return t->family->level_size(t, level);
 }
 
 enum alloc_distance alloc_node_distance(const struct topo *t, uint32_t a,
@@ -162,8 +140,7 @@ enum alloc_distance alloc_node_distance(const struct topo *t, uint32_t a,
 
 bool alloc_distance_exists(const struct topo *t, enum alloc_distance dist)
 {
-    return !(dist == ALLOC_SAME_CHASSIS &&
-             (t->family == TOPO_SLINGSHOT || t->family == TOPO_DRAGONFLY));
+    return !(dist == ALLOC_SAME_CHASSIS && !t->family->chassis);
 }
 
 /* ---- placement state ---------------------------------------------------- */
@@ -498,7 +475,7 @@ static void place_pair(struct place *p, uint32_t j)
         job_error(p, j, "pair at distance %s: a %s system has no chassis "
                   "level (a group's switches are all one hop apart); use "
                   "same-router, same-group or different-groups", dname,
-                  topo_family_name(t->family));
+                  t->family->name);
         return;
     }
     uint32_t *key[3] = { NULL, NULL, NULL }, *cnt[3] = { NULL, NULL, NULL };
@@ -529,7 +506,7 @@ static void place_pair(struct place *p, uint32_t j)
         total += PARTNERS(i);
     if (total == 0) {
         char extra[192] = "";
-        const char *grp = t->family == TOPO_TORUS ? "cabinet" : "group";
+        const char *grp = t->family->group_word;
         if (cls == ALLOC_DIFFERENT_GROUPS)
             snprintf(extra, sizeof extra, " (the system has %u %s(s))",
                      level_size(t, 2), grp);

@@ -316,15 +316,14 @@ static void load_tcs(struct experiment *e, config_setting_t *ls,
                    n, NET_MAX_TCS);
         return;
     }
-    if (e->builder && (e->builder->family == TOPO_ARIES ||
-                       e->builder->family == TOPO_TORUS)) {
+    if (e->builder && !e->builder->family->traffic_classes) {
         diag_error(d, file, c->tcs_line, "network.traffic_classes",
                    "the %s family has no traffic classes (they are "
                    "Slingshot's, SC'20 §II-E: Aries and Gemini keep their "
                    "VCs for requests, responses and route segments); "
                    "expected a Slingshot system, or topology = "
                    "\"dragonfly\" for a what-if",
-                   topo_family_name(e->builder->family));
+                   e->builder->family->name);
         return;
     }
     config_setting_t *g[NET_MAX_TCS];
@@ -390,7 +389,7 @@ static void check_family(const struct experiment *e, const struct routing *r,
 {
     if (!r || !e->builder || route_supports(r, e->builder->family))
         return;
-    enum topo_family f = e->builder->family;
+    const struct topo_family *f = e->builder->family;
     char ok[512] = "";
     size_t used = 0;
     for (size_t i = 0; i < routing_registry.n; i++) {
@@ -407,7 +406,7 @@ static void check_family(const struct experiment *e, const struct routing *r,
     diag_error(d, file, line, key,
                "routing \"%s\" does not support the %s topology family; "
                "routings for %s: %s",
-               r->base.name, topo_family_name(f), topo_family_name(f),
+               r->base.name, f->name, f->name,
                used ? ok : "(none)");
 }
 
@@ -807,26 +806,24 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
                    "needs vcs >= %u)",
                    c->n_tcs, 2 * p->vcs, 2 * p->vcs * c->n_tcs, NET_MAX_VCS,
                    NET_MAX_VCS / (2 * p->vcs),
-                   t->family == TOPO_TORUS ? "torus" : "dragonfly",
-                   t->family == TOPO_TORUS ? 2u : 4u);
+                   topo_is(t->family, TOPO_SHAPE_TORUS) ? "torus"
+                                                        : "dragonfly",
+                   t->family->route_vcs);
     /* ADAPTIVE_3's add follows the buffers and the far-end share unless
      * given (net_params_defaults) */
     if (!HAS("adaptive3_add"))
         p->bias[3].add = net_own_stream_level(p, t) + 1;
 
     /* What needs the whole set. Deadlock freedom needs a VC per route
-     * segment (route/route.h; route_init refuses fewer): 4 on the
+     * segment (route/route.h; net_nexthop_init refuses fewer): 4 on the
      * dragonflies, the dateline pair on the torus. */
-    uint32_t need = t->family == TOPO_TORUS ? 2 : 4;
+    uint32_t need = t->family->route_vcs;
     if (p->vcs < need)
         diag_error(d, file, cfg_member_line(g, "vcs"), "network.vcs",
                    "vcs = %u is too few: %s %u VCs per class to be "
                    "deadlock-free (route/route.h)",
                    p->vcs,
-                   t->family == TOPO_TORUS
-                       ? "the torus's datelines need"
-                       : "a dragonfly's route segments need",
-                   need);
+                   t->family->route_vcs_why, need);
 
     /* The largest packet is a PUT request or a GET response carrying
      * max_payload bytes. */

@@ -35,7 +35,9 @@ double probe_router_delay_ns(const struct probe_params *p,
 {
     if (p->router_delay_ns >= 0)
         return p->router_delay_ns;
-    return t->family == TOPO_SLINGSHOT ? 350.0 : 100.0;
+    struct topo_hw hw; /* the family's router delay */
+    topo_family_hw(t->family, &hw);
+    return (double)hw.router_delay / (double)SIMTIME_NS;
 }
 
 enum { EV_PROBE_HOP = 0 };

@@ -254,7 +254,7 @@ int sampler_check_metric(const struct net *n, enum sampler_kind k,
         if (nic != TOPO_NONE)
             ctr_names(n, t->nics[nic].router, nic, true, false, list_cb, &l);
         snprintf(why, cap, "no NIC counter named \"%s\" on %s NICs; NIC "
-                 "counters: %s", name, topo_family_name(t->family),
+                 "counters: %s", name, t->family->name,
                  list[0] ? list : "(none)");
         return -1;
     }
@@ -274,7 +274,7 @@ int sampler_check_metric(const struct net *n, enum sampler_kind k,
     snprintf(first, sizeof first, "%s", p.name);
     snprintf(why, cap, "no router of this %s system has a tile counter "
              "named \"%s\"%s%s%s (net/counters.h lists the names)",
-             topo_family_name(t->family), name,
+             t->family->name, name,
              first[0] ? "; router 0's first is \"" : "", first,
              first[0] ? "\"" : "");
     return -1;

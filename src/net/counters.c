@@ -114,36 +114,26 @@ static const struct ctr_def generic_port[] = {
 
 #define DEFS(a) a, sizeof a / sizeof a[0]
 
-static void nic_defs(const struct net *n, const struct ctr_def **d,
-                     size_t *k)
-{
-    switch (n->t->family) {
-    case TOPO_ARIES:
-        *d = aries_nic, *k = sizeof aries_nic / sizeof aries_nic[0];
-        return;
-    case TOPO_TORUS:
-        *d = gemini_nic, *k = sizeof gemini_nic / sizeof gemini_nic[0];
-        return;
-    default:
-        *d = generic_nic, *k = sizeof generic_nic / sizeof generic_nic[0];
-        return;
-    }
-}
+/* A family's counter set (struct topo_family.counters names it): its
+ * names, their clock and units, and how tile counters are named. */
+struct ctr_set {
+    const char *name;
+    uint64_t hz;               /* stall and latency counters count cycles
+                                  of this clock */
+    const char *cycles_unit, *tile_flit_unit, *nic_flit_unit;
+    const struct ctr_def *nic; /* the NIC's counters */
+    size_t n_nic;
+    /* the tile counter `name` of router `router`: 0 and *r, or -1 */
+    int (*find_tile)(const struct net *n, uint32_t router, const char *name,
+                     struct ctr_ref *r);
+    /* every counter name of tile `tile` (port p), each to fn; how many */
+    size_t (*tile_names)(const struct net *n, uint32_t tile, uint32_t p,
+                         void (*fn)(void *, const char *,
+                                    const struct ctr_ref *),
+                         void *ctx);
+};
 
-/* Cycle rate of stall and latency counters: Aries and Gemini 800 MHz (NIC
- * clock; Cray's gpcdr converts tile stalls at 1.25 ns per count); others
- * count nanoseconds. */
-static uint64_t ctr_hz(const struct net *n)
-{
-    switch (n->t->family) {
-    case TOPO_ARIES:
-        return TIME_HZ_ARIES_NIC;
-    case TOPO_TORUS:
-        return TIME_HZ_GEMINI;
-    default:
-        return UINT64_C(1000000000);
-    }
-}
+static const struct ctr_set *ctr_set_of(const struct net *n);
 
 /* ---- values -------------------------------------------------------- */
 
@@ -158,7 +148,7 @@ uint64_t ctr_value(const struct net *n, const struct ctr_ref *r)
 {
     const struct net_count *k = &n->ct;
     simtime now = n->s->now;
-    uint64_t hz = ctr_hz(n);
+    uint64_t hz = ctr_set_of(n)->hz;
     if (r->reg < CTR_TILE_IN_FLITS) {
         const struct net_nic_count *c = &k->nic[r->obj];
         switch ((enum ctr_reg)r->reg) {
@@ -321,84 +311,90 @@ static long number(const char **s, char sep)
     return x;
 }
 
-static int find_tile(const struct net *n, uint32_t router, const char *name,
-                     struct ctr_ref *r)
+/* Aries: network tiles AR_RTR_<row>_<col>_ (rows 0..4), processor tiles
+ * AR_RTR_PT_5_<col>_ (tiles 40..47). */
+static int aries_find_tile(const struct net *n, uint32_t router,
+                           const char *name, struct ctr_ref *r)
 {
     const char *s = name;
     long row, col;
-    switch (n->t->family) {
-    case TOPO_ARIES:
-        if (strncmp(s, "AR_RTR_PT_5_", 12) == 0) {
-            s += 12;
-            if ((col = number(&s, '_')) < 0 || col >= 8)
-                return -1;
-            uint32_t p = tile_port(n, router, 40 + col);
-            return p != TOPO_NONE &&
-                           find_def(n, DEFS(aries_ptile), s, p, r)
-                       ? 0
-                       : -1;
-        }
-        if (strncmp(s, "AR_RTR_", 7) != 0)
+    if (strncmp(s, "AR_RTR_PT_5_", 12) == 0) {
+        s += 12;
+        if ((col = number(&s, '_')) < 0 || col >= 8)
             return -1;
-        s += 7;
-        if ((row = number(&s, '_')) < 0 || row >= 5 ||
-            (col = number(&s, '_')) < 0 || col >= 8)
-            return -1;
-        {
-            uint32_t p = tile_port(n, router, row * 8 + col);
-            return p != TOPO_NONE && find_def(n, DEFS(aries_ntile), s, p, r)
-                       ? 0
-                       : -1;
-        }
-    case TOPO_TORUS: {
-        size_t which = SIZE_MAX;
-        if (strncmp(s, "GM_TILE_PERF_", 13) == 0) {
-            s += 13;
-            const char *colon = strchr(s, ':');
-            if (!colon)
-                return -1;
-            for (size_t i = 0; i < 6; i++)
-                if (strlen(gemini_tile[i].pat) == (size_t)(colon - s) &&
-                    strncmp(gemini_tile[i].pat, s, (size_t)(colon - s)) == 0)
-                    which = i;
-            s = colon + 1;
-            if ((row = number(&s, ':')) < 0 || (col = number(&s, '\0')) < 0)
-                return -1;
-        } else if (strncmp(s, "GM_", 3) == 0) {
-            s += 3;
-            if ((row = number(&s, '_')) < 0 || (col = number(&s, '_')) < 0 ||
-                strncmp(s, "TILE_PERFORMANCE_COUNTERS_", 26) != 0)
-                return -1;
-            s += 26;
-            long k = number(&s, '\0');
-            if (k < 0 || k > 5)
-                return -1;
-            which = (size_t)k;
-        } else {
-            return -1;
-        }
-        if (which == SIZE_MAX || row >= 6 || col >= 8)
-            return -1;
-        uint32_t p = tile_port(n, router, row * 8 + col);
-        if (p == TOPO_NONE)
-            return -1;
-        *r = (struct ctr_ref){ .reg = gemini_tile[which].reg,
-                               .cls = gemini_tile[which].cls, .obj = p };
-        return def_vcs(n, &gemini_tile[which], -1, r) ? 0 : -1;
-    }
-    default: {
-        if (strncmp(s, "PORT_", 5) != 0)
-            return -1;
-        s += 5;
-        long port = number(&s, '_');
-        if (port < 0)
-            return -1;
-        uint32_t p = tile_port(n, router, port);
-        return p != TOPO_NONE && find_def(n, DEFS(generic_port), s, p, r)
+        uint32_t p = tile_port(n, router, 40 + col);
+        return p != TOPO_NONE && find_def(n, DEFS(aries_ptile), s, p, r)
                    ? 0
                    : -1;
     }
+    if (strncmp(s, "AR_RTR_", 7) != 0)
+        return -1;
+    s += 7;
+    if ((row = number(&s, '_')) < 0 || row >= 5 ||
+        (col = number(&s, '_')) < 0 || col >= 8)
+        return -1;
+    uint32_t p = tile_port(n, router, row * 8 + col);
+    return p != TOPO_NONE && find_def(n, DEFS(aries_ntile), s, p, r) ? 0
+                                                                       : -1;
+}
+
+/* Gemini: the documented GM_TILE_PERF_<doc>:<row>:<col> or gpcd's
+ * GM_<row>_<col>_TILE_PERFORMANCE_COUNTERS_<k>. */
+static int gemini_find_tile(const struct net *n, uint32_t router,
+                            const char *name, struct ctr_ref *r)
+{
+    const char *s = name;
+    long row, col;
+    size_t which = SIZE_MAX;
+    if (strncmp(s, "GM_TILE_PERF_", 13) == 0) {
+        s += 13;
+        const char *colon = strchr(s, ':');
+        if (!colon)
+            return -1;
+        for (size_t i = 0; i < 6; i++)
+            if (strlen(gemini_tile[i].pat) == (size_t)(colon - s) &&
+                strncmp(gemini_tile[i].pat, s, (size_t)(colon - s)) == 0)
+                which = i;
+        s = colon + 1;
+        if ((row = number(&s, ':')) < 0 || (col = number(&s, '\0')) < 0)
+            return -1;
+    } else if (strncmp(s, "GM_", 3) == 0) {
+        s += 3;
+        if ((row = number(&s, '_')) < 0 || (col = number(&s, '_')) < 0 ||
+            strncmp(s, "TILE_PERFORMANCE_COUNTERS_", 26) != 0)
+            return -1;
+        s += 26;
+        long k = number(&s, '\0');
+        if (k < 0 || k > 5)
+            return -1;
+        which = (size_t)k;
+    } else {
+        return -1;
     }
+    if (which == SIZE_MAX || row >= 6 || col >= 8)
+        return -1;
+    uint32_t p = tile_port(n, router, row * 8 + col);
+    if (p == TOPO_NONE)
+        return -1;
+    *r = (struct ctr_ref){ .reg = gemini_tile[which].reg,
+                           .cls = gemini_tile[which].cls, .obj = p };
+    return def_vcs(n, &gemini_tile[which], -1, r) ? 0 : -1;
+}
+
+/* Slingshot switches and generic routers: PORT_<port>_ (dfsim's names). */
+static int generic_find_tile(const struct net *n, uint32_t router,
+                             const char *name, struct ctr_ref *r)
+{
+    const char *s = name;
+    if (strncmp(s, "PORT_", 5) != 0)
+        return -1;
+    s += 5;
+    long port = number(&s, '_');
+    if (port < 0)
+        return -1;
+    uint32_t p = tile_port(n, router, port);
+    return p != TOPO_NONE && find_def(n, DEFS(generic_port), s, p, r) ? 0
+                                                                        : -1;
 }
 
 int ctr_find(const struct net *n, uint32_t router, uint32_t nic,
@@ -406,14 +402,10 @@ int ctr_find(const struct net *n, uint32_t router, uint32_t nic,
 {
     if (!n->ct.nic || router >= n->n_routers)
         return -1;
-    if (nic != TOPO_NONE) {
-        const struct ctr_def *d;
-        size_t k;
-        nic_defs(n, &d, &k);
-        if (find_def(n, d, k, name, nic, ref))
-            return 0;
-    }
-    return find_tile(n, router, name, ref);
+    const struct ctr_set *set = ctr_set_of(n);
+    if (nic != TOPO_NONE && find_def(n, set->nic, set->n_nic, name, nic, ref))
+        return 0;
+    return set->find_tile(n, router, name, ref);
 }
 
 /* Expand a definition's name(s) for one object, with prefix. */
@@ -448,20 +440,103 @@ static size_t expand(const struct net *n, const struct ctr_def *d,
     return count;
 }
 
+/* The tile names of the sets (struct ctr_set.tile_names). */
+static size_t aries_tile_names(const struct net *n, uint32_t tile,
+                               uint32_t p,
+                               void (*fn)(void *, const char *,
+                                          const struct ctr_ref *),
+                               void *ctx)
+{
+    char prefix[48];
+    const struct ctr_def *d;
+    size_t k, count = 0;
+    if (tile >= 40) {
+        snprintf(prefix, sizeof prefix, "AR_RTR_PT_5_%u_", tile - 40);
+        d = aries_ptile, k = sizeof aries_ptile / sizeof *d;
+    } else {
+        snprintf(prefix, sizeof prefix, "AR_RTR_%u_%u_", tile / 8, tile % 8);
+        d = aries_ntile, k = sizeof aries_ntile / sizeof *d;
+    }
+    for (size_t i = 0; i < k; i++)
+        count += expand(n, &d[i], prefix, p, fn, ctx);
+    return count;
+}
+
+static size_t gemini_tile_names(const struct net *n, uint32_t tile,
+                                uint32_t p,
+                                void (*fn)(void *, const char *,
+                                           const struct ctr_ref *),
+                                void *ctx)
+{
+    char prefix[48];
+    snprintf(prefix, sizeof prefix, "GM_%u_%u_", tile / 8, tile % 8);
+    for (size_t i = 0; i < 6; i++) {
+        char nm[112];
+        snprintf(nm, sizeof nm, "%sTILE_PERFORMANCE_COUNTERS_%zu", prefix, i);
+        struct ctr_ref r = { .reg = gemini_tile[i].reg,
+                             .cls = gemini_tile[i].cls, .obj = p };
+        def_vcs(n, &gemini_tile[i], -1, &r);
+        fn(ctx, nm, &r);
+    }
+    return 6;
+}
+
+static size_t generic_tile_names(const struct net *n, uint32_t tile,
+                                 uint32_t p,
+                                 void (*fn)(void *, const char *,
+                                            const struct ctr_ref *),
+                                 void *ctx)
+{
+    char prefix[48];
+    size_t count = 0;
+    snprintf(prefix, sizeof prefix, "PORT_%u_", tile);
+    for (size_t i = 0; i < sizeof generic_port / sizeof *generic_port; i++)
+        count += expand(n, &generic_port[i], prefix, p, fn, ctx);
+    return count;
+}
+
+/* The sets, by the name a family's descriptor gives. Aries and Gemini
+ * count 800 MHz cycles (the NIC clock; Cray's gpcdr converts tile stalls
+ * at 1.25 ns per count); the others count nanoseconds. */
+static const struct ctr_set ctr_sets[] = {
+    { "aries", TIME_HZ_ARIES_NIC, "cycles (800 MHz)", "flits",
+      "NIC flits (16 B)", DEFS(aries_nic), aries_find_tile,
+      aries_tile_names },
+    { "gemini", TIME_HZ_GEMINI, "cycles (800 MHz)", "phits (3 B)",
+      "NIC flits (16 B)", DEFS(gemini_nic), gemini_find_tile,
+      gemini_tile_names },
+    { "rosetta", UINT64_C(1000000000), "ns", "bytes", "flits",
+      DEFS(generic_nic), generic_find_tile, generic_tile_names },
+    { "generic", UINT64_C(1000000000), "ns", "flits", "flits",
+      DEFS(generic_nic), generic_find_tile, generic_tile_names },
+};
+
+static const struct ctr_set *ctr_set_of(const struct net *n)
+{
+    const char *name = n->t->family->counters;
+    for (size_t i = 0; i < sizeof ctr_sets / sizeof ctr_sets[0]; i++)
+        if (strcmp(ctr_sets[i].name, name) == 0)
+            return &ctr_sets[i];
+    assert(!"a family names a counter set of ctr_sets");
+    return &ctr_sets[sizeof ctr_sets / sizeof ctr_sets[0] - 1];
+}
+
+double ctr_cycle_s(const struct net *n)
+{
+    return 1.0 / (double)ctr_set_of(n)->hz;
+}
+
 size_t ctr_names(const struct net *n, uint32_t router, uint32_t nic,
                  bool nic_counters, bool tile_counters,
                  void (*fn)(void *ctx, const char *name,
                             const struct ctr_ref *ref),
                  void *ctx)
 {
+    const struct ctr_set *set = ctr_set_of(n);
     size_t count = 0;
-    if (nic_counters && nic != TOPO_NONE) {
-        const struct ctr_def *d;
-        size_t k;
-        nic_defs(n, &d, &k);
-        for (size_t i = 0; i < k; i++)
-            count += expand(n, &d[i], "", nic, fn, ctx);
-    }
+    if (nic_counters && nic != TOPO_NONE)
+        for (size_t i = 0; i < set->n_nic; i++)
+            count += expand(n, &set->nic[i], "", nic, fn, ctx);
     if (!tile_counters)
         return count;
     const struct topo_router *tr = &n->t->routers[router];
@@ -471,45 +546,9 @@ size_t ctr_names(const struct net *n, uint32_t router, uint32_t nic,
             last = n->t->ports[tr->first_port + i].index;
     for (uint32_t tile = 0; tile <= last; tile++) { /* in tile order */
         uint32_t p = tile_port(n, router, tile);
-        if (p == TOPO_NONE)
+        if (p == TOPO_NONE || n->t->ports[p].kind == PORT_UNUSED)
             continue;
-        const struct topo_port *tp = &n->t->ports[p];
-        if (tp->kind == PORT_UNUSED)
-            continue;
-        char prefix[48];
-        const struct ctr_def *d;
-        size_t k;
-        switch (n->t->family) {
-        case TOPO_ARIES:
-            if (tile >= 40) {
-                snprintf(prefix, sizeof prefix, "AR_RTR_PT_5_%u_", tile - 40);
-                d = aries_ptile, k = sizeof aries_ptile / sizeof *d;
-            } else {
-                snprintf(prefix, sizeof prefix, "AR_RTR_%u_%u_", tile / 8,
-                         tile % 8);
-                d = aries_ntile, k = sizeof aries_ntile / sizeof *d;
-            }
-            break;
-        case TOPO_TORUS:
-            snprintf(prefix, sizeof prefix, "GM_%u_%u_", tile / 8, tile % 8);
-            for (size_t i = 0; i < 6; i++) {
-                char nm[112];
-                snprintf(nm, sizeof nm, "%sTILE_PERFORMANCE_COUNTERS_%zu",
-                         prefix, i);
-                struct ctr_ref r = { .reg = gemini_tile[i].reg,
-                                     .cls = gemini_tile[i].cls, .obj = p };
-                def_vcs(n, &gemini_tile[i], -1, &r);
-                fn(ctx, nm, &r);
-                count++;
-            }
-            continue;
-        default:
-            snprintf(prefix, sizeof prefix, "PORT_%u_", tile);
-            d = generic_port, k = sizeof generic_port / sizeof *d;
-            break;
-        }
-        for (size_t i = 0; i < k; i++)
-            count += expand(n, &d[i], prefix, p, fn, ctx);
+        count += set->tile_names(n, tile, p, fn, ctx);
     }
     return count;
 }
@@ -641,17 +680,10 @@ void ctr_ctx_read(struct ctr_ctx *c)
 const char *ctr_describe(const struct net *n, const struct ctr_ref *r,
                          const char **unit)
 {
-    enum topo_family f = n->t->family;
-    const char *cycles = f == TOPO_ARIES    ? "cycles (800 MHz)"
-                         : f == TOPO_TORUS ? "cycles (800 MHz)"
-                                           : "ns";
-    const char *tile_flits = f == TOPO_ARIES    ? "flits"
-                             : f == TOPO_TORUS ? "phits (3 B)"
-                             : f == TOPO_SLINGSHOT ? "bytes"
-                                                   : "flits";
-    const char *nic_flits = f == TOPO_ARIES || f == TOPO_TORUS
-                                ? "NIC flits (16 B)"
-                                : "flits";
+    const struct ctr_set *set = ctr_set_of(n);
+    const char *cycles = set->cycles_unit;
+    const char *tile_flits = set->tile_flit_unit;
+    const char *nic_flits = set->nic_flit_unit;
     bool rsp = r->cls == 1;
     switch ((enum ctr_reg)r->reg) {
     case CTR_NIC_FLITS:

@@ -159,6 +159,10 @@ size_t ctr_names(const struct net *n, uint32_t router, uint32_t nic,
                             const struct ctr_ref *ref),
                  void *ctx);
 
+/* Seconds per count of n's stall and latency counters (the family's
+ * counter clock: Aries and Gemini 800 MHz, others 1 GHz). */
+double ctr_cycle_s(const struct net *n);
+
 /* What counter r counts, in words, and its unit (sets *unit). */
 const char *ctr_describe(const struct net *n, const struct ctr_ref *r,
                          const char **unit);

@@ -11,8 +11,7 @@
 
 bool latm_supported(const struct topo *t)
 {
-    return t->family == TOPO_ARIES || t->family == TOPO_SLINGSHOT ||
-           t->family == TOPO_DRAGONFLY;
+    return topo_is(t->family, TOPO_SHAPE_DRAGONFLY);
 }
 
 static uint64_t link_stall(const struct latm *m, uint32_t i)

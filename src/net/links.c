@@ -119,9 +119,7 @@ void links_read(const struct links *L, const struct net *n, uint32_t i,
 
 double links_cycle_s(const struct net *n)
 {
-    return n->t->family == TOPO_ARIES || n->t->family == TOPO_TORUS
-               ? 1.25e-9
-               : 1e-9;
+    return ctr_cycle_s(n);
 }
 
 void link_metrics(const struct links *L, const struct net *n, uint32_t i,

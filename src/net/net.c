@@ -104,126 +104,37 @@ int cc_netscope_sleep_find(const char *name)
 
 void net_params_defaults(struct net_params *p, const struct topo *t)
 {
+    /* The family's hardware (topo/<family>.c cites the sources of each
+     * value) */
+    struct topo_hw hw;
+    topo_family_hw(t->family, &hw);
     memset(p, 0, sizeof *p);
-    p->expand_num = p->expand_den = 1;
-    p->link_eff_num = p->link_eff_den = 1;
-    p->max_outstanding = 1024; /* Aries ORB: SC'19 §2.1; assumed elsewhere */
-    /* A NIC answers every request it takes, so it takes one only with a
-     * response slot free; requests beyond them wait in the network (the
-     * ejection back-pressure that builds an incast's congestion tree, and
-     * the request stalls GET traffic shows when its responses are held
-     * back). The table's size is not public for any of these NICs; 256
-     * 64-byte responses (16 KiB) cover more than a microsecond of the
-     * Aries NIC's 160 M packets/s host stream. Slingshot: unbounded here
-     * (its NIC model comes with its congestion control). */
-    p->nic_rsp_slots = t->family == TOPO_SLINGSHOT ? 0 : 256;
-    p->vcs = 4;
-    /* Tiled routers (Aries, Gemini and the generic dragonfly's high-radix
-     * router, Kim et al. ISCA 2005 — the dragonfly paper's router): a row
-     * buffer per input, VC and column. Its depth is not public for any of
-     * them, nor are those of the column buffer each output has per tile
-     * row and VC; two maximum-size packets each let one leave while the
-     * next waits (virtual cut-through needs room for one). tile_columns 0 arranges the
-     * router's ports in the squarest matrix; Aries and Gemini set 8. */
-    p->router = NET_ROUTER_TILED;
-    p->tile_columns = 0;
-    /* SC'19 §2.1: inside the NIC a request is one header flit plus one to
-     * four 16-byte payload flits; assumed for Gemini and Slingshot NICs */
-    p->nic_flit_bytes = 16;
-    switch (t->family) {
-    case TOPO_ARIES:
-        /* XC white paper, "Aries Performance": 48-bit flits; a 64 B PUT is
-         * 14 request flits + 1 response flit, a GET 3 + 12. So a request
-         * header is 3 flits, a response header 1, and data ceil(n/6). */
-        p->flit_bytes = 6;
-        p->max_payload = 64;
-        p->req_header = 3;
-        p->rsp_header = 1;
-        /* "a 64-byte read or write every five cycles" at 800 MHz */
-        p->nic_gap = time_from_cycles(5, TIME_HZ_ARIES_NIC);
-        /* "the NIC can transmit one flit per clock cycle" (SC'19 §2.1):
-         * its requests and responses leave by one path, a 16-byte NIC
-         * flit per 800 MHz cycle (XC white paper: with symmetric traffic
-         * "requests and responses share data paths", ~8 GB/s each way) */
-        p->nic_flit_time = time_from_cycles(1, TIME_HZ_ARIES_NIC);
-        /* "each router-to-router hop adds approximately 100ns" */
-        p->router_delay = 100 * SIMTIME_NS;
-        /* Buffer sizes are not public. The white paper: input buffering
-         * covers the round trip of a 35 m optical cable so that one VC
-         * reaches full bandwidth. Round trip = 2 x wire + router delay:
-         * 35 m -> 450 ns = 355 flits at 5.25 GB/s x 9/10 -> 384; a 3 m
-         * copper or backplane link -> 130 ns = 103 flits -> 128. */
-        p->buf_local = 128;
-        p->buf_global = 384;
-        p->buf_endpoint = 128;
-        /* "distributes the information to its neighbors every 10 cycles" */
-        p->publish_period = time_from_cycles(10, TIME_HZ_ARIES_ROUTER);
-        /* LCB: ten flits per set, one of them CRC/clock/load: 9/10 */
-        p->link_eff_num = 9;
-        p->link_eff_den = 10;
-        /* "The router tiles are arranged in a 6 x 8 matrix" (white
-         * paper); tile i at row i / 8, column i % 8 (topo/aries.c) */
-        p->tile_columns = 8;
-        break;
-    case TOPO_SLINGSHOT:
-        /* SC'20 §II-G: up to 4 KiB of data per packet plus 62 B of
-         * Ethernet (26 with preamble), IPv4 (20), UDP (8), IB (14) and
-         * RoCEv2 CRC (4). Flits are bytes. A response (end-to-end ack,
-         * GET data) carries the same headers. */
-        p->flit_bytes = 1;
-        p->max_payload = 4096;
-        p->req_header = 62;
-        p->rsp_header = 62;
-        p->nic_gap = 0; /* NIC packet rate not public: link-limited */
-        p->router_delay = 350 * SIMTIME_NS; /* SC'20 §II-A, measured */
-        /* Not public. Sized for the round trip at 25 GB/s: 2 x 50 ns +
-         * 350 ns = 11 KB locally, longer optical cables 2 x 150 + 350. */
-        p->buf_local = 16384;
-        p->buf_global = 32768;
-        p->buf_endpoint = 16384;
-        /* SC'20 §II-A "virtual output-queued architecture" */
-        p->router = NET_ROUTER_VOQ;
-        p->publish_period = time_from_cycles(10, TIME_HZ_ARIES_ROUTER);
-        break;
-    case TOPO_DRAGONFLY:
-        /* A generic Kim-Dally dragonfly: 16 B flits carrying 64 B
-         * transactions (as on Aries) with a one-flit header; buffers as
-         * CODES dragonfly-custom's defaults (local_vc_size 1024 B,
-         * global_vc_size 2048 B, router_delay 100 ns). */
-        p->flit_bytes = 16;
-        p->max_payload = 64;
-        p->req_header = 1;
-        p->rsp_header = 1;
-        p->nic_gap = 0;
-        p->router_delay = 100 * SIMTIME_NS;
-        p->buf_local = 64;
-        p->buf_global = 128;
-        p->buf_endpoint = 64;
-        p->publish_period = time_from_cycles(10, TIME_HZ_ARIES_ROUTER);
-        break;
-    case TOPO_TORUS:
-        /* Pedretti et al. §V: 3-byte phits; a 64 B PUT is a 32-phit
-         * request + 3-phit response, a GET 8 + 27. So a request header is
-         * 8 phits, a response header 3, and 64 B of data 24 phits (72 B on
-         * the wire: we scale data by 9/8). */
-        p->flit_bytes = 3;
-        p->max_payload = 64;
-        p->req_header = 8;
-        p->rsp_header = 3;
-        p->expand_num = 9;
-        p->expand_den = 8;
-        p->nic_gap = 0;                    /* not public: link-limited */
-        p->router_delay = 100 * SIMTIME_NS; /* not in our sources */
-        p->vcs = 2;                        /* dateline pair per class */
-        /* Gemini's router is a 48-tile YARC-like router (Alverson et al.,
-         * HOTI 2010): 6 x 8 tiles, as Aries */
-        p->tile_columns = 8;
-        p->buf_local = 256;  /* round trip ~160 ns at 0.64 ns/phit */
-        p->buf_global = 256;
-        p->buf_endpoint = 256;
-        p->publish_period = 0;
-        break;
-    }
+    p->flit_bytes = hw.flit_bytes;
+    p->max_payload = hw.max_payload;
+    p->req_header = hw.req_header;
+    p->rsp_header = hw.rsp_header;
+    p->expand_num = hw.expand_num;
+    p->expand_den = hw.expand_den;
+    p->nic_gap = hw.nic_gap;
+    p->nic_flit_time = hw.nic_flit_time;
+    p->nic_flit_bytes = hw.nic_flit_bytes;
+    p->max_outstanding = hw.max_outstanding;
+    p->nic_rsp_slots = hw.nic_rsp_slots;
+    p->router_delay = hw.router_delay;
+    p->vcs = hw.vcs;
+    p->buf_local = hw.buf_local;
+    p->buf_global = hw.buf_global;
+    p->buf_endpoint = hw.buf_endpoint;
+    int router = net_router_find(hw.router);
+    assert(router >= 0); /* a family names one of net_router_names */
+    p->router = (uint8_t)router;
+    p->tile_columns = hw.tile_columns;
+    p->publish_period = hw.publish_period;
+    p->link_eff_num = hw.link_eff_num;
+    p->link_eff_den = hw.link_eff_den;
+    /* Row and column buffers of the tiled routers: their depths are not
+     * public for any of them; two maximum-size packets each let one leave
+     * while the next waits (virtual cut-through needs room for one). */
     /* Aries congestion is a small saturating number per candidate: the
      * Cray routing patents (US 9,137,143; as summarised in our reference
      * notes, not verified) describe a 4-bit value, the saturating sum of
@@ -279,10 +190,12 @@ void net_params_defaults(struct net_params *p, const struct topo *t)
      * read the network, so the network names none of them):
      * route_net_defaults sets the family's default. */
     p->routing = NULL;
-    /* Congestion control (net/cc.h, cc_slingshot.c): Slingshot's is on
-     * by default (SC'20 §II-D); Aries and Gemini have none (SC'20 §III
-     * measures Crystal without). */
-    p->cc = t->family == TOPO_SLINGSHOT ? &cc_slingshot : &cc_none;
+    /* Congestion control (net/cc.h): the family's (Slingshot's is on by
+     * default, SC'20 §II-D; Aries and Gemini have none, SC'20 §III
+     * measures Crystal without) */
+    p->cc = (const struct cc_ops *)registry_find(&cc_registry,
+                                                 t->family->congestion_control);
+    assert(p->cc); /* a family names a registered controller */
     p->ccp.mark_flits = 4 * big;
     p->ccp.window_max = 0; /* the NIC's max_outstanding */
     p->ccp.window_min = 1.0 / 32;
@@ -2535,7 +2448,7 @@ size_t net_estimate_bytes(const struct net_params *p,
     /* routers wired alike share a row of next hops (net/nexthop.c): one
      * row on a torus, one per place in a group on a dragonfly (the
      * systems dfsim builds wire every group alike) */
-    if (c->family == TOPO_TORUS) {
+    if (topo_is(c->family, TOPO_SHAPE_TORUS)) {
         k.nh_rows = 1;
         k.nh_total = c->ports_per_router ? c->ports_per_router : 1;
     } else {

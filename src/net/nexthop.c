@@ -130,7 +130,7 @@ out:
 int net_nexthop_init(struct net *n, struct diag *d)
 {
     const struct topo *t = n->t;
-    if (t->family == TOPO_TORUS) {
+    if (topo_is(t->family, TOPO_SHAPE_TORUS)) {
         if (n->p.vcs < 2) {
             diag_error(d, NULL, 0, "network.vcs", "the torus needs 2 VCs "
                        "per class (dateline) to be deadlock-free");

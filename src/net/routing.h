@@ -23,7 +23,8 @@ struct packet;
 
 struct routing {
     struct reg_entry base;
-    uint8_t families;  /* bit (1 << topo_family) per family it routes */
+    uint8_t shapes;    /* bit (1 << enum topo_shape) per shape of graph it
+                          routes */
     uint8_t param;     /* the mode's own constant (ADAPTIVE_k: k, the index
                           into net_params.bias) */
     bool progressive;  /* dragonflies: decided again at each router of the

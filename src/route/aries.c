@@ -173,7 +173,7 @@ bool route_aries_beats(struct net *n, uint32_t r, uint64_t b, uint64_t a)
 #define ADAPTIVE(k, help)                                                  \
     const struct routing routing_adaptive_##k = {                          \
         .base = { "ADAPTIVE_" #k, help },                                  \
-        .families = DF_FAMILIES,                                           \
+        .shapes = DF_SHAPES,                                           \
         .param = k,                                                        \
         .progressive = true,                                               \
         .publish = true,                                                   \

@@ -36,8 +36,7 @@
 /* Packet flag: `mid` is a group, not a router (a late diversion). */
 #define PKT_MID_GROUP 8
 
-#define DF_FAMILIES ((1u << TOPO_ARIES) | (1u << TOPO_SLINGSHOT) |        \
-                     (1u << TOPO_DRAGONFLY))
+#define DF_SHAPES (1u << TOPO_SHAPE_DRAGONFLY)
 
 static inline uint32_t df_group(const struct net *n, uint32_t r)
 {

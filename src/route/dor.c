@@ -55,6 +55,6 @@ static void dor_route(struct net *n, uint32_t r, struct packet *p,
 const struct routing routing_dor = {
     .base = { "DOR", "torus dimension order X, Y, Z on the shortest "
                      "direction" },
-    .families = 1u << TOPO_TORUS,
+    .shapes = 1u << TOPO_SHAPE_TORUS,
     .route = dor_route,
 };

@@ -24,7 +24,7 @@ static uint32_t nmin_decide(struct net *n, uint32_t r, struct packet *p,
 const struct routing routing_min_hash = {
     .base = { "MIN_HASH", "minimal, path from a hash of source, destination "
                           "and packet" },
-    .families = DF_FAMILIES,
+    .shapes = DF_SHAPES,
     .route = df_route,
     .pick = df_pick_hash,
     .exit = df_exit_hash,
@@ -33,7 +33,7 @@ const struct routing routing_min_hash = {
 const struct routing routing_nmin_hash = {
     .base = { "NMIN_HASH", "non-minimal, intermediate from a hash of "
                            "source, destination and packet" },
-    .families = DF_FAMILIES,
+    .shapes = DF_SHAPES,
     .route = df_route,
     .decide = nmin_decide,
     .pick = df_pick_hash,
@@ -43,7 +43,7 @@ const struct routing routing_nmin_hash = {
 const struct routing routing_in_order = {
     .base = { "IN_ORDER", "minimal, one path per source-destination pair "
                           "(in order)" },
-    .families = DF_FAMILIES,
+    .shapes = DF_SHAPES,
     .route = df_route,
     .pick = df_pick_pair,
     .exit = df_exit_pair,

@@ -5,7 +5,7 @@
 
 const struct routing routing_minimal = {
     .base = { "minimal", "random among minimal paths at every router" },
-    .families = DF_FAMILIES,
+    .shapes = DF_SHAPES,
     .route = df_route,
     .pick = df_pick_random,
     .exit = df_exit_random,

@@ -24,15 +24,12 @@ const struct registry routing_registry = {
     .n = sizeof routing_entries / sizeof routing_entries[0],
 };
 
-const struct routing *route_default(enum topo_family f)
+const struct routing *route_default(const struct topo_family *f)
 {
-    switch (f) {
-    case TOPO_ARIES: return &routing_adaptive_0;
-    case TOPO_SLINGSHOT: return &routing_ss_adaptive;
-    case TOPO_DRAGONFLY: return &routing_ugal;
-    case TOPO_TORUS: return &routing_dor;
-    }
-    return &routing_minimal;
+    const struct routing *r =
+        (const struct routing *)registry_find(&routing_registry, f->routing);
+    assert(r && route_supports(r, f)); /* the descriptors are tested */
+    return r;
 }
 
 void route_net_defaults(struct net_params *p, const struct topo *t)

@@ -59,15 +59,17 @@
 
 extern const struct registry routing_registry;
 
+/* Whether mode r routes on family f's shape of graph. */
 static inline bool route_supports(const struct routing *r,
-                                  enum topo_family f)
+                                  const struct topo_family *f)
 {
-    return (r->families >> f) & 1u;
+    return (r->shapes >> f->shape) & 1u;
 }
 
-/* The family's natural default: ADAPTIVE_0 on Aries, SS_ADAPTIVE on
- * Slingshot, UGAL on the generic dragonfly, DOR on the torus. */
-const struct routing *route_default(enum topo_family f);
+/* The family's default mode (struct topo_family.routing: ADAPTIVE_0 on
+ * Aries, SS_ADAPTIVE on Slingshot, UGAL on the generic dragonfly, DOR on
+ * the torus). */
+const struct routing *route_default(const struct topo_family *f);
 
 /* The network's defaults for the family of t (net_params_defaults) with
  * the family's default routing mode (route_default). */

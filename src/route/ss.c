@@ -23,7 +23,7 @@ static uint32_t ss_decide(struct net *n, uint32_t r, struct packet *p,
 const struct routing routing_ss_adaptive = {
     .base = { "SS_ADAPTIVE", "Slingshot adaptive: up to 4 candidates by "
                              "queue depth, biased to minimal" },
-    .families = DF_FAMILIES,
+    .shapes = DF_SHAPES,
     .route = df_route,
     .decide = ss_decide,
     .pick = df_pick_local,

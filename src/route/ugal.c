@@ -22,7 +22,7 @@ static uint32_t ugal_decide(struct net *n, uint32_t r, struct packet *p,
 const struct routing routing_ugal = {
     .base = { "UGAL", "UGAL-L at the source: minimal if q_min <= 2 q_nonmin "
                       "+ threshold (BookSim2)" },
-    .families = DF_FAMILIES,
+    .shapes = DF_SHAPES,
     .route = df_route,
     .decide = ugal_decide,
     .pick = df_pick_local,

@@ -17,7 +17,7 @@ static uint32_t valiant_decide(struct net *n, uint32_t r, struct packet *p,
 
 const struct routing routing_valiant = {
     .base = { "valiant", "through a random intermediate router (Valiant)" },
-    .families = DF_FAMILIES,
+    .shapes = DF_SHAPES,
     .route = df_route,
     .decide = valiant_decide,
     .pick = df_pick_random,

@@ -48,6 +48,7 @@
 
 #include "core/idlist.h"
 #include "core/config.h"
+#include "core/time.h"
 
 enum {
     ARIES_CHASSIS = 6,      /* chassis per group */
@@ -307,11 +308,86 @@ void aries_router_name(const struct topo *t, uint32_t r, char *buf,
              rt->pos[0] % 3u, rt->pos[1]);
 }
 
+/* ---- the family ------------------------------------------------------ */
+
+static void aries_hw(struct topo_hw *hw)
+{
+    /* XC white paper, "Aries Performance": 48-bit flits; a 64 B PUT is 14
+     * request flits + 1 response flit, a GET 3 + 12. So a request header
+     * is 3 flits, a response header 1, and data ceil(n/6). */
+    hw->flit_bytes = 6;
+    hw->max_payload = 64;
+    hw->req_header = 3;
+    hw->rsp_header = 1;
+    /* "a 64-byte read or write every five cycles" at 800 MHz */
+    hw->nic_gap = time_from_cycles(5, TIME_HZ_ARIES_NIC);
+    /* "the NIC can transmit one flit per clock cycle" (SC'19 §2.1): its
+     * requests and responses leave by one path, a 16-byte NIC flit per
+     * 800 MHz cycle (XC white paper: with symmetric traffic "requests and
+     * responses share data paths", ~8 GB/s each way) */
+    hw->nic_flit_time = time_from_cycles(1, TIME_HZ_ARIES_NIC);
+    /* "each router-to-router hop adds approximately 100ns" */
+    hw->router_delay = 100 * SIMTIME_NS;
+    /* Buffer sizes are not public. The white paper: input buffering
+     * covers the round trip of a 35 m optical cable so that one VC
+     * reaches full bandwidth. Round trip = 2 x wire + router delay:
+     * 35 m -> 450 ns = 355 flits at 5.25 GB/s x 9/10 -> 384; a 3 m
+     * copper or backplane link -> 130 ns = 103 flits -> 128. */
+    hw->buf_local = 128;
+    hw->buf_global = 384;
+    hw->buf_endpoint = 128;
+    /* "distributes the information to its neighbors every 10 cycles" */
+    hw->publish_period = time_from_cycles(10, TIME_HZ_ARIES_ROUTER);
+    /* LCB: ten flits per set, one of them CRC/clock/load: 9/10 */
+    hw->link_eff_num = 9;
+    hw->link_eff_den = 10;
+    /* "The router tiles are arranged in a 6 x 8 matrix" (white paper);
+     * tile i at row i / 8, column i % 8 (above) */
+    hw->tile_columns = 8;
+}
+
+/* Allocation's levels: router, chassis (16 Aries of a backplane: pos[0]
+ * is the chassis in the group), group. */
+static uint32_t aries_level_key(const struct topo *t, uint32_t r, int level)
+{
+    const struct topo_router *rt = &t->routers[r];
+    return level == 0   ? r
+           : level == 1 ? rt->group * t->routers_per_group + rt->pos[0]
+                        : rt->group;
+}
+
+static uint32_t aries_level_size(const struct topo *t, int level)
+{
+    return level == 0   ? t->n_routers
+           : level == 1 ? t->n_groups * t->routers_per_group
+                        : t->n_groups;
+}
+
+static const struct topo_family aries_family = {
+    .name = "aries",
+    .id = TOPO_ARIES,
+    .shape = TOPO_SHAPE_DRAGONFLY,
+    .router_name = "Aries",
+    .route_vcs = 4,
+    .route_vcs_why = "a dragonfly's route segments need",
+    .routing = "ADAPTIVE_0",        /* Cray MPI's default (SC'19 §2.2) */
+    .congestion_control = "none",   /* SC'20 §III measures Crystal
+                                       without one */
+    .counters = "aries",
+    .traffic_classes = false,       /* its VCs are requests, responses
+                                       and route segments */
+    .chassis = true,
+    .group_word = "group",
+    .hw = aries_hw,
+    .level_key = aries_level_key,
+    .level_size = aries_level_size,
+};
+
 const struct topo_builder topo_builder_aries = {
     .base = { .name = "aries",
               .help = "Cray XC dragonfly: Aries routers, 6x16 groups, "
                       "rank-1/2/3 tiles (XC white paper)" },
-    .family = TOPO_ARIES,
+    .family = &aries_family,
     .params = aries_keys,
     .defaults = aries_defaults,
     .build = aries_build,

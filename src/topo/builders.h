@@ -12,6 +12,11 @@
 #include "topo/systems.def"
 #undef TOPO_SYSTEM
 
+/* The allocation levels of a family of groups without a chassis level
+ * (struct topo_family level_key, level_size; topo.c). */
+uint32_t topo_level_key_groups(const struct topo *t, uint32_t r, int level);
+uint32_t topo_level_size_groups(const struct topo *t, int level);
+
 /* Bandwidth in bytes/s from a rate in GB/s (10^9 bytes). */
 static inline uint64_t topo_GBps(double gbytes)
 {

@@ -22,6 +22,7 @@
 #include <stddef.h>
 
 #include "core/config.h"
+#include "core/time.h"
 
 static void dragonfly_defaults(union topo_params *u)
 {
@@ -138,11 +139,50 @@ static int dragonfly_build(struct topo *t, const union topo_params *u,
     return 0;
 }
 
+/* ---- the family ------------------------------------------------------ */
+
+static void dragonfly_hw(struct topo_hw *hw)
+{
+    /* A generic Kim-Dally dragonfly: 16 B flits carrying 64 B
+     * transactions (as on Aries) with a one-flit header; buffers as CODES
+     * dragonfly-custom's defaults (local_vc_size 1024 B, global_vc_size
+     * 2048 B, router_delay 100 ns). */
+    hw->flit_bytes = 16;
+    hw->max_payload = 64;
+    hw->req_header = 1;
+    hw->rsp_header = 1;
+    hw->nic_gap = 0;
+    hw->router_delay = 100 * SIMTIME_NS;
+    hw->buf_local = 64;
+    hw->buf_global = 128;
+    hw->buf_endpoint = 64;
+    hw->publish_period = time_from_cycles(10, TIME_HZ_ARIES_ROUTER);
+}
+
+static const struct topo_family dragonfly_family = {
+    .name = "dragonfly",
+    .id = TOPO_DRAGONFLY,
+    .shape = TOPO_SHAPE_DRAGONFLY,
+    .router_name = "router",
+    .route_vcs = 4,
+    .route_vcs_why = "a dragonfly's route segments need",
+    .routing = "UGAL",           /* BookSim2's and the literature's */
+    .congestion_control = "none",
+    .counters = "generic",
+    .traffic_classes = true,     /* a what-if: Slingshot's on any
+                                    dragonfly */
+    .chassis = false,
+    .group_word = "group",
+    .hw = dragonfly_hw,
+    .level_key = topo_level_key_groups,
+    .level_size = topo_level_size_groups,
+};
+
 const struct topo_builder topo_builder_dragonfly = {
     .base = { .name = "dragonfly",
               .help = "generic Kim-Dally dragonfly (p, a, h, g) with "
                       "BookSim2's global arrangement" },
-    .family = TOPO_DRAGONFLY,
+    .family = &dragonfly_family,
     .params = dragonfly_keys,
     .defaults = dragonfly_defaults,
     .build = dragonfly_build,

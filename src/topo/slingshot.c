@@ -25,6 +25,7 @@
 #include <stddef.h>
 
 #include "core/config.h"
+#include "core/time.h"
 
 enum { ROSETTA_PORTS = 64 };
 
@@ -189,11 +190,57 @@ void slingshot_router_name(const struct topo *t, uint32_t r, char *buf,
     snprintf(buf, cap, "g%us%u", t->routers[r].group, t->routers[r].pos[0]);
 }
 
+/* ---- the family ------------------------------------------------------ */
+
+static void slingshot_hw(struct topo_hw *hw)
+{
+    /* SC'20 §II-G: up to 4 KiB of data per packet plus 62 B of Ethernet
+     * (26 with preamble), IPv4 (20), UDP (8), IB (14) and RoCEv2 CRC (4).
+     * Flits are bytes. A response (end-to-end ack, GET data) carries the
+     * same headers. */
+    hw->flit_bytes = 1;
+    hw->max_payload = 4096;
+    hw->req_header = 62;
+    hw->rsp_header = 62;
+    hw->nic_gap = 0; /* NIC packet rate not public: link-limited */
+    /* the NIC's response slots: unbounded here (its NIC model comes with
+     * its congestion control) */
+    hw->nic_rsp_slots = 0;
+    hw->router_delay = 350 * SIMTIME_NS; /* SC'20 §II-A, measured */
+    /* Not public. Sized for the round trip at 25 GB/s: 2 x 50 ns +
+     * 350 ns = 11 KB locally, longer optical cables 2 x 150 + 350. */
+    hw->buf_local = 16384;
+    hw->buf_global = 32768;
+    hw->buf_endpoint = 16384;
+    /* SC'20 §II-A "virtual output-queued architecture" */
+    hw->router = "voq";
+    hw->publish_period = time_from_cycles(10, TIME_HZ_ARIES_ROUTER);
+}
+
+static const struct topo_family slingshot_family = {
+    .name = "slingshot",
+    .id = TOPO_SLINGSHOT,
+    .shape = TOPO_SHAPE_DRAGONFLY,
+    .router_name = "Rosetta",
+    .route_vcs = 4,
+    .route_vcs_why = "a dragonfly's route segments need",
+    .routing = "SS_ADAPTIVE",
+    .congestion_control = "slingshot", /* on by default (SC'20 §II-D) */
+    .counters = "rosetta",
+    .traffic_classes = true,           /* SC'20 §II-E */
+    .chassis = false,                  /* a group's switches are all one
+                                          hop apart */
+    .group_word = "group",
+    .hw = slingshot_hw,
+    .level_key = topo_level_key_groups,
+    .level_size = topo_level_size_groups,
+};
+
 const struct topo_builder topo_builder_slingshot = {
     .base = { .name = "slingshot",
               .help = "HPE Slingshot dragonfly: 64-port Rosetta switches, "
                       "16 endpoints each, all-to-all groups (SC'20)" },
-    .family = TOPO_SLINGSHOT,
+    .family = &slingshot_family,
     .params = slingshot_keys,
     .defaults = slingshot_defaults,
     .build = slingshot_build,

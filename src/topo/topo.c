@@ -96,15 +96,45 @@ const char *topo_medium_name(enum link_medium m)
     return m < MEDIUM_COUNT ? names[m] : "?";
 }
 
-const char *topo_family_name(enum topo_family f)
+void topo_family_hw(const struct topo_family *f, struct topo_hw *hw)
 {
-    switch (f) {
-    case TOPO_ARIES: return "aries";
-    case TOPO_SLINGSHOT: return "slingshot";
-    case TOPO_DRAGONFLY: return "dragonfly";
-    case TOPO_TORUS: return "torus";
-    }
-    return "?";
+    memset(hw, 0, sizeof *hw);
+    hw->expand_num = hw->expand_den = 1;
+    hw->link_eff_num = hw->link_eff_den = 1;
+    hw->max_outstanding = 1024; /* Aries ORB: SC'19 §2.1; assumed
+                                   elsewhere */
+    /* A NIC answers every request it takes, so it takes one only with a
+     * response slot free; requests beyond them wait in the network (the
+     * ejection back-pressure that builds an incast's congestion tree, and
+     * the request stalls GET traffic shows when its responses are held
+     * back). The table's size is not public for any of these NICs; 256
+     * 64-byte responses (16 KiB) cover more than a microsecond of the
+     * Aries NIC's 160 M packets/s host stream. */
+    hw->nic_rsp_slots = 256;
+    hw->vcs = 4; /* requests and responses, 4 route segments each */
+    /* Tiled routers (Aries, Gemini and the generic dragonfly's high-radix
+     * router, Kim et al. ISCA 2005 — the dragonfly paper's router): a row
+     * buffer per input, VC and column, a column buffer per output, tile
+     * row and VC (net/net.h). tile_columns 0 arranges the router's ports
+     * in the squarest matrix; Aries and Gemini set 8. */
+    hw->router = "tiled";
+    hw->tile_columns = 0;
+    /* SC'19 §2.1: inside the NIC a request is one header flit plus one to
+     * four 16-byte payload flits; assumed for Gemini and Slingshot NICs */
+    hw->nic_flit_bytes = 16;
+    f->hw(hw);
+}
+
+/* Allocation levels of a dragonfly whose groups have no chassis level
+ * (Slingshot, the generic dragonfly): a router is its own chassis. */
+uint32_t topo_level_key_groups(const struct topo *t, uint32_t r, int level)
+{
+    return level < 2 ? r : t->routers[r].group;
+}
+
+uint32_t topo_level_size_groups(const struct topo *t, int level)
+{
+    return level < 2 ? t->n_routers : t->n_groups;
 }
 
 /* ---- building --------------------------------------------------------- */
@@ -191,7 +221,7 @@ static inline uint32_t local_index(const struct topo *t, uint32_t r)
 
 static bool is_dragonfly(const struct topo *t)
 {
-    return t->family != TOPO_TORUS;
+    return t->family->id != TOPO_TORUS;
 }
 
 /* BFS inside every group over local links. */
@@ -331,7 +361,7 @@ size_t topo_estimate_bytes(const struct topo_counts *c)
     size_t b = (size_t)c->routers * sizeof *t->routers +
                ports * sizeof *t->ports + (size_t)c->nics * sizeof *t->nics +
                (size_t)c->nodes * sizeof *t->nodes;
-    if (c->family != TOPO_TORUS) {
+    if (c->family->id != TOPO_TORUS) {
         size_t m = c->routers_per_group, G = c->groups;
         b += G * m * m;                       /* group_dist */
         b += (G * G + 1) * sizeof(uint32_t);  /* pair_start */
@@ -376,7 +406,7 @@ static void report_budget(const struct topo *t, const struct topo_budget *b,
     char what[256], r[32], p[32], n[32];
     snprintf(what, sizeof what,
              "this %s system of %s routers (%s ports) and %s NICs",
-             topo_family_name(c->family), commas(r, sizeof r, c->routers),
+             c->family->name, commas(r, sizeof r, c->routers),
              commas(p, sizeof p, (uint64_t)c->routers * c->ports_per_router),
              commas(n, sizeof n, c->nics));
     uint64_t ent = (uint64_t)c->routers + c->nics;
@@ -432,7 +462,7 @@ int topo_build_within(struct topo *t, const struct topo_builder *builder,
                              "this %s system has %" PRIu64 " ports; port "
                              "ids are 32-bit, at most %" PRIu32 "; expected "
                              "a smaller system",
-                             topo_family_name(t->family), ports,
+                             t->family->name, ports,
                              TOPO_NONE - 1);
         else if (d->errors == errors)
             topo_param_error(d, w, NULL, "topology %s: out of memory",
@@ -544,7 +574,7 @@ uint32_t topo_min_ports(const struct topo *t, uint32_t cur, uint32_t dst,
 
 char *topo_router_name(const struct topo *t, uint32_t r, char *buf, size_t cap)
 {
-    switch (t->family) {
+    switch (t->family->id) {
     case TOPO_ARIES: aries_router_name(t, r, buf, cap); break;
     case TOPO_SLINGSHOT: slingshot_router_name(t, r, buf, cap); break;
     case TOPO_DRAGONFLY: snprintf(buf, cap, "g%ur%u", t->routers[r].group,
@@ -560,7 +590,7 @@ char *topo_node_name(const struct topo *t, uint32_t n, char *buf, size_t cap)
     const struct topo_nic *nic = &t->nics[t->nodes[n].nic[0]];
     char rname[64];
     topo_router_name(t, nic->router, rname, sizeof rname);
-    switch (t->family) {
+    switch (t->family->id) {
     case TOPO_ARIES:
     case TOPO_TORUS: {
         /* Cray cnames: the router's name with a0/g0/g1 replaced by nN. */
@@ -586,7 +616,7 @@ char *topo_port_name(const struct topo *t, uint32_t p, char *buf, size_t cap)
     const struct topo_port *pt = &t->ports[p];
     char rname[64];
     topo_router_name(t, pt->router, rname, sizeof rname);
-    switch (t->family) {
+    switch (t->family->id) {
     case TOPO_ARIES:
         /* Tiles are a 6 x 8 matrix; row 5 holds the processor tiles,
          * named AR_RTR_PT_5_<col> in the counter names. */

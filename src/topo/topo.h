@@ -35,12 +35,101 @@
 
 struct cfg_key; /* core/config.h */
 
-enum topo_family {
+/* The families, for topo/ itself: everything above the topology reads
+ * what differs between them from the family's descriptor (struct
+ * topo_family below), never this number (tests/test_layers.c checks). */
+enum topo_family_id {
     TOPO_ARIES,     /* Cray XC dragonfly (Aries) */
     TOPO_SLINGSHOT, /* HPE Slingshot dragonfly (Rosetta) */
     TOPO_DRAGONFLY, /* generic Kim–Dally dragonfly (p, a, h, g) */
     TOPO_TORUS,     /* Cray Gemini 3-D torus */
 };
+
+/* The shape of a family's graph, which is what routing needs to know:
+ * routers in groups joined by global links (every dragonfly), or a 3-D
+ * torus of routers. A routing mode declares the shapes it routes. */
+enum topo_shape {
+    TOPO_SHAPE_DRAGONFLY,
+    TOPO_SHAPE_TORUS,
+};
+
+struct topo;
+
+/* A family's network hardware as its public sources give it: the
+ * defaults of the network model (net_params_defaults copies them; the
+ * experiment file's network section overrides any). Times in ps. Each
+ * family's descriptor fills it (its `hw` function, over the values
+ * topo_family_hw sets for all), citing its sources. */
+struct topo_hw {
+    uint32_t flit_bytes;       /* bytes per network flit (phit, byte) */
+    uint32_t max_payload;      /* data bytes per packet */
+    uint32_t req_header;       /* flits of a request without data */
+    uint32_t rsp_header;       /* flits of a response without data */
+    uint32_t expand_num, expand_den; /* data bytes on the wire per byte */
+    uint64_t nic_gap;          /* least time between two injections */
+    uint64_t nic_flit_time;    /* a NIC flit on the NIC's output path (0:
+                                  not limited) */
+    uint32_t nic_flit_bytes;   /* the NIC-side flit */
+    uint32_t max_outstanding;  /* requests awaiting their response */
+    uint32_t nic_rsp_slots;    /* requests a NIC takes before answering
+                                  them (0: unbounded) */
+    uint64_t router_delay;     /* pipeline delay per router crossed */
+    uint32_t vcs;              /* VCs per packet class */
+    uint32_t buf_local, buf_global, buf_endpoint; /* flits per VC */
+    const char *router;        /* router buffering, by its name in
+                                  experiment files ("tiled", "voq") */
+    uint32_t tile_columns;     /* tiled: columns of the tile matrix (0:
+                                  the squarest) */
+    uint64_t publish_period;   /* far-end load published this often (0:
+                                  always current) */
+    uint32_t link_eff_num, link_eff_den; /* link-layer efficiency */
+};
+
+/* What differs between the families, as one descriptor each builder
+ * file fills (topo/aries.c, slingshot.c, dragonfly.c, torus.c): names,
+ * hardware defaults, the counter set and its clock, the default routing
+ * and congestion control, the VCs its routes need, the levels of its
+ * machine room that allocation knows. The parts above the topology read
+ * these fields; a new family is a builder file with its descriptor. */
+struct topo_family {
+    const char *name;          /* "aries", "slingshot", "dragonfly",
+                                  "torus" (its builder's name) */
+    enum topo_family_id id;    /* for topo/ only */
+    enum topo_shape shape;
+    const char *router_name;   /* the router ASIC ("Aries", "Rosetta",
+                                  "Gemini"; "router" for the generic) */
+    uint32_t route_vcs;        /* VCs per class its deadlock-free routes
+                                  need (route segments; datelines) */
+    const char *route_vcs_why; /* ... said so ("a dragonfly's route
+                                  segments need") */
+    const char *routing;       /* its default routing mode, by name */
+    const char *congestion_control; /* its default NIC congestion
+                                  control, by name ("none") */
+    const char *counters;      /* its counter set, by name (net/counters.c:
+                                  "aries", "gemini", "rosetta", "generic") */
+    bool traffic_classes;      /* has traffic classes (SC'20 §II-E) */
+    bool chassis;              /* a chassis level between router and
+                                  group (allocation distances) */
+    const char *group_word;    /* what its top level is called ("group",
+                                  "cabinet") */
+    /* The hardware defaults over topo_family_hw's common values. */
+    void (*hw)(struct topo_hw *hw);
+    /* Allocation's levels of the machine room (exp/alloc.c): the key of
+     * router r's level (0: the router, 1: its chassis, 2: its group or
+     * cabinet), equal for routers that share it, below level_size. */
+    uint32_t (*level_key)(const struct topo *t, uint32_t r, int level);
+    uint32_t (*level_size)(const struct topo *t, int level);
+};
+
+/* The hardware defaults of family f: the values common to every family,
+ * then f's own (topo.c). */
+void topo_family_hw(const struct topo_family *f, struct topo_hw *hw);
+
+/* Whether family f's graph has shape s. */
+static inline bool topo_is(const struct topo_family *f, enum topo_shape s)
+{
+    return f->shape == s;
+}
 
 /* What a port is, named as the hardware names it. */
 enum port_kind {
@@ -170,7 +259,7 @@ union topo_params {
 /* What a topology holds, known before any of its arrays is made
  * (topo_alloc): what its memory is estimated from. */
 struct topo_counts {
-    enum topo_family family;
+    const struct topo_family *family;
     uint32_t routers, ports_per_router, nics, nodes;
     uint32_t groups, routers_per_group;
 };
@@ -191,7 +280,7 @@ struct topo_budget {
 };
 
 struct topo {
-    enum topo_family family;
+    const struct topo_family *family;
     const char *system;      /* built-in system or builder name */
     const char *description; /* what it models and what was assumed */
     union topo_params p;     /* parameters it was built from */
@@ -236,7 +325,7 @@ void topo_param_error(struct diag *d, const struct topo_where *w,
 /* A builder: one per topology family, registered by name. */
 struct topo_builder {
     struct reg_entry base;
-    enum topo_family family;
+    const struct topo_family *family;
     const struct cfg_key *params;      /* schema of its parameters */
     void (*defaults)(union topo_params *p);
     /* Fill t (already zeroed, arena ready) from p. Errors (impossible
@@ -311,7 +400,6 @@ int topo_finish(struct topo *t, struct diag *d);
 enum port_class topo_port_class(enum port_kind k);
 const char *topo_port_kind_name(enum port_kind k);
 const char *topo_medium_name(enum link_medium m);
-const char *topo_family_name(enum topo_family f);
 
 /* Router-to-router hop count of a minimal path, as the hardware's minimal
  * routing defines it: on a dragonfly, hops inside the source group, exactly

@@ -312,7 +312,7 @@ static int bisection(const struct topo *t, struct cut *best)
     memset(best, 0, sizeof *best);
     struct cut c;
     uint32_t slack = t->n_nodes / 50 + 4; /* partial population */
-    if (t->family == TOPO_TORUS) {
+    if (t->family->id == TOPO_TORUS) {
         const uint32_t dims[3] = { t->p.torus.x, t->p.torus.y, t->p.torus.z };
         static const char *const names[3] = { "X plane", "Y plane",
                                               "Z plane" };
@@ -334,14 +334,14 @@ static int bisection(const struct topo *t, struct cut *best)
             group_cuts(t, side, best);
         /* through every group: by slot (rank-1) and by chassis (rank-2) */
         for (uint32_t r = 0; r < t->n_routers; r++)
-            side[r] = t->family == TOPO_ARIES ? t->routers[r].pos[1] < 8
+            side[r] = t->family->id == TOPO_ARIES ? t->routers[r].pos[1] < 8
                                               : t->routers[r].pos[0] <
                                                     t->routers_per_group / 2;
-        c.name = t->family == TOPO_ARIES ? "rank-1 halves of every group"
+        c.name = t->family->id == TOPO_ARIES ? "rank-1 halves of every group"
                                          : "halves of every group";
         if (eval_cut(t, side, slack, &c))
             consider(best, &c);
-        if (t->family == TOPO_ARIES) {
+        if (t->family->id == TOPO_ARIES) {
             for (uint32_t r = 0; r < t->n_routers; r++)
                 side[r] = t->routers[r].pos[0] < 3;
             c.name = "rank-2 halves of every group";
@@ -387,7 +387,7 @@ double topo_injection_bw(const struct topo *t)
 
 double topo_global_bw(const struct topo *t)
 {
-    if (t->family == TOPO_TORUS)
+    if (t->family->id == TOPO_TORUS)
         return 0;
     double bw = 0;
     for (uint32_t p = 0; p < t->n_ports; p++) {
@@ -418,13 +418,13 @@ int topo_figures(const struct topo *t, struct topo_figures *f)
     }
     double global = topo_global_bw(t);
     f->injection_GBps = topo_injection_bw(t) / 1e9;
-    if (t->family != TOPO_TORUS && t->n_nodes) {
+    if (t->family->id != TOPO_TORUS && t->n_nodes) {
         f->global_GBps_per_node = global / 1e9 / t->n_nodes;
         if (t->n_groups > 1)
             f->alltoall_GBps =
                 global / 1e9 * t->n_groups / (double)(t->n_groups - 1);
     }
-    int rc = t->family == TOPO_TORUS ? torus_diameter(t, &f->diameter)
+    int rc = t->family->id == TOPO_TORUS ? torus_diameter(t, &f->diameter)
                                      : dragonfly_diameter(t, &f->diameter);
     if (rc != 0)
         return -1;
@@ -468,7 +468,7 @@ static uint32_t logical_links(const struct topo *t, enum port_kind kind)
 void topo_print(FILE *out, const struct topo *t, const struct topo_figures *f)
 {
     fprintf(out, "system      %s (%s)\n", t->system,
-            topo_family_name(t->family));
+            t->family->name);
     fprintf(out, "            %s\n", t->description);
     fprintf(out, "routers     %u\n", f->routers);
     fprintf(out, "nodes       %u (%u NICs)\n", f->nodes, f->nics);
@@ -484,13 +484,13 @@ void topo_print(FILE *out, const struct topo *t, const struct topo_figures *f)
     for (int k = 1; k < PORT_KIND_COUNT; k++) {
         if (!f->ports_by_kind[k] ||
             topo_port_class((enum port_kind)k) == PCLASS_ENDPOINT ||
-            (t->family == TOPO_TORUS && k % 2 == PORT_TORUS_XM % 2))
+            (t->family->id == TOPO_TORUS && k % 2 == PORT_TORUS_XM % 2))
             continue; /* torus: count X+ links only once, as "X" */
         fprintf(out, "%s: %u  ", topo_port_kind_name((enum port_kind)k),
                 logical_links(t, (enum port_kind)k));
     }
     fprintf(out, "(logical links: all tiles between two routers)\n");
-    if (t->family == TOPO_ARIES) {
+    if (t->family->id == TOPO_ARIES) {
         double g = f->groups, n = f->nodes;
         uint32_t copper = logical_links(t, PORT_ARIES_BLACK);
         fprintf(out,
@@ -506,7 +506,7 @@ void topo_print(FILE *out, const struct topo *t, const struct topo_figures *f)
             f->diameter);
     fprintf(out, "bisection   %.1f GB/s (both directions, %u links; cut: %s)\n",
             f->bisection_GBps, f->bisection_links, f->bisection_cut);
-    if (t->family != TOPO_TORUS) {
+    if (t->family->id != TOPO_TORUS) {
         fprintf(out, "global bw   %.2f GB/s per node (one direction)\n",
                 f->global_GBps_per_node);
         if (f->alltoall_GBps > 0)
@@ -538,7 +538,7 @@ void topo_print_json(FILE *out, const struct topo *t,
     fprintf(out, "{\"system\": ");
     json_str(out, t->system);
     fprintf(out, ", \"family\": \"%s\", \"description\": ",
-            topo_family_name(t->family));
+            t->family->name);
     json_str(out, t->description);
     fprintf(out,
             ", \"routers\": %u, \"nodes\": %u, \"nics\": %u, \"groups\": %u, "
@@ -548,7 +548,7 @@ void topo_print_json(FILE *out, const struct topo *t,
             f->routers, f->nodes, f->nics, f->groups, f->global_cables,
             f->diameter, f->bisection_GBps, f->bisection_links);
     json_str(out, f->bisection_cut);
-    if (t->family == TOPO_TORUS)
+    if (t->family->id == TOPO_TORUS)
         fprintf(out, ", \"global_GBps_per_node\": null, "
                      "\"alltoall_GBps\": null");
     else

@@ -26,6 +26,7 @@
 #include <stddef.h>
 
 #include "core/config.h"
+#include "core/time.h"
 
 enum { GEMINI_TILES = 48, GEMINI_NODES = 2, GEMINI_HOST_TILES = 8 };
 
@@ -215,11 +216,77 @@ void torus_router_name(const struct topo *t, uint32_t r, char *buf,
              z / 8, z % 8, y % 2);
 }
 
+/* ---- the family ------------------------------------------------------ */
+
+static void torus_hw(struct topo_hw *hw)
+{
+    /* Pedretti et al. §V: 3-byte phits; a 64 B PUT is a 32-phit request
+     * + 3-phit response, a GET 8 + 27. So a request header is 8 phits, a
+     * response header 3, and 64 B of data 24 phits (72 B on the wire: we
+     * scale data by 9/8). */
+    hw->flit_bytes = 3;
+    hw->max_payload = 64;
+    hw->req_header = 8;
+    hw->rsp_header = 3;
+    hw->expand_num = 9;
+    hw->expand_den = 8;
+    hw->nic_gap = 0;                     /* not public: link-limited */
+    hw->router_delay = 100 * SIMTIME_NS; /* not in our sources */
+    hw->vcs = 2;                         /* dateline pair per class */
+    /* Gemini's router is a 48-tile YARC-like router (Alverson et al.,
+     * HOTI 2010): 6 x 8 tiles, as Aries */
+    hw->tile_columns = 8;
+    hw->buf_local = 256; /* round trip ~160 ns at 0.64 ns/phit */
+    hw->buf_global = 256;
+    hw->buf_endpoint = 256;
+    hw->publish_period = 0;
+}
+
+/* Allocation's levels on a Gemini torus: router, chassis (a cabinet's 8
+ * slots along z), cabinet = (x, y / 2): two Geminis of a blade are y,
+ * y + 1. */
+static uint32_t torus_level_key(const struct topo *t, uint32_t r, int level)
+{
+    const struct topo_router *rt = &t->routers[r];
+    if (level == 0)
+        return r;
+    uint32_t X = t->p.torus.x, Yc = (t->p.torus.y + 1) / 2;
+    uint32_t cab = rt->pos[0] + X * (rt->pos[1] / 2u);
+    return level == 1 ? cab + X * Yc * (rt->pos[2] / 8u) : cab;
+}
+
+static uint32_t torus_level_size(const struct topo *t, int level)
+{
+    if (level == 0)
+        return t->n_routers;
+    uint32_t X = t->p.torus.x, Yc = (t->p.torus.y + 1) / 2;
+    uint32_t Zc = (t->p.torus.z + 7) / 8;
+    return level == 1 ? X * Yc * Zc : X * Yc;
+}
+
+static const struct topo_family torus_family = {
+    .name = "torus",
+    .id = TOPO_TORUS,
+    .shape = TOPO_SHAPE_TORUS,
+    .router_name = "Gemini",
+    .route_vcs = 2,
+    .route_vcs_why = "the torus's datelines need",
+    .routing = "DOR",
+    .congestion_control = "none",
+    .counters = "gemini",
+    .traffic_classes = false,
+    .chassis = true,
+    .group_word = "cabinet",
+    .hw = torus_hw,
+    .level_key = torus_level_key,
+    .level_size = torus_level_size,
+};
+
 const struct topo_builder topo_builder_torus = {
     .base = { .name = "torus",
               .help = "Cray Gemini 3-D torus: 48 tiles, two nodes per "
                       "Gemini (Pedretti et al., CUG)" },
-    .family = TOPO_TORUS,
+    .family = &torus_family,
     .params = torus_keys,
     .defaults = torus_defaults,
     .build = torus_build,
