@@ -240,7 +240,8 @@ static void test_aries_levels(void)
         rt_free(&x);
         return;
     }
-    uint32_t q = n->p.load_quantum; /* 14 flits: one full request */
+    const struct aries_route_params *ap = route_aries_params(&n->p);
+    uint32_t q = ap->load_quantum; /* 14 flits: one full request */
     CHECK_EQ_U(q, 14);
     simtime period = n->p.publish_period;
     simtime t0 = 1000 * period;
@@ -263,7 +264,7 @@ static void test_aries_levels(void)
     CHECK_EQ_U(route_aries_level(n, r, lp, TOPO_NONE, t0), 2);
     o->qflits = 40 * q;
     CHECK_EQ_U(route_aries_level(n, r, lp, TOPO_NONE, t0),
-               n->p.load_levels);
+               ap->load_levels);
     o->qflits = 0;
     /* far-end: credits in use up to the link's own read 0 (a busy link
      * with nothing queued downstream), beyond them a level per packet */
@@ -314,7 +315,7 @@ static void test_aries_levels(void)
     o->qflits = 12 * q;
     CHECK_EQ_U(route_aries_level(n, r, lp, gp,
                                  t0 + 12 * period + o->latency),
-               n->p.load_levels);
+               ap->load_levels);
     o->qflits = 0;
     /* a global port the router owns: near and far only, counted once */
     n->out[own].qflits = 2 * q;
@@ -558,8 +559,10 @@ static void test_own_stream(void)
             CHECK(!"setup");
             return;
         }
-        CHECK_EQ_U(x.n.p.bias[3].add,
-                   net_own_stream_level(&x.n.p, &x.t) + 1);
+        const struct aries_route_params *ap = route_aries_params(&x.n.p);
+        CHECK_EQ_U(ap->bias[3].add,
+                   route_aries_own_level(&x.n.p, ap->load_quantum,
+                                         ap->far_quantum, &x.t) + 1);
         x.n.hooks = (struct net_hooks){ .delivered = count_req };
         own_nonmin = own_pkts = 0;
         uint32_t nic[2] = { 0, 0 };

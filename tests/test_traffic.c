@@ -377,6 +377,22 @@ static void expect(const char *text, int errors, const char *want)
     cap_free(&c);
 }
 
+/* Word i of the block p holds for the part called `name` (a routing
+ * family's parameters are uint32_t words: UGAL's threshold, SS_ADAPTIVE's
+ * bias). */
+static uint32_t part_u32(const struct net_params *p, const char *name,
+                         uint32_t i)
+{
+    for (uint32_t k = 0; k < p->parts.n; k++)
+        if (strcmp(p->parts.part[k]->name, name) == 0) {
+            uint32_t w;
+            memcpy(&w, p->parts.store + p->parts.off[k] + 4 * i, sizeof w);
+            return w;
+        }
+    CHECK(!"no such part");
+    return UINT32_MAX;
+}
+
 static void test_sections_valid(void)
 {
     struct capture c;
@@ -439,8 +455,13 @@ static void test_sections_valid(void)
     CHECK(strcmp(p.routing->base.name, "minimal") == 0);
     CHECK_EQ_U(p.router_delay, 50500);
     CHECK_EQ_U(p.vcs, 4);
-    CHECK_EQ_U(p.load_quantum, 20);
-    CHECK_EQ_U(p.load_levels, 7);
+    const struct aries_route_params *ap = route_aries_params(&p),
+                                    *ad = route_aries_params(&def);
+    CHECK(ap && ad);
+    if (!ap || !ad)
+        return;
+    CHECK_EQ_U(ap->load_quantum, 20);
+    CHECK_EQ_U(ap->load_levels, 7);
     CHECK_EQ_U(p.buf_local, 100);
     CHECK_EQ_U(p.buf_global, 200);
     CHECK_EQ_U(p.buf_endpoint, 300);
@@ -452,15 +473,18 @@ static void test_sections_valid(void)
     CHECK_EQ_U(p.nic_gap, 2500);
     CHECK_EQ_U(p.max_outstanding, 64);
     CHECK_EQ_U(p.max_payload, 128);
-    CHECK_EQ_U(p.ugal_threshold, 7);
-    CHECK_EQ_U(p.bias[1].add, 9);
-    CHECK_EQ_U(p.bias[3].shift_per_hop, 2);
-    CHECK_EQ_U(p.ss_bias.shift, 3);
-    CHECK_EQ_U(p.ss_bias.add, 11);
-    /* keys not given keep the family's values */
-    CHECK_EQ_U(p.bias[1].shift_per_hop, def.bias[1].shift_per_hop);
-    CHECK_EQ_U(p.bias[3].shift, def.bias[3].shift);
-    CHECK_EQ_U(p.bias[3].add, def.bias[3].add);
+    CHECK_EQ_U(part_u32(&p, "UGAL", 0), 7);   /* ugal_threshold */
+    CHECK_EQ_U(ap->bias[1].add, 9);
+    CHECK_EQ_U(ap->bias[3].shift_per_hop, 2);
+    CHECK_EQ_U(part_u32(&p, "SS_ADAPTIVE", 0), 3);  /* ss_bias_shift */
+    CHECK_EQ_U(part_u32(&p, "SS_ADAPTIVE", 1), 11); /* ss_bias_add */
+    /* keys not given keep the family's values, but for ADAPTIVE_3's add,
+     * which follows the quanta and buffers given: one level above what
+     * a node's own stream shows */
+    CHECK_EQ_U(ap->bias[1].shift_per_hop, ad->bias[1].shift_per_hop);
+    CHECK_EQ_U(ap->bias[3].shift, ad->bias[3].shift);
+    CHECK_EQ_U(ap->bias[3].add,
+               route_aries_own_level(&p, 20, ap->far_quantum, &t) + 1);
     CHECK_EQ_U(p.flit_bytes, def.flit_bytes);
     CHECK_EQ_U(p.link_eff_num, def.link_eff_num);
     topo_free(&t);

@@ -23,6 +23,7 @@
  * literals itself; settings on those lines are then not checked again.
  */
 #include "core/config.h"
+#include "core/time.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -128,7 +129,7 @@ static bool int_range(const struct cfg_key *k, int64_t *lo, int64_t *hi)
     bool ranged = !(k->min == 0 && k->max == 0);
     *lo = ranged ? k->min : INT64_MIN;
     *hi = ranged ? k->max : INT64_MAX;
-    if (k->type == CFG_UINT64 && *lo < 0) {
+    if ((k->type == CFG_UINT64 || k->type == CFG_CYCLES) && *lo < 0) {
         *lo = 0;
         return true;
     }
@@ -159,6 +160,7 @@ static void describe(char *buf, size_t cap, const struct cfg_key *k,
     case CFG_INT:
     case CFG_UINT32:
     case CFG_UINT64:
+    case CFG_CYCLES:
         cat(buf, cap, "%s", article ? "an integer" : "integer");
         if (full && int_range(k, &lo, &hi))
             cat(buf, cap, " in [%" PRId64 ", %" PRId64 "]", lo, hi);
@@ -176,6 +178,7 @@ static void describe(char *buf, size_t cap, const struct cfg_key *k,
         cat(buf, cap, "%s", article ? "a string" : "string");
         break;
     case CFG_CHOICE:
+    case CFG_ENUM:
         cat(buf, cap, "one of (");
         join(buf, cap, k->choices, true);
         cat(buf, cap, ")");
@@ -690,7 +693,8 @@ static void read_value(struct cfg_file *f, config_setting_t *s,
     switch (k->type) {
     case CFG_INT:
     case CFG_UINT32:
-    case CFG_UINT64: {
+    case CFG_UINT64:
+    case CFG_CYCLES: {
         if (!is_int(s)) {
             wrong_type(f, s, key, k, d);
             return;
@@ -705,7 +709,9 @@ static void read_value(struct cfg_file *f, config_setting_t *s,
                        v, lo, hi);
             return;
         }
-        if (k->type == CFG_INT)
+        if (k->type == CFG_CYCLES)
+            *(uint64_t *)dst = time_from_cycles((uint64_t)v, k->hz);
+        else if (k->type == CFG_INT)
             *(int64_t *)dst = v;
         else if (k->type == CFG_UINT64)
             *(uint64_t *)dst = (uint64_t)v;
@@ -763,13 +769,15 @@ static void read_value(struct cfg_file *f, config_setting_t *s,
         return;
     case CFG_STRING:
     case CFG_CHOICE:
+    case CFG_ENUM:
     case CFG_NAME: {
         if (type != CONFIG_TYPE_STRING) {
             wrong_type(f, s, key, k, d);
             return;
         }
         const char *v = config_setting_get_string(s);
-        if (k->type == CFG_CHOICE && !in_list(k->choices, v)) {
+        if ((k->type == CFG_CHOICE || k->type == CFG_ENUM) &&
+            !in_list(k->choices, v)) {
             char list[LIST_CAP] = "";
             join(list, sizeof list, k->choices, true);
             diag_error(d, file, line, key, "\"%s\" is not one of: %s", v,
@@ -787,6 +795,13 @@ static void read_value(struct cfg_file *f, config_setting_t *s,
                 return;
             }
             *(const struct reg_entry **)dst = e;
+            return;
+        }
+        if (k->type == CFG_ENUM) {
+            uint8_t i = 0;
+            while (strcmp(k->choices[i], v) != 0)
+                i++;
+            *(uint8_t *)dst = i;
             return;
         }
         *(const char **)dst = v;
@@ -892,6 +907,14 @@ int cfg_read(struct cfg_file *f, struct config_setting_t *group,
              const char *prefix, const struct cfg_key *schema, void *out,
              const char *const *skip, struct diag *d)
 {
+    struct cfg_part part = { schema, out };
+    return cfg_read_parts(f, group, prefix, &part, 1, skip, d);
+}
+
+int cfg_read_parts(struct cfg_file *f, struct config_setting_t *group,
+                   const char *prefix, const struct cfg_part *parts,
+                   size_t n_parts, const char *const *skip, struct diag *d)
+{
     int before = d->errors;
     char key[KEY_CAP];
 
@@ -908,16 +931,22 @@ int cfg_read(struct cfg_file *f, struct config_setting_t *group,
         config_setting_t *s = config_setting_get_elem(group, (unsigned)i);
         const char *name = config_setting_name(s);
         dotted(key, sizeof key, prefix, name);
-        const struct cfg_key *k = find_key(schema, name);
+        const struct cfg_key *k = NULL;
+        size_t j = 0;
+        for (; j < n_parts && !k; j++)
+            k = find_key(parts[j].keys, name);
         if (k) {
-            read_value(f, s, key, k, out, d);
+            read_value(f, s, key, k, parts[j - 1].out, d);
         } else if (!in_list(skip, name)) {
             char list[LIST_CAP] = "";
             bool first = true;
-            for (const struct cfg_key *a = schema; a->type != CFG_END; a++) {
-                cat(list, sizeof list, "%s%s", first ? "" : ", ", a->name);
-                first = false;
-            }
+            for (size_t p = 0; p < n_parts; p++)
+                for (const struct cfg_key *a = parts[p].keys;
+                     a->type != CFG_END; a++) {
+                    cat(list, sizeof list, "%s%s", first ? "" : ", ",
+                        a->name);
+                    first = false;
+                }
             join(list, sizeof list, skip, first);
             diag_error(d, file_of(f, s), cfg_line(s), NULL,
                        "unknown key \"%s\"; accepted keys: %s", key, list);
@@ -925,14 +954,17 @@ int cfg_read(struct cfg_file *f, struct config_setting_t *group,
     }
 
     /* An absent group has no line: report at the file. */
-    for (const struct cfg_key *k = schema; k->type != CFG_END; k++) {
-        if (!k->required ||
-            (group && config_setting_get_member(group, k->name)))
-            continue;
-        dotted(key, sizeof key, prefix, k->name);
-        diag_error(d, group ? file_of(f, group) : f->path, cfg_line(group),
-                   NULL, "missing required key \"%s\"", key);
-    }
+    for (size_t p = 0; p < n_parts; p++)
+        for (const struct cfg_key *k = parts[p].keys; k->type != CFG_END;
+             k++) {
+            if (!k->required ||
+                (group && config_setting_get_member(group, k->name)))
+                continue;
+            dotted(key, sizeof key, prefix, k->name);
+            diag_error(d, group ? file_of(f, group) : f->path,
+                       cfg_line(group), NULL, "missing required key \"%s\"",
+                       key);
+        }
     return d->errors - before;
 }
 
@@ -986,6 +1018,26 @@ const char **cfg_members_except(struct config_setting_t *group,
         const char *name =
             config_setting_name(config_setting_get_elem(group, (unsigned)i));
         if (name && !in_list(keep, name))
+            out[k++] = name;
+    }
+    return out;
+}
+
+const char **cfg_members_outside(struct config_setting_t *group,
+                                 const struct cfg_part *parts, size_t n)
+{
+    int m = group ? config_setting_length(group) : 0;
+    const char **out = calloc((size_t)m + 1, sizeof *out);
+    if (!out)
+        return NULL;
+    int k = 0;
+    for (int i = 0; i < m; i++) {
+        const char *name =
+            config_setting_name(config_setting_get_elem(group, (unsigned)i));
+        bool known = false;
+        for (size_t j = 0; j < n && !known; j++)
+            known = find_key(parts[j].keys, name) != NULL;
+        if (name && !known)
             out[k++] = name;
     }
     return out;

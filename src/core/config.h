@@ -40,6 +40,11 @@ enum cfg_type {
     CFG_BOOL,    /* bool at offset; libconfig true/false */
     CFG_STRING,  /* const char * at offset (owned by the struct cfg_file) */
     CFG_CHOICE,  /* const char * at offset; one of `choices` */
+    CFG_ENUM,    /* uint8_t at offset: the index in `choices` of the one
+                    given (a name stored as the number its user keeps) */
+    CFG_CYCLES,  /* a duration given in cycles of a clock of `hz`: an
+                    integer in [min, max], stored as uint64_t picoseconds
+                    (core/time.h time_from_cycles) */
     CFG_NAME,    /* const struct reg_entry * at offset; a name in `reg` */
     CFG_GROUP,   /* nested group read with `sub`, stored at offset */
     CFG_FLOATS,  /* struct cfg_floats at offset; a list or array of
@@ -95,11 +100,13 @@ struct cfg_key {
                                  ignored when min == max == 0 */
     double fmin, fmax;        /* CFG_FLOAT, CFG_FLOATS: inclusive range,
                                  ignored when fmin == fmax == 0 */
-    const char *const *choices;   /* CFG_CHOICE: NULL-terminated list */
+    const char *const *choices;   /* CFG_CHOICE, CFG_ENUM: NULL-terminated
+                                     list */
     const struct registry *reg;   /* CFG_NAME, CFG_NAMES: the registry of
                                      that kind */
     const struct cfg_key *sub;    /* CFG_GROUP: schema of the nested group */
     uint64_t unit_ps;             /* CFG_TIME: picoseconds per unit */
+    uint64_t hz;                  /* CFG_CYCLES: the clock */
     bool required;                /* missing ⇒ error */
 };
 
@@ -149,6 +156,21 @@ int cfg_read(struct cfg_file *f, struct config_setting_t *group,
              const char *prefix, const struct cfg_key *schema, void *out,
              const char *const *skip, struct diag *d);
 
+/* One part's keys and the block they fill (cfg_read_parts). */
+struct cfg_part {
+    const struct cfg_key *keys;
+    void *out;
+};
+
+/* cfg_read for a group whose keys belong to several parts (the network
+ * section: the network model's, each routing family's, each
+ * controller's): each member is read into the block of the first part
+ * whose schema has it; a member of none (nor of `skip`) is an error
+ * listing every part's keys. Returns the number of errors added to d. */
+int cfg_read_parts(struct cfg_file *f, struct config_setting_t *group,
+                   const char *prefix, const struct cfg_part *parts,
+                   size_t n_parts, const char *const *skip, struct diag *d);
+
 /* The groups of a list of groups, `key = ( { ... }, { ... } );` (a
  * single group `key = { ... };` is a list of one): stores up to cap
  * elements into out and returns how many the list has. A setting of
@@ -165,6 +187,12 @@ int cfg_groups(struct cfg_file *f, struct config_setting_t *s,
  * memory): the skip list of a pass that reads only `keep`. */
 const char **cfg_members_except(struct config_setting_t *group,
                                 const char *const *keep);
+
+/* Names of the members of `group` that none of parts[0..n) has a key
+ * for, NULL-terminated and malloc'd (free it; NULL out of memory): the
+ * skip list of a pass that reads only those parts' keys. */
+const char **cfg_members_outside(struct config_setting_t *group,
+                                 const struct cfg_part *parts, size_t n);
 
 /* The file a setting was read from (the experiment file, or a file it
  * @include's). */

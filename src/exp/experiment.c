@@ -50,7 +50,14 @@ static const struct cfg_key system_keys[] = {
     { .name = NULL },
 };
 
-/* ---- network: overrides of struct net_params ------------------------- */
+/* ---- network ------------------------------------------------------------
+ *
+ * The section's keys belong to several parts, each reading its own: the
+ * network model's (net/params.c: net_param_keys, into struct net_params),
+ * each routing family's (struct routing.part: route/aries.c, ugal.c,
+ * ss.c), and the experiment's below — the routing of every message, the
+ * congestion control and its parameters (struct net_config), and the
+ * traffic classes. */
 
 #define NET_U32(key, field, lo, hi, text)                                    \
     { .name = key, .type = CFG_UINT32,                                       \
@@ -67,122 +74,16 @@ static const struct cfg_key system_keys[] = {
       .offset = offsetof(struct net_config, field), .fmin = lo, .fmax = hi, \
       .help = text }
 
-/* The four keys of the bias of ADAPTIVE_k (struct route_bias), in
- * congestion levels: the Aries bias is a 2-bit shift and a 6-bit add
- * (src/net/net.c), the per-hop terms kept to the same widths. */
-#define NET_BIAS(k)                                                          \
-    NET_U32("adaptive" #k "_shift", bias[k].shift, 0, 3,                     \
-            "ADAPTIVE_" #k ": a non-minimal level L counts as L << shift "   \
-            "(family default)"),                                             \
-    NET_U32("adaptive" #k "_add", bias[k].add, 0, 63,                        \
-            "ADAPTIVE_" #k ": levels added to a non-minimal candidate "      \
-            "(family default)"),                                             \
-    NET_U32("adaptive" #k "_shift_per_hop", bias[k].shift_per_hop, 0, 3,     \
-            "ADAPTIVE_" #k ": shift added per adaptive decision after the "  \
-            "first (family default)"),                                       \
-    NET_U32("adaptive" #k "_add_per_hop", bias[k].add_per_hop, 0, 63,        \
-            "ADAPTIVE_" #k ": levels added per adaptive decision after the " \
-            "first (family default)")
-
-static const struct cfg_key net_keys[] = {
+static const struct cfg_key net_routing_keys[] = {
     { .name = "routing", .type = CFG_NAME,
       .offset = offsetof(struct net_config, routing),
       .reg = &routing_registry,
       .help = "routing of every message (Aries ADAPTIVE_0, Slingshot "
               "SS_ADAPTIVE, dragonfly UGAL, torus DOR)" },
-    { .name = "router_delay_ns", .type = CFG_FLOAT,
-      .offset = offsetof(struct net_config, router_delay_ns), .fmin = 0,
-      .fmax = 1e6,
-      .help = "pipeline delay of a router, ns (Aries and dragonfly 100, "
-              "Slingshot 350, torus 100)" },
-    NET_U32("vcs", vcs, 1, NET_MAX_SEGS,
-            "virtual channels per class, requests and responses (4; torus "
-            "2)"),
-    NET_U32("buffer_local", buffer_local, 1, 1 << 24,
-            "input buffer per VC between routers of a group (torus: every "
-            "link), flits (family default)"),
-    NET_U32("buffer_global", buffer_global, 1, 1 << 24,
-            "input buffer per VC between groups, flits (family default)"),
-    NET_U32("buffer_endpoint", buffer_endpoint, 1, 1 << 24,
-            "input buffer per VC from a NIC, flits (family default)"),
-    NET_CHOICE("router", router, net_router_names,
-               "router buffering: tiled (row buffers per input, VC and "
-               "tile column: Aries, Gemini, dragonfly), input-queued (a "
-               "blocked head blocks its VC), voq (virtual output queues: "
-               "Slingshot)"),
-    NET_U32("row_buffer", row_buffer, 1, 1 << 24,
-            "tiled routers: flits a row buffer holds (2 largest packets)"),
-    NET_U32("col_buffer", col_buffer, 1, 1 << 24,
-            "tiled routers: flits a column buffer holds (2 largest "
-            "packets)"),
-    NET_U32("tile_columns", tile_columns, 0, 255,
-            "tiled routers: columns of the tile matrix; 0 = the squarest "
-            "for the router's ports (Aries, torus 8; dragonfly 0)"),
-    NET_U32("publish_cycles", publish_cycles, 0, 1000000,
-            "far-end load published every this many router cycles at "
-            "875 MHz; 0 = always current (10; torus 0)"),
-    { .name = "nic_gap_ns", .type = CFG_FLOAT,
-      .offset = offsetof(struct net_config, nic_gap_ns), .fmin = 0,
-      .fmax = 1e6,
-      .help = "least time between two packets a NIC injects, ns; 0 = "
-              "link-limited (Aries 6.25, others 0)" },
-    { .name = "nic_flit_ns", .type = CFG_FLOAT,
-      .offset = offsetof(struct net_config, nic_flit_ns), .fmin = 0,
-      .fmax = 1e6,
-      .help = "time per 16-byte NIC flit on the path that carries a NIC's "
-              "requests and responses into the network, ns; 0 = not "
-              "limited (Aries 1.25, others 0)" },
-    NET_U32("max_outstanding", max_outstanding, 1, 1 << 20,
-            "requests a NIC may have awaiting their response (1024)"),
-    NET_U32("nic_rsp_slots", nic_rsp_slots, 0, 1 << 20,
-            "requests a NIC takes before it has answered them; more wait "
-            "in the network (256; Slingshot 0 = unbounded)"),
-    NET_CHOICE("nic_arbitration", nic_arbitration, net_nic_arb_names,
-               "how a NIC orders requests and responses ready together on "
-               "the path they share: round-robin, they take turns, or "
-               "responses-first, a ready response always goes first "
-               "(round-robin)"),
-    NET_CHOICE("nic_req_stall", nic_req_stall, net_nic_stall_names,
-               "what a NIC's request-stall counter (REQ_STALLED) counts: "
-               "credits, cycles a ready request or the response ahead of "
-               "it finds no credits, or path, every cycle a ready request "
-               "is not forwarded, the response ahead of it included, or "
-               "orb, credits and the cycles a request waits for a free "
-               "outstanding-request entry (an ablation) (credits)"),
-    NET_U32("max_payload", max_payload, 1, 65535,
-            "data bytes per packet (Aries, dragonfly, torus 64; Slingshot "
-            "4096)"),
-    NET_CHOICE("aries_load", aries_load, net_aries_load_names,
-               "what ADAPTIVE_k compares: credit (near-end queue + credits "
-               "in use beyond the link's own + the published load of the "
-               "global link ahead) or occupancy (near-end queue + the next "
-               "router's published input occupancy) (credit)"),
-    NET_U32("load_quantum", load_quantum, 1, 1 << 20,
-            "ADAPTIVE_k: flits of near-end queue per congestion level (one "
-            "full request packet)"),
-    NET_U32("far_quantum", far_quantum, 1, 1 << 20,
-            "ADAPTIVE_k: flits of credits in use beyond the link's own per "
-            "level (one full request packet)"),
-    NET_U32("far_light", far_light, 0, 100,
-            "ADAPTIVE_k: credits in use that read as the link's own, per "
-            "cent of its bandwidth-delay product"),
-    NET_U32("down_quantum", down_quantum, 1, 1 << 20,
-            "ADAPTIVE_k: flits of a global link's published load per level "
-            "(one full request packet)"),
-    NET_U32("load_levels", load_levels, 1, 255,
-            "ADAPTIVE_k: highest congestion level, where it saturates "
-            "(15: a 4-bit value)"),
-    NET_U32("ugal_threshold", ugal_threshold, 0, 1 << 20,
-            "UGAL: minimal while q_min <= 2 q_nonmin + this, flits (3 "
-            "packets)"),
-    NET_BIAS(0),
-    NET_BIAS(1),
-    NET_BIAS(2),
-    NET_BIAS(3),
-    NET_U32("ss_bias_shift", ss_bias.shift, 0, 8,
-            "SS_ADAPTIVE: a non-minimal load L counts as L << shift (1)"),
-    NET_U32("ss_bias_add", ss_bias.add, 0, 1 << 20,
-            "SS_ADAPTIVE: flits added to a non-minimal load (1 packet)"),
+    { .name = NULL },
+};
+
+static const struct cfg_key net_keys[] = {
     { .name = "congestion_control", .type = CFG_NAME,
       .offset = offsetof(struct net_config, cc), .reg = &cc_registry,
       .help = "congestion control at the NICs: none, slingshot, dcqcn, "
@@ -411,6 +312,30 @@ static void check_family(const struct experiment *e, const struct routing *r,
 }
 
 
+/* Every part's keys of the network section, each with a block to read
+ * into: the experiment's (into e->net), the network model's (into *np)
+ * and each routing family's (into blocks of store, zeroed). For checking
+ * the section before a system exists; experiment_net_params reads it
+ * again onto the system's defaults. Returns the number of parts. */
+static size_t network_parts(struct experiment *e, struct net_params *np,
+                            unsigned char *store, size_t cap,
+                            struct cfg_part *parts, size_t max)
+{
+    const struct net_part *rp[NET_MAX_PARTS];
+    size_t k = route_parts(rp, NET_MAX_PARTS), n = 0, used = 0;
+    parts[n++] = (struct cfg_part){ net_routing_keys, &e->net };
+    parts[n++] = (struct cfg_part){ net_param_keys, np };
+    for (size_t i = 0; i < k && n + 1 < max; i++) {
+        size_t at = (used + 7u) & ~(size_t)7u;
+        assert(at + rp[i]->params_size <= cap); /* NET_PART_STORE */
+        memset(store + at, 0, rp[i]->params_size);
+        parts[n++] = (struct cfg_part){ rp[i]->keys, store + at };
+        used = at + rp[i]->params_size;
+    }
+    parts[n++] = (struct cfg_part){ net_keys, &e->net };
+    return n;
+}
+
 static void load_network(struct experiment *e, struct diag *d)
 {
     config_setting_t *g = cfg_section(e->cfg, "network");
@@ -418,7 +343,13 @@ static void load_network(struct experiment *e, struct diag *d)
     if (!g)
         return;
     static const char *const skip[] = { "traffic_classes", NULL };
-    cfg_read(e->cfg, g, "network", net_keys, &e->net, skip, d);
+    struct net_params np;
+    _Alignas(8) unsigned char store[NET_PART_STORE];
+    struct cfg_part parts[3 + NET_MAX_PARTS];
+    memset(&np, 0, sizeof np);
+    size_t n = network_parts(e, &np, store, sizeof store, parts,
+                             sizeof parts / sizeof parts[0]);
+    cfg_read_parts(e->cfg, g, "network", parts, n, skip, d);
     config_setting_t *ls = config_setting_get_member(g, "traffic_classes");
     if (ls)
         load_tcs(e, ls, d);
@@ -637,83 +568,47 @@ int experiment_load(struct experiment *e, const char *path,
     return 0;
 }
 
-static simtime ns_to_ps(double ns)
-{
-    return (simtime)llround(ns * (double)SIMTIME_NS);
-}
-
-static const struct {
-    const char *suffix;
-    size_t offset;
-} bias_fields[] = {
-    { "shift", offsetof(struct route_bias, shift) },
-    { "add", offsetof(struct route_bias, add) },
-    { "shift_per_hop", offsetof(struct route_bias, shift_per_hop) },
-    { "add_per_hop", offsetof(struct route_bias, add_per_hop) },
-};
-
 #define HAS(name) (g && config_setting_get_member(g, name))
 
+/* Read the keys of `part` (schema keys) from the network section g into
+ * out, ignoring every other member (load_network checked them all). */
+static void read_part(const struct experiment *e, config_setting_t *g,
+                      const struct cfg_key *keys, void *out)
+{
+    struct cfg_part part = { keys, out };
+    const char **skip = cfg_members_outside(g, &part, 1);
+    struct diag quiet;
+    diag_init(&quiet);
+    cfg_read_parts(e->cfg, g, "network", &part, 1, skip, &quiet);
+    free(skip);
+}
+
 /* The family's defaults (of t, whose family alone is read), then every
- * key the network section gives: the parameters before the checks and
- * the defaults that need the whole system. */
+ * key the network section gives: the network model's own, then each
+ * routing family's parameters, whose defaults follow the model's final
+ * parameters (a key derived from the buffers follows them); the
+ * parameters before the checks. */
 static void net_from_file(const struct experiment *e, const struct topo *t,
                           struct net_params *p)
 {
-    route_net_defaults(p, t);
+    net_params_defaults(p, t);
+    p->routing = route_default(t->family);
     config_setting_t *g = e->cfg ? cfg_section(e->cfg, "network") : NULL;
     const struct net_config *c = &e->net;
+    if (g)
+        read_part(e, g, net_param_keys, p);
+    int rc = route_parts_add(p, t);
+    assert(rc == 0); /* every mode's block fits NET_PART_STORE (tested) */
+    (void)rc;
+    for (uint32_t i = 0; g && i < p->parts.n; i++) {
+        const struct net_part *part = p->parts.part[i];
+        void *block = p->parts.store + p->parts.off[i];
+        read_part(e, g, part->keys, block);
+        if (part->derive)
+            part->derive(block, p, t, g);
+    }
     if (HAS("routing"))
         p->routing = (const struct routing *)c->routing;
-    if (HAS("router_delay_ns"))
-        p->router_delay = ns_to_ps(c->router_delay_ns);
-    if (HAS("vcs"))
-        p->vcs = c->vcs;
-    if (HAS("buffer_local"))
-        p->buf_local = c->buffer_local;
-    if (HAS("buffer_global"))
-        p->buf_global = c->buffer_global;
-    if (HAS("buffer_endpoint"))
-        p->buf_endpoint = c->buffer_endpoint;
-    if (HAS("router"))
-        p->router = (uint8_t)net_router_find(c->router);
-    if (HAS("row_buffer"))
-        p->row_buffer = c->row_buffer;
-    if (HAS("col_buffer"))
-        p->col_buffer = c->col_buffer;
-    if (HAS("tile_columns"))
-        p->tile_columns = c->tile_columns;
-    if (HAS("publish_cycles"))
-        p->publish_period = time_from_cycles(c->publish_cycles,
-                                             TIME_HZ_ARIES_ROUTER);
-    if (HAS("nic_gap_ns"))
-        p->nic_gap = ns_to_ps(c->nic_gap_ns);
-    if (HAS("nic_flit_ns"))
-        p->nic_flit_time = ns_to_ps(c->nic_flit_ns);
-    if (HAS("max_outstanding"))
-        p->max_outstanding = c->max_outstanding;
-    if (HAS("nic_rsp_slots"))
-        p->nic_rsp_slots = c->nic_rsp_slots;
-    if (HAS("nic_arbitration"))
-        p->nic_arb = (uint8_t)net_nic_arb_find(c->nic_arbitration);
-    if (HAS("nic_req_stall"))
-        p->nic_req_stall = (uint8_t)net_nic_stall_find(c->nic_req_stall);
-    if (HAS("max_payload"))
-        p->max_payload = c->max_payload;
-    if (HAS("aries_load"))
-        p->aries_load = (uint8_t)net_aries_load_find(c->aries_load);
-    if (HAS("load_quantum"))
-        p->load_quantum = c->load_quantum;
-    if (HAS("far_quantum"))
-        p->far_quantum = c->far_quantum;
-    if (HAS("far_light"))
-        p->far_light = c->far_light;
-    if (HAS("down_quantum"))
-        p->down_quantum = c->down_quantum;
-    if (HAS("load_levels"))
-        p->load_levels = c->load_levels;
-    if (HAS("ugal_threshold"))
-        p->ugal_threshold = c->ugal_threshold;
     if (HAS("congestion_control"))
         p->cc = (const struct cc_ops *)c->cc;
     if (HAS("cc_mark_flits"))
@@ -754,17 +649,6 @@ static void net_from_file(const struct experiment *e, const struct topo *t,
     CCP("cray_outstanding", cray_outstanding)
     CCP("cray_min_us", cray_min_us)
 #undef CCP
-    for (unsigned k = 0; k < 4; k++)
-        for (size_t i = 0; i < sizeof bias_fields / sizeof bias_fields[0];
-             i++) {
-            char name[64];
-            snprintf(name, sizeof name, "adaptive%u_%s", k,
-                     bias_fields[i].suffix);
-            if (HAS(name))
-                memcpy((char *)&p->bias[k] + bias_fields[i].offset,
-                       (const char *)&c->bias[k] + bias_fields[i].offset,
-                       sizeof(uint32_t));
-        }
     /* the traffic classes: the minimum shares in per mille (net_init
      * gives the unallocated rest to the class with the least) */
     if (c->n_tcs) {
@@ -774,10 +658,6 @@ static void net_from_file(const struct experiment *e, const struct topo *t,
                 .weight = tc_per_mille(c->tc[k].min_share),
                 .priority = c->tc[k].priority ? 1 : 0 };
     }
-    if (HAS("ss_bias_shift"))
-        p->ss_bias.shift = c->ss_bias.shift;
-    if (HAS("ss_bias_add"))
-        p->ss_bias.add = c->ss_bias.add;
 }
 
 int experiment_net_params(const struct experiment *e, const struct topo *t,
@@ -809,10 +689,6 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
                    topo_is(t->family, TOPO_SHAPE_TORUS) ? "torus"
                                                         : "dragonfly",
                    t->family->route_vcs);
-    /* ADAPTIVE_3's add follows the buffers and the far-end share unless
-     * given (net_params_defaults) */
-    if (!HAS("adaptive3_add"))
-        p->bias[3].add = net_own_stream_level(p, t) + 1;
 
     /* What needs the whole set. Deadlock freedom needs a VC per route
      * segment (route/route.h; net_nexthop_init refuses fewer): 4 on the
@@ -1150,6 +1026,12 @@ void experiment_print_keys(FILE *out)
     fprintf(out, "probe = { ... }\n");
     cfg_print_schema(out, "probe", probe_keys, 2);
     fprintf(out, "network = { ... }\n");
+    cfg_print_schema(out, "network", net_routing_keys, 2);
+    cfg_print_schema(out, "network", net_param_keys, 2);
+    const struct net_part *rp[NET_MAX_PARTS];
+    size_t k = route_parts(rp, NET_MAX_PARTS);
+    for (size_t i = 0; i < k; i++)
+        cfg_print_schema(out, "network", rp[i]->keys, 2);
     cfg_print_schema(out, "network", net_keys, 2);
     fprintf(out, "traffic_classes = ( { ... }, ... )  "
                  "network.traffic_classes: one group per traffic class "

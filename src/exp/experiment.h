@@ -75,31 +75,15 @@ struct tc_config {
     int line;          /* of its group */
 };
 
-/* The network section as written. A key applies only where the file gives
- * it (experiment_net_params looks each one up), so no value here needs an
+/* The experiment's own keys of the network section as written (the
+ * network model's and each routing family's are theirs: net/params.c,
+ * struct routing.part). A key applies only where the file gives it
+ * (experiment_net_params looks each one up), so no value here needs an
  * "unset" sentinel. */
 struct net_config {
     const struct reg_entry *routing; /* a struct routing */
-    double router_delay_ns;
-    double nic_gap_ns, nic_flit_ns;
-    uint32_t vcs;
-    uint32_t buffer_local, buffer_global, buffer_endpoint; /* flits per VC */
-    const char *router;              /* net_router_names */
-    uint32_t row_buffer, col_buffer, tile_columns;
-    uint32_t publish_cycles;         /* router cycles at 875 MHz */
-    uint32_t max_outstanding;
-    uint32_t nic_rsp_slots;
-    uint32_t max_payload;
-    const char *aries_load;          /* net_aries_load_names */
-    const char *nic_arbitration;     /* net_nic_arb_names */
-    const char *nic_req_stall;       /* net_nic_stall_names */
     const char *netscope_cut;        /* cc_netscope_cut_names */
     const char *netscope_sleep;      /* cc_netscope_sleep_names */
-    uint32_t load_quantum, load_levels, far_quantum, down_quantum;
-    uint32_t far_light;
-    uint32_t ugal_threshold;
-    struct route_bias bias[4];       /* adaptive0_* .. adaptive3_* */
-    struct route_bias ss_bias;       /* ss_bias_shift, ss_bias_add */
     const struct reg_entry *cc;      /* congestion_control: a cc_ops */
     struct cc_params ccp;            /* cc_* */
     uint32_t n_tcs;                  /* traffic_classes given (0: none,

@@ -4,6 +4,7 @@
 #include <assert.h>
 #include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,194 +45,6 @@ struct net_nic_inj {
     uint64_t flits; /* network flits */
     uint64_t data;  /* data bytes they carried */
 };
-
-/* ---- parameters --------------------------------------------------- */
-
-const char *const net_router_names[] = { "tiled", "input-queued", "voq",
-                                         NULL };
-
-const char *const net_aries_load_names[] = { "credit", "occupancy", NULL };
-
-const char *const net_nic_arb_names[] = { "round-robin", "responses-first",
-                                          NULL };
-
-/* by NETSCOPE_CUT_* (net/cc.h) */
-const char *const cc_netscope_cut_names[] = { "stalled-window",
-                                              "while-alpha", NULL };
-/* by NETSCOPE_SLEEP_* (net/cc.h) */
-const char *const cc_netscope_sleep_names[] = { "rank", "nic", NULL };
-
-static int name_index(const char *const *names, const char *name)
-{
-    for (int i = 0; names[i]; i++)
-        if (strcmp(names[i], name) == 0)
-            return i;
-    return -1;
-}
-
-int net_router_find(const char *name)
-{
-    return name_index(net_router_names, name);
-}
-
-int net_aries_load_find(const char *name)
-{
-    return name_index(net_aries_load_names, name);
-}
-
-int net_nic_arb_find(const char *name)
-{
-    return name_index(net_nic_arb_names, name);
-}
-
-const char *const net_nic_stall_names[] = { "credits", "path", "orb",
-                                            NULL };
-
-int net_nic_stall_find(const char *name)
-{
-    return name_index(net_nic_stall_names, name);
-}
-
-int cc_netscope_cut_find(const char *name)
-{
-    return name_index(cc_netscope_cut_names, name);
-}
-
-int cc_netscope_sleep_find(const char *name)
-{
-    return name_index(cc_netscope_sleep_names, name);
-}
-
-void net_params_defaults(struct net_params *p, const struct topo *t)
-{
-    /* The family's hardware (topo/<family>.c cites the sources of each
-     * value) */
-    struct topo_hw hw;
-    topo_family_hw(t->family, &hw);
-    memset(p, 0, sizeof *p);
-    p->flit_bytes = hw.flit_bytes;
-    p->max_payload = hw.max_payload;
-    p->req_header = hw.req_header;
-    p->rsp_header = hw.rsp_header;
-    p->expand_num = hw.expand_num;
-    p->expand_den = hw.expand_den;
-    p->nic_gap = hw.nic_gap;
-    p->nic_flit_time = hw.nic_flit_time;
-    p->nic_flit_bytes = hw.nic_flit_bytes;
-    p->max_outstanding = hw.max_outstanding;
-    p->nic_rsp_slots = hw.nic_rsp_slots;
-    p->router_delay = hw.router_delay;
-    p->vcs = hw.vcs;
-    p->buf_local = hw.buf_local;
-    p->buf_global = hw.buf_global;
-    p->buf_endpoint = hw.buf_endpoint;
-    int router = net_router_find(hw.router);
-    assert(router >= 0); /* a family names one of net_router_names */
-    p->router = (uint8_t)router;
-    p->tile_columns = hw.tile_columns;
-    p->publish_period = hw.publish_period;
-    p->link_eff_num = hw.link_eff_num;
-    p->link_eff_den = hw.link_eff_den;
-    /* Row and column buffers of the tiled routers: their depths are not
-     * public for any of them; two maximum-size packets each let one leave
-     * while the next waits (virtual cut-through needs room for one). */
-    /* Aries congestion is a small saturating number per candidate: the
-     * Cray routing patents (US 9,137,143; as summarised in our reference
-     * notes, not verified) describe a 4-bit value, the saturating sum of
-     * remapped near-end, far-end and downstream terms, and a bias made of
-     * a 2-bit shift and a 6-bit add per routing class (route/aries.c).
-     * Each term counts one level per maximum-size request packet (14
-     * flits) and the sum saturates at 15, so a quiet port reads 0. The
-     * near-end queue of a tiled router's output is its column buffers:
-     * rows x col_buffer = 6 x 2 packets, 12 levels at most.
-     * ADAPTIVE_k biases, in levels (SC'19 §2.2: values not public):
-     *  0: none;
-     *  1: increasingly minimal (patents US 9,577,918 / 10,142,235: the
-     *     bias grows at each hop): low at the injection router, then the
-     *     non-minimal level doubled and two more at each later decision;
-     *  2: low: one level;
-     *  3: high: the non-minimal level doubled (a non-minimal path is about
-     *     twice as long, as BookSim2's UGAL weighs it: 2q + threshold)
-     *     plus one level more than one node's own stream can show at its
-     *     first hop (net_own_stream_level): a NIC injects on the
-     *     processor tiles of one tile row (topo/aries.c), so its packets
-     *     for one output share that output's column buffer for the row,
-     *     and the link it keeps busy shows the part of its
-     *     bandwidth-delay product above far_light as far-end load. Its own
-     *     stream thus stays minimal under high bias (SC'19 Fig. 7:
-     *     intra-group, high bias stalls more than ADAPTIVE_0, which
-     *     spreads it).
-     * The far-end term counts the credits in use beyond far_light = 50 %
-     * of the link's bandwidth-delay product: a link less than half busy
-     * reads 0 (the white paper: minimal when the network is quiet), one
-     * busier reads load its far end does not hold — the credits of the
-     * flits on the wire, the phantom congestion of Won et al. (HPCA 2015,
-     * cited by SC'19 §2.2). The share is not public. */
-    uint32_t pk = net_req_flits(p, NET_PUT, p->max_payload);
-    uint32_t big = net_rsp_flits(p, NET_GET, p->max_payload);
-    if (big < pk)
-        big = pk;
-    p->row_buffer = 2 * big;
-    p->col_buffer = 2 * big;
-    p->load_quantum = pk;
-    p->far_quantum = pk;
-    p->far_light = 50;
-    p->down_quantum = pk;
-    p->load_levels = 15;
-    p->aries_load = NET_ARIES_CREDIT;
-    p->bias[0] = (struct route_bias){ 0, 0, 0, 0 };
-    p->bias[1] = (struct route_bias){ 0, 1, 1, 2 };
-    p->bias[2] = (struct route_bias){ 0, 1, 0, 0 };
-    p->bias[3] = (struct route_bias){ 1, net_own_stream_level(p, t) + 1, 0,
-                                      0 };
-    p->ugal_threshold = 3 * pk; /* BookSim2: 30 flits of 10-flit packets */
-    p->ss_bias = (struct route_bias){ 1, pk, 0, 0 };
-    /* The routing mode is the layer above's to choose (route/: the modes
-     * read the network, so the network names none of them):
-     * route_net_defaults sets the family's default. */
-    p->routing = NULL;
-    /* Congestion control (net/cc.h): the family's (Slingshot's is on by
-     * default, SC'20 §II-D; Aries and Gemini have none, SC'20 §III
-     * measures Crystal without) */
-    p->cc = (const struct cc_ops *)registry_find(&cc_registry,
-                                                 t->family->congestion_control);
-    assert(p->cc); /* a family names a registered controller */
-    p->ccp.mark_flits = 4 * big;
-    p->ccp.window_max = 0; /* the NIC's max_outstanding */
-    p->ccp.window_min = 1.0 / 32;
-    p->ccp.increase = 1;
-    /* DCQCN (cc_dcqcn.c, whose header cites these): the authors' ns-3
-     * constants, the marking thresholds of a public validation */
-    p->ccp.ecn_kmin = 5 * 1024;
-    p->ccp.ecn_kmax = 100 * 1024;
-    p->ccp.ecn_pmax = 0.01;
-    p->ccp.dcqcn_g = 1.0 / 256;
-    p->ccp.dcqcn_cnp_interval_us = 50;
-    p->ccp.dcqcn_alpha_interval_us = 55;
-    p->ccp.dcqcn_timer_us = 60;
-    p->ccp.dcqcn_byte_counter = 300000;
-    p->ccp.dcqcn_fast_recovery = 5;
-    p->ccp.dcqcn_rate_ai_gbps = 0.04;
-    p->ccp.dcqcn_rate_hai_gbps = 0.2;
-    /* Netscope (cc_netscope.c, whose header says why): g 1/16 (DCTCP's;
-     * the paper: g in (0, 1)), a 20 us window (the paper's 1 s scaled to
-     * millisecond runs), +1 Gb/s per window (the paper's "+1"), c_a 0,
-     * a cut in the windows with stalls (DCTCP's rule) */
-    p->ccp.netscope_g = 1.0 / 16;
-    p->ccp.netscope_window_us = 20;
-    p->ccp.netscope_step_gbps = 1;
-    p->ccp.netscope_sleep_slack_us = 50; /* Linux's default timer slack */
-    p->ccp.netscope_sensitivity = 0;
-    p->ccp.netscope_cut = NETSCOPE_CUT_STALLED;
-    p->ccp.netscope_sleep = NETSCOPE_SLEEP_RANK; /* the wrapper's process */
-    /* Cray's congestion protection (cc_cray.c, whose header says which
-     * values are inferred): one outstanding request per the patent */
-    p->ccp.cray_period_us = 50;
-    p->ccp.cray_stall_share = 0.5;
-    p->ccp.cray_start_share = 0.05;
-    p->ccp.cray_outstanding = 1;
-    p->ccp.cray_min_us = 200;
-}
 
 static uint32_t data_flits(const struct net_params *p, uint32_t bytes)
 {
@@ -1923,6 +1736,31 @@ static void set_publish(struct net *n)
             n->out[i].publish = 1;
 }
 
+/* The block of mode r's parameters in n (its part's: the one the
+ * parameters hold, else the part's defaults), or NULL with the reason in
+ * err: no room for it, or values its part refuses. A mode without a part
+ * has none (a pointer to an empty block). */
+static const void *mode_params(struct net *n, const struct routing *r,
+                               char *err, size_t len)
+{
+    static const char none = 0;
+    if (!r->part)
+        return &none;
+    void *b = net_part_block(&n->p, r->part, n->t);
+    if (!b) {
+        snprintf(err, len, "no room for the parameters of %s (NET_MAX_PARTS "
+                 "%d, NET_PART_STORE %d bytes)", r->part->name, NET_MAX_PARTS,
+                 NET_PART_STORE);
+        return NULL;
+    }
+    const char *why = r->part->check ? r->part->check(b, &n->p) : NULL;
+    if (why) {
+        snprintf(err, len, "%s: %s", r->part->name, why);
+        return NULL;
+    }
+    return b;
+}
+
 int net_add_mode(struct net *n, const struct routing *r)
 {
     for (uint32_t i = 0; i < n->n_modes; i++)
@@ -1930,6 +1768,11 @@ int net_add_mode(struct net *n, const struct routing *r)
             return (int)i;
     if (n->n_modes == NET_MAX_MODES)
         return -1;
+    char err[160];
+    const void *mp = mode_params(n, r, err, sizeof err);
+    if (!mp)
+        return -1;
+    n->mode_params[n->n_modes] = mp;
     n->modes[n->n_modes] = r;
     if (r->publish && n->p.publish_period)
         set_publish(n);
@@ -2029,9 +1872,9 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
                    "network needs %u", s->n_entities, net_entities(t));
         return -1;
     }
-    if (p->load_quantum < 1 || p->max_payload < 1 || p->flit_bytes < 1) {
-        diag_error(d, NULL, 0, "network", "load_quantum, max_payload and "
-                   "flit_bytes must be at least 1");
+    if (p->max_payload < 1 || p->flit_bytes < 1) {
+        diag_error(d, NULL, 0, "network", "max_payload and flit_bytes must "
+                   "be at least 1");
         return -1;
     }
     uint32_t big = net_req_flits(p, NET_PUT, p->max_payload);
@@ -2231,6 +2074,15 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
     }
     for (uint32_t r = 0; r < t->n_routers; r++)
         n->router_rng[r] = rng_stream(seed, RNG_ROUTER, r);
+    {
+        char err[160];
+        n->mode_params[0] = mode_params(n, p->routing, err, sizeof err);
+        if (!n->mode_params[0]) {
+            diag_error(d, NULL, 0, "network.routing", "%s", err);
+            net_free(n);
+            return -1;
+        }
+    }
     n->modes[0] = p->routing;
     n->n_modes = 1;
     if (p->routing->publish && p->publish_period)
@@ -2322,8 +2174,7 @@ static uint32_t bdp_of(const struct net_params *p, const struct topo_port *tp)
     return (uint32_t)(loop / ps + 0.5) + big;
 }
 
-uint32_t net_own_stream_level(const struct net_params *p,
-                              const struct topo *t)
+uint32_t net_max_bdp(const struct net_params *p, const struct topo *t)
 {
     uint32_t bdp = 0;
     for (uint32_t i = 0; i < t->n_ports; i++) {
@@ -2331,10 +2182,7 @@ uint32_t net_own_stream_level(const struct net_params *p,
         if (b > bdp)
             bdp = b;
     }
-    uint32_t near = (p->col_buffer + p->load_quantum - 1) / p->load_quantum;
-    uint32_t far = (uint32_t)((uint64_t)bdp * (100 - p->far_light) / 100) /
-                   p->far_quantum;
-    return near + far;
+    return bdp;
 }
 
 uint32_t net_port_bdp(const struct net *n, uint32_t port)

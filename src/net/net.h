@@ -85,6 +85,7 @@
 #include <stdint.h>
 
 #include "net/cc.h"
+#include "core/config.h"
 #include "core/diag.h"
 #include "core/rng.h"
 #include "core/sim.h"
@@ -270,12 +271,43 @@ struct net_tc {
     uint32_t priority; /* higher goes first */
 };
 
-/* Bias of an adaptive mode: a non-minimal candidate's load L (Aries:
- * its congestion level) becomes
- * (L << (shift + shift_per_hop*k)) + add + add_per_hop*k at the k-th
- * decision (k = 0 at the injection router). Minimal wins ties. */
-struct route_bias {
-    uint32_t shift, add, shift_per_hop, add_per_hop;
+struct net_params;
+
+/* A part of the model with parameters of its own — a family of routing
+ * modes (the Aries modes share theirs), a NIC controller: its keys in the
+ * experiment file's network section, with offsets into its own block of
+ * params_size bytes, and the block's defaults from the network's
+ * parameters (the family's hardware, and the keys the file gave: a
+ * default derived from the buffers follows them). Nothing outside the
+ * part names the block's fields (STYLE.md: parts own their keys). */
+struct net_part {
+    const char *name;             /* for messages ("aries") */
+    const struct cfg_key *keys;   /* core/config.h; { NULL } ends them */
+    size_t params_size;
+    void (*defaults)(void *params, const struct net_params *p,
+                     const struct topo *t);
+    /* optional: after the experiment file's keys are read into the
+     * block, the defaults that derive from its own keys, for those of
+     * them the network section g does not give (cfg_given_line) */
+    void (*derive)(void *params, const struct net_params *p,
+                   const struct topo *t, struct config_setting_t *g);
+    /* optional: what the block's values must satisfy together, checked
+     * when the network is built: NULL, or why not (a sentence) */
+    const char *(*check)(const void *params, const struct net_params *p);
+};
+
+/* The parameter blocks a network's parts use, held inside struct
+ * net_params (so that the struct stays a plain value: copied, compared,
+ * without owners): part i's block is store[off[i] ..). */
+#define NET_MAX_PARTS 16
+#define NET_PART_STORE 1024 /* bytes for every part's block */
+
+struct net_parts {
+    uint32_t n;
+    const struct net_part *part[NET_MAX_PARTS];
+    uint16_t off[NET_MAX_PARTS];
+    uint16_t used;                 /* bytes of store taken */
+    _Alignas(8) unsigned char store[NET_PART_STORE];
 };
 
 struct net_params {
@@ -317,22 +349,11 @@ struct net_params {
     uint32_t link_eff_num, link_eff_den; /* link-layer efficiency */
     /* routing */
     const struct routing *routing;   /* default mode (modes[0]) */
-    struct route_bias bias[4];       /* ADAPTIVE_0 .. ADAPTIVE_3, in
-                                        congestion levels */
-    uint8_t aries_load;              /* enum net_aries_load */
-    uint32_t load_quantum;           /* Aries: flits per congestion level
-                                        (near-end term; the whole sum with
-                                        aries_load "occupancy") */
-    uint32_t far_quantum;            /* Aries: flits of credits in use
-                                        beyond the link's own per level */
+    uint8_t aries_load;              /* enum net_aries_load: what an Aries
+                                        router publishes (route/aries.c) */
     uint32_t far_light;              /* Aries: the credits in use that read
                                         as the link's own, per cent of its
                                         bandwidth-delay product */
-    uint32_t down_quantum;           /* Aries: flits of a global link's
-                                        published load per level */
-    uint32_t load_levels;            /* Aries: highest level (4-bit: 15) */
-    uint32_t ugal_threshold;         /* flits (BookSim: 30) */
-    struct route_bias ss_bias;       /* Slingshot adaptive */
     /* congestion control at the NICs (net/cc.h) */
     const struct cc_ops *cc;         /* network.congestion_control */
     struct cc_params ccp;
@@ -340,7 +361,23 @@ struct net_params {
     bool counters;                   /* keep them (off: not counted, the
                                         hot path only tests this flag) */
     uint32_t nic_flit_bytes;         /* NIC-side flit (Aries 16 B) */
+    /* the parameter blocks of the parts (net_part_block): the routing
+     * modes' with keys, and the controllers' */
+    struct net_parts parts;
 };
+
+/* The network model's own keys of the network section (net/params.c). */
+extern const struct cfg_key net_param_keys[];
+
+/* Part `part`'s block in p: the one p holds, else added with the part's
+ * defaults under p and t; NULL if p has no room left (NET_MAX_PARTS,
+ * NET_PART_STORE). */
+void *net_part_block(struct net_params *p, const struct net_part *part,
+                     const struct topo *t);
+
+/* The block p holds for `part`, or NULL. */
+const void *net_part_find(const struct net_params *p,
+                          const struct net_part *part);
 
 /* Defaults for the family of t (see net.c for the sources of each), but
  * for the routing mode, which is left NULL: route_net_defaults (route/
@@ -605,6 +642,9 @@ struct net {
     uint32_t n_tcs;             /* traffic classes (>= 1) */
 
     const struct routing *modes[NET_MAX_MODES];
+    const void *mode_params[NET_MAX_MODES]; /* each mode's parameters: its
+                                   part's block in p.parts (net/routing.h
+                                   struct routing.part) */
     uint32_t n_modes;
     uint8_t publish;            /* what routers publish (a mode reads it):
                                    NET_PUB_* */
@@ -806,7 +846,9 @@ static inline uint32_t net_nic_entity(const struct net *n, uint32_t nic)
     return n->n_routers + nic;
 }
 
-/* Add a routing mode; returns its index for net_send (0 is p->routing). */
+/* Add a routing mode; returns its index for net_send (0 is p->routing),
+ * or -1: NET_MAX_MODES modes already, or no room for, or a refusal of,
+ * its parameters. */
 int net_add_mode(struct net *n, const struct routing *r);
 
 /* Hand a message of `bytes` (>= 1; a GET of 0 bytes is not a message) from
@@ -941,13 +983,9 @@ void net_port_credit_back(struct net *n, uint32_t port, uint32_t vc,
  * next router's pipeline delay + the largest packet's serialization). */
 uint32_t net_port_bdp(const struct net *n, uint32_t port);
 
-/* The Aries congestion level one node's own stream can show at its first
- * hop under p on t: its column buffer (one tile row's, col_buffer flits)
- * as near-end load, and the part of the longest link's bandwidth-delay
- * product above far_light as far-end load. ADAPTIVE_3's default add is one
- * more (net.c). */
-uint32_t net_own_stream_level(const struct net_params *p,
-                              const struct topo *t);
+/* The largest bandwidth-delay product (net_port_bdp) of any port of t
+ * under p, flits. */
+uint32_t net_max_bdp(const struct net_params *p, const struct topo *t);
 
 /* Memory the model holds, bytes (for the benchmarks): its arrays, the
  * routing tables and the packet and message pools as they have grown. */

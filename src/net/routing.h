@@ -19,6 +19,7 @@
 #include "core/time.h"
 
 struct net;
+struct net_part;
 struct packet;
 
 struct routing {
@@ -31,6 +32,10 @@ struct routing {
                           source group while the packet is still minimal */
     bool publish;      /* reads the loads routers publish to their
                           neighbours (net.c keeps them only then) */
+    const struct net_part *part; /* its parameters and their keys (shared
+                          by modes of one family: the Aries modes); NULL:
+                          none. The network keeps the block (net.h
+                          net.mode_params) */
     /* Route p at router r, which is not its destination router: set
      * p->out_port and p->out_vc, updating p's route state. */
     void (*route)(struct net *n, uint32_t r, struct packet *p, simtime now);

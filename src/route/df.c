@@ -168,7 +168,7 @@ uint32_t df_decide_local(struct net *n, uint32_t r, struct packet *p,
     if (!k)
         return df_take(n, r, p, bm, true);
     const struct df_cand *bn = df_better(n, nonmin, now, df_load_local);
-    bool m = minimal(n, bm->load, bn->load);
+    bool m = minimal(n->mode_params[p->mode], bm->load, bn->load);
     return df_take(n, r, p, m ? bm : bn, m);
 }
 

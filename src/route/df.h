@@ -157,8 +157,8 @@ uint32_t df_exit_local(struct net *n, uint32_t r, const struct packet *p,
  * the better non-minimal candidate by local load (df_load_local), and
  * `minimal` (given the two loads) says which p takes; returns its
  * first-hop port. */
-typedef bool (*df_rule_fn)(const struct net *n, uint64_t qmin,
-                           uint64_t qnonmin);
+typedef bool (*df_rule_fn)(const void *params, uint64_t qmin,
+                           uint64_t qnonmin); /* params: the mode's block */
 uint32_t df_decide_local(struct net *n, uint32_t r, struct packet *p,
                          simtime now, df_rule_fn minimal);
 

@@ -59,6 +59,14 @@
 
 extern const struct registry routing_registry;
 
+/* Bias of an adaptive mode: a non-minimal candidate's load L (Aries:
+ * its congestion level) becomes
+ * (L << (shift + shift_per_hop*k)) + add + add_per_hop*k at the k-th
+ * decision (k = 0 at the injection router). Minimal wins ties. */
+struct route_bias {
+    uint32_t shift, add, shift_per_hop, add_per_hop;
+};
+
 /* Whether mode r routes on family f's shape of graph. */
 static inline bool route_supports(const struct routing *r,
                                   const struct topo_family *f)
@@ -71,8 +79,18 @@ static inline bool route_supports(const struct routing *r,
  * the torus). */
 const struct routing *route_default(const struct topo_family *f);
 
+/* The distinct parameter parts of the registered modes (struct
+ * routing.part; the Aries modes share one), in registry order: up to cap
+ * into out; returns how many there are. */
+size_t route_parts(const struct net_part **out, size_t cap);
+
+/* Add every mode's part to p with its defaults under p and t (a part p
+ * holds already keeps its block). 0, or -1 without room. */
+int route_parts_add(struct net_params *p, const struct topo *t);
+
 /* The network's defaults for the family of t (net_params_defaults) with
- * the family's default routing mode (route_default). */
+ * the family's default routing mode (route_default) and every mode's
+ * parameters (route_parts_add). */
 void route_net_defaults(struct net_params *p, const struct topo *t);
 
 /* The Aries congestion level ADAPTIVE_k sees at router r, at time now, of
@@ -80,6 +98,39 @@ void route_net_defaults(struct net_params *p, const struct topo *t);
  * global port `gport` of r's group (route/aries.c); and whether level b
  * beats level a there (lower wins; a tie goes to a at level 0 and either
  * way at random above, from r's stream). For tests and tools. */
+/* The Aries modes' parameters (their keys in route/aries.c; ADAPTIVE_k's bias is
+ * bias[k]), in congestion levels and flits. */
+struct aries_route_params {
+    uint32_t load_quantum; /* flits per congestion level (near-end term;
+                              the whole sum with aries_load "occupancy") */
+    uint32_t far_quantum;  /* flits of credits in use beyond the link's
+                              own per level */
+    uint32_t down_quantum; /* flits of a global link's published load per
+                              level */
+    uint32_t load_levels;  /* highest level (4-bit: 15) */
+    struct route_bias bias[4]; /* ADAPTIVE_0 .. ADAPTIVE_3 */
+};
+
+/* ... as a part: their keys, block and defaults (route/aries.c). */
+extern const struct net_part route_aries_part;
+
+/* The Aries modes' block p holds, or NULL. */
+static inline const struct aries_route_params *
+route_aries_params(const struct net_params *p)
+{
+    return (const struct aries_route_params *)net_part_find(
+        p, &route_aries_part);
+}
+
+/* The congestion level one node's own stream can show at its first hop
+ * of p on t, with those quanta: its column buffer (one tile row's,
+ * col_buffer flits) as near-end load, and the part of the longest link's
+ * bandwidth-delay product above far_light as far-end load. ADAPTIVE_3's
+ * default add is one more (route/aries.c). */
+uint32_t route_aries_own_level(const struct net_params *p,
+                               uint32_t load_quantum, uint32_t far_quantum,
+                               const struct topo *t);
+
 uint32_t route_aries_level(struct net *n, uint32_t r, uint32_t port,
                            uint32_t gport, simtime now);
 bool route_aries_beats(struct net *n, uint32_t r, uint64_t b, uint64_t a);
