@@ -56,6 +56,7 @@
 #include "core/sim.h"
 #include "core/time.h"
 #include "exp/traffic.h"
+#include "ctl/cc.h"
 #include "route/route.h"
 #include "topo/topo.h"
 
@@ -174,7 +175,7 @@ int main(int argc, char **argv)
         if (topo_build_system(&t, c->system, &d) != 0)
             return 1;
         struct net_params np;
-        route_net_defaults(&np, &t);
+        cc_net_defaults(&np, &t);
         np.routing = (const struct routing *)registry_find(&routing_registry,
                                                            c->routing);
         struct traffic_params tp;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "test.h"
+#include "ctl/cc.h"
 #include "route/route.h"
 
 int mpi_h_setup_tuned(struct mpi_h *h, const char *system,
@@ -18,7 +19,7 @@ int mpi_h_setup_tuned(struct mpi_h *h, const char *system,
     if (sim_init(&h->s, EVQ_DEFAULT, net_entities(&h->t)) != 0)
         return -1;
     struct net_params np;
-    route_net_defaults(&np, &h->t);
+    cc_net_defaults(&np, &h->t);
     if (tune)
         tune(&np, ctx);
     if (net_init(&h->n, &h->t, &np, &h->s, 1, &h->d) != 0)

@@ -12,7 +12,7 @@
 
 #include "core/rng.h"
 #include "core/sim.h"
-#include "net/cc.h"
+#include "ctl/cc.h"
 #include "net/net.h"
 #include "route/route.h"
 #include "topo/topo.h"
@@ -75,7 +75,7 @@ struct ccx {
 };
 
 /* window_min > 0 overrides the control's least window. */
-static int ccx_setup(struct ccx *x, const struct cc_ops *cc,
+static int ccx_setup(struct ccx *x, const struct nic_ctl *cc,
                      double window_min)
 {
     memset(x, 0, sizeof *x);
@@ -85,11 +85,15 @@ static int ccx_setup(struct ccx *x, const struct cc_ops *cc,
     if (sim_init(&x->s, EVQ_HEAP4, net_entities(&x->t)) != 0)
         return -1;
     struct net_params np;
-    route_net_defaults(&np, &x->t);
-    CHECK(np.cc == &cc_slingshot); /* the family's default */
-    np.cc = cc;
-    if (window_min > 0)
-        np.ccp.window_min = window_min;
+    cc_net_defaults(&np, &x->t);
+    CHECK(np.n_cc == 1 && np.cc[0] == &cc_slingshot); /* the family's */
+    char err[128];
+    CHECK(cc_set(&np, &x->t, &cc, 1, err, sizeof err) == 0);
+    if (window_min > 0) {
+        struct cc_slingshot_params *sp =
+            net_part_block(&np, cc_slingshot.part, &x->t);
+        sp->window_min = window_min;
+    }
     return net_init(&x->n, &x->t, &np, &x->s, 1, &x->d);
 }
 
@@ -119,9 +123,10 @@ struct toy {
 };
 static struct toy toy;
 
-static int toy_init(void **st, struct net *n, char *err, size_t len)
+static int toy_init(void **st, struct net *n, const void *params,
+                    struct nic_ctl_setup *setup, char *err, size_t len)
 {
-    (void)n, (void)err, (void)len;
+    (void)n, (void)params, (void)setup, (void)err, (void)len;
     *st = &toy;
     return 0;
 }
@@ -149,10 +154,11 @@ static void toy_acked(void *st, const struct packet *p, simtime now)
     CHECK_EQ_U(p->cls, PKT_RSP);
     y->acked++;
 }
-static const struct cc_ops cc_toy = {
+static const struct nic_ctl cc_toy = {
     .base = { "toy", "test" },
+    .roles = NIC_CTL_RATE,
     .init = toy_init, .free = toy_free, .admit = toy_admit,
-    .sent = toy_sent, .acked = toy_acked,
+    .inject = toy_sent, .ack = toy_acked,
 };
 
 static simtime done_at[4096], last_done;
@@ -196,6 +202,160 @@ static void test_interface(void)
                          x.n.p.max_payload);
     CHECK_EQ_U(toy.sent, pkts);
     CHECK_EQ_U(toy.acked, pkts);
+    ccx_free(&x);
+}
+
+/* ---- a stack of controllers ----------------------------------------- */
+
+/* Two toys of one table, each with its own state: each holds one
+ * destination back until its time, counts what it sees, ticks every
+ * `period`, sleeps a poster until `sleep_until` and marks what it is asked
+ * to (bit `mark_bit`) above its own level. */
+struct toy2 {
+    uint32_t held_dst;
+    simtime until, period, sleep_until;
+    uint32_t mark_above;
+    uint8_t mark_bit;
+    uint64_t sent, acked, ticks, marks_asked;
+    simtime last_tick;
+};
+static struct toy2 toy2[2];
+static uint32_t toy2_inits;
+
+static int toy2_init(void **st, struct net *n, const void *params,
+                     struct nic_ctl_setup *setup, char *err, size_t len)
+{
+    (void)n, (void)params, (void)err, (void)len;
+    struct toy2 *y = &toy2[toy2_inits++ % 2];
+    setup->period = y->period;
+    setup->mark_above = y->mark_above;
+    *st = y;
+    return 0;
+}
+static simtime toy2_admit(void *st, uint32_t src, uint32_t dst, simtime now)
+{
+    const struct toy2 *y = st;
+    (void)src;
+    return dst == y->held_dst && now < y->until ? y->until : now;
+}
+static void toy2_sent(void *st, const struct packet *p, simtime now)
+{
+    (void)p, (void)now;
+    ((struct toy2 *)st)->sent++;
+}
+static void toy2_acked(void *st, const struct packet *p, simtime now)
+{
+    (void)p, (void)now;
+    ((struct toy2 *)st)->acked++;
+}
+static void toy2_tick(void *st, simtime now)
+{
+    struct toy2 *y = st;
+    CHECK(now == y->last_tick + y->period); /* each on its own period */
+    y->last_tick = now;
+    y->ticks++;
+}
+static simtime toy2_sleep(void *st, uint32_t nic, uint64_t bytes,
+                          simtime now)
+{
+    (void)nic, (void)bytes;
+    const struct toy2 *y = st;
+    return y->sleep_until > now ? y->sleep_until : now;
+}
+static void toy2_mark(void *st, struct net *n, uint32_t router,
+                      struct packet *p, uint32_t q)
+{
+    struct toy2 *y = st;
+    (void)n, (void)router;
+    y->marks_asked++;
+    if (q > y->mark_above)
+        p->mark |= y->mark_bit;
+}
+static const struct nic_ctl cc_toy2 = {
+    .base = { "toy2", "test" },
+    .roles = NIC_CTL_RATE,
+    .init = toy2_init, .admit = toy2_admit, .inject = toy2_sent,
+    .ack = toy2_acked, .tick = toy2_tick, .sleep = toy2_sleep,
+    .mark = toy2_mark,
+};
+/* the same, as a second controller (a stack holds each once) */
+static const struct nic_ctl cc_toy2b = {
+    .base = { "toy2b", "test" },
+    .roles = NIC_CTL_RATE,
+    .init = toy2_init, .admit = toy2_admit, .inject = toy2_sent,
+    .ack = toy2_acked, .tick = toy2_tick, .sleep = toy2_sleep,
+    .mark = toy2_mark,
+};
+
+/* Two rate controllers on every NIC at once (net/nic_ctl.h): a message
+ * goes when both admit it (each holds its own destination back), both
+ * see every request and every ack, each ticks on its own period, a
+ * poster sleeps until the later of their sleeps, and each marking hook is
+ * asked above the lower of their levels and marks by its own. */
+static void test_stack(void)
+{
+    struct ccx x;
+    memset(toy2, 0, sizeof toy2);
+    toy2_inits = 0;
+    toy2[0] = (struct toy2){ .until = 15 * SIMTIME_US,
+                             .period = 3 * SIMTIME_US,
+                             .sleep_until = 7 * SIMTIME_US,
+                             .mark_above = 0, .mark_bit = PKT_MARK_ECN };
+    toy2[1] = (struct toy2){ .until = 25 * SIMTIME_US,
+                             .period = 5 * SIMTIME_US,
+                             .sleep_until = 9 * SIMTIME_US,
+                             .mark_above = UINT32_MAX - 1,
+                             .mark_bit = PKT_MARK_ENDPOINT };
+    memset(&x, 0, sizeof x);
+    diag_init(&x.d);
+    if (topo_build_system(&x.t, "malbec", &x.d) != 0 ||
+        sim_init(&x.s, EVQ_HEAP4, net_entities(&x.t)) != 0) {
+        CHECK(!"setup");
+        return;
+    }
+    struct net_params np;
+    cc_net_defaults(&np, &x.t);
+    const struct nic_ctl *both[2] = { &cc_toy2, &cc_toy2b };
+    char err[128];
+    CHECK(cc_set(&np, &x.t, both, 2, err, sizeof err) == 0);
+    CHECK(net_init(&x.n, &x.t, &np, &x.s, 1, &x.d) == 0);
+    CHECK_EQ_U(x.n.ctl.n, 2);
+    CHECK(x.n.ctl.mark_above == 0);
+    uint32_t a = nic_of(&x.t, 0, 0), b = nic_of(&x.t, 5, 0),
+             c = nic_of(&x.t, 9, 1), e = nic_of(&x.t, 12, 0);
+    toy2[0].held_dst = b;
+    toy2[1].held_dst = c;
+    CHECK(net_cc_sleep(&x.n, a, 64, 0) == 9 * SIMTIME_US);
+    x.n.hooks = (struct net_hooks){ .msg_done = on_done };
+    memset(done_at, 0, sizeof done_at);
+    uint32_t mb = net_send(&x.n, a, b, NET_PUT, 8192, 0, 0);
+    uint32_t mc = net_send(&x.n, a, c, NET_PUT, 8192, 0, 0);
+    uint32_t me = net_send(&x.n, a, e, NET_PUT, 8192, 0, 0);
+    /* eight more sources to e, so that its port has a queue to mark */
+    for (uint32_t k = 0; k < 8; k++)
+        net_send(&x.n, nic_of(&x.t, 16 + k, 0), e, NET_PUT, 8192, 0, 0);
+    sim_run(&x.s, SIMTIME_MAX);
+    CHECK(net_check_drained(&x.n, &x.d) == 0);
+    CHECK(done_at[me] > 0 && done_at[me] < toy2[0].until);
+    CHECK(done_at[mb] > toy2[0].until && done_at[mb] < toy2[1].until);
+    CHECK(done_at[mc] > toy2[1].until);
+    uint64_t pkts = 11 * 2; /* 8 KiB of 4 KiB packets, eleven messages */
+    for (int k = 0; k < 2; k++) {
+        CHECK_EQ_U(toy2[k].sent, pkts);
+        CHECK_EQ_U(toy2[k].acked, pkts);
+        CHECK(toy2[k].ticks > 0);
+        CHECK(toy2[k].marks_asked > 0);
+        CHECK_EQ_U(toy2[0].marks_asked, toy2[1].marks_asked);
+    }
+    CHECK_EQ_U(toy2[0].ticks, toy2[0].last_tick / toy2[0].period);
+    CHECK_EQ_U(toy2[1].ticks, toy2[1].last_tick / toy2[1].period);
+    /* a list that cannot run together */
+    const struct nic_ctl *bad[2] = { &cc_none, &cc_slingshot };
+    CHECK(cc_set(&np, &x.t, bad, 2, err, sizeof err) != 0);
+    CHECK_STR_CONTAINS(err, "\"none\" cannot run beside");
+    const struct nic_ctl *twice[2] = { &cc_slingshot, &cc_slingshot };
+    CHECK(cc_set(&np, &x.t, twice, 2, err, sizeof err) != 0);
+    CHECK_STR_CONTAINS(err, "listed twice");
     ccx_free(&x);
 }
 
@@ -251,7 +411,7 @@ struct incast_run {
  * KiB to the target's switch neighbour (the same switches, another
  * endpoint port) at c.flood_at and at c.steady_at. window_min > 0
  * overrides the control's least window. */
-static bool incast(const struct cc_ops *cc, double window_min,
+static bool incast(const struct nic_ctl *cc, double window_min,
                    struct incast_case c, struct incast_run *out)
 {
     struct ccx x;
@@ -283,7 +443,7 @@ static bool incast(const struct cc_ops *cc, double window_min,
         CHECK(m[b] < 4096);
         if (b == 1 && x.n.cc_on)
             for (uint32_t i = 0; i < c.sources; i++)
-                out->cut += cc_slingshot_window(x.n.cc_st, src[i],
+                out->cut += cc_slingshot_window(net_ctl_state(&x.n, &cc_slingshot), src[i],
                                                 obs.target) <
                             x.n.p.max_outstanding / 8.0;
     }
@@ -299,7 +459,7 @@ static bool incast(const struct cc_ops *cc, double window_min,
         out->incast_us = (double)incast_done / SIMTIME_US;
     }
     if (x.n.cc_on)
-        out->by_win = cc_slingshot_window(x.n.cc_st, obs.by_src, obs.by_dst);
+        out->by_win = cc_slingshot_window(net_ctl_state(&x.n, &cc_slingshot), obs.by_src, obs.by_dst);
     ccx_free(&x);
     return ok;
 }
@@ -395,7 +555,7 @@ static void test_slingshot_get_incast(void)
     sim_run(&x.s, 400 * SIMTIME_US);
     uint32_t cut = 0;
     for (uint32_t i = 0; i < 24; i++)
-        cut += cc_slingshot_window(x.n.cc_st, get_puller, tgt[i]) <
+        cut += cc_slingshot_window(net_ctl_state(&x.n, &cc_slingshot), get_puller, tgt[i]) <
                x.n.p.max_outstanding / 8.0;
     sim_run(&x.s, SIMTIME_MAX);
     fprintf(stderr, "  GET incast 24 x 8 x 64 KiB: %llu of %llu responses "
@@ -412,6 +572,7 @@ const struct test_case tests_cc[] = {
     TEST(test_slingshot_get_incast),
     TEST(test_pairs),
     TEST(test_interface),
+    TEST(test_stack),
     TEST(test_slingshot_incast),
     { 0 },
 };

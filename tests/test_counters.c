@@ -18,6 +18,7 @@
 #include "net/counters.h"
 #include "net/links.h"
 #include "net/net.h"
+#include "ctl/cc.h"
 #include "route/route.h"
 #include "topo/builders.h"
 #include "topo/topo.h"
@@ -71,7 +72,7 @@ static int setup(struct h *h, const char *system,
     if (rc != 0 || sim_init(&h->s, EVQ_HEAP4, net_entities(&h->t) + 1) != 0)
         return -1;
     struct net_params np;
-    route_net_defaults(&np, &h->t);
+    cc_net_defaults(&np, &h->t);
     np.counters = counters;
     if (net_init(&h->n, &h->t, &np, &h->s, 1, &h->d) != 0)
         return -1;

@@ -21,13 +21,17 @@ static struct {
     void *st;
 } toy;
 
-static int toy_init(void **st, struct net *n, const struct ctl_params *p,
-                    char *err, size_t len)
+/* the toy's own parameters (the run gives every controller its own) */
+static const int toy_params = 7;
+
+static int toy_init(void **st, struct net *n, const void *p,
+                    struct nic_ctl_setup *setup, char *err, size_t len)
 {
     (void)n;
+    (void)setup;
     (void)err;
     (void)len;
-    CHECK(p != NULL && p->app_aware != NULL);
+    CHECK(p == &toy_params);
     toy.inits++;
     *st = &toy;
     return 0;
@@ -41,7 +45,7 @@ static void toy_free(void *st)
 
 /* the other one of its two modes: shows that select, not the table,
  * decided */
-static uint8_t toy_select(void *st, const struct dmpi_post *q,
+static uint8_t toy_select(void *st, const struct nic_post *q,
                           const uint8_t modes[2])
 {
     CHECK(st == &toy);
@@ -49,7 +53,7 @@ static uint8_t toy_select(void *st, const struct dmpi_post *q,
     return modes[!q->alltoall];
 }
 
-static void toy_sent(void *st, const struct dmpi_post *q, uint8_t mode)
+static void toy_sent(void *st, const struct nic_post *q, uint8_t mode)
 {
     (void)st;
     toy.sents++;
@@ -65,33 +69,36 @@ static void toy_switched(void *st, uint32_t nic, bool other_job)
     toy.last_nic = nic;
 }
 
-static const struct ctl_ops toy_ops = {
+static const struct nic_ctl toy_ops = {
     .base = { .name = "toy", .help = "test" },
+    .roles = NIC_CTL_ROUTE,
     .mode = "ADAPTIVE_3", .a2a_mode = "ADAPTIVE_1",
-    .init = toy_init, .free = toy_free, .select = toy_select,
-    .sent = toy_sent, .switched = toy_switched,
+    .init = toy_init, .free = toy_free, .route = toy_select,
+    .posted = toy_sent, .switched = toy_switched,
 };
 
-static int fail_init(void **st, struct net *n, const struct ctl_params *p,
-                     char *err, size_t len)
+static int fail_init(void **st, struct net *n, const void *p,
+                     struct nic_ctl_setup *setup, char *err, size_t len)
 {
     (void)st;
     (void)n;
     (void)p;
+    (void)setup;
     snprintf(err, len, "cannot start here");
     return -1;
 }
 
-static const struct ctl_ops fail_ops = {
+static const struct nic_ctl fail_ops = {
     .base = { .name = "failing", .help = "test" },
+    .roles = NIC_CTL_ROUTE,
     .init = fail_init,
 };
 
-static const struct ctl_ops *reg(const char *name)
+static const struct nic_ctl *reg(const char *name)
 {
     const struct reg_entry *e = registry_find(&controller_registry, name);
     CHECK(e != NULL);
-    return (const struct ctl_ops *)e;
+    return (const struct nic_ctl *)e;
 }
 
 static int mode_index(const struct net *n, const char *name)
@@ -105,7 +112,7 @@ static int mode_index(const struct net *n, const char *name)
 static uint8_t post(struct dmpi *m, uint32_t job, uint32_t iter,
                     uint32_t nic, uint64_t bytes, bool alltoall)
 {
-    struct dmpi_post q = { .job = job, .iter = iter, .src_nic = nic,
+    struct nic_post q = { .job = job, .iter = iter, .src_nic = nic,
                            .dst_nic = nic + 1, .bytes = bytes,
                            .alltoall = alltoall };
     uint8_t mode = m->route_mode(m->route_ctx, &q);
@@ -127,7 +134,8 @@ static void test_ctl_interface(void)
     };
     struct ctl_run c;
     CHECK(ctl_run_init(&c, &h.n, jobs, 2,
-                       &(struct ctl_params){ .app_aware = &ap }, &h.d) == 0);
+                       &(struct ctl_params){ .n = 2, .ctl = { &ctl_app_aware, &toy_ops },
+                                            .params = { &ap, &toy_params } }, &h.d) == 0);
     CHECK_EQ_U(toy.inits, 1);
     int ad1 = mode_index(&h.n, "ADAPTIVE_1"),
         ad3 = mode_index(&h.n, "ADAPTIVE_3");
@@ -184,7 +192,8 @@ static void test_ctl_interface(void)
     };
     int before = h.d.errors;
     CHECK(ctl_run_init(&c, &h.n, bad, 2,
-                       &(struct ctl_params){ .app_aware = &ap }, &h.d) != 0);
+                       &(struct ctl_params){ .n = 2, .ctl = { &ctl_app_aware, &toy_ops },
+                                            .params = { &ap, &toy_params } }, &h.d) != 0);
     CHECK_EQ_U(h.d.errors, before + 1);
     CHECK_EQ_U(toy.inits, 2);
     CHECK_EQ_U(toy.frees, 2);
@@ -195,20 +204,20 @@ static void test_ctl_interface(void)
  * ones set Cray MPI's modes (SC'19 §2.2). */
 static void test_ctl_registry(void)
 {
-    const struct ctl_ops *aware = reg("app-aware"), *def = reg("default"),
+    const struct nic_ctl *aware = reg("app-aware"), *def = reg("default"),
                          *hb = reg("high-bias"), *net = reg("network");
     if (!aware || !def || !hb || !net)
         return;
-    CHECK(aware->counters && aware->select && aware->sent &&
+    CHECK(aware->counters && aware->route && aware->posted &&
           aware->switched && aware->init && aware->free);
     CHECK(def->mode && strcmp(def->mode, "ADAPTIVE_0") == 0);
     CHECK(def->a2a_mode && strcmp(def->a2a_mode, "ADAPTIVE_1") == 0);
     CHECK(hb->mode && strcmp(hb->mode, "ADAPTIVE_3") == 0);
     CHECK(hb->a2a_mode == NULL); /* as its mode */
-    CHECK(net->mode == NULL && !net->select && !net->counters);
+    CHECK(net->mode == NULL && !net->route && !net->counters);
     for (size_t i = 0; i < controller_registry.n; i++) {
-        const struct ctl_ops *e =
-            (const struct ctl_ops *)controller_registry.entries[i];
+        const struct nic_ctl *e =
+            (const struct nic_ctl *)controller_registry.entries[i];
         CHECK(e->counters == (e == aware));
     }
 }

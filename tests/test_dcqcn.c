@@ -1,4 +1,4 @@
-/* tests/test_dcqcn.c — DCQCN (net/cc_dcqcn.c): RED's marking probability
+/* tests/test_dcqcn.c — DCQCN (ctl/dcqcn.c): RED's marking probability
  * by hand, the reaction point's rate steps on hand-made notifications
  * (cut, at most one per CNP interval, fast recovery, additive increase,
  * the byte counter, alpha's decay), and an incast on Malbec: the
@@ -10,15 +10,15 @@
 #include <unistd.h>
 
 #include "core/sim.h"
-#include "net/cc.h"
+#include "ctl/cc.h"
 #include "net/net.h"
 #include "mpi_util.h"
 #include "topo/topo.h"
 
 static void test_ecn_probability(void)
 {
-    struct cc_params p = { .ecn_kmin = 5120, .ecn_kmax = 102400,
-                           .ecn_pmax = 0.01 };
+    struct cc_dcqcn_params p = { .ecn_kmin = 5120, .ecn_kmax = 102400,
+                                 .ecn_pmax = 0.01 };
     CHECK(cc_ecn_probability(&p, 0) == 0);
     CHECK(cc_ecn_probability(&p, 5120) == 0);
     CHECK(cc_ecn_probability(&p, 5121) > 0);
@@ -27,14 +27,17 @@ static void test_ecn_probability(void)
     CHECK(cc_ecn_probability(&p, 102401) == 1);
 }
 
+/* The network's one rate controller ctx (none for cc_none). */
 static void tune_cc(struct net_params *np, void *ctx)
 {
-    np->cc = ctx;
+    const struct nic_ctl *c = ctx;
+    np->cc[0] = c;
+    np->n_cc = c != &cc_none;
 }
 
 /* Built-in `system` with controller cc (mpi_util.h). */
 static int dx_setup(struct mpi_h *x, const char *system,
-                    const struct cc_ops *cc)
+                    const struct nic_ctl *cc)
 {
     return mpi_h_setup_tuned(x, system, tune_cc, (void *)cc);
 }
@@ -61,8 +64,8 @@ static void test_dcqcn_rate_steps(void)
         CHECK(!"setup");
         return;
     }
-    const struct cc_ops *cc = x.n.p.cc;
-    void *st = x.n.cc_st;
+    const struct nic_ctl *cc = &cc_dcqcn;
+    void *st = net_ctl_state(&x.n, cc);
     const double g = 1.0 / 256, rai = 0.04e9 / 8 / 1e12;
     double L = cc_dcqcn_rate(st, 3, 4); /* not throttled: the line */
     /* Malbec's NIC link, 100 Gb/s, is 0.0125 bytes per ps, of which a
@@ -71,24 +74,24 @@ static void test_dcqcn_rate_steps(void)
     CHECK(near(L, 0.0125 * 4096 / 4158));
     simtime t0 = 10 * SIMTIME_US;
     struct packet a = ack(3, 4, true), u = ack(3, 4, false);
-    cc->acked(st, &u, t0); /* unmarked, unknown pair: nothing */
+    cc->ack(st, &u, t0); /* unmarked, unknown pair: nothing */
     CHECK(cc_dcqcn_rate(st, 3, 4) == L);
-    cc->acked(st, &a, t0); /* first CNP: alpha 1 -> R_C = L / 2 */
+    cc->ack(st, &a, t0); /* first CNP: alpha 1 -> R_C = L / 2 */
     CHECK(near(cc_dcqcn_rate(st, 3, 4), L / 2));
     CHECK(cc_dcqcn_rate(st, 4, 3) == L); /* the other direction: not */
-    cc->acked(st, &a, t0 + 10 * SIMTIME_US); /* within 50 us: ignored */
+    cc->ack(st, &a, t0 + 10 * SIMTIME_US); /* within 50 us: ignored */
     CHECK(near(cc_dcqcn_rate(st, 3, 4), L / 2));
     /* 50 us later: alpha = (1 - g) 1 + g = 1 still -> R_C halves again,
      * R_T = L / 2 */
     simtime t1 = t0 + 50 * SIMTIME_US;
-    cc->acked(st, &a, t1);
+    cc->ack(st, &a, t1);
     double rt = L / 2, rc = L / 4;
     CHECK(near(cc_dcqcn_rate(st, 3, 4), rc));
     /* the timer expires every 60 us from t1: four stages of fast
      * recovery, then (both counts no longer below F = 5) additive
      * increase */
     for (int k = 1; k <= 6; k++) {
-        cc->acked(st, &u, t1 + (simtime)k * 60 * SIMTIME_US);
+        cc->ack(st, &u, t1 + (simtime)k * 60 * SIMTIME_US);
         if (k >= 5)
             rt += rai;
         rc = (rt + rc) / 2;
@@ -98,7 +101,7 @@ static void test_dcqcn_rate_steps(void)
      * since t1: 6 x 60 = 360 us -> 6 decays (55 .. 330 us) */
     simtime t2 = t1 + 360 * SIMTIME_US + 1;
     double alpha = pow(1 - g, 6);
-    cc->acked(st, &a, t2);
+    cc->ack(st, &a, t2);
     rc *= 1 - alpha / 2;
     CHECK(near(cc_dcqcn_rate(st, 3, 4), rc));
     struct dcqcn_stats s = cc_dcqcn_stats(st);
@@ -111,9 +114,9 @@ static void test_dcqcn_rate_steps(void)
                           .payload = 4000 };
     double before = cc_dcqcn_rate(st, 3, 4);
     for (int k = 0; k < 74; k++) /* 296,000 bytes */
-        cc->sent(st, &req, t2);
+        cc->inject(st, &req, t2);
     CHECK(cc_dcqcn_rate(st, 3, 4) == before);
-    cc->sent(st, &req, t2); /* 300,000 */
+    cc->inject(st, &req, t2); /* 300,000 */
     CHECK(near(cc_dcqcn_rate(st, 3, 4), (before + rc / (1 - alpha / 2)) / 2));
     /* pacing: the pair's next packet may go only after the bytes already
      * sent at its rate */
@@ -160,7 +163,7 @@ static uint32_t nic_of(const struct topo *t, uint32_t r, uint32_t k)
  * a pair in another group (switches 25 -> 26) sends 8 x 64 KiB beside.
  * Returns when the last message arrived, us; *cut: sources whose rate is
  * below half the line when the incast is half done. */
-static double incast(const struct cc_ops *cc, uint32_t *cut,
+static double incast(const struct nic_ctl *cc, uint32_t *cut,
                      struct dcqcn_stats *stats)
 {
     struct mpi_h x;
@@ -185,11 +188,12 @@ static double incast(const struct cc_ops *cc, uint32_t *cut,
     /* 16 x 512 KiB through a 12.5 GB/s port: about 670 us */
     sim_run(&x.s, 335 * SIMTIME_US);
     *cut = 0;
-    if (x.n.cc_on && x.n.p.cc == &cc_dcqcn) {
-        double line = cc_dcqcn_rate(x.n.cc_st, far_src, far_dst);
+    void *dst = net_ctl_state(&x.n, &cc_dcqcn);
+    if (dst) {
+        double line = cc_dcqcn_rate(dst, far_src, far_dst);
         for (uint32_t i = 0; i < 16; i++)
-            *cut += cc_dcqcn_rate(x.n.cc_st, src[i], incast_dst) < line / 2;
-        *stats = cc_dcqcn_stats(x.n.cc_st);
+            *cut += cc_dcqcn_rate(dst, src[i], incast_dst) < line / 2;
+        *stats = cc_dcqcn_stats(dst);
     }
     sim_run(&x.s, SIMTIME_MAX);
     bool ok = net_check_drained(&x.n, &x.d) == 0;

@@ -19,6 +19,7 @@
 #include "net/latency_model.h"
 #include "net/net.h"
 #include "topo/topo.h"
+#include "ctl/cc.h"
 #include "route/route.h"
 
 struct h {
@@ -36,7 +37,7 @@ static int setup(struct h *h, const char *system)
         sim_init(&h->s, EVQ_DEFAULT, net_entities(&h->t) + 1) != 0)
         return -1;
     struct net_params np;
-    route_net_defaults(&np, &h->t);
+    cc_net_defaults(&np, &h->t);
     np.counters = true;
     return net_init(&h->n, &h->t, &np, &h->s, 1, &h->d);
 }

@@ -236,7 +236,7 @@ static void test_collective_scaling(void)
     CHECK(x16 / x4 > 4.5 && x16 / x4 < 10.0);
 }
 
-/* What a routing controller sees of each post (mpi.h struct dmpi_post):
+/* What a routing controller sees of each post (mpi.h struct nic_post):
  * SMSG for small messages and the rendezvous' control messages, GETs for
  * the GET rendezvous, the alltoall flag inside MPI_Alltoall; the mode it
  * returns is the one the post is made with. */
@@ -244,7 +244,7 @@ struct post_log {
     uint32_t n, smsg, get, a2a, big_put, sent, sent_mode1;
     uint64_t bytes;
 };
-static uint8_t log_mode(void *ctx, const struct dmpi_post *q)
+static uint8_t log_mode(void *ctx, const struct nic_post *q)
 {
     struct post_log *l = ctx;
     l->n++;
@@ -255,7 +255,7 @@ static uint8_t log_mode(void *ctx, const struct dmpi_post *q)
     l->bytes += q->bytes;
     return q->get ? 1 : 0;
 }
-static void log_sent(void *ctx, const struct dmpi_post *q, uint8_t mode)
+static void log_sent(void *ctx, const struct nic_post *q, uint8_t mode)
 {
     struct post_log *l = ctx;
     l->sent++;

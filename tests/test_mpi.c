@@ -18,6 +18,7 @@
 #include "mpi/mpi.h"
 #include "net/counters.h"
 #include "net/net.h"
+#include "ctl/cc.h"
 #include "route/route.h"
 #include "topo/topo.h"
 
@@ -377,7 +378,7 @@ static void disjoint_run(const char *routing, bool with_b,
         mpi_h_teardown(&h);
         return;
     }
-    route_net_defaults(&np, &h.t);
+    cc_net_defaults(&np, &h.t);
     np.routing = rt;
     np.counters = true;
     if (net_init(&h.n, &h.t, &np, &h.s, 1, &h.d) != 0) {
@@ -654,7 +655,7 @@ static struct {
     uint64_t crossed;
 } pw;
 
-static uint8_t pw_mode(void *ctx, const struct dmpi_post *q)
+static uint8_t pw_mode(void *ctx, const struct nic_post *q)
 {
     (void)ctx;
     return pw.mode[q->iter % 2];

@@ -16,6 +16,7 @@
 #include "core/sim.h"
 #include "exp/traffic.h"
 #include "net/net.h"
+#include "ctl/cc.h"
 #include "route/route.h"
 #include "topo/builders.h"
 #include "topo/topo.h"
@@ -108,7 +109,7 @@ static int setup_topo(struct h *h, const char *system,
     if (setup_base(h, system, dp, impl) != 0)
         return -1;
     struct net_params np;
-    route_net_defaults(&np, &h->t);
+    cc_net_defaults(&np, &h->t);
     if (routing) {
         np.routing = (const struct routing *)registry_find(&routing_registry,
                                                            routing);
@@ -257,7 +258,7 @@ static void test_packet_formats(void)
     diag_init(&d);
     struct net_params p;
     CHECK(topo_build_system(&t, "voltrino", &d) == 0);
-    route_net_defaults(&p, &t);
+    cc_net_defaults(&p, &t);
     CHECK_EQ_U(net_req_flits(&p, NET_PUT, 64), 14);
     CHECK_EQ_U(net_rsp_flits(&p, NET_PUT, 64), 1);
     CHECK_EQ_U(net_req_flits(&p, NET_GET, 64), 3);
@@ -265,7 +266,7 @@ static void test_packet_formats(void)
     CHECK_EQ_U(p.nic_gap, 6250); /* 5 cycles at 800 MHz */
     topo_free(&t);
     CHECK(topo_build_system(&t, "cielo", &d) == 0);
-    route_net_defaults(&p, &t);
+    cc_net_defaults(&p, &t);
     CHECK_EQ_U(net_req_flits(&p, NET_PUT, 64), 32);
     CHECK_EQ_U(net_rsp_flits(&p, NET_PUT, 64), 3);
     CHECK_EQ_U(net_req_flits(&p, NET_GET, 64), 8);
@@ -275,7 +276,7 @@ static void test_packet_formats(void)
                     net_rsp_flits(&p, NET_PUT, 64)), 105);
     topo_free(&t);
     CHECK(topo_build_system(&t, "malbec", &d) == 0);
-    route_net_defaults(&p, &t);
+    cc_net_defaults(&p, &t);
     CHECK_EQ_U(net_req_flits(&p, NET_PUT, 4096), 4096 + 62);
     CHECK(p.router == NET_ROUTER_VOQ);
     topo_free(&t);
@@ -342,7 +343,7 @@ static simtime get_exchange(enum net_nic_arb arb, bool both)
         return 0;
     if (sim_init(&s, EVQ_DEFAULT, net_entities(&t)) == 0) {
         struct net_params np;
-        route_net_defaults(&np, &t);
+        cc_net_defaults(&np, &t);
         np.nic_arb = (uint8_t)arb;
         if (net_init(&n, &t, &np, &s, 1, &d) == 0) {
             n.hooks = (struct net_hooks){ .msg_done = note_done };
@@ -446,7 +447,7 @@ static uint64_t stream_run(uint32_t buf)
     if (setup_base(&h, "crystal", NULL, EVQ_DEFAULT) != 0)
         return 0;
     struct net_params np;
-    route_net_defaults(&np, &h.t);
+    cc_net_defaults(&np, &h.t);
     np.buf_local = np.buf_global = np.buf_endpoint = buf;
     if (setup_net(&h, &np, 1) != 0)
         return 0;
@@ -613,7 +614,7 @@ static struct traffic_result shape_run_w(const struct topo *t,
     struct diag d;
     diag_init(&d);
     struct net_params np;
-    route_net_defaults(&np, t);
+    cc_net_defaults(&np, t);
     np.routing = (const struct routing *)registry_find(&routing_registry,
                                                        routing);
     struct traffic_params tp;

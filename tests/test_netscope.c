@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "core/sim.h"
-#include "net/cc.h"
+#include "ctl/cc.h"
 #include "net/net.h"
 #include "mpi_util.h"
 #include "topo/topo.h"
@@ -85,13 +85,15 @@ static void test_netscope_update_while_alpha(void)
     cc_netscope_update(0, 0, 0, 1.0 / 16, 0.01, 0.001, 1.0, A, &a, &r);
     CHECK(a == 0 && near(r, 0.51));
     /* the names a file gives */
-    CHECK(cc_netscope_cut_find("stalled-window") == NETSCOPE_CUT_STALLED);
-    CHECK(cc_netscope_cut_find("while-alpha") == NETSCOPE_CUT_ALPHA);
-    CHECK(cc_netscope_cut_find("alpha") == -1);
+    CHECK(strcmp(cc_netscope_cut_names[NETSCOPE_CUT_STALLED],
+                 "stalled-window") == 0);
+    CHECK(strcmp(cc_netscope_cut_names[NETSCOPE_CUT_ALPHA], "while-alpha") ==
+          0);
+    CHECK(cc_netscope_cut_names[2] == NULL);
 }
 
 struct nx_tune {
-    const struct cc_ops *cc;
+    const struct nic_ctl *cc;
     double ca, cray_min_us; /* cray_min_us <= 0: the default */
     double slack_us;        /* < 0: the default sleep slack */
     int sleep;              /* NETSCOPE_SLEEP_* */
@@ -100,13 +102,21 @@ struct nx_tune {
 static void nx_tune(struct net_params *np, void *ctx)
 {
     const struct nx_tune *u = ctx;
-    np->cc = u->cc;
-    np->ccp.netscope_sensitivity = u->ca;
+    np->cc[0] = u->cc;
+    np->n_cc = u->cc != &cc_none;
+    /* the blocks cc_net_defaults made (the topology is not needed) */
+    struct cc_netscope_params *ns =
+        net_part_block(np, cc_netscope.part, NULL);
+    struct cc_cray_params *cr = net_part_block(np, cc_cray.part, NULL);
+    CHECK(ns && cr);
+    if (!ns || !cr)
+        return;
+    ns->sensitivity = u->ca;
     if (u->cray_min_us > 0)
-        np->ccp.cray_min_us = u->cray_min_us;
+        cr->min_us = u->cray_min_us;
     if (u->slack_us >= 0)
-        np->ccp.netscope_sleep_slack_us = u->slack_us;
-    np->ccp.netscope_sleep = (uint8_t)u->sleep;
+        ns->sleep_slack_us = u->slack_us;
+    ns->sleep = (uint8_t)u->sleep;
     CHECK(!np->counters); /* netscope and cray turn them on */
 }
 
@@ -119,7 +129,7 @@ static int nx_setup_u(struct mpi_h *x, struct nx_tune u)
 /* ... controller cc, every NIC's c_a, the other constants the defaults
  * but the wait's place: the NIC's, for the tests that post messages to
  * the network directly (no process to put to sleep). */
-static int nx_setup(struct mpi_h *x, const struct cc_ops *cc, double ca)
+static int nx_setup(struct mpi_h *x, const struct nic_ctl *cc, double ca)
 {
     return nx_setup_u(x, (struct nx_tune){ cc, ca, 0, -1,
                                            NETSCOPE_SLEEP_NIC });
@@ -150,20 +160,20 @@ static double delay_run(double share, double slack_us, int sleep,
         return -1;
     }
     CHECK(x.n.p.counters);
-    double line = cc_nic_line_rate(&x.n);
+    double line = net_nic_line_rate(&x.n);
     *line_us = DI_BYTES / line / SIMTIME_US;
     uint32_t a = 0, b = x.t.n_nics - 1;
     CHECK(x.t.nics[a].router != x.t.nics[b].router);
-    cc_netscope_set_rate(x.n.cc_st, a, line * share);
+    cc_netscope_set_rate(x.n.ctl.st[0], a, line * share);
     /* no ticks: the rate stays where it was set */
-    x.n.cc_next_tick = SIMTIME_MAX;
+    x.n.ctl.next_tick[0] = x.n.ctl.first_tick = SIMTIME_MAX;
     x.n.hooks = (struct net_hooks){ .msg_done = on_done };
     last_done = 0;
     for (int k = 0; k < DI_MSGS; k++)
         net_send(&x.n, a, b, NET_PUT, DI_BYTES, 0, 0);
     sim_run(&x.s, SIMTIME_MAX);
     CHECK(net_check_drained(&x.n, &x.d) == 0);
-    *st = cc_netscope_stats(x.n.cc_st);
+    *st = cc_netscope_stats(x.n.ctl.st[0]);
     mpi_h_teardown(&x);
     return (double)DI_MSGS * DI_BYTES / (double)last_done / line;
 }
@@ -294,12 +304,12 @@ static double rank_sleep_run(double share, int sleep,
                                 .n_nodes = 2, .ppn = 1,
                                 .app = { .ctx = done, .next = rs_next } };
     if (mpi_h_start(&x, NULL, &js, 1) == 0) {
-        cc_netscope_set_rate(x.n.cc_st, x.t.nodes[nodes[0]].nic[0],
-                             cc_nic_line_rate(&x.n) * share);
-        x.n.cc_next_tick = SIMTIME_MAX; /* the rate stays */
+        cc_netscope_set_rate(x.n.ctl.st[0], x.t.nodes[nodes[0]].nic[0],
+                             net_nic_line_rate(&x.n) * share);
+        x.n.ctl.next_tick[0] = x.n.ctl.first_tick = SIMTIME_MAX; /* the rate stays */
         if (mpi_h_run(&x) == 0)
             end = (double)x.m.res[0].end / SIMTIME_US;
-        *st = cc_netscope_stats(x.n.cc_st);
+        *st = cc_netscope_stats(x.n.ctl.st[0]);
     }
     mpi_h_teardown(&x);
     return end;
@@ -329,7 +339,7 @@ static void test_netscope_rank_sleeps(void)
 /* 12 NICs of other routers PUT 16 x 64 KiB each to one NIC: its port
  * backs the network up into the sources, whose requests stall; each
  * window with stalls cuts their rate. */
-static void incast(const struct cc_ops *cc, double ca, double *mean_rate,
+static void incast(const struct nic_ctl *cc, double ca, double *mean_rate,
                    double *dst_rate, struct netscope_stats *st,
                    double *done_us)
 {
@@ -337,7 +347,7 @@ static void incast(const struct cc_ops *cc, double ca, double *mean_rate,
     *mean_rate = *dst_rate = *done_us = -1;
     if (nx_setup(&x, cc, ca) != 0)
         return;
-    double line = cc_nic_line_rate(&x.n);
+    double line = net_nic_line_rate(&x.n);
     uint32_t dst = 0, src[12], k = 0;
     for (uint32_t c = 0; c < x.t.n_nics && k < 12; c++)
         if (x.t.nics[c].router != x.t.nics[dst].router)
@@ -351,10 +361,10 @@ static void incast(const struct cc_ops *cc, double ca, double *mean_rate,
     sim_run(&x.s, 300 * SIMTIME_US);
     double sum = 0;
     for (uint32_t i = 0; i < k; i++)
-        sum += cc_netscope_rate(x.n.cc_st, src[i]);
+        sum += cc_netscope_rate(x.n.ctl.st[0], src[i]);
     *mean_rate = sum / k / line;
-    *dst_rate = cc_netscope_rate(x.n.cc_st, dst) / line;
-    *st = cc_netscope_stats(x.n.cc_st);
+    *dst_rate = cc_netscope_rate(x.n.ctl.st[0], dst) / line;
+    *st = cc_netscope_stats(x.n.ctl.st[0]);
     sim_run(&x.s, SIMTIME_MAX);
     CHECK(net_check_drained(&x.n, &x.d) == 0);
     *done_us = (double)last_done / SIMTIME_US;
@@ -405,7 +415,7 @@ static void test_cray_throttle(void)
     for (int k = 0; k < 16; k++)
         net_send(&x.n, 0, x.t.n_nics - 1, NET_PUT, 64 * 1024, 0, 0);
     sim_run(&x.s, SIMTIME_MAX);
-    struct cray_stats quiet = cc_cray_stats(x.n.cc_st);
+    struct cray_stats quiet = cc_cray_stats(x.n.ctl.st[0]);
     CHECK(quiet.periods > 0);
     CHECK_EQ_U(quiet.starts, 0);
     mpi_h_teardown(&x);
@@ -432,7 +442,7 @@ static void test_cray_throttle(void)
     for (simtime t = 10 * SIMTIME_US; evq_size(&x.s.q) > 0;
          t += 10 * SIMTIME_US) {
         sim_run(&x.s, t);
-        if (!cc_cray_throttling(x.n.cc_st)) {
+        if (!cc_cray_throttling(x.n.ctl.st[0])) {
             on_since = SIMTIME_MAX;
             continue;
         }
@@ -450,7 +460,7 @@ static void test_cray_throttle(void)
         }
     }
     CHECK(net_check_drained(&x.n, &x.d) == 0);
-    struct cray_stats s = cc_cray_stats(x.n.cc_st);
+    struct cray_stats s = cc_cray_stats(x.n.ctl.st[0]);
     fprintf(stderr, "  cray congestion protection, incast 12 x 16 x 64 KiB "
             "on voltrino: first throttle at %.0f us, %llu start(s), "
             "throttled %llu of %llu periods, at most %u outstanding in "
@@ -464,7 +474,7 @@ static void test_cray_throttle(void)
     CHECK(s.starts >= 1);
     CHECK(looks > 0);
     CHECK(max_out <= 1);
-    CHECK(!cc_cray_throttling(x.n.cc_st) || s.throttled_periods < s.periods);
+    CHECK(!cc_cray_throttling(x.n.ctl.st[0]) || s.throttled_periods < s.periods);
     mpi_h_teardown(&x);
 }
 

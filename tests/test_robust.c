@@ -20,6 +20,7 @@
 #include "exp/traffic.h"
 #include "mpi_util.h"
 #include "net/net.h"
+#include "ctl/cc.h"
 #include "route/route.h"
 #include "topo/topo.h"
 
@@ -300,20 +301,19 @@ static void test_errors_before_work(void)
         "traffic = { pattern = \"uniform\"; loads = [0.1];\n"
         "  warmup_us = 1.0; measure_us = 1.0; };\n";
     char text[4096];
-    /* app-aware reads the Aries NIC counters: not on a Slingshot */
+    /* app-aware sets the Aries modes, which route dragonflies: not on a
+     * torus */
     snprintf(text, sizeof text,
-             "system = { name = \"malbec\"; };\n%s%s\n"
+             "system = { name = \"cielo\"; };\n%s%s\n"
              "  routing = \"app-aware\"; } );\n", sweep, pp);
     refused(text, "bad.cfg:4: error: job \"pp\": routing controller "
-                  "\"app-aware\": awr: NIC 0 has no counter "
-                  "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_FLITS: the controller "
-                  "reads the Aries NIC counters of SC'19 §2.3, which a "
-                  "slingshot system's NICs do not have");
+                  "\"app-aware\" sets ADAPTIVE_0, which a torus system "
+                  "cannot use");
     CHECK(!strstr(out, "synthetic traffic") && !strstr(out, "zero-load"));
     CHECK(!strstr(err, "jobs ran in"));
     /* as a variant, and a static one on a torus */
     snprintf(text, sizeof text,
-             "system = { name = \"malbec\"; };\n%s\n"
+             "system = { name = \"cielo\"; };\n%s\n"
              "  variants = [\"default\", \"app-aware\"]; } );\n", pp);
     refused(text, "bad.cfg:2: error: job \"pp\": routing controller "
                   "\"app-aware\"");
@@ -346,7 +346,7 @@ static void test_errors_before_work(void)
     refused(text, "bad.cfg:2: error: job \"pp\": pair at distance "
                   "same-chassis: a slingshot system has no chassis level");
     /* an impact study's victim */
-    refused("system = { name = \"malbec\"; };\n"
+    refused("system = { name = \"cielo\"; };\n"
             "impact = { shares = [0.5];\n"
             "  victims = ( { name = \"v\"; workload = \"pingpong\";\n"
             "    iterations = 4; routing = \"app-aware\"; } );\n"
@@ -475,7 +475,7 @@ static void test_memory_estimate(void)
         CHECK_EQ_U(topo_build_system(&t, systems[i], &c.d), 0);
         for (int variant = 0; variant < 3; variant++) {
             struct net_params p;
-            route_net_defaults(&p, &t);
+            cc_net_defaults(&p, &t);
             if (variant == 1) {
                 p.counters = true;
                 p.vcs = 4;
@@ -840,14 +840,13 @@ static void test_error_table_is_true(void)
                 "same-chassis: a slingshot system has no chassis level (a "
                 "group's switches are all one hop apart); use same-router, "
                 "same-group or different-groups" },
-        { "system = { name = \"malbec\"; };\nprobe = { pairs = 1; };\n"
+        { "system = { name = \"cielo\"; };\nprobe = { pairs = 1; };\n"
           "jobs = ( { name = \"pp\"; workload = \"pingpong\"; nodes = 2;\n"
           "  routing = \"app-aware\"; } );\n",
           NULL, "exp.cfg:3: error: job \"pp\": routing controller "
-                "\"app-aware\": awr: NIC 0 has no counter AR_NIC_NETMON_ORB_"
-                "EVENT_CNTR_REQ_FLITS: the controller reads the Aries NIC "
-                "counters of SC'19 §2.3, which a slingshot system's NICs do "
-                "not have; expected an Aries system, or another controller" },
+                "\"app-aware\" sets ADAPTIVE_0, which a torus system cannot "
+                "use (controllers other than \"network\" model Cray MPI on "
+                "Aries)" },
         { "system = { name = \"cielo\"; };\njobs = ( { name = \"pp\"; "
           "workload = \"pingpong\"; nodes = 2;\n  routing = \"high-bias\"; "
           "} );\n",

@@ -11,6 +11,7 @@
 #include "core/sim.h"
 #include "exp/traffic.h"
 #include "net/net.h"
+#include "ctl/cc.h"
 #include "route/route.h"
 #include "topo/builders.h"
 #include "topo/topo.h"
@@ -51,7 +52,7 @@ static int rt_setup_xc(struct rt *x, const char *routing, uint8_t aries_load,
     if (sim_init(&x->s, EVQ_DEFAULT, net_entities(&x->t)) != 0)
         return -1;
     struct net_params np;
-    route_net_defaults(&np, &x->t);
+    cc_net_defaults(&np, &x->t);
     np.routing = (const struct routing *)registry_find(&routing_registry,
                                                        routing);
     np.aries_load = aries_load;
@@ -99,7 +100,7 @@ static void test_next_hop_tables(void)
         }
         CHECK(sim_init(&s, EVQ_DEFAULT, net_entities(&t)) == 0);
         struct net_params np;
-        route_net_defaults(&np, &t);
+        cc_net_defaults(&np, &t);
         if (net_init(&n, &t, &np, &s, 1, &d) != 0) {
             CHECK(!"net_init");
             sim_free(&s);
@@ -453,7 +454,7 @@ static void test_router_buffering(void)
     double acc[3];
     for (int k = 0; k < 3; k++) {
         struct net_params np;
-        route_net_defaults(&np, &t);
+        cc_net_defaults(&np, &t);
         np.routing = (const struct routing *)registry_find(&routing_registry,
                                                            "minimal");
         np.router = routers[k];

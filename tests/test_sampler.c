@@ -25,6 +25,7 @@
 #include "net/counters.h"
 #include "net/links.h"
 #include "net/net.h"
+#include "ctl/cc.h"
 #include "route/route.h"
 #include "topo/topo.h"
 
@@ -211,7 +212,7 @@ static int run(const struct topo *t, const struct traffic_params *tp,
                enum evq_impl impl, struct traffic_result *r)
 {
     struct net_params np;
-    route_net_defaults(&np, t);
+    cc_net_defaults(&np, t);
     struct diag d;
     diag_init(&d);
     int rc = traffic_run(t, &np, tp, 1, impl, r, &d);
@@ -460,7 +461,7 @@ static int setup(struct h *h, const char *system)
         sim_init(&h->s, EVQ_HEAP4, net_entities(&h->t) + 1) != 0)
         return -1;
     struct net_params np;
-    route_net_defaults(&np, &h->t);
+    cc_net_defaults(&np, &h->t);
     np.counters = true;
     return net_init(&h->n, &h->t, &np, &h->s, 1, &d);
 }
@@ -716,7 +717,7 @@ static void test_bad_metrics(void)
     CHECK(topo_build_system(&t, "voltrino", &d) == 0);
     CHECK(sim_init(&s, EVQ_HEAP4, net_entities(&t) + 1) == 0);
     struct net_params np;
-    route_net_defaults(&np, &t);
+    cc_net_defaults(&np, &t);
     CHECK(net_init(&n, &t, &np, &s, 1, &d) == 0);
     sp.interval = SIMTIME_US;
     cap_init(&c);

@@ -25,6 +25,7 @@
 #include "exp/experiment.h"
 #include "exp/jobs.h"
 #include "net/net.h"
+#include "ctl/cc.h"
 #include "route/route.h"
 #include "topo/builders.h"
 #include "topo/topo.h"
@@ -78,7 +79,7 @@ static double share(uint32_t n_tcs, const struct net_tc *tcs, uint8_t tc0,
                      NULL) == 0);
     CHECK(sim_init(&h.s, EVQ_HEAP4, net_entities(&h.t)) == 0);
     struct net_params np;
-    route_net_defaults(&np, &h.t);
+    cc_net_defaults(&np, &h.t);
     np.routing = (const struct routing *)registry_find(&routing_registry,
                                                        "minimal");
     np.n_tcs = n_tcs;
@@ -148,7 +149,7 @@ static void test_class_limits(void)
                      NULL) == 0);
     CHECK(sim_init(&s, EVQ_HEAP4, net_entities(&t)) == 0);
     struct net_params np;
-    route_net_defaults(&np, &t);
+    cc_net_defaults(&np, &t);
     /* minimums above a link */
     np.n_tcs = 2;
     np.tc[0].weight = 700, np.tc[1].weight = 400;

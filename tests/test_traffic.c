@@ -18,6 +18,7 @@
 #include "exp/experiment.h"
 #include "exp/traffic.h"
 #include "exp/traffic_report.h"
+#include "ctl/cc.h"
 #include "route/route.h"
 #include "topo/topo.h"
 
@@ -451,7 +452,7 @@ static void test_sections_valid(void)
     CHECK(experiment_build_topo(&e, &t, &c.d) == 0);
     struct net_params p, def;
     CHECK(experiment_net_params(&e, &t, &p, &c.d) == 0);
-    route_net_defaults(&def, &t);
+    cc_net_defaults(&def, &t);
     CHECK(strcmp(p.routing->base.name, "minimal") == 0);
     CHECK_EQ_U(p.router_delay, 50500);
     CHECK_EQ_U(p.vcs, 4);
@@ -500,7 +501,7 @@ static void test_sections_valid(void)
         CHECK(!e.has_traffic);
         CHECK(experiment_build_topo(&e, &t, &c.d) == 0);
         CHECK(experiment_net_params(&e, &t, &p, &c.d) == 0);
-        route_net_defaults(&def, &t);
+        cc_net_defaults(&def, &t);
         CHECK(memcmp(&p, &def, sizeof p) == 0);
         CHECK(strcmp(p.routing->base.name, "DOR") == 0);
         topo_free(&t);
@@ -678,7 +679,7 @@ static int run(const struct topo *t, const char *routing,
                enum evq_impl impl, struct traffic_result *r)
 {
     struct net_params np;
-    route_net_defaults(&np, t);
+    cc_net_defaults(&np, t);
     if (routing)
         np.routing = (const struct routing *)registry_find(&routing_registry,
                                                            routing);
@@ -871,7 +872,7 @@ static void test_run_bad_parameters(void)
     if (build_df(&t, 2, 4, 2, 0) != 0)
         return;
     struct net_params np;
-    route_net_defaults(&np, &t);
+    cc_net_defaults(&np, &t);
     struct traffic_params tp = quick(TRAFFIC_UNIFORM, 0.3);
     tp.size = 65;
     struct traffic_result r;

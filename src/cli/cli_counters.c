@@ -11,6 +11,7 @@
 #include "net/counters.h"
 #include "net/net.h"
 #include "topo/topo.h"
+#include "ctl/cc.h"
 #include "route/route.h"
 
 static void usage(FILE *out)
@@ -116,7 +117,7 @@ int cli_counters(int argc, char **argv)
     struct sim s;
     struct net n;
     struct net_params p;
-    route_net_defaults(&p, &t);
+    cc_net_defaults(&p, &t);
     p.counters = true;
     if (sim_init(&s, EVQ_DEFAULT, net_entities(&t)) != 0) {
         fprintf(stderr, "dfsim counters: out of memory\n");

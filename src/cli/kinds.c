@@ -7,7 +7,7 @@
 #include "core/registry.h"
 #include "ctl/ctl.h"
 #include "exp/alloc.h"
-#include "net/cc.h"
+#include "ctl/cc.h"
 #include "route/route.h"
 #include "topo/topo.h"
 

@@ -1,5 +1,6 @@
 /* ctl/app_aware.c — SC'19's application-aware routing as a routing
- * controller (ctl.h's struct ctl_ops): the decision logic is ctl/awr.c;
+ * controller (a struct nic_ctl of role NIC_CTL_ROUTE, net/nic_ctl.h): the
+ * decision logic is ctl/awr.c;
  * this file hands it each post and tells it when another process has run
  * on the node. */
 #include <stdio.h>
@@ -7,9 +8,14 @@
 
 #include "ctl/ctl.h"
 
-static int aware_init(void **st, struct net *n, const struct ctl_params *p,
-                      char *err, size_t len)
+static int aware_init(void **st, struct net *n, const void *params,
+                      struct nic_ctl_setup *setup, char *err, size_t len)
 {
+    (void)setup;
+    if (!params) {
+        snprintf(err, len, "no parameters (the app_aware section)");
+        return -1;
+    }
     /* ADAPTIVE_0 for the low-stalls choice, ADAPTIVE_1 in its place
      * inside MPI_Alltoall (Cray MPI's default there), ADAPTIVE_3 for the
      * low-latency choice (SC'19 §4.2) */
@@ -23,8 +29,8 @@ static int aware_init(void **st, struct net *n, const struct ctl_params *p,
         snprintf(err, len, "out of memory");
         return -1;
     }
-    if (awr_init(a, p->app_aware, n, (uint8_t)a0, (uint8_t)a1, (uint8_t)a3,
-                 err, len) != 0) {
+    if (awr_init(a, params, n, (uint8_t)a0, (uint8_t)a1, (uint8_t)a3, err,
+                 len) != 0) {
         free(a);
         return -1;
     }
@@ -38,22 +44,22 @@ static void aware_free(void *st)
     free(st);
 }
 
-static struct awr_msg msg_of(const struct dmpi_post *q)
+static struct awr_msg msg_of(const struct nic_post *q)
 {
     return (struct awr_msg){ .nic = q->src_nic, .dst_nic = q->dst_nic,
                              .bytes = q->bytes, .get = q->get,
                              .smsg = q->smsg, .alltoall = q->alltoall };
 }
 
-static uint8_t aware_select(void *st, const struct dmpi_post *q,
-                            const uint8_t modes[2])
+static uint8_t aware_route(void *st, const struct nic_post *q,
+                           const uint8_t modes[2])
 {
     (void)modes; /* awr_select picks among the three it was given */
     struct awr_msg m = msg_of(q);
     return awr_select(st, &m);
 }
 
-static void aware_sent(void *st, const struct dmpi_post *q, uint8_t mode)
+static void aware_posted(void *st, const struct nic_post *q, uint8_t mode)
 {
     struct awr_msg m = msg_of(q);
     awr_sent(st, &m, mode);
@@ -71,11 +77,13 @@ static void aware_switched(void *st, uint32_t nic, bool other_job)
         awr_restart(a, nic);
 }
 
-const struct ctl_ops ctl_app_aware = {
+const struct nic_ctl ctl_app_aware = {
     .base = { .name = "app-aware",
               .help = "SC'19 application-aware routing: ADAPTIVE_0 or _3 "
-                      "per message from the NIC's counters [Aries]" },
+                      "per message from the NIC's counters (Aries; other "
+                      "dragonflies' NICs by the counters' meanings)" },
+    .roles = NIC_CTL_ROUTE,
     .mode = "ADAPTIVE_0", .a2a_mode = "ADAPTIVE_1", .counters = true,
-    .init = aware_init, .free = aware_free, .select = aware_select,
-    .sent = aware_sent, .switched = aware_switched,
+    .init = aware_init, .free = aware_free, .route = aware_route,
+    .posted = aware_posted, .switched = aware_switched,
 };

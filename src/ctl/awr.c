@@ -15,16 +15,18 @@
 
 #include "topo/topo.h"
 
-/* struct awr_counters order. The library reads REQ_FLITS, REQ_STALLED,
- * RSP_TRACK_2, RSP_NET_TRACK and, with REMOVE_SRIN, RSP_STALLED
- * (counters_names[]); dfsim always reads all five (reads cost nothing,
- * awr.h) and uses RSP_STALLED only with remove_srin. */
-static const char *const counter_names[AWR_NCTR] = {
-    "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_FLITS",
-    "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED",
-    "AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_STALLED",
-    "AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_NET_TRACK",
-    "AR_NIC_ORB_PRF_NET_RSP_TRACK_2",
+/* struct awr_counters order, by meaning (net/counters.h). The library
+ * reads REQ_FLITS, REQ_STALLED, RSP_TRACK_2, RSP_NET_TRACK and, with
+ * REMOVE_SRIN, RSP_STALLED (counters_names[]: Aries'
+ * AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_FLITS, _REQ_STALLED, _RSP_STALLED,
+ * _RSP_NET_TRACK and AR_NIC_ORB_PRF_NET_RSP_TRACK_2); dfsim always reads
+ * all five (reads cost nothing, awr.h) and uses RSP_STALLED only with
+ * remove_srin. Read by meaning, the same five exist on every family's
+ * NICs, so the controller runs off Aries too (a what-if: the library was
+ * written for Aries). */
+static const uint8_t counter_regs[AWR_NCTR] = {
+    CTR_NIC_FLITS, CTR_NIC_STALLED, CTR_NIC_RSP_IN_STALLED,
+    CTR_NIC_NET_TRACK, CTR_NIC_TRACK_NET,
 };
 
 void awr_defaults(struct awr_params *p)
@@ -221,17 +223,16 @@ int awr_init(struct awr *a, const struct awr_params *p, const struct net *n,
     a->n = n;
     for (uint32_t i = 0; i < n->n_nics; i++)
         for (int k = 0; k < AWR_NCTR; k++)
-            if (ctr_find(n, n->t->nics[i].router, i, counter_names[k],
-                         &a->ref[(size_t)i * AWR_NCTR + k]) != 0) {
-                snprintf(err, cap, "awr: NIC %u has no counter %s: the "
-                         "controller reads the Aries NIC counters of "
-                         "SC'19 §2.3, which a %s system's NICs do not "
-                         "have; expected an Aries system, or another "
-                         "controller", i, counter_names[k],
-                         n->t->family->name);
+            if (ctr_nic_ref(n, i, (enum ctr_reg)counter_regs[k], 0,
+                            &a->ref[(size_t)i * AWR_NCTR + k]) != 0) {
+                snprintf(err, cap, "awr: NIC %u has no counters", i);
                 awr_free(a);
                 return -1;
             }
+    /* cycles_to_us is the library's, for Aries' 800 MHz NIC counters; on
+     * a family whose counters count another clock it scales to that one
+     * (on Aries by exactly 1) */
+    a->p.cycles_to_us *= (double)TIME_HZ_ARIES_NIC / (double)ctr_hz(n);
     return 0;
 }
 

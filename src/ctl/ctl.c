@@ -11,14 +11,16 @@
  * MPICH_GNI_A2A_ROUTING_MODE that of MPI_Alltoall (default ADAPTIVE_1,
  * "INCREASINGLY MINIMAL BIAS"); Cray MPI's default routing is ADAPTIVE_0
  * ("ADAPTIVE", the paper's DEFAULT). */
-static const struct ctl_ops ctl_network = {
+const struct nic_ctl ctl_network = {
     .base = { .name = "network",
               .help = "every message in network.routing (no controller)" },
+    .roles = NIC_CTL_ROUTE,
 };
-static const struct ctl_ops ctl_default = {
+static const struct nic_ctl ctl_default = {
     .base = { .name = "default",
               .help = "Cray MPI's defaults: ADAPTIVE_0, MPI_Alltoall "
                       "ADAPTIVE_1 (SC'19 DEFAULT) [Aries]" },
+    .roles = NIC_CTL_ROUTE,
     .mode = "ADAPTIVE_0", .a2a_mode = "ADAPTIVE_1",
 };
 /* The paper's static ADAPTIVE WITH HIGH BIAS runs differ from DEFAULT
@@ -26,18 +28,20 @@ static const struct ctl_ops ctl_default = {
  * theirs, MPI_Alltoall's included, went with ADAPTIVE_3: as the
  * library's AWR_ROUTING_TYPE does, which sets the mode of every post
  * (papers-and-workloads.md §4.1). */
-static const struct ctl_ops ctl_high_bias = {
+static const struct nic_ctl ctl_high_bias = {
     .base = { .name = "high-bias",
               .help = "every message ADAPTIVE_3, MPI_Alltoall's too (SC'19 "
                       "ADAPTIVE WITH HIGH BIAS) [Aries]" },
+    .roles = NIC_CTL_ROUTE,
     .mode = "ADAPTIVE_3",
 };
 
 /* One Aries mode for every post, MPI_Alltoall's too: the routing modes
  * as SC'19 Fig. 7 compares them. */
 #define CTL_MODE(ID, MODE, TEXT)                                             \
-    static const struct ctl_ops ID = {                                       \
-        .base = { .name = MODE, .help = TEXT }, .mode = MODE,                \
+    static const struct nic_ctl ID = {                                       \
+        .base = { .name = MODE, .help = TEXT }, .roles = NIC_CTL_ROUTE,      \
+        .mode = MODE,                                                        \
     }
 CTL_MODE(ctl_a0, "ADAPTIVE_0", "every message ADAPTIVE_0 (no bias) [Aries]");
 CTL_MODE(ctl_a1, "ADAPTIVE_1", "every message ADAPTIVE_1 (increasingly "
@@ -106,7 +110,7 @@ int ctl_net_mode(struct net *n, const char *name, char *err, size_t len)
 
 /* The net mode index of routing `name` for controller e of job j; -1
  * with an error at the job's line. */
-static int mode_of(struct net *n, const char *name, const struct ctl_ops *e,
+static int mode_of(struct net *n, const char *name, const struct nic_ctl *e,
                    const struct ctl_job *j, struct diag *d)
 {
     char err[256];
@@ -120,7 +124,7 @@ static int mode_of(struct net *n, const char *name, const struct ctl_ops *e,
 
 /* The index of controller e in c's list, added (and set up, for job j) if
  * new; -1 with an error at the job's line. */
-static int impl_of(struct ctl_run *c, const struct ctl_ops *e,
+static int impl_of(struct ctl_run *c, const struct nic_ctl *e,
                    const struct ctl_params *p, const struct ctl_job *j,
                    struct diag *d)
 {
@@ -129,7 +133,12 @@ static int impl_of(struct ctl_run *c, const struct ctl_ops *e,
             return (int)k;
     char err[256] = "";
     void *st = NULL;
-    if (e->init && e->init(&st, c->n, p, err, sizeof err) != 0) {
+    const void *params = NULL;
+    for (uint32_t k = 0; k < p->n; k++)
+        if (p->ctl[k] == e)
+            params = p->params[k];
+    struct nic_ctl_setup setup = { .period = 0, .mark_above = UINT32_MAX };
+    if (e->init && e->init(&st, c->n, params, &setup, err, sizeof err) != 0) {
         diag_error(d, j->file, j->line, NULL,
                    "job \"%s\": routing controller \"%s\": %s", j->name,
                    e->base.name, err);
@@ -172,7 +181,7 @@ int ctl_run_init(struct ctl_run *c, struct net *n, const struct ctl_job *jobs,
             c->job[j].v[0] = &ctl_network;
         }
         for (uint32_t v = 0; v < c->job[j].n; v++) {
-            const struct ctl_ops *e = c->job[j].v[v];
+            const struct nic_ctl *e = c->job[j].v[v];
             int a = 0, b = 0; /* without modes: mode 0, network.routing */
             if (e->mode) {
                 a = mode_of(n, e->mode, e, &jobs[j], d);
@@ -210,7 +219,7 @@ void ctl_run_free(struct ctl_run *c)
     memset(c, 0, sizeof *c);
 }
 
-static uint8_t ctl_mode(void *ctx, const struct dmpi_post *q)
+static uint8_t ctl_mode(void *ctx, const struct nic_post *q)
 {
     struct ctl_run *c = ctx;
     const struct ctl_job *j = &c->job[q->job];
@@ -224,21 +233,20 @@ static uint8_t ctl_mode(void *ctx, const struct dmpi_post *q)
                                     was / CTL_MAX_VARIANTS != q->job);
     uint32_t k = c->impl[q->job][v];
     const uint8_t *modes = c->mode[q->job][v];
-    uint8_t mode = c->ops[k]->select
-                       ? c->ops[k]->select(c->st[k], q, modes)
-                       : modes[q->alltoall];
+    uint8_t mode = c->ops[k]->route ? c->ops[k]->route(c->st[k], q, modes)
+                                    : modes[q->alltoall];
     c->nic_variant[q->src_nic] = key;
     c->bytes[(size_t)key * NET_MAX_MODES + mode] += q->bytes;
     return mode;
 }
 
-static void ctl_sent(void *ctx, const struct dmpi_post *q, uint8_t mode)
+static void ctl_sent(void *ctx, const struct nic_post *q, uint8_t mode)
 {
     struct ctl_run *c = ctx;
     const struct ctl_job *j = &c->job[q->job];
     uint32_t k = c->impl[q->job][ctl_variant(j, q->iter)];
-    if (c->ops[k]->sent)
-        c->ops[k]->sent(c->st[k], q, mode);
+    if (c->ops[k]->posted)
+        c->ops[k]->posted(c->st[k], q, mode);
 }
 
 void ctl_attach(struct ctl_run *c, struct dmpi *m)

@@ -7,7 +7,8 @@
  * for those of MPI_Alltoall (SC'19 §2.2 and its footnote 2), and the SC'19
  * library (papers-and-workloads.md §4.1) rewrites it message by message
  * from the NIC's counters. A controller here is one of those policies,
- * an implementation of struct ctl_ops below, chosen per job by name
+ * a NIC controller of role NIC_CTL_ROUTE (net/nic_ctl.h: the interface
+ * the rate controllers of ctl/cc.h share), chosen per job by name
  * (`dfsim list controller`):
  *   network    every message in network.routing (no controller: the
  *              mode the network section gives; any family)
@@ -17,7 +18,9 @@
  *   high-bias  every message ADAPTIVE_3, MPI_Alltoall's too (the
  *              paper's ADAPTIVE WITH HIGH BIAS, set for every post as the
  *              library's AWR_ROUTING_TYPE does; see ctl.c)   [Aries]
- *   app-aware  the SC'19 application-aware routing (ctl/awr.h)  [Aries]
+ *   app-aware  the SC'19 application-aware routing (ctl/awr.h), from
+ *              the NIC counters' meanings: Aries' by their names, any
+ *              family's NICs (a what-if off Aries)
  *   ADAPTIVE_0 .. ADAPTIVE_3   that one mode for every message, alltoall
  *              included (SC'19 Fig. 7's comparison)          [Aries]
  *
@@ -46,40 +49,20 @@
 #include "mpi/mpi.h"
 #include "net/net.h"
 
-/* What a controller is given at set-up: the parameters of the
- * experiment's controller sections. */
+/* The parameters of the routing controllers that have some, each with
+ * its block (app-aware: the app_aware section's struct awr_params). A
+ * controller sits where SC'19's library sits, between the MPI layer and
+ * the NIC: it sees each post before it is handed to the NIC (route) and
+ * right after (posted), and decides the post's routing mode; set up once
+ * per run for all the jobs that use it. */
+#define CTL_MAX_PARAMS 4
 struct ctl_params {
-    const struct awr_params *app_aware; /* the app_aware section */
+    uint32_t n;
+    const struct nic_ctl *ctl[CTL_MAX_PARAMS];
+    const void *params[CTL_MAX_PARAMS];
 };
 
-/* A routing controller (`dfsim list controller`): one implementation of
- * this table, registered in controller_registry (ctl.c). It sits where
- * SC'19's library sits, between the MPI layer and the NIC: it sees each
- * post before it is handed to the NIC (select) and right after (sent),
- * and decides the post's routing mode. Every function may be NULL. */
-struct ctl_ops {
-    struct reg_entry base;
-    const char *mode;      /* the mode of every post (NULL: network.routing,
-                              the network's mode 0) */
-    const char *a2a_mode;  /* and of MPI_Alltoall's (NULL: as `mode`) */
-    bool counters;         /* it reads the NICs' counters: the network
-                              keeps them */
-    /* set up on n, once per run for all the jobs that use it; state in
-     * *st. 0, or -1 with a sentence in err */
-    int (*init)(void **st, struct net *n, const struct ctl_params *p,
-                char *err, size_t len);
-    void (*free)(void *st);
-    /* the net mode of post q; modes[0], modes[1] are the net indexes of
-     * `mode` and `a2a_mode` (NULL: modes[q->alltoall]) */
-    uint8_t (*select)(void *st, const struct dmpi_post *q,
-                      const uint8_t modes[2]);
-    /* post q has gone to the NIC with net mode `mode` */
-    void (*sent)(void *st, const struct dmpi_post *q, uint8_t mode);
-    /* the next post from NIC nic comes from another job's process
-     * (other_job) or another variant of the same job than its last */
-    void (*switched)(void *st, uint32_t nic, bool other_job);
-};
-
+/* The routing controllers (struct nic_ctl of role NIC_CTL_ROUTE). */
 extern const struct registry controller_registry;
 
 #define CTL_MAX_VARIANTS 8
@@ -87,7 +70,7 @@ extern const struct registry controller_registry;
 /* A job's controllers: n = 1 for one, up to CTL_MAX_VARIANTS alternated. */
 struct ctl_job {
     uint32_t n;
-    const struct ctl_ops *v[CTL_MAX_VARIANTS];
+    const struct nic_ctl *v[CTL_MAX_VARIANTS];
     bool shuffled;      /* each round of n iterations in a random order */
     uint64_t order_key; /* shuffled: the key of the job's stream
                            (rng_stream(seed, RNG_JOB, job)) */
@@ -132,7 +115,7 @@ struct ctl_run {
                                             ops/st */
     uint64_t *bytes;                 /* [job][variant][NET_MAX_MODES] */
     uint32_t n_ops;                  /* controllers in use, each once */
-    const struct ctl_ops **ops;      /* [n_ops] */
+    const struct nic_ctl **ops;      /* [n_ops] */
     void **st;                       /* [n_ops]: their state */
     uint32_t *nic_variant;           /* [nics]: (job, variant) of the
                                         NIC's last post: another job's
@@ -184,6 +167,9 @@ bool ctl_needs_counters(const struct ctl_job *jobs, uint32_t n_jobs);
 int ctl_net_mode(struct net *n, const char *name, char *err, size_t len);
 
 /* app-aware (ctl/app_aware.c) */
-extern const struct ctl_ops ctl_app_aware;
+extern const struct nic_ctl ctl_app_aware;
+
+/* "network": every message in network.routing (no controller). */
+extern const struct nic_ctl ctl_network;
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/sim.h"
+#include "ctl/cc.h"
 #include "route/route.h"
 
 static const struct cfg_key experiment_keys[] = {
@@ -59,21 +60,6 @@ static const struct cfg_key system_keys[] = {
  * congestion control and its parameters (struct net_config), and the
  * traffic classes. */
 
-#define NET_U32(key, field, lo, hi, text)                                    \
-    { .name = key, .type = CFG_UINT32,                                       \
-      .offset = offsetof(struct net_config, field), .min = lo, .max = hi,   \
-      .help = text }
-
-#define NET_CHOICE(key, field, names, text)                                  \
-    { .name = key, .type = CFG_CHOICE,                                       \
-      .offset = offsetof(struct net_config, field), .choices = names,       \
-      .help = text }
-
-#define NET_FLOAT(key, field, lo, hi, text)                                  \
-    { .name = key, .type = CFG_FLOAT,                                        \
-      .offset = offsetof(struct net_config, field), .fmin = lo, .fmax = hi, \
-      .help = text }
-
 static const struct cfg_key net_routing_keys[] = {
     { .name = "routing", .type = CFG_NAME,
       .offset = offsetof(struct net_config, routing),
@@ -84,88 +70,12 @@ static const struct cfg_key net_routing_keys[] = {
 };
 
 static const struct cfg_key net_keys[] = {
-    { .name = "congestion_control", .type = CFG_NAME,
+    { .name = "congestion_control", .type = CFG_NAMES,
       .offset = offsetof(struct net_config, cc), .reg = &cc_registry,
       .help = "congestion control at the NICs: none, slingshot, dcqcn, "
-              "netscope or cray (Slingshot slingshot, others none; dfsim "
-              "list cc)" },
-    NET_U32("cc_mark_flits", ccp.mark_flits, 0, 1 << 24,
-            "a switch marks a request for its destination's port while more "
-            "flits wait for that port (4 largest packets)"),
-    NET_U32("cc_window_max", ccp.window_max, 1, 1 << 22,
-            "slingshot: packets an endpoint pair may have outstanding "
-            "unthrottled (max_outstanding)"),
-    { .name = "cc_window_min", .type = CFG_FLOAT,
-      .offset = offsetof(struct net_config, ccp.window_min),
-      .fmin = 1.0 / 256, .fmax = 1 << 22,
-      .help = "slingshot: the least window of a throttled pair, packets; "
-              "below 1 the pair is paced to one packet per round trip / "
-              "window (1/32)" },
-    NET_U32("cc_increase", ccp.increase, 0, 1 << 16,
-            "slingshot: window growth per round trip without marks, "
-            "packets (1)"),
-    NET_U32("cc_ecn_kmin", ccp.ecn_kmin, 0, 1u << 30,
-            "dcqcn: a router output marks ECN above this many bytes "
-            "waiting for it (5120)"),
-    NET_U32("cc_ecn_kmax", ccp.ecn_kmax, 1, 1u << 30,
-            "dcqcn: ... and marks every packet above this many (102400)"),
-    NET_FLOAT("cc_ecn_pmax", ccp.ecn_pmax, 1e-9, 1,
-              "dcqcn: marking probability at cc_ecn_kmax (0.01)"),
-    NET_FLOAT("dcqcn_g", ccp.dcqcn_g, 1e-9, 0.999999,
-              "dcqcn: alpha's gain g (1/256)"),
-    NET_FLOAT("dcqcn_cnp_interval_us", ccp.dcqcn_cnp_interval_us, 0, 1e9,
-              "dcqcn: at most one notification per pair per this, us (50)"),
-    NET_FLOAT("dcqcn_alpha_interval_us", ccp.dcqcn_alpha_interval_us, 1e-3,
-              1e9, "dcqcn: alpha decays once per this without a "
-                   "notification, us (55)"),
-    NET_FLOAT("dcqcn_timer_us", ccp.dcqcn_timer_us, 1e-3, 1e9,
-              "dcqcn: rate-increase timer, us (60)"),
-    NET_U32("dcqcn_byte_counter", ccp.dcqcn_byte_counter, 1, 1u << 31,
-            "dcqcn: bytes sent per rate-increase stage (300000)"),
-    NET_U32("dcqcn_fast_recovery", ccp.dcqcn_fast_recovery, 0, 1000,
-            "dcqcn: F, stages of fast recovery before additive increase (5)"),
-    NET_FLOAT("dcqcn_rate_ai_gbps", ccp.dcqcn_rate_ai_gbps, 1e-9, 1e6,
-              "dcqcn: additive increase step, Gb/s (0.04)"),
-    NET_FLOAT("dcqcn_rate_hai_gbps", ccp.dcqcn_rate_hai_gbps, 1e-9, 1e6,
-              "dcqcn: hyper increase step, Gb/s (0.2)"),
-    NET_FLOAT("netscope_g", ccp.netscope_g, 1e-9, 0.999999,
-              "netscope: alpha's gain g (ICS'21 Eq. 14; 1/16)"),
-    NET_FLOAT("netscope_window_us", ccp.netscope_window_us, 1e-3, 1e9,
-              "netscope: measurement window, us (20; the paper's 1 s)"),
-    NET_FLOAT("netscope_step_gbps", ccp.netscope_step_gbps, 1e-9, 1e6,
-              "netscope: rate increase per window without stalls, Gb/s "
-              "(Eq. 15's +1)"),
-    NET_FLOAT("netscope_sensitivity", ccp.netscope_sensitivity, 0, 1e6,
-              "netscope: the delay sensitivity c_a of every NIC's "
-              "application (0)"),
-    NET_FLOAT("netscope_sleep_slack_us", ccp.netscope_sleep_slack_us, 0,
-              1e6,
-              "netscope and dcqcn-stall: how late the wrapper's sleep "
-              "wakes, us (50: Linux's default timer slack)"),
-    NET_CHOICE("netscope_cut", netscope_cut, cc_netscope_cut_names,
-               "netscope and dcqcn-stall: which windows cut the rate: "
-               "\"stalled-window\" (those with stalls, DCTCP's rule; the "
-               "default) or \"while-alpha\" (every window while alpha > "
-               "0: ICS'21 Eq. 15 as printed, no rise after a stall)"),
-    NET_CHOICE("netscope_sleep", netscope_sleep, cc_netscope_sleep_names,
-               "netscope and dcqcn-stall: who waits between message sends: "
-               "\"rank\" (the process sleeps before it posts, as ICS'21's "
-               "MPI wrapper; the default) or \"nic\" (the NIC holds the "
-               "message, the process runs on)"),
-    NET_FLOAT("cray_period_us", ccp.cray_period_us, 1e-3, 1e9,
-              "cray: the supervisor reads the NICs' stalls every this, us "
-              "(50)"),
-    NET_FLOAT("cray_stall_share", ccp.cray_stall_share, 1e-9, 1,
-              "cray: a NIC stalled this share of a period is congested "
-              "(0.5)"),
-    NET_FLOAT("cray_start_share", ccp.cray_start_share, 1e-9, 1,
-              "cray: every NIC is throttled when this share of them is "
-              "congested (0.05)"),
-    NET_U32("cray_outstanding", ccp.cray_outstanding, 1, 1 << 20,
-            "cray: requests a throttled NIC may have awaiting their "
-            "response (1)"),
-    NET_FLOAT("cray_min_us", ccp.cray_min_us, 0, 1e9,
-              "cray: a throttle lasts at least this long, us (200)"),
+              "netscope, dcqcn-stall or cray, or a list of them run "
+              "together (Slingshot slingshot, others none; dfsim list "
+              "cc)" },
     { .name = NULL },
 };
 
@@ -313,8 +223,9 @@ static void check_family(const struct experiment *e, const struct routing *r,
 
 
 /* Every part's keys of the network section, each with a block to read
- * into: the experiment's (into e->net), the network model's (into *np)
- * and each routing family's (into blocks of store, zeroed). For checking
+ * into: the experiment's (into e->net), the network model's (into *np),
+ * each routing family's and each rate controller's (into blocks of store,
+ * zeroed). For checking
  * the section before a system exists; experiment_net_params reads it
  * again onto the system's defaults. Returns the number of parts. */
 static size_t network_parts(struct experiment *e, struct net_params *np,
@@ -323,6 +234,7 @@ static size_t network_parts(struct experiment *e, struct net_params *np,
 {
     const struct net_part *rp[NET_MAX_PARTS];
     size_t k = route_parts(rp, NET_MAX_PARTS), n = 0, used = 0;
+    k += cc_parts(rp + k, NET_MAX_PARTS - k);
     parts[n++] = (struct cfg_part){ net_routing_keys, &e->net };
     parts[n++] = (struct cfg_part){ net_param_keys, np };
     for (size_t i = 0; i < k && n + 1 < max; i++) {
@@ -357,6 +269,15 @@ static void load_network(struct experiment *e, struct diag *d)
         check_family(e, (const struct routing *)e->net.routing,
                      cfg_path(e->cfg), cfg_member_line(g, "routing"),
                      "network.routing", d);
+    if (e->net.cc.n) { /* given, and every name registered */
+        const struct nic_ctl *cc[CFG_LIST_MAX];
+        for (uint32_t i = 0; i < e->net.cc.n; i++)
+            cc[i] = (const struct nic_ctl *)e->net.cc.v[i];
+        char err[128];
+        if (cc_check_list(cc, e->net.cc.n, err, sizeof err) != 0)
+            diag_error(d, e->net.cc.file, e->net.cc.line[0],
+                       "network.congestion_control", "%s", err);
+    }
 }
 
 static void load_traffic(struct experiment *e, struct diag *d)
@@ -546,9 +467,14 @@ int experiment_load(struct experiment *e, const char *path,
                              "impact.aggressors", names, e->net.n_tcs, d);
     }
     {
-        bool ns = e->net.cc == &cc_netscope.base;
+        /* a controller that reads the jobs' delay sensitivity (Netscope)
+         * among the network's or the impact study's */
+        bool ns = false;
+        for (uint32_t k = 0; k < e->net.cc.n; k++)
+            ns = ns || ((const struct nic_ctl *)e->net.cc.v[k])->sensitivity;
         for (uint32_t k = 0; k < e->impact.ccs.n; k++)
-            ns = ns || e->impact.ccs.v[k] == &cc_netscope.base;
+            ns = ns ||
+                 ((const struct nic_ctl *)e->impact.ccs.v[k])->sensitivity;
         jobs_check_sensitivity(e->jobs.job, e->jobs.n, "jobs", ns, d);
         jobs_check_sensitivity(e->impact.victim, e->impact.n_victims,
                                "impact.victims", ns, d);
@@ -598,8 +524,9 @@ static void net_from_file(const struct experiment *e, const struct topo *t,
     if (g)
         read_part(e, g, net_param_keys, p);
     int rc = route_parts_add(p, t);
-    assert(rc == 0); /* every mode's block fits NET_PART_STORE (tested) */
-    (void)rc;
+    if (rc == 0)
+        rc = cc_parts_add(p, t);
+    assert(rc == 0); /* every part's block fits NET_PART_STORE (tested) */
     for (uint32_t i = 0; g && i < p->parts.n; i++) {
         const struct net_part *part = p->parts.part[i];
         void *block = p->parts.store + p->parts.off[i];
@@ -609,46 +536,18 @@ static void net_from_file(const struct experiment *e, const struct topo *t,
     }
     if (HAS("routing"))
         p->routing = (const struct routing *)c->routing;
-    if (HAS("congestion_control"))
-        p->cc = (const struct cc_ops *)c->cc;
-    if (HAS("cc_mark_flits"))
-        p->ccp.mark_flits = c->ccp.mark_flits;
-    if (HAS("cc_window_max"))
-        p->ccp.window_max = c->ccp.window_max;
-    if (HAS("cc_window_min"))
-        p->ccp.window_min = c->ccp.window_min;
-    if (HAS("cc_increase"))
-        p->ccp.increase = c->ccp.increase;
-#define CCP(key, field)                                                      \
-    if (HAS(key))                                                            \
-        p->ccp.field = c->ccp.field;
-    CCP("cc_ecn_kmin", ecn_kmin)
-    CCP("cc_ecn_kmax", ecn_kmax)
-    CCP("cc_ecn_pmax", ecn_pmax)
-    CCP("dcqcn_g", dcqcn_g)
-    CCP("dcqcn_cnp_interval_us", dcqcn_cnp_interval_us)
-    CCP("dcqcn_alpha_interval_us", dcqcn_alpha_interval_us)
-    CCP("dcqcn_timer_us", dcqcn_timer_us)
-    CCP("dcqcn_byte_counter", dcqcn_byte_counter)
-    CCP("dcqcn_fast_recovery", dcqcn_fast_recovery)
-    CCP("dcqcn_rate_ai_gbps", dcqcn_rate_ai_gbps)
-    CCP("dcqcn_rate_hai_gbps", dcqcn_rate_hai_gbps)
-    CCP("netscope_g", netscope_g)
-    CCP("netscope_window_us", netscope_window_us)
-    CCP("netscope_step_gbps", netscope_step_gbps)
-    CCP("netscope_sensitivity", netscope_sensitivity)
-    CCP("netscope_sleep_slack_us", netscope_sleep_slack_us)
-    if (HAS("netscope_cut"))
-        p->ccp.netscope_cut = (uint8_t)cc_netscope_cut_find(c->netscope_cut);
-    if (HAS("netscope_sleep"))
-        p->ccp.netscope_sleep =
-            (uint8_t)cc_netscope_sleep_find(c->netscope_sleep);
-    CCP("cray_period_us", cray_period_us)
-    CCP("cray_stall_share", cray_stall_share)
-    CCP("cray_start_share", cray_start_share)
-    CCP("cray_outstanding", cray_outstanding)
-    CCP("cray_min_us", cray_min_us)
-#undef CCP
+    const struct nic_ctl *cc[CFG_LIST_MAX];
+    uint32_t n_cc = 1;
+    cc[0] = (const struct nic_ctl *)registry_find(
+        &cc_registry, t->family->congestion_control);
+    if (HAS("congestion_control")) {
+        n_cc = c->cc.n;
+        for (uint32_t i = 0; i < n_cc; i++)
+            cc[i] = (const struct nic_ctl *)c->cc.v[i];
+    }
+    char err[128];
+    rc = cc_set(p, t, cc, n_cc, err, sizeof err);
+    assert(rc == 0); /* load_network checked the list */
     /* the traffic classes: the minimum shares in per mille (net_init
      * gives the unallocated rest to the class with the least) */
     if (c->n_tcs) {
@@ -667,17 +566,20 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
     config_setting_t *g = e->cfg ? cfg_section(e->cfg, "network") : NULL;
     const char *file = e->cfg ? cfg_path(e->cfg) : e->path;
     int before = d->errors;
-    uint32_t wmax = p->ccp.window_max ? p->ccp.window_max
-                                      : p->max_outstanding;
-    if (p->ccp.window_min > wmax)
-        diag_error(d, file, g ? cfg_member_line(g, "cc_window_min") : 0,
-                   "network.cc_window_min", "%g is above the largest window "
-                   "%u (cc_window_max, else max_outstanding)",
-                   p->ccp.window_min, wmax);
-    if (p->ccp.ecn_kmax <= p->ccp.ecn_kmin)
-        diag_error(d, file, g ? cfg_member_line(g, "cc_ecn_kmax") : 0,
-                   "network.cc_ecn_kmax", "%u bytes is not above "
-                   "cc_ecn_kmin (%u)", p->ccp.ecn_kmax, p->ccp.ecn_kmin);
+    /* what each part's values must satisfy together (a throttled pair's
+     * least window below its largest, RED's thresholds in order) */
+    for (uint32_t i = 0; i < p->parts.n; i++) {
+        const struct net_part *part = p->parts.part[i];
+        const char *key = NULL;
+        char why[192], full[64];
+        if (!part->check ||
+            part->check(p->parts.store + p->parts.off[i], p, &key, why,
+                        sizeof why) == 0)
+            continue;
+        snprintf(full, sizeof full, "network.%s", key);
+        diag_error(d, file, g ? cfg_member_line(g, key) : 0, full, "%s",
+                   why);
+    }
     const struct net_config *c = &e->net;
     if (c->n_tcs && 2 * p->vcs * c->n_tcs > NET_MAX_VCS)
         diag_error(d, c->tcs_file, c->tcs_line, "network.traffic_classes",
@@ -889,10 +791,10 @@ static bool needs_counters(const struct experiment *e)
         for (uint32_t i = 0; i < n[l]; i++) {
             const struct job_config *j = &lists[l][i];
             if (j->model || (j->routing &&
-                             ((const struct ctl_ops *)j->routing)->counters))
+                             ((const struct nic_ctl *)j->routing)->counters))
                 return true;
             for (uint32_t v = 0; v < j->variants.n; v++)
-                if (((const struct ctl_ops *)j->variants.v[v])->counters)
+                if (((const struct nic_ctl *)j->variants.v[v])->counters)
                     return true;
         }
     return false;

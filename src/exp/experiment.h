@@ -82,10 +82,8 @@ struct tc_config {
  * "unset" sentinel. */
 struct net_config {
     const struct reg_entry *routing; /* a struct routing */
-    const char *netscope_cut;        /* cc_netscope_cut_names */
-    const char *netscope_sleep;      /* cc_netscope_sleep_names */
-    const struct reg_entry *cc;      /* congestion_control: a cc_ops */
-    struct cc_params ccp;            /* cc_* */
+    struct cfg_names cc;             /* congestion_control: rate
+                                        controllers (struct nic_ctl) */
     uint32_t n_tcs;                  /* traffic_classes given (0: none,
                                         the one default class) */
     struct tc_config tc[NET_MAX_TCS];

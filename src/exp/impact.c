@@ -17,7 +17,7 @@
 #include "exp/outdir.h"
 #include "exp/par.h"
 #include "exp/stats.h"
-#include "net/cc.h"
+#include "ctl/cc.h"
 #include "net/latency_model.h"
 
 /* Most ranks per node and nodes, as a job's (exp/jobs.c: PPN_MAX,
@@ -979,7 +979,8 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
     fputc(',', r);
     if (n > 1)
         put_ranges(r, cap.job[1].nodes, cap.job[1].n_nodes);
-    fprintf(r, ",%s\n", st->np->cc->base.name);
+    char ccn[64];
+    fprintf(r, ",%s\n", cc_name(st->np, ccn, sizeof ccn));
     double mean = 0;
     for (uint32_t k = skip; k < v->n_iter; k++)
         mean += (double)v->iter[k];
@@ -1010,7 +1011,7 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
             "  impact %u/%u%s: run %u, share %.2f%s%s, %s %s%s: %u "
             "iterations, mean %.3f us%s (%.1f s)\n",
             u + 1, st->total, on, run, share, st->ic->ccs.n ? ", " : "",
-            st->ic->ccs.n ? st->np->cc->base.name : "", jobs[0].name,
+            st->ic->ccs.n ? cc_name(st->np, ccn, sizeof ccn) : "", jobs[0].name,
             n > 1 ? "with " : "alone", n > 1 ? jobs[1].name : "", v->n_iter,
             mean, v->finished ? "" : ", UNFINISHED",
             time_wall_seconds() - t0);
@@ -1555,8 +1556,15 @@ int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
     struct net_params npc[CFG_LIST_MAX];
     for (uint32_t c = 0; c < n_cc; c++) {
         npc[c] = *np;
-        if (ic->ccs.n)
-            npc[c].cc = (const struct cc_ops *)ic->ccs.v[c];
+        const struct nic_ctl *ctl = ic->ccs.n ? (const struct nic_ctl *)
+                                                    ic->ccs.v[c]
+                                              : NULL;
+        char err[128];
+        if (ctl && cc_set(&npc[c], t, &ctl, 1, err, sizeof err) != 0) {
+            diag_error(d, ic->file, ic->ccs.line[c],
+                       "impact.congestion_controls", "%s", err);
+            return -1;
+        }
     }
     struct study st = { .ic = ic, .jc = jc, .t = t, .np = np,
                         .limit = limit };

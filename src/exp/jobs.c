@@ -13,7 +13,7 @@
 #include "core/time.h"
 #include "exp/job_counters.h"
 #include "exp/offered.h"
-#include "net/cc.h"
+#include "ctl/cc.h"
 #include "exp/stats.h"
 #include "route/route.h"
 
@@ -1525,10 +1525,10 @@ static void ctl_job_of(struct ctl_job *c, const struct job_config *j,
                       strcmp(j->variant_order, "shuffled") == 0;
         c->order_key = rng_stream(seed, RNG_JOB, i).key;
         for (uint32_t v = 0; v < j->variants.n; v++)
-            c->v[v] = (const struct ctl_ops *)j->variants.v[v];
+            c->v[v] = (const struct nic_ctl *)j->variants.v[v];
     } else if (j->routing) {
         c->n = 1;
-        c->v[0] = (const struct ctl_ops *)j->routing;
+        c->v[0] = (const struct nic_ctl *)j->routing;
     }
 }
 
@@ -1578,25 +1578,35 @@ static void teardown(struct setup *u, const struct jobs_config *jc)
     free(u->cj);
 }
 
-/* Netscope: each job's delay_sensitivity on its NICs (else every NIC
- * keeps network.netscope_sensitivity). */
-static void jobs_set_sensitivity(struct net *net, const struct topo *t,
+/* The jobs are placed: each is told to the network's rate controllers
+ * with its NICs and its parameters (Netscope takes a job's
+ * delay_sensitivity for its NICs; every other NIC keeps
+ * network.netscope_sensitivity). Returns 0, or -1 out of memory. */
+static int jobs_tell_controllers(struct net *net, const struct topo *t,
                                  const struct jobs_config *jc,
                                  uint32_t *const *nodes, uint32_t n)
 {
-    if (!net->cc_on || net->p.cc != &cc_netscope)
-        return;
+    if (!net->cc_on)
+        return 0;
     for (uint32_t i = 0; i < n; i++) {
         const struct job_config *j = &jc->job[i];
-        if (!j->ds_line)
-            continue;
-        for (uint32_t k = 0; k < j->nodes; k++) {
-            const struct topo_node *nd = &t->nodes[nodes[i][k]];
+        uint32_t *nics = malloc(((size_t)j->nodes * TOPO_MAX_NICS + 1) *
+                                sizeof *nics);
+        if (!nics)
+            return -1;
+        uint32_t k = 0;
+        for (uint32_t q = 0; q < j->nodes; q++) {
+            const struct topo_node *nd = &t->nodes[nodes[i][q]];
             for (uint32_t c = 0; c < nd->n_nics; c++)
-                cc_netscope_set_sensitivity(net->cc_st, nd->nic[c],
-                                            j->delay_sensitivity);
+                nics[k++] = nd->nic[c];
         }
+        struct nic_job job = { .job = i, .nics = nics, .n_nics = k,
+                               .has_sensitivity = j->ds_line != 0,
+                               .sensitivity = j->delay_sensitivity };
+        net_ctl_job(net, &job);
+        free(nics);
     }
+    return 0;
 }
 
 /* Place the jobs of jc (the file's, and the fill's if any) with the
@@ -1657,9 +1667,13 @@ static int setup(struct setup *u, const struct jobs_config *jc,
     if (net_init(&u->net, t, &p, &u->s, seed, d) != 0)
         return -1;
     u->net_ok = true;
-    jobs_set_sensitivity(&u->net, t, jc, u->nodes, n);
-    if (ctl_run_init(&u->ctl, &u->net, u->cj, n,
-                     &(struct ctl_params){ .app_aware = &jc->awr }, d) != 0)
+    if (jobs_tell_controllers(&u->net, t, jc, u->nodes, n) != 0) {
+        diag_error(d, NULL, 0, "jobs", "out of memory");
+        return -1;
+    }
+    struct ctl_params cp = { .n = 1, .ctl = { &ctl_app_aware },
+                             .params = { &jc->awr } };
+    if (ctl_run_init(&u->ctl, &u->net, u->cj, n, &cp, d) != 0)
         return -1;
     u->ctl_ok = true;
     if (dmpi_init(&u->m, &u->s, &u->net, &jc->mpi, u->spec, n, NET_EV_COUNT,
@@ -1940,8 +1954,9 @@ int jobs_check_controllers(const struct job_config *jobs, uint32_t n,
     p.counters = p.counters || ctl_needs_counters(cj, n);
     if (net_init(net, t, &p, s, 0, d) == 0) {
         struct ctl_run c;
-        if (ctl_run_init(&c, net, cj, n,
-                         &(struct ctl_params){ .app_aware = ap }, d) == 0) {
+        struct ctl_params cp = { .n = 1, .ctl = { &ctl_app_aware },
+                                 .params = { ap } };
+        if (ctl_run_init(&c, net, cj, n, &cp, d) == 0) {
             ctl_run_free(&c);
             rc = 0;
         }

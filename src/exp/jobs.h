@@ -90,7 +90,7 @@ struct job_config {
                                            that job's end */
     const char *after;                  /* the job it follows, or NULL */
     bool background;
-    const struct reg_entry *routing;    /* a struct ctl_ops; NULL:
+    const struct reg_entry *routing;    /* a struct nic_ctl; NULL:
                                            "network" */
     struct cfg_names variants;          /* controllers alternated by
                                            iteration (n = 0: routing) */

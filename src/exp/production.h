@@ -103,7 +103,7 @@ struct production_entry {
     const struct reg_entry *workload;  /* a struct workload */
     double weight;                     /* relative number of jobs (1) */
     uint32_t ppn;                      /* ranks per node (1) */
-    const struct reg_entry *routing;   /* a struct ctl_ops; NULL:
+    const struct reg_entry *routing;   /* a struct nic_ctl; NULL:
                                           "network" */
     struct cfg_floats sizes;           /* its own sizes (n = 0: the
                                           section's) */

@@ -322,7 +322,7 @@ static void send_net(struct dmpi *m, uint32_t from, uint32_t to,
                      enum kind k)
 {
     const struct dmpi_rank *rk = &m->rank[from];
-    struct dmpi_post q = {
+    struct nic_post q = {
         .job = rk->job, .iter = rk->n_marks, .src_nic = rk->nic,
         .dst_nic = m->rank[to].nic, .bytes = bytes,
         .get = op == NET_GET,

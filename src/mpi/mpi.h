@@ -207,19 +207,6 @@ struct dmpi_job_result {
     uint32_t n_paths, paths_cap;
 };
 
-/* A network message the layer is about to post (a uGNI post): what a
- * routing controller sees. */
-struct dmpi_post {
-    uint32_t job;   /* the posting rank's job */
-    uint32_t iter;  /* and its iteration (marks so far) */
-    uint32_t src_nic, dst_nic;
-    uint64_t bytes;
-    bool get;       /* a GET (else a PUT) */
-    bool smsg;      /* an SMSG mailbox send: a message of at most smsg_max
-                       bytes, or a control message (RTS, FIN) */
-    bool alltoall;  /* posted by a rank inside MPI_Alltoall */
-};
-
 /* The poster of a network message in flight: the job and the
  * iteration its packets count in (struct dmpi_paths). */
 struct dmpi_origin {
@@ -255,8 +242,8 @@ struct dmpi {
      * into the net's modes; NULL: mode 0), and a call after the post:
      * the controllers beside the NIC (ctl/) plug in here, as the SC'19
      * library wrapped uGNI's posts. */
-    uint8_t (*route_mode)(void *ctx, const struct dmpi_post *q);
-    void (*route_sent)(void *ctx, const struct dmpi_post *q, uint8_t mode);
+    uint8_t (*route_mode)(void *ctx, const struct nic_post *q);
+    void (*route_sent)(void *ctx, const struct nic_post *q, uint8_t mode);
     void *route_ctx;
     /* Called when rank r of job j marks the end of its iteration i (at
      * the simulation's current time); NULL: nothing. */

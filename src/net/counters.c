@@ -100,6 +100,37 @@ static const struct ctr_def generic_nic[] = {
     { "NIC_PI_FLITS", CTR_NIC_PI_FLITS, 0, 0 },
 };
 
+/* Slingshot's Cassini NIC: the public names of HPE's counter list
+ * (HewlettPackard/shs-cassini-headers, include/cassini_cntr_desc.h, whose
+ * descriptions these follow) where one counts exactly what the model's
+ * counter counts; dfsim's names for the rest (Cassini has no public
+ * counter of request or response flits, nor a summed request-response
+ * latency: pct_req_rsp_latency_* is a histogram of unpublished bins).
+ *   pct_ptls_response       "Number of Portals response packets sent to
+ *                           HNI from OXE"
+ *   pct_responses_received  "Number of response packets received"
+ *   parbs_tarb_pi_posted_blocked_cnt  "cycles in which the TARB was
+ *                           blocked waiting for posted credits to send to
+ *                           the PI" (host back-pressure on writes: 0, the
+ *                           model's host sinks at line rate)
+ * Cassini counts cycles of its 1 GHz clock (shs-cxi-driver cass_core.h
+ * C1_CLK_FREQ_HZ). The Rosetta switch's counters are not public: its
+ * ports keep dfsim's names (generic_port). */
+static const struct ctr_def cassini_nic[] = {
+    { "NIC_REQ_FLITS", CTR_NIC_FLITS, 0, 0 },
+    { "NIC_REQ_PKTS", CTR_NIC_PKTS, 0, 0 },
+    { "NIC_REQ_STALLED", CTR_NIC_STALLED, 0, 0 },
+    { "NIC_RSP_FLITS", CTR_NIC_FLITS, 1, 0 },
+    { "pct_ptls_response", CTR_NIC_PKTS, 1, 0 },
+    { "NIC_RSP_STALLED", CTR_NIC_STALLED, 1, 0 },
+    { "pct_responses_received", CTR_NIC_NET_TRACK, 0, 0 },
+    { "NIC_RSP_TRACK_NET", CTR_NIC_TRACK_NET, 0, 0 },
+    { "NIC_RSP_TRACK_ALL", CTR_NIC_TRACK_ALL, 0, 0 },
+    { "NIC_PI_PKTS", CTR_NIC_PI_PKTS, 0, 0 },
+    { "NIC_PI_FLITS", CTR_NIC_PI_FLITS, 0, 0 },
+    { "parbs_tarb_pi_posted_blocked_cnt", CTR_NIC_PI_STALLED, 0, 0 },
+};
+
 static const struct ctr_def generic_port[] = {
     { "RX_FLITS_VC%v", CTR_TILE_IN_FLITS, 0, VC_EACH },
     { "RX_PKTS_VC%v", CTR_TILE_IN_PKTS, 0, VC_EACH },
@@ -505,8 +536,8 @@ static const struct ctr_set ctr_sets[] = {
     { "gemini", TIME_HZ_GEMINI, "cycles (800 MHz)", "phits (3 B)",
       "NIC flits (16 B)", DEFS(gemini_nic), gemini_find_tile,
       gemini_tile_names },
-    { "rosetta", UINT64_C(1000000000), "ns", "bytes", "flits",
-      DEFS(generic_nic), generic_find_tile, generic_tile_names },
+    { "rosetta", UINT64_C(1000000000), "cycles (1 GHz)", "bytes", "flits",
+      DEFS(cassini_nic), generic_find_tile, generic_tile_names },
     { "generic", UINT64_C(1000000000), "ns", "flits", "flits",
       DEFS(generic_nic), generic_find_tile, generic_tile_names },
 };
@@ -521,9 +552,24 @@ static const struct ctr_set *ctr_set_of(const struct net *n)
     return &ctr_sets[sizeof ctr_sets / sizeof ctr_sets[0] - 1];
 }
 
+uint64_t ctr_hz(const struct net *n)
+{
+    return ctr_set_of(n)->hz;
+}
+
 double ctr_cycle_s(const struct net *n)
 {
     return 1.0 / (double)ctr_set_of(n)->hz;
+}
+
+int ctr_nic_ref(const struct net *n, uint32_t nic, enum ctr_reg reg,
+                uint8_t cls, struct ctr_ref *ref)
+{
+    if (!n->ct.nic || nic >= n->n_nics || reg >= CTR_TILE_IN_FLITS)
+        return -1;
+    *ref = (struct ctr_ref){ .reg = (uint8_t)reg, .cls = cls, .vc_lo = 0,
+                             .vc_hi = (uint8_t)n->V, .obj = nic };
+    return 0;
 }
 
 size_t ctr_names(const struct net *n, uint32_t router, uint32_t nic,

@@ -73,6 +73,12 @@
  *   GM_ORB_PERF_VC1_{FLITS,PKTS,STALLED} (responses received), as on
  *   Aries.
  *
+ * Slingshot's Cassini NIC: HPE's public names where one counts what the
+ * model counts (pct_ptls_response: responses sent; pct_responses_received:
+ * responses received for its requests; parbs_tarb_pi_posted_blocked_cnt:
+ * host back-pressure, 0), dfsim's NIC_* names below for the rest (no
+ * public Cassini counter splits flits into requests and responses or sums
+ * latencies); 1 GHz cycles (net/counters.c cites the sources).
  * Slingshot switches and generic dragonfly routers (names dfsim's own; the
  * Rosetta registers are not public): PORT_<p>_RX_FLITS_VC<v>,
  * PORT_<p>_RX_PKTS_VC<v>, PORT_<p>_TX_FLITS_REQ/_RSP, PORT_<p>_TX_PKTS_REQ/
@@ -159,9 +165,19 @@ size_t ctr_names(const struct net *n, uint32_t router, uint32_t nic,
                             const struct ctr_ref *ref),
                  void *ctx);
 
-/* Seconds per count of n's stall and latency counters (the family's
- * counter clock: Aries and Gemini 800 MHz, others 1 GHz). */
+/* The clock of n's stall and latency counters, Hz (the family's counter
+ * set: Aries and Gemini 800 MHz; Slingshot's Cassini NIC 1 GHz,
+ * shs-cxi-driver cass_core.h C1_CLK_FREQ_HZ; the generic dragonfly
+ * nanoseconds), and seconds per count. */
+uint64_t ctr_hz(const struct net *n);
 double ctr_cycle_s(const struct net *n);
+
+/* The NIC counter of NIC `nic` that counts `reg` (a CTR_NIC_* meaning)
+ * for class cls, whatever the family names it: what a controller that
+ * reads counters by meaning uses (ctl/awr.c), so that it runs on every
+ * family's NICs. 0 and *ref, or -1 if the network keeps no counters. */
+int ctr_nic_ref(const struct net *n, uint32_t nic, enum ctr_reg reg,
+                uint8_t cls, struct ctr_ref *ref);
 
 /* What counter r counts, in words, and its unit (sets *unit). */
 const char *ctr_describe(const struct net *n, const struct ctr_ref *r,

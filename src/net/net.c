@@ -571,29 +571,17 @@ static void queue_add(struct net *n, uint32_t out, uint32_t flits,
     }
 }
 
-/* Endpoint congestion (net/cc.h): a packet routed to the port of its
- * destination NIC while more than mark_flits wait there is marked — a
- * request (its response brings the mark back to the pair's source) or a
- * response (the data of a GET: it brings the mark itself to the NIC that
- * pulls, the pair's source). */
-static inline void cc_mark(struct net *n, struct packet *p)
+/* The marking controllers' router-output hook (net/nic_ctl.h): packet p
+ * is routed at router r to an output with q flits already waiting, more
+ * than the least of their thresholds (the caller's one look; each hook
+ * checks its own). */
+static void ctl_mark(struct net *n, uint32_t r, struct packet *p, uint32_t q)
 {
-    const struct net_out *o = &n->out[p->out_port];
-    if (o->nic != NET_NONE && o->qflits > n->p.ccp.mark_flits)
-        p->mark |= PKT_MARK_ENDPOINT;
-}
-
-/* ECN (net/cc.h, cc_dcqcn.c): a packet routed to an output with q flits
- * already waiting for it is marked with probability cc_ecn_probability
- * (RED), drawn from router r's stream only when it is not 0 or 1. */
-static void ecn_mark(struct net *n, uint32_t r, struct packet *p)
-{
-    uint32_t q = n->out[p->out_port].qflits;
-    if (q <= n->ecn_kmin) /* the common case, without a division */
-        return;
-    double pr = cc_ecn_probability(&n->p.ccp, (uint64_t)q * n->p.flit_bytes);
-    if (pr >= 1 || rng_unit(&n->router_rng[r]) < pr)
-        p->mark |= PKT_MARK_ECN;
+    const struct net_ctl_stack *k = &n->ctl;
+    for (uint32_t i = 0; i < k->n_mark; i++) {
+        uint32_t c = k->mark[i];
+        k->ctl[c]->mark(k->st[c], n, r, p, q);
+    }
 }
 
 /* Counting: a routed packet of input VC (ip, vc) stops waiting in the
@@ -652,11 +640,8 @@ static void route_here(struct net *n, uint32_t r, uint32_t id,
     simtime now = n->s->now;
     struct packet *p = &n->pkt[id];
     route_packet(n, r, p, now);
-    if (n->cc_on) {
-        cc_mark(n, p);
-        if (n->cc_ecn)
-            ecn_mark(n, r, p);
-    }
+    if (n->cc_on && n->out[p->out_port].qflits > n->ctl.mark_above)
+        ctl_mark(n, r, p, n->out[p->out_port].qflits);
     if (n->p.router != NET_ROUTER_TILED)
         queue_add(n, p->out_port, p->flits, now);
     else /* the column buffer's occupancy, which rb_advance reads next */
@@ -1333,11 +1318,32 @@ static simtime req_ready_at(struct net *n, uint32_t nic, simtime now)
     return t > now ? t : now;
 }
 
-/* The message NIC `nic` serves next: without congestion control the
- * oldest; with it the oldest whose pair the controller admits now among
- * the first NET_CC_SCAN (net/cc.h), NET_NONE if none, *retry then the
- * earliest time one may be (SIMTIME_MAX: at an ack). *prev is the message
- * before it in the queue (NET_NONE at the head). */
+/* When the rate controllers let message m (of NIC nic) go: each in turn,
+ * a message none of whose data has gone asked first whether it may
+ * start, then its pair whether it may send; the first that holds it back
+ * gives the time to ask again (<= now: it may go now). */
+static simtime ctl_admit(struct net *n, uint32_t nic, const struct message *m,
+                         simtime now)
+{
+    const struct net_ctl_stack *k = &n->ctl;
+    for (uint32_t i = 0; i < k->n; i++) {
+        const struct nic_ctl *c = k->ctl[i];
+        simtime t = m->sent == 0 && c->admit_msg
+                        ? c->admit_msg(k->st[i], m, now)
+                        : now;
+        if (t <= now && c->admit)
+            t = c->admit(k->st[i], nic, m->dst_nic, now);
+        if (t > now)
+            return t;
+    }
+    return now;
+}
+
+/* The message NIC `nic` serves next: without rate controllers the
+ * oldest; with them the oldest they admit now among the first
+ * NET_CC_SCAN, NET_NONE if none, *retry then the earliest time one may be
+ * (SIMTIME_MAX: at an ack). *prev is the message before it in the queue
+ * (NET_NONE at the head). */
 static uint32_t req_pick(struct net *n, uint32_t nic, simtime now,
                          uint32_t *prev, simtime *retry)
 {
@@ -1349,12 +1355,7 @@ static uint32_t req_pick(struct net *n, uint32_t nic, simtime now,
     uint32_t k = 0;
     for (uint32_t id = c->req_head; id != NET_NONE && k < NET_CC_SCAN;
          id = n->msg[id].next, k++) {
-        const struct message *m = &n->msg[id];
-        simtime t = m->sent == 0 && n->p.cc->admit_msg
-                        ? n->p.cc->admit_msg(n->cc_st, m, now)
-                        : now;
-        if (t <= now)
-            t = n->p.cc->admit(n->cc_st, nic, m->dst_nic, now);
+        simtime t = ctl_admit(n, nic, &n->msg[id], now);
         if (t <= now)
             return id;
         if (t < *retry)
@@ -1364,13 +1365,23 @@ static uint32_t req_pick(struct net *n, uint32_t nic, simtime now,
     return NET_NONE;
 }
 
-/* The controller's ticks due by now (they are taken when the network
- * does something, so a quiet network costs none). */
+/* The rate controllers' ticks due by now, in time order (ties in the
+ * stack's order); they are taken when the network does something, so a
+ * quiet network costs none. */
 static void cc_ticks(struct net *n, simtime now)
 {
-    while (n->cc_next_tick <= now) {
-        n->p.cc->tick(n->cc_st, n->cc_next_tick);
-        n->cc_next_tick += n->cc_period;
+    struct net_ctl_stack *k = &n->ctl;
+    while (k->first_tick <= now) {
+        uint32_t c = 0;
+        for (uint32_t i = 1; i < k->n; i++)
+            if (k->next_tick[i] < k->next_tick[c])
+                c = i;
+        k->ctl[c]->tick(k->st[c], k->next_tick[c]);
+        k->next_tick[c] += k->period[c];
+        k->first_tick = SIMTIME_MAX;
+        for (uint32_t i = 0; i < k->n; i++)
+            if (k->next_tick[i] < k->first_tick)
+                k->first_tick = k->next_tick[i];
     }
 }
 
@@ -1522,8 +1533,9 @@ static void nic_try(struct net *n, uint32_t nic)
             c->req_head != NET_NONE &&
             n->p.nic_req_stall == NET_NIC_STALL_ORB) /* the ORB is full */
             nic_blocked(n, nic, PKT_REQ, true);
-        if (n->cc_on)
-            n->p.cc->sent(n->cc_st, &n->pkt[id], now);
+        for (uint32_t i = 0; i < n->ctl.n; i++)
+            if (n->ctl.ctl[i]->inject)
+                n->ctl.ctl[i]->inject(n->ctl.st[i], &n->pkt[id], now);
     }
 }
 
@@ -1604,7 +1616,9 @@ static void on_eject(struct sim *s, const struct event *e, void *ctx)
         nic_blocked(n, nic, PKT_REQ, false);
     if (n->cc_on) {
         cc_ticks(n, s->now);
-        n->p.cc->acked(n->cc_st, p, s->now);
+        for (uint32_t i = 0; i < n->ctl.n; i++)
+            if (n->ctl.ctl[i]->ack)
+                n->ctl.ctl[i]->ack(n->ctl.st[i], p, s->now);
     }
     m->rsp_arrived++;
     slots_release(PKT_SLOTS(n), id);
@@ -1631,18 +1645,85 @@ uint32_t net_send(struct net *n, uint32_t src_nic, uint32_t dst_nic,
 simtime net_cc_sleep(struct net *n, uint32_t nic, uint64_t bytes,
                      simtime now)
 {
-    if (!n->cc_on || !n->p.cc->sleep)
-        return now;
-    cc_ticks(n, now);
-    return n->p.cc->sleep(n->cc_st, nic, bytes, now);
+    const struct net_ctl_stack *k = &n->ctl;
+    simtime t = now;
+    bool ticked = false;
+    for (uint32_t i = 0; i < k->n; i++) {
+        if (!k->ctl[i]->sleep)
+            continue;
+        if (!ticked)
+            cc_ticks(n, now), ticked = true;
+        simtime u = k->ctl[i]->sleep(k->st[i], nic, bytes, now);
+        if (u > t)
+            t = u;
+    }
+    return t;
 }
 
 simtime net_cc_sleeping(struct net *n, uint32_t nic, simtime now)
 {
-    if (!n->cc_on || !n->p.cc->sleeping)
-        return now;
-    cc_ticks(n, now);
-    return n->p.cc->sleeping(n->cc_st, nic, now);
+    const struct net_ctl_stack *k = &n->ctl;
+    simtime t = now;
+    bool ticked = false;
+    for (uint32_t i = 0; i < k->n; i++) {
+        if (!k->ctl[i]->sleeping)
+            continue;
+        if (!ticked)
+            cc_ticks(n, now), ticked = true;
+        simtime u = k->ctl[i]->sleeping(k->st[i], nic, now);
+        if (u > t)
+            t = u;
+    }
+    return t;
+}
+
+void net_ctl_job(struct net *n, const struct nic_job *j)
+{
+    for (uint32_t i = 0; i < n->ctl.n; i++)
+        if (n->ctl.ctl[i]->job)
+            n->ctl.ctl[i]->job(n->ctl.st[i], j);
+}
+
+simtime net_ctl_next_tick(const struct net *n, const void *st)
+{
+    for (uint32_t i = 0; i < n->ctl.n; i++)
+        if (n->ctl.st[i] == st)
+            return n->ctl.next_tick[i];
+    return SIMTIME_MAX;
+}
+
+void *net_ctl_state(const struct net *n, const struct nic_ctl *c)
+{
+    for (uint32_t i = 0; i < n->ctl.n; i++)
+        if (n->ctl.ctl[i] == c)
+            return n->ctl.st[i];
+    return NULL;
+}
+
+simtime net_nic_req_stalled(const struct net *n, uint32_t nic, simtime now)
+{
+    return net_nic_stalled(&n->ct.nic[nic], PKT_REQ, now);
+}
+
+double net_nic_line_rate(const struct net *n)
+{
+    if (n->t->n_nics == 0)
+        return 1.0;
+    /* full-size PUT requests, back to back, from a NIC alone on its
+     * endpoint ports, each max_payload bytes; or its flit path, a header
+     * flit and the data's NIC flits per packet, if slower */
+    const struct net_params *p = &n->p;
+    double pkts = net_nic_rate_alone(
+                      n, 0, net_req_flits(p, NET_PUT, p->max_payload)) /
+                  1e12; /* per ps */
+    if (p->nic_flit_time) {
+        uint32_t f = 1 + (p->max_payload + p->nic_flit_bytes - 1) /
+                             p->nic_flit_bytes;
+        double fr = 1.0 / ((double)f * (double)p->nic_flit_time);
+        if (fr < pkts)
+            pkts = fr;
+    }
+    return pkts * (double)p->max_payload;
 }
 
 uint32_t net_send_tc(struct net *n, uint32_t src_nic, uint32_t dst_nic,
@@ -1753,9 +1834,10 @@ static const void *mode_params(struct net *n, const struct routing *r,
                  NET_PART_STORE);
         return NULL;
     }
-    const char *why = r->part->check ? r->part->check(b, &n->p) : NULL;
-    if (why) {
-        snprintf(err, len, "%s: %s", r->part->name, why);
+    const char *key = NULL;
+    char why[128];
+    if (r->part->check && r->part->check(b, &n->p, &key, why, sizeof why)) {
+        snprintf(err, len, "%s: %s", key, why);
         return NULL;
     }
     return b;
@@ -1832,6 +1914,53 @@ static int tc_weights(struct net *n, struct diag *d)
     return 0;
 }
 
+/* Set up the rate controllers of n->p.cc, in order, each with its
+ * parameters (its part's block in n->p.parts, or its defaults): the
+ * stack's ticks and marking threshold from what each init says. */
+static int ctl_init(struct net *n, struct diag *d)
+{
+    struct net_ctl_stack *k = &n->ctl;
+    k->first_tick = SIMTIME_MAX;
+    k->mark_above = UINT32_MAX;
+    if (n->p.n_cc > NET_MAX_CTLS) {
+        diag_error(d, NULL, 0, "network.congestion_control", "more than %d "
+                   "controllers", NET_MAX_CTLS);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n->p.n_cc; i++) {
+        const struct nic_ctl *c = n->p.cc[i];
+        const void *params = NULL;
+        if (c->part && !(params = net_part_block(&n->p, c->part, n->t))) {
+            diag_error(d, NULL, 0, "network.congestion_control", "%s: no "
+                       "room for its parameters (NET_PART_STORE)",
+                       c->base.name);
+            return -1;
+        }
+        struct nic_ctl_setup setup = { .period = 0, .mark_above = UINT32_MAX };
+        char err[160] = "";
+        if (c->init && c->init(&k->st[k->n], n, params, &setup, err,
+                               sizeof err) != 0) {
+            diag_error(d, NULL, 0, "network.congestion_control", "%s: %s",
+                       c->base.name, err);
+            return -1;
+        }
+        k->ctl[k->n] = c;
+        k->period[k->n] = setup.period;
+        k->next_tick[k->n] = c->tick && setup.period ? setup.period
+                                                     : SIMTIME_MAX;
+        if (k->next_tick[k->n] < k->first_tick)
+            k->first_tick = k->next_tick[k->n];
+        if (c->mark && setup.mark_above != UINT32_MAX) {
+            k->mark[k->n_mark++] = (uint8_t)k->n;
+            if (setup.mark_above < k->mark_above)
+                k->mark_above = setup.mark_above;
+        }
+        k->n++;
+    }
+    n->cc_on = k->n > 0;
+    return 0;
+}
+
 int net_init(struct net *n, const struct topo *t, const struct net_params *p,
              struct sim *s, uint64_t seed, struct diag *d)
 {
@@ -1844,8 +1973,9 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
     n->t = t;
     n->s = s;
     n->p = *p;
-    if (p->cc && p->cc->counters) /* the controller reads them */
-        n->p.counters = true;
+    for (uint32_t i = 0; i < p->n_cc; i++)
+        if (p->cc[i]->counters) /* a controller reads them */
+            n->p.counters = true;
     n->seed = seed;
     n->n_routers = t->n_routers;
     n->n_nics = t->n_nics;
@@ -2091,23 +2221,9 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
         net_free(n);
         return -1;
     }
-    n->cc_on = p->cc && p->cc != &cc_none;
-    n->cc_next_tick = SIMTIME_MAX;
-    if (n->cc_on) {
-        n->cc_period = p->cc->period; /* init may set its own */
-        char err[160];
-        if (p->cc->init(&n->cc_st, n, err, sizeof err) != 0) {
-            diag_error(d, NULL, 0, "network.congestion_control", "%s: %s",
-                       p->cc->base.name, err);
-            n->cc_on = false;
-            net_free(n);
-            return -1;
-        }
-        if (p->cc->tick && n->cc_period)
-            n->cc_next_tick = n->cc_period;
-        n->cc_ecn = p->cc->ecn;
-        /* bytes to flits, rounded down: q <= this is q bytes <= kmin */
-        n->ecn_kmin = p->ccp.ecn_kmin / p->flit_bytes;
+    if (ctl_init(n, d) != 0) {
+        net_free(n);
+        return -1;
     }
     sim_on(s, NET_EV_ARRIVE, on_arrive, n);
     sim_on(s, NET_EV_WAKE, on_wake, n);
@@ -2128,8 +2244,9 @@ oom:
 
 void net_free(struct net *n)
 {
-    if (n->cc_on)
-        n->p.cc->free(n->cc_st);
+    for (uint32_t i = n->ctl.n; i-- > 0;)
+        if (n->ctl.ctl[i]->free)
+            n->ctl.ctl[i]->free(n->ctl.st[i]);
     net_nexthop_free(n);
     free(n->pkt_raw);
     free(n->pkt_cold);

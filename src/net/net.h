@@ -84,7 +84,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "net/cc.h"
+#include "net/nic_ctl.h"
 #include "core/config.h"
 #include "core/diag.h"
 #include "core/rng.h"
@@ -114,13 +114,22 @@ enum {
                           route/) */
 };
 
-/* Congestion marks (struct packet.mark; net/cc.h). */
+/* Congestion marks (struct packet.mark), set by the routers for the
+ * NIC controllers that mark (net/nic_ctl.h, struct nic_ctl.mark); a
+ * request's response carries its marks back to its source. */
 enum {
     PKT_MARK_ENDPOINT = 1, /* routed to a switch's endpoint port while more
-                              than cc mark_flits waited for it */
-    PKT_MARK_ECN = 2,      /* ECN: marked by a router output's RED (a
-                              controller with cc_ops.ecn) */
+                              than cc_mark_flits waited for it (Slingshot's
+                              endpoint congestion, ctl/slingshot.c) */
+    PKT_MARK_ECN = 2,      /* ECN: marked by a router output's RED (DCQCN,
+                              ctl/dcqcn.c) */
 };
+
+/* Messages of a NIC's queue the NIC looks at for one its rate
+ * controllers admit (a bound, so that one NIC's decision stays O(1);
+ * Slingshot's Cassini NIC keeps many command queues, their number not
+ * public). */
+#define NET_CC_SCAN 64
 
 /* How a router buffers packets between its inputs and outputs (see the
  * header comment). */
@@ -224,7 +233,7 @@ struct packet {
     uint8_t dim : 4;     /* torus: dimension being routed */
     uint8_t cls : 1;     /* enum pkt_class */
     uint8_t op : 1;      /* enum net_op */
-    uint8_t mark : 2;    /* congestion marks (PKT_MARK_*, net/cc.h); a
+    uint8_t mark : 2;    /* congestion marks (PKT_MARK_*); a
                             response carries its request's */
     uint8_t tc : 2;      /* traffic class (net_params.tc; < NET_MAX_TCS); a
                             response travels in its request's */
@@ -291,9 +300,10 @@ struct net_part {
      * them the network section g does not give (cfg_given_line) */
     void (*derive)(void *params, const struct net_params *p,
                    const struct topo *t, struct config_setting_t *g);
-    /* optional: what the block's values must satisfy together, checked
-     * when the network is built: NULL, or why not (a sentence) */
-    const char *(*check)(const void *params, const struct net_params *p);
+    /* optional: what the block's values must satisfy together: 0, or -1
+     * with the key at fault in *key and why in `why` (a sentence) */
+    int (*check)(const void *params, const struct net_params *p,
+                 const char **key, char *why, size_t len);
 };
 
 /* The parameter blocks a network's parts use, held inside struct
@@ -354,9 +364,10 @@ struct net_params {
     uint32_t far_light;              /* Aries: the credits in use that read
                                         as the link's own, per cent of its
                                         bandwidth-delay product */
-    /* congestion control at the NICs (net/cc.h) */
-    const struct cc_ops *cc;         /* network.congestion_control */
-    struct cc_params ccp;
+    /* the rate controllers of every NIC (net/nic_ctl.h), in order: the
+     * network.congestion_control list; their parameters in `parts` */
+    const struct nic_ctl *cc[NET_MAX_CTLS];
+    uint32_t n_cc;
     /* hardware counters (net/counters.h) */
     bool counters;                   /* keep them (off: not counted, the
                                         hot path only tests this flag) */
@@ -723,14 +734,9 @@ struct net {
     struct net_stats st;
     struct net_count ct;        /* all NULL unless p.counters */
 
-    void *cc_st;                /* the congestion controller's state */
-    bool cc_ecn;                /* its routers ECN-mark (cc_ops.ecn) */
-    uint32_t ecn_kmin;          /* ... above this many flits waiting */
-    bool cc_on;                 /* a controller other than "none": marks
-                                   are set and it is asked */
-    simtime cc_next_tick;       /* its next tick (SIMTIME_MAX: none) */
-    simtime cc_period;          /* between ticks (cc_ops.period, or what
-                                   its init set) */
+    struct net_ctl_stack ctl;   /* the NICs' rate controllers */
+    bool cc_on;                 /* some: they are asked (the hot path's
+                                   one look) */
 };
 
 /* The VC a packet of p's traffic class and packet class uses for route
@@ -864,14 +870,39 @@ uint32_t net_send_tc(struct net *n, uint32_t src_nic, uint32_t dst_nic,
                      enum net_op op, uint32_t bytes, uint8_t mode, uint8_t tc,
                      uint64_t tag);
 
-/* The congestion controller's sleep for a process of NIC nic that posts
- * a message of `bytes` to the network now (net/cc.h, cc_ops.sleep:
- * Netscope's wrapper): the time to run again (<= now: no sleep; later:
- * ask net_cc_sleeping then). The controller's ticks due are taken. */
+/* The rate controllers' sleep for a process of NIC nic that posts a
+ * message of `bytes` to the network now (struct nic_ctl.sleep:
+ * Netscope's wrapper): the time to run again, the latest of theirs (<=
+ * now: no sleep; later: ask net_cc_sleeping then). Their ticks due are
+ * taken. */
 simtime net_cc_sleep(struct net *n, uint32_t nic, uint64_t bytes,
                      simtime now);
 /* The same for the sleep under way: when to run again (<= now: now). */
 simtime net_cc_sleeping(struct net *n, uint32_t nic, simtime now);
+
+/* Job j is placed: every rate controller with a job hook is told (its
+ * NICs, its delay sensitivity). */
+void net_ctl_job(struct net *n, const struct nic_job *j);
+
+/* When the rate controller whose state is st ticks next on n
+ * (SIMTIME_MAX: never, or no such controller). */
+simtime net_ctl_next_tick(const struct net *n, const void *st);
+
+/* The state of rate controller c on n (what its init made), or NULL if
+ * n does not run it: for its own accessors (tests, reports). */
+void *net_ctl_state(const struct net *n, const struct nic_ctl *c);
+
+/* A NIC's line rate, bytes per ps: the message data it sends when
+ * nothing holds it back — full-size PUT requests at the rate its NIC and
+ * endpoint ports take them (net_nic_rate; Aries: a 64-byte packet every
+ * five 800 MHz cycles, 10.24 GB/s, where one of its four processor-tile
+ * links carries 5.25 GB/s of flits), or its NIC flit path if slower. */
+double net_nic_line_rate(const struct net *n);
+
+/* The time NIC nic's requests were ready but held back for credits up
+ * to now, an open interval included (the meaning of the request-stall
+ * counter, CTR_NIC_STALLED, as time; the network must keep counters). */
+simtime net_nic_req_stalled(const struct net *n, uint32_t nic, simtime now);
 
 /* Flits of a request / response carrying `bytes` of data. */
 uint32_t net_req_flits(const struct net_params *p, enum net_op op,

@@ -26,12 +26,6 @@ const char *const net_aries_load_names[] = { "credit", "occupancy", NULL };
 const char *const net_nic_arb_names[] = { "round-robin", "responses-first",
                                           NULL };
 
-/* by NETSCOPE_CUT_* (net/cc.h) */
-const char *const cc_netscope_cut_names[] = { "stalled-window",
-                                              "while-alpha", NULL };
-/* by NETSCOPE_SLEEP_* (net/cc.h) */
-const char *const cc_netscope_sleep_names[] = { "rank", "nic", NULL };
-
 static int name_index(const char *const *names, const char *name)
 {
     for (int i = 0; names[i]; i++)
@@ -61,16 +55,6 @@ const char *const net_nic_stall_names[] = { "credits", "path", "orb",
 int net_nic_stall_find(const char *name)
 {
     return name_index(net_nic_stall_names, name);
-}
-
-int cc_netscope_cut_find(const char *name)
-{
-    return name_index(cc_netscope_cut_names, name);
-}
-
-int cc_netscope_sleep_find(const char *name)
-{
-    return name_index(cc_netscope_sleep_names, name);
 }
 
 void net_params_defaults(struct net_params *p, const struct topo *t)
@@ -122,47 +106,9 @@ void net_params_defaults(struct net_params *p, const struct topo *t)
      * read the network, so the network names none of them):
      * route_net_defaults sets the family's default. */
     p->routing = NULL;
-    /* Congestion control (net/cc.h): the family's (Slingshot's is on by
-     * default, SC'20 §II-D; Aries and Gemini have none, SC'20 §III
-     * measures Crystal without) */
-    p->cc = (const struct cc_ops *)registry_find(&cc_registry,
-                                                 t->family->congestion_control);
-    assert(p->cc); /* a family names a registered controller */
-    p->ccp.mark_flits = 4 * big;
-    p->ccp.window_max = 0; /* the NIC's max_outstanding */
-    p->ccp.window_min = 1.0 / 32;
-    p->ccp.increase = 1;
-    /* DCQCN (cc_dcqcn.c, whose header cites these): the authors' ns-3
-     * constants, the marking thresholds of a public validation */
-    p->ccp.ecn_kmin = 5 * 1024;
-    p->ccp.ecn_kmax = 100 * 1024;
-    p->ccp.ecn_pmax = 0.01;
-    p->ccp.dcqcn_g = 1.0 / 256;
-    p->ccp.dcqcn_cnp_interval_us = 50;
-    p->ccp.dcqcn_alpha_interval_us = 55;
-    p->ccp.dcqcn_timer_us = 60;
-    p->ccp.dcqcn_byte_counter = 300000;
-    p->ccp.dcqcn_fast_recovery = 5;
-    p->ccp.dcqcn_rate_ai_gbps = 0.04;
-    p->ccp.dcqcn_rate_hai_gbps = 0.2;
-    /* Netscope (cc_netscope.c, whose header says why): g 1/16 (DCTCP's;
-     * the paper: g in (0, 1)), a 20 us window (the paper's 1 s scaled to
-     * millisecond runs), +1 Gb/s per window (the paper's "+1"), c_a 0,
-     * a cut in the windows with stalls (DCTCP's rule) */
-    p->ccp.netscope_g = 1.0 / 16;
-    p->ccp.netscope_window_us = 20;
-    p->ccp.netscope_step_gbps = 1;
-    p->ccp.netscope_sleep_slack_us = 50; /* Linux's default timer slack */
-    p->ccp.netscope_sensitivity = 0;
-    p->ccp.netscope_cut = NETSCOPE_CUT_STALLED;
-    p->ccp.netscope_sleep = NETSCOPE_SLEEP_RANK; /* the wrapper's process */
-    /* Cray's congestion protection (cc_cray.c, whose header says which
-     * values are inferred): one outstanding request per the patent */
-    p->ccp.cray_period_us = 50;
-    p->ccp.cray_stall_share = 0.5;
-    p->ccp.cray_start_share = 0.05;
-    p->ccp.cray_outstanding = 1;
-    p->ccp.cray_min_us = 200;
+    /* The rate controllers are the layer above's to choose (ctl/: they
+     * are parts of their own): ctl_net_defaults sets the family's. */
+    p->n_cc = 0;
 }
 
 

@@ -1,4 +1,4 @@
-/* net/cc_slingshot.c — Slingshot's endpoint congestion control, as far as
+/* ctl/slingshot.c — Slingshot's endpoint congestion control, as far as
  * SC'20 §II-D describes it; the algorithm is not public, and what is
  * inferred is marked so.
  *
@@ -20,7 +20,9 @@
  *    last switch marks a request it routes to the destination's port while
  *    more than mark_flits wait there (net.c). Only streams toward a
  *    congested endpoint pass that port, so only they are marked: a stream
- *    that shares links with the congestion tree elsewhere is not;
+ *    that shares links with the congestion tree elsewhere is not (this
+ *    controller's router-output hook, sls_mark: the switch's part of the
+ *    mechanism);
  *  - stiff: a marked ack cuts the window of what the pair has in flight
  *    (not of a nominal window, which may be far above it) by alpha / 2,
  *    alpha the share of its acks marked lately (a moving average, gain
@@ -56,7 +58,7 @@
  *    hot spot whose queue fell under the mark level is refilled by the
  *    pairs that see it, one packet each;
  *  - a pair at its full window with nothing in flight is forgotten.
- * Defaults (net.c): window_max = the NIC's outstanding limit (an
+ * Defaults (sls_defaults): window_max = the NIC's outstanding limit (an
  * unthrottled pair is limited by the NIC alone, so victims pay nothing),
  * window_min 1/32 packet (the share of a whole-machine incast on SC'20's
  * systems: some 16 packets of bandwidth-delay product and mark level over
@@ -75,13 +77,12 @@
  * of 1.8). SC'20 measures victims beside aggressors that run throughout;
  * an experiment should give the aggressor its head start (impact
  * warmup_us). */
-#include "net/cc.h"
-
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "net/net.h"
+#include "ctl/cc.h"
 
 #define FP 256u /* window fixed point: 1/256 packet */
 #define ALPHA_ONE 1024 /* the marked share's fixed point */
@@ -93,11 +94,13 @@ struct sls {
     const struct net *n; /* for its packets' NIC-end times */
     struct cc_pairs t;
     uint32_t wmax, wmin, inc; /* FP */
+    uint32_t mark_flits;      /* the switches' endpoint mark level */
 };
 
-static int sls_init(void **st, struct net *n, char *err, size_t len)
+static int sls_init(void **st, struct net *n, const void *params,
+                    struct nic_ctl_setup *setup, char *err, size_t len)
 {
-    const struct cc_params *p = &n->p.ccp;
+    const struct cc_slingshot_params *p = params;
     uint32_t wmax = p->window_max ? p->window_max : n->p.max_outstanding;
     if (!(p->window_min >= 1.0 / FP) || wmax < p->window_min ||
         wmax > (1u << 22)) {
@@ -115,6 +118,8 @@ static int sls_init(void **st, struct net *n, char *err, size_t len)
     s->wmax = wmax * FP;
     s->wmin = (uint32_t)(p->window_min * FP + 0.5);
     s->inc = p->increase * FP;
+    s->mark_flits = p->mark_flits;
+    setup->mark_above = p->mark_flits; /* sls_mark */
     *st = s;
     return 0;
 }
@@ -136,6 +141,21 @@ static simtime sls_admit(void *st, uint32_t src, uint32_t dst, simtime now)
     if (e->win < FP && e->out == 0) /* paced */
         return e->next_ok > now ? e->next_ok : now;
     return SIMTIME_MAX; /* an ack reopens it */
+}
+
+/* The switch's side: a packet routed to the port of its destination NIC
+ * while more than mark_flits wait there is marked — a request (its
+ * response brings the mark back to the pair's source) or a response (the
+ * data of a GET: it brings the mark itself to the NIC that pulls, the
+ * pair's source). Only streams toward the congested endpoint pass that
+ * port. */
+static void sls_mark(void *st, struct net *n, uint32_t router,
+                     struct packet *p, uint32_t q)
+{
+    const struct sls *s = st;
+    (void)router;
+    if (n->out[p->out_port].nic != NET_NONE && q > s->mark_flits)
+        p->mark |= PKT_MARK_ENDPOINT;
 }
 
 static void sls_sent(void *st, const struct packet *p, simtime now)
@@ -186,16 +206,83 @@ static void sls_acked(void *st, const struct packet *p, simtime now)
         cc_pairs_del(&s->t, e);
 }
 
-const struct cc_ops cc_slingshot = {
+/* Defaults (see the header): the NIC's outstanding limit, 1/32 packet,
+ * one packet per round trip, and marks above four of the network's
+ * largest packets. */
+static void sls_defaults(void *params, const struct net_params *p,
+                         const struct topo *t)
+{
+    (void)t;
+    struct cc_slingshot_params *c = params;
+    uint32_t pk = net_req_flits(p, NET_PUT, p->max_payload);
+    uint32_t big = net_rsp_flits(p, NET_GET, p->max_payload);
+    c->mark_flits = 4 * (big > pk ? big : pk);
+    c->window_max = 0; /* the NIC's max_outstanding */
+    c->window_min = 1.0 / 32;
+    c->increase = 1;
+}
+
+/* A throttled pair's least window cannot be above its largest. */
+static int sls_check(const void *params, const struct net_params *p,
+                     const char **key, char *why, size_t len)
+{
+    const struct cc_slingshot_params *c = params;
+    uint32_t wmax = c->window_max ? c->window_max : p->max_outstanding;
+    if (c->window_min > wmax) {
+        *key = "cc_window_min";
+        snprintf(why, len, "%g is above the largest window %u "
+                 "(cc_window_max, else max_outstanding)", c->window_min,
+                 wmax);
+        return -1;
+    }
+    return 0;
+}
+
+#define KEY(NAME, TYPE, FIELD, LO, HI, HELP)                                 \
+    { .name = NAME, .type = TYPE,                                            \
+      .offset = offsetof(struct cc_slingshot_params, FIELD), .min = LO,      \
+      .max = HI, .help = HELP }
+
+static const struct cfg_key sls_keys[] = {
+    KEY("cc_mark_flits", CFG_UINT32, mark_flits, 0, 1 << 24,
+        "a switch marks a request for its destination's port while more "
+        "flits wait for that port (4 largest packets)"),
+    KEY("cc_window_max", CFG_UINT32, window_max, 1, 1 << 22,
+        "slingshot: packets an endpoint pair may have outstanding "
+        "unthrottled (max_outstanding)"),
+    { .name = "cc_window_min", .type = CFG_FLOAT,
+      .offset = offsetof(struct cc_slingshot_params, window_min),
+      .fmin = 1.0 / 256, .fmax = 1 << 22,
+      .help = "slingshot: the least window of a throttled pair, packets; "
+              "below 1 the pair is paced to one packet per round trip / "
+              "window (1/32)" },
+    KEY("cc_increase", CFG_UINT32, increase, 0, 1 << 16,
+        "slingshot: window growth per round trip without marks, packets "
+        "(1)"),
+    { .name = NULL },
+};
+
+static const struct net_part sls_part = {
+    .name = "slingshot",
+    .keys = sls_keys,
+    .params_size = sizeof(struct cc_slingshot_params),
+    .defaults = sls_defaults,
+    .check = sls_check,
+};
+
+const struct nic_ctl cc_slingshot = {
     .base = { "slingshot", "Slingshot endpoint congestion control: per "
                            "endpoint-pair windows cut by the marks of a "
                            "congested destination port (SC'20 §II-D; "
                            "inferred)" },
+    .roles = NIC_CTL_RATE,
+    .part = &sls_part,
     .init = sls_init,
     .free = sls_free,
     .admit = sls_admit,
-    .sent = sls_sent,
-    .acked = sls_acked,
+    .inject = sls_sent,
+    .ack = sls_acked,
+    .mark = sls_mark,
 };
 
 double cc_slingshot_window(const void *st, uint32_t src, uint32_t dst)

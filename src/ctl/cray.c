@@ -1,4 +1,4 @@
-/* net/cc_cray.c — Cray's congestion protection on Aries and Gemini, the
+/* ctl/cray.c — Cray's congestion protection on Aries and Gemini, the
  * mechanism the issue asked for as the "static rate control" Netscope
  * compares against (ICS'21 §2, §6: "each node performs static rate
  * control"). The paper's tables are matched by `none` instead — its
@@ -19,8 +19,9 @@
  * are not public.
  *
  * The model: every `period` the controller reads each NIC's request stall
- * time (AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED as time; the network
- * keeps counters with this controller); a NIC whose requests were held
+ * time (the request-stall counter's meaning, CTR_NIC_STALLED: Aries'
+ * AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED, as time; the network keeps
+ * counters with this controller); a NIC whose requests were held
  * back for credits for at least `stall_share` of the period counts as
  * congested. When at least `start_share` of the NICs are, every NIC is
  * limited to `outstanding` requests awaiting their response (the
@@ -36,13 +37,12 @@
  * as Netscope's window is), stall_share 0.5, start_share 0.05 (a tenth of
  * Voltrino's NICs stalled half the time is a network in trouble), one
  * outstanding request (the patent), min_time 200 us (four periods). */
-#include "net/cc.h"
-
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "net/net.h"
+#include "ctl/cc.h"
 
 struct cray {
     struct net *n;
@@ -52,21 +52,23 @@ struct cray {
     double stall_share, start_share;
     uint32_t limit;
     simtime min_time;
+    simtime period;        /* the supervisor looks every */
     struct cray_stats st;
 };
 
-static int cray_init(void **st, struct net *n, char *err, size_t len)
+static int cray_init(void **st, struct net *n, const void *params,
+                     struct nic_ctl_setup *setup, char *err, size_t len)
 {
-    const struct cc_params *p = &n->p.ccp;
+    const struct cc_cray_params *p = params;
     if (!n->ct.nic) {
         snprintf(err, len, "cray reads the NICs' stall counters: the "
                            "network must keep counters");
         return -1;
     }
-    if (!(p->cray_period_us > 0) ||
-        !(p->cray_stall_share > 0 && p->cray_stall_share <= 1) ||
-        !(p->cray_start_share > 0 && p->cray_start_share <= 1) ||
-        p->cray_outstanding == 0 || !(p->cray_min_us >= 0)) {
+    if (!(p->period_us > 0) ||
+        !(p->stall_share > 0 && p->stall_share <= 1) ||
+        !(p->start_share > 0 && p->start_share <= 1) ||
+        p->outstanding == 0 || !(p->min_us >= 0)) {
         snprintf(err, len, "cray needs a positive period, stall and start "
                            "shares in (0, 1], at least one outstanding "
                            "request and min_time >= 0");
@@ -82,13 +84,14 @@ static int cray_init(void **st, struct net *n, char *err, size_t len)
         return -1;
     }
     c->n = n;
-    c->stall_share = p->cray_stall_share;
-    c->start_share = p->cray_start_share;
-    c->limit = p->cray_outstanding;
-    c->min_time = (simtime)llround(p->cray_min_us * SIMTIME_US);
-    n->cc_period = (simtime)llround(p->cray_period_us * SIMTIME_US);
-    if (n->cc_period == 0)
-        n->cc_period = 1;
+    c->stall_share = p->stall_share;
+    c->start_share = p->start_share;
+    c->limit = p->outstanding;
+    c->min_time = (simtime)llround(p->min_us * SIMTIME_US);
+    c->period = (simtime)llround(p->period_us * SIMTIME_US);
+    if (c->period == 0)
+        c->period = 1;
+    setup->period = c->period;
     *st = c;
     return 0;
 }
@@ -110,19 +113,14 @@ static simtime cray_admit(void *st, uint32_t src, uint32_t dst, simtime now)
     return now;
 }
 
-static void cray_packet(void *st, const struct packet *p, simtime now)
-{
-    (void)st, (void)p, (void)now;
-}
-
 static void cray_tick(void *st, simtime now)
 {
     struct cray *c = st;
     const struct net *n = c->n;
-    simtime window = n->cc_period;
+    simtime window = c->period;
     uint32_t congested = 0;
     for (uint32_t i = 0; i < n->t->n_nics; i++) {
-        simtime t = cc_nic_req_stall(n, i, now);
+        simtime t = net_nic_req_stalled(n, i, now);
         congested += (double)(t - c->stalled[i]) >=
                      c->stall_share * (double)window;
         c->stalled[i] = t;
@@ -142,19 +140,64 @@ static void cray_tick(void *st, simtime now)
     c->st.throttled_periods += c->on;
 }
 
-const struct cc_ops cc_cray = {
+/* Inferred (the header says so): 50 us, half the period, 5 % of the NICs,
+ * the patent's one request, 200 us. */
+static void cray_defaults(void *params, const struct net_params *p,
+                          const struct topo *t)
+{
+    (void)p, (void)t;
+    *(struct cc_cray_params *)params = (struct cc_cray_params){
+        .period_us = 50,
+        .stall_share = 0.5,
+        .start_share = 0.05,
+        .outstanding = 1,
+        .min_us = 200,
+    };
+}
+
+#define FLT(NAME, FIELD, LO, HI, HELP)                                       \
+    { .name = NAME, .type = CFG_FLOAT,                                       \
+      .offset = offsetof(struct cc_cray_params, FIELD), .fmin = LO,          \
+      .fmax = HI, .help = HELP }
+
+static const struct cfg_key cray_keys[] = {
+    FLT("cray_period_us", period_us, 1e-3, 1e9,
+        "cray: the supervisor reads the NICs' stalls every this, us (50)"),
+    FLT("cray_stall_share", stall_share, 1e-9, 1,
+        "cray: a NIC stalled this share of a period is congested (0.5)"),
+    FLT("cray_start_share", start_share, 1e-9, 1,
+        "cray: every NIC is throttled when this share of them is congested "
+        "(0.05)"),
+    { .name = "cray_outstanding", .type = CFG_UINT32,
+      .offset = offsetof(struct cc_cray_params, outstanding), .min = 1,
+      .max = 1 << 20,
+      .help = "cray: requests a throttled NIC may have awaiting their "
+              "response (1)" },
+    FLT("cray_min_us", min_us, 0, 1e9,
+        "cray: a throttle lasts at least this long, us (200)"),
+    { .name = NULL },
+};
+
+static const struct net_part cray_part = {
+    .name = "cray",
+    .keys = cray_keys,
+    .params_size = sizeof(struct cc_cray_params),
+    .defaults = cray_defaults,
+};
+
+const struct nic_ctl cc_cray = {
     .base = { "cray", "Cray's congestion protection: when enough NICs "
                       "stall, every NIC is held to one outstanding request "
                       "for a while (Cray patents US 8,982,688, 9,674,092; "
                       "thresholds inferred); ICS'21's Cray column matches "
                       "none, not this (docs/congestion.md)" },
+    .roles = NIC_CTL_RATE,
+    .part = &cray_part,
+    .counters = true,
     .init = cray_init,
     .free = cray_free,
     .admit = cray_admit,
-    .sent = cray_packet,
-    .acked = cray_packet,
     .tick = cray_tick,
-    .counters = true,
 };
 
 struct cray_stats cc_cray_stats(const void *st)

@@ -1,10 +1,11 @@
-/* net/cc_dcqcn.c — DCQCN (Zhu et al., "Congestion Control for Large-Scale
+/* ctl/dcqcn.c — DCQCN (Zhu et al., "Congestion Control for Large-Scale
  * RDMA Deployments", SIGCOMM 2015), the rate control of RoCE networks and
  * Netscope's baseline (ICS'21 §5, §6).
  *
  * The three parts of the algorithm and where they are here:
  *
- *   CP, the switches (net.c, ecn_mark): a packet routed to an output with
+ *   CP, the switches (this controller's router-output hook, dcqcn_mark):
+ *   a packet routed to an output with
  *   q bytes already waiting for it is ECN-marked with probability 0 below
  *   K_min, P_max (q - K_min) / (K_max - K_min) between, 1 above K_max
  *   (RED on the egress queue). Requests and responses alike: the data of
@@ -13,7 +14,7 @@
  *   NP, the destination: a marked packet makes it send a congestion
  *   notification (CNP) to the source, at most one per flow every
  *   cnp_interval. Here the marks come back on the response (Aries' and
- *   Slingshot's end-to-end acknowledgement, net/cc.h), and the source
+ *   Slingshot's end-to-end acknowledgement, ctl/cc.h), and the source
  *   takes at most one marked response per cnp_interval as a CNP: the same
  *   rate of notifications, carried by the ack instead of a separate
  *   packet (inferred; the CNP's own travel is not modelled).
@@ -36,7 +37,7 @@
  * (all before the event at hand), so no event is needed per flow. A flow
  * back at line rate with alpha decayed below 1/256 is forgotten.
  *
- * Defaults (net.c): the authors' ns-3 configuration (repo:bobzhuyb/ns3-rdma
+ * Defaults (dcqcn_defaults): the authors' ns-3 configuration (repo:bobzhuyb/ns3-rdma
  * mix/config.txt): g = 1/256, CNP interval 50 us, alpha resume interval
  * 55 us, rate-increase timer 60 us, byte counter 300,000 B, F = 5, R_AI
  * 40 Mb/s, R_HAI 200 Mb/s; the marking thresholds K_min = 5 KB, K_max =
@@ -45,14 +46,13 @@
  * Ethernet thresholds: on Aries, whose input buffers hold a few hundred
  * 6-byte flits, an output's queue reaches 5 KB only where many inputs
  * wait for it (an incast's root). */
-#include "net/cc.h"
-
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "core/time.h"
-#include "net/net.h"
+#include "ctl/cc.h"
 
 /* A flow's reaction-point state. */
 struct dcqcn_flow {
@@ -76,6 +76,8 @@ struct dcqcn {
     simtime cnp_interval, alpha_interval, timer;
     uint64_t byte_counter;
     uint32_t f;
+    struct cc_dcqcn_params p; /* the routers' marking */
+    uint32_t kmin_flits;      /* K_min in flits, rounded down */
     struct dcqcn_stats st;
 };
 
@@ -86,15 +88,16 @@ static double gbps_to_bpps(double gbps)
     return gbps * 1e9 / 8.0 / 1e12; /* bytes per picosecond */
 }
 
-static int dcqcn_init(void **st, struct net *n, char *err, size_t len)
+static int dcqcn_init(void **st, struct net *n, const void *params,
+                      struct nic_ctl_setup *setup, char *err, size_t len)
 {
-    const struct cc_params *p = &n->p.ccp;
-    if (!(p->dcqcn_g > 0 && p->dcqcn_g < 1) || p->ecn_kmax <= p->ecn_kmin ||
+    const struct cc_dcqcn_params *p = params;
+    if (!(p->g > 0 && p->g < 1) || p->ecn_kmax <= p->ecn_kmin ||
         !(p->ecn_pmax > 0 && p->ecn_pmax <= 1) ||
-        !(p->dcqcn_cnp_interval_us >= 0) ||
-        !(p->dcqcn_alpha_interval_us > 0) || !(p->dcqcn_timer_us > 0) ||
-        p->dcqcn_byte_counter == 0 || !(p->dcqcn_rate_ai_gbps > 0) ||
-        !(p->dcqcn_rate_hai_gbps > 0)) {
+        !(p->cnp_interval_us >= 0) ||
+        !(p->alpha_interval_us > 0) || !(p->timer_us > 0) ||
+        p->byte_counter == 0 || !(p->rate_ai_gbps > 0) ||
+        !(p->rate_hai_gbps > 0)) {
         snprintf(err, len, "dcqcn needs 0 < g < 1, cc_ecn_kmin < "
                            "cc_ecn_kmax, 0 < cc_ecn_pmax <= 1, positive "
                            "intervals, byte counter and rate steps");
@@ -107,20 +110,23 @@ static int dcqcn_init(void **st, struct net *n, char *err, size_t len)
         return -1;
     }
     d->free_head = NO_FLOW;
-    d->line = cc_nic_line_rate(n);
-    d->g = p->dcqcn_g;
-    d->rai = gbps_to_bpps(p->dcqcn_rate_ai_gbps);
-    d->rhai = gbps_to_bpps(p->dcqcn_rate_hai_gbps);
-    d->cnp_interval = (simtime)llround(p->dcqcn_cnp_interval_us * SIMTIME_US);
-    d->alpha_interval =
-        (simtime)llround(p->dcqcn_alpha_interval_us * SIMTIME_US);
-    d->timer = (simtime)llround(p->dcqcn_timer_us * SIMTIME_US);
+    d->line = net_nic_line_rate(n);
+    d->g = p->g;
+    d->rai = gbps_to_bpps(p->rate_ai_gbps);
+    d->rhai = gbps_to_bpps(p->rate_hai_gbps);
+    d->cnp_interval = (simtime)llround(p->cnp_interval_us * SIMTIME_US);
+    d->alpha_interval = (simtime)llround(p->alpha_interval_us * SIMTIME_US);
+    d->timer = (simtime)llround(p->timer_us * SIMTIME_US);
     if (d->alpha_interval == 0)
         d->alpha_interval = 1;
     if (d->timer == 0)
         d->timer = 1;
-    d->byte_counter = p->dcqcn_byte_counter;
-    d->f = p->dcqcn_fast_recovery;
+    d->byte_counter = p->byte_counter;
+    d->f = p->fast_recovery;
+    d->p = *p;
+    /* bytes to flits, rounded down: q <= this is q bytes <= kmin */
+    d->kmin_flits = p->ecn_kmin / n->p.flit_bytes;
+    setup->mark_above = d->kmin_flits;
     *st = d;
     return 0;
 }
@@ -279,7 +285,7 @@ static void dcqcn_acked(void *st, const struct packet *p, simtime now)
         forget(d, src, dst);
 }
 
-double cc_ecn_probability(const struct cc_params *p, uint64_t bytes)
+double cc_ecn_probability(const struct cc_dcqcn_params *p, uint64_t bytes)
 {
     if (bytes <= p->ecn_kmin)
         return 0;
@@ -289,18 +295,115 @@ double cc_ecn_probability(const struct cc_params *p, uint64_t bytes)
            (double)(p->ecn_kmax - p->ecn_kmin);
 }
 
-const struct cc_ops cc_dcqcn = {
+/* CP: a packet routed to an output with q flits already waiting for it
+ * (more than kmin's) is marked with probability cc_ecn_probability, drawn
+ * from router r's stream only when it is not 0 or 1. */
+static void dcqcn_mark(void *st, struct net *n, uint32_t r, struct packet *p,
+                       uint32_t q)
+{
+    const struct dcqcn *d = st;
+    if (q <= d->kmin_flits) /* below K_min (another controller marks from
+                               fewer): no draw */
+        return;
+    double pr = cc_ecn_probability(&d->p, (uint64_t)q * n->p.flit_bytes);
+    if (pr >= 1 || rng_unit(&n->router_rng[r]) < pr)
+        p->mark |= PKT_MARK_ECN;
+}
+
+/* The authors' ns-3 constants, the marking thresholds of a public
+ * validation (the header cites both). */
+static void dcqcn_defaults(void *params, const struct net_params *p,
+                           const struct topo *t)
+{
+    (void)p, (void)t;
+    *(struct cc_dcqcn_params *)params = (struct cc_dcqcn_params){
+        .ecn_kmin = 5 * 1024,
+        .ecn_kmax = 100 * 1024,
+        .ecn_pmax = 0.01,
+        .g = 1.0 / 256,
+        .cnp_interval_us = 50,
+        .alpha_interval_us = 55,
+        .timer_us = 60,
+        .byte_counter = 300000,
+        .fast_recovery = 5,
+        .rate_ai_gbps = 0.04,
+        .rate_hai_gbps = 0.2,
+    };
+}
+
+/* RED's thresholds in order. */
+static int dcqcn_check(const void *params, const struct net_params *p,
+                       const char **key, char *why, size_t len)
+{
+    const struct cc_dcqcn_params *c = params;
+    (void)p;
+    if (c->ecn_kmax <= c->ecn_kmin) {
+        *key = "cc_ecn_kmax";
+        snprintf(why, len, "%u bytes is not above cc_ecn_kmin (%u)",
+                 c->ecn_kmax, c->ecn_kmin);
+        return -1;
+    }
+    return 0;
+}
+
+#define U32(NAME, FIELD, LO, HI, HELP)                                       \
+    { .name = NAME, .type = CFG_UINT32,                                      \
+      .offset = offsetof(struct cc_dcqcn_params, FIELD), .min = LO,          \
+      .max = HI, .help = HELP }
+#define FLT(NAME, FIELD, LO, HI, HELP)                                       \
+    { .name = NAME, .type = CFG_FLOAT,                                       \
+      .offset = offsetof(struct cc_dcqcn_params, FIELD), .fmin = LO,         \
+      .fmax = HI, .help = HELP }
+
+static const struct cfg_key dcqcn_keys[] = {
+    U32("cc_ecn_kmin", ecn_kmin, 0, 1u << 30,
+        "dcqcn: a router output marks ECN above this many bytes waiting for "
+        "it (5120)"),
+    U32("cc_ecn_kmax", ecn_kmax, 1, 1u << 30,
+        "dcqcn: ... and marks every packet above this many (102400)"),
+    FLT("cc_ecn_pmax", ecn_pmax, 1e-9, 1,
+        "dcqcn: marking probability at cc_ecn_kmax (0.01)"),
+    FLT("dcqcn_g", g, 1e-9, 0.999999, "dcqcn: alpha's gain g (1/256)"),
+    FLT("dcqcn_cnp_interval_us", cnp_interval_us, 0, 1e9,
+        "dcqcn: at most one notification per pair per this, us (50)"),
+    FLT("dcqcn_alpha_interval_us", alpha_interval_us, 1e-3, 1e9,
+        "dcqcn: alpha decays once per this without a notification, us "
+        "(55)"),
+    FLT("dcqcn_timer_us", timer_us, 1e-3, 1e9,
+        "dcqcn: rate-increase timer, us (60)"),
+    U32("dcqcn_byte_counter", byte_counter, 1, 1u << 31,
+        "dcqcn: bytes sent per rate-increase stage (300000)"),
+    U32("dcqcn_fast_recovery", fast_recovery, 0, 1000,
+        "dcqcn: F, stages of fast recovery before additive increase (5)"),
+    FLT("dcqcn_rate_ai_gbps", rate_ai_gbps, 1e-9, 1e6,
+        "dcqcn: additive increase step, Gb/s (0.04)"),
+    FLT("dcqcn_rate_hai_gbps", rate_hai_gbps, 1e-9, 1e6,
+        "dcqcn: hyper increase step, Gb/s (0.2)"),
+    { .name = NULL },
+};
+
+static const struct net_part dcqcn_part = {
+    .name = "dcqcn",
+    .keys = dcqcn_keys,
+    .params_size = sizeof(struct cc_dcqcn_params),
+    .defaults = dcqcn_defaults,
+    .check = dcqcn_check,
+};
+
+const struct nic_ctl cc_dcqcn = {
     .base = { "dcqcn", "DCQCN: routers ECN-mark by queue length (RED), "
                        "the source paces each endpoint pair at a rate cut "
                        "per notification and raised by timer and byte "
                        "counter (Zhu et al. SIGCOMM'15; Netscope's "
                        "baseline)" },
+    .roles = NIC_CTL_RATE,
+    .part = &dcqcn_part,
     .init = dcqcn_init,
     .free = dcqcn_free,
     .admit = dcqcn_admit,
-    .sent = dcqcn_sent,
-    .acked = dcqcn_acked,
-    .ecn = true,
+    .inject = dcqcn_sent,
+    .ack = dcqcn_acked,
+    .mark = dcqcn_mark,
 };
 
 double cc_dcqcn_rate(const void *st, uint32_t src, uint32_t dst)

@@ -1,4 +1,4 @@
-/* net/cc_netscope.c — Netscope's delay-sensitivity-driven rate control
+/* ctl/netscope.c — Netscope's delay-sensitivity-driven rate control
  * (Patke et al., ICS'21 §5), per NIC.
  *
  * What the paper says, and how it is modelled:
@@ -7,8 +7,10 @@
  *   injected from the NIC to the HSN (nic2hsn)", read through PAPI every
  *   measurement window (1 s there). Here: the share of the window the
  *   NIC's requests were ready but held back for lack of credits — the
- *   model's AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED (net/counters.h),
- *   as time; so the network keeps counters when this controller is on.
+ *   meaning of the request-stall counter (CTR_NIC_STALLED: Aries'
+ *   AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED, net/counters.h), as time,
+ *   on every family's NICs; so the network keeps counters when this
+ *   controller is on.
  *
  *   Rate control (Eqs. 14-15): alpha <- (1 - g) alpha + g nic2hsn every
  *   window; if alpha > 0, R <- R (1 - alpha / (2 + c_a)), else R <- R + 1.
@@ -27,8 +29,10 @@
  *   R_line] (the floor: inferred, so a NIC is never silenced).
  *
  *   c_a: the application's delay sensitivity (ICS'21 §4.1, Table 3:
- *   MILC 6.67, LAMMPS 0.47, AMG 0 on Voltrino), per NIC
- *   (cc_netscope_set_sensitivity; netscope_sensitivity for all NICs).
+ *   MILC 6.67, LAMMPS 0.47, AMG 0 on Voltrino), per NIC: a job's
+ *   delay_sensitivity reaches the NICs of its nodes when it is placed
+ *   (the job hook, ns_job; netscope_sensitivity for the NICs of jobs
+ *   that give none).
  *   A sensitive application's rate falls less: 1 - alpha / (2 + c_a).
  *   With c_a = 0 this is DCQCN's cut on the stall signal — what the paper
  *   calls DCQCN on Aries, which has no ECN (inferred: the paper does not
@@ -81,15 +85,14 @@
  * Window and gain: the paper samples every 1 s and gives g only as in
  * (0, 1). dfsim's runs last milliseconds: the default window is 20 us
  * (a few round trips under load on Aries) and g 1/16 (DCTCP's). */
-#include "net/cc.h"
-
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "core/rng.h"
 #include "core/time.h"
-#include "net/net.h"
+#include "ctl/cc.h"
 
 struct ns_nic {
     double rate;       /* R, bytes per ps */
@@ -108,21 +111,28 @@ struct netscope {
     simtime slack; /* a sleep wakes this late (timer slack) */
     int cut;       /* NETSCOPE_CUT_* */
     bool nic_waits; /* NETSCOPE_SLEEP_NIC: the NIC holds messages */
+    bool flat;      /* dcqcn-stall: every c_a 0, whatever a job gives */
+    simtime window; /* between ticks */
     struct netscope_stats st;
 };
 
-static int ns_init(void **st, struct net *n, char *err, size_t len)
+/* by NETSCOPE_CUT_*, NETSCOPE_SLEEP_* (ctl/cc.h) */
+const char *const cc_netscope_cut_names[] = { "stalled-window",
+                                              "while-alpha", NULL };
+const char *const cc_netscope_sleep_names[] = { "rank", "nic", NULL };
+
+static int ns_init(void **st, struct net *n, const void *params,
+                   struct nic_ctl_setup *setup, char *err, size_t len)
 {
-    const struct cc_params *p = &n->p.ccp;
+    const struct cc_netscope_params *p = params;
     if (!n->ct.nic) {
         snprintf(err, len, "netscope reads the NICs' stall counters: the "
                            "network must keep counters");
         return -1;
     }
-    if (!(p->netscope_g > 0 && p->netscope_g < 1) ||
-        !(p->netscope_window_us > 0) || !(p->netscope_step_gbps > 0) ||
-        !(p->netscope_sensitivity >= 0) ||
-        !(p->netscope_sleep_slack_us >= 0)) {
+    if (!(p->g > 0 && p->g < 1) || !(p->window_us > 0) ||
+        !(p->step_gbps > 0) || !(p->sensitivity >= 0) ||
+        !(p->sleep_slack_us >= 0)) {
         snprintf(err, len, "netscope needs 0 < g < 1, a positive window "
                            "and step, and a sensitivity and a sleep "
                            "slack >= 0");
@@ -138,32 +148,46 @@ static int ns_init(void **st, struct net *n, char *err, size_t len)
         return -1;
     }
     s->n = n;
-    s->line = cc_nic_line_rate(n);
+    s->line = net_nic_line_rate(n);
     s->floor = s->line / 1024;
-    s->step = p->netscope_step_gbps * 1e9 / 8 / 1e12;
-    s->g = p->netscope_g;
-    s->cut = p->netscope_cut;
-    s->nic_waits = p->netscope_sleep == NETSCOPE_SLEEP_NIC;
-    s->slack = (simtime)llround(p->netscope_sleep_slack_us * SIMTIME_US);
-    n->cc_period = (simtime)llround(p->netscope_window_us * SIMTIME_US);
-    if (n->cc_period == 0)
-        n->cc_period = 1;
+    s->step = p->step_gbps * 1e9 / 8 / 1e12;
+    s->g = p->g;
+    s->cut = p->cut;
+    s->nic_waits = p->sleep == NETSCOPE_SLEEP_NIC;
+    s->slack = (simtime)llround(p->sleep_slack_us * SIMTIME_US);
+    s->window = (simtime)llround(p->window_us * SIMTIME_US);
+    if (s->window == 0)
+        s->window = 1;
+    setup->period = s->window;
     for (uint32_t i = 0; i < nn; i++)
         s->nic[i] = (struct ns_nic){ .rate = s->line,
-                                     .ca = p->netscope_sensitivity };
+                                     .ca = p->sensitivity };
     *st = s;
     return 0;
 }
 
 /* ICS'21's DCQCN baseline: every c_a 0, whatever the file gives */
-static int ns_init_flat(void **st, struct net *n, char *err, size_t len)
+static int ns_init_flat(void **st, struct net *n, const void *params,
+                        struct nic_ctl_setup *setup, char *err, size_t len)
 {
-    if (ns_init(st, n, err, len) != 0)
+    if (ns_init(st, n, params, setup, err, len) != 0)
         return -1;
     struct netscope *s = *st;
+    s->flat = true;
     for (uint32_t i = 0; i < n->t->n_nics; i++)
         s->nic[i].ca = 0;
     return 0;
+}
+
+/* A job is placed: its delay sensitivity, if it gives one, on the NICs
+ * of its nodes (the others keep netscope_sensitivity). */
+static void ns_job(void *st, const struct nic_job *j)
+{
+    struct netscope *s = st;
+    if (s->flat || !j->has_sensitivity)
+        return;
+    for (uint32_t i = 0; i < j->n_nics; i++)
+        cc_netscope_set_sensitivity(s, j->nics[i], j->sensitivity);
 }
 
 static void ns_free(void *st)
@@ -174,12 +198,6 @@ static void ns_free(void *st)
     free(s);
 }
 
-static simtime ns_admit(void *st, uint32_t src, uint32_t dst, simtime now)
-{
-    (void)st, (void)src, (void)dst;
-    return now;
-}
-
 /* NIC nic's wait under way: now if over, else its end or the next
  * window's end, whose tick may rescale it, if sooner */
 static simtime wait_end(const struct netscope *s, uint32_t nic, simtime now)
@@ -188,7 +206,8 @@ static simtime wait_end(const struct netscope *s, uint32_t nic, simtime now)
     simtime t = c->next_ok + c->late;
     if (t <= now)
         return now;
-    return t < s->n->cc_next_tick ? t : s->n->cc_next_tick;
+    simtime tick = net_ctl_next_tick(s->n, s);
+    return t < tick ? t : tick;
 }
 
 /* (ticks are taken when the network is active: a NIC waiting here is
@@ -260,18 +279,13 @@ static simtime ns_sleeping(void *st, uint32_t nic, simtime now)
     return s->nic_waits ? now : wait_end(s, nic, now);
 }
 
-static void ns_acked(void *st, const struct packet *p, simtime now)
-{
-    (void)st, (void)p, (void)now;
-}
-
 static void ns_tick(void *st, simtime now)
 {
     struct netscope *s = st;
-    simtime window = s->n->cc_period;
+    simtime window = s->window;
     for (uint32_t i = 0; i < s->n->t->n_nics; i++) {
         struct ns_nic *c = &s->nic[i];
-        simtime t = cc_nic_req_stall(s->n, i, now);
+        simtime t = net_nic_req_stalled(s->n, i, now);
         double sig = (double)(t - c->stalled) / (double)window;
         c->stalled = t;
         if (sig > 1)
@@ -306,17 +320,84 @@ void cc_netscope_update(double alpha, double signal, double ca, double g,
 }
 
 /* The AIMD's table; `init` decides where c_a comes from. */
-#define NS_OPS(init_fn)                                                      \
-    .init = init_fn, .free = ns_free, .admit = ns_admit,                     \
-    .admit_msg = ns_admit_msg, .sleep = ns_sleep, .sleeping = ns_sleeping,  \
-    .sent = ns_sent, .acked = ns_acked, .tick = ns_tick, .counters = true
+/* Defaults (the header says why): g 1/16 (DCTCP's; the paper: g in
+ * (0, 1)), a 20 us window (the paper's 1 s scaled to millisecond runs),
+ * +1 Gb/s per window (the paper's "+1"), c_a 0, a cut in the windows with
+ * stalls (DCTCP's rule), Linux's default timer slack, the wrapper's
+ * process sleeping. */
+static void ns_defaults(void *params, const struct net_params *p,
+                        const struct topo *t)
+{
+    (void)p, (void)t;
+    *(struct cc_netscope_params *)params = (struct cc_netscope_params){
+        .g = 1.0 / 16,
+        .window_us = 20,
+        .step_gbps = 1,
+        .sensitivity = 0,
+        .sleep_slack_us = 50,
+        .cut = NETSCOPE_CUT_STALLED,
+        .sleep = NETSCOPE_SLEEP_RANK,
+    };
+}
 
-const struct cc_ops cc_netscope = {
+#define FLT(NAME, FIELD, LO, HI, HELP)                                       \
+    { .name = NAME, .type = CFG_FLOAT,                                       \
+      .offset = offsetof(struct cc_netscope_params, FIELD), .fmin = LO,      \
+      .fmax = HI, .help = HELP }
+
+static const struct cfg_key ns_keys[] = {
+    FLT("netscope_g", g, 1e-9, 0.999999,
+        "netscope: alpha's gain g (ICS'21 Eq. 14; 1/16)"),
+    FLT("netscope_window_us", window_us, 1e-3, 1e9,
+        "netscope: measurement window, us (20; the paper's 1 s)"),
+    FLT("netscope_step_gbps", step_gbps, 1e-9, 1e6,
+        "netscope: rate increase per window without stalls, Gb/s (Eq. "
+        "15's +1)"),
+    FLT("netscope_sensitivity", sensitivity, 0, 1e6,
+        "netscope: the delay sensitivity c_a of every NIC's application "
+        "(0)"),
+    FLT("netscope_sleep_slack_us", sleep_slack_us, 0, 1e6,
+        "netscope and dcqcn-stall: how late the wrapper's sleep wakes, us "
+        "(50: Linux's default timer slack)"),
+    { .name = "netscope_cut", .type = CFG_ENUM,
+      .offset = offsetof(struct cc_netscope_params, cut),
+      .choices = cc_netscope_cut_names,
+      .help = "netscope and dcqcn-stall: which windows cut the rate: "
+              "\"stalled-window\" (those with stalls, DCTCP's rule; the "
+              "default) or \"while-alpha\" (every window while alpha > 0: "
+              "ICS'21 Eq. 15 as printed, no rise after a stall)" },
+    { .name = "netscope_sleep", .type = CFG_ENUM,
+      .offset = offsetof(struct cc_netscope_params, sleep),
+      .choices = cc_netscope_sleep_names,
+      .help = "netscope and dcqcn-stall: who waits between message sends: "
+              "\"rank\" (the process sleeps before it posts, as ICS'21's "
+              "MPI wrapper; the default) or \"nic\" (the NIC holds the "
+              "message, the process runs on)" },
+    { .name = NULL },
+};
+
+/* One block for both controllers: dcqcn-stall is Netscope with c_a 0. */
+static const struct net_part ns_part = {
+    .name = "netscope",
+    .keys = ns_keys,
+    .params_size = sizeof(struct cc_netscope_params),
+    .defaults = ns_defaults,
+};
+
+#define NS_OPS(init_fn)                                                      \
+    .roles = NIC_CTL_RATE, .part = &ns_part, .counters = true,               \
+    .init = init_fn, .free = ns_free, .admit_msg = ns_admit_msg,             \
+    .sleep = ns_sleep, .sleeping = ns_sleeping, .inject = ns_sent,           \
+    .tick = ns_tick
+
+const struct nic_ctl cc_netscope = {
     .base = { "netscope", "Netscope: per NIC, an AIMD rate from the NIC's "
                           "injection stalls, cut less for a delay-"
                           "sensitive application, applied as delays "
                           "between messages (Patke et al. ICS'21 §5)" },
     NS_OPS(ns_init),
+    .sensitivity = true,
+    .job = ns_job,
 };
 
 /* What ICS'21 ran as "DCQCN" on Aries, which marks no ECN: the same
@@ -325,13 +406,13 @@ const struct cc_ops cc_netscope = {
  * congestion control with a fixed additive increase and multiplicative
  * decrease step for all applications" (footnote 6); its Table 1 augments
  * DCQCN with delay sensitivities; and Netscope with c_a 100 % too low
- * (c_a = 0) "is no worse than that of DCQCN" (§6.2). cc_dcqcn.c is DCQCN
+ * (c_a = 0) "is no worse than that of DCQCN" (§6.2). dcqcn.c is DCQCN
  * as Ethernet runs it, with switch ECN marks. */
-const struct cc_ops cc_dcqcn_stall = {
+const struct nic_ctl cc_dcqcn_stall = {
     .base = { "dcqcn-stall", "DCQCN's rate rule on the NIC's injection "
                              "stalls, every application cut alike: "
                              "Netscope with c_a = 0, ICS'21's DCQCN "
-                             "baseline on Aries (cc_netscope.c)" },
+                             "baseline on Aries (ctl/netscope.c)" },
     NS_OPS(ns_init_flat),
 };
 

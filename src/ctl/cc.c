@@ -1,0 +1,260 @@
+/* ctl/cc.c — the rate controllers' registry, the controller "none", the
+ * choice of a network's controllers and the endpoint-pair table (see
+ * cc.h). */
+#include "ctl/cc.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "route/route.h"
+
+/* ---- none: no congestion control (Aries, Gemini) ------------------- */
+
+/* No hooks: a network whose list is "none" runs no rate controller, and
+ * its NICs send while their outstanding-request limit and credits allow. */
+const struct nic_ctl cc_none = {
+    .base = { "none", "no congestion control: a NIC sends while its "
+                      "outstanding-request limit and credits allow (Aries, "
+                      "Gemini); what ICS'21's tables measured as Cray's "
+                      "static rate control (docs/congestion.md)" },
+    .roles = NIC_CTL_RATE,
+};
+
+static const struct reg_entry *const cc_entries[] = {
+    &cc_none.base,
+    &cc_slingshot.base,
+    &cc_dcqcn.base,
+    &cc_netscope.base,
+    &cc_dcqcn_stall.base,
+    &cc_cray.base,
+};
+
+const struct registry cc_registry = {
+    .kind = "cc",
+    .help = "congestion control at the NICs (network.congestion_control; "
+            "several listed run together)",
+    .entries = cc_entries,
+    .n = sizeof cc_entries / sizeof cc_entries[0],
+};
+
+/* ---- a network's controllers --------------------------------------- */
+
+size_t cc_parts(const struct net_part **out, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < cc_registry.n; i++) {
+        const struct net_part *part =
+            ((const struct nic_ctl *)cc_registry.entries[i])->part;
+        bool seen = !part;
+        for (size_t j = 0; j < n && !seen; j++)
+            seen = out[j] == part;
+        if (!seen && n < cap)
+            out[n++] = part;
+    }
+    return n;
+}
+
+int cc_parts_add(struct net_params *p, const struct topo *t)
+{
+    const struct net_part *parts[NET_MAX_PARTS];
+    size_t k = cc_parts(parts, NET_MAX_PARTS);
+    for (size_t i = 0; i < k; i++)
+        if (!net_part_block(p, parts[i], t))
+            return -1;
+    return 0;
+}
+
+int cc_check_list(const struct nic_ctl *const *c, uint32_t n, char *err,
+                  size_t len)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (c[i] == &cc_none && n > 1) {
+            snprintf(err, len, "\"none\" cannot run beside other "
+                     "controllers");
+            return -1;
+        }
+        for (uint32_t k = 0; k < i; k++)
+            if (c[k] == c[i]) {
+                snprintf(err, len, "\"%s\" is listed twice",
+                         c[i]->base.name);
+                return -1;
+            }
+    }
+    if (n > NET_MAX_CTLS) {
+        snprintf(err, len, "%u controllers; at most %d run together", n,
+                 NET_MAX_CTLS);
+        return -1;
+    }
+    return 0;
+}
+
+int cc_set(struct net_params *p, const struct topo *t,
+           const struct nic_ctl *const *names, uint32_t n, char *err,
+           size_t len)
+{
+    p->n_cc = 0;
+    if (cc_check_list(names, n, err, len) != 0)
+        return -1;
+    for (uint32_t i = 0; i < n; i++) {
+        const struct nic_ctl *c = names[i];
+        if (c == &cc_none)
+            continue;
+        if (c->part && !net_part_block(p, c->part, t)) {
+            snprintf(err, len, "no room for the parameters of %s "
+                     "(NET_PART_STORE)", c->base.name);
+            return -1;
+        }
+        p->cc[p->n_cc++] = c;
+    }
+    return 0;
+}
+
+void cc_net_defaults(struct net_params *p, const struct topo *t)
+{
+    route_net_defaults(p, t);
+    int rc = cc_parts_add(p, t);
+    const struct nic_ctl *c = (const struct nic_ctl *)registry_find(
+        &cc_registry, t->family->congestion_control);
+    char err[128];
+    if (rc == 0 && c)
+        rc = cc_set(p, t, &c, 1, err, sizeof err);
+    /* the descriptors and NET_PART_STORE are tested (test_cc) */
+    assert(rc == 0 && c);
+    (void)rc;
+}
+
+const char *cc_name(const struct net_params *p, char *buf, size_t len)
+{
+    if (p->n_cc == 0) {
+        snprintf(buf, len, "none");
+        return buf;
+    }
+    size_t used = 0;
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < p->n_cc && used < len; i++) {
+        int k = snprintf(buf + used, len - used, "%s%s", i ? "+" : "",
+                         p->cc[i]->base.name);
+        if (k < 0)
+            break;
+        used += (size_t)k;
+    }
+    return buf;
+}
+
+bool cc_reads_sensitivity(const struct nic_ctl *const *c, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (c[i]->sensitivity)
+            return true;
+    return false;
+}
+
+/* ---- the pair table ------------------------------------------------ */
+
+static inline uint64_t pair_key(uint32_t src, uint32_t dst)
+{
+    return (uint64_t)src << 32 | dst;
+}
+
+/* A 64-bit mix (the finaliser of SplitMix64) spreading keys over slots. */
+static inline uint32_t pair_slot(const struct cc_pairs *t, uint64_t k)
+{
+    k ^= k >> 30;
+    k *= UINT64_C(0xbf58476d1ce4e5b9);
+    k ^= k >> 27;
+    k *= UINT64_C(0x94d049bb133111eb);
+    k ^= k >> 31;
+    return (uint32_t)k & (t->cap - 1);
+}
+
+int cc_pairs_init(struct cc_pairs *t, uint32_t cap)
+{
+    uint32_t c = 16;
+    while (c < cap)
+        c *= 2;
+    t->e = malloc((size_t)c * sizeof *t->e);
+    if (!t->e)
+        return -1;
+    for (uint32_t i = 0; i < c; i++)
+        t->e[i].key = CC_PAIR_FREE;
+    t->cap = c;
+    t->n = 0;
+    return 0;
+}
+
+void cc_pairs_free(struct cc_pairs *t)
+{
+    free(t->e);
+    t->e = NULL;
+    t->cap = t->n = 0;
+}
+
+struct cc_pair *cc_pairs_find(const struct cc_pairs *t, uint32_t src,
+                              uint32_t dst)
+{
+    uint64_t k = pair_key(src, dst);
+    for (uint32_t i = pair_slot(t, k);; i = (i + 1) & (t->cap - 1)) {
+        if (t->e[i].key == k)
+            return &t->e[i];
+        if (t->e[i].key == CC_PAIR_FREE)
+            return NULL;
+    }
+}
+
+static int grow(struct cc_pairs *t)
+{
+    struct cc_pairs nt;
+    if (cc_pairs_init(&nt, t->cap * 2) != 0)
+        return -1;
+    for (uint32_t i = 0; i < t->cap; i++) {
+        if (t->e[i].key == CC_PAIR_FREE)
+            continue;
+        uint32_t j = pair_slot(&nt, t->e[i].key);
+        while (nt.e[j].key != CC_PAIR_FREE)
+            j = (j + 1) & (nt.cap - 1);
+        nt.e[j] = t->e[i];
+        nt.n++;
+    }
+    free(t->e);
+    *t = nt;
+    return 0;
+}
+
+struct cc_pair *cc_pairs_get(struct cc_pairs *t, uint32_t src, uint32_t dst,
+                             uint32_t win)
+{
+    struct cc_pair *e = cc_pairs_find(t, src, dst);
+    if (e)
+        return e;
+    if (2 * (t->n + 1) > t->cap && grow(t) != 0)
+        return NULL;
+    uint64_t k = pair_key(src, dst);
+    uint32_t i = pair_slot(t, k);
+    while (t->e[i].key != CC_PAIR_FREE)
+        i = (i + 1) & (t->cap - 1);
+    t->e[i] = (struct cc_pair){ .key = k, .win = win };
+    t->n++;
+    return &t->e[i];
+}
+
+void cc_pairs_del(struct cc_pairs *t, struct cc_pair *e)
+{
+    uint32_t mask = t->cap - 1, i = (uint32_t)(e - t->e);
+    /* backward shift: move up every later entry of the run that would no
+     * longer be found past the hole */
+    for (uint32_t j = (i + 1) & mask; t->e[j].key != CC_PAIR_FREE;
+         j = (j + 1) & mask) {
+        uint32_t home = pair_slot(t, t->e[j].key);
+        /* j's entry may fill hole i unless its home lies in (i, j] */
+        bool stays = i <= j ? (home > i && home <= j)
+                            : (home > i || home <= j);
+        if (!stays) {
+            t->e[i] = t->e[j];
+            i = j;
+        }
+    }
+    t->e[i].key = CC_PAIR_FREE;
+    t->n--;
+}
