@@ -1041,8 +1041,10 @@ static void test_model(void)
                   "nodes = 2;\n  model = true; } );\n",
                   &o, &c);
     CHECK(rc == -1);
-    CHECK_STR_CONTAINS(cap_text(&c), "g: the model reads the Aries NIC "
-                                     "counter");
+    CHECK_STR_CONTAINS(cap_text(&c), "g: the model reads a NIC counter of "
+                                     "request to response latency, summed "
+                                     "(NIC queue excluded), which a torus "
+                                     "system's NICs do not keep");
     run_free(&o);
     cap_free(&c);
 }

@@ -323,12 +323,12 @@ static void test_errors_before_work(void)
     refused(text, "bad.cfg:2: error: job \"pp\": routing controller "
                   "\"high-bias\" sets ADAPTIVE_3, which a torus system "
                   "cannot use");
-    /* the model's counters */
+    /* the model's counters: Gemini's NICs keep no latency sums */
     snprintf(text, sizeof text,
-             "system = { name = \"malbec\"; };\n%s model = true; } );\n",
+             "system = { name = \"cielo\"; };\n%s model = true; } );\n",
              pp);
-    refused(text, "bad.cfg:2: error: pp: the model reads the Aries NIC "
-                  "counter");
+    refused(text, "bad.cfg:2: error: pp: the model reads a NIC counter of "
+                  "request to response latency");
     /* placements: too many nodes, after a sweep that used to run first;
      * a distance the system lacks */
     snprintf(text, sizeof text,

@@ -223,9 +223,14 @@ int awr_init(struct awr *a, const struct awr_params *p, const struct net *n,
     a->n = n;
     for (uint32_t i = 0; i < n->n_nics; i++)
         for (int k = 0; k < AWR_NCTR; k++)
-            if (ctr_nic_ref(n, i, (enum ctr_reg)counter_regs[k], 0,
+            if (ctr_nic_ref_or_zero(n, i, (enum ctr_reg)counter_regs[k], 0,
                             &a->ref[(size_t)i * AWR_NCTR + k]) != 0) {
-                snprintf(err, cap, "awr: NIC %u has no counters", i);
+                const char *unit, *what = ctr_describe(
+                    n, &(struct ctr_ref){ .reg = counter_regs[k] }, &unit);
+                (void)unit;
+                snprintf(err, cap, "awr: the controller reads a NIC counter "
+                         "of %s, which a %s system's NICs do not keep", what,
+                         n->t->family->name);
                 awr_free(a);
                 return -1;
             }

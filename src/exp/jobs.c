@@ -14,6 +14,7 @@
 #include "exp/job_counters.h"
 #include "exp/offered.h"
 #include "ctl/cc.h"
+#include "ctl/sc19_model.h"
 #include "exp/stats.h"
 #include "route/route.h"
 
@@ -94,7 +95,7 @@ static const struct cfg_key job_keys[] = {
         "network.traffic_classes (the first class) [Slingshot, dragonfly]"),
     JOB(CFG_BOOL, "model", model,
         "estimate each iteration by SC'19's model (Eq. 2) from rank 0's "
-        "NIC counters: model_us in iterations.csv (false) [Aries]"),
+        "NIC counters: model_us in iterations.csv (false)"),
     JOB(CFG_FLOAT, "delay_sensitivity", delay_sensitivity,
         "with network.congestion_control = \"netscope\": its NICs' c_a, "
         "the delay sensitivity that softens their rate cuts (ICS'21 "
@@ -924,107 +925,23 @@ static void table_paths(FILE *f, const struct dmpi_paths *w)
         fprintf(f, " %8s %6s", "-", "-");
 }
 
-/* ---- the model estimate (SC'19 §2.4, Eq. 2) ----------------------------- */
-
-/* The counters of rank 0's NIC it reads (SC'19 §2.3; the library's, with
- * the request packets for p). */
-enum { M_PKTS, M_FLITS, M_STALL, M_RSP_STALL, M_TRACK, M_LAT, M_N };
-static const char *const model_ctr[M_N] = {
-    "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_PKTS",
-    "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_FLITS",
-    "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED",
-    "AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_STALLED",
-    "AR_NIC_NETMON_ORB_EVENT_CNTR_RSP_NET_TRACK",
-    "AR_NIC_ORB_PRF_NET_RSP_TRACK_2",
-};
-
-struct model_job {
-    bool on;
-    struct ctr_ref ref[M_N];
-    uint64_t prev[M_N];
-    double p, f;       /* packets and flits of one message */
-    double *us;        /* [n]: estimate per iteration, NaN: none; then */
-    double *lat;       /*   [n] L, us, and */
-    double *stall;     /*   [n] s, NIC cycles per flit */
-    uint32_t n, cap;
-};
-
-struct model_run {
-    const struct net *net;
-    const struct awr_params *ap;
-    struct model_job *job;
-    bool oom;
-};
-
-/* rank 0 of a job with a model marked iteration i: its NIC's counters
- * over the iteration give L and s; Eq. 2 gives the estimate. */
-static void model_on_mark(void *ctx, uint32_t j, uint32_t r, uint32_t i)
+/* A number of the model for iteration k as a CSV field ("" if none). */
+static void put_model(FILE *f, const struct sc19_model *mr, uint32_t j,
+                      uint32_t k, int which)
 {
-    struct model_run *mr = ctx;
-    struct model_job *mj = &mr->job[j];
-    if (!mj->on || r != 0)
-        return;
-    uint64_t v[M_N], d[M_N];
-    for (int k = 0; k < M_N; k++) {
-        v[k] = ctr_value(mr->net, &mj->ref[k]);
-        d[k] = v[k] - mj->prev[k];
-        mj->prev[k] = v[k];
-    }
-    if (i >= mj->cap) {
-        uint32_t cap = mj->cap ? 2 * mj->cap : 64;
-        while (cap <= i)
-            cap *= 2;
-        double *us = realloc(mj->us, cap * sizeof *us);
-        if (us)
-            mj->us = us;
-        double *la = realloc(mj->lat, cap * sizeof *la);
-        if (la)
-            mj->lat = la;
-        double *sl = realloc(mj->stall, cap * sizeof *sl);
-        if (sl)
-            mj->stall = sl;
-        if (!us || !la || !sl) {
-            mr->oom = true;
-            return;
-        }
-        mj->cap = cap;
-    }
-    while (mj->n < i) {
-        mj->us[mj->n] = mj->lat[mj->n] = mj->stall[mj->n] = NAN;
-        mj->n++;
-    }
-    double est = NAN, lat_us = NAN, st_cyc = NAN;
-    if (d[M_TRACK] > 0 && d[M_FLITS] > 0) {
-        double lat = (double)d[M_LAT] / (double)d[M_TRACK];
-        /* stall cycles per flit; REQ - RSP stalls as the library's
-         * REMOVE_SRIN, clamped at 0 */
-        double stall = (double)d[M_STALL];
-        if (mr->ap->remove_srin)
-            stall = d[M_STALL] > d[M_RSP_STALL]
-                        ? (double)(d[M_STALL] - d[M_RSP_STALL])
-                        : 0.0;
-        double st = stall / (double)d[M_FLITS];
-        est = ((mj->p + 512) / 1024 * lat + mj->f * (st + 1)) *
-              mr->ap->cycles_to_us;
-        lat_us = lat * mr->ap->cycles_to_us;
-        st_cyc = st;
-    }
-    mj->lat[mj->n] = lat_us;
-    mj->stall[mj->n] = st_cyc;
-    mj->us[mj->n++] = est;
+    double v = sc19_model_value(mr, j, k, which);
+    if (!isnan(v))
+        fprintf(f, "%.6f", v);
 }
 
-/* Set up the model for the jobs that ask for it. -1: a NIC without the
- * Aries counters (reported). */
-static int model_init(struct model_run *mr, const struct jobs_config *jc,
+/* Set up the SC'19 model for the jobs that ask for it (ctl/sc19_model.h):
+ * rank 0's NIC and one message of the workload's size each. -1 out of
+ * memory (reported). */
+static int model_init(struct sc19_model *mr, const struct jobs_config *jc,
                       const struct net *net, const struct dmpi *m,
                       struct diag *d)
 {
-    mr->net = net;
-    mr->ap = &jc->awr;
-    mr->oom = false;
-    mr->job = calloc(jc->n ? jc->n : 1, sizeof *mr->job);
-    if (!mr->job) {
+    if (sc19_model_init(mr, net, &jc->awr, jc->n) != 0) {
         diag_error(d, NULL, 0, "jobs", "out of memory");
         return -1;
     }
@@ -1032,57 +949,21 @@ static int model_init(struct model_run *mr, const struct jobs_config *jc,
         const struct job_config *jb = &jc->job[j];
         if (!jb->model)
             continue;
-        struct model_job *mj = &mr->job[j];
-        uint32_t nic = dmpi_rank_nic(m, dmpi_rank_id(m, j, 0));
-        uint32_t router = net->t->nics[nic].router;
-        for (int k = 0; k < M_N; k++)
-            if (ctr_find(net, router, nic, model_ctr[k], &mj->ref[k]) != 0) {
-                diag_error(d, jb->file, jb->line, jb->name,
-                           "the model reads the Aries NIC counter %s, which "
-                           "this system's NICs do not have",
-                           model_ctr[k]);
-                return -1;
-            }
         const struct workload *w = (const struct workload *)jb->workload;
-        uint64_t bytes = w->msg_bytes(jb->params);
-        /* the SC'19 library's counts (ctl/awr.h): p packets of 64 B, f
-         * flits at 64/5 bytes per flit, for a PUT */
-        mj->p = ceil((double)bytes / jc->awr.packet_bytes);
-        mj->f = awr_num_flits(&jc->awr, bytes, false);
-        mj->on = true;
+        uint32_t nic = dmpi_rank_nic(m, dmpi_rank_id(m, j, 0));
+        int missing = 0;
+        if (sc19_model_job(mr, j, nic, w->msg_bytes(jb->params),
+                           &missing) != 0) {
+            const char *unit, *what = ctr_describe(
+                net, &(struct ctr_ref){ .reg = (uint8_t)missing }, &unit);
+            (void)unit;
+            diag_error(d, jb->file, jb->line, jb->name, "the model reads a "
+                       "NIC counter of %s, which a %s system's NICs do not "
+                       "keep", what, net->t->family->name);
+            return -1;
+        }
     }
     return 0;
-}
-
-static void model_free(struct model_run *mr, uint32_t n)
-{
-    for (uint32_t j = 0; mr->job && j < n; j++) {
-        free(mr->job[j].us);
-        free(mr->job[j].lat);
-        free(mr->job[j].stall);
-    }
-    free(mr->job);
-    mr->job = NULL;
-}
-
-/* The estimate of job j's iteration k, NaN if none. */
-static double model_us(const struct model_run *mr, uint32_t j, uint32_t k)
-{
-    const struct model_job *mj = &mr->job[j];
-    return mj->on && k < mj->n ? mj->us[k] : NAN;
-}
-
-/* A number of the model for iteration k as a CSV field ("" if none). */
-static void put_model(FILE *f, const struct model_run *mr, uint32_t j,
-                      uint32_t k, int which)
-{
-    const struct model_job *mj = &mr->job[j];
-    double v = !mj->on || k >= mj->n ? NAN
-               : which == 0          ? mj->us[k]
-               : which == 1          ? mj->lat[k]
-                                     : mj->stall[k];
-    if (!isnan(v))
-        fprintf(f, "%.6f", v);
 }
 
 /* One state buffer per job, aligned for any workload's struct. */
@@ -1169,7 +1050,7 @@ static void write_metrics(const struct jobs_config *jc, const struct dmpi *m,
  * rows over runs: exp/report.h). */
 static int write_variants(const struct jobs_config *jc, const struct dmpi *m,
                           const struct ctl_run *c,
-                          const struct model_run *mr,
+                          const struct sc19_model *mr,
                           const struct jobs_output *out)
 {
     FILE *f = out->variants, *table = out->table;
@@ -1192,7 +1073,7 @@ static int write_variants(const struct jobs_config *jc, const struct dmpi *m,
             uint32_t cnt = 0;
             for (uint32_t k = 0; k < r->n_iter; k++) {
                 if (k >= j->warmup && ctl_variant(cj, k) == v) {
-                    est[cnt] = model_us(mr, i, k);
+                    est[cnt] = sc19_model_value(mr, i, k, SC19_EST);
                     t[cnt++] = (double)r->iter_time[k] / (double)SIMTIME_US;
                 }
             }
@@ -1250,7 +1131,7 @@ static int write_variants(const struct jobs_config *jc, const struct dmpi *m,
 
 static int write_results(const struct jobs_config *jc, const struct dmpi *m,
                          const struct ctl_run *c,
-                         const struct model_run *mr, uint32_t *const *nodes,
+                         const struct sc19_model *mr, uint32_t *const *nodes,
                          const struct wl_state *state,
                          const struct jobs_output *out)
 {
@@ -1548,7 +1429,7 @@ struct setup {
     struct net net;
     struct dmpi m;
     struct ctl_run ctl;
-    struct model_run mr;
+    struct sc19_model mr;
     struct offered off;
     struct job_counters ctr;    /* counters read during the run */
     bool sim_ok, net_ok, mpi_ok, ctl_ok;
@@ -1562,7 +1443,7 @@ static void teardown(struct setup *u, const struct jobs_config *jc)
         dmpi_free(&u->m);
     if (u->ctl_ok)
         ctl_run_free(&u->ctl);
-    model_free(&u->mr, u->n);
+    sc19_model_free(&u->mr);
     if (u->net_ok)
         net_free(&u->net);
     if (u->sim_ok)
@@ -1683,7 +1564,7 @@ static int setup(struct setup *u, const struct jobs_config *jc,
     ctl_attach(&u->ctl, &u->m);
     if (model_init(&u->mr, jc, &u->net, &u->m, d) != 0)
         return -1;
-    u->m.on_mark = model_on_mark;
+    u->m.on_mark = sc19_model_mark;
     u->m.mark_ctx = &u->mr;
     if (offered_init(&u->off, &u->net) != 0) {
         diag_error(d, NULL, 0, "jobs", "out of memory");

@@ -562,10 +562,29 @@ double ctr_cycle_s(const struct net *n)
     return 1.0 / (double)ctr_set_of(n)->hz;
 }
 
+int ctr_nic_ref_or_zero(const struct net *n, uint32_t nic,
+                        enum ctr_reg reg, uint8_t cls, struct ctr_ref *ref)
+{
+    if (ctr_nic_ref(n, nic, reg, cls, ref) == 0)
+        return 0;
+    if (!n->ct.nic || nic >= n->n_nics || reg != CTR_NIC_RSP_IN_STALLED)
+        return -1;
+    *ref = (struct ctr_ref){ .reg = (uint8_t)reg, .cls = cls, .vc_lo = 0,
+                             .vc_hi = (uint8_t)n->V, .obj = nic };
+    return 0;
+}
+
 int ctr_nic_ref(const struct net *n, uint32_t nic, enum ctr_reg reg,
                 uint8_t cls, struct ctr_ref *ref)
 {
     if (!n->ct.nic || nic >= n->n_nics || reg >= CTR_TILE_IN_FLITS)
+        return -1;
+    /* only what the family's NICs count: a meaning its table names */
+    const struct ctr_set *set = ctr_set_of(n);
+    bool named = false;
+    for (size_t i = 0; i < set->n_nic && !named; i++)
+        named = set->nic[i].reg == reg && set->nic[i].cls == cls;
+    if (!named)
         return -1;
     *ref = (struct ctr_ref){ .reg = (uint8_t)reg, .cls = cls, .vc_lo = 0,
                              .vc_hi = (uint8_t)n->V, .obj = nic };

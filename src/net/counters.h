@@ -174,10 +174,19 @@ double ctr_cycle_s(const struct net *n);
 
 /* The NIC counter of NIC `nic` that counts `reg` (a CTR_NIC_* meaning)
  * for class cls, whatever the family names it: what a controller that
- * reads counters by meaning uses (ctl/awr.c), so that it runs on every
- * family's NICs. 0 and *ref, or -1 if the network keeps no counters. */
+ * reads counters by meaning uses (ctl/awr.c, ctl/sc19_model.c), so that
+ * it runs on every family whose NICs count it. 0 and *ref, or -1 if the
+ * network keeps no counters or the family's NICs have no such counter
+ * (its table names none: Gemini's NICs keep no latency sums). */
 int ctr_nic_ref(const struct net *n, uint32_t nic, enum ctr_reg reg,
                 uint8_t cls, struct ctr_ref *ref);
+
+/* The same, but a counter the model always reads as 0 (an arriving
+ * response held back, CTR_NIC_RSP_IN_STALLED: the model's NIC sinks at
+ * line rate) is given where the family names none, reading 0 as it
+ * would: for SC'19's REMOVE_SRIN, which subtracts it. */
+int ctr_nic_ref_or_zero(const struct net *n, uint32_t nic,
+                        enum ctr_reg reg, uint8_t cls, struct ctr_ref *ref);
 
 /* What counter r counts, in words, and its unit (sets *unit). */
 const char *ctr_describe(const struct net *n, const struct ctr_ref *r,
