@@ -13,8 +13,8 @@
 #include "app/gpcnet.h"
 #include "app/workload.h"
 #include "exp/experiment.h"
-#include "exp/stats.h"
-#include "exp/impact.h"
+#include "results/stats.h"
+#include "results/impact_results.h"
 #include "test.h"
 
 /* C from hand-made times: means, type-7 p99s and medians, their

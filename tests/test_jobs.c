@@ -14,7 +14,8 @@
 #include "app/workload.h"
 #include "exp/experiment.h"
 #include "exp/jobs.h"
-#include "exp/report.h"
+#include "results/jobs_results.h"
+#include "results/report.h"
 #include "test.h"
 #include "topo/topo.h"
 
@@ -302,7 +303,8 @@ static int run_text(const char *text, struct run_out *o, struct capture *c)
         FILE *fr = open_memstream(&o->ranks, &o->nr);
         FILE *fm = open_memstream(&o->metrics, &o->nm);
         FILE *fv = open_memstream(&o->variants, &o->nv);
-        struct jobs_output out = { .jobs = fj, .iterations = fi,
+        struct jobs_output out = { .writer = &jobs_results_writer,
+                                   .jobs = fj, .iterations = fi,
                                    .ranks = fr, .metrics = fm,
                                    .variants = fv, .header = true };
         simtime end = 0;

@@ -21,6 +21,7 @@
 #include "app/micro.h"
 #include "exp/experiment.h"
 #include "exp/jobs.h"
+#include "results/jobs_results.h"
 #include "exp/production.h"
 #include "test.h"
 
@@ -757,7 +758,8 @@ static int run(const char *text, struct outputs *o, struct capture *c)
         FILE *fr = open_memstream(&o->ranks, &o->nr);
         FILE *fi = open_memstream(&o->iters, &o->ni);
         FILE *fl = open_memstream(&o->load, &o->nl);
-        struct jobs_output out = { .jobs = fj, .ranks = fr,
+        struct jobs_output out = { .writer = &jobs_results_writer,
+                                   .jobs = fj, .ranks = fr,
                                    .iterations = fi, .load = fl,
                                    .header = true };
         simtime end = 0;

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "core/rng.h"
-#include "exp/stats.h"
+#include "results/stats.h"
 
 #define TOL 1e-12
 

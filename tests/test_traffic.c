@@ -17,7 +17,7 @@
 
 #include "exp/experiment.h"
 #include "exp/traffic.h"
-#include "exp/traffic_report.h"
+#include "results/traffic_report.h"
 #include "ctl/cc.h"
 #include "route/route.h"
 #include "topo/topo.h"

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/config.h"
+
 #include "topo/topo.h"
 
 /* struct awr_counters order, by meaning (net/counters.h). The library
@@ -27,6 +29,50 @@
 static const uint8_t counter_regs[AWR_NCTR] = {
     CTR_NIC_FLITS, CTR_NIC_STALLED, CTR_NIC_RSP_IN_STALLED,
     CTR_NIC_NET_TRACK, CTR_NIC_TRACK_NET,
+};
+
+/* ---- its keys: the app_aware section -------------------------------------- */
+
+#define AWR_KEY(type_, key, field, text, ...)                                \
+    { .name = key, .type = type_,                                            \
+      .offset = offsetof(struct awr_params, field), .help = text,            \
+      __VA_ARGS__ }
+
+const struct cfg_key awr_param_keys[] = {
+    AWR_KEY(CFG_UINT64, "cutoff", cutoff,
+            "bytes sent with ADAPTIVE_3 before a decision (4096, "
+            "AWR_CUTOFF)", .min = 0, .max = INT64_MAX),
+    AWR_KEY(CFG_FLOAT, "factor_lat", factor_lat,
+            "latency of ADAPTIVE_0 over ADAPTIVE_3 (1.2)", .fmin = 1e-6,
+            .fmax = 1e6),
+    AWR_KEY(CFG_FLOAT, "factor_stalls", factor_stalls,
+            "stalls of ADAPTIVE_3 over ADAPTIVE_0 (5.0)", .fmin = 1e-6,
+            .fmax = 1e6),
+    AWR_KEY(CFG_UINT32, "max_freshness", max_freshness,
+            "decisions a stored sample of the other mode lives (5)",
+            .min = 0, .max = 1 << 20),
+    AWR_KEY(CFG_BOOL, "remove_srin", remove_srin,
+            "stalls = REQ_STALLED - RSP_STALLED (true, REMOVE_SRIN)"),
+    AWR_KEY(CFG_FLOAT, "cycles_to_us", cycles_to_us,
+            "NIC cycle, us (0.00125: 800 MHz)", .fmin = 1e-9, .fmax = 1),
+    AWR_KEY(CFG_UINT32, "packet_bytes", packet_bytes,
+            "bytes per request packet (64)", .min = 1, .max = 1 << 20),
+    AWR_KEY(CFG_FLOAT, "flits_per_packet", flits_per_packet,
+            "request flits per PUT packet (5)", .fmin = 1e-6, .fmax = 1e6),
+    AWR_KEY(CFG_FLOAT, "get_flit_div", get_flit_div,
+            "GET requests' flits divided by this (5)", .fmin = 1e-6,
+            .fmax = 1e6),
+    AWR_KEY(CFG_UINT32, "max_outstanding", max_outstanding,
+            "outstanding packets of a NIC in the model's alpha (1024)",
+            .min = 1, .max = 1 << 24),
+    AWR_KEY(CFG_BOOL, "eq3", eq3,
+            "compare Eq. 3's two costs instead of the library's divided "
+            "test (false)"),
+    AWR_KEY(CFG_BOOL, "variant_restart", variant_restart,
+            "with variants: take a new counter baseline when another "
+            "variant has posted from the NIC since app-aware's last read "
+            "(false: the deltas since its own last read, as the library)"),
+    { .name = NULL },
 };
 
 void awr_defaults(struct awr_params *p)

@@ -57,6 +57,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/config.h"
+
 #include "net/counters.h"
 #include "net/net.h"
 
@@ -89,6 +91,10 @@ struct awr_params {
 
 /* The library's values. */
 void awr_defaults(struct awr_params *p);
+
+/* Its keys: the experiment file's app_aware section, into a struct
+ * awr_params (core/config.h schema). */
+extern const struct cfg_key awr_param_keys[];
 
 /* The decision state: which of the two modes the controller believes it
  * is on (the library's last_routing_true). Indexes awr_nic.stored. */

@@ -109,6 +109,7 @@
 #include "core/time.h"
 #include "core/config.h"
 #include "exp/jobs.h"
+#include "net/latency_model.h"
 #include "net/net.h"
 #include "topo/topo.h"
 
@@ -167,110 +168,71 @@ uint32_t impact_aggressor_nodes(uint32_t study, double share);
 uint32_t impact_victim_nodes(const struct impact_config *ic, uint32_t v,
                              uint32_t study, double share);
 
-/* SC'20 Eq. 1: congested / isolated (NaN when either is missing or
- * isolated is 0). */
-double impact_factor(double t_isolated, double t_congested);
+/* Whether job j runs the ping-pong, and the first victim of ic that does
+ * (UINT32_MAX: none): the latency model's reference (ICS'21 §4.2). */
+bool impact_is_pingpong(const struct job_config *j);
+uint32_t impact_ref_pingpong(const struct impact_config *ic);
 
-/* What one (victim, aggressor, share) gave, pooled over the runs. */
-struct impact_cell {
-    uint32_t victim, aggressor, share;   /* indices into the section */
-    uint32_t victim_nodes, aggressor_nodes;
-    uint32_t n_iso, n_con;               /* iterations counted */
-    bool finished;                       /* every victim run ended */
-    double t_iso, t_con, c;              /* means (us) and C */
-    double p99_iso, p99_con, c_p99;      /* 99th percentiles, ratio */
-    double med_iso, med_con;             /* medians, us */
-    /* per placement (ICS'21 Fig. 5's runtime increase, one per run): C_r
-     * = the run's mean congested / the run's mean isolated iteration,
-     * over the runs where both are measured */
-    uint32_t runs_n;                     /* how many */
-    double c_runs_mean, c_runs_p99, c_runs_max;
-    bool gpcnet;                         /* a GPCNeT canary victim: */
-    bool gpcnet_bw;                      /*   its values are bandwidths */
-    double g_avg_iso, g_p99_iso;         /*   GPCNeT's figures (us or */
-    double g_avg_con, g_p99_con;         /*   MiB/s per rank) */
-    double g_c_avg, g_c_p99;             /*   gpcnet_impact of each */
+/* A growing sample of iteration times (ps). */
+struct impact_sample {
+    simtime *v;
+    uint32_t n, cap;
 };
 
-/* Fill a cell's statistics from the victim's iteration times (us)
- * alone, iso[0..n_iso), and under congestion, con[0..n_con): means,
- * C, p99s, C_p99, medians. scratch holds max(n_iso, n_con) doubles.
- * Empty samples give NaN. */
-void impact_cell_stats(struct impact_cell *c, const double *iso,
-                       uint32_t n_iso, const double *con, uint32_t n_con,
-                       double *scratch);
-
-/* Fill a cell's per-placement figures from each run's mean iteration
- * time (us) alone, iso_run[0..runs), and congested, con_run[0..runs)
- * (NaN: not measured): C_r for every run with both, their mean, 99th
- * percentile (type 7) and maximum (NaN without any). scratch holds
- * 2 runs doubles. */
-void impact_runs_stats(struct impact_cell *c, const double *iso_run,
-                       const double *con_run, uint32_t runs,
-                       double *scratch);
-
-/* A CSV field: a comma first if `comma`, then v with 6 decimals, or
- * nothing where v is NaN or infinite (every file of the study). */
-void impact_csv_num(FILE *f, double v, bool comma);
-
-/* impact.csv: the header line, then a row per cell. */
-void impact_csv_header(FILE *f);
-void impact_csv_row(FILE *f, const struct impact_config *ic,
-                    const struct impact_cell *c, const struct cfg_floats *sh);
-
-/* GPCNeT's "Network Tests running with Congestion Tests - Key Results"
- * table (network_load_test.c: print_comparison_results) for the GPCNeT
- * canary cells among cells[0..n) of one aggressor and share, as it
- * prints it: a row per canary, its name as GPCNeT's ("RR Two-sided Lat
- * (8 B)"), the impact factors as "%.1fX". Nothing if there is none. */
-void impact_print_gpcnet(FILE *out, const struct impact_config *ic,
-                         const struct impact_cell *cells, uint32_t n);
-
-/* The console's tables of cells[0..n) (ordered by aggressor, share,
- * victim): a row per cell, then C in SC'20 Fig. 9's layout, then
- * impact_print_gpcnet per aggressor and share. */
-void impact_print_table(FILE *out, const struct impact_config *ic,
-                        const struct impact_cell *cells, uint32_t n);
-
-/* C as SC'20 Fig. 9 prints it: two significant digits up to 10 ("5.7"),
- * whole numbers above ("17", "154"); "-" for NaN. */
-void impact_format(char *buf, size_t cap, double c);
-
-/* Run the study of ic on t with network parameters np (jc: the mpi and
- * app_aware sections), runs with seed + r, each simulation stopped at
- * `limit`; write the result files into dir (see above) and the tables
- * to stdout, progress to stderr. report: title etc. of report.html.
- * Returns 0; -1 after reporting to d (a simulation failed or a file
- * could not be written); a victim unfinished at the limit is reported
- * and its cell marked, and makes the return -1 too. */
-struct impact_report_info {
-    const char *title, *description, *system, *routing;
-    uint64_t seed;
+/* A growable array of doubles. */
+struct impact_dvec {
+    double *v;
+    uint32_t n, cap;
 };
-int impact_run(const struct impact_config *ic, const struct jobs_config *jc,
-               const struct topo *t, const struct net_params *np,
-               uint64_t seed, simtime limit, const char *dir,
-               const struct impact_report_info *info, struct diag *d);
 
-/* The heat maps and the page: impact.dat, impact.gp, impact.svg,
- * impact_p99.svg, report.html in dir from cells[0..n) (ordered by
- * aggressor, share, victim). Returns 0 when the page was written (drawn:
- * whether gnuplot drew the maps), -1 if a file could not be written. */
-int impact_report(const char *dir, const struct impact_config *ic,
-                  const struct impact_cell *cells, uint32_t n,
-                  const struct impact_report_info *info, bool *drawn,
-                  FILE *err);
+/* What the study's simulations collected, for its results
+ * (results/impact_results.h): per share and victim the isolated runs'
+ * iteration times, per aggressor, share and victim the congested ones
+ * (ordered so: with congestion_controls the aggressors are (controller,
+ * aggressor) pairs, c * n_a + g, and the isolated runs are per
+ * controller too), each placement's mean, whether every run finished;
+ * per victim one point per simulation for the delay-sensitivity fit (its
+ * mean counted iteration and mean network message time, us; with the
+ * latency model, the path classes averaged over its window); per
+ * controller every NIC's latency per request and request traffic
+ * (ICS'21 Table 4). */
+struct impact_data {
+    const struct impact_config *ic;
+    struct impact_config view;       /* ic with the cells' aggressors
+                                        named <aggressor>/<controller>
+                                        (with congestion_controls) */
+    uint32_t n_sh, n_v, n_cc, n_a, study_nodes;
+    uint32_t n_iso, n_cells;         /* n_cc n_sh n_v, n_cc n_a n_sh n_v */
+    bool unfinished;                 /* a victim hit the limit */
+    struct impact_sample *iso, *con; /* [n_iso], [n_cells] */
+    double *iso_run, *con_run;       /* the same, per run: its mean
+                                        counted iteration, us (NaN: none) */
+    bool *iso_done, *con_done;       /* every run finished */
+    double *pt_t, *pt_m;             /* [victim][per_victim] */
+    uint32_t *pt_n, per_victim;
+    struct latm_paths *pt_sp, *pt_rt;
+    uint32_t *pt_sim;
+    const char **pt_agg;             /* the aggressor's name, NULL alone */
+    struct impact_dvec *nlat, *ntraf; /* [controller] */
+};
+
+/* Run the study's simulations of ic on t with network parameters np (jc:
+ * the mpi and app_aware sections), runs with seed + r, each simulation
+ * stopped at `limit`, dealt over the MPI ranks (exp/par.h); their rows
+ * (jobs.csv, iterations.csv, ranks.csv, metrics.csv by `writer`, load.csv,
+ * impact_runs.csv) into dir, progress on stderr; what they collected into
+ * *data (rank 0's: the other ranks' is empty), which the caller frees
+ * with impact_data_free, whatever the return. Returns 0, SIM_INTERRUPTED,
+ * or -1 after reporting to d. */
+int impact_simulate(const struct impact_config *ic,
+                    const struct jobs_config *jc, const struct topo *t,
+                    const struct net_params *np, uint64_t seed,
+                    simtime limit, const char *dir,
+                    const struct jobs_writer *writer,
+                    struct impact_data *data, struct diag *d);
+void impact_data_free(struct impact_data *data);
 
 /* Print the section's keys (`dfsim run --help`). */
 void impact_print_keys(FILE *out);
-
-/* Least squares T = slope M + intercept over n points, and Pearson's r
- * (NaN where undefined: fewer than 2 points, no spread in M or T). */
-struct impact_fit {
-    uint32_t n;
-    double slope, intercept, r;
-};
-void impact_fit(const double *m, const double *t, uint32_t n,
-                struct impact_fit *f);
 
 #endif

@@ -66,61 +66,13 @@
 #include "core/time.h"
 #include "ctl/ctl.h"
 #include "exp/alloc.h"
+#include "exp/jobspec.h"
 #include "core/config.h"
 #include "exp/production.h"
 #include "mpi/mpi.h"
 #include "net/net.h"
 #include "topo/topo.h"
 
-/* One job as the file gives it. */
-struct job_config {
-    const char *name;                   /* default: its workload's name, or
-                                           <workload>-<index> if another job
-                                           runs the same workload */
-    const struct reg_entry *workload;   /* a struct workload */
-    uint32_t nodes;
-    uint32_t ppn;                       /* 1 */
-    const struct reg_entry *allocation; /* a struct alloc_policy_entry;
-                                           linear */
-    const char *node_list;              /* list: "0-15,32,40-47" */
-    const char *distance;               /* pair: alloc_distance_names */
-    double busy;                        /* fragmented: 0.5 */
-    uint32_t max_block;                 /* fragmented: 32 */
-    simtime start;                      /* start_us; with after: after
-                                           that job's end */
-    const char *after;                  /* the job it follows, or NULL */
-    bool background;
-    const struct reg_entry *routing;    /* a struct nic_ctl; NULL:
-                                           "network" */
-    struct cfg_names variants;          /* controllers alternated by
-                                           iteration (n = 0: routing) */
-    const char *variant_order;          /* "alternate" (NULL) or
-                                           "shuffled" (ctl_variant) */
-    uint32_t warmup;                    /* iterations left out of the
-                                           variants' statistics */
-    bool model;                         /* SC'19 Eq. 2 estimate per
-                                           iteration from rank 0's NIC */
-    bool fill;                          /* a job of the production fill
-                                           (not in the file's list) */
-    const char *traffic_class;          /* a name of
-                                           network.traffic_classes, or
-                                           NULL: the first class */
-    double delay_sensitivity;           /* netscope's c_a for its NICs
-                                           (with ds_line) */
-    /* derived */
-    const char *file;
-    int line;
-    uint32_t *list;                     /* node_list parsed, n_list ids */
-    uint32_t n_list;
-    uint32_t after_job;                 /* after: that job's index */
-    int tc_line;                        /* traffic_class's line */
-    int ds_line;                        /* delay_sensitivity's line, 0:
-                                           not given */
-    uint8_t tc;                         /* traffic_class's index
-                                           (jobs_resolve_classes) */
-    char name_buf[64];
-    _Alignas(16) unsigned char params[WORKLOAD_PARAMS_MAX];
-};
 
 struct jobs_config {
     uint32_t n;                         /* 0: the file has no jobs */
@@ -154,30 +106,6 @@ uint32_t jobs_file_nodes(const struct jobs_config *jc);
 void jobs_alloc_requests(const struct jobs_config *jc,
                          struct alloc_request *req);
 
-/* A job with every key at its default (linear, ppn 1, ...), no workload
- * and no name: for callers that build jobs of their own (exp/impact.c). */
-void jobs_job_defaults(struct job_config *j);
-
-/* A job's delay_sensitivity without Netscope's rate control (netscope
- * false) is an error at its line ("prefix[i].delay_sensitivity").
- * Returns the number of errors reported. */
-int jobs_check_sensitivity(const struct job_config *j, uint32_t n,
-                           const char *prefix, bool netscope,
-                           struct diag *d);
-
-/* Resolve the traffic_class of jobs j[0..n) against the classes of
- * network.traffic_classes, names[0..n_names) in the order given: each
- * job's tc becomes its class's index, 0 (the first class; with none
- * given, the network's only one) without the key. A name that is not
- * one of them is an error at the key's line naming the known classes
- * ("prefix[i].traffic_class"). Returns the number of errors reported to
- * d. */
-int jobs_resolve_classes(struct job_config *j, uint32_t n,
-                         const char *prefix, const char *const *names,
-                         uint32_t n_names, struct diag *d);
-
-/* The number of ranks of job j. */
-uint32_t jobs_ranks(const struct job_config *j);
 
 /* What a caller gets back from a run besides the files (exp/impact.c
  * compares a victim's iterations alone and under congestion): per job of
@@ -216,6 +144,27 @@ struct jobs_observer {
 };
 
 struct job_counters_params; /* exp/job_counters.h */
+struct jobs_writer;
+
+/* One workload state buffer per job of a run, aligned for any workload's
+ * struct (app/workload.h). */
+struct jobs_wl_state {
+    _Alignas(16) unsigned char b[WORKLOAD_STATE_MAX];
+};
+
+/* A finished run as its writer sees it: the jobs, the MPI layer's results
+ * (mpi/mpi.h: per job its iterations, ranks, messages, paths), the
+ * routing controllers (the bytes each variant posted in each mode), the
+ * SC'19 model's estimates, each job's nodes and workload state. */
+struct sc19_model; /* ctl/sc19_model.h */
+struct jobs_run_view {
+    const struct jobs_config *jc;
+    const struct dmpi *m;
+    const struct ctl_run *c;
+    const struct sc19_model *mr;
+    uint32_t *const *nodes;            /* [job]: its nodes in rank order */
+    const struct jobs_wl_state *state; /* [job] */
+};
 
 /* Where the results go (any may be NULL) and what is printed. */
 struct jobs_output {
@@ -233,6 +182,21 @@ struct jobs_output {
     const struct job_counters_params *counters; /* LDMS samples and the
                                         per-job links report
                                         (exp/job_counters.h), or NULL */
+    const struct jobs_writer *writer; /* writes a finished run's rows into
+                                        the files above (NULL: none) */
+};
+
+/* How a run's results are written: the rows of jobs.csv, iterations.csv,
+ * ranks.csv, metrics.csv and variants.csv and a table for a person
+ * (results/jobs_results.c: jobs_results_writer). The layer that writes
+ * results sits above the one that runs jobs, so a caller hands the writer
+ * in. */
+struct jobs_writer {
+    /* the header lines of out's open files */
+    void (*headers)(const struct jobs_output *out);
+    /* run v's rows into out's files (with out->header, their headers
+     * first) and its table into out->table; 0, or -1 out of memory */
+    int (*write)(const struct jobs_run_view *v, const struct jobs_output *out);
 };
 
 /* Place jc's jobs on t (seed: the allocations' streams) and, with a
@@ -272,10 +236,6 @@ int jobs_check_controllers(const struct job_config *jobs, uint32_t n,
                            const struct awr_params *ap, const struct topo *t,
                            const struct net_params *np, struct diag *d);
 
-/* The header line of each of out's files that is open (load.csv's
- * included), as jobs_run writes them with out->header: so that a run
- * killed before its first rows leaves files with their headers. */
-void jobs_write_headers(const struct jobs_output *out);
 
 /* Print the keys of a job's group and of the mpi section (`dfsim run
  * --help`). */

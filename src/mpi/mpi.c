@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/config.h"
 #include "core/slots.h"
 #include "topo/topo.h"
 
@@ -30,6 +31,98 @@
 
 const char *const dmpi_proto_names[] = { "smsg", "eager", "rendezvous-get",
                                          "rendezvous-put", NULL };
+
+/* ---- its keys: the mpi section -------------------------------------------- */
+
+#define MPI_U32(key, field, lo, hi, text)                                    \
+    { .name = key, .type = CFG_UINT32,                                       \
+      .offset = offsetof(struct dmpi_params, field), .min = lo, .max = hi,  \
+      .help = text }
+#define MPI_U64(key, field, lo, hi, text)                                    \
+    { .name = key, .type = CFG_UINT64,                                       \
+      .offset = offsetof(struct dmpi_params, field), .min = lo, .max = hi,  \
+      .help = text }
+#define MPI_NS(key, field, text)                                             \
+    { .name = key, .type = CFG_TIME,                                         \
+      .offset = offsetof(struct dmpi_params, field), .unit_ps = SIMTIME_NS, \
+      .fmin = 0, .fmax = 1e9, .help = text }
+
+const struct cfg_key dmpi_param_keys[] = {
+    MPI_U32("smsg_max", smsg_max, 0, UINT32_MAX,
+            "largest message sent as one SMSG PUT, bytes (16; Pedretti "
+            "§V-D)"),
+    MPI_U32("eager_max", eager_max, 0, UINT32_MAX,
+            "largest eager message, bytes (4096)"),
+    MPI_U32("rdv_get_max", rdv_get_max, 0, UINT32_MAX,
+            "largest GET-rendezvous message; larger ones use the PUT "
+            "rendezvous, bytes (262144)"),
+    MPI_U32("header_bytes", header_bytes, 1, 65536,
+            "MPI header and control messages, bytes (64)"),
+    MPI_NS("o_send_ns", o_send,
+           "host overhead of a send or one-sided call, ns (250; XC white "
+           "paper Fig. 11)"),
+    MPI_NS("o_recv_ns", o_recv,
+           "host overhead of a completed receive, ns (250)"),
+    MPI_NS("host_latency_ns", host_latency,
+           "one host-interface crossing, ns (300)"),
+    MPI_NS("copy_ns_per_kib", copy_ps_per_kib,
+           "eager receive copy (and shared-memory copy), ns per KiB (100)"),
+    MPI_NS("shm_latency_ns", shm_latency,
+           "latency between two ranks of one node, ns (100)"),
+    MPI_U64("allreduce_short_msg_size", coll.allreduce_short_msg_size, 0,
+            INT64_MAX,
+            "recursive-doubling allreduce at or below, bytes (2048, MPICH "
+            "CVAR)"),
+    MPI_U64("bcast_short_msg_size", coll.bcast_short_msg_size, 0, INT64_MAX,
+            "binomial bcast below, bytes (12288)"),
+    MPI_U64("bcast_long_msg_size", coll.bcast_long_msg_size, 0, INT64_MAX,
+            "scatter + recursive-doubling allgather bcast below, ring at "
+            "and above, bytes (524288)"),
+    MPI_U32("bcast_min_procs", coll.bcast_min_procs, 0, UINT32_MAX,
+            "binomial bcast with fewer ranks (8)"),
+    MPI_U32("alltoall_throttle", coll.alltoall_throttle, 0, UINT32_MAX,
+            "requests per block of the scattered alltoall; 0: all at once "
+            "(32)"),
+    MPI_U64("allgather_short_msg_size", coll.allgather_short_msg_size, 0,
+            INT64_MAX, "Bruck allgather when ranks x bytes is below (81920)"),
+    MPI_U64("allgather_long_msg_size", coll.allgather_long_msg_size, 0,
+            INT64_MAX,
+            "recursive-doubling allgather when ranks x bytes is below and "
+            "ranks a power of two (524288)"),
+    MPI_U64("alltoall_medium_msg_size", coll.alltoall_medium_msg_size, 0,
+            INT64_MAX,
+            "scattered alltoall at or below, pairwise above, bytes (32768)"),
+    MPI_U64("datatype_bytes", coll.datatype_bytes, 1, 1 << 20,
+            "element size of reductions, bytes (8: MPI_DOUBLE)"),
+    MPI_U64("barrier_bytes", coll.barrier_bytes, 1, 1 << 20,
+            "size of a barrier message, bytes (8)"),
+    MPI_U64("reduce_ps_per_byte", coll.reduce_ps_per_byte, 0, 1 << 20,
+            "combining cost per byte received, ps (100)"),
+    MPI_U64("max_msg_bytes", coll.max_msg_bytes, 1, UINT32_MAX,
+            "largest collective message; larger ones are split "
+            "(4294967295)"),
+    { .name = NULL },
+};
+
+uint32_t dmpi_params_check(const struct dmpi_params *p,
+                           struct dmpi_params_problem out[2])
+{
+    /* the protocols' thresholds in order */
+    uint32_t n = 0;
+    if (p->smsg_max > p->eager_max) {
+        out[n].key = "smsg_max";
+        snprintf(out[n++].why, sizeof out[0].why, "%u is above eager_max "
+                 "(%u); expected smsg_max <= eager_max <= rdv_get_max",
+                 p->smsg_max, p->eager_max);
+    }
+    if (p->eager_max > p->rdv_get_max) {
+        out[n].key = "eager_max";
+        snprintf(out[n++].why, sizeof out[0].why, "%u is above rdv_get_max "
+                 "(%u); expected smsg_max <= eager_max <= rdv_get_max",
+                 p->eager_max, p->rdv_get_max);
+    }
+    return n;
+}
 
 void dmpi_defaults(struct dmpi_params *p)
 {

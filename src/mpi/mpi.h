@@ -98,6 +98,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/config.h"
+
 #include "core/diag.h"
 #include "core/sim.h"
 #include "core/time.h"
@@ -123,6 +125,20 @@ struct dmpi_params {
 };
 
 void dmpi_defaults(struct dmpi_params *p);
+
+/* Its keys: the experiment file's mpi section, into a struct dmpi_params
+ * (core/config.h schema). */
+extern const struct cfg_key dmpi_param_keys[];
+
+/* What p's values must satisfy together (the protocols' thresholds in
+ * order, smsg_max <= eager_max <= rdv_get_max): each problem's key and
+ * why into out; returns how many. */
+struct dmpi_params_problem {
+    const char *key;
+    char why[160];
+};
+uint32_t dmpi_params_check(const struct dmpi_params *p,
+                           struct dmpi_params_problem out[2]);
 
 /* A job's program: fill out[0..cap) with the next operations of rank
  * `rank` (0 .. ranks-1 of the job) and return how many; 0 means the rank

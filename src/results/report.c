@@ -1,5 +1,5 @@
-/* exp/report.c — see report.h. */
-#include "exp/report.h"
+/* results/report.c — see report.h. */
+#include "results/report.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-/* exp/stats.h — the statistics a network-noise experiment reports: median,
+/* results/stats.h — the statistics a network-noise experiment reports: median,
  * quartiles, quartile coefficient of dispersion, a 95 % confidence interval
  * of the median, normalisation to a baseline, and the correlation of a
  * model's estimate with measured times.

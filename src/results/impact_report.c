@@ -1,4 +1,4 @@
-/* exp/impact_report.c — the congestion-impact study's outputs (see
+/* results/impact_report.c — the congestion-impact study's outputs (see
  * impact.h): impact.csv, the console's tables, GPCNeT's "Key Results"
  * table and the heat maps of SC'20 Fig. 9 in report.html.
  *
@@ -14,8 +14,8 @@
 
 #include "app/gpcnet.h"
 #include "app/workload.h"
-#include "exp/impact.h"
-#include "exp/report.h"
+#include "results/impact_results.h"
+#include "results/report.h"
 
 void impact_format(char *buf, size_t cap, double c)
 {

@@ -1,4 +1,4 @@
-/* exp/report.h — the report of a run with jobs: plots a person would rather
+/* results/report.h — the report of a run with jobs: plots a person would rather
  * look at than the CSV files, gathered in one HTML page.
  *
  * What it draws (SC'19 Figs. 8-10's layout): for every foreground job and
@@ -82,7 +82,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "exp/stats.h"
+#include "results/stats.h"
 
 /* One job under one variant, pooled over the runs. */
 struct report_series {

@@ -1,6 +1,6 @@
-/* exp/stats.c — summary statistics of a sample (see stats.h for the
+/* results/stats.c — summary statistics of a sample (see stats.h for the
  * formulas and their sources). */
-#include "exp/stats.h"
+#include "results/stats.h"
 
 #include <assert.h>
 #include <math.h>

@@ -1,11 +1,11 @@
-/* exp/traffic_report.c — see traffic_report.h. */
-#include "exp/traffic_report.h"
+/* results/traffic_report.c — see traffic_report.h. */
+#include "results/traffic_report.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "exp/report.h"
+#include "results/report.h"
 
 /* The routings of pt[0..n) in order of first appearance, into names
  * (room for n); returns how many. */

@@ -1,4 +1,4 @@
-/* exp/traffic_report.h — the report of a synthetic-traffic sweep: its
+/* results/traffic_report.h — the report of a synthetic-traffic sweep: its
  * latency-load curves as a network paper draws them, in one HTML page.
  *
  * What it draws, one curve per routing over the sweep's loads (x: the

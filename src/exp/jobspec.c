@@ -1,0 +1,667 @@
+/* exp/jobspec.c — a job's keys, read and checked (see jobspec.h). */
+#include "exp/jobspec.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libconfig.h>
+
+#include "core/idlist.h"
+#include "ctl/ctl.h"
+#include "exp/alloc.h"
+
+/* Most ranks per node: Aries nodes of the studies had up to 68 cores
+ * (KNL) or 2 x 36 hardware threads; 256 leaves room for SMT. */
+#define PPN_MAX 256
+/* Most nodes a job asks for: a Cray XC has at most ~10^4 nodes; the cap
+ * keeps nodes x ppn within 32 bits. */
+#define NODES_MAX (1u << 24)
+
+#define JOB(type_, key, field, text, ...)                                    \
+    { .name = key, .type = type_,                                            \
+      .offset = offsetof(struct job_config, field), .help = text,            \
+      __VA_ARGS__ }
+
+static const char *const variant_orders[] = { "alternate", "shuffled",
+                                               NULL };
+
+static const struct cfg_key job_keys[] = {
+    JOB(CFG_STRING, "name", name,
+        "the job's name in results (default: its workload's name, or "
+        "<workload>-<index> when another job runs the same workload)"),
+    JOB(CFG_NAME, "workload", workload,
+        "what the job runs (dfsim list workload; its keys go in this "
+        "group too: dfsim list workload NAME, docs/workloads/NAME.md)",
+        .reg = &workload_registry, .required = true),
+    JOB(CFG_UINT32, "nodes", nodes,
+        "nodes the job asks for (required, except with list, pair and "
+        "same: there all the job's nodes)",
+        .min = 1, .max = NODES_MAX),
+    JOB(CFG_UINT32, "ppn", ppn,
+        "ranks per node; rank r runs on the job's node r / ppn (1)",
+        .min = 1, .max = PPN_MAX),
+    JOB(CFG_NAME, "allocation", allocation,
+        "how its nodes are chosen (linear)", .reg = &allocation_registry),
+    JOB(CFG_STRING, "node_list", node_list,
+        "allocation = \"list\": node ids in rank order, ranges allowed "
+        "(\"0-15,32,40-47\")"),
+    JOB(CFG_CHOICE, "distance", distance,
+        "allocation = \"pair\": how far apart its two nodes are",
+        .choices = alloc_distance_names),
+    JOB(CFG_FLOAT, "busy", busy,
+        "allocation = \"fragmented\": share of the free nodes other users "
+        "hold (0.5)",
+        .fmin = 0, .fmax = 0.99),
+    JOB(CFG_UINT32, "max_block", max_block,
+        "allocation = \"fragmented\": largest run of nodes another user "
+        "holds (32)",
+        .min = 1, .max = NODES_MAX),
+    JOB(CFG_TIME, "start_us", start,
+        "when its ranks start, us of simulated time (0)",
+        .unit_ps = SIMTIME_US, .fmin = 0, .fmax = 1e9),
+    JOB(CFG_STRING, "after", after,
+        "the name of a job this one follows: it starts start_us after "
+        "that job has ended (with allocation = \"same\", on its nodes)"),
+    JOB(CFG_BOOL, "background", background,
+        "a congestor: runs until every foreground job has ended, then "
+        "stops (false)"),
+    JOB(CFG_NAME, "routing", routing,
+        "the routing controller of its messages (dfsim list controller; "
+        "\"network\": network.routing)",
+        .reg = &controller_registry),
+    JOB(CFG_NAMES, "variants", variants,
+        "controllers alternated iteration by iteration on the same "
+        "allocation (SC'19 §3); instead of routing",
+        .reg = &controller_registry),
+    JOB(CFG_CHOICE, "variant_order", variant_order,
+        "with variants: \"alternate\" (iteration i runs variant i mod n, "
+        "SC'19 §3) or \"shuffled\" (each round of n iterations runs them "
+        "all in a random order, so that a periodic background cannot lock "
+        "onto one) (alternate)",
+        .choices = variant_orders),
+    JOB(CFG_UINT32, "warmup", warmup,
+        "first iterations left out of variants.csv (0)",
+        .min = 0, .max = UINT32_MAX - 1),
+    JOB(CFG_STRING, "traffic_class", traffic_class,
+        "the traffic class of its messages: a name of "
+        "network.traffic_classes (the first class) [Slingshot, dragonfly]"),
+    JOB(CFG_BOOL, "model", model,
+        "estimate each iteration by SC'19's model (Eq. 2) from rank 0's "
+        "NIC counters: model_us in iterations.csv (false)"),
+    JOB(CFG_FLOAT, "delay_sensitivity", delay_sensitivity,
+        "with network.congestion_control = \"netscope\": its NICs' c_a, "
+        "the delay sensitivity that softens their rate cuts (ICS'21 "
+        "Table 3: MILC 6.67, LAMMPS 0.47, AMG 0) "
+        "(network.netscope_sensitivity)",
+        .fmin = 0, .fmax = 1e6),
+    { .name = NULL },
+};
+
+
+/* The keys a victim and an aggressor of an impact study take (a subset
+ * of a job's, exp/impact.h), each with its help there. */
+struct role_key {
+    const char *name;
+    const char *help;
+};
+
+static const struct role_key victim_keys[] = {
+    { "name", "its name in the results (default: its workload's, or "
+              "<workload>-<index> when another victim runs the same)" },
+    { "workload", "what it runs (dfsim list workload); its keys go in this "
+                  "group too; it must end (give iterations)" },
+    { "nodes", "nodes it runs on, the first of the victims' (default: "
+               "impact.victim_nodes)" },
+    { "ppn", "ranks per node (1)" },
+    { "routing", "the routing controller of its messages (\"network\": "
+                 "network.routing)" },
+    { "warmup", "its first iterations, left out of T (0)" },
+    { "traffic_class", "the traffic class of its messages, alone and with "
+                       "the aggressors: a name of network.traffic_classes "
+                       "(the first class)" },
+    { "delay_sensitivity", "with congestion_control = \"netscope\": its "
+                           "NICs' c_a (network.netscope_sensitivity)" },
+    { NULL, NULL },
+};
+
+static const struct role_key aggressor_keys[] = {
+    { "name", "its name in the results (default: its workload's, or "
+              "<workload>-<index> when another aggressor runs the same)" },
+    { "workload", "what it runs (dfsim list workload; SC'20: "
+                  "gpcnet-rma-incast, gpcnet-a2a); its keys go in this "
+                  "group too; it runs until the victim ends (iterations "
+                  "default to the most the key takes)" },
+    { "ppn", "ranks per node (1)" },
+    { "routing", "the routing controller of its messages (\"network\": "
+                 "network.routing)" },
+    { "traffic_class", "the traffic class of its messages: a name of "
+                       "network.traffic_classes (the first class)" },
+    { "delay_sensitivity", "with congestion_control = \"netscope\": its "
+                           "NICs' c_a (network.netscope_sensitivity)" },
+    { NULL, NULL },
+};
+
+#define N_JOB_KEYS (sizeof job_keys / sizeof job_keys[0]) /* with the end */
+
+/* The schema of a role into out[N_JOB_KEYS], the job's keys it takes in
+ * the job's order, with its help; names[] the same keys' names,
+ * NULL-terminated (the skip list's complement). */
+static void role_schema(enum jobspec_role role, struct cfg_key *out,
+                        const char **names)
+{
+    const struct role_key *rk = role == JOBSPEC_VICTIM    ? victim_keys
+                                : role == JOBSPEC_AGGRESSOR ? aggressor_keys
+                                                            : NULL;
+    size_t n = 0;
+    for (const struct cfg_key *k = job_keys; k->name; k++) {
+        const struct role_key *r = rk;
+        while (r && r->name && strcmp(r->name, k->name) != 0)
+            r++;
+        if (rk && !r->name)
+            continue; /* not a key of this role */
+        out[n] = *k;
+        if (rk)
+            out[n].help = r->help;
+        names[n++] = k->name;
+    }
+    out[n] = (struct cfg_key){ .name = NULL };
+    names[n] = NULL;
+}
+
+/* An aggressor runs until the victim ends: its workload's iterations
+ * (every workload's key of that name is a count) default to the most the
+ * key takes, as the production fill's jobs (exp/production.c). */
+static void run_forever(const struct workload *w, void *params)
+{
+    for (const struct cfg_key *k = w->keys; k->name; k++)
+        if (k->type == CFG_UINT32 && strcmp(k->name, "iterations") == 0)
+            *(uint32_t *)((char *)params + k->offset) = (uint32_t)k->max;
+}
+
+static bool has_key(config_setting_t *g, const char *key)
+{
+    return config_setting_get_member(g, key) != NULL;
+}
+
+
+/* What is wrong with j's node_list at p (idlist_next said st). */
+static void node_list_error(const struct job_config *j, int line,
+                            const char *key, enum idlist_status st,
+                            uint64_t a, uint64_t b, const char *p,
+                            struct diag *d)
+{
+    switch (st) {
+    case IDLIST_NOT_ID:
+        diag_error(d, j->file, line, key,
+                   "expected node ids and ranges like \"0-15,32,40-47\", "
+                   "got \"%s\" at \"%s\"",
+                   j->node_list, p);
+        break;
+    case IDLIST_NO_END:
+        diag_error(d, j->file, line, key, "a range needs an end: \"%s\"",
+                   j->node_list);
+        break;
+    case IDLIST_BAD_RANGE:
+        diag_error(d, j->file, line, key,
+                   "range %llu-%llu: expected a first id <= the last, both "
+                   "below 4294967295",
+                   (unsigned long long)a, (unsigned long long)b);
+        break;
+    default:
+        diag_error(d, j->file, line, key,
+                   "expected ',' between node ids, got \"%s\"", p);
+        break;
+    }
+}
+
+/* Parse "0-15,32,40-47" into j->list. Errors name the key's line. */
+static int parse_node_list(struct job_config *j, config_setting_t *g,
+                           const char *prefix, struct diag *d)
+{
+    char key[64];
+    snprintf(key, sizeof key, "%s.node_list", prefix);
+    int line = cfg_member_line(g, "node_list");
+    uint64_t total = 0;
+    uint32_t cap = 0;
+    j->n_list = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        const char *p = j->node_list;
+        uint32_t n = 0;
+        uint64_t a = 0, b = 0;
+        enum idlist_status st;
+        while ((st = idlist_next(&p, &a, &b)) == IDLIST_RANGE) {
+            if (pass == 0) {
+                total += b - a + 1;
+                if (total > NODES_MAX) {
+                    diag_error(d, j->file, line, key,
+                               "more than %u nodes", NODES_MAX);
+                    return -1;
+                }
+            } else {
+                for (uint64_t v = a; v <= b; v++)
+                    j->list[n++] = (uint32_t)v;
+            }
+        }
+        if (st != IDLIST_END) {
+            node_list_error(j, line, key, st, a, b, p, d);
+            return -1;
+        }
+        if (pass == 0) {
+            if (total == 0) {
+                diag_error(d, j->file, line, key,
+                           "expected at least one node id");
+                return -1;
+            }
+            cap = (uint32_t)total;
+            j->list = malloc(cap * sizeof *j->list);
+            if (!j->list) {
+                diag_error(d, j->file, line, key, "out of memory");
+                return -1;
+            }
+        }
+    }
+    j->n_list = cap;
+    return 0;
+}
+
+/* A key that only `policy` takes is an error under another policy. */
+static void only_with(struct job_config *j, config_setting_t *g,
+                      const char *prefix, const char *key,
+                      enum alloc_policy policy, enum alloc_policy has,
+                      struct diag *d)
+{
+    if (has == policy || !has_key(g, key))
+        return;
+    char k[64];
+    snprintf(k, sizeof k, "%s.%s", prefix, key);
+    diag_error(d, j->file, cfg_member_line(g, key), k,
+               "applies to allocation = \"%s\" only; this job's allocation "
+               "is \"%s\"",
+               alloc_policy_names[policy], alloc_policy_names[has]);
+}
+
+uint32_t jobs_ranks(const struct job_config *j)
+{
+    return j->nodes * j->ppn;
+}
+
+/* The allocation's own checks and the node count it implies. */
+static void check_allocation(struct job_config *j, config_setting_t *g,
+                             const char *prefix, struct diag *d)
+{
+    enum alloc_policy p =
+        ((const struct alloc_policy_entry *)j->allocation)->policy;
+    only_with(j, g, prefix, "node_list", ALLOC_LIST, p, d);
+    only_with(j, g, prefix, "distance", ALLOC_PAIR, p, d);
+    only_with(j, g, prefix, "busy", ALLOC_FRAGMENTED, p, d);
+    only_with(j, g, prefix, "max_block", ALLOC_FRAGMENTED, p, d);
+    char key[64];
+    snprintf(key, sizeof key, "%s.nodes", prefix);
+    bool given = has_key(g, "nodes");
+    if (p == ALLOC_LIST) {
+        if (!j->node_list) {
+            diag_error(d, j->file, j->line, prefix,
+                       "allocation = \"list\" needs node_list (\"0-15,32\")");
+            return;
+        }
+        if (parse_node_list(j, g, prefix, d) != 0)
+            return;
+        if (given && j->nodes != j->n_list)
+            diag_error(d, j->file, cfg_member_line(g, "nodes"), key,
+                       "%u nodes, but node_list names %u", j->nodes,
+                       j->n_list);
+        j->nodes = j->n_list;
+    } else if (p == ALLOC_PAIR) {
+        if (!j->distance)
+            diag_error(d, j->file, j->line, prefix,
+                       "allocation = \"pair\" needs distance (one of "
+                       "same-router, same-chassis, same-group, "
+                       "different-groups)");
+        if (given && j->nodes != 2)
+            diag_error(d, j->file, cfg_member_line(g, "nodes"), key,
+                       "a pair is 2 nodes, not %u", j->nodes);
+        j->nodes = 2;
+    } else if (p == ALLOC_SAME) {
+        if (!j->after)
+            diag_error(d, j->file, j->line, prefix,
+                       "allocation = \"same\" takes the nodes of the job "
+                       "named by after; this job has no after");
+    } else if (!given) {
+        diag_error(d, j->file, j->line, prefix,
+                   "missing required key \"%s\" (how many nodes the job "
+                   "asks for)",
+                   key);
+    }
+}
+
+/* Call the workload's own init on the job's rank count, so that a
+ * parameter it refuses (a grid that does not hold the ranks) is reported
+ * at the job's line before anything runs. */
+static void check_workload(const struct job_config *j, uint32_t index,
+                           const char *prefix, struct diag *d)
+{
+    const struct workload *w = (const struct workload *)j->workload;
+    _Alignas(16) unsigned char state[WORKLOAD_STATE_MAX];
+    struct workload_env env = { .nranks = jobs_ranks(j), .ppn = j->ppn,
+                                .seed = 0, .job = index };
+    char err[256];
+    if (w->init(state, j->params, &env, err, sizeof err) != 0) {
+        diag_error(d, j->file, j->line, prefix, "%s on %u ranks: %s",
+                   w->base.name, env.nranks, err);
+        return;
+    }
+    w->free(state);
+}
+
+void jobs_job_defaults(struct job_config *j)
+{
+    memset(j, 0, offsetof(struct job_config, params));
+    j->ppn = 1;
+    j->allocation = allocation_registry.entries[ALLOC_LINEAR];
+    j->busy = ALLOC_DEFAULT_BUSY;
+    j->max_block = ALLOC_DEFAULT_MAX_BLOCK;
+}
+
+int jobs_check_sensitivity(const struct job_config *j, uint32_t n,
+                           const char *prefix, bool reads, struct diag *d)
+{
+    int errors = 0;
+    for (uint32_t i = 0; i < n && !reads; i++) {
+        if (!j[i].ds_line)
+            continue;
+        char key[96];
+        snprintf(key, sizeof key, "%s[%u].delay_sensitivity", prefix, i);
+        diag_error(d, j[i].file, j[i].ds_line, key,
+                   "is read only by Netscope's rate control; expected "
+                   "network.congestion_control = \"netscope\"");
+        errors++;
+    }
+    return errors;
+}
+
+int jobs_resolve_classes(struct job_config *j, uint32_t n,
+                         const char *prefix, const char *const *names,
+                         uint32_t n_names, struct diag *d)
+{
+    int before = d->errors;
+    for (uint32_t i = 0; i < n; i++) {
+        j[i].tc = 0;
+        if (!j[i].traffic_class)
+            continue;
+        uint32_t k = 0;
+        while (k < n_names && strcmp(names[k], j[i].traffic_class) != 0)
+            k++;
+        if (k < n_names) {
+            j[i].tc = (uint8_t)k;
+            continue;
+        }
+        char key[64], known[512] = "";
+        size_t used = 0;
+        for (uint32_t c = 0; c < n_names; c++) {
+            int w = snprintf(known + used, sizeof known - used, "%s%s",
+                             c ? ", " : "", names[c]);
+            if (w < 0 || (size_t)w >= sizeof known - used)
+                break;
+            used += (size_t)w;
+        }
+        snprintf(key, sizeof key, "%s[%u].traffic_class", prefix, i);
+        if (n_names == 0)
+            diag_error(d, j[i].file, j[i].tc_line, key,
+                       "\"%s\": the network has no traffic classes; "
+                       "expected network.traffic_classes = ( { name = "
+                       "\"%s\"; min_share = ...; }, ... ) first",
+                       j[i].traffic_class, j[i].traffic_class);
+        else
+            diag_error(d, j[i].file, j[i].tc_line, key,
+                       "\"%s\" is not a class of network.traffic_classes; "
+                       "known: %s",
+                       j[i].traffic_class, known);
+    }
+    return d->errors - before;
+}
+
+/* A job's name goes unquoted into the CSV files and names its rows: it
+ * must be there and hold no comma, quote or line break. Its warm-up must
+ * leave iterations to measure (with variants, one per variant), or its
+ * statistics would be of nothing, printed as 0 as if measured. */
+static void check_name_warmup(const struct job_config *j,
+                              const struct workload *w, config_setting_t *g,
+                              const char *prefix, struct diag *d)
+{
+    char key[48];
+    if (j->name && (!*j->name || strpbrk(j->name, ",\"\n\r"))) {
+        snprintf(key, sizeof key, "%s.name", prefix);
+        diag_error(d, j->file, cfg_member_line(g, "name"), key,
+                   "%s; expected a name of at least one character without "
+                   "a comma, quote or line break (it names the job's rows "
+                   "in the CSV files)",
+                   *j->name ? "the name holds a comma, quote or line break"
+                            : "the name is empty");
+    }
+    if (!j->warmup || j->background)
+        return;
+    uint32_t iters = 0;
+    for (const struct cfg_key *k = w->keys; k && k->name; k++)
+        if (strcmp(k->name, "iterations") == 0 && k->type == CFG_UINT32)
+            iters = *(const uint32_t *)((const char *)j->params + k->offset);
+    uint32_t need = j->variants.n > 1 ? j->variants.n : 1;
+    if (iters > 0 && (j->warmup >= iters || iters - j->warmup < need)) {
+        snprintf(key, sizeof key, "%s.warmup", prefix);
+        diag_error(d, j->file, cfg_member_line(g, "warmup"), key,
+                   "%u warm-up iterations leave %u of the job's %u "
+                   "iterations to measure; expected warmup < iterations%s",
+                   j->warmup, j->warmup < iters ? iters - j->warmup : 0,
+                   iters,
+                   need > 1 ? " with one measured iteration per variant "
+                              "at least"
+                            : "");
+    }
+}
+
+/* What only a job of the jobs list is checked for, its workload's keys
+ * read: its allocation's keys, its name and warm-up, its controllers, the
+ * model, an endless workload, its workload on its ranks. */
+static void check_job(config_setting_t *g, const char *prefix, uint32_t i,
+                      struct job_config *j, int before, struct diag *d)
+{
+    const struct workload *w = (const struct workload *)j->workload;
+    if (j->allocation)
+        check_allocation(j, g, prefix, d);
+    check_name_warmup(j, w, g, prefix, d);
+    if (j->routing && j->variants.n)
+        diag_error(d, j->file, cfg_member_line(g, "variants"), prefix,
+                   "give routing (one controller) or variants (several, "
+                   "alternated), not both");
+    if (j->variant_order && j->variants.n < 2)
+        diag_error(d, j->file, cfg_member_line(g, "variant_order"), prefix,
+                   "variant_order orders alternated variants; this job has "
+                   "%s",
+                   j->variants.n ? "one" : "none (variants = [...])");
+    if (j->variants.n > CTL_MAX_VARIANTS)
+        diag_error(d, j->file, cfg_member_line(g, "variants"), prefix,
+                   "%u variants; at most %d", j->variants.n,
+                   CTL_MAX_VARIANTS);
+    if (j->model && (!w->msg_bytes || w->msg_bytes(j->params) == 0))
+        diag_error(d, j->file, cfg_member_line(g, "model"), prefix,
+                   "the model estimates one message per iteration; %s has "
+                   "no message size (the microbenchmarks with bytes have)",
+                   w->base.name);
+    if (j->background == false && w->endless && w->endless(j->params))
+        diag_error(d, j->file, j->line, prefix,
+                   "%s runs until it is stopped unless given iterations: "
+                   "make it a background job (background = true) or give "
+                   "iterations",
+                   w->base.name);
+    if (d->errors == before &&
+        ((const struct alloc_policy_entry *)j->allocation)->policy !=
+            ALLOC_SAME)
+        check_workload(j, i, prefix, d); /* same: once the job it follows
+                                            is known (link_jobs) */
+}
+
+void jobspec_read(struct cfg_file *f, config_setting_t *g, const char *prefix,
+                  uint32_t index, enum jobspec_role role,
+                  struct job_config *j, struct diag *d)
+{
+    jobs_job_defaults(j);
+    j->file = cfg_file_of(f, g);
+    j->line = cfg_line(g);
+    int before = d->errors;
+    struct cfg_key schema[N_JOB_KEYS];
+    const char *common[N_JOB_KEYS];
+    role_schema(role, schema, common);
+    const char **skip = cfg_members_except(g, common);
+    if (!skip) {
+        diag_error(d, j->file, j->line, prefix, "out of memory");
+        return;
+    }
+    cfg_read(f, g, prefix, schema, j, skip, d);
+    free(skip);
+    j->tc_line = cfg_member_line(g, "traffic_class");
+    j->ds_line = cfg_given_line(g, "delay_sensitivity");
+    const struct workload *w = (const struct workload *)j->workload;
+    if (!w)
+        return; /* missing or unknown: reported */
+    w->defaults(j->params);
+    if (role == JOBSPEC_AGGRESSOR)
+        run_forever(w, j->params);
+    cfg_read(f, g, prefix, w->keys, j->params, common, d);
+    if (role == JOBSPEC_JOB) {
+        check_job(g, prefix, index, j, before, d);
+        return;
+    }
+    j->background = role == JOBSPEC_AGGRESSOR;
+    if (role == JOBSPEC_VICTIM && w->endless && w->endless(j->params))
+        diag_error(d, j->file, j->line, prefix,
+                   "%s runs until it is stopped unless given iterations; a "
+                   "victim must end: give iterations",
+                   w->base.name);
+}
+
+void jobspec_print_keys(FILE *out, const char *list, enum jobspec_role role)
+{
+    struct cfg_key schema[N_JOB_KEYS];
+    const char *names[N_JOB_KEYS];
+    role_schema(role, schema, names);
+    cfg_print_schema(out, list, schema, 2);
+}
+
+void jobspec_name(struct job_config *jobs, uint32_t n, const char *list,
+                  struct diag *d)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        struct job_config *j = &jobs[i];
+        if (j->name || !j->workload)
+            continue;
+        bool shared = false;
+        for (uint32_t k = 0; k < n; k++)
+            shared = shared || (k != i && jobs[k].workload == j->workload);
+        if (shared)
+            snprintf(j->name_buf, sizeof j->name_buf, "%s-%u",
+                     j->workload->name, i);
+        else
+            snprintf(j->name_buf, sizeof j->name_buf, "%s",
+                     j->workload->name);
+        j->name = j->name_buf;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t k = 0; k < i; k++)
+            if (jobs[i].name && jobs[k].name &&
+                strcmp(jobs[i].name, jobs[k].name) == 0) {
+                char key[64];
+                snprintf(key, sizeof key, "%s[%u].name", list, i);
+                diag_error(d, jobs[i].file, jobs[i].line, key,
+                           "\"%s\" is the name of %s[%u] too; give each its "
+                           "own name",
+                           jobs[i].name, list, k);
+                break;
+            }
+}
+
+void jobspec_link(struct job_config *jobs, uint32_t n, struct diag *d)
+{
+    int before = d->errors;
+    for (uint32_t i = 0; i < n; i++) {
+        struct job_config *j = &jobs[i];
+        if (!j->after)
+            continue;
+        char key[32];
+        snprintf(key, sizeof key, "jobs[%u].after", i);
+        uint32_t k = 0;
+        while (k < n && !(jobs[k].name &&
+                              strcmp(jobs[k].name, j->after) == 0))
+            k++;
+        if (k == n || k == i) {
+            diag_error(d, j->file, j->line, key,
+                       k == i ? "\"%s\" is this job; expected another "
+                                "job's name"
+                              : "no job is called \"%s\"; expected the "
+                                "name of another job of the list",
+                       j->after);
+            continue;
+        }
+        if (jobs[k].background)
+            diag_error(d, j->file, j->line, key,
+                       "\"%s\" is a background job, which ends only when "
+                       "the foreground jobs have; expected a foreground "
+                       "job",
+                       j->after);
+        j->after_job = k;
+    }
+    if (d->errors != before)
+        return;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t k = i, steps = 0;
+        while (jobs[k].after && steps++ <= n)
+            k = jobs[k].after_job;
+        if (steps > n) {
+            diag_error(d, jobs[i].file, jobs[i].line, "after",
+                       "job \"%s\" waits for itself through a chain of "
+                       "after keys; expected a chain that starts at a job "
+                       "without after",
+                       jobs[i].name);
+            return;
+        }
+    }
+    /* node counts down the chains (acyclic now: n passes settle them) */
+    for (uint32_t pass = 0; pass < n; pass++)
+        for (uint32_t i = 0; i < n; i++) {
+            struct job_config *j = &jobs[i];
+            const struct alloc_policy_entry *a =
+                (const struct alloc_policy_entry *)j->allocation;
+            if (a && a->policy == ALLOC_SAME && !j->nodes)
+                j->nodes = jobs[j->after_job].nodes;
+        }
+    for (uint32_t i = 0; i < n; i++) {
+        struct job_config *j = &jobs[i];
+        const struct alloc_policy_entry *a =
+            (const struct alloc_policy_entry *)j->allocation;
+        if (!a || a->policy != ALLOC_SAME)
+            continue;
+        char key[32];
+        snprintf(key, sizeof key, "jobs[%u]", i);
+        const struct job_config *f = &jobs[j->after_job];
+        uint32_t twin = 0;
+        while (twin < i &&
+               !(jobs[twin].after && jobs[twin].after_job ==
+                     j->after_job &&
+                 ((const struct alloc_policy_entry *)jobs[twin]
+                      .allocation)->policy == ALLOC_SAME))
+            twin++;
+        if (twin < i)
+            diag_error(d, j->file, j->line, key,
+                       "jobs[%u] takes the nodes of \"%s\" too and starts "
+                       "when it ends, so the two would share nodes at the "
+                       "same time; expected one to follow the other "
+                       "(after = \"%s\")",
+                       twin, f->name, jobs[twin].name);
+        else if (j->nodes > f->nodes)
+            diag_error(d, j->file, j->line, key,
+                       "%u nodes, but \"%s\", whose nodes it takes, has %u",
+                       j->nodes, f->name, f->nodes);
+        else
+            check_workload(j, i, key, d);
+    }
+}
+
