@@ -205,26 +205,16 @@ static int ctl_init(struct net *n, struct diag *d)
     return 0;
 }
 
-int net_init(struct net *n, const struct topo *t, const struct net_params *p,
-             struct sim *s, uint64_t seed, struct diag *d)
+/* net_init's checks of what the model can run under p (each refusal
+ * reported to d): the traffic classes and their minimum bandwidths
+ * (tc_weights sets their weights), the VCs a port has room for, an
+ * entity for every router and NIC, and packets that fit a credit's 16
+ * bits and every buffer (virtual cut-through moves a packet only into
+ * room for all of it). Sets n->n_tcs. */
+static int check_params(struct net *n, const struct topo *t,
+                        const struct net_params *p, struct diag *d)
 {
-    memset(n, 0, sizeof *n);
-    if (!p->routing) { /* net_params_defaults leaves it to the caller */
-        diag_error(d, NULL, 0, "network.routing", "no routing mode given "
-                   "(route_net_defaults sets the family's)");
-        return -1;
-    }
-    n->t = t;
-    n->s = s;
-    n->p = *p;
-    for (uint32_t i = 0; i < p->n_cc; i++)
-        if (p->cc[i]->counters) /* a controller reads them */
-            n->p.counters = true;
-    n->seed = seed;
-    n->n_routers = t->n_routers;
-    n->n_nics = t->n_nics;
-    n->n_ports = t->n_ports;
-    n->pkt_free = n->msg_free = NET_NONE;
+    const struct sim *s = n->s;
     n->n_tcs = p->n_tcs ? p->n_tcs : 1;
     if (n->n_tcs > NET_MAX_TCS) {
         diag_error(d, NULL, 0, "network.traffic_classes",
@@ -274,51 +264,69 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
                    "(%u flits)", big);
         return -1;
     }
-    n->V = 2 * p->vcs * n->n_tcs;
+    return 0;
+}
+
+/* Tiled routers: the tile matrix (n->cols, n->rows): tile_columns
+ * columns, or by default the fewest whose square holds the largest
+ * router's ports, and the rows its ports then fill; refused (reported to
+ * d) beyond 255 of either, or when its row and column buffers cannot be
+ * numbered. */
+static int tile_shape(struct net *n, const struct topo *t,
+                      const struct net_params *p, struct diag *d)
+{
+    size_t PV = (size_t)t->n_ports * n->V;
+    uint32_t cols = p->tile_columns;
+    if (!cols) {
+        uint32_t radix = 0;
+        for (uint32_t r = 0; r < t->n_routers; r++)
+            if (t->routers[r].n_ports > radix)
+                radix = t->routers[r].n_ports;
+        while (cols * cols < radix)
+            cols++;
+    }
+    if (cols < 1 || cols > 255) {
+        diag_error(d, NULL, 0, "network.tile_columns",
+                   "%u columns; expected 1 to 255", cols);
+        return -1;
+    }
+    uint32_t rows = 1;
+    for (uint32_t r = 0; r < t->n_routers; r++) {
+        uint32_t k = (t->routers[r].n_ports + cols - 1) / cols;
+        if (k > rows)
+            rows = k;
+    }
+    if (rows > 255) {
+        diag_error(d, NULL, 0, "network.tile_columns",
+                   "%u columns make %u tile rows; expected at most 255",
+                   cols, rows);
+        return -1;
+    }
+    size_t bufs = PV * (cols > rows ? cols : rows);
+    if (bufs >= NET_RB_IDLE) {
+        /* row and column buffers are numbered in 32 bits */
+        diag_error(d, NULL, 0, "network.tile_columns",
+                   "%zu row or column buffers; expected fewer than "
+                   "2^32 - 2 (fewer ports, VCs or tile columns)", bufs);
+        return -1;
+    }
+    n->cols = cols;
+    n->rows = rows;
+    return 0;
+}
+
+/* net_init's arrays, sized by the system (net_dims, dims_bytes: what
+ * they take); -1 when out of memory (net_init reports it). */
+static int alloc_records(struct net *n, const struct topo *t)
+{
     size_t P = t->n_ports, PV = P * n->V;
-    if (p->router == NET_ROUTER_TILED) {
-        uint32_t cols = p->tile_columns;
-        if (!cols) {
-            uint32_t radix = 0;
-            for (uint32_t r = 0; r < t->n_routers; r++)
-                if (t->routers[r].n_ports > radix)
-                    radix = t->routers[r].n_ports;
-            while (cols * cols < radix)
-                cols++;
-        }
-        if (cols < 1 || cols > 255) {
-            diag_error(d, NULL, 0, "network.tile_columns",
-                       "%u columns; expected 1 to 255", cols);
-            return -1;
-        }
-        uint32_t rows = 1;
-        for (uint32_t r = 0; r < t->n_routers; r++) {
-            uint32_t k = (t->routers[r].n_ports + cols - 1) / cols;
-            if (k > rows)
-                rows = k;
-        }
-        if (rows > 255) {
-            diag_error(d, NULL, 0, "network.tile_columns",
-                       "%u columns make %u tile rows; expected at most 255",
-                       cols, rows);
-            return -1;
-        }
-        size_t bufs = PV * (cols > rows ? cols : rows);
-        if (bufs >= NET_RB_IDLE) {
-            /* row and column buffers are numbered in 32 bits */
-            diag_error(d, NULL, 0, "network.tile_columns",
-                       "%zu row or column buffers; expected fewer than "
-                       "2^32 - 2 (fewer ports, VCs or tile columns)", bufs);
-            return -1;
-        }
-        n->cols = cols;
-        n->rows = rows;
+    if (n->p.router == NET_ROUTER_TILED) {
         /* all zeros is an empty row buffer not waiting (rb_wnext) and an
          * empty column buffer without waiters: nothing to initialise, so
          * the pages of idle routers are never touched (core/zmem.h) */
-        ALLOC_LINES(n->rowbuf, PV * cols);
-        ALLOC_LINES(n->colbuf, PV * rows);
-        ALLOC_LINES(n->colbuf_occ, PV * rows);
+        ALLOC_LINES(n->rowbuf, PV * n->cols);
+        ALLOC_LINES(n->colbuf, PV * n->rows);
+        ALLOC_LINES(n->colbuf_occ, PV * n->rows);
     }
     ALLOC_LINES(n->out, P);
     ALLOC_LINES(n->in, P);
@@ -352,6 +360,18 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
         for (uint32_t c = 0; c < t->n_nics; c++)
             k->nic[c].since[0] = k->nic[c].since[1] = SIMTIME_MAX;
     }
+    return 0;
+oom:
+    return -1;
+}
+
+/* Every port's output and input records from its topology port: what the
+ * hot path reads of the topology copied in, its buffer's capacity by its
+ * class, its serialization time per flit; -1 (reported to d) for a link
+ * too slow for the model's fixed point. */
+static int ports_init(struct net *n, const struct topo *t,
+                      const struct net_params *p, struct diag *d)
+{
     for (uint32_t i = 0; i < t->n_ports; i++) {
         const struct topo_port *tp = &t->ports[i];
         struct net_out *o = &n->out[i];
@@ -363,7 +383,8 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
             tp->peer != TOPO_NONE ? t->ports[tp->peer].router : TOPO_NONE;
         o->latency = tp->latency;
         o->nic = NET_NONE;
-        if (n->cols) { /* tile i of its router: row i / cols, column i % cols */
+        if (n->cols) {
+            /* tile i of its router: row i / cols, column i % cols */
             uint32_t k = i - t->routers[tp->router].first_port;
             o->col = (uint8_t)(k % n->cols);
             o->row = (uint8_t)(k / n->cols);
@@ -387,7 +408,6 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
             if (fp > UINT32_MAX) {
                 diag_error(d, NULL, 0, "network", "port %u: a flit takes "
                            "%.0f ps, more than the model handles", i, ps);
-                net_free(n);
                 return -1;
             }
             o->ser_fp = (uint32_t)fp;
@@ -396,6 +416,14 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
                                     p->far_light / 100);
         }
     }
+    return 0;
+}
+
+/* Every output VC's credits at the start: a port to a router has its
+ * downstream buffer's capacity, an endpoint port's NICs the port's own
+ * buffer's. */
+static void credits_init(struct net *n, const struct topo *t)
+{
     for (uint32_t i = 0; i < t->n_ports; i++) {
         const struct topo_port *tp = &t->ports[i];
         /* a NIC sinks everything that reaches it: no credits needed;
@@ -417,6 +445,14 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
                         (int32_t)n->buf_cap[i];
             }
     }
+}
+
+/* Every NIC's record, empty queues, and random stream; its endpoint
+ * ports learn the NICs injecting on them. -1 (reported to d) when NICs
+ * sharing a port are not numbered consecutively. */
+static int nics_init(struct net *n, const struct topo *t, uint64_t seed,
+                     struct diag *d)
+{
     for (uint32_t c = 0; c < t->n_nics; c++) {
         const struct topo_nic *tn = &t->nics[c];
         for (uint32_t k = 0; k < tn->n_ports; k++) {
@@ -441,10 +477,48 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
             if (c >= n->out[port].nic + n->out[port].nics) {
                 diag_error(d, NULL, 0, "network", "NICs sharing port %u "
                            "are not numbered consecutively", port);
-                net_free(n);
                 return -1;
             }
         }
+    }
+    return 0;
+}
+
+int net_init(struct net *n, const struct topo *t, const struct net_params *p,
+             struct sim *s, uint64_t seed, struct diag *d)
+{
+    memset(n, 0, sizeof *n);
+    if (!p->routing) { /* net_params_defaults leaves it to the caller */
+        diag_error(d, NULL, 0, "network.routing", "no routing mode given "
+                   "(route_net_defaults sets the family's)");
+        return -1;
+    }
+    n->t = t;
+    n->s = s;
+    n->p = *p;
+    for (uint32_t i = 0; i < p->n_cc; i++)
+        if (p->cc[i]->counters) /* a controller reads them */
+            n->p.counters = true;
+    n->seed = seed;
+    n->n_routers = t->n_routers;
+    n->n_nics = t->n_nics;
+    n->n_ports = t->n_ports;
+    n->pkt_free = n->msg_free = NET_NONE;
+    if (check_params(n, t, p, d) != 0)
+        return -1;
+    n->V = 2 * p->vcs * n->n_tcs;
+    if (p->router == NET_ROUTER_TILED && tile_shape(n, t, p, d) != 0)
+        return -1;
+    if (alloc_records(n, t) != 0)
+        goto oom;
+    if (ports_init(n, t, p, d) != 0) {
+        net_free(n);
+        return -1;
+    }
+    credits_init(n, t);
+    if (nics_init(n, t, seed, d) != 0) {
+        net_free(n);
+        return -1;
     }
     for (uint32_t r = 0; r < t->n_routers; r++)
         n->router_rng[r] = rng_stream(seed, RNG_ROUTER, r);

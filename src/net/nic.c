@@ -390,6 +390,146 @@ static void cc_ticks(struct net *n, simtime now)
     }
 }
 
+/* net_nic_try's response turn: the response at the head of NIC nic's
+ * queue goes on the port nic_port gives. False if no port can take it:
+ * its back-pressure is counted, and that of the request behind it, and
+ * the NIC waits for a port to free (or for a credit return to wake it). */
+static bool rsp_send(struct net *n, uint32_t nic, simtime now)
+{
+    struct net_nic *c = &n->nic[nic];
+    simtime soon;
+    bool starved;
+    uint32_t id = c->rsp_head;
+    struct packet *p = &n->pkt[id];
+    uint32_t port = nic_port(n, nic, p->vc, p->flits, &soon, &starved);
+    if (port == NET_NONE) {
+        nic_blocked(n, nic, PKT_RSP, starved);
+        /* the next request, from when it is ready, waits too */
+        simtime rt = req_ready_at(n, nic, now);
+        bool on = req_stalled(n, starved) && rt != SIMTIME_MAX;
+        nic_blocked_from(n, nic, PKT_REQ, on, on ? rt : now);
+        if (soon != SIMTIME_MAX)
+            nic_wake_at(n, nic, soon);
+        return false; /* else a credit return will wake us */
+    }
+    c->rsp_head = p->next;
+    c->req_turn = true;
+    nic_inject(n, nic, id, port);
+    if (n->ct.nic && n->p.nic_req_stall == NET_NIC_STALL_PATH) {
+        /* a request ready before the response has passed waits for it:
+         * back-pressure at the ORB's output */
+        simtime rt = req_ready_at(n, nic, now);
+        if (rt < c->next_out)
+            nic_blocked_from(n, nic, PKT_REQ, true, rt);
+    }
+    return true;
+}
+
+/* NIC nic cuts its next request from message mid (prev: the message
+ * before it in the queue, NET_NONE at the head) — `bytes` of data in
+ * `flits` flits, on the first request VC of its class, vc0 — and injects
+ * it on `port`. False if out of memory (the run is then void). */
+static bool req_inject(struct net *n, uint32_t nic, uint32_t mid,
+                       uint32_t prev, uint32_t port, uint32_t bytes,
+                       uint32_t flits, uint32_t vc0, simtime now)
+{
+    struct net_nic *c = &n->nic[nic];
+    uint32_t id = pkt_alloc(n);
+    if (id == NET_NONE) {
+        n->s->error = -1; /* out of memory: the run is void */
+        sim_stop(n->s);
+        return false;
+    }
+    struct message *m = &n->msg[mid];
+    struct packet *p = &n->pkt[id];
+    *p = (struct packet){
+        .src_nic = nic, .dst_nic = m->dst_nic,
+        .dst_router = n->t->nics[m->dst_nic].router, .mid = NET_NONE,
+        .gport = NET_NONE, .index = m->injected,
+        .flits = (uint16_t)flits,
+        .payload = (uint16_t)bytes, .cls = PKT_REQ, .op = m->op,
+        .mode = m->mode, .vc = (uint8_t)vc0, .tc = m->tc };
+    n->pkt_cold[id] = (struct packet_cold){ .t_created = m->t_created,
+                                            .msg = mid };
+    m->sent += bytes;
+    m->injected++;
+    if (m->sent >= m->bytes) { /* all cut: it leaves the queue */
+        if (prev == NET_NONE)
+            c->req_head = m->next;
+        else
+            n->msg[prev].next = m->next;
+        if (c->req_tail == mid)
+            c->req_tail = prev;
+    }
+    c->outstanding++;
+    c->req_turn = false;
+    nic_inject(n, nic, id, port);
+    if (c->outstanding >= n->p.max_outstanding &&
+        c->req_head != NET_NONE &&
+        n->p.nic_req_stall == NET_NIC_STALL_ORB) /* the ORB is full */
+        nic_blocked(n, nic, PKT_REQ, true);
+    for (uint32_t i = 0; i < n->ctl.n; i++)
+        if (n->ctl.ctl[i]->inject)
+            n->ctl.ctl[i]->inject(n->ctl.st[i], &n->pkt[id], now);
+    return true;
+}
+
+/* net_nic_try's request turn, a message waiting within the outstanding
+ * limit: the next request of the message the rate controllers admit (the
+ * oldest without them) goes if its stream (read or write) and a port
+ * can take it. True to look again: it went, or the ready response
+ * (`rsp_ready`) may go instead. False when the NIC waits: woken at the
+ * time its stream or a port frees, at the earlier of that and
+ * `rate_wait` (the response's stream), or by an ack or a credit return. */
+static bool req_send(struct net *n, uint32_t nic, simtime now,
+                     bool rsp_ready, simtime rate_wait)
+{
+    struct net_nic *c = &n->nic[nic];
+    simtime soon;
+    bool starved;
+    uint32_t prev = NET_NONE, mid = c->req_head;
+    if (n->cc_on) {
+        simtime retry;
+        cc_ticks(n, now);
+        mid = req_pick(n, nic, now, &prev, &retry);
+        if (mid == NET_NONE && rsp_ready) { /* the ticks held it */
+            c->req_turn = false;
+            return true;
+        }
+        if (mid == NET_NONE) { /* every pair it looked at held back */
+            if (rate_wait < retry)
+                retry = rate_wait;
+            if (retry != SIMTIME_MAX)
+                nic_wake_at(n, nic, retry);
+            return false; /* else an ack will call again */
+        }
+    }
+    struct message *m = &n->msg[mid];
+    simtime t = *nic_rate_timer(c, PKT_REQ, m->op);
+    if (t > now) {
+        nic_wake_at(n, nic, t < rate_wait ? t : rate_wait);
+        return false;
+    }
+    uint32_t bytes = m->bytes - m->sent;
+    if (bytes > n->p.max_payload)
+        bytes = n->p.max_payload;
+    uint32_t flits = net_req_flits(&n->p, (enum net_op)m->op, bytes);
+    /* the first request VC of its traffic class */
+    uint32_t vc0 = (uint32_t)m->tc * 2u * n->p.vcs;
+    uint32_t port = nic_port(n, nic, vc0, flits, &soon, &starved);
+    if (port == NET_NONE) {
+        nic_blocked(n, nic, PKT_REQ, req_stalled(n, starved));
+        if (rsp_ready) { /* the response may go instead */
+            c->req_turn = false;
+            return true;
+        }
+        if (soon != SIMTIME_MAX)
+            nic_wake_at(n, nic, soon);
+        return false;
+    }
+    return req_inject(n, nic, mid, prev, port, bytes, flits, vc0, now);
+}
+
 /* Inject what NIC `nic` can inject now: its responses and the next
  * request of the oldest message, within the outstanding-request limit and
  * the injection rate (a packet whose read or write stream is busy waits;
@@ -410,8 +550,7 @@ void net_nic_try(struct net *n, uint32_t nic)
     simtime now = n->s->now;
     c->cr_wait = false;
     for (;;) {
-        simtime soon, rate_wait = SIMTIME_MAX;
-        bool starved;
+        simtime rate_wait = SIMTIME_MAX;
         if (c->next_out > now) { /* its output path is busy */
             if (c->rsp_head != NET_NONE ||
                 (c->req_head != NET_NONE &&
@@ -432,30 +571,8 @@ void net_nic_try(struct net *n, uint32_t nic)
                          n->p.nic_arb == NET_NIC_ARB_ROUND_ROBIN &&
                          req_ready_at(n, nic, now) == now;
         if (rsp_ready && !req_first) {
-            uint32_t id = c->rsp_head;
-            struct packet *p = &n->pkt[id];
-            uint32_t port = nic_port(n, nic, p->vc, p->flits, &soon,
-                                     &starved);
-            if (port == NET_NONE) {
-                nic_blocked(n, nic, PKT_RSP, starved);
-                /* the next request, from when it is ready, waits too */
-                simtime rt = req_ready_at(n, nic, now);
-                bool on = req_stalled(n, starved) && rt != SIMTIME_MAX;
-                nic_blocked_from(n, nic, PKT_REQ, on, on ? rt : now);
-                if (soon != SIMTIME_MAX)
-                    nic_wake_at(n, nic, soon);
-                return; /* else a credit return will wake us */
-            }
-            c->rsp_head = p->next;
-            c->req_turn = true;
-            nic_inject(n, nic, id, port);
-            if (n->ct.nic && n->p.nic_req_stall == NET_NIC_STALL_PATH) {
-                /* a request ready before the response has passed waits
-                 * for it: back-pressure at the ORB's output */
-                simtime rt = req_ready_at(n, nic, now);
-                if (rt < c->next_out)
-                    nic_blocked_from(n, nic, PKT_REQ, true, rt);
-            }
+            if (!rsp_send(n, nic, now))
+                return;
             continue;
         }
         if (c->req_head == NET_NONE ||
@@ -464,83 +581,8 @@ void net_nic_try(struct net *n, uint32_t nic)
                 nic_wake_at(n, nic, rate_wait);
             return;
         }
-        uint32_t prev = NET_NONE, mid = c->req_head;
-        if (n->cc_on) {
-            simtime retry;
-            cc_ticks(n, now);
-            mid = req_pick(n, nic, now, &prev, &retry);
-            if (mid == NET_NONE && rsp_ready) { /* the ticks held it */
-                c->req_turn = false;
-                continue;
-            }
-            if (mid == NET_NONE) { /* every pair it looked at held back */
-                if (rate_wait < retry)
-                    retry = rate_wait;
-                if (retry != SIMTIME_MAX)
-                    nic_wake_at(n, nic, retry);
-                return; /* else an ack will call again */
-            }
-        }
-        struct message *m = &n->msg[mid];
-        simtime t = *nic_rate_timer(c, PKT_REQ, m->op);
-        if (t > now) {
-            nic_wake_at(n, nic, t < rate_wait ? t : rate_wait);
+        if (!req_send(n, nic, now, rsp_ready, rate_wait))
             return;
-        }
-        uint32_t bytes = m->bytes - m->sent;
-        if (bytes > n->p.max_payload)
-            bytes = n->p.max_payload;
-        uint32_t flits = net_req_flits(&n->p, (enum net_op)m->op, bytes);
-        /* the first request VC of its traffic class */
-        uint32_t vc0 = (uint32_t)m->tc * 2u * n->p.vcs;
-        uint32_t port = nic_port(n, nic, vc0, flits, &soon, &starved);
-        if (port == NET_NONE) {
-            nic_blocked(n, nic, PKT_REQ, req_stalled(n, starved));
-            if (rsp_ready) { /* the response may go instead */
-                c->req_turn = false;
-                continue;
-            }
-            if (soon != SIMTIME_MAX)
-                nic_wake_at(n, nic, soon);
-            return;
-        }
-        uint32_t id = pkt_alloc(n);
-        if (id == NET_NONE) {
-            n->s->error = -1; /* out of memory: the run is void */
-            sim_stop(n->s);
-            return;
-        }
-        m = &n->msg[mid];
-        struct packet *p = &n->pkt[id];
-        *p = (struct packet){
-            .src_nic = nic, .dst_nic = m->dst_nic,
-            .dst_router = n->t->nics[m->dst_nic].router, .mid = NET_NONE,
-            .gport = NET_NONE, .index = m->injected,
-            .flits = (uint16_t)flits,
-            .payload = (uint16_t)bytes, .cls = PKT_REQ, .op = m->op,
-            .mode = m->mode, .vc = (uint8_t)vc0, .tc = m->tc };
-        n->pkt_cold[id] = (struct packet_cold){ .t_created = m->t_created,
-                                                .msg = mid };
-        m->sent += bytes;
-        m->injected++;
-        if (m->sent >= m->bytes) { /* all cut: it leaves the queue */
-            if (prev == NET_NONE)
-                c->req_head = m->next;
-            else
-                n->msg[prev].next = m->next;
-            if (c->req_tail == mid)
-                c->req_tail = prev;
-        }
-        c->outstanding++;
-        c->req_turn = false;
-        nic_inject(n, nic, id, port);
-        if (c->outstanding >= n->p.max_outstanding &&
-            c->req_head != NET_NONE &&
-            n->p.nic_req_stall == NET_NIC_STALL_ORB) /* the ORB is full */
-            nic_blocked(n, nic, PKT_REQ, true);
-        for (uint32_t i = 0; i < n->ctl.n; i++)
-            if (n->ctl.ctl[i]->inject)
-                n->ctl.ctl[i]->inject(n->ctl.st[i], &n->pkt[id], now);
     }
 }
 
