@@ -686,6 +686,10 @@ static void on_wake(struct sim *s, const struct event *e, void *ctx)
     (void)s;
 }
 
+/* Credits that came back as an event (net_credit_return: their queue was
+ * full, or more flits than a slot holds): to the NICs injecting on an
+ * endpoint port (bit 63 of the argument), each of which may inject again,
+ * or to an output to a router, which may grant. */
 static void on_credit(struct sim *s, const struct event *e, void *ctx)
 {
     struct net *n = ctx;
