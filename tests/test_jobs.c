@@ -544,7 +544,7 @@ static void test_time_limit(void)
  * then found its new head blocked and listed it a second time: a list
  * entry was left behind whose head had gone (a crash on the Gemini torus
  * under MiniGhost: examples/cug-fig6.cfg with the paper's 1 x 1 x 16
- * rows). This is the smallest case found that did it; net.c asserts the
+ * rows). This is the smallest case found that did it; router.c asserts the
  * invariant where a row buffer joins a list. */
 static void test_tiled_row_buffer_listed_once(void)
 {

@@ -462,10 +462,10 @@ static uint64_t stream_run(uint32_t buf)
 
 /* Buffers of more than 65,535 flits: a port's credit block holds 16 bits
  * of credits per VC, and what goes past them is kept in the output-VC
- * record (net.c, cr_add; an endpoint port's NICs start with all their
- * credits there). Streams that never run short of credits with 60,000
- * flits a VC give the same deliveries with 100,000, and every credit
- * comes back (net_check_drained). */
+ * record (net_internal.h, net_cr_add; an endpoint port's NICs start with
+ * all their credits there). Streams that never run short of credits with
+ * 60,000 flits a VC give the same deliveries with 100,000, and every
+ * credit comes back (net_check_drained). */
 static void test_big_buffers(void)
 {
     uint64_t small = stream_run(60000), big = stream_run(100000);

@@ -5,7 +5,7 @@
  * endpoint-pair table the pair-based ones keep.
  *
  * What is modelled: the place where a NIC decides when the next request
- * packet of a message may go. The network (net.c) asks the controllers
+ * packet of a message may go. The network (net/nic.c) asks the controllers
  * before each request it injects (admit), tells them what went (inject)
  * and what came back (ack: the response, which is Aries' and Slingshot's
  * end-to-end acknowledgement, carrying the congestion marks the switches

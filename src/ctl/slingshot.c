@@ -18,7 +18,7 @@
  *    window waits for an ack, the NIC's other pairs go on (cc.h);
  *  - contribution is learnt from the marks its responses carry back: the
  *    last switch marks a request it routes to the destination's port while
- *    more than mark_flits wait there (net.c). Only streams toward a
+ *    more than mark_flits wait there (net/router.c). Only streams toward a
  *    congested endpoint pass that port, so only they are marked: a stream
  *    that shares links with the congestion tree elsewhere is not (this
  *    controller's router-output hook, sls_mark: the switch's part of the

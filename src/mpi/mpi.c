@@ -409,7 +409,7 @@ static void resume_at(struct dmpi *m, uint32_t g, simtime at)
  * of the rank's job (SC'20 §II-E: "the job scheduler will assign to each
  * job a small number of traffic classes"; MPI picks one from an
  * environment variable): every message of a job, control messages and
- * rendezvous GETs included, and their responses (net.c). */
+ * rendezvous GETs included, and their responses (net/nic.c). */
 static void send_net(struct dmpi *m, uint32_t from, uint32_t to,
                      enum net_op op, uint64_t bytes, uint32_t xfer,
                      enum kind k)

@@ -2,11 +2,12 @@
  *
  * What is modelled (issue 4; DESIGN.md §2 "Stalls"): the counters that the
  * papers' systems read, named as the hardware names them and counting what
- * the papers found them to count. The network model (net.c) keeps the raw
- * counts when net_params.counters is set; this module names them, converts
- * them to the hardware's units and offers the interface of Cray's gpcd
- * library (Pedretti et al. Fig. 1) and PAPI: look a counter up by name, add
- * it to a context, read the context, take deltas between reads.
+ * the papers found them to count. The network model (router.c, nic.c)
+ * keeps the raw counts when net_params.counters is set; this module names
+ * them, converts them to the hardware's units and offers the interface of
+ * Cray's gpcd library (Pedretti et al. Fig. 1) and PAPI: look a counter
+ * up by name, add it to a context, read the context, take deltas between
+ * reads.
  *
  * Aries (SC'19 §2.3; names from gpcd/LDMS, see
  * shared/reference/papers-and-workloads.md §3):

@@ -109,7 +109,7 @@ enum {
     PKT_NONMIN = 1,    /* routed (or diverted) non-minimally */
     PKT_MID_DONE = 2,  /* reached its intermediate router/group */
     PKT_DECIDED = 4,   /* adaptive min/non-min decision taken for good */
-    PKT_ROUTED = 0x80, /* net.c, tiled routers: routed at the current
+    PKT_ROUTED = 0x80, /* router.c, tiled routers: routed at the current
                           router, not yet sent on (bits 8..0x40 belong to
                           route/) */
 };
@@ -423,8 +423,8 @@ struct net_hooks {
                      simtime now);
 };
 
-struct net_nic;     /* net.c */
-struct net_nic_inj; /* net.c */
+struct net_nic;     /* net_internal.h */
+struct net_nic_inj; /* net_internal.h */
 
 /* What the NIC counters count, per NIC, cumulative from time 0 (see
  * net/counters.h for the hardware names and units). Times in ps. Two
@@ -446,7 +446,7 @@ struct net_nic_count {
 };
 
 /* NIC k's stalled time of class cls up to `now`, the open interval
- * included. nic_try opens a request's interval at the time the request
+ * included. net_nic_try opens a request's interval at the time the request
  * will be ready, which can be ahead of `now`: a read before that time
  * counts none of it (without this guard the difference wrapped, and a
  * counter read went back by 2^64 - a few cycles). */
@@ -529,7 +529,7 @@ struct net_in {               /* [port], input side (buffers at this
                                  output port (its peer), or itself for an
                                  endpoint port (the injecting NICs) */
     uint32_t latency;         /* wire latency of its link, ps (topo) */
-    uint32_t pub_base;        /* far-end load publication (see net.c): the
+    uint32_t pub_base;        /* far-end load publication (publish.c): the
                                  value before the ring (net.pub) */
     uint8_t pub_n;            /* entries in the ring */
     uint8_t pub_top;          /* index of the newest entry */
@@ -692,7 +692,7 @@ struct net {
                                    its VCs (net_port_credits, cr_cw
                                    words), then NET_CR_DEPTH slots of the
                                    credits on their way back to it:
-                                   time<<17 | vc<<13 | flits (see net.c) */
+                                   time<<17 | vc<<13 | flits (credits.c) */
     uint32_t cr_stride;         /* words per block (whole lines) */
     uint32_t cr_cw;             /* words of credits before the slots */
     bool cr_big;                /* some buffer holds more than 65,535
@@ -704,7 +704,7 @@ struct net {
                                    its queue's line, until one is due */
     uint64_t *pub;              /* [port * NET_PUB_DEPTH] far-end load
                                    published by the input port:
-                                   epoch<<24 | value (see net.c) */
+                                   epoch<<24 | value (publish.c) */
     uint32_t *buf_cap;          /* [port] flits per VC at this input (not
                                    on the hot path) */
     uint8_t *port_class;        /* [port] enum port_class of the topology's
@@ -757,7 +757,7 @@ static inline struct net_ovc *net_ovc_at(const struct net *n, uint32_t port,
 
 /* Credits of output `port`'s VCs, [vc], 16 bits each, that its credit
  * block holds, in the line with the first slots of its credit queue,
- * which applying a return reads (net.c, net_credit_apply). On an endpoint
+ * which applying a return reads (credits.c, net_credit_apply). On an endpoint
  * port the injecting NICs' credits for the port's input VC, what
  * nic_port reads after applying the returns (all of them unless a
  * buffer holds more than 65,535 flits: the rest in net_ovc.inj_credits).
@@ -957,7 +957,7 @@ static inline uint32_t net_out_excess(const struct net_out *o)
     return o->peer != TOPO_NONE && o->used > o->own ? o->used - o->own : 0;
 }
 
-/* Apply the credit returns of output `port` due by now (net.c; for
+/* Apply the credit returns of output `port` due by now (credits.c; for
  * net.cr_due[port] <= now). */
 void net_credit_apply(struct net *n, uint32_t port, simtime now);
 

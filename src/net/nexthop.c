@@ -124,47 +124,55 @@ out:
     return rc;
 }
 
-/* Dragonflies: for each router and each router of its group, the ports
- * of the next hop in dimension order (Aries: green before black); torus:
- * for each router and direction (X+, X-, Y+, Y-, Z+, Z-) its ports. */
-int net_nexthop_init(struct net *n, struct diag *d)
+/* Out of memory for the tables: reported to d; -1. */
+static int nh_oom(struct diag *d)
+{
+    diag_error(d, NULL, 0, "network", "out of memory for routing tables");
+    return -1;
+}
+
+/* Torus: for each router and direction (X+, X-, Y+, Y-, Z+, Z-) its
+ * ports to a neighbour. */
+static int nh_torus(struct net *n, struct diag *d)
 {
     const struct topo *t = n->t;
-    if (topo_is(t->family, TOPO_SHAPE_TORUS)) {
-        if (n->p.vcs < 2) {
-            diag_error(d, NULL, 0, "network.vcs", "the torus needs 2 VCs "
-                       "per class (dateline) to be deadlock-free");
-            return -1;
-        }
-        n->m = 6;
-        n->nh_first = calloc((size_t)t->n_routers * 6, sizeof *n->nh_first);
-        n->nh_count = calloc((size_t)t->n_routers * 6, 1);
-        n->nh_port = calloc(t->n_ports ? t->n_ports : 1, sizeof *n->nh_port);
-        n->nh_total = t->n_ports ? t->n_ports : 1;
-        if (!n->nh_first || !n->nh_count || !n->nh_port)
-            goto oom;
-        uint32_t k = 0;
-        for (uint32_t r = 0; r < t->n_routers; r++) {
-            const struct topo_router *rt = &t->routers[r];
-            for (uint32_t dir = 0; dir < 6; dir++) {
-                n->nh_first[r * 6 + dir] = k;
-                for (uint32_t i = 0; i < rt->n_ports; i++) {
-                    uint32_t pt = rt->first_port + i;
-                    if (t->ports[pt].kind == PORT_TORUS_XP + dir &&
-                        t->ports[pt].peer != TOPO_NONE) {
-                        n->nh_port[k++] = pt;
-                        n->nh_count[r * 6 + dir]++;
-                    }
+    if (n->p.vcs < 2) {
+        diag_error(d, NULL, 0, "network.vcs", "the torus needs 2 VCs "
+                   "per class (dateline) to be deadlock-free");
+        return -1;
+    }
+    n->m = 6;
+    n->nh_first = calloc((size_t)t->n_routers * 6, sizeof *n->nh_first);
+    n->nh_count = calloc((size_t)t->n_routers * 6, 1);
+    n->nh_port = calloc(t->n_ports ? t->n_ports : 1, sizeof *n->nh_port);
+    n->nh_total = t->n_ports ? t->n_ports : 1;
+    if (!n->nh_first || !n->nh_count || !n->nh_port)
+        return nh_oom(d);
+    uint32_t k = 0;
+    for (uint32_t r = 0; r < t->n_routers; r++) {
+        const struct topo_router *rt = &t->routers[r];
+        for (uint32_t dir = 0; dir < 6; dir++) {
+            n->nh_first[r * 6 + dir] = k;
+            for (uint32_t i = 0; i < rt->n_ports; i++) {
+                uint32_t pt = rt->first_port + i;
+                if (t->ports[pt].kind == PORT_TORUS_XP + dir &&
+                    t->ports[pt].peer != TOPO_NONE) {
+                    n->nh_port[k++] = pt;
+                    n->nh_count[r * 6 + dir]++;
                 }
             }
         }
-        return nh_share(n, 6, d);
     }
-    if (n->p.vcs < 4) {
-        diag_error(d, NULL, 0, "network.vcs", "a dragonfly needs 4 VCs per "
-                   "class (route segments) to be deadlock-free");
-        return -1;
-    }
+    return nh_share(n, 6, d);
+}
+
+/* Dragonflies: each group's first router and size (net.group_first,
+ * group_size) and the per-router rows' first entries and counts, zeroed;
+ * -1 (reported to d) when out of memory or when the routers of a group
+ * are not numbered consecutively. */
+static int nh_groups(struct net *n, struct diag *d)
+{
+    const struct topo *t = n->t;
     uint32_t G = t->n_groups, m = t->routers_per_group;
     n->m = m;
     n->group_first = calloc(G, sizeof *n->group_first);
@@ -172,7 +180,7 @@ int net_nexthop_init(struct net *n, struct diag *d)
     n->nh_first = calloc((size_t)t->n_routers * m, sizeof *n->nh_first);
     n->nh_count = calloc((size_t)t->n_routers * m, 1);
     if (!n->group_first || !n->group_size || !n->nh_first || !n->nh_count)
-        goto oom;
+        return nh_oom(d);
     for (uint32_t r = t->n_routers; r-- > 0;) {
         n->group_first[grp(n, r)] = r;
         n->group_size[grp(n, r)]++;
@@ -183,6 +191,86 @@ int net_nexthop_init(struct net *n, struct diag *d)
                        "numbered consecutively", grp(n, r));
             return -1;
         }
+    return 0;
+}
+
+/* A local neighbour of a router, as nh_router compares them. */
+struct local_nb {
+    uint32_t port, router, kind;
+    const uint8_t *dist; /* its row of the group's distance table */
+};
+
+/* Dragonflies: router r's entries, from the k-th port entry on (*k, which
+ * it advances), in pass `pass` of net_nexthop_init (0: counts them, 1:
+ * fills them in). nb, best_n, best_kind: room for a router's ports and
+ * a group's routers. */
+static void nh_router(struct net *n, uint32_t r, int pass,
+                      struct local_nb *nb, uint32_t *best_n,
+                      uint32_t *best_kind, size_t *k)
+{
+    const struct topo *t = n->t;
+    uint32_t m = n->m;
+    const struct topo_router *rt = &t->routers[r];
+    uint32_t g = rt->group, lr = lidx(n, r), gs = n->group_size[g];
+    const uint8_t *mine = topo_group_row(t, g, lr);
+    uint32_t nn = 0;
+    for (uint32_t i = 0; i < rt->n_ports; i++) {
+        const struct topo_port *tp = &t->ports[rt->first_port + i];
+        if (tp->peer == TOPO_NONE ||
+            topo_port_class((enum port_kind)tp->kind) != PCLASS_LOCAL)
+            continue;
+        uint32_t x = t->ports[tp->peer].router;
+        nb[nn++] = (struct local_nb){
+            rt->first_port + i, x, tp->kind,
+            topo_group_row(t, g, lidx(n, x)) };
+    }
+    for (uint32_t j = 0; j < gs; j++)
+        best_n[j] = TOPO_NONE, best_kind[j] = 0;
+    for (uint32_t i = 0; i < nn; i++)
+        for (uint32_t j = 0; j < gs; j++) {
+            /* 255 (unreachable) + 1 matches no distance */
+            if ((uint32_t)nb[i].dist[j] + 1 != mine[j])
+                continue;
+            if (best_n[j] == TOPO_NONE || nb[i].kind < best_kind[j] ||
+                (nb[i].kind == best_kind[j] && nb[i].router < best_n[j])) {
+                best_n[j] = nb[i].router;
+                best_kind[j] = nb[i].kind;
+            }
+        }
+    for (uint32_t j = 0; j < gs; j++) {
+        size_t e = (size_t)r * m + j;
+        if (pass)
+            n->nh_first[e] = (uint32_t)*k;
+        if (j == lr || mine[j] == 255 || best_n[j] == TOPO_NONE)
+            continue;
+        for (uint32_t i = 0; i < nn; i++) {
+            if (nb[i].kind != best_kind[j] || nb[i].router != best_n[j])
+                continue;
+            if (pass) {
+                n->nh_port[*k] = nb[i].port;
+                n->nh_count[e]++;
+            }
+            (*k)++;
+        }
+    }
+}
+
+/* Dragonflies: for each router and each router of its group, the ports
+ * of the next hop in dimension order (Aries: green before black); torus:
+ * for each router and direction (X+, X-, Y+, Y-, Z+, Z-) its ports. */
+int net_nexthop_init(struct net *n, struct diag *d)
+{
+    const struct topo *t = n->t;
+    if (topo_is(t->family, TOPO_SHAPE_TORUS))
+        return nh_torus(n, d);
+    if (n->p.vcs < 4) {
+        diag_error(d, NULL, 0, "network.vcs", "a dragonfly needs 4 VCs per "
+                   "class (route segments) to be deadlock-free");
+        return -1;
+    }
+    if (nh_groups(n, d) != 0)
+        return -1;
+    uint32_t m = n->m;
     /* Per router, its local neighbours in port order; per router j of its
      * group, the least (port kind, router) among the neighbours one hop
      * nearer to j (dimension order: green before black), then every
@@ -194,67 +282,20 @@ int net_nexthop_init(struct net *n, struct diag *d)
     for (uint32_t r = 0; r < t->n_routers; r++)
         if (t->routers[r].n_ports > maxp)
             maxp = t->routers[r].n_ports;
-    struct local_nb {
-        uint32_t port, router, kind;
-        const uint8_t *dist; /* its row of the group's distance table */
-    } *nb = malloc(maxp * sizeof *nb);
+    struct local_nb *nb = malloc(maxp * sizeof *nb);
     uint32_t *best_n = malloc(m * sizeof *best_n);
     uint32_t *best_kind = malloc(m * sizeof *best_kind);
     if (!nb || !best_n || !best_kind) {
         free(nb);
         free(best_n);
         free(best_kind);
-        goto oom;
+        return nh_oom(d);
     }
     size_t total = 0;
     for (int pass = 0; pass < 2; pass++) {
         size_t k = 0;
-        for (uint32_t r = 0; r < t->n_routers; r++) {
-            const struct topo_router *rt = &t->routers[r];
-            uint32_t g = rt->group, lr = lidx(n, r), gs = n->group_size[g];
-            const uint8_t *mine = topo_group_row(t, g, lr);
-            uint32_t nn = 0;
-            for (uint32_t i = 0; i < rt->n_ports; i++) {
-                const struct topo_port *tp = &t->ports[rt->first_port + i];
-                if (tp->peer == TOPO_NONE ||
-                    topo_port_class((enum port_kind)tp->kind) != PCLASS_LOCAL)
-                    continue;
-                uint32_t x = t->ports[tp->peer].router;
-                nb[nn++] = (struct local_nb){
-                    rt->first_port + i, x, tp->kind,
-                    topo_group_row(t, g, lidx(n, x)) };
-            }
-            for (uint32_t j = 0; j < gs; j++)
-                best_n[j] = TOPO_NONE, best_kind[j] = 0;
-            for (uint32_t i = 0; i < nn; i++)
-                for (uint32_t j = 0; j < gs; j++) {
-                    /* 255 (unreachable) + 1 matches no distance */
-                    if ((uint32_t)nb[i].dist[j] + 1 != mine[j])
-                        continue;
-                    if (best_n[j] == TOPO_NONE || nb[i].kind < best_kind[j] ||
-                        (nb[i].kind == best_kind[j] &&
-                         nb[i].router < best_n[j])) {
-                        best_n[j] = nb[i].router;
-                        best_kind[j] = nb[i].kind;
-                    }
-                }
-            for (uint32_t j = 0; j < gs; j++) {
-                size_t e = (size_t)r * m + j;
-                if (pass)
-                    n->nh_first[e] = (uint32_t)k;
-                if (j == lr || mine[j] == 255 || best_n[j] == TOPO_NONE)
-                    continue;
-                for (uint32_t i = 0; i < nn; i++) {
-                    if (nb[i].kind != best_kind[j] || nb[i].router != best_n[j])
-                        continue;
-                    if (pass) {
-                        n->nh_port[k] = nb[i].port;
-                        n->nh_count[e]++;
-                    }
-                    k++;
-                }
-            }
-        }
+        for (uint32_t r = 0; r < t->n_routers; r++)
+            nh_router(n, r, pass, nb, best_n, best_kind, &k);
         if (!pass) {
             total = k;
             n->nh_total = total ? total : 1;
@@ -267,11 +308,8 @@ int net_nexthop_init(struct net *n, struct diag *d)
     free(best_n);
     free(best_kind);
     if (!n->nh_port)
-        goto oom;
+        return nh_oom(d);
     return nh_share(n, m, d);
-oom:
-    diag_error(d, NULL, 0, "network", "out of memory for routing tables");
-    return -1;
 }
 
 void net_nexthop_free(struct net *n)

@@ -1,7 +1,7 @@
 /* net/routing.h — the interface through which the network routes a packet.
  *
  * The network model calls a routing mode at every router a packet reaches
- * that is not its destination router (net.c; at the destination the
+ * that is not its destination router (router.c; at the destination the
  * network itself picks the NIC's least busy port). The modes themselves
  * live above the network (route/: they read its ports, credits and
  * published loads), each a `const struct routing` registered in
@@ -31,7 +31,7 @@ struct routing {
     bool progressive;  /* dragonflies: decided again at each router of the
                           source group while the packet is still minimal */
     bool publish;      /* reads the loads routers publish to their
-                          neighbours (net.c keeps them only then) */
+                          neighbours (publish.c keeps them only then) */
     const struct net_part *part; /* its parameters and their keys (shared
                           by modes of one family: the Aries modes); NULL:
                           none. The network keeps the block (net.h
