@@ -777,7 +777,8 @@ static void test_error_table_is_true(void)
         { "system = { name = \"xc-12cab\"; };\nnetwork = { routing = "
           "\"ugal-g\"; };\n",
           NULL, "exp.cfg:2: error: network.routing: routing \"ugal-g\" is "
-                "not registered; known: minimal, valiant, UGAL, ADAPTIVE_0, "
+                "not registered; known: minimal, valiant, UGAL, UGAL-G, "
+                "ADAPTIVE_0, "
                 "ADAPTIVE_1, ADAPTIVE_2, ADAPTIVE_3, MIN_HASH, NMIN_HASH, "
                 "IN_ORDER, SS_ADAPTIVE, DOR" },
         { "system = { name = \"xc-12cab\"; };\nnetwork = { max_outstanding = "

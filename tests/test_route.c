@@ -12,6 +12,7 @@
 #include "exp/traffic.h"
 #include "net/net.h"
 #include "ctl/cc.h"
+#include "route/df.h"
 #include "route/route.h"
 #include "topo/builders.h"
 #include "topo/topo.h"
@@ -433,6 +434,67 @@ static void test_nonmin_intermediates(void)
     }
 }
 
+/* A delivered request counted, minimal or not (x->nonmin: how many went
+ * non-minimally). */
+static uint32_t traced_nonmin;
+static void trace_any(void *ctx, const struct packet *p, simtime now)
+{
+    struct rt *x = ctx;
+    (void)now;
+    if (p->cls == PKT_REQ) {
+        x->traced++;
+        traced_nonmin += (p->flags & PKT_NONMIN) != 0;
+    }
+}
+
+/* UGAL-G against UGAL-L (route/ugal_g.c): a packet from a router of group
+ * 0 that owns no global link to group 1, while every global channel from
+ * group 0 to group 1 shows a long queue (set by hand, the source's own
+ * ports idle). UGAL-G reads those queues and goes through group 2 (two
+ * global hops); UGAL-L sees only its idle first hop and stays minimal;
+ * on a quiet network UGAL-G stays minimal too. */
+static void test_ugal_global(void)
+{
+    for (int m = 0; m < 3; m++) {
+        const char *mode = m == 1 ? "UGAL" : "UGAL-G";
+        bool congested = m < 2;
+        struct rt x;
+        if (rt_setup(&x, mode, NET_ARIES_CREDIT, false, 256) != 0) {
+            CHECK(!"setup");
+            return;
+        }
+        x.n.hooks = (struct net_hooks){ .ctx = &x, .hop = trace_hop,
+                                        .delivered = trace_any };
+        traced_nonmin = 0;
+        uint32_t cnt = df_pair_count(&x.n, 0, 1);
+        /* a source router of group 0 without a link to group 1 */
+        uint32_t src = TOPO_NONE;
+        for (uint32_t r = 0; r < x.t.n_routers && src == TOPO_NONE; r++) {
+            bool owns = x.t.routers[r].group != 0;
+            for (uint32_t i = 0; i < cnt && !owns; i++)
+                owns = x.t.ports[df_pair_port(&x.n, 0, 1, i)].router == r;
+            if (!owns && x.t.routers[r].n_nics)
+                src = r;
+        }
+        CHECK(src != TOPO_NONE);
+        for (uint32_t i = 0; congested && i < cnt; i++)
+            x.n.out[df_pair_port(&x.n, 0, 1, i)].qflits += 100000;
+        uint32_t a = x.t.routers[src].first_nic,
+                 b = nic_in_group(&x.t, 1, 9);
+        net_send(&x.n, a, b, NET_PUT, 64, 0, 0);
+        sim_run(&x.s, SIMTIME_MAX);
+        for (uint32_t i = 0; congested && i < cnt; i++)
+            x.n.out[df_pair_port(&x.n, 0, 1, i)].qflits -= 100000;
+        CHECK_EQ_U(x.traced, 1);
+        bool diverted = m == 0;
+        CHECK_EQ_U(traced_nonmin, diverted ? 1 : 0);
+        CHECK_EQ_U(x.global_hops, diverted ? 2 : 1);
+        CHECK_EQ_U(x.groups_seen, diverted ? 7u : 3u);
+        CHECK(net_check_drained(&x.n, &x.d) == 0);
+        rt_free(&x);
+    }
+}
+
 /* Uniform random traffic at 0.9 on df1056 with minimal routing: the
  * accepted load a router's buffering allows. A plain input-queued
  * crossbar blocks at its heads (about 0.63 of injection); the tiled
@@ -697,6 +759,7 @@ const struct test_case tests_route[] = {
     TEST(test_aries_levels),
     TEST(test_aries_ties),
     TEST(test_nonmin_intermediates),
+    TEST(test_ugal_global),
     TEST(test_router_buffering),
     TEST(test_response_slots),
     TEST(test_own_stream),
