@@ -185,7 +185,17 @@ static void catch_signals(bool on)
 /* What rank 0 does before the runs: claim the results folder, print the
  * experiment's header and the system, write topology.json and the
  * zero-load probe (probe.csv). Returns 0 or -1 (reported). */
-int cli_run(int argc, char **argv)
+/* The command line of `dfsim run`. */
+struct run_args {
+    const char *file, *outdir;
+    long long seed;      /* -1: the file's */
+    bool resume, force, quick;
+    size_t max_memory;   /* 0: what the machine has */
+};
+
+/* Parse argv into a. Returns -1 to go on, else the exit status (0 after
+ * --help, 2 on a mistake, said on stderr). */
+static int parse_args(int argc, char **argv, struct run_args *a)
 {
     static const struct option opts[] = {
         { "output", required_argument, NULL, 'o' },
@@ -197,29 +207,26 @@ int cli_run(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    const char *outdir = NULL;
-    long long seed = -1;
-    bool resume = false, force = false, quick = false;
-    size_t max_memory = 0;
+    *a = (struct run_args){ .seed = -1 };
     int c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
         switch (c) {
         case 'o':
-            outdir = optarg;
+            a->outdir = optarg;
             break;
         case 'r':
-            resume = true;
+            a->resume = true;
             break;
         case 'f':
-            force = true;
+            a->force = true;
             break;
         case 'q':
-            quick = true;
+            a->quick = true;
             break;
         case 'm':
-            if (parse_size(optarg, &max_memory) != 0) {
+            if (parse_size(optarg, &a->max_memory) != 0) {
                 fprintf(stderr,
                         "dfsim run: --max-memory expects a size of at least "
                         "1M, such as 512M, 4G or 1.5G (K, M, G, T: KiB .. "
@@ -237,7 +244,7 @@ int cli_run(int argc, char **argv)
                         optarg);
                 return 2;
             }
-            seed = (long long)v;
+            a->seed = (long long)v;
             break;
         }
         case 'h':
@@ -258,46 +265,185 @@ int cli_run(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    const char *file = argv[optind];
+    a->file = argv[optind];
+    return -1;
+}
 
+/* Load a's file, build its system and check everything that can be
+ * checked before anything runs (then cut it short with --quick). 0, or
+ * -1 after the errors were reported (e, t freed). */
+static int prepare(const struct run_args *a, struct experiment *e,
+                   struct topo *t, struct net_params *np, struct diag *d)
+{
+    if (experiment_load(e, a->file, a->seed, d) != 0) {
+        fprintf(stderr, "dfsim run: %s: %d error%s\n", a->file, d->errors,
+                d->errors == 1 ? "" : "s");
+        return -1;
+    }
+    if (a->max_memory) {
+        e->max_memory = a->max_memory;
+        e->max_memory_from = "allowed (--max-memory)";
+    } else {
+        e->max_memory = available_memory(&e->max_memory_from);
+    }
+    if (experiment_build_topo(e, t, d) != 0) {
+        experiment_free(e);
+        return -1;
+    }
+    if (experiment_net_params(e, t, np, d) != 0 ||
+        experiment_check_run(e, t, np, d) != 0) {
+        fprintf(stderr, "dfsim run: %s: %d error%s\n", a->file, d->errors,
+                d->errors == 1 ? "" : "s");
+        topo_free(t);
+        experiment_free(e);
+        return -1;
+    }
+    if (a->quick) /* the real experiment checked, a short one run */
+        experiment_quicken(e);
+    return 0;
+}
+
+/* The impact study: its simulations (exp/impact.h), then on rank 0 its
+ * results (results/impact_results.h). 0 or -1 (said). */
+static int run_impact(const struct runner *rn, const char *file)
+{
+    const struct experiment *e = rn->e;
+    bool rank0 = par_rank() == 0;
+    if (rank0 && rn->resume)
+        fprintf(stderr, "dfsim run: --resume applies to a traffic "
+                        "sweep and a jobs list's runs; the impact study "
+                        "runs from the start\n");
+    struct impact_report_info info = {
+        .title = e->info.name, .description = e->info.description,
+        .system = e->system ? e->system->base.name : e->builder->base.name,
+        .routing = rn->np->routing->base.name,
+        .seed = (uint64_t)e->info.seed };
+    struct impact_data x;
+    int rc = impact_simulate(&e->impact, &e->jobs, rn->t, rn->np,
+                             (uint64_t)e->info.seed, e->info.time_limit,
+                             rn->outdir, &jobs_results_writer, &x, rn->d);
+    if (rc == 0 && rank0) /* the cells and the report are rank 0's */
+        rc = impact_results_write(&x, rn->outdir, &info, rn->d);
+    impact_data_free(&x);
+    if (rc != 0) {
+        if (rank0)
+            fprintf(stderr, "dfsim run: %s: the impact study failed\n",
+                    file);
+        rc = -1;
+    }
+    return rc;
+}
+
+/* Every kind of run the file has, in order, each agreed over the ranks:
+ * the traffic sweep, the jobs list's runs, the impact study; what is made
+ * of each after it (results/). 0 or -1. */
+static int run_kinds(const struct runner *rn, const char *file)
+{
+    const struct experiment *e = rn->e;
+    bool rank0 = par_rank() == 0;
+    if (e->has_traffic) {
+        struct traffic_result *res;
+        uint32_t done;
+        int trc = runner_traffic(rn, &res, &done);
+        if (traffic_results(e, rn->np, rn->outdir, res, done, trc == 0) !=
+            0)
+            trc = -1;
+        free(res);
+        if (par_agree(trc) != 0)
+            return -1;
+    }
+    if (e->jobs.n) {
+        int jrc = runner_jobs(rn, &jobs_results_writer);
+        if (jrc == 0 && rank0)
+            jrc = jobs_results_report(e, rn->np, rn->outdir);
+        if (par_agree(jrc) != 0)
+            return -1;
+    }
+    if (e->impact.on && par_agree(run_impact(rn, file)) != 0)
+        return -1;
+    return 0;
+}
+
+/* Where the results are: the report pages, and every file written. */
+static void print_summary(const struct experiment *e, const char *outdir)
+{
+    char sampled[256] = "";
+    size_t len = 0;
+    if (runner_sampling_on(e)) {
+        bool many = e->traffic.loads.n *
+                        (e->traffic.routings.n ? e->traffic.routings.n : 1) >
+                    1;
+        len = list_counter_files(sampled, sizeof sampled, len, &e->sampling,
+                                 many ? "_*" : "", "links");
+    }
+    if (e->jobs.n) /* the job runs' counters (runner_jobs's names) */
+        list_counter_files(sampled, sizeof sampled, len, &e->sampling,
+                           e->has_traffic     ? "_jobs_run*"
+                           : e->info.runs > 1 ? "_run*"
+                                              : "",
+                           "job_links");
+    if (e->has_traffic)
+        printf("\n%sreport: %s/%s\n",
+               e->jobs.n || e->impact.on ? "traffic " : "", outdir,
+               traffic_results_page(e));
+    if (e->jobs.n || e->impact.on)
+        printf("%sreport: %s/report.html\n", e->has_traffic ? "" : "\n",
+               outdir);
+    printf("\nresults in %s/ (topology.json, probe.csv%s%s%s%s)\n", outdir,
+           e->has_traffic ? ", traffic.csv" : "", sampled,
+           e->jobs.n ? ", jobs.csv, iterations.csv, ranks.csv, metrics.csv, "
+                       "variants.csv, load.csv, runs.csv"
+                     : "",
+           e->impact.on ? ", impact.csv, impact_runs.csv, jobs.csv, "
+                          "iterations.csv, ranks.csv, metrics.csv, load.csv"
+                        : "");
+}
+
+/* A run stopped by a signal: say where its finished results are and how
+ * to go on; the exit status 128 + the signal. */
+static int interrupted(const struct experiment *e, const char *file,
+                       const char *outdir)
+{
+    int sig = sim_interrupt;
+    if (par_rank() != 0)
+        return 128 + sig;
+    fflush(stdout);
+    fprintf(stderr,
+            "\ndfsim run: interrupted (%s); the results finished so far "
+            "are in %s/\n",
+            sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "signal",
+            outdir);
+    if (e->impact.on)
+        fprintf(stderr, "  an impact study runs from the start: dfsim "
+                        "run %s -o %s\n", file, outdir);
+    else
+        fprintf(stderr, "  to go on from there: dfsim run %s -o %s "
+                        "--resume\n", file, outdir);
+    return 128 + sig;
+}
+
+int cli_run(int argc, char **argv)
+{
+    struct run_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
     struct diag d;
     diag_init(&d);
     struct experiment e;
-    if (experiment_load(&e, file, seed, &d) != 0) {
-        fprintf(stderr, "dfsim run: %s: %d error%s\n", file, d.errors,
-                d.errors == 1 ? "" : "s");
-        return 1;
-    }
-    if (max_memory) {
-        e.max_memory = max_memory;
-        e.max_memory_from = "allowed (--max-memory)";
-    } else {
-        e.max_memory = available_memory(&e.max_memory_from);
-    }
     struct topo t;
-    if (experiment_build_topo(&e, &t, &d) != 0) {
-        experiment_free(&e);
-        return 1;
-    }
     struct net_params np;
-    if (experiment_net_params(&e, &t, &np, &d) != 0 ||
-        experiment_check_run(&e, &t, &np, &d) != 0) {
-        fprintf(stderr, "dfsim run: %s: %d error%s\n", file, d.errors,
-                d.errors == 1 ? "" : "s");
-        topo_free(&t);
-        experiment_free(&e);
+    if (prepare(&a, &e, &t, &np, &d) != 0)
         return 1;
-    }
-    if (quick) /* the real experiment checked, a short one run */
-        experiment_quicken(&e);
     char defdir[256];
+    const char *outdir = a.outdir;
     if (!outdir) {
         snprintf(defdir, sizeof defdir, "results/%s%s", e.info.name,
-                 quick ? "-quick" : "");
+                 a.quick ? "-quick" : "");
         outdir = defdir;
     }
-    int rc = 1;
-    char *settings = fingerprint_text(e.cfg, e.info.seed, quick);
+    rc = 1;
+    char *settings = fingerprint_text(e.cfg, e.info.seed, a.quick);
     if (!settings) {
         fprintf(stderr, "dfsim run: out of memory\n");
         goto out;
@@ -306,109 +452,20 @@ int cli_run(int argc, char **argv)
     catch_signals(true);
     if (par_start() != 0)
         goto out;
-    bool rank0 = par_rank() == 0;
     /* rank 0 claims the folder and writes what is not dealt: the
      * system's figures and the probe */
     struct runner rn = { .e = &e, .t = &t, .np = &np, .outdir = outdir,
-                         .resume = resume, .d = &d };
-    if (par_agree(rank0 ? runner_setup(&rn, settings, file, force, quick)
-                        : 0) != 0)
+                         .resume = a.resume, .d = &d };
+    if (par_agree(par_rank() == 0
+                      ? runner_setup(&rn, settings, a.file, a.force, a.quick)
+                      : 0) != 0 ||
+        run_kinds(&rn, a.file) != 0)
         goto out;
-    if (e.has_traffic) {
-        struct traffic_result *res;
-        uint32_t done;
-        int trc = runner_traffic(&rn, &res, &done);
-        if (traffic_results(&e, &np, outdir, res, done, trc == 0) != 0)
-            trc = -1;
-        free(res);
-        if (par_agree(trc) != 0)
-            goto out;
-    }
-    if (e.jobs.n) {
-        int jrc = runner_jobs(&rn, &jobs_results_writer);
-        if (jrc == 0 && rank0)
-            jrc = jobs_results_report(&e, &np, outdir);
-        if (par_agree(jrc) != 0)
-            goto out;
-    }
-    if (e.impact.on) {
-        int irc = 0;
-        if (rank0 && resume)
-            fprintf(stderr, "dfsim run: --resume applies to a traffic "
-                            "sweep and a jobs list's runs; the impact study "
-                            "runs from the start\n");
-        struct impact_report_info info = {
-            .title = e.info.name, .description = e.info.description,
-            .system = e.system ? e.system->base.name : e.builder->base.name,
-            .routing = np.routing->base.name,
-            .seed = (uint64_t)e.info.seed };
-        struct impact_data x;
-        irc = impact_simulate(&e.impact, &e.jobs, &t, &np,
-                              (uint64_t)e.info.seed, e.info.time_limit,
-                              outdir, &jobs_results_writer, &x, &d);
-        if (irc == 0 && rank0) /* the cells and the report are rank 0's */
-            irc = impact_results_write(&x, outdir, &info, &d);
-        impact_data_free(&x);
-        if (irc != 0) {
-            if (rank0)
-                fprintf(stderr, "dfsim run: %s: the impact study failed\n",
-                        file);
-            irc = -1;
-        }
-        if (par_agree(irc) != 0)
-            goto out;
-    }
-    char sampled[256] = "";
-    size_t len = 0;
-    if (runner_sampling_on(&e)) {
-        bool many = e.traffic.loads.n *
-                        (e.traffic.routings.n ? e.traffic.routings.n : 1) >
-                    1;
-        len = list_counter_files(sampled, sizeof sampled, len, &e.sampling,
-                                 many ? "_*" : "", "links");
-    }
-    if (e.jobs.n) /* the job runs' counters (run_jobs's names) */
-        list_counter_files(sampled, sizeof sampled, len, &e.sampling,
-                           e.has_traffic     ? "_jobs_run*"
-                           : e.info.runs > 1 ? "_run*"
-                                             : "",
-                           "job_links");
-    if (e.has_traffic)
-        printf("\n%sreport: %s/%s\n",
-               e.jobs.n || e.impact.on ? "traffic " : "", outdir,
-               traffic_results_page(&e));
-    if (e.jobs.n || e.impact.on)
-        printf("%sreport: %s/report.html\n", e.has_traffic ? "" : "\n",
-               outdir);
-    printf("\nresults in %s/ (topology.json, probe.csv%s%s%s%s)\n", outdir,
-           e.has_traffic ? ", traffic.csv" : "", sampled,
-           e.jobs.n ? ", jobs.csv, iterations.csv, ranks.csv, metrics.csv, "
-                     "variants.csv, load.csv, runs.csv"
-                   : "",
-           e.impact.on ? ", impact.csv, impact_runs.csv, jobs.csv, "
-                         "iterations.csv, ranks.csv, metrics.csv, load.csv"
-                       : "");
+    print_summary(&e, outdir);
     rc = 0;
 out:
-    if (rc != 0 && sim_interrupt && par_rank() != 0) {
-        rc = 128 + sim_interrupt;
-    } else if (rc != 0 && sim_interrupt) {
-        int sig = sim_interrupt;
-        fflush(stdout);
-        fprintf(stderr,
-                "\ndfsim run: interrupted (%s); the results finished so far "
-                "are in %s/\n",
-                sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM"
-                                                          : "signal",
-                outdir);
-        if (e.impact.on)
-            fprintf(stderr, "  an impact study runs from the start: dfsim "
-                            "run %s -o %s\n", file, outdir);
-        else
-            fprintf(stderr, "  to go on from there: dfsim run %s -o %s "
-                            "--resume\n", file, outdir);
-        rc = 128 + sig;
-    }
+    if (rc != 0 && sim_interrupt)
+        rc = interrupted(&e, a.file, outdir);
     par_stop();
     catch_signals(false);
     sim_interrupt = 0;

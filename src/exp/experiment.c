@@ -356,38 +356,10 @@ static void check_name(struct experiment *e, config_setting_t *ex,
     e->info.name = NULL;
 }
 
-int experiment_load(struct experiment *e, const char *path,
-                    int64_t seed_override, struct diag *d)
+/* The system section: a built-in system (name) or a builder (topology),
+ * then the builder's keys over the system's values. */
+static void load_system(struct experiment *e, struct diag *d)
 {
-    memset(e, 0, sizeof *e);
-    e->path = path;
-    e->info.seed = 1;
-    e->info.time_limit = 10000 * SIMTIME_MS;
-    e->info.runs = 1;
-    probe_defaults(&e->probe);
-    int errors = d->errors;
-    e->cfg = cfg_open(path, d);
-    if (!e->cfg)
-        return -1;
-    cfg_check_sections(e->cfg, sections, d);
-
-    config_setting_t *ex = cfg_section(e->cfg, "experiment");
-    if (ex)
-        cfg_read(e->cfg, ex, "experiment", experiment_keys, &e->info, NULL, d);
-    if (e->info.name)
-        check_name(e, ex, d);
-    if (!e->info.name) {
-        /* the file's base name without its extension */
-        char *name = e->name_buf;
-        snprintf(name, sizeof e->name_buf, "%s", base_name(path));
-        char *dot = strrchr(name, '.');
-        if (dot && dot != name)
-            *dot = '\0';
-        e->info.name = name;
-    }
-    if (seed_override >= 0)
-        e->info.seed = seed_override;
-
     config_setting_t *sys = cfg_section(e->cfg, "system");
     if (!sys) {
         diag_error(d, cfg_path(e->cfg), 0, "system",
@@ -429,7 +401,10 @@ int experiment_load(struct experiment *e, const char *path,
                             memcmp(&before, &e->params, sizeof before) != 0;
         }
     }
+}
 
+static void load_probe(struct experiment *e, struct diag *d)
+{
     config_setting_t *pr = cfg_section(e->cfg, "probe");
     if (pr) {
         cfg_read(e->cfg, pr, "probe", probe_keys, &e->probe, NULL, d);
@@ -446,13 +421,13 @@ int experiment_load(struct experiment *e, const char *path,
                        rd);
         }
     }
+}
 
-    load_network(e, d);
-    load_traffic(e, d);
-    jobs_load(e->cfg, &e->jobs, d);
-    load_sampling(e, d);
-    impact_load(e->cfg, &e->impact, cfg_section(e->cfg, "jobs") != NULL,
-                e->jobs.prod.on, d);
+/* What the jobs name that other sections define: their traffic classes
+ * (the network's list) and their delay sensitivity (a controller that reads
+ * it). */
+static void resolve_jobs(struct experiment *e, struct diag *d)
+{
     if (!e->net.tcs_line || e->net.n_tcs) {
         /* the jobs' classes (a job's traffic_class), unless the list was
          * rejected (reported) */
@@ -466,21 +441,64 @@ int experiment_load(struct experiment *e, const char *path,
         jobs_resolve_classes(e->impact.aggressor, e->impact.n_aggressors,
                              "impact.aggressors", names, e->net.n_tcs, d);
     }
-    {
-        /* a controller that reads the jobs' delay sensitivity (Netscope)
-         * among the network's or the impact study's */
-        bool ns = false;
-        for (uint32_t k = 0; k < e->net.cc.n; k++)
-            ns = ns || ((const struct nic_ctl *)e->net.cc.v[k])->sensitivity;
-        for (uint32_t k = 0; k < e->impact.ccs.n; k++)
-            ns = ns ||
-                 ((const struct nic_ctl *)e->impact.ccs.v[k])->sensitivity;
-        jobs_check_sensitivity(e->jobs.job, e->jobs.n, "jobs", ns, d);
-        jobs_check_sensitivity(e->impact.victim, e->impact.n_victims,
-                               "impact.victims", ns, d);
-        jobs_check_sensitivity(e->impact.aggressor, e->impact.n_aggressors,
-                               "impact.aggressors", ns, d);
+    /* a controller that reads the jobs' delay sensitivity (Netscope)
+     * among the network's or the impact study's */
+    bool ns = false;
+    for (uint32_t k = 0; k < e->net.cc.n; k++)
+        ns = ns || ((const struct nic_ctl *)e->net.cc.v[k])->sensitivity;
+    for (uint32_t k = 0; k < e->impact.ccs.n; k++)
+        ns = ns ||
+             ((const struct nic_ctl *)e->impact.ccs.v[k])->sensitivity;
+    jobs_check_sensitivity(e->jobs.job, e->jobs.n, "jobs", ns, d);
+    jobs_check_sensitivity(e->impact.victim, e->impact.n_victims,
+                           "impact.victims", ns, d);
+    jobs_check_sensitivity(e->impact.aggressor, e->impact.n_aggressors,
+                           "impact.aggressors", ns, d);
+}
+
+int experiment_load(struct experiment *e, const char *path,
+                    int64_t seed_override, struct diag *d)
+{
+    memset(e, 0, sizeof *e);
+    e->path = path;
+    e->info.seed = 1;
+    e->info.time_limit = 10000 * SIMTIME_MS;
+    e->info.runs = 1;
+    probe_defaults(&e->probe);
+    int errors = d->errors;
+    e->cfg = cfg_open(path, d);
+    if (!e->cfg)
+        return -1;
+    cfg_check_sections(e->cfg, sections, d);
+
+    config_setting_t *ex = cfg_section(e->cfg, "experiment");
+    if (ex)
+        cfg_read(e->cfg, ex, "experiment", experiment_keys, &e->info, NULL, d);
+    if (e->info.name)
+        check_name(e, ex, d);
+    if (!e->info.name) {
+        /* the file's base name without its extension */
+        char *name = e->name_buf;
+        snprintf(name, sizeof e->name_buf, "%s", base_name(path));
+        char *dot = strrchr(name, '.');
+        if (dot && dot != name)
+            *dot = '\0';
+        e->info.name = name;
     }
+    if (seed_override >= 0)
+        e->info.seed = seed_override;
+
+    load_system(e, d);
+
+    load_probe(e, d);
+
+    load_network(e, d);
+    load_traffic(e, d);
+    jobs_load(e->cfg, &e->jobs, d);
+    load_sampling(e, d);
+    impact_load(e->cfg, &e->impact, cfg_section(e->cfg, "jobs") != NULL,
+                e->jobs.prod.on, d);
+    resolve_jobs(e, d);
     if (e->impact.on && ex && config_setting_get_member(ex, "runs"))
         diag_error(d, cfg_path(e->cfg), cfg_member_line(ex, "runs"),
                    "experiment.runs",

@@ -317,6 +317,106 @@ static const char *const kind_key[SAMPLER_KINDS] = {
 };
 
 /* Open, resolve and write the header of one sampler. */
+/* The producer's row prefixes (",name,component_id,job_id,app_id") and its
+ * counter references, producer by producer. */
+static int set_bind(struct sampler_set *st, const struct net *n,
+                    enum sampler_kind k, const char *const *metrics,
+                    const uint32_t *node_job)
+{
+    const struct topo *t = n->t;
+    uint32_t n_metrics = st->n_metrics;
+    size_t cells = (size_t)st->n_prod * n_metrics;
+    st->ref = malloc((cells ? cells : 1) * sizeof *st->ref);
+    st->prefix_at = malloc(((size_t)st->n_prod + 1) * sizeof *st->prefix_at);
+    size_t pcap = (size_t)st->n_prod * 48 + 1;
+    st->prefix = malloc(pcap);
+    if (!st->ref || !st->prefix_at || !st->prefix)
+        return -1;
+    size_t used = 0, widest = 0;
+    uint32_t p = 0;
+    uint32_t count = k == SAMPLER_RTR ? n->n_routers : t->n_nodes;
+    for (uint32_t id = 0; id < count; id++) {
+        uint32_t router = id, nic = TOPO_NONE;
+        char name[64];
+        if (k == SAMPLER_NIC) {
+            if (!t->nodes[id].n_nics)
+                continue;
+            nic = t->nodes[id].nic[0];
+            router = t->nics[nic].router;
+            topo_node_name(t, id, name, sizeof name);
+        } else {
+            topo_router_name(t, id, name, sizeof name);
+        }
+        for (uint32_t m = 0; m < n_metrics; m++) {
+            struct ctr_ref *r = &st->ref[(size_t)p * n_metrics + m];
+            /* a tile counter found on the previous router names the same
+             * tile here: rebind it rather than parse the name again */
+            if (k == SAMPLER_RTR && p > 0 &&
+                r[-(ptrdiff_t)n_metrics].reg != CTR_REG_COUNT) {
+                *r = r[-(ptrdiff_t)n_metrics];
+                if (ctr_ref_rebind(n, r, router) != 0)
+                    *r = (struct ctr_ref){ .reg = CTR_REG_COUNT };
+                continue;
+            }
+            if (ctr_find(n, router, nic, metrics[m], r) != 0 ||
+                (k == SAMPLER_NIC) != (r->reg < CTR_TILE_IN_FLITS)) {
+                /* a tile not cabled on this router: reads 0 */
+                assert(k == SAMPLER_RTR);
+                *r = (struct ctr_ref){ .reg = CTR_REG_COUNT };
+            }
+        }
+        if (pcap - used < 160) {
+            char *q = realloc(st->prefix, 2 * pcap);
+            if (!q)
+                return -1;
+            st->prefix = q;
+            pcap *= 2;
+        }
+        st->prefix_at[p] = (uint32_t)used;
+        uint32_t job = k == SAMPLER_NIC && node_job ? node_job[id] : 0;
+        int w = snprintf(st->prefix + used, pcap - used,
+                         ",%s,%" PRIu32 ",%" PRIu32 ",0", name, id, job);
+        assert(w > 0 && (size_t)w < pcap - used);
+        used += (size_t)w;
+        if ((size_t)w > widest)
+            widest = (size_t)w;
+        p++;
+    }
+    assert(p == st->n_prod);
+    st->prefix_at[p] = (uint32_t)used;
+    /* a row: "<s>.<us>,<us>" + prefix + ",<u64>" per metric + "\n" */
+    st->line_cap = 64 + widest + (size_t)n_metrics * 21 + 2;
+    st->line = malloc(st->line_cap);
+    return st->line ? 0 : -1;
+}
+
+/* The file and its header line. */
+static int set_open(struct sampler_set *st, const char *path,
+                    const char *const *metrics, struct diag *d)
+{
+    st->f = fopen(path, "w");
+    if (!st->f) {
+        diag_error(d, NULL, 0, "sampling", "cannot write %s: %s", path,
+                   strerror(errno));
+        return -1;
+    }
+    /* store_csv's header (ldms-store_csv.rst; store_csv.c prints
+     * "#Time,Time_usec,ProducerName" then the set's metrics, of which
+     * component_id, job_id and app_id are the first three) */
+    fputs("#Time,Time_usec,ProducerName,component_id,job_id,app_id", st->f);
+    for (uint32_t m = 0; m < st->n_metrics; m++) {
+        fputc(',', st->f);
+        fputs(metrics[m], st->f);
+    }
+    fputc('\n', st->f);
+    if (fflush(st->f) != 0 || ferror(st->f)) {
+        diag_error(d, NULL, 0, "sampling", "cannot write %s: %s", path,
+                   strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 static int set_init(struct sampler_set *st, const struct net *n,
                     enum sampler_kind k, const char *path,
                     const char *const *metrics, uint32_t n_metrics,
@@ -358,95 +458,10 @@ static int set_init(struct sampler_set *st, const struct net *n,
             goto out;
     }
     st->n_metrics = n_metrics;
-
-    /* the references, producer by producer */
-    size_t cells = (size_t)st->n_prod * n_metrics;
-    st->ref = malloc((cells ? cells : 1) * sizeof *st->ref);
-    st->prefix_at = malloc(((size_t)st->n_prod + 1) * sizeof *st->prefix_at);
-    size_t pcap = (size_t)st->n_prod * 48 + 1;
-    st->prefix = malloc(pcap);
-    if (!st->ref || !st->prefix_at || !st->prefix)
+    if (set_bind(st, n, k, metrics, node_job) != 0 ||
+        !(st->path = strdup(path)))
         goto oom;
-    size_t used = 0, widest = 0;
-    uint32_t p = 0;
-    uint32_t count = k == SAMPLER_RTR ? n->n_routers : t->n_nodes;
-    for (uint32_t id = 0; id < count; id++) {
-        uint32_t router = id, nic = TOPO_NONE;
-        char name[64];
-        if (k == SAMPLER_NIC) {
-            if (!t->nodes[id].n_nics)
-                continue;
-            nic = t->nodes[id].nic[0];
-            router = t->nics[nic].router;
-            topo_node_name(t, id, name, sizeof name);
-        } else {
-            topo_router_name(t, id, name, sizeof name);
-        }
-        for (uint32_t m = 0; m < n_metrics; m++) {
-            struct ctr_ref *r = &st->ref[(size_t)p * n_metrics + m];
-            /* a tile counter found on the previous router names the same
-             * tile here: rebind it rather than parse the name again */
-            if (k == SAMPLER_RTR && p > 0 &&
-                r[-(ptrdiff_t)n_metrics].reg != CTR_REG_COUNT) {
-                *r = r[-(ptrdiff_t)n_metrics];
-                if (ctr_ref_rebind(n, r, router) != 0)
-                    *r = (struct ctr_ref){ .reg = CTR_REG_COUNT };
-                continue;
-            }
-            if (ctr_find(n, router, nic, metrics[m], r) != 0 ||
-                (k == SAMPLER_NIC) != (r->reg < CTR_TILE_IN_FLITS)) {
-                /* a tile not cabled on this router: reads 0 */
-                assert(k == SAMPLER_RTR);
-                *r = (struct ctr_ref){ .reg = CTR_REG_COUNT };
-            }
-        }
-        if (pcap - used < 160) {
-            char *q = realloc(st->prefix, 2 * pcap);
-            if (!q)
-                goto oom;
-            st->prefix = q;
-            pcap *= 2;
-        }
-        st->prefix_at[p] = (uint32_t)used;
-        uint32_t job = k == SAMPLER_NIC && node_job ? node_job[id] : 0;
-        int w = snprintf(st->prefix + used, pcap - used,
-                         ",%s,%" PRIu32 ",%" PRIu32 ",0", name, id, job);
-        assert(w > 0 && (size_t)w < pcap - used);
-        used += (size_t)w;
-        if ((size_t)w > widest)
-            widest = (size_t)w;
-        p++;
-    }
-    assert(p == st->n_prod);
-    st->prefix_at[p] = (uint32_t)used;
-    /* a row: "<s>.<us>,<us>" + prefix + ",<u64>" per metric + "\n" */
-    st->line_cap = 64 + widest + (size_t)n_metrics * 21 + 2;
-    st->line = malloc(st->line_cap);
-    st->path = strdup(path);
-    if (!st->line || !st->path)
-        goto oom;
-
-    st->f = fopen(path, "w");
-    if (!st->f) {
-        diag_error(d, NULL, 0, "sampling", "cannot write %s: %s", path,
-                   strerror(errno));
-        goto out;
-    }
-    /* store_csv's header (ldms-store_csv.rst; store_csv.c prints
-     * "#Time,Time_usec,ProducerName" then the set's metrics, of which
-     * component_id, job_id and app_id are the first three) */
-    fputs("#Time,Time_usec,ProducerName,component_id,job_id,app_id", st->f);
-    for (uint32_t m = 0; m < n_metrics; m++) {
-        fputc(',', st->f);
-        fputs(metrics[m], st->f);
-    }
-    fputc('\n', st->f);
-    if (fflush(st->f) != 0 || ferror(st->f)) {
-        diag_error(d, NULL, 0, "sampling", "cannot write %s: %s", path,
-                   strerror(errno));
-        goto out;
-    }
-    rc = 0;
+    rc = set_open(st, path, metrics, d);
     goto out;
 oom:
     diag_error(d, NULL, 0, "sampling", "out of memory");

@@ -597,12 +597,12 @@ static void gen_free(struct gen *g, bool net_ok)
     free(g->slot);
 }
 
-int traffic_run(const struct topo *t, const struct net_params *np,
-                const struct traffic_params *tp, uint64_t seed,
-                enum evq_impl impl, struct traffic_result *out,
-                struct diag *d)
+/* The parameters a run needs, checked; *size: the messages' bytes. 0, or
+ * -1 reported. */
+static int check_params(const struct topo *t, const struct net_params *np,
+                        const struct traffic_params *tp, int64_t *size,
+                        struct diag *d)
 {
-    memset(out, 0, sizeof *out);
     if (tp->pattern >= TRAFFIC_PATTERN_COUNT || !(tp->load > 0) ||
         !(tp->measure_us > 0) || !(tp->watchdog_us > 0) ||
         tp->warmup_us < 0 || tp->drain_us < 0 || tp->max_queued == 0) {
@@ -613,48 +613,32 @@ int traffic_run(const struct topo *t, const struct net_params *np,
                    tp->watchdog_us);
         return -1;
     }
-    int64_t size = tp->size ? tp->size : (int64_t)np->max_payload;
-    if (size < 1 || size > (int64_t)np->max_payload) {
+    *size = tp->size ? tp->size : (int64_t)np->max_payload;
+    if (*size < 1 || *size > (int64_t)np->max_payload) {
         diag_error(d, NULL, 0, "traffic.size",
                    "%" PRId64 " bytes do not fit in one packet; expected 1 "
                    "to %u (network.max_payload), or 0 for a full packet",
-                   size, np->max_payload);
+                   *size, np->max_payload);
         return -1;
     }
     if (t->n_nics == 0) {
         diag_error(d, NULL, 0, "traffic", "the system has no NIC");
         return -1;
     }
+    return 0;
+}
 
-    struct gen *g = calloc(1, sizeof *g);
-    if (!g) {
-        diag_error(d, NULL, 0, "traffic", "out of memory");
-        return -1;
-    }
-    g->t = t;
-    g->tp = tp;
-    g->size = (uint32_t)size;
-    g->hash = FNV_OFFSET;
-    g->t_warm = us_to_ps(tp->warmup_us);
-    g->t_end = g->t_warm + us_to_ps(tp->measure_us);
-    g->t_mid = g->t_warm + (g->t_end - g->t_warm) / 2;
-    g->watchdog = us_to_ps(tp->watchdog_us);
-    g->tick = g->watchdog / 4 ? g->watchdog / 4 : 1;
-    g->generating = true;
-    g->backlog_warm = g->backlog_mid = g->backlog_end = -1;
-    g->sampling = sampler_enabled(&tp->sampling);
-    bool links = tp->sampling.links_path != NULL;
-    /* sampling and the links report read the counters; keeping them
-     * changes nothing else (net/counters.h) */
-    struct net_params npc = *np;
-    npc.counters = npc.counters || g->sampling || links;
-    struct links L = { 0 };
-    struct link_counts *snap = NULL; /* [2 * L.n]: at t_warm, at t_end */
-
-    int rc = -1;
-    bool net_ok = false;
+/* The generator's arrays, its network (npc: counters kept when the
+ * sampling or the links report reads them) and its event handlers; each
+ * NIC's slot in its node. 0, or -1 reported (*net_ok: the network was
+ * built, for gen_free). */
+static int gen_setup(struct gen *g, const struct topo *t,
+                     const struct traffic_params *tp,
+                     const struct net_params *npc, uint64_t seed,
+                     enum evq_impl impl, bool *net_ok, struct diag *d)
+{
     if (traffic_dests_init(&g->td, t, tp, seed, d) != 0)
-        goto out;
+        return -1;
     g->rng = calloc(t->n_nics, sizeof *g->rng);
     g->mean_ps = calloc(t->n_nics, sizeof *g->mean_ps);
     g->queued = calloc(t->n_nics, sizeof *g->queued);
@@ -664,22 +648,26 @@ int traffic_run(const struct topo *t, const struct net_params *np,
         sim_init(&g->s, impl, net_entities(t) + (g->sampling ? 1 : 0)) !=
             0) {
         diag_error(d, NULL, 0, "traffic", "out of memory");
-        goto out;
+        return -1;
     }
-    if (net_init(&g->n, t, &npc, &g->s, seed, d) != 0)
-        goto out;
-    net_ok = true;
+    if (net_init(&g->n, t, npc, &g->s, seed, d) != 0)
+        return -1;
+    *net_ok = true;
     g->n.hooks = (struct net_hooks){ .ctx = g, .delivered = on_delivered };
     sim_on(&g->s, EV_GEN, on_gen, g);
     sim_on(&g->s, EV_PHASE, on_phase, g);
     sim_on(&g->s, EV_WATCH, on_watch, g);
-
     for (uint32_t i = 0; i < t->n_nodes; i++)
         for (uint32_t k = 0; k < t->nodes[i].n_nics; k++)
             g->slot[t->nodes[i].nic[k]] = (uint8_t)k;
+    return 0;
+}
 
-    /* every NIC's first generation, then the window's end and the
-     * watchdog; rates of all NICs add up to load 1.0 */
+/* Every NIC's first generation, then the window's end and the watchdog;
+ * the rates of all NICs add up to load 1.0, the sum returned. */
+static double schedule_first(struct gen *g, const struct topo *t,
+                             const struct traffic_params *tp, uint64_t seed)
+{
     uint32_t flits = net_req_flits(&g->n.p, NET_PUT, g->size);
     double rate_sum = 0;
     for (uint32_t nic = 0; nic < t->n_nics; nic++) {
@@ -697,8 +685,18 @@ int traffic_run(const struct topo *t, const struct net_params *np,
     g->ctl = net_nic_entity(&g->n, 0);
     sim_schedule(&g->s, g->ctl, g->t_end, g->ctl, EV_PHASE, 0);
     sim_schedule(&g->s, g->ctl, g->tick, g->ctl, EV_WATCH, 0);
+    return rate_sum;
+}
 
-    simtime horizon = g->t_end + us_to_ps(tp->drain_us);
+/* The run up to `horizon`, the sampler on if asked and, with a links
+ * report, snapshots of the links' counters at the window's two ends into
+ * *snap (run up to each instant, read, go on: splitting a run changes no
+ * event). 0, or -1 reported. */
+static int run_window(struct gen *g, const struct topo *t,
+                      const struct traffic_params *tp, simtime horizon,
+                      struct links *L, struct link_counts **snap,
+                      struct diag *d)
+{
     if (g->sampling) {
         /* the sampler creates its events as an entity of its own (the
          * one past the network's), so every other event keeps its key */
@@ -706,38 +704,33 @@ int traffic_run(const struct topo *t, const struct net_params *np,
         sp.until = horizon;
         if (sampler_init(&g->sm, &g->n, &g->s, EV_SAMPLE, net_entities(t),
                          &sp, d) != 0)
-            goto out;
+            return -1;
     }
-    if (links) {
-        /* snapshots at the window's two ends: run up to each instant,
-         * read, go on (splitting a run changes no event) */
-        if (links_build(&L, t) != 0 ||
-            !(snap = calloc(2 * (size_t)L.n + 1, sizeof *snap))) {
-            diag_error(d, NULL, 0, "traffic", "out of memory");
-            goto out;
-        }
-        bool ok = true;
-        for (int k = 0; k < 2 && ok; k++) {
-            ok = sim_run_before(&g->s, k ? g->t_end : g->t_warm);
-            for (uint32_t i = 0; ok && i < L.n; i++)
-                links_read(&L, &g->n, i, &snap[(size_t)k * L.n + i]);
-        }
-        if (ok)
-            run_shown(g, horizon, tp->progress);
-    } else {
+    if (!tp->sampling.links_path) {
         run_shown(g, horizon, tp->progress);
+        return 0;
     }
-    if (sim_interrupt) {
-        rc = SIM_INTERRUPTED; /* nothing of the run is kept */
-        goto out;
+    if (links_build(L, t) != 0 ||
+        !(*snap = calloc(2 * (size_t)L->n + 1, sizeof **snap))) {
+        diag_error(d, NULL, 0, "traffic", "out of memory");
+        return -1;
     }
-    if (g->oom || sim_failed(&g->s)) {
-        diag_error(d, NULL, 0, "traffic",
-                   "out of memory for %" PRIu64 " packets in flight",
-                   net_in_flight(&g->n));
-        goto out;
+    bool ok = true;
+    for (int k = 0; k < 2 && ok; k++) {
+        ok = sim_run_before(&g->s, k ? g->t_end : g->t_warm);
+        for (uint32_t i = 0; ok && i < L->n; i++)
+            links_read(L, &g->n, i, &(*snap)[(size_t)k * L->n + i]);
     }
+    if (ok)
+        run_shown(g, horizon, tp->progress);
+    return 0;
+}
 
+/* The window's figures into out (traffic.h), rate_sum the NICs' rates at
+ * load 1.0. */
+static void window_figures(const struct gen *g, double rate_sum,
+                           struct traffic_result *out)
+{
     double window_s = time_to_seconds(g->t_end - g->t_warm);
     double capacity = rate_sum * window_s;
     out->generated = g->generated;
@@ -778,27 +771,89 @@ int traffic_run(const struct topo *t, const struct net_params *np,
     }
     double tol = fmax(TRAFFIC_SAT_TOL * gen, 3.0 * sqrt(gen));
     out->saturated = gen > 0 && (gen - acc > tol || (double)grown > tol);
+}
 
-    /* A drained run: stop generating, let the network empty, and check
-     * its conservation invariants (every packet delivered once, credits
-     * back, buffers empty). */
-    if (g->done && !g->deadlock) {
-        g->generating = false;
-        simtime limit = g->s.now + us_to_ps(tp->drain_us) + g->watchdog;
-        simtime until = g->s.now;
-        while ((net_in_flight(&g->n) || g->n.msg_live) && !g->deadlock &&
-               until < limit) {
-            until += g->tick;
-            sim_run(&g->s, until);
-        }
-        out->deadlock = g->deadlock;
-        if (sim_interrupt) {
-            rc = SIM_INTERRUPTED;
-            goto out;
-        }
-        if (!net_in_flight(&g->n) && !g->n.msg_live &&
-            net_check_drained(&g->n, d) != 0)
-            goto out;
+/* A drained run: stop generating, let the network empty, and check its
+ * conservation invariants (every packet delivered once, credits back,
+ * buffers empty). 0, SIM_INTERRUPTED, or -1 reported. */
+static int drain_check(struct gen *g, const struct traffic_params *tp,
+                       struct traffic_result *out, struct diag *d)
+{
+    if (!g->done || g->deadlock)
+        return 0;
+    g->generating = false;
+    simtime limit = g->s.now + us_to_ps(tp->drain_us) + g->watchdog;
+    simtime until = g->s.now;
+    while ((net_in_flight(&g->n) || g->n.msg_live) && !g->deadlock &&
+           until < limit) {
+        until += g->tick;
+        sim_run(&g->s, until);
+    }
+    out->deadlock = g->deadlock;
+    if (sim_interrupt)
+        return SIM_INTERRUPTED;
+    if (!net_in_flight(&g->n) && !g->n.msg_live &&
+        net_check_drained(&g->n, d) != 0)
+        return -1;
+    return 0;
+}
+
+int traffic_run(const struct topo *t, const struct net_params *np,
+                const struct traffic_params *tp, uint64_t seed,
+                enum evq_impl impl, struct traffic_result *out,
+                struct diag *d)
+{
+    memset(out, 0, sizeof *out);
+    int64_t size;
+    if (check_params(t, np, tp, &size, d) != 0)
+        return -1;
+    struct gen *g = calloc(1, sizeof *g);
+    if (!g) {
+        diag_error(d, NULL, 0, "traffic", "out of memory");
+        return -1;
+    }
+    g->t = t;
+    g->tp = tp;
+    g->size = (uint32_t)size;
+    g->hash = FNV_OFFSET;
+    g->t_warm = us_to_ps(tp->warmup_us);
+    g->t_end = g->t_warm + us_to_ps(tp->measure_us);
+    g->t_mid = g->t_warm + (g->t_end - g->t_warm) / 2;
+    g->watchdog = us_to_ps(tp->watchdog_us);
+    g->tick = g->watchdog / 4 ? g->watchdog / 4 : 1;
+    g->generating = true;
+    g->backlog_warm = g->backlog_mid = g->backlog_end = -1;
+    g->sampling = sampler_enabled(&tp->sampling);
+    bool links = tp->sampling.links_path != NULL;
+    /* sampling and the links report read the counters; keeping them
+     * changes nothing else (net/counters.h) */
+    struct net_params npc = *np;
+    npc.counters = npc.counters || g->sampling || links;
+    struct links L = { 0 };
+    struct link_counts *snap = NULL; /* [2 * L.n]: at t_warm, at t_end */
+    int rc = -1;
+    bool net_ok = false;
+    if (gen_setup(g, t, tp, &npc, seed, impl, &net_ok, d) != 0)
+        goto out;
+    double rate_sum = schedule_first(g, t, tp, seed);
+    simtime horizon = g->t_end + us_to_ps(tp->drain_us);
+    if (run_window(g, t, tp, horizon, &L, &snap, d) != 0)
+        goto out;
+    if (sim_interrupt) {
+        rc = SIM_INTERRUPTED; /* nothing of the run is kept */
+        goto out;
+    }
+    if (g->oom || sim_failed(&g->s)) {
+        diag_error(d, NULL, 0, "traffic",
+                   "out of memory for %" PRIu64 " packets in flight",
+                   net_in_flight(&g->n));
+        goto out;
+    }
+    window_figures(g, rate_sum, out);
+    int drc = drain_check(g, tp, out, d);
+    if (drc != 0) {
+        rc = drc;
+        goto out;
     }
     out->samples = g->sm.samples;
     if (g->sampling && sampler_status(&g->sm, d) != 0)

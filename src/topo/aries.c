@@ -167,54 +167,12 @@ static int64_t read_service_blades(const struct aries_params *p,
     return n;
 }
 
-static int aries_build(struct topo *t, const union topo_params *u,
-                       struct diag *d, const struct topo_where *w)
+/* The ports' media and the rank-1 (backplane), rank-2 (copper) and rank-3
+ * (optical) links. */
+static void aries_cable(struct topo *t, const struct aries_params *p,
+                        uint32_t routers)
 {
-    const struct aries_params *p = &u->aries;
     uint32_t G = p->groups, last = p->chassis_last;
-    uint32_t routers = (G - 1) * ARIES_CHASSIS * ARIES_SLOTS +
-                       last * ARIES_SLOTS;
-    uint8_t *service = arena_calloc(&t->arena, routers, 1, 0);
-    if (!service)
-        return -1;
-    int64_t n_service = read_service_blades(p, routers, service, d, w);
-    if (n_service < 0)
-        return -1;
-    uint32_t slots = (routers - (uint32_t)n_service) * ARIES_NODES;
-    uint32_t nodes = p->nodes ? p->nodes : slots;
-
-    if (nodes > slots) {
-        topo_param_error(d, w, "system.nodes",
-                   "%u nodes do not fit: %u groups (last with %u chassis) "
-                   "hold %u node slots%s",
-                   nodes, G, last, slots,
-                   n_service ? " besides the service blades'" : "");
-        return -1;
-    }
-    if (G == 1 && p->cables_per_pair != 0) {
-        topo_param_error(d, w, "system.cables_per_pair",
-                   "a one-group system has no optical cables; expected 0");
-        return -1;
-    }
-    uint32_t max_per_pair =
-        G > 1 ? last * ARIES_CONNECTORS / (G - 1) : 0; /* smallest group */
-    if (G > 1 && (p->cables_per_pair == 0 ||
-                  p->cables_per_pair > max_per_pair)) {
-        topo_param_error(d, w, "system.cables_per_pair",
-                   "%u cables between each pair of %u groups; expected 1 to "
-                   "%u (floor(%u optical connectors per group / %u other "
-                   "groups))",
-                   p->cables_per_pair, G, max_per_pair,
-                   last * ARIES_CONNECTORS, G - 1);
-        return -1;
-    }
-
-    t->n_groups = G;
-    t->routers_per_group = ARIES_CHASSIS * ARIES_SLOTS;
-    t->global_cables = p->cables_per_pair * G * (G - 1) / 2;
-    if (topo_alloc(t, routers, ARIES_TILES, nodes, nodes) != 0)
-        return -1;
-
     uint64_t elec = topo_GBps(ARIES_ELECTRICAL_GBPS);
     for (uint32_t r = 0; r < routers; r++) {
         struct topo_router *rt = &t->routers[r];
@@ -272,7 +230,11 @@ static int aries_build(struct topo *t, const union topo_params *u,
                     topo_link(t, ta[k], tb[k]);
                 }
             }
+}
 
+static void aries_attach(struct topo *t, const uint8_t *service,
+                         uint32_t nodes)
+{
     /* nodes and NICs: one NIC per node, populated in cname order on the
      * compute blades */
     for (uint32_t n = 0, r = 0, slot = 0; n < nodes; n++) {
@@ -294,6 +256,58 @@ static int aries_build(struct topo *t, const union topo_params *u,
         if (++slot == ARIES_NODES)
             slot = 0, r++;
     }
+}
+
+static int aries_build(struct topo *t, const union topo_params *u,
+                       struct diag *d, const struct topo_where *w)
+{
+    const struct aries_params *p = &u->aries;
+    uint32_t G = p->groups, last = p->chassis_last;
+    uint32_t routers = (G - 1) * ARIES_CHASSIS * ARIES_SLOTS +
+                       last * ARIES_SLOTS;
+    uint8_t *service = arena_calloc(&t->arena, routers, 1, 0);
+    if (!service)
+        return -1;
+    int64_t n_service = read_service_blades(p, routers, service, d, w);
+    if (n_service < 0)
+        return -1;
+    uint32_t slots = (routers - (uint32_t)n_service) * ARIES_NODES;
+    uint32_t nodes = p->nodes ? p->nodes : slots;
+
+    if (nodes > slots) {
+        topo_param_error(d, w, "system.nodes",
+                   "%u nodes do not fit: %u groups (last with %u chassis) "
+                   "hold %u node slots%s",
+                   nodes, G, last, slots,
+                   n_service ? " besides the service blades'" : "");
+        return -1;
+    }
+    if (G == 1 && p->cables_per_pair != 0) {
+        topo_param_error(d, w, "system.cables_per_pair",
+                   "a one-group system has no optical cables; expected 0");
+        return -1;
+    }
+    uint32_t max_per_pair =
+        G > 1 ? last * ARIES_CONNECTORS / (G - 1) : 0; /* smallest group */
+    if (G > 1 && (p->cables_per_pair == 0 ||
+                  p->cables_per_pair > max_per_pair)) {
+        topo_param_error(d, w, "system.cables_per_pair",
+                   "%u cables between each pair of %u groups; expected 1 to "
+                   "%u (floor(%u optical connectors per group / %u other "
+                   "groups))",
+                   p->cables_per_pair, G, max_per_pair,
+                   last * ARIES_CONNECTORS, G - 1);
+        return -1;
+    }
+
+    t->n_groups = G;
+    t->routers_per_group = ARIES_CHASSIS * ARIES_SLOTS;
+    t->global_cables = p->cables_per_pair * G * (G - 1) / 2;
+    if (topo_alloc(t, routers, ARIES_TILES, nodes, nodes) != 0)
+        return -1;
+
+    aries_cable(t, p, routers);
+    aries_attach(t, service, nodes);
     return 0;
 }
 

@@ -1,0 +1,775 @@
+/* exp/impact_sim.c — the congestion-impact study's simulations (see
+ * impact.h): every (run, share, congestion control, victim) placed once,
+ * the victim run alone and beside each aggressor on the same nodes, the
+ * simulations dealt over the MPI ranks as units (exp/par.h) and
+ * committed by rank 0 in order — their rows appended to jobs.csv,
+ * iterations.csv, ranks.csv, metrics.csv, load.csv and impact_runs.csv,
+ * what they measured collected for the results (struct impact_data):
+ * the victims' iteration times, each placement's mean, their network
+ * message times (Netscope's M), and with the latency model or several
+ * congestion controls the link and NIC counters over each window. */
+#include "exp/impact.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/gpcnet.h"
+#include "app/micro.h"
+#include "app/workload.h"
+#include "ctl/cc.h"
+#include "exp/alloc.h"
+#include "exp/par.h"
+#include "net/counters.h"
+#include "net/latency_model.h"
+
+/* ---- the runs ------------------------------------------------------------ */
+
+
+/* An array of n samples and their values (NULL: nothing). */
+static void samples_free(struct impact_sample *s, uint32_t n)
+{
+    for (uint32_t i = 0; s && i < n; i++)
+        free(s[i].v);
+    free(s);
+}
+
+static int sample_add(struct impact_sample *s, const simtime *v, uint32_t n)
+{
+    if (s->n + n > s->cap) {
+        uint32_t cap = s->cap ? s->cap : 64;
+        while (cap < s->n + n)
+            cap *= 2;
+        simtime *nv = realloc(s->v, cap * sizeof *nv);
+        if (!nv)
+            return -1;
+        s->v = nv;
+        s->cap = cap;
+    }
+    if (n) /* a victim stopped before its first iteration adds none */
+        memcpy(s->v + s->n, v, n * sizeof *v);
+    s->n += n;
+    return 0;
+}
+
+static const char *const run_files[] = { "jobs.csv", "iterations.csv",
+                                         "ranks.csv", "metrics.csv",
+                                         "load.csv", "impact_runs.csv" };
+#define N_RUN_FILES (sizeof run_files / sizeof run_files[0])
+
+/* Node ids as ranges, "0-15,32" (what a node_list takes). */
+static void put_ranges(FILE *f, const uint32_t *v, uint32_t n)
+{
+    for (uint32_t i = 0; i < n;) {
+        uint32_t k = i;
+        while (k + 1 < n && v[k + 1] == v[k] + 1)
+            k++;
+        fprintf(f, "%s%" PRIu32, i ? ";" : "", v[i]);
+        if (k > i)
+            fprintf(f, "-%" PRIu32, v[k]);
+        i = k + 1;
+    }
+}
+
+/* The study under way: what the simulations need, and what they
+ * collect (x, handed to the results at the end). */
+struct study {
+    struct impact_data x;            /* collected, for the results */
+    const struct jobs_config *jc;
+    const struct topo *t;
+    const struct net_params *np;
+    const struct jobs_writer *writer; /* the runs' rows (exp/jobs.h) */
+    simtime limit;
+    FILE *f[N_RUN_FILES];
+    uint32_t sims, total;            /* simulations so far, in all */
+    uint32_t cc;                     /* the controller running */
+    /* the simulations as units dealt over ranks (exp/par.h): unit u is
+     * run r, share s, controller c, victim v, then alone (w = 0) or
+     * beside aggressor w - 1, in that order of nesting */
+    const struct net_params *npc;    /* [controller] */
+    uint64_t seed;
+    uint32_t *nodes[2];              /* the placement of run and share... */
+    uint32_t placed;                 /* ... r * n_sh + s + 1 (0: none) */
+    struct diag *d;
+};
+
+
+/* An array of n vectors and their values (NULL: nothing). */
+static void dvecs_free(struct impact_dvec *d, uint32_t n)
+{
+    for (uint32_t i = 0; d && i < n; i++)
+        free(d[i].v);
+    free(d);
+}
+
+static int dvec_add(struct impact_dvec *d, double x)
+{
+    if (d->n == d->cap) {
+        uint32_t cap = d->cap ? 2 * d->cap : 256;
+        double *v = realloc(d->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        d->v = v;
+        d->cap = cap;
+    }
+    d->v[d->n++] = x;
+    return 0;
+}
+
+/* What one simulation's counters give (a jobs_observer). The latency
+ * model (`model`): the victim's NICs; every window, the path classes of
+ * each ordered pair of them (Eq. 4's spatial mean) and of the
+ * ping-pong's pair both ways, summed with the window's length as weight
+ * (Eq. 5's temporal mean). Table 4 (`nics`): every NIC that sent
+ * requests in the window gives its request traffic (flits/s) and, if
+ * responses came back, its latency per request (RSP_TRACK_2 /
+ * RSP_NET_TRACK, us). */
+struct lat_obs {
+    struct latm m;
+    bool model, nics;
+    bool started, failed, m_ok;      /* m_ok: m set up */
+    uint32_t *nic, n_nic;
+    uint32_t pp_a, pp_b;             /* UINT32_MAX: not a ping-pong */
+    struct latm_paths sp, rt;
+    double weight;
+    uint64_t *prev;                  /* [3 x n_nics]: flits, track, resps */
+    simtime t_prev;
+    struct impact_dvec *lat, *traf;
+};
+
+static void nic_counts(const struct net *n, uint32_t c, uint64_t v[3])
+{
+    struct ctr_ref f = { CTR_NIC_FLITS, 0, 0, 0, c };
+    struct ctr_ref tr = { CTR_NIC_TRACK_NET, 0, 0, 0, c };
+    struct ctr_ref k = { CTR_NIC_NET_TRACK, 0, 0, 0, c };
+    v[0] = ctr_value(n, &f);
+    v[1] = ctr_value(n, &tr);
+    v[2] = ctr_value(n, &k);
+}
+
+/* Table 4's samples of the window ending now; 0 or -1 (memory). */
+static int nic_window(struct lat_obs *o, const struct net *n)
+{
+    simtime len = n->s->now - o->t_prev;
+    o->t_prev = n->s->now;
+    double secs = (double)len * 1e-12, cyc = links_cycle_s(n);
+    for (uint32_t c = 0; c < n->t->n_nics; c++) {
+        uint64_t v[3], *p = &o->prev[3 * (size_t)c];
+        nic_counts(n, c, v);
+        uint64_t flits = v[0] - p[0], track = v[1] - p[1], k = v[2] - p[2];
+        memcpy(p, v, sizeof v);
+        if (len == 0 || flits == 0)
+            continue;
+        if (dvec_add(o->traf, (double)flits / secs) != 0 ||
+            (k && dvec_add(o->lat, (double)track * cyc * 1e6 / k) != 0))
+            return -1;
+    }
+    return 0;
+}
+
+static void lat_at(void *ctx, const struct net *n, bool closing)
+{
+    struct lat_obs *o = ctx;
+    (void)closing;
+    if (o->failed)
+        return;
+    if (!o->started) {
+        o->started = true;
+        o->m_ok = o->model && latm_init(&o->m, n) == 0;
+        o->failed = o->model && !o->m_ok;
+        o->t_prev = n->s->now;
+        for (uint32_t c = 0; o->nics && c < n->t->n_nics; c++)
+            nic_counts(n, c, &o->prev[3 * (size_t)c]);
+        return;
+    }
+    if (o->nics && nic_window(o, n) != 0) {
+        o->failed = true;
+        return;
+    }
+    if (!o->model)
+        return;
+    simtime len = latm_window(&o->m);
+    if (len == 0)
+        return;
+    double x = (double)len / (double)SIMTIME_US;
+    struct latm_paths p, sum = { 0 };
+    uint32_t pairs = 0;
+    for (uint32_t i = 0; i < o->n_nic; i++)
+        for (uint32_t k = 0; k < o->n_nic; k++)
+            if (i != k) {
+                latm_pair(&o->m, o->nic[i], o->nic[k], &p);
+                latm_add(&sum, &p, 1.0);
+                pairs++;
+            }
+    if (pairs)
+        latm_add(&o->sp, &sum, x / pairs);
+    if (o->pp_a != UINT32_MAX) {
+        latm_pair(&o->m, o->pp_a, o->pp_b, &p);
+        latm_add(&o->rt, &p, x);
+        latm_pair(&o->m, o->pp_b, o->pp_a, &p);
+        latm_add(&o->rt, &p, x);
+    }
+    o->weight += x;
+}
+
+/* Set o up for victim job j (its nodes placed): the latency model if
+ * `model`, Table 4's samples into lat and traf if they are given.
+ * Returns 0 or -1. */
+static int lat_obs_init(struct lat_obs *o, const struct topo *t,
+                        const struct job_config *j, bool model,
+                        struct impact_dvec *lat, struct impact_dvec *traf)
+{
+    memset(o, 0, sizeof *o);
+    o->model = model;
+    o->nics = lat != NULL;
+    o->lat = lat;
+    o->traf = traf;
+    o->pp_a = o->pp_b = UINT32_MAX;
+    o->n_nic = j->n_list;
+    o->nic = malloc((o->n_nic ? o->n_nic : 1) * sizeof *o->nic);
+    if (o->nics)
+        o->prev = calloc(3 * (size_t)(t->n_nics ? t->n_nics : 1),
+                         sizeof *o->prev);
+    if (!o->nic || (o->nics && !o->prev))
+        return -1;
+    for (uint32_t i = 0; i < o->n_nic; i++)
+        o->nic[i] = t->nodes[j->list[i]].nic[0];
+    if (impact_is_pingpong(j)) {
+        const struct micro_params *mp = (const void *)j->params;
+        uint32_t b = alloc_rank_node(j->list, j->ppn, mp->peer);
+        o->pp_a = t->nodes[alloc_rank_node(j->list, j->ppn, 0)].nic[0];
+        o->pp_b = t->nodes[b].nic[0];
+    }
+    return 0;
+}
+
+static void lat_obs_free(struct lat_obs *o)
+{
+    if (o->m_ok)
+        latm_free(&o->m);
+    free(o->nic);
+    free(o->prev);
+}
+
+/* The nodes of the victims and of the aggressors for a share of the
+ * study's nodes, drawn with seed. */
+static int place(const struct study *st, uint32_t study, double share,
+                 uint64_t seed, uint32_t **nodes, struct diag *d)
+{
+    enum alloc_policy pol =
+        ((const struct alloc_policy_entry *)st->x.ic->allocation)->policy;
+    struct alloc_request req[2];
+    alloc_request_init(&req[0]);
+    alloc_request_init(&req[1]);
+    uint32_t na = impact_aggressor_nodes(study, share);
+    req[0].job = "victims";
+    req[0].nodes = study - na;
+    req[1].job = "aggressors";
+    req[1].nodes = na;
+    for (int i = 0; i < 2; i++) {
+        req[i].policy = pol;
+        req[i].file = st->x.ic->file;
+        req[i].line = st->x.ic->line;
+    }
+    return alloc_place(st->t, req, 2, seed, nodes, d);
+}
+
+/* What one simulation leaves for the study (a unit of exp/par.h): the
+ * rows of the run files, then struct sim_facts, the victim's counted
+ * iterations (simtime each) and, with congestion_controls, Table 4's
+ * samples (latency, traffic: double each). */
+enum { RES_FACTS = N_RUN_FILES, RES_ITER, RES_NLAT, RES_NTRAF, RES_PARTS };
+
+struct sim_facts {
+    int32_t finished;                /* the victim ended */
+    int32_t point;                   /* a point of the fit (pt_*) */
+    double pt_t, pt_m;
+    struct latm_paths sp, rt;
+};
+
+/* Unit u's place in the study. */
+struct sim_at {
+    uint32_t r, s, c, v, w;
+};
+
+static struct sim_at sim_at(const struct study *st, uint32_t u)
+{
+    struct sim_at a;
+    a.w = u % (1 + st->x.n_a);
+    u /= 1 + st->x.n_a;
+    a.v = u % st->x.n_v;
+    u /= st->x.n_v;
+    a.c = u % st->x.n_cc;
+    u /= st->x.n_cc;
+    a.s = u % st->x.n_sh;
+    a.r = u / st->x.n_sh;
+    return a;
+}
+
+/* A copy of n bytes at p as part k of res; 0 or -1 (memory). */
+static int put_part(struct par_unit *res, uint32_t k, const void *p,
+                    size_t n)
+{
+    res->part[k] = malloc(n ? n : 1);
+    if (!res->part[k])
+        return -1;
+    if (n)
+        memcpy(res->part[k], p, n);
+    res->len[k] = n;
+    return 0;
+}
+
+/* Simulation u: jobs[0..n) (the victim, the aggressor if any), into res.
+ * Returns 0, -1 (reported to d) or SIM_INTERRUPTED. */
+/* impact_runs.csv's row of simulation u (its header first with u = 0):
+ * the victim's end and iterations, its nodes and the aggressor's as
+ * ranges, the congestion control `cc`. */
+static void run_row(FILE *r, uint32_t u, uint32_t run, uint64_t seed,
+                    double share, const struct job_config *jobs, uint32_t n,
+                    const struct jobs_capture *cap, simtime end,
+                    const char *cc)
+{
+    const struct jobs_capture_job *v = &cap->job[0];
+    if (u == 0)
+        fprintf(r, "run,rep,seed,share,victim,aggressor,end_us,finished,"
+                   "iterations,victim_nodes,aggressor_nodes,"
+                   "congestion_control\n");
+    fprintf(r, "%u,%u,%" PRIu64 ",%.6f,%s,%s,%" PRIu64 ".%06" PRIu64
+               ",%d,%u,",
+            u, run, seed, share, jobs[0].name, n > 1 ? jobs[1].name : "",
+            end / SIMTIME_US, end % SIMTIME_US, v->finished ? 1 : 0,
+            v->n_iter);
+    put_ranges(r, v->nodes, v->n_nodes);
+    fputc(',', r);
+    if (n > 1)
+        put_ranges(r, cap->job[1].nodes, cap->job[1].n_nodes);
+    fprintf(r, ",%s\n", cc);
+}
+
+/* What simulation u gives the results: whether the victim finished and,
+ * for the delay-sensitivity fit, its mean counted iteration and mean
+ * message time (a point, when it finished and timed messages) with the
+ * latency model's path averages over its window (lo; NULL: none). *mean:
+ * the mean counted iteration, us (NaN without any). */
+static struct sim_facts facts_of(const struct jobs_capture_job *v,
+                                 uint32_t skip, const struct lat_obs *lo,
+                                 double *mean)
+{
+    double m = 0;
+    for (uint32_t k = skip; k < v->n_iter; k++)
+        m += (double)v->iter[k];
+    m = v->n_iter > skip ? m / (v->n_iter - skip) / SIMTIME_US : NAN;
+    *mean = m;
+    struct sim_facts fa = { .finished = v->finished };
+    if (v->msg_timed && v->n_iter > skip && v->finished) {
+        fa.point = 1;
+        fa.pt_t = m;
+        fa.pt_m = (double)v->msg_time / (double)v->msg_timed /
+                  (double)SIMTIME_US;
+        /* the time averages; NaN: no window (the model off) */
+        struct latm_paths none = { NAN, NAN, NAN, NAN };
+        fa.sp = fa.rt = none;
+        if (lo && lo->weight > 0) {
+            fa.sp = fa.rt = (struct latm_paths){ 0 };
+            latm_add(&fa.sp, &lo->sp, 1.0 / lo->weight);
+            latm_add(&fa.rt, &lo->rt, 1.0 / lo->weight);
+        }
+    }
+    return fa;
+}
+
+static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
+                    uint32_t u, uint32_t run, uint64_t seed, double share,
+                    struct par_unit *res, struct diag *d)
+{
+    struct jobs_config jc = { .n = n, .job = jobs, .mpi = st->jc->mpi,
+                              .awr = st->jc->awr };
+    struct jobs_capture cap = { 0 };
+    struct lat_obs lo;
+    struct jobs_observer obs = { .period = st->x.ic->latency_window,
+                                 .at = lat_at, .ctx = &lo };
+    struct impact_dvec nl = { 0 }, nt = { 0 };
+    bool lat = st->x.ic->latency_model || st->x.ic->ccs.n;
+    FILE *f[N_RUN_FILES] = { NULL };
+    int rc = -1;
+    res->n = RES_PARTS;
+    bool ok = true;
+    for (size_t i = 0; i < N_RUN_FILES; i++) {
+        f[i] = ok ? open_memstream(&res->part[i], &res->len[i]) : NULL;
+        ok = ok && f[i];
+    }
+    if (!ok || (lat && lat_obs_init(&lo, st->t, &jobs[0],
+                                    st->x.ic->latency_model,
+                                    st->x.ic->ccs.n ? &nl : NULL,
+                                    st->x.ic->ccs.n ? &nt : NULL) != 0)) {
+        if (ok && lat)
+            lat_obs_free(&lo);
+        lat = false;
+        goto oom;
+    }
+    struct jobs_output out = {
+        .jobs = f[0], .iterations = f[1], .ranks = f[2], .metrics = f[3],
+        .load = f[4], .run = u, .header = u == 0, .capture = &cap,
+        .observer = lat ? &obs : NULL, .writer = st->writer,
+    };
+    double t0 = time_wall_seconds();
+    simtime end = 0;
+    rc = jobs_run(&jc, st->t, st->np, seed, st->limit, &out, &end, d);
+    if (rc >= 0 && lat && lo.failed)
+        goto oom;
+    if (rc < 0)
+        goto fail;
+    const struct jobs_capture_job *v = &cap.job[0];
+    /* the same-placement guarantee: the victim ran on the nodes it was
+     * given, whoever shared the machine */
+    if (v->n_nodes != jobs[0].n_list ||
+        memcmp(v->nodes, jobs[0].list, v->n_nodes * sizeof *v->nodes) !=
+            0) {
+        diag_error(d, NULL, 0, "impact",
+                   "victim \"%s\" ran on other nodes than it was given "
+                   "(simulation %u): a bug",
+                   jobs[0].name, u);
+        rc = -1;
+        goto fail;
+    }
+    uint32_t skip = jobs[0].warmup < v->n_iter ? jobs[0].warmup : v->n_iter;
+    char ccn[64];
+    run_row(f[5], u, run, seed, share, jobs, n, &cap, end,
+            cc_name(st->np, ccn, sizeof ccn));
+    double mean = 0;
+    struct sim_facts fa = facts_of(v, skip, lat ? &lo : NULL, &mean);
+    if (put_part(res, RES_FACTS, &fa, sizeof fa) != 0 ||
+        put_part(res, RES_ITER, v->iter + skip,
+                 (v->n_iter - skip) * sizeof *v->iter) != 0 ||
+        put_part(res, RES_NLAT, nl.v, nl.n * sizeof *nl.v) != 0 ||
+        put_part(res, RES_NTRAF, nt.v, nt.n * sizeof *nt.v) != 0)
+        goto oom;
+    const char *on = par_where();
+    fprintf(stderr,
+            "  impact %u/%u%s: run %u, share %.2f%s%s, %s %s%s: %u "
+            "iterations, mean %.3f us%s (%.1f s)\n",
+            u + 1, st->total, on, run, share, st->x.ic->ccs.n ? ", " : "",
+            st->x.ic->ccs.n ? cc_name(st->np, ccn, sizeof ccn) : "", jobs[0].name,
+            n > 1 ? "with " : "alone", n > 1 ? jobs[1].name : "", v->n_iter,
+            mean, v->finished ? "" : ", UNFINISHED",
+            time_wall_seconds() - t0);
+    rc = 0;
+    goto fail; /* the common end */
+oom:
+    diag_error(d, NULL, 0, "impact", "out of memory");
+    rc = -1;
+fail:
+    for (size_t i = 0; i < N_RUN_FILES; i++)
+        if (f[i] && fclose(f[i]) != 0 && rc == 0) {
+            diag_error(d, NULL, 0, "impact", "out of memory");
+            rc = -1;
+        }
+    if (lat)
+        lat_obs_free(&lo);
+    free(nl.v);
+    free(nt.v);
+    jobs_capture_free(&cap);
+    return rc;
+}
+
+/* par_deal's unit: simulation u of the study, placed as its run and
+ * share say (each rank places for itself; the placement depends only on
+ * the run's seed and the share). */
+static int sim_unit(void *ctx, uint32_t u, struct par_unit *res)
+{
+    struct study *st = ctx;
+    const struct impact_config *ic = st->x.ic;
+    if (sim_interrupt)
+        return SIM_INTERRUPTED;
+    struct sim_at a = sim_at(st, u);
+    uint64_t sd = st->seed + a.r;
+    double share = ic->shares.v[a.s];
+    uint32_t key = a.r * st->x.n_sh + a.s + 1;
+    if (st->placed != key) {
+        alloc_free(st->nodes, 2);
+        st->nodes[0] = st->nodes[1] = NULL;
+        st->placed = 0;
+        if (place(st, st->x.study_nodes, share, sd, st->nodes, st->d) != 0)
+            return -1;
+        st->placed = key;
+    }
+    st->np = &st->npc[a.c];
+    st->cc = a.c;
+    struct job_config jobs[2];
+    jobs[0] = ic->victim[a.v];
+    jobs[0].name = ic->victim[a.v].name;
+    jobs[0].allocation = allocation_registry.entries[ALLOC_LIST];
+    jobs[0].n_list = jobs[0].nodes =
+        impact_victim_nodes(ic, a.v, st->x.study_nodes, share);
+    jobs[0].list = st->nodes[0];
+    jobs[0].start = ic->warmup;
+    jobs[0].background = false;
+    if (a.w > 0) {
+        uint32_t g = a.w - 1;
+        jobs[1] = ic->aggressor[g];
+        jobs[1].name = ic->aggressor[g].name;
+        jobs[1].allocation = allocation_registry.entries[ALLOC_LIST];
+        jobs[1].n_list = jobs[1].nodes =
+            impact_aggressor_nodes(st->x.study_nodes, share);
+        jobs[1].list = st->nodes[1];
+        jobs[1].start = 0;
+        jobs[1].background = true;
+    }
+    return simulate(st, jobs, a.w > 0 ? 2 : 1, u, a.r, sd, share, res,
+                    st->d);
+}
+
+/* Append the n doubles at p to d; 0 or -1 (memory). */
+static int dvec_append(struct impact_dvec *d, const char *p, size_t bytes)
+{
+    for (size_t i = 0; i + sizeof(double) <= bytes; i += sizeof(double)) {
+        double x;
+        memcpy(&x, p + i, sizeof x);
+        if (dvec_add(d, x) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* par_deal's commit, on rank 0 in unit order: simulation u's rows into
+ * the run files, its iterations into its cell's sample, its point of
+ * the fit and Table 4's samples into the study. */
+static int sim_commit(void *ctx, uint32_t u, struct par_unit *res)
+{
+    struct study *st = ctx;
+    if (res->status != 0)
+        return res->status;
+    struct sim_facts fa;
+    if (res->n != RES_PARTS || res->len[RES_FACTS] != sizeof fa ||
+        res->len[RES_ITER] % sizeof(simtime) != 0) {
+        diag_error(st->d, NULL, 0, "impact",
+                   "simulation %u: a malformed result (a bug)", u);
+        return -1;
+    }
+    memcpy(&fa, res->part[RES_FACTS], sizeof fa);
+    for (size_t i = 0; i < N_RUN_FILES; i++) {
+        fwrite(res->part[i], 1, res->len[i], st->f[i]);
+        fflush(st->f[i]);
+    }
+    struct sim_at a = sim_at(st, u);
+    struct impact_sample *smp;
+    bool *done;
+    double *run_mean; /* this placement's mean iteration */
+    if (a.w == 0) {
+        uint32_t iv = (a.c * st->x.n_sh + a.s) * st->x.n_v + a.v;
+        smp = &st->x.iso[iv];
+        done = &st->x.iso_done[iv];
+        run_mean = &st->x.iso_run[(size_t)iv * st->x.ic->runs + a.r];
+    } else {
+        uint32_t k = ((a.c * st->x.n_a + a.w - 1) * st->x.n_sh + a.s) * st->x.n_v +
+                     a.v;
+        smp = &st->x.con[k];
+        done = &st->x.con_done[k];
+        run_mean = &st->x.con_run[(size_t)k * st->x.ic->runs + a.r];
+    }
+    /* the part is a malloc'd block (aligned for simtime); sample_add
+     * copies it with memcpy */
+    uint32_t n_iter = (uint32_t)(res->len[RES_ITER] / sizeof(simtime));
+    int err = sample_add(smp, (const simtime *)(const void *)
+                                  res->part[RES_ITER], n_iter);
+    if (n_iter) { /* for impact_runs_stats */
+        double sum = 0;
+        for (uint32_t i = 0; i < n_iter; i++) {
+            simtime t;
+            memcpy(&t, res->part[RES_ITER] + i * sizeof t, sizeof t);
+            sum += (double)t / (double)SIMTIME_US;
+        }
+        *run_mean = sum / n_iter;
+    }
+    *done = *done && fa.finished;
+    if (!fa.finished)
+        st->x.unfinished = true;
+    if (fa.point) {
+        uint32_t k = a.v * st->x.per_victim + st->x.pt_n[a.v]++;
+        st->x.pt_t[k] = fa.pt_t;
+        st->x.pt_m[k] = fa.pt_m;
+        st->x.pt_sim[k] = u;
+        st->x.pt_agg[k] = a.w > 0 ? st->x.ic->aggressor[a.w - 1].name : NULL;
+        st->x.pt_sp[k] = fa.sp;
+        st->x.pt_rt[k] = fa.rt;
+    }
+    if (st->x.nlat &&
+        (dvec_append(&st->x.nlat[a.c], res->part[RES_NLAT],
+                     res->len[RES_NLAT]) != 0 ||
+         dvec_append(&st->x.ntraf[a.c], res->part[RES_NTRAF],
+                     res->len[RES_NTRAF]) != 0))
+        err = 1;
+    st->sims++;
+    if (err) {
+        diag_error(st->d, NULL, 0, "impact", "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+/* x's arrays for the study of ic (n_cc controllers, n_iso isolated
+ * cells, n_cells congested ones), their samples empty, every run
+ * counted finished until one is not, the per-run means NaN; and with
+ * congestion_controls the cells' aggressors named
+ * <aggressor>/<controller> (x->view). 0, or -1 out of memory. */
+static int study_alloc(struct impact_data *x, const struct impact_config *ic,
+                       uint32_t n_cc, uint32_t n_iso, uint32_t n_cells)
+{
+    uint32_t n_v = ic->n_victims, n_a = ic->n_aggressors, n_ca = n_cc * n_a;
+    x->n_iso = n_iso; /* what impact_data_free frees, from the first */
+    x->n_cells = n_cells;
+    x->n_cc = n_cc;
+    x->iso = calloc(n_iso, sizeof *x->iso);
+    x->con = calloc(n_cells, sizeof *x->con);
+    x->iso_done = calloc(n_iso, sizeof *x->iso_done);
+    x->iso_run = malloc((size_t)(n_iso ? n_iso : 1) * ic->runs *
+                        sizeof *x->iso_run);
+    x->con_run = malloc((size_t)(n_cells ? n_cells : 1) * ic->runs *
+                        sizeof *x->con_run);
+    x->con_done = calloc(n_cells, sizeof *x->con_done);
+    struct impact_config *view = &x->view; /* the cells' aggressors, named */
+    *view = *ic;
+    view->aggressor = NULL;
+    if (ic->ccs.n) {
+        view->n_aggressors = n_ca;
+        view->aggressor = calloc(n_ca ? n_ca : 1, sizeof *view->aggressor);
+        for (uint32_t c = 0; view->aggressor && c < n_ca; c++) {
+            struct job_config *j = &view->aggressor[c];
+            *j = ic->aggressor[c % n_a];
+            snprintf(j->name_buf, sizeof j->name_buf, "%s/%s",
+                     ic->aggressor[c % n_a].name,
+                     ic->ccs.v[c / n_a]->name);
+            j->name = j->name_buf;
+        }
+    }
+    x->per_victim = ic->runs * ic->shares.n * n_cc * (1 + n_a);
+    size_t pts = (size_t)n_v * x->per_victim;
+    x->pt_t = calloc(pts, sizeof *x->pt_t);
+    x->pt_m = calloc(pts, sizeof *x->pt_m);
+    x->pt_n = calloc(n_v, sizeof *x->pt_n);
+    x->pt_sp = calloc(pts, sizeof *x->pt_sp);
+    x->pt_rt = calloc(pts, sizeof *x->pt_rt);
+    x->pt_sim = calloc(pts, sizeof *x->pt_sim);
+    x->pt_agg = calloc(pts, sizeof *x->pt_agg);
+    if (ic->ccs.n) {
+        x->nlat = calloc(n_cc, sizeof *x->nlat);
+        x->ntraf = calloc(n_cc, sizeof *x->ntraf);
+    }
+    if (!x->iso || !x->con || !x->iso_done || !x->con_done ||
+        !x->iso_run || !x->con_run || !x->pt_t || !x->pt_m || !x->pt_n ||
+        !x->pt_sp || !x->pt_rt || !x->pt_sim || !x->pt_agg ||
+        (ic->ccs.n && (!view->aggressor || !x->nlat || !x->ntraf)))
+        return -1;
+    for (uint32_t i = 0; i < n_iso; i++)
+        x->iso_done[i] = true;
+    for (size_t i = 0; i < (size_t)n_iso * ic->runs; i++)
+        x->iso_run[i] = NAN;
+    for (size_t i = 0; i < (size_t)n_cells * ic->runs; i++)
+        x->con_run[i] = NAN;
+    for (uint32_t i = 0; i < n_cells; i++)
+        x->con_done[i] = true;
+    return 0;
+}
+
+int impact_simulate(const struct impact_config *ic,
+                    const struct jobs_config *jc, const struct topo *t,
+                    const struct net_params *np, uint64_t seed,
+                    simtime limit, const char *dir,
+                    const struct jobs_writer *writer,
+                    struct impact_data *data, struct diag *d)
+{
+    memset(data, 0, sizeof *data);
+    /* with congestion_controls, every simulation once per controller:
+     * the cells' aggressors are (controller, aggressor) pairs, c * n_a +
+     * g, and the isolated runs are per controller too */
+    uint32_t n_sh = ic->shares.n, n_v = ic->n_victims,
+             n_cc = ic->ccs.n ? ic->ccs.n : 1,
+             n_a = ic->n_aggressors, n_ca = n_cc * n_a;
+    uint32_t study_nodes = impact_study_nodes(ic, t);
+    struct net_params npc[CFG_LIST_MAX];
+    for (uint32_t c = 0; c < n_cc; c++) {
+        npc[c] = *np;
+        const struct nic_ctl *ctl = ic->ccs.n ? (const struct nic_ctl *)
+                                                    ic->ccs.v[c]
+                                              : NULL;
+        char err[128];
+        if (ctl && cc_set(&npc[c], t, &ctl, 1, err, sizeof err) != 0) {
+            diag_error(d, ic->file, ic->ccs.line[c],
+                       "impact.congestion_controls", "%s", err);
+            return -1;
+        }
+    }
+    struct study st = { .x = { .ic = ic }, .jc = jc, .t = t, .np = np,
+                        .writer = writer, .limit = limit };
+    st.total = ic->runs * n_sh * n_v * n_cc * (1 + n_a);
+    uint32_t n_cells = n_ca * n_sh * n_v, n_iso = n_cc * n_sh * n_v;
+    int rc = -1;
+    if (study_alloc(&st.x, ic, n_cc, n_iso, n_cells) != 0) {
+        diag_error(d, NULL, 0, "impact", "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; par_rank() == 0 && i < N_RUN_FILES; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, run_files[i]);
+        st.f[i] = fopen(path, "w");
+        if (!st.f[i]) {
+            diag_error(d, path, 0, "impact", "cannot write the file");
+            goto done;
+        }
+    }
+    printf("\ncongestion impact: %u victim%s x %u aggressor%s x %u share%s "
+           "of %u nodes (%s), %u run%s",
+           n_v, n_v == 1 ? "" : "s", n_a, n_a == 1 ? "" : "s", n_sh,
+           n_sh == 1 ? "" : "s", study_nodes, ic->allocation->name,
+           ic->runs, ic->runs == 1 ? "" : "s");
+    if (ic->ccs.n)
+        printf(", %u congestion controls", n_cc);
+    printf(": %u simulations\n", st.total);
+    fflush(stdout);
+    st.npc = npc;
+    st.x.n_cells = n_cells;
+    st.x.n_iso = n_iso;
+    st.x.n_sh = n_sh;
+    st.x.n_v = n_v;
+    st.x.n_cc = n_cc;
+    st.x.n_a = n_a;
+    st.x.study_nodes = study_nodes;
+    st.seed = seed;
+    st.d = d;
+    int prc = par_deal(0, st.total, sim_unit, sim_commit, &st);
+    alloc_free(st.nodes, 2);
+    if (prc != 0) {
+        rc = prc == SIM_INTERRUPTED ? SIM_INTERRUPTED : -1;
+        goto done;
+    }
+    rc = 0;
+done:
+    for (size_t i = 0; i < N_RUN_FILES; i++)
+        if (st.f[i])
+            fclose(st.f[i]);
+    *data = st.x; /* the caller frees it (impact_data_free), failed or
+                     not */
+    return rc;
+}
+
+void impact_data_free(struct impact_data *x)
+{
+    samples_free(x->iso, x->n_iso);
+    samples_free(x->con, x->n_cells);
+    free(x->iso_done);
+    free(x->iso_run);
+    free(x->con_run);
+    free(x->con_done);
+    free(x->pt_t);
+    free(x->pt_m);
+    free(x->pt_n);
+    free(x->pt_sp);
+    free(x->pt_rt);
+    free(x->pt_sim);
+    free(x->pt_agg);
+    dvecs_free(x->nlat, x->n_cc);
+    dvecs_free(x->ntraf, x->n_cc);
+    free(x->view.aggressor);
+    memset(x, 0, sizeof *x);
+}

@@ -1,0 +1,439 @@
+/* mpi/p2p.c — point-to-point: how a transfer crosses the network.
+ *
+ * A request is a send or a receive a rank has posted; a transfer ("xfer")
+ * is one point-to-point message between two ranks, from its send to its
+ * completion at both ends, and its id travels in the tag of every network
+ * message it causes: tag = xfer << 4 | kind. The protocol (SMSG, eager,
+ * GET or PUT rendezvous) follows the size (mpi.h).
+ *
+ * Non-overtaking: the sender numbers its envelopes per destination; the
+ * receiver keeps, per source, the next number it expects, and holds an
+ * envelope that arrives early (adaptive routing) until those before it
+ * have arrived. Both tables are small open-addressed maps per rank.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "mpi/mpi_internal.h"
+
+/* Hand a network message of a transfer to the NIC of `from`, in the
+ * routing mode the controller (if any) chooses and in the traffic class
+ * of the rank's job (SC'20 §II-E: "the job scheduler will assign to each
+ * job a small number of traffic classes"; MPI picks one from an
+ * environment variable): every message of a job, control messages and
+ * rendezvous GETs included, and their responses (net/nic.c). */
+static void send_net(struct dmpi *m, uint32_t from, uint32_t to,
+                     enum net_op op, uint64_t bytes, uint32_t xfer,
+                     enum kind k)
+{
+    const struct dmpi_rank *rk = &m->rank[from];
+    struct nic_post q = {
+        .job = rk->job, .iter = rk->n_marks, .src_nic = rk->nic,
+        .dst_nic = m->rank[to].nic, .bytes = bytes,
+        .get = op == NET_GET,
+        .smsg = k == K_RTS || k == K_FIN ||
+                (k == K_EAGER && m->xf[xfer].proto == DMPI_SMSG),
+        .alltoall = rk->in_coll && rk->coll_code == DMPI_ALLTOALL,
+    };
+    uint8_t mode = m->route_mode ? m->route_mode(m->route_ctx, &q) : 0;
+    if (bytes > UINT32_MAX) {
+        dmpi_fail(m, "a message of %" PRIu64 " bytes is larger than the "
+                     "network takes (4 GiB - 1)", bytes);
+        return;
+    }
+    /* where its packets will count: room for this iteration's counts
+     * now, so that a packet's arrival only adds */
+    struct dmpi_job_result *res = &m->res[q.job];
+    if (q.iter >= res->n_paths) {
+        if (dmpi_grow((void **)&res->paths, &res->paths_cap,
+                      sizeof *res->paths, q.iter + 1) != 0) {
+            dmpi_fail(m, "out of memory for the packet counts");
+            return;
+        }
+        memset(&res->paths[res->n_paths], 0,
+               (size_t)(q.iter + 1 - res->n_paths) * sizeof *res->paths);
+        res->n_paths = q.iter + 1;
+    }
+    uint32_t id = net_send_tc(m->n, q.src_nic, q.dst_nic, op,
+                              (uint32_t)bytes, mode, m->job[q.job].tc,
+                              (uint64_t)xfer << 4 | k);
+    if (id == NET_NONE) {
+        dmpi_fail(m, "out of memory for network messages");
+        return;
+    }
+    /* the net's message ids are dense: as many origins as it has room
+     * for messages (grown with it) */
+    if (id >= m->origin_cap &&
+        dmpi_grow((void **)&m->origin, &m->origin_cap, sizeof *m->origin,
+                  m->n->msg_cap > id ? m->n->msg_cap : id + 1) != 0) {
+        dmpi_fail(m, "out of memory for network messages");
+        return;
+    }
+    m->origin[id] = (struct dmpi_origin){ .job = q.job, .iter = q.iter };
+    if (m->route_sent)
+        m->route_sent(m->route_ctx, &q, mode);
+}
+
+void p2p_send_later(struct dmpi *m, uint32_t xid, enum kind k)
+{
+    uint32_t e = m->rank[m->xf[xid].src].entity;
+    sim_schedule(m->s, e, now(m) + m->p.host_latency, e, m->ev_resume,
+                 INJECT_FLAG | (uint64_t)xid << 4 | k);
+}
+
+static void envelope_arrived(struct dmpi *m, uint32_t xid);
+static void req_done(struct dmpi *m, uint32_t id);
+
+void p2p_inject(struct dmpi *m, uint64_t arg)
+{
+    uint32_t xid = (uint32_t)((arg & ~INJECT_FLAG) >> 4);
+    enum kind k = (enum kind)(arg & 15);
+    const struct dmpi_xfer *x = &m->xf[xid];
+    switch (k) {
+    case K_LOCAL: { /* copied into the receiver's shared buffer: the send
+                       is complete, the envelope is at the receiver */
+        uint32_t sid = x->sreq;
+        m->xf[xid].sreq = NONE;
+        envelope_arrived(m, xid);
+        xf_put(m, xid);
+        req_done(m, sid);
+        break;
+    }
+    case K_EAGER:
+        send_net(m, x->src, x->dst, NET_PUT, m->p.header_bytes + x->bytes,
+                 xid, k);
+        break;
+    case K_RTS:
+        send_net(m, x->src, x->dst, NET_PUT, m->p.header_bytes, xid, k);
+        break;
+    case K_RMA_PUT:
+        send_net(m, x->src, x->dst, NET_PUT, x->bytes, xid, k);
+        break;
+    default:
+        send_net(m, x->src, x->dst, NET_GET, x->bytes, xid, k);
+        break;
+    }
+}
+
+/* ---- requests complete ------------------------------------------------- */
+
+static void req_done(struct dmpi *m, uint32_t id)
+{
+    struct dmpi_req *q = &m->req[id];
+    struct dmpi_rank *rk = &m->rank[q->rank];
+    uint32_t g = q->rank;
+    if (q->kind == R_RECV) /* the data crosses to the host (unless it came
+                              through shared memory), MPI sees it */
+        rk->debt += (q->local ? 0 : m->p.host_latency) + m->p.o_recv;
+    assert(rk->open > 0);
+    rk->open--;
+    bool woke = (rk->wait == W_REQ && rk->wait_req == id) ||
+                (rk->wait == W_ALL && rk->open == 0);
+    req_release(m, id);
+    if (woke)
+        wake(m, g);
+}
+
+/* ---- matching ---------------------------------------------------------- */
+
+static bool matches(const struct dmpi_req *q, const struct dmpi_xfer *x)
+{
+    return (q->peer == NONE || q->peer == x->src) &&
+           (q->tag == DMPI_ANY || q->tag == x->tag);
+}
+
+static void rdv_start(struct dmpi *m, uint32_t xid);
+
+/* Transfer xid meets receive rid: the receive's data is on its way or
+ * here. */
+static void matched(struct dmpi *m, uint32_t xid, uint32_t rid)
+{
+    struct dmpi_xfer *x = &m->xf[xid];
+    struct dmpi_req *q = &m->req[rid];
+    if (x->bytes > q->bytes) {
+        dmpi_fail(m, "rank %u of job %u receives %" PRIu64 " bytes from "
+                     "rank %u into a buffer of %" PRIu64 " (MPI_ERR_TRUNCATE)",
+                  m->rank[x->dst].r, m->rank[x->dst].job, x->bytes,
+                  m->rank[x->src].r, q->bytes);
+        return;
+    }
+    x->rreq = rid;
+    q->xfer = xid;
+    q->local = m->rank[x->src].node == m->rank[x->dst].node;
+    if (x->proto == DMPI_SMSG || x->proto == DMPI_EAGER) {
+        /* the data is here: copy it out of the eager buffer */
+        if (x->proto == DMPI_EAGER)
+            m->rank[x->dst].debt += x->bytes * m->p.copy_ps_per_kib / 1024;
+        xf_put(m, xid);
+        req_done(m, rid);
+    } else {
+        rdv_start(m, xid);
+    }
+}
+
+/* An envelope's turn has come at its receiver: match it with the first
+ * posted receive it fits, or queue it as unexpected. */
+static void envelope_in(struct dmpi *m, uint32_t xid)
+{
+    struct dmpi_xfer *x = &m->xf[xid];
+    struct dmpi_rank *rk = &m->rank[x->dst];
+    uint32_t prev = NONE;
+    for (uint32_t q = rk->posted_head; q != NONE;
+         prev = q, q = m->req[q].next) {
+        if (!matches(&m->req[q], x))
+            continue;
+        uint32_t nx = m->req[q].next;
+        if (prev == NONE)
+            rk->posted_head = nx;
+        else
+            m->req[prev].next = nx;
+        if (rk->posted_tail == q)
+            rk->posted_tail = prev;
+        m->req[q].next = NONE;
+        matched(m, xid, q);
+        return;
+    }
+    x->next = NONE;
+    if (rk->unexp_head == NONE)
+        rk->unexp_head = xid;
+    else
+        m->xf[rk->unexp_tail].next = xid;
+    rk->unexp_tail = xid;
+}
+
+/* An envelope (eager data or RTS) reached its receiver: take it in the
+ * sender's order. */
+static void envelope_arrived(struct dmpi *m, uint32_t xid)
+{
+    struct dmpi_xfer *x = &m->xf[xid];
+    struct dmpi_rank *rk = &m->rank[x->dst];
+    uint32_t *expect = dmpi_seq_slot(m, &rk->recv_seq, x->src);
+    if (!expect)
+        return;
+    if (x->seq != *expect) { /* ahead of its turn: hold it */
+        x->next = rk->early_head;
+        rk->early_head = xid;
+        return;
+    }
+    uint32_t src = x->src;
+    envelope_in(m, xid);
+    ++*expect;
+    /* those held for the next numbers */
+    for (bool found = true; found && rk->early_head != NONE;) {
+        found = false;
+        uint32_t prev = NONE;
+        for (uint32_t e = rk->early_head; e != NONE;
+             prev = e, e = m->xf[e].next) {
+            if (m->xf[e].src != src || m->xf[e].seq != *expect)
+                continue;
+            if (prev == NONE)
+                rk->early_head = m->xf[e].next;
+            else
+                m->xf[prev].next = m->xf[e].next;
+            envelope_in(m, e);
+            ++*expect;
+            found = true;
+            break;
+        }
+    }
+}
+
+/* Rank g posts receive rid: match it with the first fitting unexpected
+ * envelope, or queue it. */
+void p2p_recv_post(struct dmpi *m, uint32_t g, uint32_t rid)
+{
+    struct dmpi_rank *rk = &m->rank[g];
+    uint32_t prev = NONE;
+    for (uint32_t x = rk->unexp_head; x != NONE;
+         prev = x, x = m->xf[x].next) {
+        if (!matches(&m->req[rid], &m->xf[x]))
+            continue;
+        uint32_t nx = m->xf[x].next;
+        if (prev == NONE)
+            rk->unexp_head = nx;
+        else
+            m->xf[prev].next = nx;
+        if (rk->unexp_tail == x)
+            rk->unexp_tail = prev;
+        matched(m, x, rid);
+        return;
+    }
+    m->req[rid].next = NONE;
+    if (rk->posted_head == NONE)
+        rk->posted_head = rid;
+    else
+        m->req[rk->posted_tail].next = rid;
+    rk->posted_tail = rid;
+}
+
+/* ---- protocols --------------------------------------------------------- */
+
+/* Rank g sends: the request sid of `bytes` to global rank dst. */
+void p2p_send_start(struct dmpi *m, uint32_t g, uint32_t sid,
+                       uint32_t dst, uint32_t tag, uint64_t bytes)
+{
+    uint32_t xid = xf_new(m);
+    uint32_t *seq = dmpi_seq_slot(m, &m->rank[g].send_seq, dst);
+    if (xid == NONE || !seq)
+        return;
+    struct dmpi_xfer *x = &m->xf[xid];
+    *x = (struct dmpi_xfer){ .next = NONE, .src = g, .dst = dst,
+                             .tag = tag, .seq = (*seq)++, .bytes = bytes,
+                             .sreq = sid, .rreq = NONE,
+                             .proto = (uint8_t)dmpi_protocol(&m->p, bytes),
+                             .refs = 1 };
+    if (x->proto == DMPI_SMSG || x->proto == DMPI_EAGER)
+        x->refs = 2;
+    m->req[sid].xfer = xid;
+    struct dmpi_job_result *res = &m->res[m->rank[g].job];
+    res->msgs++;
+    res->bytes += bytes;
+    if (m->rank[g].node == m->rank[dst].node) {
+        /* shared memory: one copy into the receiver's buffer, whatever
+         * the size (single-copy transfers for large messages); matched
+         * like an eager message, without a second copy */
+        x->proto = DMPI_SMSG;
+        x->refs = 2;
+        uint32_t e = m->rank[g].entity;
+        sim_schedule(m->s, e,
+                     now(m) + m->p.shm_latency +
+                         bytes * m->p.copy_ps_per_kib / 1024,
+                     e, m->ev_resume,
+                     INJECT_FLAG | (uint64_t)xid << 4 | K_LOCAL);
+        return;
+    }
+    p2p_send_later(m, xid,
+                   x->proto == DMPI_SMSG || x->proto == DMPI_EAGER ? K_EAGER
+                                                                   : K_RTS);
+}
+
+/* A rendezvous transfer is matched at its receiver (whose NIC's handler
+ * this runs in, or the receiver's own resume). */
+static void rdv_start(struct dmpi *m, uint32_t xid)
+{
+    struct dmpi_xfer *x = &m->xf[xid];
+    if (x->proto == DMPI_RDV_GET)
+        send_net(m, x->dst, x->src, NET_GET, x->bytes, xid, K_GETDATA);
+    else
+        send_net(m, x->dst, x->src, NET_GET, m->p.header_bytes, xid, K_CTS);
+}
+
+/* Network message mid (msg) of the layer has arrived at t: its time to
+ * its job's M (struct dmpi_job_result.msg_time). */
+static void time_msg(struct dmpi *m, uint32_t mid, const struct message *msg,
+                     simtime t)
+{
+    if (mid >= m->origin_cap)
+        return; /* its origin could not be stored: the run has failed */
+    struct dmpi_job_result *r = &m->res[m->origin[mid].job];
+    r->msg_time += t - msg->t_created;
+    r->msg_timed++;
+}
+
+/* A network message's requests have all reached its destination. */
+static void on_msg_arrived(void *ctx, uint32_t mid, const struct message *msg,
+                           simtime t)
+{
+    struct dmpi *m = ctx;
+    uint32_t xid = (uint32_t)(msg->tag >> 4);
+    enum kind k = (enum kind)(msg->tag & 15);
+    if (msg->op == NET_PUT) /* its data is there */
+        time_msg(m, mid, msg, t);
+    switch (k) {
+    case K_EAGER:
+    case K_RTS:
+        envelope_arrived(m, xid);
+        break;
+    case K_CTS: /* the descriptor request reached the sender: PUT */
+        send_net(m, m->xf[xid].src, m->xf[xid].dst, NET_PUT,
+                 m->xf[xid].bytes, xid, K_PUTDATA);
+        break;
+    case K_PUTDATA: { /* the data is at the receiver */
+        uint32_t r = m->xf[xid].rreq;
+        m->xf[xid].rreq = NONE;
+        req_done(m, r);
+        break;
+    }
+    case K_FIN: { /* the sender learns the receiver has the data */
+        uint32_t s = m->xf[xid].sreq;
+        xf_release(m, xid);
+        req_done(m, s);
+        break;
+    }
+    default:
+        break; /* GETs' requests, one-sided PUTs: nothing at the target */
+    }
+}
+
+/* A packet of one of the layer's messages reached its destination NIC
+ * (a request at the target, a response back at the poster): count it
+ * where its message was posted. No allocation: the counts were made room
+ * for at the post. */
+static void on_delivered(void *ctx, const struct packet *p, simtime t)
+{
+    struct dmpi *m = ctx;
+    (void)t;
+    uint32_t msg = net_pkt_cold(m->n, p)->msg;
+    if (msg >= m->origin_cap)
+        return; /* its origin could not be stored: the run has failed */
+    const struct dmpi_origin *o = &m->origin[msg];
+    struct dmpi_paths *w = &m->res[o->job].paths[o->iter];
+    w->pkts[p->cls]++;
+    w->nonmin[p->cls] += (p->flags & PKT_NONMIN) != 0;
+    w->hops[p->cls] += p->hops;
+}
+
+/* A network message is complete at its source (PUT acknowledged, GET
+ * data back). */
+static void on_msg_done(void *ctx, uint32_t mid, const struct message *msg,
+                        simtime t)
+{
+    struct dmpi *m = ctx;
+    uint32_t xid = (uint32_t)(msg->tag >> 4);
+    enum kind k = (enum kind)(msg->tag & 15);
+    if (msg->op == NET_GET) /* its data is back */
+        time_msg(m, mid, msg, t);
+    switch (k) {
+    case K_EAGER: { /* the sender's buffer is free */
+        uint32_t s = m->xf[xid].sreq;
+        m->xf[xid].sreq = NONE;
+        xf_put(m, xid);
+        req_done(m, s);
+        break;
+    }
+    case K_GETDATA: { /* the receiver has the data: FIN to the sender */
+        struct dmpi_xfer *x = &m->xf[xid];
+        uint32_t r = x->rreq;
+        x->rreq = NONE;
+        send_net(m, x->dst, x->src, NET_PUT, m->p.header_bytes, xid, K_FIN);
+        req_done(m, r);
+        break;
+    }
+    case K_PUTDATA: { /* acknowledged: the send is complete */
+        uint32_t s = m->xf[xid].sreq;
+        xf_release(m, xid);
+        req_done(m, s);
+        break;
+    }
+    case K_RMA_PUT:
+    case K_RMA_GET: {
+        uint32_t g = m->xf[xid].src;
+        struct dmpi_rank *rk = &m->rank[g];
+        xf_release(m, xid);
+        assert(rk->rma_open > 0);
+        if (--rk->rma_open == 0 && rk->wait == W_RMA)
+            wake(m, g);
+        break;
+    }
+    default:
+        break; /* RTS, CTS, FIN acknowledged: nothing to do */
+    }
+}
+
+void p2p_hooks(struct dmpi *m)
+{
+    m->n->hooks.ctx = m;
+    m->n->hooks.delivered = on_delivered;
+    m->n->hooks.msg_arrived = on_msg_arrived;
+    m->n->hooks.msg_done = on_msg_done;
+}
