@@ -4,6 +4,7 @@
 #include "ctl/cc.h"
 
 #include <assert.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,27 +44,14 @@ const struct registry cc_registry = {
 
 size_t cc_parts(const struct net_part **out, size_t cap)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < cc_registry.n; i++) {
-        const struct net_part *part =
-            ((const struct nic_ctl *)cc_registry.entries[i])->part;
-        bool seen = !part;
-        for (size_t j = 0; j < n && !seen; j++)
-            seen = out[j] == part;
-        if (!seen && n < cap)
-            out[n++] = part;
-    }
-    return n;
+    return net_registry_parts(&cc_registry, offsetof(struct nic_ctl, part),
+                              out, cap);
 }
 
 int cc_parts_add(struct net_params *p, const struct topo *t)
 {
-    const struct net_part *parts[NET_MAX_PARTS];
-    size_t k = cc_parts(parts, NET_MAX_PARTS);
-    for (size_t i = 0; i < k; i++)
-        if (!net_part_block(p, parts[i], t))
-            return -1;
-    return 0;
+    return net_registry_parts_add(p, t, &cc_registry,
+                                  offsetof(struct nic_ctl, part));
 }
 
 int cc_check_list(const struct nic_ctl *const *c, uint32_t n, char *err,

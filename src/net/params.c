@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/config.h"
+#include "core/registry.h"
 #include "core/time.h"
 
 /* ---- named choices ------------------------------------------------ */
@@ -121,6 +122,33 @@ const void *net_part_find(const struct net_params *p,
         if (p->parts.part[i] == part)
             return p->parts.store + p->parts.off[i];
     return NULL;
+}
+
+size_t net_registry_parts(const struct registry *reg, size_t part_off,
+                          const struct net_part **out, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < reg->n; i++) {
+        const struct net_part *part;
+        memcpy(&part, (const char *)reg->entries[i] + part_off, sizeof part);
+        bool seen = !part;
+        for (size_t j = 0; j < n && !seen; j++)
+            seen = out[j] == part;
+        if (!seen && n < cap)
+            out[n++] = part;
+    }
+    return n;
+}
+
+int net_registry_parts_add(struct net_params *p, const struct topo *t,
+                           const struct registry *reg, size_t part_off)
+{
+    const struct net_part *parts[NET_MAX_PARTS];
+    size_t k = net_registry_parts(reg, part_off, parts, NET_MAX_PARTS);
+    for (size_t i = 0; i < k; i++)
+        if (!net_part_block(p, parts[i], t))
+            return -1;
+    return 0;
 }
 
 void *net_part_block(struct net_params *p, const struct net_part *part,

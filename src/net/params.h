@@ -212,6 +212,22 @@ extern const struct cfg_key net_param_keys[];
 void *net_part_block(struct net_params *p, const struct net_part *part,
                      const struct topo *t);
 
+struct registry;
+
+/* The distinct parameter parts of the entries of registry reg (routing
+ * modes, controllers), each entry's `const struct net_part *` read at
+ * byte offset part_off of the entry (NULL: none; parts shared by several
+ * entries once), in registry order: up to cap into out; returns how many
+ * there are. */
+size_t net_registry_parts(const struct registry *reg, size_t part_off,
+                          const struct net_part **out, size_t cap);
+
+/* Add every part of reg's entries (as net_registry_parts) to p with its
+ * defaults under p and t (a block p holds is kept). 0, or -1 without
+ * room. */
+int net_registry_parts_add(struct net_params *p, const struct topo *t,
+                           const struct registry *reg, size_t part_off);
+
 /* The block p holds for `part`, or NULL. */
 const void *net_part_find(const struct net_params *p,
                           const struct net_part *part);

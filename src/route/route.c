@@ -3,6 +3,7 @@
 #include "route/route.h"
 
 #include <assert.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,27 +35,14 @@ const struct routing *route_default(const struct topo_family *f)
 
 size_t route_parts(const struct net_part **out, size_t cap)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < routing_registry.n; i++) {
-        const struct net_part *part =
-            ((const struct routing *)routing_registry.entries[i])->part;
-        bool seen = !part;
-        for (size_t j = 0; j < n && !seen; j++)
-            seen = out[j] == part;
-        if (!seen && n < cap)
-            out[n++] = part;
-    }
-    return n;
+    return net_registry_parts(&routing_registry,
+                              offsetof(struct routing, part), out, cap);
 }
 
 int route_parts_add(struct net_params *p, const struct topo *t)
 {
-    const struct net_part *parts[NET_MAX_PARTS];
-    size_t k = route_parts(parts, NET_MAX_PARTS);
-    for (size_t i = 0; i < k; i++)
-        if (!net_part_block(p, parts[i], t))
-            return -1;
-    return 0;
+    return net_registry_parts_add(p, t, &routing_registry,
+                                  offsetof(struct routing, part));
 }
 
 void route_net_defaults(struct net_params *p, const struct topo *t)
