@@ -293,11 +293,6 @@ static void test_families_are_descriptors(void)
 enum { FUNC_MAX = 120, FILE_MAX = 1000 };
 
 static const char *const size_exceptions[] = {
-    /* being split (issue 53, branch split2), until it lands: */
-    "src/results/report.c",
-    "src/results/traffic_report.c:traffic_report_write",
-    "src/core/config.c",
-    "src/results/jobs_results.c:write_results",
     NULL,
 };
 

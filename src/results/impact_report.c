@@ -415,6 +415,70 @@ static void write_latency_gp(FILE *f)
           f);
 }
 
+/* The page's table: a row per cell (victim, aggressor and share), its
+ * times and C as the console's table gives them. */
+static void html_table(FILE *h, const struct impact_config *ic,
+                       const struct impact_cell *cells, uint32_t n)
+{
+    fputs("<table>\n<tr><th>victim</th><th>aggressor</th><th>share</th>"
+          "<th>nodes v+a</th><th>T<sub>iso</sub> (us)</th>"
+          "<th>T<sub>con</sub> (us)</th><th>C</th><th>p99 iso (us)</th>"
+          "<th>p99 con (us)</th><th>C<sub>p99</sub></th></tr>\n",
+          h);
+    for (uint32_t i = 0; i < n; i++) {
+        const struct impact_cell *c = &cells[i];
+        char ti[32], tc[32], cc[32], pi[32], pc[32], cp[32];
+        fmt_us(ti, sizeof ti, c->t_iso);
+        fmt_us(tc, sizeof tc, c->t_con);
+        fmt_c(cc, sizeof cc, c->c);
+        fmt_us(pi, sizeof pi, c->p99_iso);
+        fmt_us(pc, sizeof pc, c->p99_con);
+        fmt_c(cp, sizeof cp, c->c_p99);
+        fputs("<tr><td>", h);
+        report_html_str(h, ic->victim[c->victim].name);
+        fputs("</td><td>", h);
+        report_html_str(h, ic->aggressor[c->aggressor].name);
+        fprintf(h, "</td><td>%g%%</td><td>%u+%u</td><td>%s</td><td>%s</td>"
+                   "<td>%s</td><td>%s</td><td>%s</td><td>%s%s</td></tr>\n",
+                100 * ic->shares.v[c->share], c->victim_nodes,
+                c->aggressor_nodes, ti, tc, cc, pi, pc, cp,
+                c->finished ? "" : " (unfinished)");
+    }
+    fputs("</table>\n", h);
+}
+
+/* GPCNeT's "Key Results" table per aggressor and share whose victims
+ * include GPCNeT's tests, as on the console. */
+static void html_gpcnet(FILE *h, const struct impact_config *ic,
+                        const struct impact_cell *cells, uint32_t n)
+{
+    bool any = false;
+    for (uint32_t i = 0; i < n; i++)
+        any = any || cells[i].gpcnet;
+    uint32_t n_v = ic->n_victims;
+    if (any && n_v) {
+        fputs("<h2>GPCNeT key results</h2>\n<p class=\"note\">As "
+              "network_load_test prints them: each figure rounded to 0.1, "
+              "then congested / isolated (latencies) or isolated / "
+              "congested (bandwidths).</p>\n",
+              h);
+        for (uint32_t r = 0; r * n_v < n; r++) {
+            const struct impact_cell *c = &cells[r * n_v];
+            bool row_any = false;
+            for (uint32_t v = 0; v < n_v; v++)
+                row_any = row_any || cells[r * n_v + v].gpcnet;
+            if (!row_any)
+                continue;
+            fputs("<p>Aggressor ", h);
+            report_html_str(h, ic->aggressor[c->aggressor].name);
+            fprintf(h, " on %g%% of the nodes:</p>\n<pre>",
+                    100 * ic->shares.v[c->share]);
+            impact_print_gpcnet(h, ic, &cells[r * n_v], n_v);
+            fputs("</pre>\n", h);
+        }
+    }
+}
+
 int impact_report(const char *dir, const struct impact_config *ic,
                   const struct impact_cell *cells, uint32_t n,
                   const struct impact_report_info *info, bool *drawn,
@@ -483,56 +547,8 @@ int impact_report(const char *dir, const struct impact_config *ic,
               "Fig. 4a): latency_model.csv, sensitivity.csv.</p>\n",
               h);
     }
-    fputs("<table>\n<tr><th>victim</th><th>aggressor</th><th>share</th>"
-          "<th>nodes v+a</th><th>T<sub>iso</sub> (us)</th>"
-          "<th>T<sub>con</sub> (us)</th><th>C</th><th>p99 iso (us)</th>"
-          "<th>p99 con (us)</th><th>C<sub>p99</sub></th></tr>\n",
-          h);
-    for (uint32_t i = 0; i < n; i++) {
-        const struct impact_cell *c = &cells[i];
-        char ti[32], tc[32], cc[32], pi[32], pc[32], cp[32];
-        fmt_us(ti, sizeof ti, c->t_iso);
-        fmt_us(tc, sizeof tc, c->t_con);
-        fmt_c(cc, sizeof cc, c->c);
-        fmt_us(pi, sizeof pi, c->p99_iso);
-        fmt_us(pc, sizeof pc, c->p99_con);
-        fmt_c(cp, sizeof cp, c->c_p99);
-        fputs("<tr><td>", h);
-        report_html_str(h, ic->victim[c->victim].name);
-        fputs("</td><td>", h);
-        report_html_str(h, ic->aggressor[c->aggressor].name);
-        fprintf(h, "</td><td>%g%%</td><td>%u+%u</td><td>%s</td><td>%s</td>"
-                   "<td>%s</td><td>%s</td><td>%s</td><td>%s%s</td></tr>\n",
-                100 * ic->shares.v[c->share], c->victim_nodes,
-                c->aggressor_nodes, ti, tc, cc, pi, pc, cp,
-                c->finished ? "" : " (unfinished)");
-    }
-    fputs("</table>\n", h);
-    bool any = false;
-    for (uint32_t i = 0; i < n; i++)
-        any = any || cells[i].gpcnet;
-    uint32_t n_v = ic->n_victims;
-    if (any && n_v) {
-        fputs("<h2>GPCNeT key results</h2>\n<p class=\"note\">As "
-              "network_load_test prints them: each figure rounded to 0.1, "
-              "then congested / isolated (latencies) or isolated / "
-              "congested (bandwidths).</p>\n",
-              h);
-        for (uint32_t r = 0; r * n_v < n; r++) {
-            const struct impact_cell *c = &cells[r * n_v];
-            bool row_any = false;
-            for (uint32_t v = 0; v < n_v; v++)
-                row_any = row_any || cells[r * n_v + v].gpcnet;
-            if (!row_any)
-                continue;
-            fputs("<p>Aggressor ", h);
-            report_html_str(h, ic->aggressor[c->aggressor].name);
-            fprintf(h, " on %g%% of the nodes:</p>\n<pre>",
-                    100 * ic->shares.v[c->share]);
-            impact_print_gpcnet(h, ic, &cells[r * n_v], n_v);
-            fputs("</pre>\n", h);
-        }
-    }
+    html_table(h, ic, cells, n);
+    html_gpcnet(h, ic, cells, n);
     fputs("</body></html>\n", h);
     return fclose(h) == 0 ? 0 : -1;
 }

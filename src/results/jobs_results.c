@@ -261,6 +261,149 @@ static int write_variants(const struct jobs_config *jc, const struct dmpi *m,
     return 0;
 }
 
+/* jobs.csv's rows, a job a row (and the header line if out asks). */
+static void write_jobs(const struct jobs_run_view *v,
+                       const struct jobs_output *out)
+{
+    const struct jobs_config *jc = v->jc;
+    const struct dmpi *m = v->m;
+    const struct ctl_run *c = v->c;
+    if (out->header)
+        fputs(jobs_head, out->jobs);
+    for (uint32_t i = 0; i < jc->n; i++) {
+        const struct job_config *j = &jc->job[i];
+        const struct dmpi_job_result *r = &m->res[i];
+        fprintf(out->jobs, "%u,%u,%s,%s,%u,%u,%u,%s,%d,", out->run, i, j->name,
+                j->workload->name, j->nodes, j->ppn, jobs_ranks(j),
+                j->allocation->name, j->background ? 1 : 0);
+        if (r->start != SIMTIME_MAX) /* empty: a chained job that
+                                        never started */
+            put_us(out->jobs, r->start);
+        fputc(',', out->jobs);
+        if (r->finished) {
+            put_us(out->jobs, r->end);
+            fputc(',', out->jobs);
+            put_us(out->jobs, r->end - r->start);
+        } else {
+            fputc(',', out->jobs);
+        }
+        fprintf(out->jobs, ",%d,%u,%" PRIu64 ",%" PRIu64 ",",
+                r->finished ? 1 : 0, r->n_iter, r->msgs, r->bytes);
+        /* every packet of the run, warm-up and all */
+        struct dmpi_paths w =
+            paths_sum(r, &c->job[i], 0, UINT32_MAX, PATHS_ANY);
+        put_paths(out->jobs, &w);
+        /* Netscope's M: the mean network message time (mpi.h) */
+        fputc(',', out->jobs);
+        if (r->msg_timed)
+            put_us(out->jobs, (r->msg_time + r->msg_timed / 2) /
+                                  r->msg_timed);
+        fputc('\n', out->jobs);
+    }
+}
+
+/* iterations.csv's rows, an iteration of a job a row. */
+static void write_iterations(const struct jobs_run_view *v,
+                             const struct jobs_output *out)
+{
+    const struct jobs_config *jc = v->jc;
+    const struct dmpi *m = v->m;
+    const struct ctl_run *c = v->c;
+    const struct sc19_model *mr = v->mr;
+    if (out->header)
+        fputs(iterations_head, out->iterations);
+    for (uint32_t i = 0; i < jc->n; i++) {
+        const struct dmpi_job_result *r = &m->res[i];
+        const struct ctl_job *cj = &c->job[i];
+        for (uint32_t k = 0; k < r->n_iter; k++) {
+            fprintf(out->iterations, "%u,%u,%s,%u,%s,%d,", out->run, i,
+                    jc->job[i].name, k,
+                    cj->v[ctl_variant(cj, k)]->base.name,
+                    !jc->job[i].background && k >= jc->job[i].warmup);
+            put_us(out->iterations, r->iter_end[k]);
+            fputc(',', out->iterations);
+            put_us(out->iterations, r->iter_time[k]);
+            for (int w = 0; w < 3; w++) {
+                fputc(',', out->iterations);
+                put_model(out->iterations, mr, i, k, w);
+            }
+            fputc(',', out->iterations);
+            struct dmpi_paths w = paths_sum(r, cj, k, k + 1, PATHS_ANY);
+            put_paths(out->iterations, &w);
+            fputc('\n', out->iterations);
+        }
+    }
+}
+
+/* ranks.csv's rows, a rank of a job a row. */
+static void write_ranks(const struct jobs_run_view *v,
+                        const struct jobs_output *out)
+{
+    const struct jobs_config *jc = v->jc;
+    const struct dmpi *m = v->m;
+    uint32_t *const *nodes = v->nodes;
+    if (out->header)
+        fputs(ranks_head, out->ranks);
+    for (uint32_t i = 0; i < jc->n; i++) {
+        const struct job_config *j = &jc->job[i];
+        const struct dmpi_job_result *r = &m->res[i];
+        for (uint32_t k = 0; k < r->n_ranks; k++) {
+            fprintf(out->ranks, "%u,%u,%s,%u,%u,", out->run, i, j->name, k,
+                    alloc_rank_node(nodes[i], j->ppn, k));
+            if (r->rank_end[k] != SIMTIME_MAX)
+                put_us(out->ranks, r->rank_end[k]);
+            fputc('\n', out->ranks);
+        }
+    }
+}
+
+/* The table of the jobs a person reads (out->table). */
+static void write_table(const struct jobs_run_view *v,
+                        const struct jobs_output *out)
+{
+    const struct jobs_config *jc = v->jc;
+    const struct dmpi *m = v->m;
+    const struct ctl_run *c = v->c;
+    fprintf(out->table, "%-20s %-18s %7s %12s %14s %10s" PATHS_HEAD
+                        "\n",
+            "job", "workload", "ranks", "start (us)", "run time (us)",
+            "iterations", "non-min", "hops");
+    uint32_t fill_jobs = 0, fill_nodes = 0;
+    for (uint32_t i = 0; i < jc->n; i++) {
+        const struct job_config *j = &jc->job[i];
+        const struct dmpi_job_result *r = &m->res[i];
+        if (j->fill) { /* one line for all (jobs.csv lists each) */
+            fill_jobs++;
+            fill_nodes += j->nodes;
+            continue;
+        }
+        char time[32], start[32] = "(never)";
+        if (r->start != SIMTIME_MAX)
+            snprintf(start, sizeof start, "%.3f",
+                     (double)r->start / (double)SIMTIME_US);
+        if (r->finished)
+            snprintf(time, sizeof time, "%.3f",
+                     (double)(r->end - r->start) / (double)SIMTIME_US);
+        else
+            snprintf(time, sizeof time, "%s",
+                     j->background ? "(stopped)" : "(unfinished)");
+        fprintf(out->table, "%-20s %-18s %7u %12s %14s %10u",
+                j->name, j->workload->name, jobs_ranks(j), start, time,
+                r->n_iter);
+        struct dmpi_paths w =
+            paths_sum(r, &c->job[i], 0, UINT32_MAX, PATHS_ANY);
+        table_paths(out->table, &w);
+        fputc('\n', out->table);
+    }
+    if (fill_jobs)
+        fprintf(out->table,
+                "+ %u background jobs of the production fill on %u "
+                "nodes (bg-*: jobs.csv)\n",
+                fill_jobs, fill_nodes);
+}
+
+/* The run's rows in every file out has open, its table, metrics.csv's
+ * and variants.csv's rows. */
 static int write_results(const struct jobs_run_view *v,
                          const struct jobs_output *out)
 {
@@ -268,120 +411,15 @@ static int write_results(const struct jobs_run_view *v,
     const struct dmpi *m = v->m;
     const struct ctl_run *c = v->c;
     const struct sc19_model *mr = v->mr;
-    uint32_t *const *nodes = v->nodes;
     const struct jobs_wl_state *state = v->state;
-    if (out->jobs) {
-        if (out->header)
-            fputs(jobs_head, out->jobs);
-        for (uint32_t i = 0; i < jc->n; i++) {
-            const struct job_config *j = &jc->job[i];
-            const struct dmpi_job_result *r = &m->res[i];
-            fprintf(out->jobs, "%u,%u,%s,%s,%u,%u,%u,%s,%d,", out->run, i, j->name,
-                    j->workload->name, j->nodes, j->ppn, jobs_ranks(j),
-                    j->allocation->name, j->background ? 1 : 0);
-            if (r->start != SIMTIME_MAX) /* empty: a chained job that
-                                            never started */
-                put_us(out->jobs, r->start);
-            fputc(',', out->jobs);
-            if (r->finished) {
-                put_us(out->jobs, r->end);
-                fputc(',', out->jobs);
-                put_us(out->jobs, r->end - r->start);
-            } else {
-                fputc(',', out->jobs);
-            }
-            fprintf(out->jobs, ",%d,%u,%" PRIu64 ",%" PRIu64 ",",
-                    r->finished ? 1 : 0, r->n_iter, r->msgs, r->bytes);
-            /* every packet of the run, warm-up and all */
-            struct dmpi_paths w =
-                paths_sum(r, &c->job[i], 0, UINT32_MAX, PATHS_ANY);
-            put_paths(out->jobs, &w);
-            /* Netscope's M: the mean network message time (mpi.h) */
-            fputc(',', out->jobs);
-            if (r->msg_timed)
-                put_us(out->jobs, (r->msg_time + r->msg_timed / 2) /
-                                      r->msg_timed);
-            fputc('\n', out->jobs);
-        }
-    }
-    if (out->iterations) {
-        if (out->header)
-            fputs(iterations_head, out->iterations);
-        for (uint32_t i = 0; i < jc->n; i++) {
-            const struct dmpi_job_result *r = &m->res[i];
-            const struct ctl_job *cj = &c->job[i];
-            for (uint32_t k = 0; k < r->n_iter; k++) {
-                fprintf(out->iterations, "%u,%u,%s,%u,%s,%d,", out->run, i,
-                        jc->job[i].name, k,
-                        cj->v[ctl_variant(cj, k)]->base.name,
-                        !jc->job[i].background && k >= jc->job[i].warmup);
-                put_us(out->iterations, r->iter_end[k]);
-                fputc(',', out->iterations);
-                put_us(out->iterations, r->iter_time[k]);
-                for (int w = 0; w < 3; w++) {
-                    fputc(',', out->iterations);
-                    put_model(out->iterations, mr, i, k, w);
-                }
-                fputc(',', out->iterations);
-                struct dmpi_paths w = paths_sum(r, cj, k, k + 1, PATHS_ANY);
-                put_paths(out->iterations, &w);
-                fputc('\n', out->iterations);
-            }
-        }
-    }
-    if (out->ranks) {
-        if (out->header)
-            fputs(ranks_head, out->ranks);
-        for (uint32_t i = 0; i < jc->n; i++) {
-            const struct job_config *j = &jc->job[i];
-            const struct dmpi_job_result *r = &m->res[i];
-            for (uint32_t k = 0; k < r->n_ranks; k++) {
-                fprintf(out->ranks, "%u,%u,%s,%u,%u,", out->run, i, j->name, k,
-                        alloc_rank_node(nodes[i], j->ppn, k));
-                if (r->rank_end[k] != SIMTIME_MAX)
-                    put_us(out->ranks, r->rank_end[k]);
-                fputc('\n', out->ranks);
-            }
-        }
-    }
-    if (out->table) {
-        fprintf(out->table, "%-20s %-18s %7s %12s %14s %10s" PATHS_HEAD
-                            "\n",
-                "job", "workload", "ranks", "start (us)", "run time (us)",
-                "iterations", "non-min", "hops");
-        uint32_t fill_jobs = 0, fill_nodes = 0;
-        for (uint32_t i = 0; i < jc->n; i++) {
-            const struct job_config *j = &jc->job[i];
-            const struct dmpi_job_result *r = &m->res[i];
-            if (j->fill) { /* one line for all (jobs.csv lists each) */
-                fill_jobs++;
-                fill_nodes += j->nodes;
-                continue;
-            }
-            char time[32], start[32] = "(never)";
-            if (r->start != SIMTIME_MAX)
-                snprintf(start, sizeof start, "%.3f",
-                         (double)r->start / (double)SIMTIME_US);
-            if (r->finished)
-                snprintf(time, sizeof time, "%.3f",
-                         (double)(r->end - r->start) / (double)SIMTIME_US);
-            else
-                snprintf(time, sizeof time, "%s",
-                         j->background ? "(stopped)" : "(unfinished)");
-            fprintf(out->table, "%-20s %-18s %7u %12s %14s %10u",
-                    j->name, j->workload->name, jobs_ranks(j), start, time,
-                    r->n_iter);
-            struct dmpi_paths w =
-                paths_sum(r, &c->job[i], 0, UINT32_MAX, PATHS_ANY);
-            table_paths(out->table, &w);
-            fputc('\n', out->table);
-        }
-        if (fill_jobs)
-            fprintf(out->table,
-                    "+ %u background jobs of the production fill on %u "
-                    "nodes (bg-*: jobs.csv)\n",
-                    fill_jobs, fill_nodes);
-    }
+    if (out->jobs)
+        write_jobs(v, out);
+    if (out->iterations)
+        write_iterations(v, out);
+    if (out->ranks)
+        write_ranks(v, out);
+    if (out->table)
+        write_table(v, out);
     write_metrics(jc, m, state, out->metrics, out->table, out->run,
                   out->header);
     return write_variants(jc, m, c, mr, out);

@@ -189,6 +189,96 @@ static void html_num(FILE *h, int decimals, double v, bool have, bool pct)
         fputs("<td>-</td>", h);
 }
 
+/* The page's list of where each routing saturates (idx: room for n). */
+static void html_saturation(FILE *h, const struct traffic_point *pt,
+                            uint32_t n, const char *const *names,
+                            uint32_t n_names, uint32_t *idx)
+{
+    fputs("<h2>Saturation</h2>\n<ul>\n", h);
+    for (uint32_t v = 0; v < n_names; v++) {
+        double below, at;
+        saturation_in(pt, n, names[v], idx, &below, &at);
+        fputs("<li>", h);
+        report_html_str(h, names[v]);
+        if (at < 0)
+            fprintf(h, ": not saturated up to %.4g", below);
+        else if (below < 0)
+            fprintf(h, ": saturated already at %.4g, the lowest load run",
+                    at);
+        else
+            fprintf(h, ": saturates between %.4g and %.4g", below, at);
+        fputs("</li>\n", h);
+    }
+    fputs("</ul>\n<p class=\"note\">Saturated: accepted below offered, or "
+          "the source queues grew, beyond the sampling noise (exp/traffic.h)"
+          "; a saturated point's latency is a growing queue's, not the "
+          "load's. Crosses mark them in the figures.</p>\n",
+          h);
+}
+
+/* The figures (drawn: whether gnuplot drew them; the latency and paths
+ * ones only when some point has packets: `measured`), or why they are
+ * missing. */
+static void html_figures(FILE *h, const char *dir, uint32_t n, bool drawn,
+                         bool measured)
+{
+    if (drawn) {
+        if (measured)
+            report_html_figure(h, dir, "traffic_latency.svg",
+                               "packet latency against offered load");
+        report_html_figure(h, dir, "traffic_accepted.svg",
+                           "accepted against offered load");
+        if (measured)
+            report_html_figure(h, dir, "traffic_paths.svg",
+                               "share of packets routed non-minimally and "
+                               "mean hops against offered load");
+    } else if (n > 0) {
+        fputs("<p class=\"note\">The figures were not drawn: gnuplot is not "
+              "installed (Debian: apt-get install gnuplot-nox) or failed "
+              "(traffic.log). Draw them with <code>gnuplot traffic.gp</code> "
+              "in this folder.</p>\n",
+              h);
+    }
+    if (!measured)
+        fputs("<p class=\"note\">No point measured a packet (nothing was "
+              "delivered in a measured window), so there is no latency and "
+              "no path to draw.</p>\n",
+              h);
+}
+
+/* The table of the points, per routing by load (idx: room for n), and
+ * the page's end. */
+static void html_points(FILE *h, const struct traffic_point *pt,
+                        uint32_t n, const char *const *names,
+                        uint32_t n_names, uint32_t *idx)
+{
+    fputs("<h2>Points</h2>\n<table>\n<tr><th>routing</th><th>load</th>"
+          "<th>offered</th><th>accepted</th><th>mean latency (ns)</th>"
+          "<th>median (ns)</th><th>p99 (ns)</th><th>mean hops</th>"
+          "<th>non-minimal</th><th>saturated</th></tr>\n",
+          h);
+    for (uint32_t v = 0; v < n_names; v++) {
+        uint32_t k = points_of(pt, n, names[v], idx);
+        for (uint32_t j = 0; j < k; j++) {
+            const struct traffic_point *q = &pt[idx[j]];
+            bool m = q->r.packets > 0;
+            fputs("<tr><td>", h);
+            report_html_str(h, q->routing);
+            fputs("</td>", h);
+            html_num(h, 4, q->load, true, false);
+            html_num(h, 3, q->r.offered, true, false);
+            html_num(h, 3, q->r.accepted, true, false);
+            html_num(h, 1, q->r.lat_mean_ns, m, false);
+            html_num(h, 0, q->r.lat_median_ns, m, false);
+            html_num(h, 0, q->r.lat_p99_ns, m, false);
+            html_num(h, 2, q->r.hops_mean, m, false);
+            html_num(h, 1, 100.0 * q->r.frac_nonmin, m, true);
+            fprintf(h, "<td>%s</td></tr>\n", q->r.saturated ? "yes" : "");
+        }
+    }
+    fputs("</table>\n</body></html>\n", h);
+}
+
 int traffic_report_write(const char *dir,
                          const struct traffic_report_info *info,
                          const struct traffic_point *pt, uint32_t n,
@@ -244,75 +334,9 @@ int traffic_report_write(const char *dir,
                "figures).</p>\n",
             info->size, info->warmup_us, info->measure_us, info->seed);
 
-    fputs("<h2>Saturation</h2>\n<ul>\n", h);
-    for (uint32_t v = 0; v < n_names; v++) {
-        double below, at;
-        saturation_in(pt, n, names[v], idx, &below, &at);
-        fputs("<li>", h);
-        report_html_str(h, names[v]);
-        if (at < 0)
-            fprintf(h, ": not saturated up to %.4g", below);
-        else if (below < 0)
-            fprintf(h, ": saturated already at %.4g, the lowest load run",
-                    at);
-        else
-            fprintf(h, ": saturates between %.4g and %.4g", below, at);
-        fputs("</li>\n", h);
-    }
-    fputs("</ul>\n<p class=\"note\">Saturated: accepted below offered, or "
-          "the source queues grew, beyond the sampling noise (exp/traffic.h)"
-          "; a saturated point's latency is a growing queue's, not the "
-          "load's. Crosses mark them in the figures.</p>\n",
-          h);
-
-    if (*drawn) {
-        if (measured)
-            report_html_figure(h, dir, "traffic_latency.svg",
-                               "packet latency against offered load");
-        report_html_figure(h, dir, "traffic_accepted.svg",
-                           "accepted against offered load");
-        if (measured)
-            report_html_figure(h, dir, "traffic_paths.svg",
-                               "share of packets routed non-minimally and "
-                               "mean hops against offered load");
-    } else if (n > 0) {
-        fputs("<p class=\"note\">The figures were not drawn: gnuplot is not "
-              "installed (Debian: apt-get install gnuplot-nox) or failed "
-              "(traffic.log). Draw them with <code>gnuplot traffic.gp</code> "
-              "in this folder.</p>\n",
-              h);
-    }
-    if (!measured)
-        fputs("<p class=\"note\">No point measured a packet (nothing was "
-              "delivered in a measured window), so there is no latency and "
-              "no path to draw.</p>\n",
-              h);
-
-    fputs("<h2>Points</h2>\n<table>\n<tr><th>routing</th><th>load</th>"
-          "<th>offered</th><th>accepted</th><th>mean latency (ns)</th>"
-          "<th>median (ns)</th><th>p99 (ns)</th><th>mean hops</th>"
-          "<th>non-minimal</th><th>saturated</th></tr>\n",
-          h);
-    for (uint32_t v = 0; v < n_names; v++) {
-        uint32_t k = points_of(pt, n, names[v], idx);
-        for (uint32_t j = 0; j < k; j++) {
-            const struct traffic_point *q = &pt[idx[j]];
-            bool m = q->r.packets > 0;
-            fputs("<tr><td>", h);
-            report_html_str(h, q->routing);
-            fputs("</td>", h);
-            html_num(h, 4, q->load, true, false);
-            html_num(h, 3, q->r.offered, true, false);
-            html_num(h, 3, q->r.accepted, true, false);
-            html_num(h, 1, q->r.lat_mean_ns, m, false);
-            html_num(h, 0, q->r.lat_median_ns, m, false);
-            html_num(h, 0, q->r.lat_p99_ns, m, false);
-            html_num(h, 2, q->r.hops_mean, m, false);
-            html_num(h, 1, 100.0 * q->r.frac_nonmin, m, true);
-            fprintf(h, "<td>%s</td></tr>\n", q->r.saturated ? "yes" : "");
-        }
-    }
-    fputs("</table>\n</body></html>\n", h);
+    html_saturation(h, pt, n, names, n_names, idx);
+    html_figures(h, dir, n, *drawn, measured);
+    html_points(h, pt, n, names, n_names, idx);
     ok = fclose(h) == 0 && ok;
     h = NULL;
     if (ok)
