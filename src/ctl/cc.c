@@ -24,12 +24,9 @@ const struct nic_ctl cc_none = {
 };
 
 static const struct reg_entry *const cc_entries[] = {
-    &cc_none.base,
-    &cc_slingshot.base,
-    &cc_dcqcn.base,
-    &cc_netscope.base,
-    &cc_dcqcn_stall.base,
-    &cc_cray.base,
+#define RATE_CTL(x) &cc_##x.base,
+#include "ctl/rate.def"
+#undef RATE_CTL
 };
 
 const struct registry cc_registry = {

@@ -51,8 +51,9 @@
 /* The rate controllers (each a struct nic_ctl of role NIC_CTL_RATE;
  * "none" has no hooks and is never put on a network's stack). */
 extern const struct registry cc_registry;
-extern const struct nic_ctl cc_none, cc_slingshot, cc_dcqcn, cc_netscope,
-    cc_dcqcn_stall, cc_cray;
+#define RATE_CTL(x) extern const struct nic_ctl cc_##x;
+#include "ctl/rate.def"
+#undef RATE_CTL
 
 /* Set p's rate controllers to the names[0..n) (those of cc_registry;
  * "none" alone: none), each with its parameters under p and t (a block p
