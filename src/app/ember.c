@@ -1,4 +1,9 @@
-/* app/ember.c — ember's halo3d and sweep3d motifs (see ember.h). */
+/* app/ember.c — ember's halo3d and sweep3d motifs (see ember.h), as SST
+ * ember writes them (repo:sstsimulator/sst-elements, emberhalo3d.cc,
+ * embersweep3d.cc; our reference notes §2): the skeletons of a stencil
+ * code's halo exchange and of a discrete-ordinates transport sweep, the
+ * victims SC'19 and SC'20 ran. Their communication is ember's, quirks
+ * included; their compute is a delay from ember's flop counts. */
 #include "app/ember.h"
 
 #include <math.h>
@@ -97,6 +102,8 @@ int ember_init(struct ember *e, const struct ember_params *p,
     }
     double s; /* compute seconds: per iteration (halo), per block (sweep) */
     if (q->kind == EMBER_HALO3D)
+        /* ember's compute time: cells x fields x flops per cell at the rank's
+         * flop rate (halo3d: 26 flops per cell at 1e10/s, 2.6 ms for 100^3) */
         s = (double)q->nx * q->ny * q->nz * q->fields * q->flops_per_cell /
             q->flops;
     else /* ember: nsCompute per nx·ny plane, times kba · fields */
@@ -124,6 +131,8 @@ void ember_free(struct ember *e)
 uint32_t ember_neighbour(const struct ember *e, uint32_t r, int dim, int dir)
 {
     const struct ember_params *p = &e->p;
+    /* ember's linear map (emberlinearmap.h): x fastest, then y, then z; the
+     * grid is not periodic, a face on its boundary has no neighbour */
     uint32_t c[3] = { r % p->px, (r % (p->px * p->py)) / p->px,
                       r / (p->px * p->py) };
     uint32_t n[3] = { p->px, p->py, p->pz };
@@ -148,6 +157,7 @@ static uint32_t halo(struct ember *e, uint32_t r, struct dmpi_op *out)
     if (e->t_compute)
         out[k++] = (struct dmpi_op){ .code = DMPI_COMPUTE,
                                      .arg = e->t_compute };
+    /* a face's cells: the X face is ny x nz, and so on */
     uint64_t face[3] = {
         (uint64_t)p->fields * p->width * p->ny * p->nz,
         (uint64_t)p->fields * p->width * p->nx * p->nz,
@@ -158,6 +168,9 @@ static uint32_t halo(struct ember *e, uint32_t r, struct dmpi_op *out)
         uint32_t hi = ember_neighbour(e, r, d, +1);
         if (lo == NO_RANK && hi == NO_RANK)
             continue;
+        /* ember's order per dimension: both receives posted, then blocking
+         * sends, then the wait — dimension after dimension, so an exchange in
+         * Y starts only when X's is over */
         if (lo != NO_RANK)
             out[k++] = mk(DMPI_IRECV, lo, face[d], (uint32_t)d);
         if (hi != NO_RANK)
@@ -182,9 +195,16 @@ static uint32_t sweep(struct ember *e, uint32_t r, struct dmpi_op *out,
 {
     const struct ember_params *p = &e->p;
     uint32_t blocks = p->nz / p->kba, total = 8 * blocks, k = 0;
+    /* ember's message sizes: the x neighbour's from nx and the y
+     * neighbour's from ny (where the face between x neighbours is ny cells
+     * long: ember's code, kept) */
     uint64_t xb = (uint64_t)p->nx * p->kba * p->width * p->fields;
     uint64_t yb = (uint64_t)p->ny * p->kba * p->width * p->fields;
     while (e->step[r] < total && k + 6 <= cap) {
+        /* KBA wavefront: a block is received from the two upstream neighbours,
+         * computed, and passed downstream, so ranks start one after another
+         * along the diagonal; eight sweeps per iteration (ember's outer loop
+         * runs twice over the four corners) */
         uint32_t corner = (e->step[r] / blocks) % 4;
         /* corners (0,0), (Px,0), (Px,Py), (0,Py): the sweep flows away
          * from its corner */

@@ -1,4 +1,9 @@
-/* app/gpcnet.c — GPCNeT's kernels and statistics (see gpcnet.h). */
+/* app/gpcnet.c — GPCNeT's kernels and statistics (see gpcnet.h), after
+ * repo:netbench/GPCNET v1.3 (network_load_test.c, congestors.c,
+ * random_ring.c, utils.c; our reference notes §1): the four congestors
+ * (all-to-all, two-sided and Put incasts, Get broadcast), the canaries
+ * (random-ring latency and bandwidth, 8-byte allreduce), and the
+ * statistics and congestion impact factor GPCNeT prints. */
 #include "app/gpcnet.h"
 
 #include <stdio.h>
@@ -201,6 +206,9 @@ static bool op_at(const struct gpcnet *g, uint32_t r, uint32_t i,
         last = 3 * (n - 1);
         if (i < last) {
             uint32_t step = i / 3 + 1, src, dst;
+            /* a2a_congestor: MPI_Sendrecv with peer r ^ i when n is a power of
+             * two, else to r + i and from r - i: one partner per step, n - 1
+             * steps */
             if (pof2(n)) {
                 src = dst = r ^ step;
             } else {
@@ -217,6 +225,8 @@ static bool op_at(const struct gpcnet *g, uint32_t r, uint32_t i,
         }
         break;
     case GPCNET_P2P_INCAST: /* p2p_incast_congestor */
+        /* rank 0 posts a receive from every other rank and waits; the others
+         * send to it, blocking: an (n - 1)-to-1 incast at rank 0's node */
         if (r == 0) {
             last = n;
             if (i + 1 < n)
@@ -233,6 +243,9 @@ static bool op_at(const struct gpcnet *g, uint32_t r, uint32_t i,
         break;
     case GPCNET_RMA_INCAST: /* rma_incast_congestor (r != 0) */
     case GPCNET_RMA_BCAST:  /* rma_bcast_congestor */
+        /* every rank but 0 (the passive target, gpcnet_next) Puts 4 KiB into
+         * rank 0's window, or Gets it, then flushes: the one-sided incast and
+         * broadcast, each flush waiting for its own operation */
         last = 2;
         if (i == 0)
             *o = op(p->kernel == GPCNET_RMA_INCAST ? DMPI_PUT : DMPI_GET, 0,
@@ -257,6 +270,9 @@ static bool op_at(const struct gpcnet *g, uint32_t r, uint32_t i,
             return true;
         break;
     case GPCNET_RR_BW_SYNC: { /* p2p_neighbors */
+        /* p2p_neighbors: BW_OUTSTANDING (8) receives and sends with each ring
+         * neighbour in flight, then a barrier inside the timed iteration — the
+         * "RR Two-sided BW+Sync" canary of network_load_test */
         uint32_t m = 2 * p->outstanding;
         last = 2 * m + 2;
         if (i < m) /* Irecv left, Irecv right, outstanding times */
@@ -306,6 +322,9 @@ static uint32_t gpcnet_next(void *ctx, uint32_t r, struct dmpi_op *out,
     if (r == 0 && (p->kernel == GPCNET_RMA_INCAST ||
                    p->kernel == GPCNET_RMA_BCAST))
         return 0; /* the passive target */
+    /* a new random ring every iters_per_ring iterations, as GPCNeT draws
+     * nrands rings per test (the same ring on every rank: a function of
+     * the seed and the ring's number) */
     if (g->sub[r] == 0 && is_ring(p->kernel) &&
         g->iter[r] % p->iters_per_ring == 0)
         gpcnet_neighbours(g, g->iter[r] / p->iters_per_ring, r,
@@ -381,6 +400,10 @@ int gpcnet_set_init(struct gpcnet_set *s, const struct gpcnet_params *p,
     uint32_t at = 0;
     for (uint32_t c = 0; c < GPCNET_SET_KERNELS; c++) {
         s->first[c] = at;
+        /* split_subcomms: the nodes shuffled, then coloured by shuffled index
+         * mod 4, each colour running one congestor for the whole run — some
+         * 20 % of a GPCNeT machine's nodes each, scattered over it ("to mimic
+         * non-ideal node selection from the WLM") */
         for (uint32_t i = c; i < nranks; i += GPCNET_SET_KERNELS) {
             uint32_t r = perm[i];
             s->color[r] = (uint8_t)c;
@@ -446,6 +469,8 @@ double gpcnet_value(const struct gpcnet_params *p, uint32_t nranks,
     double us = (double)t / (double)SIMTIME_US;
     double b = (double)p->bytes;
     switch (p->kernel) {
+    /* the values GPCNeT reports per iteration: latencies in us, bandwidths
+     * in MiB/s per rank from the bytes its kernel moved */
     case GPCNET_RR_LATENCY: /* p2p_latency: "count for the 2 sends" */
         return us / 2;
     case GPCNET_ALLREDUCE:
@@ -549,5 +574,8 @@ static double round_01(double x)
 double gpcnet_impact(double isolated, double congested, bool is_bandwidth)
 {
     double i = round_01(isolated), c = round_01(congested);
+    /* GPCNeT's congestion impact factor: congested over isolated for a
+     * latency, isolated over congested for a bandwidth, so above 1 is worse
+     * either way; both first rounded to 0.1 as its printed table is */
     return is_bandwidth ? i / c : c / i;
 }

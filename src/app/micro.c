@@ -1,4 +1,11 @@
-/* app/micro.c — MPI microbenchmarks (see micro.h). */
+/* app/micro.c — MPI microbenchmarks (see micro.h): each kind's program,
+ * an iteration at a time, as the benchmark it follows writes it — SST
+ * ember's motifs (pingpong, allreduce, alltoall, bcast, barrier, incast;
+ * repo:sstsimulator/sst-elements, our reference notes §2), the OSU
+ * micro-benchmarks' osu_bw and osu_bibw, and the blink benchmarks the
+ * SC'20 study ran (pw-ping-pong_b, inc_put). Every iteration ends with a
+ * mark, so the layer reports per-iteration times as the maximum over
+ * ranks. */
 #include "app/micro.h"
 
 #include <stdbool.h>
@@ -92,6 +99,9 @@ static uint32_t iteration(const struct micro *mb, uint32_t r,
         out[k++] = (struct dmpi_op){ .code = DMPI_COMPUTE,
                                      .arg = p->compute };
     switch (p->kind) {
+    /* emberpingpong: blocking send then receive on rank 0, the reverse on
+     * its partner; the other ranks only mark (the round trip is the
+     * iteration, ember reports half of it) */
     case MICRO_PINGPONG:
         if (r == 0) {
             out[k++] = op(DMPI_SEND, p->peer, p->bytes);
@@ -113,10 +123,17 @@ static uint32_t iteration(const struct micro *mb, uint32_t r,
     case MICRO_BARRIER:
         out[k++] = op(DMPI_BARRIER, 0, 0);
         break;
+    /* emberincast: every rank but the target sends, blocking; the target
+     * posts a receive from each and waits for all */
     case MICRO_INCAST: /* the target's iteration is incast_target's */
         out[k++] = op(DMPI_SEND, p->peer, p->bytes);
         break;
     case MICRO_PW_PINGPONG: { /* pw-ping-pong_b.c: tag 0 out, 1 back */
+        /* rank r of the first half pings r + n/2 (tag 0) and waits for the
+         * pong (tag 1), timing that round trip alone; the second half serves
+         * first, the first half after its own ping (blink's pw-ping-pong_b,
+         * SC'20's ping-pong victim): the slowest pair's round trip is the
+         * iteration's (the layer keeps the longest timed interval) */
         uint32_t h = mb->nranks / 2;
         bool first = r < h;
         uint32_t q = first ? r + h : r - h;
@@ -149,6 +166,8 @@ static uint32_t iteration(const struct micro *mb, uint32_t r,
             out[k++] = op(DMPI_FLUSH, 0, 0);
         }
         out[k++] = op(DMPI_BARRIER, 0, 0);
+        /* SC'20 Fig. 12's bursty incast: after every `burst` iterations the
+         * ranks pause `gap` (1 to 10^6 messages, 1 to 10^6 us in the paper) */
         if (p->burst && p->gap && (mb->iter[r] + 1) % p->burst == 0)
             out[k++] = (struct dmpi_op){ .code = DMPI_COMPUTE,
                                          .arg = p->gap };
@@ -169,6 +188,9 @@ static uint32_t incast_target(struct micro *mb, uint32_t r,
     if (mb->sub[r] == 0 && mb->p.compute)
         out[k++] = (struct dmpi_op){ .code = DMPI_COMPUTE,
                                      .arg = mb->p.compute };
+    /* n - 1 receives may not fit one batch of the layer's (64 operations):
+     * they go out over several calls, sub[r] keeping the place, the waitall
+     * and the mark only in the last */
     while (mb->sub[r] < mb->nranks && k + 2 < cap) {
         uint32_t s = mb->sub[r]++;
         if (s != r)

@@ -455,12 +455,17 @@ static int build_milc(struct bld *b, char *err, size_t err_cap)
         e[s] = x->n_ent;
         for (int d = 0; d < 4; d++) {
             uint64_t face = sites / loc[d];
+            /* ember lqcd: a first-neighbour gather moves the face's sites of
+             * one parity (half the face), the 3-hop Naik gather three layers
+             * of one parity (face x 2 / 2, as ember writes it) */
             uint64_t n = naik ? face : (face / 2 ? face / 2 : 1);
             int o[4] = { 0, 0, 0, 0 };
             o[d] = sign;
             add_ent(b, o[0], o[1], o[2], o[3], 48 * n);
         }
     }
+    /* ember lqcd's flop counts: 288 per site for the matrix-vector product
+     * (mmvs4d), 157 / 2 per site for the residual */
     double mmvs = (double)sites * 288 / p->peflops;
     double resid = (double)(sites * 157 / 2) / p->peflops;
     for (int parity = 0; parity < 2; parity++) {
@@ -508,6 +513,11 @@ static int build_lammps(struct bld *b, char *err, size_t err_cap)
         FAIL("lammps: the ghost cut-off %.3g (cutoff + skin) exceeds the "
              "sub-domain's side %.3g; more than one swap per direction is "
              "not modelled", r, side);
+    /* Ghost atoms per swap, from the density and the ghost cut-off r: LAMMPS's
+     * brick communication swaps dimension after dimension and each later
+     * swap forwards the ghosts the earlier ones brought (the y slab is
+     * (side + 2r) long in x, the z slab in x and y), which is how 6 swaps
+     * reach the 26 neighbours of a 3-D decomposition. */
     uint64_t g[3] = {
         (uint64_t)llround(rho * side * side * r),
         (uint64_t)llround(rho * (side + 2 * r) * side * r),
@@ -638,6 +648,11 @@ static int build_amg(struct bld *b, char *err, size_t err_cap)
     compute(b, rows0 * 2 * (p->krylov_dots + 3) / p->peflops);
     for (uint32_t i = 2; i < p->krylov_dots; i++)
         allreduce(b, 8);         /* <r, r> for the stopping test */
+    /* The V-cycle down: on each level the smoother's sweeps, each a halo
+     * exchange of that level's reach and a sweep over its rows, then the
+     * residual and its restriction to the next; coarser levels have fewer
+     * rows but more, smaller messages to more distant neighbours (our
+     * reference notes §7, from AMG2013's README and its level table) */
     for (uint32_t l = 0; l + 1 < L; l++) {
         for (uint32_t s = 0; s < p->pre_sweeps; s++) {
             halo(b, first[l], count[l]);
@@ -695,6 +710,9 @@ static int build_minighost(struct bld *b, char *err, size_t err_cap)
     if (p->mapping == 2 && map_random(x, err, err_cap) != 0)
         return -1;
 
+    /* BSPMA (comm_method 10): all variables of a face aggregated into one
+     * message per neighbour and time step, 8-byte values (default-settings.h)
+     */
     uint64_t v8 = (uint64_t)p->num_vars * 8;
     uint64_t face[3] = { (uint64_t)p->ny * p->nz * v8,
                          (uint64_t)p->nx * p->nz * v8,
@@ -798,6 +816,10 @@ void proxy_free(struct proxy *x)
 static bool active(const struct proxy *x, uint8_t when, uint32_t it)
 {
     const struct proxy_params *p = &x->p;
+    /* LAMMPS re-neighbours every `neigh_modify every` steps (in.lj: 20):
+     * those steps exchange and rebuild the ghosts (comm->exchange,
+     * comm->borders) instead of the forward communication of positions; a
+     * thermo step adds its reductions, and LAMMPS always prints the last */
     bool ren = p->reneighbor_every && (it + 1) % p->reneighbor_every == 0;
     switch (when) {
     case W_REN:

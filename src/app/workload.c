@@ -315,6 +315,10 @@ static const struct workload wl_sweep3d = {
             "iterations per random ring (rr-latency 10: GPCNeT's 200 "      \
             "would take too long; rr-bw-sync 8, NUM_BW_ITERS)")
 
+/* The two congestors SC'20 used as aggressors (MPI_Sendrecv all-to-all
+ * and MPI_Put incast) say so in their key's help: "both aggressors
+ * exchange 128KiB messages" (SC'20 §III-A) where GPCNeT's default is
+ * 4 KiB. */
 static const struct cfg_key gp_sc20_keys[] = {
     GP_CONGESTOR("; the SC'20 study's aggressors used 131072")
 };
@@ -372,6 +376,10 @@ static int gpcnet_wmetric(const void *state, const struct dmpi_job_result *r,
     return 0;
 }
 
+/* GPCNeT's congestors loop for as long as the canary test runs (an
+ * MPI_Iallreduce tells them when it has ended): without an iteration
+ * count a congestor job is a background job the run stops when the
+ * foreground jobs are done */
 static bool gpcnet_endless(const void *params)
 {
     return ((const struct gpcnet_params *)params)->iterations ==
@@ -439,6 +447,10 @@ static const struct workload wl_gp_set = {
 
 /* ---- proxy applications (app/proxy.h) ----------------------------------- */
 
+/* The proxies' keys name their source in every help text: the ember
+ * lqcd motif and MILC's sample input, LAMMPS's in.lj benchmark, AMG2013's
+ * README, MiniGhost's default-settings.h; "inference" marks a value no
+ * source gives (proxy.h says how each was inferred). */
 #define P struct proxy_params
 #define PX_GRID3                                                             \
     KEY_U32(P, "px", px, 0, 1 << 20, "process grid along x; 0 0 0: chosen "  \

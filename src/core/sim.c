@@ -63,6 +63,10 @@ void sim_schedule(struct sim *s, uint32_t creator, simtime at,
     assert(type < SIM_MAX_TYPES);
     struct event e = {
         .time = at,
+        /* ties at one time are broken by (creator, the creator's own count),
+         * not by the order of the pushes: the order then depends only on what
+         * each entity did, the same with any queue and any split over
+         * partitions (sim.h) */
         .key = evq_key(creator, s->seq[creator]),
         .target = target,
         .type = type,
@@ -116,6 +120,10 @@ uint64_t sim_run(struct sim *s, simtime until)
         s->events++;
         done++;
         size_t na;
+        /* Two-stage prefetch down the queue (sim_on_prefetch): for the
+         * event SIM_PREFETCH_FAR ahead, the record it names (its packet,
+         * its port) is requested; for the next one, what that record
+         * points to, by then in the cache. A hint only: no state changes. */
         const struct event *ahead = evq_ahead(&s->q, &na), *a;
         if (na > SIM_PREFETCH_FAR &&
             s->prefetch[(a = &ahead[SIM_PREFETCH_FAR])->type])
@@ -132,6 +140,9 @@ bool sim_run_before(struct sim *s, simtime t)
 {
     assert(t > s->now || (t == 0 && s->now == 0));
     if (t > 0)
+        /* every event before t, none at t: the caller acts at t before the
+         * model's own events of that instant (a sampler's read, a window's
+         * end) */
         sim_run(s, t - 1);
     if (s->stop || s->error || sim_interrupt)
         return false;

@@ -128,6 +128,10 @@ double awr_alpha(const struct awr_params *p, uint64_t bytes)
 {
     /* num_packets = ceil(size / 64.0);
      * alpha = ceil((num_packets - 1 + 512) / 1024.0) */
+    /* SC'19 Eq. 2: a NIC may have at most 1024 packets outstanding, so a
+     * message of p packets waits for responses about once per 1024 of them,
+     * plus half a round trip for the first flit to arrive: T_msg =
+     * (p + 512) / 1024 L + f (s + 1). The library rounds the factor up. */
     double np = ceil((double)bytes / (double)p->packet_bytes);
     return ceil((np - 1 + (double)(p->max_outstanding / 2)) /
                 (double)p->max_outstanding);
@@ -145,6 +149,10 @@ bool awr_sample(const struct awr_params *p, const struct awr_counters *prev,
     uint64_t track = now->rsp_net_track - prev->rsp_net_track;
     if (flits == 0 || track == 0)
         return false;
+    /* s, the stalls per request flit: "every clock cycle a ready-to-forward
+     * flit is not forwarded because of back-pressure" (SC'19 §2.3) over the
+     * flits sent; L, the mean time from a request leaving the NIC to its
+     * response back */
     uint64_t req = now->req_stalled - prev->req_stalled;
     uint64_t rsp = p->remove_srin ? now->rsp_stalled - prev->rsp_stalled : 0;
     /* (dREQ_STALLED - dRSP_STALLED), signed as the library's long longs */
@@ -168,6 +176,10 @@ void awr_estimate(const struct awr_params *p, enum awr_choice cur,
 {
     /* get_next_routing, written as the library writes it (multiplying by
      * the reciprocal) so the results match to the bit. */
+    /* The other mode's L and s are estimated from this mode's by fixed
+     * factors, the "median case over several runs of different
+     * microbenchmarks" (SC'19 §4.2): the library's 1.2 (ADAPTIVE_0's latency
+     * over ADAPTIVE_3's) and 5.0 (ADAPTIVE_3's stalls over ADAPTIVE_0's). */
     if (cur == AWR_LOW_LAT) {
         *lat_other = p->factor_lat * lat_us;
         *stall_other = (1.0 / p->factor_stalls) * stall_us;
@@ -183,6 +195,11 @@ enum awr_choice awr_decide(const struct awr_params *p, enum awr_choice cur,
                            double alpha)
 {
     enum awr_choice other = cur == AWR_LOW_LAT ? AWR_LOW_STALLS : AWR_LOW_LAT;
+    /* SC'19 Eqs. 3-4: high bias (ADAPTIVE_3) is worth it when its larger
+     * stalls cost the message's f flits less than its lower latency saves:
+     * f < (L_ad - L_bs) / (s_bs - s_ad) (p + 512) / 1024; the library
+     * evaluates that quotient (and its dual from ADAPTIVE_3), eq3 the two
+     * costs themselves. */
     if (p->eq3) {
         /* Eq. 3 with the (s + 1) written out: the f terms cancel. */
         double c_cur = alpha * lat_us + num_flits * stall_us;
@@ -357,9 +374,17 @@ uint8_t awr_select(struct awr *a, const struct awr_msg *m)
         return a->mode_ad3;
     }
     /* papi_pre */
+    /* the library's low-stall mode is ADAPTIVE_0, but ADAPTIVE_1 for the
+     * duration of an MPI_Alltoall ("the default routing algorithm used
+     * for MPI_Alltoall communications", SC'19 §2.2) */
     uint8_t low_stalls = m->alltoall ? a->mode_ad1 : a->mode_ad0;
     uint8_t mode;
     s->pre_bytes += m->bytes;
+    /* "we keep a cumulative counter of the message sizes, and we apply the
+     * algorithm when this counter is higher than a threshold (experimentally
+     * set to 4KiB)"; below it, high bias, as "small messages are more
+     * affected by latency" (SC'19 §4.2) — cumulative, so that an
+     * application of small messages still decides now and then */
     if (s->pre_bytes <= a->p.cutoff) {
         mode = a->mode_ad3; /* routing_low_latency; skipped_size */
         s->st.below_cutoff++;
@@ -405,6 +430,9 @@ static bool account(struct awr *a, struct awr_nic *s, const struct awr_msg *m,
         s->st.smsg++;
         return false;
     }
+    /* the counters are read after a post ("to do not introduce delays in
+     * the transmission", SC'19 §4.2), and only once past the same
+     * cumulative cutoff, as reads cost time on the real machine */
     s->post_bytes += m->bytes;
     if (s->post_bytes <= a->p.cutoff)
         return false;

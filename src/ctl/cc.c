@@ -55,6 +55,9 @@ int cc_check_list(const struct nic_ctl *const *c, uint32_t n, char *err,
                   size_t len)
 {
     for (uint32_t i = 0; i < n; i++) {
+        /* "none" means no controller at all (Aries and Gemini NICs send while
+         * their ORB and credits allow); listed beside another it would mean
+         * nothing, so it is refused rather than ignored */
         if (c[i] == &cc_none && n > 1) {
             snprintf(err, len, "\"none\" cannot run beside other "
                      "controllers");
@@ -138,6 +141,12 @@ bool cc_reads_sensitivity(const struct nic_ctl *const *c, uint32_t n)
 
 /* ---- the pair table ------------------------------------------------ */
 
+/* Slingshot's control "tracks every in-flight packet between every pair
+ * of endpoints" (SC'20 §II-D): a state per (source, destination) pair.
+ * Only the pairs with something to remember are kept — packets in
+ * flight, or a window or rate below the NIC's own — in an open-addressed
+ * table, so that its size follows the pairs in play (an incast of N
+ * sources: N entries), not the machine's N^2. */
 static inline uint64_t pair_key(uint32_t src, uint32_t dst)
 {
     return (uint64_t)src << 32 | dst;
@@ -213,6 +222,7 @@ struct cc_pair *cc_pairs_get(struct cc_pairs *t, uint32_t src, uint32_t dst,
     struct cc_pair *e = cc_pairs_find(t, src, dst);
     if (e)
         return e;
+    /* kept at most half full: linear probing's runs stay short */
     if (2 * (t->n + 1) > t->cap && grow(t) != 0)
         return NULL;
     uint64_t k = pair_key(src, dst);

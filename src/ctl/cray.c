@@ -34,8 +34,8 @@
  *
  * Defaults (inferred; say so when you cite them): period 50 us (the real
  * controller polls blade controllers over Ethernet, in seconds; scaled
- * as Netscope's window is), stall_share 0.5, start_share 0.05 (a tenth of
- * Voltrino's NICs stalled half the time is a network in trouble), one
+ * as Netscope's window is), stall_share 0.5, start_share 0.05 (one NIC
+ * in twenty stalled half the time is a network in trouble), one
  * outstanding request (the patent), min_time 200 us (four periods). */
 #include <math.h>
 #include <stddef.h>
@@ -108,6 +108,9 @@ static simtime cray_admit(void *st, uint32_t src, uint32_t dst, simtime now)
 {
     const struct cray *c = st;
     (void)dst;
+    /* the patent's local controller: while throttled, a NIC "allow[s] a
+     * limited number of outstanding requests", every NIC alike — the
+     * destination does not matter, culprit and victim pay the same */
     if (c->on && net_nic_outstanding(c->n, src) >= c->limit)
         return SIMTIME_MAX; /* the next response lets it go */
     return now;
@@ -121,6 +124,8 @@ static void cray_tick(void *st, simtime now)
     uint32_t congested = 0;
     for (uint32_t i = 0; i < n->t->n_nics; i++) {
         simtime t = net_nic_req_stalled(n, i, now);
+        /* the start criterion's input: a NIC whose requests waited for credits
+         * at least stall_share of the period (REQ_STALLED as time) */
         congested += (double)(t - c->stalled[i]) >=
                      c->stall_share * (double)window;
         c->stalled[i] = t;
@@ -130,9 +135,11 @@ static void cray_tick(void *st, simtime now)
         c->on = true;
         c->until = now + c->min_time;
         c->st.starts++;
+    /* still congested: the minimum time runs from now again */
     } else if (start) {
         if (now + c->min_time > c->until)
             c->until = now + c->min_time;
+    /* the stop criterion: fewer congested, and the minimum time is over */
     } else if (c->on && now >= c->until) {
         c->on = false;
     }

@@ -226,6 +226,9 @@ static uint8_t ctl_mode(void *ctx, const struct nic_post *q)
     uint32_t v = ctl_variant(j, q->iter);
     uint32_t key = q->job * CTL_MAX_VARIANTS + v;
     uint32_t was = c->nic_variant[q->src_nic];
+    /* Another job or variant posts from this NIC: a controller whose state
+     * lives in the process (the SC'19 library is LD_PRELOADed into the
+     * application) is told, as a new process would start from scratch. */
     if (was != UINT32_MAX && was != key)
         for (uint32_t k = 0; k < c->n_ops; k++)
             if (c->ops[k]->switched)
@@ -233,6 +236,9 @@ static uint8_t ctl_mode(void *ctx, const struct nic_post *q)
                                     was / CTL_MAX_VARIANTS != q->job);
     uint32_t k = c->impl[q->job][v];
     const uint8_t *modes = c->mode[q->job][v];
+    /* a static controller takes its mode, MPI_Alltoall's apart (Cray MPI's
+     * MPICH_GNI_A2A_ROUTING_MODE, SC'19 §2.2 footnote 2); a dynamic one
+     * decides per message */
     uint8_t mode = c->ops[k]->route ? c->ops[k]->route(c->st[k], q, modes)
                                     : modes[q->alltoall];
     c->nic_variant[q->src_nic] = key;

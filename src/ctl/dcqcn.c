@@ -110,6 +110,9 @@ static int dcqcn_init(void **st, struct net *n, const void *params,
         return -1;
     }
     d->free_head = NO_FLOW;
+    /* a flow starts, and recovers to, the NIC's line rate: the rate its
+     * messages leave at when nothing holds them (10.24 GB/s on Aries,
+     * net.h net_nic_line_rate) */
     d->line = net_nic_line_rate(n);
     d->g = p->g;
     d->rai = gbps_to_bpps(p->rate_ai_gbps);
@@ -144,6 +147,12 @@ static void dcqcn_free(void *st)
 /* One rate-increase stage (a timer expiry or a byte-counter stage). */
 static void increase(struct dcqcn *d, struct dcqcn_flow *f)
 {
+    /* Zhu et al. Algorithm 1: the stage is chosen by the two counts since
+     * the last CNP — fast recovery while both are under F (R_C halves its
+     * distance to the target it was cut from, R_T unchanged), hyper increase
+     * once both are past F, additive increase between — then R_C moves
+     * halfway to R_T. A timer alone (a flow that sends little) or bytes
+     * alone (one that sends much) advance the stages. */
     uint32_t hi = f->it > f->ib ? f->it : f->ib;
     uint32_t lo = f->it < f->ib ? f->it : f->ib;
     if (hi < d->f) {
@@ -163,11 +172,15 @@ static void increase(struct dcqcn *d, struct dcqcn_flow *f)
 /* Apply the alpha decays and timer expiries due at or before now. */
 static void advance(struct dcqcn *d, struct dcqcn_flow *f, simtime now)
 {
+    /* alpha decays by (1 - g) once per alpha_interval without a CNP: k
+     * intervals have passed since the decay due at alpha_at */
     if (now >= f->alpha_at) {
         uint64_t k = (now - f->alpha_at) / d->alpha_interval + 1;
         f->alpha *= pow(1 - d->g, (double)k);
         f->alpha_at += k * d->alpha_interval;
     }
+    /* each timer expiry since the last look is one stage, in order (a
+     * stage's effect depends on the counts before it) */
     while (now >= f->timer_at && f->rc < d->line) {
         f->it++;
         increase(d, f);
@@ -247,8 +260,13 @@ static void dcqcn_sent(void *st, const struct packet *p, simtime now)
     advance(d, f, now);
     double bytes = p->payload ? (double)p->payload : 1.0;
     simtime from = f->next_ok > now ? f->next_ok : now;
+    /* paced at R_C: the next packet of the pair may leave once this one's
+     * data would have gone at the current rate (a request with no payload
+     * counts one byte, so pacing never stops) */
     f->next_ok = from + (simtime)llround(bytes / f->rc);
     f->bytes += (uint64_t)bytes;
+    /* the byte counter: a stage every byte_counter bytes sent (300,000 B in
+     * the authors' ns-3 configuration) */
     while (f->bytes >= d->byte_counter) {
         f->bytes -= d->byte_counter;
         if (f->rc < d->line) {
@@ -263,6 +281,8 @@ static void dcqcn_acked(void *st, const struct packet *p, simtime now)
     struct dcqcn *d = st;
     /* a response: from the request's destination back to its source */
     uint32_t src = p->dst_nic, dst = p->src_nic;
+    /* a pair is tracked from its first marked ack on; an unmarked ack of an
+     * untracked pair changes nothing (it runs at line rate) */
     bool marked = (p->mark & PKT_MARK_ECN) != 0;
     struct dcqcn_flow *f = marked ? get(d, src, dst, now)
                                   : find(d, src, dst);
@@ -271,6 +291,12 @@ static void dcqcn_acked(void *st, const struct packet *p, simtime now)
     advance(d, f, now);
     if (marked && (f->last_cnp == 0 ||
                    now - f->last_cnp >= d->cnp_interval)) {
+        /* The reaction point's cut (Zhu et al., Algorithm 1): the rate cut
+         * from becomes the target, R_C is cut by alpha / 2, alpha moves
+         * toward 1, and the increase stages and their timers restart. At
+         * most one CNP per pair per cnp_interval: the notification point
+         * sends at most one per flow every N us (50 in the authors' ns-3
+         * configuration). */
         f->last_cnp = now;
         f->rt = f->rc;
         f->rc *= 1 - f->alpha / 2;
@@ -305,6 +331,8 @@ static void dcqcn_mark(void *st, struct net *n, uint32_t r, struct packet *p,
     if (q <= d->kmin_flits) /* below K_min (another controller marks from
                                fewer): no draw */
         return;
+    /* the egress queue in bytes: the routers count flits (Aries 6 B, Gemini
+     * 3 B, Slingshot 1 B) */
     double pr = cc_ecn_probability(&d->p, (uint64_t)q * n->p.flit_bytes);
     if (pr >= 1 || rng_unit(&n->router_rng[r]) < pr)
         p->mark |= PKT_MARK_ECN;

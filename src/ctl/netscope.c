@@ -149,6 +149,8 @@ static int ns_init(void **st, struct net *n, const void *params,
     }
     s->n = n;
     s->line = net_nic_line_rate(n);
+    /* the floor (inferred, header): a NIC cut to it still sends, so its
+     * windows can show the stalls gone and the rate rise again */
     s->floor = s->line / 1024;
     s->step = p->step_gbps * 1e9 / 8 / 1e12;
     s->g = p->g;
@@ -206,6 +208,8 @@ static simtime wait_end(const struct netscope *s, uint32_t nic, simtime now)
     simtime t = c->next_ok + c->late;
     if (t <= now)
         return now;
+    /* A wait is bounded by the next tick, which may rescale what is left of
+     * it: the waiter looks again then (and its look takes the tick). */
     simtime tick = net_ctl_next_tick(s->n, s);
     return t < tick ? t : tick;
 }
@@ -230,6 +234,10 @@ static simtime injected_delay(struct netscope *s, uint32_t nic,
     double us = ((double)bytes / c->rate - (double)bytes / s->line) /
                 (double)SIMTIME_US;
     double whole = floor(us);
+    /* "Linux only supports process sleep with microsecond resolution":
+     * a fraction of a microsecond is a whole one with that probability, so
+     * the mean delay is exact (ICS'21 §5: 0.3 us -> 1 us with probability
+     * 0.3) */
     if (rng_unit(&s->n->nic_rng[nic]) < us - whole)
         whole += 1;
     return (simtime)whole * SIMTIME_US;
@@ -268,6 +276,8 @@ static simtime ns_sleep(void *st, uint32_t nic, uint64_t bytes, simtime now)
         return now;
     simtime d = injected_delay(s, nic, bytes);
     const struct ns_nic *c = &s->nic[nic];
+    /* ranks sharing a NIC share its sleep: a new sleep replaces the one
+     * under way only if it ends later */
     if (d > 0 && now + d + s->slack > c->next_ok + c->late)
         wait_start(s, nic, now, d);
     return wait_end(s, nic, now);
@@ -286,6 +296,9 @@ static void ns_tick(void *st, simtime now)
     for (uint32_t i = 0; i < s->n->t->n_nics; i++) {
         struct ns_nic *c = &s->nic[i];
         simtime t = net_nic_req_stalled(s->n, i, now);
+        /* nic2hsn, the signal of Eq. 14: the share of the window this NIC's
+         * requests were ready but held back for credits (REQ_STALLED's
+         * meaning, as time); at most 1, a window wholly stalled */
         double sig = (double)(t - c->stalled) / (double)window;
         c->stalled = t;
         if (sig > 1)
@@ -307,6 +320,9 @@ void cc_netscope_update(double alpha, double signal, double ca, double g,
                         double step, double floor_rate, double line,
                         int cut, double *alpha_out, double *rate)
 {
+    /* c_a, the application's delay sensitivity, softens the cut: MILC
+     * (6.67 on Voltrino, ICS'21 Table 3) is cut by alpha / 8.67, about a
+     * quarter of DCQCN's alpha / 2 (c_a = 0) */
     alpha = (1 - g) * alpha + g * signal; /* Eq. 14 */
     if (cut == NETSCOPE_CUT_ALPHA ? alpha > 0 : signal > 0)
         *rate *= 1 - alpha / (2 + ca); /* Eq. 15 */
@@ -319,7 +335,6 @@ void cc_netscope_update(double alpha, double signal, double ca, double g,
     *alpha_out = alpha;
 }
 
-/* The AIMD's table; `init` decides where c_a comes from. */
 /* Defaults (the header says why): g 1/16 (DCTCP's; the paper: g in
  * (0, 1)), a 20 us window (the paper's 1 s scaled to millisecond runs),
  * +1 Gb/s per window (the paper's "+1"), c_a 0, a cut in the windows with
@@ -384,6 +399,7 @@ static const struct net_part ns_part = {
     .defaults = ns_defaults,
 };
 
+/* The AIMD's table; `init` decides where c_a comes from. */
 #define NS_OPS(init_fn)                                                      \
     .roles = NIC_CTL_RATE, .part = &ns_part, .counters = true,               \
     .init = init_fn, .free = ns_free, .admit_msg = ns_admit_msg,             \

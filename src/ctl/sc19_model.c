@@ -115,6 +115,12 @@ void sc19_model_mark(void *ctx, uint32_t j, uint32_t r, uint32_t i)
                         ? (double)(d[SC19_STALL] - d[SC19_RSP_STALL])
                         : 0.0;
         double st = stall / (double)d[SC19_FLITS];
+        /* SC'19 Eq. 2, T_msg = (p + 512) / 1024 L + f (s + 1): the message's
+         * flits leave one per NIC cycle plus s stall cycles each, and its p
+         * packets wait for responses about once per 1024 outstanding (the ORB)
+         * plus half a round trip; L and s from the deltas of the NIC
+         * sc19_model_job named over the iteration (marked by rank 0), in
+         * NIC cycles, then in us */
         est = ((mj->p + 512) / 1024 * lat + mj->f * (st + 1)) *
               mr->cycles_to_us;
         lat_us = lat * mr->cycles_to_us;

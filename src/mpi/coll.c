@@ -98,6 +98,14 @@ static enum algo choose(const struct dmpi_coll_params *p,
     uint64_t bytes = op->bytes;
     if (n <= 1)
         return ALGO_NONE;
+    /* The choice trades rounds for bytes (Thakur, Rabenseifner & Gropp
+     * 2005): short messages take the algorithms of log2(n) rounds, where
+     * the latency of each round dominates; long ones the algorithms that
+     * move each byte fewer times — scatter then allgather for bcast,
+     * Rabenseifner's reduce-scatter then allgather for allreduce (about
+     * 2 (n-1)/n of the vector per rank instead of log2(n) whole vectors),
+     * the ring for allgather — at the cost of more rounds. MPICH's CVAR
+     * thresholds draw the lines (dmpi_coll_defaults). */
     if (op->code == DMPI_BARRIER)
         return ALGO_DISSEMINATION;
     if (bytes == 0)
@@ -114,6 +122,8 @@ static enum algo choose(const struct dmpi_coll_params *p,
     case DMPI_ALLREDUCE: {
         uint64_t dt = max1(p->datatype_bytes);
         uint64_t count = bytes / dt + (bytes % dt != 0);
+        /* fewer elements than the power-of-two ranks: Rabenseifner's halving
+         * would leave ranks without a piece */
         if (bytes <= p->allreduce_short_msg_size || count < pof2_floor(n))
             return ALGO_RD;
         return ALGO_RABENSEIFNER;
@@ -127,6 +137,11 @@ static enum algo choose(const struct dmpi_coll_params *p,
         return ALGO_RING;
     }
     case DMPI_ALLTOALL:
+        /* scattered: up to `throttle` (32) exchanges in flight per rank, many
+         * small messages overlapping; pairwise above, one partner per round:
+         * every round a permutation, no endpoint carrying two streams
+         * (docs/network.md, SC'20 §III-B reproduced: what makes the two differ
+         * for a 256 KiB alltoall beside an allreduce) */
         if (bytes <= p->alltoall_medium_msg_size)
             return ALGO_SCATTERED;
         return ALGO_PAIRWISE;
@@ -215,6 +230,8 @@ static void barrier_dissemination(struct emit *e, uint64_t bb, uint32_t r,
                                   uint32_t n)
 {
     uint64_t a = DMPI_COLL_ARG(0, 1, DMPI_COLL_UNION);
+    /* ceil(log2 n) rounds for any n: after round k a rank has heard,
+     * directly or not, from the 2^(k+1) - 1 ranks before it */
     for (uint64_t mask = 1; mask < n; mask <<= 1) {
         uint32_t dst = (uint32_t)((r + mask) % n);
         uint32_t src = (uint32_t)((r + n - mask) % n);
@@ -231,6 +248,8 @@ static void bcast_binomial(struct emit *e, uint64_t bytes, uint32_t r,
                            uint32_t n, uint32_t root)
 {
     uint64_t a = DMPI_COLL_ARG(0, 1, DMPI_COLL_COPY);
+    /* ranks relative to the root, so the tree is rooted at 0; a rank
+     * receives once, from the rank that differs in its lowest set bit */
     uint32_t rel = (r + n - root) % n;
     uint64_t mask = 1;
     while (mask < n) {
@@ -255,6 +274,8 @@ static void bcast_binomial(struct emit *e, uint64_t bytes, uint32_t r,
 static uint64_t piece_bytes(uint64_t bytes, uint32_t n, uint64_t a,
                             uint64_t b)
 {
+    /* ceil: the pieces of the last ranks are shorter or empty, as MPICH's
+     * scatter_size makes them; an empty piece is no message */
     uint64_t ss = bytes / n + (bytes % n != 0);
     uint64_t lo = a * ss < bytes ? a * ss : bytes;
     uint64_t hi = b * ss < bytes ? b * ss : bytes;
@@ -372,6 +393,10 @@ static int64_t fold(struct emit *e, uint64_t bytes, uint32_t npieces,
                     uint32_t r, uint32_t rem)
 {
     uint64_t a = DMPI_COLL_ARG(0, npieces, DMPI_COLL_SUM);
+    /* Recursive doubling and halving need a power of two: the first 2 rem
+     * ranks pair up and the even one hands its vector to the odd one, which
+     * stands for both (one extra step before and after: Thakur et al. 2005,
+     * as MPICH does it). */
     if (r >= 2 * rem)
         return r - rem;
     if (r % 2 == 0) {
@@ -412,6 +437,9 @@ static void allreduce_rd(struct emit *e, uint64_t bytes, uint32_t r,
 {
     uint64_t a = DMPI_COLL_ARG(0, 1, DMPI_COLL_SUM);
     uint32_t pof2 = pof2_floor(n), rem = n - pof2;
+    /* log2(p') rounds, each the whole vector both ways and a combine: the
+     * fewest rounds, the right choice while the latency of a round dominates
+     * (up to allreduce_short_msg_size, 2 KiB) */
     int64_t nr = fold(e, bytes, 1, r, rem);
     if (nr >= 0) {
         for (uint32_t mask = 1; mask < pof2; mask <<= 1) {
@@ -458,6 +486,9 @@ static void allreduce_rabenseifner(struct emit *e, uint64_t bytes,
     if (nr >= 0) {
         uint32_t lo = 0, hi = pof2, k = 0;
         uint32_t save_lo[32], save_hi[32];
+        /* reduce-scatter by recursive halving: each round halves the range of
+         * pieces a rank is responsible for, so a rank sends n/2 + n/4 + ... of
+         * the vector and ends with one fully reduced piece */
         for (uint32_t mask = 1; mask < pof2; mask <<= 1, k++) {
             uint32_t dst = unfolded((uint32_t)nr ^ mask, rem);
             uint32_t half = (hi - lo) / 2, klo, khi, slo, shi;
@@ -474,6 +505,9 @@ static void allreduce_rabenseifner(struct emit *e, uint64_t bytes,
             save_lo[k] = lo, save_hi[k] = hi;
             lo = klo, hi = khi;
         }
+        /* allgather by recursive doubling, the halving's rounds in
+         * reverse: each rank doubles the range it holds until it has the
+         * whole result */
         while (k-- > 0) {
             uint32_t mask = 1u << k;
             uint32_t dst = unfolded((uint32_t)nr ^ mask, rem);
@@ -532,6 +566,9 @@ static void allgather_bruck(struct emit *e, uint64_t bytes, uint32_t r,
 static void allgather_ring(struct emit *e, uint64_t bytes, uint32_t r,
                            uint32_t n)
 {
+    /* the ring: n - 1 steps, each rank passing on the block it received
+     * last; every link of the ring busy at once, each block crossing n - 1
+     * links — bandwidth-optimal for long messages (Thakur et al. 2005) */
     uint32_t left = (r + n - 1) % n, right = (r + 1) % n;
     uint32_t j = r, jnext = left;
     for (uint32_t i = 1; i < n; i++) {
@@ -550,6 +587,10 @@ static void allgather_ring(struct emit *e, uint64_t bytes, uint32_t r,
 static void alltoall_scattered(struct emit *e, uint64_t bytes,
                                uint32_t throttle, uint32_t r, uint32_t n)
 {
+    /* every receive of a block posted before its sends, so that arriving
+     * data finds its receive (no unexpected-queue copies); step i is a
+     * shift, r sending to r - i, which receives from r, so each step's
+     * messages go between distinct pairs */
     uint32_t bb = throttle ? throttle : n;
     for (uint32_t ii = 0; ii < n; ii += bb) {
         uint32_t ss = n - ii < bb ? n - ii : bb;
@@ -575,6 +616,9 @@ static void alltoall_scattered(struct emit *e, uint64_t bytes,
 static void alltoall_pairwise(struct emit *e, uint64_t bytes, uint32_t r,
                               uint32_t n)
 {
+    /* With n a power of two, r ^ i pairs the ranks into a perfect matching
+     * every round: each exchange is both ways between two ranks, and no
+     * rank receives from two at once. */
     bool x = is_pof2(n);
     for (uint32_t i = 1; i < n; i++) {
         uint32_t dst = x ? r ^ i : (r + i) % n;
@@ -599,6 +643,10 @@ uint32_t dmpi_coll_expand(const struct dmpi_coll_params *p,
     struct emit e = {
         .out = out,
         .cap = cap,
+        /* each collective call of a rank gets its own tag (its sequence number
+         * in the communicator): MPI requires collectives to be called in the
+         * same order by every rank, so the numbers agree, and the messages of
+         * two successive collectives never match each other's receives */
         .tag = DMPI_TAG_COLL + (seq & (DMPI_TAG_COLL - 1)),
         .max_msg = p->max_msg_bytes && p->max_msg_bytes <= UINT32_MAX
                        ? p->max_msg_bytes

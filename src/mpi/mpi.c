@@ -130,6 +130,11 @@ static struct dmpi_op *current(struct dmpi *m, uint32_t g)
             if (!coll_code(op->code))
                 return op;
             uint32_t nr = m->job_first[rk->job + 1] - m->job_first[rk->job];
+            /* a collective becomes this rank's part of the point-to-point
+             * schedule MPICH would run (coll.c), expanded when the rank
+             * reaches it: its algorithm depends on the size and the job's rank
+             * count only, so every rank expands the same schedule
+             * independently */
             uint32_t need = dmpi_coll_expand(&m->p.coll, op, rk->r, nr,
                                              rk->coll_seq, rk->coll,
                                              rk->coll_cap);
@@ -151,6 +156,9 @@ static struct dmpi_op *current(struct dmpi *m, uint32_t g)
             continue;
         }
         const struct dmpi_app *a = &m->job[rk->job].app;
+        /* the program comes from the workload in batches (BATCH operations at
+         * most): a rank's whole run is never held in memory, only what it is
+         * about to do */
         rk->n_ops = a->next(a->ctx, rk->r, rk->ops, rk->cap);
         rk->pos = 0;
         if (rk->n_ops == 0)
@@ -206,8 +214,13 @@ static void rank_end(struct dmpi *m, uint32_t g)
     if (m->on_job)
         m->on_job(m->job_ctx, rk->job, true);
     for (uint32_t k = 0; k < m->n_jobs; k++)
+        /* a chained job starts its offset after the job it follows has ended
+         * (a production sequence on the same nodes) */
         if (m->job[k].chained && m->job[k].after == rk->job)
             start_job(m, k, now(m) + m->job[k].start);
+    /* the run ends when the last foreground job does: background jobs (the
+     * congestors) run until then, as GPCNeT's congestors loop while the
+     * canary tests run */
     if (!m->job[rk->job].background && --m->fg_left == 0)
         sim_stop(m->s);
 }
@@ -229,15 +242,21 @@ static void mark(struct dmpi *m, uint32_t g, uint64_t iter)
 
 /* Before rank g posts `bytes` to global rank `peer` over the network,
  * the congestion controller may put it to sleep (Netscope's MPI wrapper,
- * net/cc.h): true if it sleeps now (resumed later, to ask again). A
+ * ctl/netscope.c): true if it sleeps now (resumed later, to ask again). A
  * message to a rank of its own node does not reach the NIC and does not
  * sleep. */
 static bool cc_sleeps(struct dmpi *m, uint32_t g, uint32_t peer,
                       uint64_t bytes)
 {
     struct dmpi_rank *rk = &m->rank[g];
+    /* Netscope's wrapper delays "consecutive message requests sent out by
+     * every application process" (ICS'21 §5); a message through shared
+     * memory never reaches the NIC, so it is not delayed (inferred) */
     if (peer == NONE || m->rank[peer].node == rk->node)
         return false;
+    /* asked once per call; a rank woken from its sleep asks whether the
+     * sleep under way is over (a rate change may have stretched it) rather
+     * than starting another */
     simtime t = rk->slept ? net_cc_sleeping(m->n, rk->nic, now(m))
                           : net_cc_sleep(m->n, rk->nic, bytes, now(m));
     rk->slept = true;
@@ -260,12 +279,15 @@ static bool call_waits(struct dmpi *m, uint32_t g, uint32_t peer,
         return true;
     if (!m->p.o_send)
         return false;
+    /* LogP's o: the host's overhead for the call, paid before the message
+     * goes (250 ns, from the XC white paper's 1.3 us for an 8-byte MPI
+     * message against 0.8 us for a put: 0.5 us of MPI software, split
+     * between sender and receiver; docs/mpi.md) */
     rk->paid = true;
     resume_at(m, g, now(m) + m->p.o_send);
     return true;
 }
 
-/* Run rank g from its current operation until it blocks or sleeps. */
 /* A send or receive call (blocking or not) of rank g: its request,
  * posted. True when the rank stops here (it waits, or the run failed). */
 static bool call_p2p(struct dmpi *m, uint32_t g, const struct dmpi_op *op)
@@ -344,6 +366,7 @@ static bool call_rma(struct dmpi *m, uint32_t g, const struct dmpi_op *op)
     return false;
 }
 
+/* Run rank g from its current operation until it blocks or sleeps. */
 static void rank_run(struct dmpi *m, uint32_t g)
 {
     struct dmpi_rank *rk = &m->rank[g];
@@ -376,6 +399,8 @@ static void rank_run(struct dmpi *m, uint32_t g)
                 rk->wait = W_ALL;
                 return;
             }
+            /* every request is complete, but the receive overheads (and eager
+             * copies) they left are still to pay before the rank runs on */
             if (rk->debt) {
                 wake(m, g);
                 return;
@@ -386,6 +411,8 @@ static void rank_run(struct dmpi *m, uint32_t g)
             if (call_rma(m, g, op))
                 return;
             break;
+        /* MPI_Win_flush: the one-sided operations started so far are complete
+         * (a PUT acknowledged, a GET's data back) */
         case DMPI_FLUSH:
             advance(rk);
             if (rk->rma_open) {
@@ -397,6 +424,8 @@ static void rank_run(struct dmpi *m, uint32_t g)
             mark(m, g, op->arg);
             advance(rk);
             break;
+        /* the workload's own timer (its MPI_Wtime pair): the interval it
+         * reports for the iteration, a barrier before it excluded */
         case DMPI_TSTART:
             rk->t_start = now(m);
             advance(rk);
@@ -507,6 +536,8 @@ int dmpi_init(struct dmpi *m, struct sim *s, struct net *n,
             res->rank_end[r] = SIMTIME_MAX;
             rk->job = j;
             rk->r = r;
+            /* ranks fill a node before the next (block placement, ppn per
+             * node), each on its node's first NIC */
             rk->node = js->nodes[r / js->ppn];
             rk->nic = t->nodes[rk->node].nic[0];
             rk->entity = net_nic_entity(n, rk->nic);
@@ -570,6 +601,11 @@ int dmpi_collect(struct dmpi *m)
                 const struct dmpi_rank *rk = &m->rank[g];
                 if (rk->n_marks <= i)
                     continue;
+                /* An iteration ends when its last rank marks it: the
+                 * per-iteration time is the maximum over ranks, as GPCNeT and
+                 * the SC'20 study report it — unless the workload timed an
+                 * interval itself (its own MPI_Wtime pair), the longest one
+                 * any rank measured. */
                 if (rk->marks[i].at > t)
                     t = rk->marks[i].at;
                 simtime d = rk->marks[i].timed;

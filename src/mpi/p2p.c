@@ -31,6 +31,9 @@ static void send_net(struct dmpi *m, uint32_t from, uint32_t to,
         .job = rk->job, .iter = rk->n_marks, .src_nic = rk->nic,
         .dst_nic = m->rank[to].nic, .bytes = bytes,
         .get = op == NET_GET,
+        /* which uGNI path the message takes, for a routing controller: small
+         * control messages and the smallest data go by SMSG mailboxes, which
+         * the SC'19 library always sends with ADAPTIVE_3 (ctl/awr.c) */
         .smsg = k == K_RTS || k == K_FIN ||
                 (k == K_EAGER && m->xf[xfer].proto == DMPI_SMSG),
         .alltoall = rk->in_coll && rk->coll_code == DMPI_ALLTOALL,
@@ -77,6 +80,10 @@ static void send_net(struct dmpi *m, uint32_t from, uint32_t to,
 void p2p_send_later(struct dmpi *m, uint32_t xid, enum kind k)
 {
     uint32_t e = m->rank[m->xf[xid].src].entity;
+    /* the call reaches the NIC one host-interface crossing after the rank
+     * made it (XC white paper, "Aries Performance": 0.8 us for an 8-byte
+     * put, and "latency is controlled by the number of host interface
+     * crossings"; 300 ns each, docs/mpi.md) */
     sim_schedule(m->s, e, now(m) + m->p.host_latency, e, m->ev_resume,
                  INJECT_FLAG | (uint64_t)xid << 4 | k);
 }
@@ -99,6 +106,11 @@ void p2p_inject(struct dmpi *m, uint64_t arg)
         req_done(m, sid);
         break;
     }
+    /* What each kind puts on the wire: an eager message is one PUT of the
+     * MPI header and its data, an RTS or a FIN a header-sized PUT, the
+     * rendezvous data a GET (the receiver pulls it) or, past rdv_get_max, a
+     * PUT after the receiver's descriptor GET (CTS); one-sided calls carry
+     * no header. */
     case K_EAGER:
         send_net(m, x->src, x->dst, NET_PUT, m->p.header_bytes + x->bytes,
                  xid, k);
@@ -124,6 +136,9 @@ static void req_done(struct dmpi *m, uint32_t id)
     uint32_t g = q->rank;
     if (q->kind == R_RECV) /* the data crosses to the host (unless it came
                               through shared memory), MPI sees it */
+        /* the host learns of it one crossing after the NIC (none through
+         * shared memory), then MPI's receive overhead o_recv: paid by the rank
+         * before it runs on (its debt) */
         rk->debt += (q->local ? 0 : m->p.host_latency) + m->p.o_recv;
     assert(rk->open > 0);
     rk->open--;
@@ -150,6 +165,8 @@ static void matched(struct dmpi *m, uint32_t xid, uint32_t rid)
 {
     struct dmpi_xfer *x = &m->xf[xid];
     struct dmpi_req *q = &m->req[rid];
+    /* MPI: a message longer than the receive buffer is an error
+     * (MPI_ERR_TRUNCATE), not a silent cut */
     if (x->bytes > q->bytes) {
         dmpi_fail(m, "rank %u of job %u receives %" PRIu64 " bytes from "
                      "rank %u into a buffer of %" PRIu64 " (MPI_ERR_TRUNCATE)",
@@ -163,6 +180,8 @@ static void matched(struct dmpi *m, uint32_t xid, uint32_t rid)
     if (x->proto == DMPI_SMSG || x->proto == DMPI_EAGER) {
         /* the data is here: copy it out of the eager buffer */
         if (x->proto == DMPI_EAGER)
+            /* an eager message lands in the receiver's eager buffer and is
+             * copied out when matched (~10 GB/s memcpy, copy_ps_per_kib) */
             m->rank[x->dst].debt += x->bytes * m->p.copy_ps_per_kib / 1024;
         xf_put(m, xid);
         req_done(m, rid);
@@ -178,6 +197,8 @@ static void envelope_in(struct dmpi *m, uint32_t xid)
     struct dmpi_xfer *x = &m->xf[xid];
     struct dmpi_rank *rk = &m->rank[x->dst];
     uint32_t prev = NONE;
+    /* MPI's matching: the first posted receive, in posting order, whose
+     * source and tag (or wildcards) fit */
     for (uint32_t q = rk->posted_head; q != NONE;
          prev = q, q = m->req[q].next) {
         if (!matches(&m->req[q], x))
@@ -210,6 +231,9 @@ static void envelope_arrived(struct dmpi *m, uint32_t xid)
     uint32_t *expect = dmpi_seq_slot(m, &rk->recv_seq, x->src);
     if (!expect)
         return;
+    /* MPI's non-overtaking rule between a pair: adaptive routing may
+     * deliver a later envelope first (its packets took another path), so
+     * it waits until those sent before it have been taken in */
     if (x->seq != *expect) { /* ahead of its turn: hold it */
         x->next = rk->early_head;
         rk->early_head = xid;
@@ -277,12 +301,18 @@ void p2p_send_start(struct dmpi *m, uint32_t g, uint32_t sid,
     if (xid == NONE || !seq)
         return;
     struct dmpi_xfer *x = &m->xf[xid];
+    /* the protocol follows the size as Cray MPI's does (Pedretti et al.
+     * §V-D, seen in the Gemini tile counters): SMSG up to 16 B, an eager
+     * PUT up to 4 KiB, GET rendezvous up to 256 KiB, PUT rendezvous above
+     * (mpi/params.c) */
     *x = (struct dmpi_xfer){ .next = NONE, .src = g, .dst = dst,
                              .tag = tag, .seq = (*seq)++, .bytes = bytes,
                              .sreq = sid, .rreq = NONE,
                              .proto = (uint8_t)dmpi_protocol(&m->p, bytes),
                              .refs = 1 };
     if (x->proto == DMPI_SMSG || x->proto == DMPI_EAGER)
+        /* an eager transfer is freed when both its send is acknowledged and
+         * its receive matched, in either order */
         x->refs = 2;
     m->req[sid].xfer = xid;
     struct dmpi_job_result *res = &m->res[m->rank[g].job];
@@ -312,6 +342,12 @@ void p2p_send_start(struct dmpi *m, uint32_t g, uint32_t sid,
 static void rdv_start(struct dmpi *m, uint32_t xid)
 {
     struct dmpi_xfer *x = &m->xf[xid];
+    /* The matched receiver drives the rendezvous: up to rdv_get_max it GETs
+     * the data from the sender's buffer ("8 KB to 256 KB use a GET based
+     * protocol", Pedretti et al. §V-D), so the data travels in GET
+     * responses; above, it GETs a header-sized descriptor ("a small number
+     * of destination to source GET transactions") whose arrival makes the
+     * sender PUT the data. */
     if (x->proto == DMPI_RDV_GET)
         send_net(m, x->dst, x->src, NET_GET, x->bytes, xid, K_GETDATA);
     else
@@ -337,6 +373,9 @@ static void on_msg_arrived(void *ctx, uint32_t mid, const struct message *msg,
     struct dmpi *m = ctx;
     uint32_t xid = (uint32_t)(msg->tag >> 4);
     enum kind k = (enum kind)(msg->tag & 15);
+    /* Netscope's M, a message's delivery time (ICS'21 §4.1), measured: a
+     * PUT's when its last request has arrived, a GET's when its last
+     * response is back (on_msg_done) */
     if (msg->op == NET_PUT) /* its data is there */
         time_msg(m, mid, msg, t);
     switch (k) {
@@ -401,6 +440,8 @@ static void on_msg_done(void *ctx, uint32_t mid, const struct message *msg,
         req_done(m, s);
         break;
     }
+    /* GET rendezvous: the sender's buffer is free only once the receiver
+     * says so (FIN), a control PUT back */
     case K_GETDATA: { /* the receiver has the data: FIN to the sender */
         struct dmpi_xfer *x = &m->xf[xid];
         uint32_t r = x->rreq;

@@ -29,6 +29,13 @@ struct ctr_def {
 
 /* ---- the catalogue ------------------------------------------------- */
 
+/* Aries NIC counters: the names the SC'19 library reads through PAPI
+ * (repo:DanieleDeSensi/awr awr.c: REQ_FLITS, REQ_STALLED, RSP_NET_TRACK,
+ * RSP_TRACK_2, RSP_STALLED) and the rest of their block in gpcd's list
+ * (repo:ovis-hpc/gpcd gpcd_lib_ari_names.h; our reference notes §3.1).
+ * REQ_* are the ORB's outbound requests, RSP_* the responses coming back
+ * to it (counters.h); RSP_PKTS counts those responses, as RSP_NET_TRACK
+ * does. */
 static const struct ctr_def aries_nic[] = {
     { "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_FLITS", CTR_NIC_FLITS, 0, 0 },
     { "AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_STALLED", CTR_NIC_STALLED, 0, 0 },
@@ -48,6 +55,14 @@ static const struct ctr_def aries_nic[] = {
       0 },
 };
 
+/* Aries network tiles (rows 0-4), registers of gpcd's ar_nt_mmrs_h.h
+ * (named AR_RTR_<row>_<col>_<reg>, as LDMS's aries_rtr_mmr metric sets
+ * and repo:LLNL/ariesncl list them): 8 VCs per tile, requests on
+ * 0-3 and responses on 4-7 (the white paper's "four VCs for requests and
+ * four for responses"). The FILTER counters are what Cray's gpcdr sums
+ * as a tile's "stalled"; what they count "depends on configuration in
+ * use for congestion monitoring" (gpcdr-init_split.conf): here the
+ * routed packets' wait in the input queue, as on Gemini (counters.h). */
 static const struct ctr_def aries_ntile[] = {
     { "INQ_PRF_INCOMING_FLIT_VC%v", CTR_TILE_IN_FLITS, 0, VC_EACH },
     { "INQ_PRF_INCOMING_PKT_VC%v_FILTER_FLIT%v_CNT", CTR_TILE_VC_STALL, 0,
@@ -57,6 +72,11 @@ static const struct ctr_def aries_ntile[] = {
     { "COLBUF_PERF_STALL_RS", CTR_TILE_CR_STALL, 1, VC_NONE },
 };
 
+/* Aries processor tiles (row 5): the public lists (repo:LLNL/ariesncl,
+ * LDMS's metric sets) name only VC0 and VC4 of their incoming flits and
+ * a request and a response row-bus stall; read as the request and the
+ * response class, each summed over its VCs (inferred: VC0-3 requests,
+ * VC4-7 responses, not documented in what we read). */
 static const struct ctr_def aries_ptile[] = {
     { "INQ_PRF_INCOMING_FLIT_VC%v", CTR_TILE_IN_FLITS, 0, VC_CLASS },
     { "INQ_PRF_INCOMING_FLIT_VC%v", CTR_TILE_IN_FLITS, 1, VC_CLASS },
@@ -64,6 +84,9 @@ static const struct ctr_def aries_ptile[] = {
     { "INQ_PRF_RSP_ROWBUS_STALL_CNT", CTR_TILE_VC_STALL, 1, VC_CLASS },
 };
 
+/* Gemini's NIC (gpcd_lib_gem_names.h): VC0 the requests the ORB sends,
+ * VC1 the responses coming back to it, read as on Aries
+ * (docs/counters.md, "The ORB's two directions"). */
 static const struct ctr_def gemini_nic[] = {
     { "GM_ORB_PERF_VC0_FLITS", CTR_NIC_FLITS, 0, 0 },
     { "GM_ORB_PERF_VC0_PKTS", CTR_NIC_PKTS, 0, 0 },
@@ -86,6 +109,8 @@ static const struct ctr_def gemini_tile[] = {
     { "CREDIT_STALL", CTR_TILE_CR_STALL, 2, VC_NONE },
 };
 
+/* The generic dragonfly's NIC: dfsim's names for the same meanings, the
+ * responses a NIC sends counted apart (cls 1). */
 static const struct ctr_def generic_nic[] = {
     { "NIC_REQ_FLITS", CTR_NIC_FLITS, 0, 0 },
     { "NIC_REQ_PKTS", CTR_NIC_PKTS, 0, 0 },
@@ -131,6 +156,9 @@ static const struct ctr_def cassini_nic[] = {
     { "parbs_tarb_pi_posted_blocked_cnt", CTR_NIC_PI_STALLED, 0, 0 },
 };
 
+/* Slingshot and generic router ports (dfsim's names): flits arriving per
+ * VC, flits and packets sent per class, input-queue and credit stalls,
+ * as the Gemini tile counts them. */
 static const struct ctr_def generic_port[] = {
     { "RX_FLITS_VC%v", CTR_TILE_IN_FLITS, 0, VC_EACH },
     { "RX_PKTS_VC%v", CTR_TILE_IN_PKTS, 0, VC_EACH },
@@ -180,6 +208,10 @@ uint64_t ctr_value(const struct net *n, const struct ctr_ref *r)
     const struct net_count *k = &n->ct;
     simtime now = n->s->now;
     uint64_t hz = ctr_set_of(n)->hz;
+    /* Stall and latency counts are kept as exact times (ps) and converted to
+     * the family's counter clock only here, at the read: cycles of 800 MHz
+     * on Aries and Gemini (Cray's gpcdr turns a count into 1.25 ns), 1 GHz
+     * on Slingshot's Cassini. */
     if (r->reg < CTR_TILE_IN_FLITS) {
         const struct net_nic_count *c = &k->nic[r->obj];
         switch ((enum ctr_reg)r->reg) {
@@ -225,9 +257,15 @@ uint64_t ctr_value(const struct net *n, const struct ctr_ref *r)
             sum += open_time(cv->stall, cv->nwait > 0, now);
         }
         return time_to_cycles(sum, hz);
+    /* the union over the tile's VCs: counted while any routed packet
+     * waits, not once per waiting VC (INQ_PRF_ROWBUS_STALL_CNT, Gemini's
+     * INQ_STALL) */
     case CTR_TILE_IN_STALL:
         return time_to_cycles(
             open_time(n->in[p].stall, n->in[p].nwait > 0, now), hz);
+    /* the output idle while a packet of the class (2: of either) lacks
+     * downstream credits (COLBUF_PERF_STALL_RQ/_RS; Gemini's CREDIT_STALL,
+     * "output stall cycles", CUG'13 Table I) */
     case CTR_TILE_CR_STALL: {
         return time_to_cycles(
             open_time(k->out[p].cr_stall[r->cls],
@@ -283,6 +321,9 @@ static bool def_vcs(const struct net *n, const struct ctr_def *d, long v,
             return false;
         r->vc_lo = (uint8_t)v, r->vc_hi = (uint8_t)(v + 1);
         return true;
+    /* a register that counts a packet class as one (Gemini's VC0 for
+     * requests, VC1 for responses; Aries's processor tiles): the sum over
+     * that class's VCs of the model */
     case VC_CLASS:
         if (v >= 0 && v != (long)(d->cls * vcs))
             return false;
@@ -349,6 +390,8 @@ static int aries_find_tile(const struct net *n, uint32_t router,
 {
     const char *s = name;
     long row, col;
+    /* processor tiles: row 5 of the 6 x 8 matrix, tiles 40-47 (the NICs'
+     * ports: topo/aries.c) */
     if (strncmp(s, "AR_RTR_PT_5_", 12) == 0) {
         s += 12;
         if ((col = number(&s, '_')) < 0 || col >= 8)
@@ -577,6 +620,10 @@ int ctr_nic_ref_or_zero(const struct net *n, uint32_t nic,
 int ctr_nic_ref(const struct net *n, uint32_t nic, enum ctr_reg reg,
                 uint8_t cls, struct ctr_ref *ref)
 {
+    /* a controller asks for a meaning, not a name, so that it runs on any
+     * family whose NICs count that meaning (ctl/awr.c written for Aries
+     * runs on Slingshot's Cassini names); a meaning no name of the family
+     * counts is refused */
     if (!n->ct.nic || nic >= n->n_nics || reg >= CTR_TILE_IN_FLITS)
         return -1;
     /* only what the family's NICs count: a meaning its table names */
@@ -632,6 +679,9 @@ int ctr_ctx_init_job(struct ctr_ctx *c, const struct net *n,
 {
     if (ctr_ctx_init(c, n) != 0)
         return -1;
+    /* "users can only access counters on the NICs and tiles associated with
+     * their jobs" (SC'19 §2.3): a job's context may read the routers its
+     * nodes' NICs attach to, and no other */
     c->allowed = calloc(n->n_routers ? n->n_routers : 1, 1);
     if (!c->allowed)
         return -1;
@@ -733,6 +783,8 @@ int ctr_ctx_add(struct ctr_ctx *c, uint32_t node, const char *name,
 
 void ctr_ctx_read(struct ctr_ctx *c)
 {
+    /* gpcd's read: every counter of the context at one instant, the last
+     * values kept for the deltas the controllers and samplers use */
     memcpy(c->prev, c->val, c->n * sizeof *c->val);
     c->t_prev = c->t_val;
     c->t_val = c->net->s->now;

@@ -82,6 +82,11 @@ __attribute__((noinline)) void net_credit_apply(struct net *n, uint32_t port,
     uint8_t cnt = o->cr_n;
     const uint64_t *q = cr_slots(n, port);
     uint8_t h = o->cr_head;
+    /* An endpoint port's returns are the injecting NICs' credits for the
+     * router's input buffer (the NIC-to-router direction); a router port's
+     * also lower its credits in use, the far-end load the adaptive modes
+     * read, and a publishing global port records the lower load at the time
+     * the credits came back, not at this later look (publish.c). */
     if (o->nic != NET_NONE) {
         while (cnt && CR_TIME(q[h]) <= now) {
             uint64_t x = q[h];
@@ -115,6 +120,8 @@ void net_credit_return(struct net *n, uint32_t r, uint32_t up, uint32_t vc,
     struct net_out *u = &n->out[up];
     uint8_t cnt = u->cr_n;
     uint32_t nic = u->nic;
+    /* the rare return that does not fit a slot goes as an ordinary event,
+     * at the same time: the same model, only dearer */
     if (cnt == NET_CR_DEPTH || flits > 0x1fff) {
         uint64_t arg = (uint64_t)up | ((uint64_t)vc << 32) |
                        ((uint64_t)flits << 40);
@@ -145,6 +152,11 @@ void net_credit_return(struct net *n, uint32_t r, uint32_t up, uint32_t vc,
     u->cr_n = (uint8_t)(cnt + 1);
     if (!cnt)
         n->cr_due[up] = at;
+    /* A port that waits for credits must look again when they arrive:
+     * whoever waits — the NICs injecting on an endpoint port that found no
+     * room, an output with packets waiting — is woken at the return's time
+     * (at most one pending wake each, net_*_wake_by). Others find the
+     * credits when they next look. */
     if (nic != NET_NONE) {
         for (uint32_t k = 0; k < u->nics; k++)
             if (n->nic[nic + k].cr_wait)

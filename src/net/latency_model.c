@@ -1,5 +1,12 @@
 /* net/latency_model.c — Netscope's network latency model (see
- * latency_model.h). */
+ * latency_model.h; ICS'21 §4.2): per measurement window, each link's
+ * expected queueing Q_l from its stall counters, then the latency of a
+ * node pair as the mean of Q_l and of the link count over the paths the
+ * routing may take, minimal and Valiant, and the fit of the constants
+ * against ping-pong round trips (§6.1). The sums over paths are built
+ * from per-group tables of the dimension-order paths inside a group, so
+ * that a pair costs O(global links between its groups), not a walk of
+ * every path. */
 #include "net/latency_model.h"
 
 #include <math.h>
@@ -14,6 +21,12 @@ bool latm_supported(const struct topo *t)
     return topo_is(t->family, TOPO_SHAPE_DRAGONFLY);
 }
 
+/* The stall counters the model reads: T_s of Eq. 6 for a router-to-router
+ * link, the credit stalls of its tiles (the output waiting for credits:
+ * the link is blocked downstream); at the source, the NIC's request
+ * stall (the paper's nic2hsn signal, AR_NIC_NETMON_ORB_EVENT_CNTR_
+ * REQ_STALLED); at the destination, the credit stalls of the router's
+ * ports into the NIC. */
 static uint64_t link_stall(const struct latm *m, uint32_t i)
 {
     const struct link *l = &m->L.link[i];
@@ -135,6 +148,7 @@ int latm_init(struct latm *m, const struct net *n)
             m->port_link[m->L.tile[l->first + k]] = i;
     }
     for (uint32_t i = 0; i < m->L.n; i++)
+        /* Q_l of an idle link: 100 / (100 - 0) = 1 waiting time */
         m->q_link[i] = 1;
     for (uint32_t c = 0; c < t->n_nics; c++)
         m->q_inj[c] = m->q_ej[c] = 1;
@@ -145,6 +159,10 @@ int latm_init(struct latm *m, const struct net *n)
 
 double latm_queueing(double stall, double cycles)
 {
+    /* Eqs. 6-11: the link is stalled in a cycle with probability p = T_s /
+     * T_m (the maximum-likelihood estimate), the wait is geometric, and its
+     * expectation 1 / (1 - p) = 100 / (100 - P); P is capped (LATM_MAX_PCT)
+     * as a link stalled for the whole window has no finite one */
     double pct = cycles > 0 ? 100.0 * stall / cycles : 0;
     if (pct > LATM_MAX_PCT)
         pct = LATM_MAX_PCT;
@@ -162,6 +180,9 @@ static void local_path(const struct latm *m, uint32_t r, uint32_t x,
     uint32_t local_x = x - n->group_first[t->routers[x].group];
     double s = 0;
     uint8_t h = 0;
+    /* the path the minimal routes take inside a group, hop by hop by the
+     * next-hop tables (Aries: green then black, at most 2 hops); the bound
+     * only guards a malformed table */
     while (r != x && h < 8) {
         uint32_t port = net_nh_port(n, r, net_nh(n, r, local_x), 0);
         s += m->q_link[m->port_link[port]];
@@ -179,6 +200,9 @@ simtime latm_window(struct latm *m)
     simtime len = n->s->now - m->t_prev;
     if (len == 0)
         return 0;
+    /* one measurement window: T_m in counter cycles, each link's T_s the
+     * stall count since the last window averaged over its tiles (gpcdr's
+     * per-direction division) */
     double cycles = (double)len * 1e-12 / links_cycle_s(n);
     for (uint32_t i = 0; i < m->L.n; i++) {
         uint64_t s = link_stall(m, i);
@@ -269,6 +293,10 @@ static void minimal(const struct latm *m, uint32_t a, uint32_t b, double *q,
         double gq;
         global_link(m, ga, gb, i, &x, &y, &gq);
         size_t k1 = lidx(m, a, x), k2 = lidx(m, y, b);
+        /* a minimal path between groups: to the global link's router, the
+         * global link, from its far end on (XC white paper: minimal routing
+         * "will take exactly one global optical hop"); every global link
+         * joining the groups equally likely, as the minimal modes draw them */
         sq += m->lq[k1] + gq + m->lq[k2];
         sn += m->ln[k1] + 1.0 + m->ln[k2];
     }
@@ -298,6 +326,9 @@ static void group_sum(const struct latm *m, uint32_t r, uint32_t h, bool out,
         if (out) { /* r -> x, the global link, y -> every I of h */
             global_link(m, gr, h, i, &x, &y, &gq);
             size_t k = lidx(m, r, x);
+            /* the paths r -> every I of h through this link: sz copies of the
+             * path to the link and across it, plus the landing router y's
+             * paths to all of h, summed once in out_q[y] */
             sq += sz * (m->lq[k] + gq) + m->out_q[y];
             sn += sz * (m->ln[k] + 1.0) + m->out_n[y];
         } else { /* every I of h -> x, the global link, y -> r */
@@ -314,6 +345,9 @@ static void group_sum(const struct latm *m, uint32_t r, uint32_t h, bool out,
 /* Router r's sums over every router of the system, cached per window. */
 static void totals(struct latm *m, uint32_t r)
 {
+    /* Valiant's intermediate may be any router of the system: a router's
+     * sums over all of them are computed once per window and reused by
+     * every pair it is an end of */
     if (m->stamp[r] == m->window)
         return;
     const struct topo *t = m->n->t;
@@ -341,6 +375,11 @@ static bool valiant(struct latm *m, uint32_t a, uint32_t b, double *q,
     const struct topo *t = n->t;
     uint32_t ga = t->routers[a].group, gb = t->routers[b].group;
     double sq, sn, count, mq, mn;
+    /* Between groups the intermediate router is any of a third group's
+     * (route/df.c df_random_mid; XC white paper: non-minimal traffic is
+     * spread "uniformly over intermediate groups"): the sums over every
+     * router of the system less those of the two groups. With two groups
+     * or inside one, any router but a and b. */
     if (ga != gb && t->n_groups >= 3) {
         totals(m, a);
         totals(m, b);
@@ -349,6 +388,8 @@ static bool valiant(struct latm *m, uint32_t a, uint32_t b, double *q,
         group_sum(m, a, gb, true, &q2, &n2);
         group_sum(m, b, ga, false, &q3, &n3);
         group_sum(m, b, gb, false, &q4, &n4);
+        /* the sums over all intermediates, less those in a's and b's groups
+         * (the intermediate is of a third group) */
         sq = m->tout_q[a] - q1 - q2 + m->tin_q[b] - q3 - q4;
         sn = m->tout_n[a] - n1 - n2 + m->tin_n[b] - n3 - n4;
         count = (double)t->n_routers - n->group_size[ga] - n->group_size[gb];
@@ -383,6 +424,10 @@ void latm_pair(struct latm *m, uint32_t src, uint32_t dst,
 {
     const struct topo *t = m->n->t;
     uint32_t a = t->nics[src].router, b = t->nics[dst].router;
+    /* both ends count as links: the source NIC's injection and the last
+     * router's ports into the destination NIC ("all the intermediary links
+     * that include connections between processors, NICs, and network
+     * tiles", ICS'21 §4.2) */
     double ends = m->q_inj[src] + m->q_ej[dst];
     double q, nl;
     minimal(m, a, b, &q, &nl);
@@ -470,6 +515,9 @@ void latm_fit(const struct latm_paths *rt, const double *rtt, uint32_t n,
     for (uint32_t i = 0; i < n; i++)
         wt[i] = relative && rtt[i] > 0 ? 1.0 / (rtt[i] * rtt[i]) : 1.0;
     double best = INFINITY;
+    /* w, the share of minimal paths, enters the model non-linearly: a grid
+     * of 0.01 with a linear least-squares fit of k0, k1, k2 at each point,
+     * the least error kept */
     for (int step = 0; step <= 100; step++) {
         double w = step / 100.0, b[3];
         /* y = k0 + k1 E + (k1 + k2) N with E = Q - N, the queueing

@@ -1,4 +1,11 @@
-/* net/links.c — logical links (see links.h). */
+/* net/links.c — logical links (see links.h): the tiles of a router that
+ * lead the same way to the same neighbour, counted together as the
+ * Gemini performance counter library and LDMS's gpcdr report them
+ * (Pedretti et al. §III and Fig. 4; repo:ovis-hpc/ldms gemini.h, whose
+ * link aggregation is "based on Kevin Pedretti's ... link aggregation
+ * library"). A Gemini X or Z link is 8 tiles, Y 4, the host link 8; an
+ * Aries rank-2 link 3 tiles, a rank-3 link the optical tiles to one
+ * router of another group. Nothing here runs during the simulation. */
 #include "net/links.h"
 
 #include <stdlib.h>
@@ -38,6 +45,9 @@ int links_build(struct links *L, const struct topo *t)
                 L->link[L->n++] = (struct link){ .router = r, .peer = peer,
                                                  .kind = tp->kind };
             L->link[k].count++;
+            /* a link's bandwidth is its tiles' together (a Gemini X link:
+             * 8 cable tiles of 1.17 GB/s, the 9.38 GB/s Pedretti et al.
+             * Fig. 4 prints; topo/torus.c) */
             L->link[k].bw += tp->bw;
         }
         /* lay the tiles out link by link */
@@ -103,6 +113,9 @@ void links_read(const struct links *L, const struct net *n, uint32_t i,
     uint8_t vcs = (uint8_t)n->p.vcs;
     for (uint32_t k = 0; k < l->count; k++) {
         uint32_t p = L->tile[l->first + k];
+        /* by packet class, as the Gemini library's VC0 (requests) and VC1
+         * (responses) columns: the class's vcs VCs summed, those of the first
+         * traffic class (Aries and Gemini have no others) */
         for (uint8_t cls = 0; cls < 2; cls++) {
             uint8_t lo = (uint8_t)(cls * vcs), hi = (uint8_t)(lo + vcs);
             struct ctr_ref f = { CTR_TILE_IN_FLITS, cls, lo, hi, p };
@@ -111,6 +124,9 @@ void links_read(const struct links *L, const struct net *n, uint32_t i,
             c->pkts[cls] += ctr_value(n, &pk);
         }
         struct ctr_ref is = { CTR_TILE_IN_STALL, 0, 0, 0, p };
+        /* the input stall of the link's tiles and their outputs' credit stall
+         * (a packet of either class): gpcdr's inq_stall and credit_stall, PC4
+         * and PC5 of a Gemini tile */
         struct ctr_ref cs = { CTR_TILE_CR_STALL, 2, 0, 0, p };
         c->in_stall += ctr_value(n, &is);
         c->cr_stall += ctr_value(n, &cs);
@@ -128,6 +144,11 @@ void link_metrics(const struct links *L, const struct net *n, uint32_t i,
 {
     const struct link *l = &L->link[i];
     double secs = (double)interval * 1e-12;
+    /* gpcdr's traffic: flits times the flit size (Gemini: (PC0 + PC1) x 3 B
+     * phits; gpcdr takes an Aries flit as 20/3 B where the model's is 6);
+     * percent time stalled, Netscope Eq. 6, P = 100 T_s / T_m, with T_s the
+     * credit-stall time per tile of the link, as gpcdr divides by the tiles
+     * per direction */
     m->traffic_bytes = (double)(d->flits[0] + d->flits[1]) * n->p.flit_bytes;
     m->stall_s =
         l->count ? (double)d->cr_stall * links_cycle_s(n) / l->count : 0;
@@ -143,6 +164,8 @@ void links_report(FILE *out, const struct links *L, const struct net *n,
                   const struct link_counts *after, simtime interval)
 {
     const struct topo *t = n->t;
+    /* the layout of the Gemini library's report (Pedretti et al. Fig. 4):
+     * per router its name, then a line per logical link */
     fprintf(out, "#\tDEST\n#\tSRC\tGB/s\tVC0_FLITS\tVC1_FLITS\tVC0_PKTS\t"
                  "VC1_PKTS\tINQ_STALLS\tOUTQ_STALLS\tTRAFFIC_B\t"
                  "PCT_STALLED\tPCT_USED_BW\n");

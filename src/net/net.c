@@ -53,6 +53,10 @@ static void set_publish(struct net *n)
         n->publish = NET_PUB_INPUT;
         return;
     }
+    /* Only the global ports publish: a candidate's downstream term is the
+     * load of the global link it leaves the group by, on another router of
+     * the group (route/aries.c); the first hop's own port is read directly,
+     * exact near-end and credits in use. */
     n->publish = NET_PUB_GLOBAL;
     for (uint32_t i = 0; i < n->n_ports; i++)
         if (n->out[i].peer != TOPO_NONE &&
@@ -151,6 +155,9 @@ static int tc_weights(struct net *n, struct diag *d)
             c[k].weight = 1;
         return 0;
     }
+    /* start-time fair queueing with these weights (router.c tc_pick): the
+     * least-guaranteed class gets the unallocated rest, as SC'20 §III-B's
+     * 80 % / 10 % test gave 80 % and 20 % */
     c[least].weight += 1000 - sum;
     for (uint32_t k = 0; k < n->n_tcs; k++)
         if (!c[k].weight)
@@ -190,10 +197,14 @@ static int ctl_init(struct net *n, struct diag *d)
         }
         k->ctl[k->n] = c;
         k->period[k->n] = setup.period;
+        /* the first tick one period in; the ticks are taken lazily, when the
+         * network next does something (nic.c cc_ticks) */
         k->next_tick[k->n] = c->tick && setup.period ? setup.period
                                                      : SIMTIME_MAX;
         if (k->next_tick[k->n] < k->first_tick)
             k->first_tick = k->next_tick[k->n];
+        /* the routers look once at the least of the marking controllers'
+         * thresholds (router.c route_here); each checks its own */
         if (c->mark && setup.mark_above != UINT32_MAX) {
             k->mark[k->n_mark++] = (uint8_t)k->n;
             if (setup.mark_above < k->mark_above)
@@ -221,6 +232,10 @@ static int check_params(struct net *n, const struct topo *t,
                    "%u classes; at most %d", n->n_tcs, NET_MAX_TCS);
         return -1;
     }
+    /* a port holds at most 16 VCs: requests and responses, vcs each, per
+     * traffic class (SC'20 §II-E: each class its own buffers); the
+     * dragonflies' routes need 4 per class (route/df.c), so two classes at
+     * most there */
     if (p->vcs < 1 || p->vcs > NET_MAX_SEGS ||
         2 * p->vcs * n->n_tcs > NET_MAX_VCS) {
         diag_error(d, NULL, 0, "network.vcs",
@@ -245,11 +260,15 @@ static int check_params(struct net *n, const struct topo *t,
     uint32_t bigr = net_rsp_flits(p, NET_GET, p->max_payload);
     if (bigr > big)
         big = bigr;
+    /* a packet's flits are counted in 16 bits (struct packet): Slingshot's
+     * 4 KiB + 62 B in bytes fits, a larger max_payload may not */
     if (big > 0xffff) {
         diag_error(d, NULL, 0, "network.max_payload",
                    "packets of %u flits are too large (at most 65535)", big);
         return -1;
     }
+    /* virtual cut-through moves a packet only into room for all of it: a
+     * buffer smaller than the largest packet would never take one */
     if (p->buf_local < big || p->buf_global < big || p->buf_endpoint < big) {
         diag_error(d, NULL, 0, "network.buffer_local",
                    "every buffer must hold the largest packet (%u flits)",
@@ -282,6 +301,8 @@ static int tile_shape(struct net *n, const struct topo *t,
         for (uint32_t r = 0; r < t->n_routers; r++)
             if (t->routers[r].n_ports > radix)
                 radix = t->routers[r].n_ports;
+        /* the squarest matrix (the model's choice where a router's layout is
+         * not given); Aries and Gemini set 8 columns for their 6 x 8 tiles */
         while (cols * cols < radix)
             cols++;
     }
@@ -290,6 +311,7 @@ static int tile_shape(struct net *n, const struct topo *t,
                    "%u columns; expected 1 to 255", cols);
         return -1;
     }
+    /* the rows the largest router's ports fill: Aries 48 tiles / 8 = 6 */
     uint32_t rows = 1;
     for (uint32_t r = 0; r < t->n_routers; r++) {
         uint32_t k = (t->routers[r].n_ports + cols - 1) / cols;
@@ -412,6 +434,11 @@ static int ports_init(struct net *n, const struct topo *t,
             }
             o->ser_fp = (uint32_t)fp;
             if (tp->peer != TOPO_NONE)
+                /* The credits a link running at full rate has in use with
+                 * nothing queued downstream read as the link's own, not as
+                 * far-end load: far_light % of its bandwidth-delay product (50
+                 * %, not public, route/aries.c), so an idle or busy but
+                 * unblocked link reads 0 in the Aries estimate. */
                 o->own = (uint32_t)((uint64_t)net_port_bdp(n, i) *
                                     p->far_light / 100);
         }
@@ -426,11 +453,14 @@ static void credits_init(struct net *n, const struct topo *t)
 {
     for (uint32_t i = 0; i < t->n_ports; i++) {
         const struct topo_port *tp = &t->ports[i];
-        /* a NIC sinks everything that reaches it: no credits needed;
-         * the input VCs are empty as zeroed (ivc_head) */
+        /* the input VCs are empty as zeroed (ivc_head) */
         for (uint32_t v = 0; v < n->V; v++) {
             struct net_ovc *w = net_ovc_at(n, i, v);
             w->wait_head = w->wait_tail = NET_NONE;
+            /* a port to a router starts with its downstream buffer's room; a
+             * port to a NIC needs none (the NIC sinks what its port grants it,
+             * and a request waits for a response slot instead, router.c), so
+             * it starts with more than any run takes */
             w->credits = tp->peer != TOPO_NONE
                              ? (int32_t)n->buf_cap[tp->peer]
                              : INT32_MAX / 2;
@@ -497,6 +527,9 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
     n->s = s;
     n->p = *p;
     for (uint32_t i = 0; i < p->n_cc; i++)
+        /* Counting costs nothing unless asked for (counters.h): a controller
+         * that steers by the NICs' stall counters (Netscope, Cray's, SC'19's
+         * library) turns it on for the whole network. */
         if (p->cc[i]->counters) /* a controller reads them */
             n->p.counters = true;
     n->seed = seed;
@@ -521,6 +554,10 @@ int net_init(struct net *n, const struct topo *t, const struct net_params *p,
         return -1;
     }
     for (uint32_t r = 0; r < t->n_routers; r++)
+        /* each router and each NIC draws from its own stream (adaptive
+         * routing's random candidates, RED's marks, Netscope's rounding): a
+         * draw depends on the seed and the entity alone, not on the order in
+         * which the events of different entities ran */
         n->router_rng[r] = rng_stream(seed, RNG_ROUTER, r);
     {
         char err[160];
@@ -598,6 +635,9 @@ static uint32_t bdp_of(const struct net_params *p, const struct topo_port *tp)
     double ps = (double)p->flit_bytes * 1e12 / (double)tp->bw;
     if (tp->medium != MEDIUM_ONCHIP)
         ps = ps * p->link_eff_den / p->link_eff_num;
+    /* a credit loop: the packet's head crosses the wire, the next router
+     * takes it a pipeline delay later, and its credits come back over the
+     * wire; plus the packet itself, the credits held while it is sent */
     double loop = 2.0 * tp->latency + (double)p->router_delay;
     return (uint32_t)(loop / ps + 0.5) + big;
 }
@@ -744,6 +784,8 @@ int net_check_drained(struct net *n, struct diag *d)
 {
     int bad = 0;
     for (uint32_t i = 0; i < n->n_ports; i++)
+        /* the credit returns still in the queues are due by the end of time:
+         * applied, every VC must be back at its buffer's capacity */
         net_credit_sync(n, i, SIMTIME_MAX);
 #define FAIL(...)                                                          \
     do {                                                                   \
@@ -762,6 +804,8 @@ int net_check_drained(struct net *n, struct diag *d)
         FAIL("%llu responses injected, %llu delivered",
              (unsigned long long)n->st.injected[PKT_RSP],
              (unsigned long long)n->st.delivered[PKT_RSP]);
+    /* the model's end-to-end rule: every request answered by exactly one
+     * response */
     if (n->st.delivered[PKT_REQ] != n->st.delivered[PKT_RSP])
         FAIL("%llu requests delivered but %llu responses",
              (unsigned long long)n->st.delivered[PKT_REQ],

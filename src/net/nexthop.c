@@ -62,6 +62,8 @@ static int nh_share(struct net *n, uint32_t stride, struct diag *d)
 {
     uint32_t R = n->t->n_routers, rows = 0;
     size_t slots = 2, total = 0;
+    /* an open-addressed table from a row's hash to its first router, at
+     * most half full; equal hashes are compared whole (nh_same) */
     while (slots < 2 * (size_t)R)
         slots *= 2;
     uint32_t *slot = calloc(slots, sizeof *slot); /* row + 1; 0: empty */
@@ -155,6 +157,9 @@ static int nh_torus(struct net *n, struct diag *d)
             n->nh_first[r * 6 + dir] = k;
             for (uint32_t i = 0; i < rt->n_ports; i++) {
                 uint32_t pt = rt->first_port + i;
+                /* a Gemini direction is several tiles (X and Z 8, Y 4:
+                 * Pedretti et al. §III), all leading to the same neighbour:
+                 * route/dor.c picks the least loaded */
                 if (t->ports[pt].kind == PORT_TORUS_XP + dir &&
                     t->ports[pt].peer != TOPO_NONE) {
                     n->nh_port[k++] = pt;
@@ -181,6 +186,7 @@ static int nh_groups(struct net *n, struct diag *d)
     n->nh_count = calloc((size_t)t->n_routers * m, 1);
     if (!n->group_first || !n->group_size || !n->nh_first || !n->nh_count)
         return nh_oom(d);
+    /* walked backwards, so each group's entry ends at its lowest router */
     for (uint32_t r = t->n_routers; r-- > 0;) {
         n->group_first[grp(n, r)] = r;
         n->group_size[grp(n, r)]++;
@@ -229,8 +235,15 @@ static void nh_router(struct net *n, uint32_t r, int pass,
     for (uint32_t i = 0; i < nn; i++)
         for (uint32_t j = 0; j < gs; j++) {
             /* 255 (unreachable) + 1 matches no distance */
+            /* a neighbour one hop nearer to j: on a minimal path toward it */
             if ((uint32_t)nb[i].dist[j] + 1 != mine[j])
                 continue;
+            /* Of the neighbours on a minimal path, the one of the least port
+             * kind: on an Aries the green (rank-1) hop before the black
+             * (rank-2), the dimension order every route segment keeps inside a
+             * group (route/df.c: what makes the segments deadlock-free); the
+             * lowest router among equals, so the tables are the same on every
+             * run. */
             if (best_n[j] == TOPO_NONE || nb[i].kind < best_kind[j] ||
                 (nb[i].kind == best_kind[j] && nb[i].router < best_n[j])) {
                 best_n[j] = nb[i].router;

@@ -13,13 +13,17 @@
  * GET in the response. A NIC injects at most one packet per `nic_gap`
  * (Aries: a 64 B read or write every 5 cycles at 800 MHz, XC white
  * paper, "Aries Performance") in each of two streams, reads of host
- * memory and writes, on the least busy of its endpoint ports (Aries: the
- * Netlink spreads a NIC pair's packets over their four processor tiles),
- * with at most `max_outstanding` requests awaiting their response
- * (Aries: 1024, SC'19 §2.1). Requests and responses ready together take
- * turns (`nic_arb`). A NIC sinks everything that reaches it (no ejection
- * back-pressure). With p.counters it keeps the NIC counters of
- * net/counters.h (the request stall: SC'19 §2.3).
+ * memory and writes, on the least recently busy of its endpoint ports
+ * (Aries: the Netlink spreads a NIC pair's packets over their four
+ * processor tiles), with at most `max_outstanding` requests awaiting
+ * their response (Aries: 1024, SC'19 §2.1). Requests and responses ready
+ * together take turns (`nic_arb`). A NIC sinks every response that
+ * reaches it (its requester reserved the room), but takes a request only
+ * with one of its `nic_rsp_slots` free for the answer; a request that
+ * finds none waits at its router's ejection port (router.c,
+ * out_grant_free): the ejection back-pressure that builds an incast's
+ * congestion tree (docs/network.md). With p.counters it keeps the NIC
+ * counters of net/counters.h (the request stall: SC'19 §2.3).
  *
  * Invariants: a NIC's outstanding requests are those it injected whose
  * response is not back, never more than max_outstanding; with
@@ -42,6 +46,9 @@
  * expand_den per data byte), in whole flits. */
 static uint32_t data_flits(const struct net_params *p, uint32_t bytes)
 {
+    /* expand_num / expand_den is 1 but on Gemini, whose 64 B of data take
+     * 24 phits, 72 B on the wire (Pedretti et al. §V: PUT 32 + 3 phits,
+     * GET 8 + 27, headers of 8 and 3): 9/8 (topo/torus.c) */
     uint64_t wire = ((uint64_t)bytes * p->expand_num + p->expand_den - 1) /
                     p->expand_den;
     return (uint32_t)((wire + p->flit_bytes - 1) / p->flit_bytes);
@@ -50,12 +57,14 @@ static uint32_t data_flits(const struct net_params *p, uint32_t bytes)
 uint32_t net_req_flits(const struct net_params *p, enum net_op op,
                        uint32_t bytes)
 {
+    /* a GET request names the data it asks for but carries none */
     return p->req_header + (op == NET_PUT ? data_flits(p, bytes) : 0);
 }
 
 uint32_t net_rsp_flits(const struct net_params *p, enum net_op op,
                        uint32_t bytes)
 {
+    /* a PUT's response is a bare acknowledgement (Aries: 1 flit) */
     return p->rsp_header + (op == NET_GET ? data_flits(p, bytes) : 0);
 }
 
@@ -105,6 +114,10 @@ static uint32_t pkt_alloc(struct net *n)
 
 /* ---- credits at injection ----------------------------------------- */
 
+/* The NIC-to-router link is flow-controlled like any other: the NICs
+ * injecting on an endpoint port hold the credits of that port's input
+ * buffer at the router (Aries: a processor tile's input queue), and a
+ * packet goes only when all of it fits there (virtual cut-through). */
 /* Endpoint port `port`: whether the NICs' credits for its input VC vc
  * come to `flits`, and taking them. */
 static inline bool inj_room(const struct net *n, uint32_t port, uint32_t vc,
@@ -144,6 +157,11 @@ static inline void stall_set(simtime *since, simtime *acc, bool on,
 
 uint32_t net_nic_flits(const struct net_params *p, const struct packet *pk)
 {
+    /* Inside the NIC a packet is one header flit plus its data in 16-byte
+     * flits (SC'19 §2.1: a 64 B request is a header and up to 4 payload
+     * flits, one flit per cycle), whatever the network flit: what the ORB's
+     * REQ_FLITS counts (docs/counters.md). Only a PUT's request and a GET's
+     * response carry the data. */
     bool data = (pk->cls == PKT_REQ) == (pk->op == NET_PUT);
     return 1 + (data ? ((uint32_t)pk->payload + p->nic_flit_bytes - 1) /
                            p->nic_flit_bytes
@@ -184,6 +202,13 @@ static uint32_t nic_port(struct net *n, uint32_t nic, uint32_t vc,
     uint32_t best = NET_NONE;
     simtime best_busy = SIMTIME_MAX, credit = SIMTIME_MAX;
     *soonest = SIMTIME_MAX;
+    /* Every port is looked at: the least recently busy of those with room
+     * and free takes the packet, so that a NIC's stream is spread over its
+     * ports in turn (XC white paper, "Aries Router": "the Netlink block
+     * multiplexes traffic over the processor tiles on a packet-by-packet
+     * basis", distributing it "according to load"). A port with room but
+     * busy only delays the packet; no port with room is back-pressure,
+     * what REQ_STALLED counts (a busy tile is not: counters.h). */
     for (uint32_t k = 0; k < tn->n_ports; k++) {
         uint32_t port = tn->first_port + k;
         const struct net_out *o = &n->out[port];
@@ -235,14 +260,26 @@ static void nic_inject(struct net *n, uint32_t nic, uint32_t id,
     simtime now = n->s->now;
     struct packet *p = &n->pkt[id];
     struct net_out *o = &n->out[port];
+    /* The packet takes the endpoint link for its serialization (Aries: a
+     * processor tile injects one 48-bit flit per 875 MHz cycle, 5.25 GB/s),
+     * its stream's host-interface slot (nic_gap), and the NIC's output path
+     * for its NIC flits (nic_flit_time: one 16-byte flit per 800 MHz cycle
+     * on Aries, shared by requests and responses — why two nodes streaming
+     * to each other reach ~8.2 GB/s each way, docs/network.md). */
     inj_take(n, port, p->vc, p->flits);
     simtime end = now + net_ser_time(o, p->flits);
     o->inj_busy = end;
     *nic_rate_timer(&n->nic[nic], p->cls, p->op) = now + n->p.nic_gap;
     n->nic[nic].next_out = now + (simtime)net_nic_flits(&n->p, p) *
                                      n->p.nic_flit_time;
+    /* when it left the NIC: its response's t_created (on_eject), the start
+     * of what RSP_TRACK_2 and the controllers' round trips measure */
     n->pkt_cold[id].t_injected = now;
     p->in_port = port;
+    /* virtual cut-through: the head reaches the router one wire latency
+     * after it starts and is eligible after the pipeline delay (below),
+     * while the tail arrives only when the link has serialised it all; no
+     * hop can send the tail on before it has arrived (transmit) */
     p->tail = end + o->latency;
     n->st.injected[p->cls]++;
     if (p->cls == PKT_RSP && n->p.nic_rsp_slots) {
@@ -330,6 +367,9 @@ static simtime req_ready_at(struct net *n, uint32_t nic, simtime now)
 static simtime ctl_admit(struct net *n, uint32_t nic, const struct message *m,
                          simtime now)
 {
+    /* The controllers stack (network.congestion_control lists them): a
+     * message goes only when every one of them lets it, so the first to
+     * hold it back decides when to look again. */
     const struct net_ctl_stack *k = &n->ctl;
     for (uint32_t i = 0; i < k->n; i++) {
         const struct nic_ctl *c = k->ctl[i];
@@ -358,6 +398,12 @@ static uint32_t req_pick(struct net *n, uint32_t nic, simtime now,
     if (!n->cc_on)
         return c->req_head;
     uint32_t k = 0;
+    /* Oldest first, but past a held pair: a pair a controller holds back
+     * must not block the NIC's other destinations (SC'20 §II-D: only the
+     * streams contributing to the congestion are throttled, "without
+     * negatively affecting ... other streams of packets within the same
+     * job"); the scan is bounded so that a decision stays O(1) (NET_CC_SCAN,
+     * net.h). */
     for (uint32_t id = c->req_head; id != NET_NONE && k < NET_CC_SCAN;
          id = n->msg[id].next, k++) {
         simtime t = ctl_admit(n, nic, &n->msg[id], now);
@@ -376,6 +422,9 @@ static uint32_t req_pick(struct net *n, uint32_t nic, simtime now,
 static void cc_ticks(struct net *n, simtime now)
 {
     struct net_ctl_stack *k = &n->ctl;
+    /* ticks missed while nothing happened are taken now, each at its own
+     * time (the controller sees the time it was due, not now), so a
+     * controller's windows are exact however lazily they are taken */
     while (k->first_tick <= now) {
         uint32_t c = 0;
         for (uint32_t i = 1; i < k->n; i++)
@@ -403,6 +452,11 @@ static bool rsp_send(struct net *n, uint32_t nic, simtime now)
     struct packet *p = &n->pkt[id];
     uint32_t port = nic_port(n, nic, p->vc, p->flits, &soon, &starved);
     if (port == NET_NONE) {
+        /* requests and responses share the NIC's output path (XC white paper,
+         * "Aries Performance"): a response that cannot go holds the request
+         * behind it, which counts as stalled from when it is ready
+         * (REQ_STALLED: "a ready-to-forward flit is not forwarded because of
+         * back-pressure", SC'19 §2.3) */
         nic_blocked(n, nic, PKT_RSP, starved);
         /* the next request, from when it is ready, waits too */
         simtime rt = req_ready_at(n, nic, now);
@@ -413,6 +467,7 @@ static bool rsp_send(struct net *n, uint32_t nic, simtime now)
         return false; /* else a credit return will wake us */
     }
     c->rsp_head = p->next;
+    /* round-robin: with both ready, a request goes next */
     c->req_turn = true;
     nic_inject(n, nic, id, port);
     if (n->ct.nic && n->p.nic_req_stall == NET_NIC_STALL_PATH) {
@@ -453,6 +508,10 @@ static bool req_inject(struct net *n, uint32_t nic, uint32_t mid,
                                             .msg = mid };
     m->sent += bytes;
     m->injected++;
+    /* A message is cut into requests as they go, one max_payload at a time
+     * (Aries 64 B, Slingshot 4 KiB): a long message does not hold memory for
+     * all its packets at once, and a later message of the queue may go
+     * first when a controller holds this one's pair. */
     if (m->sent >= m->bytes) { /* all cut: it leaves the queue */
         if (prev == NET_NONE)
             c->req_head = m->next;
@@ -461,6 +520,8 @@ static bool req_inject(struct net *n, uint32_t nic, uint32_t mid,
         if (c->req_tail == mid)
             c->req_tail = prev;
     }
+    /* an ORB entry (SC'19 §2.1: at most 1024 requests outstanding) until its
+     * response is back */
     c->outstanding++;
     c->req_turn = false;
     nic_inject(n, nic, id, port);
@@ -515,6 +576,8 @@ static bool req_send(struct net *n, uint32_t nic, simtime now,
         bytes = n->p.max_payload;
     uint32_t flits = net_req_flits(&n->p, (enum net_op)m->op, bytes);
     /* the first request VC of its traffic class */
+    /* route segment 0: a packet starts on the lowest VC of its class and
+     * climbs one per segment (deadlock freedom, docs/network.md) */
     uint32_t vc0 = (uint32_t)m->tc * 2u * n->p.vcs;
     uint32_t port = nic_port(n, nic, vc0, flits, &soon, &starved);
     if (port == NET_NONE) {
@@ -548,6 +611,11 @@ void net_nic_try(struct net *n, uint32_t nic)
 {
     struct net_nic *c = &n->nic[nic];
     simtime now = n->s->now;
+    /* Each turn of the loop sends one packet or returns with a wake-up
+     * planned (a time, an ack or a credit return): the output path must be
+     * free, then a ready response goes unless it is a ready request's turn
+     * (round-robin) — a response whose stream (read or write) is busy is
+     * not ready, and a request of the other stream may use the gap. */
     c->cr_wait = false;
     for (;;) {
         simtime rate_wait = SIMTIME_MAX;
@@ -567,6 +635,10 @@ void net_nic_try(struct net *n, uint32_t nic)
         }
         bool rsp_ready = c->rsp_head != NET_NONE &&
                          rate_wait == SIMTIME_MAX;
+        /* Requests and responses ready together take turns: with
+         * "responses-first", a NIC answering GETs starves its own requests
+         * (osu_bibw at 16 KiB moved 8.6 GB/s against 12.7 with turns,
+         * docs/network.md); the hardware's order is not public. */
         bool req_first = rsp_ready && c->req_turn &&
                          n->p.nic_arb == NET_NIC_ARB_ROUND_ROBIN &&
                          req_ready_at(n, nic, now) == now;
@@ -610,6 +682,9 @@ static void on_eject(struct sim *s, const struct event *e, void *ctx)
     n->st.hops += p->hops;
     if (p->flags & PKT_NONMIN)
         n->st.nonmin[p->cls]++;
+    /* the tail is here (the EJECT was scheduled for the tail's arrival,
+     * router.c transmit): a message or its data is at its destination only
+     * when all of the packet is */
     n->st.last_delivery = s->now;
     if (n->hooks.delivered)
         n->hooks.delivered(n->hooks.ctx, p, s->now);
@@ -618,6 +693,9 @@ static void on_eject(struct sim *s, const struct event *e, void *ctx)
     uint32_t mid = pc->msg;
     if (n->ct.nic) {
         struct net_nic_count *k = &n->ct.nic[nic];
+        /* PI: the NIC's processor interface, data written to the host's memory
+         * (AR_NIC_RSPMON_PARB_EVENT_CNTR_PI_*): a PUT's data at its target, a
+         * GET's at the requester */
         if ((p->cls == PKT_REQ) == (p->op == NET_PUT)) { /* data to host */
             k->pi_pkts++;
             k->pi_flits += net_nic_flits(&n->p, p);
@@ -625,6 +703,10 @@ static void on_eject(struct sim *s, const struct event *e, void *ctx)
         if (p->cls == PKT_RSP) {
             k->rsp_in_flits += net_nic_flits(&n->p, p);
             k->net_track++;
+            /* RSP_TRACK_2: from the request leaving the NIC (a response's
+             * t_created, below) — SC'19's L = dRSP_TRACK_2 / dRSP_NET_TRACK;
+             * RSP_TRACK_1, dfsim's choice: from the message's hand-over, its
+             * queueing at the NIC included (counters.h) */
             k->track_net += s->now - pc->t_created;
             k->track_all += s->now - n->msg[mid].t_created;
         }
@@ -636,6 +718,13 @@ static void on_eject(struct sim *s, const struct event *e, void *ctx)
             n->hooks.msg_arrived)
             n->hooks.msg_arrived(n->hooks.ctx, mid, m, s->now);
         p = &n->pkt[id];
+        /* The request is answered by its response in the same record, turned
+         * round: the response keeps its request's routing mode (routed back
+         * independently, XC white paper "Cray XC Routing"), packet number (the
+         * hash modes), traffic class (SC'20 §II-E: a response travels in its
+         * request's) and congestion marks (carried back to the source: the
+         * controllers learn of congestion from the acks, ctl/slingshot.c,
+         * ctl/dcqcn.c). */
         uint32_t src = p->src_nic;
         uint8_t mode = p->mode;
         uint32_t flits = net_rsp_flits(&n->p, (enum net_op)p->op,
@@ -658,6 +747,10 @@ static void on_eject(struct sim *s, const struct event *e, void *ctx)
     }
     struct message *m = &n->msg[mid];
     struct net_nic *c = &n->nic[nic];
+    /* The response is the request's end-to-end acknowledgement (SC'20
+     * §II-A: "used to track the outstanding packets between every pair of
+     * network endpoints"): it frees the request's ORB entry and tells the
+     * rate controllers what came back, marks included. */
     c->outstanding--;
     if (n->p.nic_req_stall == NET_NIC_STALL_ORB) /* an ORB entry frees */
         nic_blocked(n, nic, PKT_REQ, false);
@@ -760,6 +853,9 @@ double net_nic_line_rate(const struct net *n)
      * endpoint ports, each max_payload bytes; or its flit path, a header
      * flit and the data's NIC flits per packet, if slower */
     const struct net_params *p = &n->p;
+    /* Netscope's R_line (ICS'21 Eq. 13) in the model: 10.24 GB/s on Aries (a
+     * 64 B packet every 5 cycles at 800 MHz), where one processor tile
+     * carries 5.25 GB/s of flits (docs/congestion.md) */
     double pkts = net_nic_rate_alone(
                       n, 0, net_req_flits(p, NET_PUT, p->max_payload)) /
                   1e12; /* per ps */
@@ -788,6 +884,8 @@ uint32_t net_send_tc(struct net *n, uint32_t src_nic, uint32_t dst_nic,
     m->src_nic = src_nic;
     m->dst_nic = dst_nic;
     m->bytes = bytes;
+    /* its requests, known now: the message is done when that many responses
+     * are back (on_eject) */
     m->packets = (bytes + n->p.max_payload - 1) / n->p.max_payload;
     m->tag = tag;
     m->t_created = n->s->now;
@@ -822,6 +920,8 @@ static double nic_rate(const struct net *n, uint32_t nic, uint32_t flits,
     for (uint32_t k = 0; k < tn->n_ports; k++) {
         uint32_t port = tn->first_port + k;
         double ps = (double)flits * (double)n->out[port].ser_fp / 1024.0;
+        /* an Aries processor tile is shared by a NIC pair (topo/aries.c): each
+         * NIC counts on half of it when both are busy */
         rate += 1e12 / ps / (shared ? (double)n->out[port].nics : 1.0);
     }
     if (n->p.nic_gap) {

@@ -36,6 +36,8 @@
 void net_pub_record(struct net *n, uint32_t port, uint64_t v, simtime t)
 {
     struct net_in *in = &n->in[port];
+    /* one entry per epoch: only the value at an epoch's end can be read
+     * (a reader sees the start of an epoch, the end of the one before) */
     uint64_t e = t / n->p.publish_period;
     if (v > PUB_VAL_MASK)
         v = PUB_VAL_MASK;
@@ -65,6 +67,10 @@ static uint32_t pub_read(const struct net *n, uint32_t port, simtime now,
     const struct net_in *in = &n->in[port];
     if (now < delay)
         return in->pub_base;
+    /* The hardware publishes at every period's start and the value takes a
+     * link latency (the delay) to arrive: a reader at `now` sees what was
+     * current at the start of epoch ve = (now - delay) / period, that is
+     * the value at the end of the newest recorded epoch before ve. */
     uint64_t ve = (now - delay) / n->p.publish_period;
     const uint64_t *ring = n->pub + (size_t)port * NET_PUB_DEPTH;
     uint8_t cnt = in->pub_n, i = in->pub_top;
@@ -82,6 +88,9 @@ uint32_t net_port_load_far(const struct net *n, uint32_t port, simtime now)
     uint32_t dp = o->peer;
     if (dp == TOPO_NONE)
         return 0;
+    /* nothing published (publish_cycles 0, or no mode that reads it): the
+     * next router's input occupancy as it is now, a model without the
+     * staleness */
     if (n->publish != NET_PUB_INPUT)
         return n->in[dp].occ;
     return pub_read(n, dp, now, o->latency);
@@ -99,6 +108,8 @@ uint32_t net_port_published(struct net *n, uint32_t gport, simtime now,
     /* the credits back by now lower the load whether or not its own router
      * has looked at the port since (net_credit_sync: applied lazily) */
     net_credit_sync(n, gport, now);
+    /* a port that does not publish (publish_cycles 0: "always current")
+     * is read as it is now */
     if (!o->publish)
         return o->qflits + net_out_excess(o);
     return pub_read(n, gport, now, delay);

@@ -121,6 +121,10 @@ static void queue_add(struct net *n, uint32_t out, uint32_t flits,
                       simtime now)
 {
     struct net_out *o = &n->out[out];
+    /* A global port that publishes its load (NET_PUB_GLOBAL) records every
+     * change at its own time; the credits due before now are applied first,
+     * so that its ring stays in time order (publish.c) and the new value
+     * counts them back. */
     if (o->peer != TOPO_NONE && o->publish) {
         net_credit_sync(n, out, now);
         o->qflits += flits;
@@ -165,6 +169,11 @@ static void in_wait_end(struct net *n, uint32_t ip, uint32_t vc,
 static void route_eject(struct net *n, struct packet *p)
 {
     const struct topo_nic *tn = &n->t->nics[p->dst_nic];
+    /* A NIC may be reached by several ports (Aries: the four processor
+     * tiles its NIC pair shares; Gemini: four host tiles): the packet
+     * takes the one with the fewest flits waiting, then the one free
+     * soonest. Which tile the hardware takes is not public: the model's
+     * choice. */
     uint32_t best = tn->first_port;
     for (uint32_t k = 1; k < tn->n_ports; k++) {
         uint32_t pt = tn->first_port + k;
@@ -199,8 +208,17 @@ static void route_here(struct net *n, uint32_t r, uint32_t id,
     simtime now = n->s->now;
     struct packet *p = &n->pkt[id];
     route_packet(n, r, p, now);
+    /* Marks are decided where the hardware decides them, as the packet is
+     * routed at a switch, by the queue it finds for its output: Slingshot's
+     * endpoint marks (the destination's port, ctl/slingshot.c) and DCQCN's
+     * RED (ctl/dcqcn.c). One look at the least threshold keeps the common
+     * case (no queue) to one comparison. */
     if (n->cc_on && n->out[p->out_port].qflits > n->ctl.mark_above)
         ctl_mark(n, r, p, n->out[p->out_port].qflits);
+    /* The near-end queue a router's adaptive routing reads of this output
+     * (net_out.qflits): on an input-queued or VOQ router every packet
+     * routed to it; on a tiled router only what sits in its column buffers,
+     * which it joins later (rb_advance). */
     if (n->p.router != NET_ROUTER_TILED)
         queue_add(n, p->out_port, p->flits, now);
     else /* the column buffer's occupancy, which rb_advance reads next */
@@ -226,6 +244,8 @@ static void out_enqueue(struct net *n, uint32_t id)
     uint32_t out = p->out_port;
     struct net_out *o = &n->out[out];
     struct net_ovc *w = net_ovc_at(n, out, p->out_vc);
+    /* first come first served within the output VC: the wait list is the
+     * order of the requests */
     p->next = NET_NONE;
     if (w->wait_head == NET_NONE)
         w->wait_head = id;
@@ -273,11 +293,17 @@ static void in_advance(struct net *n, uint32_t r, uint32_t ip, uint32_t vc)
         }
         uint32_t col = n->out[p->out_port].col;
         struct net_rowbuf *rb = net_rowbuf_at(n, ip, vc, col);
+        /* an empty row buffer takes any packet (every buffer holds the
+         * largest, net.c check_params): a packet is never too large to move */
         if (rb->occ && rb->occ + p->flits > n->p.row_buffer)
             return; /* waits for room */
         ivc_set_head(iv, p->in_next);
         in->occ -= p->flits;
         net_pub_update(n, ip, now);
+        /* The packet crosses the row bus at its input link's rate, and cannot
+         * leave before its tail has arrived (cut-through); its credits reach
+         * the upstream output one wire latency later (they travel back over
+         * the same link), when the upstream may send into the freed flits. */
         simtime left = now + net_ser_time(&n->out[ip], p->flits);
         if (left < p->tail)
             left = p->tail;
@@ -315,6 +341,11 @@ static void rb_advance(struct net *n, uint32_t r, uint32_t ip, uint32_t vc,
         struct packet *p = &n->pkt[id];
         size_t ci = net_colbuf_index(n, p->out_port, row, p->out_vc);
         uint32_t occ = n->colbuf_occ[ci] & NET_COL_OCC;
+        /* Its column buffer is full: the output is congested. The row buffer
+         * waits in that buffer's list, first come first served among the tile
+         * rows, and its head blocks only the packets behind it in this row
+         * buffer, for this column: the row and column buffers are what keeps
+         * a tiled router's head-of-line blocking that small (net.h). */
         if (occ && occ + p->flits > n->p.col_buffer) {
             struct net_colbuf *cb = &n->colbuf[ci];
             uint32_t me = (uint32_t)(rb - n->rowbuf);
@@ -332,11 +363,16 @@ static void rb_advance(struct net *n, uint32_t r, uint32_t ip, uint32_t vc,
         rb->occ -= p->flits;
         n->colbuf_occ[ci] += p->flits;
         p->cb = (uint32_t)ci;
+        /* in its column buffer: the output's near-end queue now, as the Aries
+         * load estimate reads it; the input stall ends here (CUG'13 §VI: the
+         * wait until it "can move to the destination tile's output queue") */
         queue_add(n, p->out_port, p->flits, n->s->now);
         if (n->p.counters)
             in_wait_end(n, ip, vc, n->s->now);
         out_enqueue(n, id);
     }
+    /* room freed here: the input head that waits for this row buffer
+     * (routed, for this column) may come in */
     uint32_t h = ivc_head(net_ivc_at(n, ip, vc));
     if (h != NET_NONE && (n->pkt[h].flags & PKT_ROUTED) &&
         n->out[n->pkt[h].out_port].col == col)
@@ -383,6 +419,10 @@ static void in_push(struct net *n, uint32_t r, uint32_t id)
 {
     struct packet *p = &n->pkt[id];
     uint32_t ip = p->in_port;
+    /* The tile's arrival counters (INQ_PRF_INCOMING_FLIT_VC<v>, Gemini's
+     * VC<k>_PHIT_CNT) count here, after the pipeline delay, when the router
+     * sees the packet: a router's counters are written by its own events
+     * only (docs/counters.md). */
     n->in[ip].occ += p->flits;
     net_pub_update(n, ip, n->s->now);
     struct net_ivc *iv = net_ivc_at(n, ip, p->vc);
@@ -415,6 +455,14 @@ static void transmit(struct net *n, uint32_t out, uint32_t id)
     struct packet *p = &n->pkt[id];
     struct net_out *o = &n->out[out];
     uint32_t r = o->router;
+    /* The link sends one packet at a time, for its serialization time (the
+     * link layer's overhead in it: Aries's LCB carries 9 packet flits in
+     * every 10, XC white paper "Aries Router"). With cut-through the tail
+     * cannot leave before it has arrived: a packet that came in on a slower
+     * link, or that left its input as soon as its head was routed, holds the
+     * output until its tail is through — why a lone packet's latency is
+     * max_i [sum_{j<i}(w_j + D) + s_i + sum_{j>=i} w_j] over its links
+     * (docs/network.md). */
     simtime end = now + net_ser_time(o, p->flits);
     if (end < p->tail)
         end = p->tail;
@@ -445,17 +493,27 @@ static void transmit(struct net *n, uint32_t out, uint32_t id)
 
     if (o->peer == TOPO_NONE) {
         /* to the NIC: delivered when the tail arrives */
+        /* its tail reaches the NIC one wire latency after it leaves */
         sim_schedule(n->s, r, end + o->latency,
                      net_nic_entity(n, p->dst_nic), NET_EV_EJECT, id);
         return;
     }
     struct net_ovc *w = net_ovc_at(n, out, p->out_vc);
+    /* Credits for all its flits are taken at once (the downstream VC had
+     * room for all of it: virtual cut-through); until they come back they
+     * count in the port's credits in use (net_out.used), the far end as
+     * the credits tell it, which the adaptive modes read late by the credit
+     * return (route/aries.c). */
     w->credits -= p->flits;
     assert(w->credits >= 0);
     o->used += p->flits;
     net_gpub_update(n, out, now);
     p->in_port = o->peer;
     p->vc = p->out_vc;
+    /* The head reaches the next router one wire latency after it leaves and
+     * is eligible a pipeline delay later (router_delay: Aries ~100 ns a hop,
+     * XC white paper; Rosetta 350 ns, SC'20 §II-A), while its tail
+     * arrives a wire latency after the serialization ends. */
     p->tail = end + o->latency;
     p->hops++;
     sim_schedule(n->s, r, now + o->latency + n->p.router_delay,
@@ -537,6 +595,12 @@ static void out_grant_free(struct net *n, uint32_t port)
     simtime now = n->s->now;
     struct net_out *o = &n->out[port];
     net_credit_sync(n, port, now);
+    /* Round-robin over the VCs with packets waiting, from the one after the
+     * last served: fair and starvation-free; within a VC first come first
+     * served. A head whose downstream VC lacks room for all of it is
+     * skipped (virtual cut-through), so a blocked VC does not hold the
+     * others on the link. With traffic classes the class is chosen first
+     * (tc_pick). */
     uint32_t V = n->V, rr = o->rr, m = o->vcs_waiting;
     if (n->n_tcs > 1)
         m = tc_pick(n, port, o, m);
@@ -561,6 +625,7 @@ static void out_grant_free(struct net *n, uint32_t port)
             }
             c->rsp_held++;
         }
+        /* the pointer moves past the VC served */
         o->rr = (uint8_t)(v + 1 < V ? v + 1 : 0);
         if (n->n_tcs > 1)
             tc_charge(n, port, p->tc, p->flits);
@@ -585,6 +650,11 @@ static void out_grant_free(struct net *n, uint32_t port)
         }
         return;
     }
+    /* Nothing can go: every waiting head lacks downstream credits (or a
+     * response slot at its NIC). The link idles while packets wait for
+     * credits: what the tile's credit-stall counters count (Aries
+     * COLBUF_PERF_STALL_RQ/_RS, Gemini's CREDIT_STALL, CUG'13 Table I), per
+     * class of the packets waiting and for either. */
     n->st.credit_stalls++;
     if (n->p.counters) { /* the classes waiting for credits, idle link */
         for (uint32_t v = 0; v < V; v++)

@@ -1,4 +1,19 @@
-/* route/df.c — see route/df.h. */
+/* route/df.c — the dragonfly route machine (route/df.h): the candidates
+ * the adaptive modes compare, the intermediates of non-minimal routes,
+ * and the walk of a route through its segments.
+ *
+ * Why segments: a dragonfly route is a sequence of minimal paths inside
+ * one group each, in dimension order (Aries: the green hop before the
+ * black one — the XC white paper, "Cray XC Routing", says minimal routing
+ * inside a group "will always take at most one green and one black hop";
+ * the order is the model's). The segment
+ * number is the packet's VC within its class; it grows by one on each
+ * global hop, on reaching the intermediate router, and when a packet is
+ * diverted after its first hop. Within a segment the channel
+ * dependencies follow dimension order, across segments the VC strictly
+ * grows, so the dependency graph is acyclic with 4 VCs per class — the
+ * 4 + 4 VCs of an Aries router (white paper, "Aries Router";
+ * docs/network.md, "Deadlock freedom"). */
 #include "route/df.h"
 
 #include <assert.h>
@@ -27,6 +42,9 @@ static inline uint32_t pick_parallel(struct net *n, uint32_t r,
                                      const struct packet *p, size_t e,
                                      simtime now)
 {
+    /* several ports lead to the same next router where a link is several
+     * tiles (Aries: three tiles to each peer chassis, rank-2); the mode
+     * chooses among them, by load or by hash */
     uint32_t count = n->nh_count[e];
     if (count == 1)
         return net_nh_port(n, r, e, 0);
@@ -45,6 +63,8 @@ uint32_t df_toward_gport(struct net *n, uint32_t r, const struct packet *p,
                          uint32_t gp, simtime now)
 {
     uint32_t e = n->out[gp].router; /* its load is read next: one line */
+    /* to leave the group by gp the packet first goes (minimally, inside the
+     * group) to the router that owns it */
     return e == r ? gp : df_toward_local(n, r, p, e, now);
 }
 
@@ -63,6 +83,11 @@ uint32_t df_pick_hash(struct net *n, uint32_t r, const struct packet *p,
 {
     (void)n;
     (void)now;
+    /* MIN_HASH / NMIN_HASH: "where the runtime requires ordered packet
+     * delivery, the route is selected using a deterministic hash computed on
+     * fields from the packet header" (XC white paper, "Cray XC Routing"):
+     * here source, destination and packet number, so a message's packets
+     * still spread over the paths */
     return ports[df_hash3(p->src_nic, p->dst_nic,
                           ((uint64_t)p->index << 32) | r) % count];
 }
@@ -72,6 +97,8 @@ uint32_t df_pick_pair(struct net *n, uint32_t r, const struct packet *p,
 {
     (void)n;
     (void)now;
+    /* IN_ORDER: one path per source-destination pair, so packets cannot
+     * overtake each other */
     return ports[df_hash3(p->src_nic, p->dst_nic, r) % count];
 }
 
@@ -124,6 +151,10 @@ uint32_t df_exit_two(struct net *n, uint32_t r, const struct packet *p,
                      uint32_t g, uint32_t h, uint32_t cnt, simtime now,
                      df_load_fn load)
 {
+    /* two of the group pair's global links drawn at random, the less loaded
+     * first hop wins: the two minimal candidates of the Aries pipeline
+     * (white paper: "two minimal and two non-minimal outputs for every
+     * packet"), not a scan of every link */
     uint32_t i1 = rng_below(&n->router_rng[r], cnt);
     uint32_t i2 = rng_below(&n->router_rng[r], cnt);
     uint32_t p1 = df_toward_gport(n, r, p, df_pair_port(n, g, h, i1), now);
@@ -163,6 +194,9 @@ uint32_t df_decide_local(struct net *n, uint32_t r, struct packet *p,
 {
     struct df_cand min[2], nonmin[2];
     p->dec_hops++;
+    /* UGAL-L's comparison (BookSim2, SST merlin): each pair's better by
+     * the local load of its first hop, then the mode's rule between the
+     * two (route/ugal.c, route/ss.c) */
     int k = df_candidates(n, r, p, now, min, nonmin);
     const struct df_cand *bm = df_better(n, min, now, df_load_local);
     if (!k)
@@ -233,6 +267,10 @@ static uint32_t late_mid(struct net *n, uint32_t r, uint32_t dst,
 {
     uint32_t G = n->t->n_groups, g = df_group(n, r), h = df_group(n, dst);
     struct rng *rg = &n->router_rng[r];
+    /* A packet diverted after its first hop is already on its way inside
+     * its source group: it goes to an intermediate group, reached wherever
+     * the global link it takes lands (a new segment, so the VCs still
+     * climb), not to a router drawn anywhere as at the source. */
     if (g != h && G >= 3) {
         *is_group = true;
         uint32_t x = rng_below(rg, G - 2);
@@ -287,6 +325,11 @@ int df_candidates(struct net *n, uint32_t r, struct packet *p, simtime now,
     /* minimal: at the first decision, two exits drawn at random; later,
      * the exit already chosen (dimension order within the segment must
      * hold) */
+    /* With a progressive mode a packet may be decided again at each router
+     * of its source group (route/aries.c: Aries "packets will take a minimal
+     * path until the load on these paths increases"); once an exit is
+     * chosen, staying minimal means keeping it (a new exit could need a hop
+     * against dimension order). */
     if (first || p->gport == NET_NONE) {
         min[0] = min_cand(n, r, p, dst, rng_below(rg, npairs), now);
         min[1] = npairs > 1 ? min_cand(n, r, p, dst, rng_below(rg, npairs),
@@ -301,6 +344,8 @@ int df_candidates(struct net *n, uint32_t r, struct packet *p, simtime now,
     /* non-minimal */
     uint32_t x1, x2;
     bool grp1 = false, grp2 = false;
+    /* the first decision draws intermediates anywhere (Valiant); a later
+     * one, a diversion, an intermediate group (late_mid) */
     if (first) {
         x1 = df_random_mid(n, r, dst, 0, false);
         x2 = df_random_mid(n, r, dst, 0, false);
@@ -329,6 +374,8 @@ uint32_t df_take(struct net *n, uint32_t r, struct packet *p,
     if (c->mid_group)
         p->flags |= PKT_MID_GROUP;
     if (p->hops != 0)
+        /* diverted at a later router of the source group: the non-minimal
+         * leg may turn back against dimension order, a segment of its own */
         p->seg++; /* a new segment starts here */
     p->gport = c->gport;
     return c->port;
@@ -362,6 +409,9 @@ void df_route(struct net *n, uint32_t r, struct packet *p, simtime now)
 
     /* reached the intermediate router: a new segment toward the
      * destination */
+    /* The route so far: a non-minimal packet first goes to its intermediate
+     * (a router, or any router of a group for a late diversion), then on as
+     * a minimal one; its VC (segment) grows where the route may turn. */
     if ((p->flags & PKT_NONMIN) && !(p->flags & PKT_MID_DONE)) {
         if (p->flags & PKT_MID_GROUP) {
             if (df_group(n, r) == p->mid)

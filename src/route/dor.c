@@ -18,14 +18,21 @@ static void dor_route(struct net *n, uint32_t r, struct packet *p,
     const uint32_t size[3] = { t->p.torus.x, t->p.torus.y, t->p.torus.z };
     const uint16_t *cur = t->routers[r].pos;
     const uint16_t *dst = t->routers[p->dst_router].pos;
+    /* the first dimension, from the one being routed on, in which the
+     * packet is not yet at its destination's coordinate: X before Y before
+     * Z, so the channel dependencies never turn back to an earlier
+     * dimension */
     for (uint32_t d = p->dim; d < 3; d++) {
         if (cur[d] == dst[d])
             continue;
         if (d != p->dim) {
             p->dim = (uint8_t)d;
+            /* a new dimension starts on VC 0 of the class again: its ring's
+             * dateline has not been crossed */
             p->seg = 0;
         }
         uint32_t fwd = (dst[d] + size[d] - cur[d]) % size[d];
+        /* the shorter way round the ring; a tie (half a ring) goes + */
         bool plus = fwd <= size[d] - fwd;
         uint32_t dir = 2 * d + (plus ? 0 : 1);
         size_t e = net_nh(n, r, dir);
@@ -44,6 +51,10 @@ static void dor_route(struct net *n, uint32_t r, struct packet *p,
         }
         p->out_port = port;
         p->out_vc = net_vc(n, p, p->seg);
+        /* Dateline: a packet that crosses the ring's wrap-around link
+         * continues on VC 1, so that no cycle of channel dependencies closes
+         * around a ring (the torus needs 2 VCs per class: net/nexthop.c
+         * refuses fewer). */
         bool wrap = plus ? cur[d] == size[d] - 1 : cur[d] == 0;
         if (wrap)
             p->seg = 1;

@@ -12,6 +12,9 @@ static uint32_t nmin_decide(struct net *n, uint32_t r, struct packet *p,
                             simtime now)
 {
     (void)now;
+    /* a function of the packet's header fields alone: no load is read,
+     * and the same packet of a message between the same pair always
+     * takes the same intermediate */
     uint64_t hv = df_hash3(p->src_nic, p->dst_nic, p->index);
     uint32_t x = df_random_mid(n, r, p->dst_router, hv, true);
     if (x != p->dst_router) {

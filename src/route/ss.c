@@ -20,6 +20,11 @@ struct ss_params {
 static bool ss_rule(const void *params, uint64_t qmin, uint64_t qnonmin)
 {
     const struct ss_params *s = params;
+    /* "as more packets take non-minimal paths ... both the latency and the
+     * link utilization increase. Therefore, Slingshot adaptive routing
+     * biases packets to take minimal paths more frequently" (SC'20 §II-C):
+     * the non-minimal depth biased, then compared (decided once, at the
+     * source switch: per-hop terms 0) */
     return qmin <= df_biased(qnonmin, &s->bias, 0);
 }
 

@@ -18,6 +18,10 @@ struct ugal_params {
 static bool ugal_rule(const void *params, uint64_t qmin, uint64_t qnonmin)
 {
     const struct ugal_params *u = params;
+    /* a non-minimal path is about twice as long as a minimal one (two
+     * global hops against one), so its queue counts twice; the threshold
+     * keeps a packet minimal until its minimal queue is that many flits
+     * beyond (BookSim2 ugal_dragonflynew: 30) */
     return qmin <= 2 * qnonmin + u->threshold;
 }
 

@@ -28,6 +28,9 @@ struct ugal_g_params {
 static uint32_t channel_load(struct net *n, const struct df_cand *c,
                              simtime now)
 {
+    /* read straight from the global port's record, however far away: no
+     * publication delay (its credits in use are still as late as their
+     * return) — the ideal UGAL-L is measured against */
     uint32_t port = c->gport != NET_NONE ? c->gport : c->port;
     return net_port_load_local(n, port, now);
 }
@@ -53,6 +56,8 @@ static uint32_t ugal_g_decide(struct net *n, uint32_t r, struct packet *p,
     if (!k)
         return df_take(n, r, p, bm, true);
     const struct df_cand *bn = better(n, nonmin, now);
+    /* UGAL-L's rule on the global queues: a non-minimal path takes two
+     * global channels, so its queue counts twice */
     bool minimal = (uint64_t)bm->load <= 2 * (uint64_t)bn->load + u->threshold;
     return df_take(n, r, p, minimal ? bm : bn, minimal);
 }

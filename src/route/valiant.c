@@ -7,6 +7,8 @@ static uint32_t valiant_decide(struct net *n, uint32_t r, struct packet *p,
                                simtime now)
 {
     (void)now;
+    /* decided once, at the source router; no intermediate possible (two
+     * routers in all) leaves the packet minimal */
     uint32_t x = df_random_mid(n, r, p->dst_router, 0, false);
     if (x != p->dst_router) {
         p->flags |= PKT_NONMIN;

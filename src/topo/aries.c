@@ -199,6 +199,10 @@ static void aries_cable(struct topo *t, const struct aries_params *p,
         const struct topo_router *rt = &t->routers[r];
         uint32_t g = rt->group, c = rt->pos[0], s = rt->pos[1];
         uint32_t nch = g == G - 1 ? last : ARIES_CHASSIS;
+        /* rank-1: the backplane joins every pair of the chassis's 16 Aries,
+         * one tile each; rank-2: three tiles from each Aries to its peer in
+         * the same slot of every other chassis (white paper, "Dragonfly
+         * Implementation for the Cray XC Series") */
         for (uint32_t s2 = s + 1; s2 < ARIES_SLOTS; s2++) {
             uint32_t r2 = rid(g, c, s2);
             topo_link(t, rt->first_port + ARIES_GREEN0 + (s2 - 1),
@@ -246,6 +250,9 @@ static void aries_attach(struct topo *t, const uint8_t *service,
         rt->n_nics++;
         t->nodes[n] = (struct topo_node){ .nic = { n }, .n_nics = 1,
                                           .slot = (uint16_t)slot };
+        /* "four of the processor tiles are shared between NIC0 and NIC1, the
+         * other four are shared between NIC2 and NIC3" (white paper, "Aries
+         * Router"): nodes 2k and 2k + 1 of a blade inject on the same four */
         uint32_t first = rt->first_port + ARIES_PROC0 + 4 * (slot / 2);
         t->nics[n] = (struct topo_nic){ .router = r, .node = n,
                                         .first_port = first, .n_ports = 4,

@@ -82,6 +82,9 @@ static int dragonfly_build(struct topo *t, const union topo_params *u,
     }
     t->n_groups = G;
     t->routers_per_group = a;
+    /* a group's a x h global channels shared equally among the G - 1 other
+     * groups (balanced: the dragonfly's global bandwidth is uniform only if
+     * every pair gets the same), the remainder left unused */
     uint32_t per_pair = G > 1 ? a * h / (G - 1) : 0;
     t->global_cables = per_pair * G * (G - 1) / 2;
     if (topo_alloc(t, G * a, ports, G * a * P, G * a * P) != 0)
@@ -114,6 +117,9 @@ static int dragonfly_build(struct topo *t, const union topo_params *u,
     }
     for (uint32_t r = 0; r < G * a; r++) {
         uint32_t g = r / a, s = r % a;
+        /* the a routers of a group fully connected, "acting in concert as
+         * a single, very high radix router" (XC white paper on the
+         * dragonfly): local port s2 - 1 of router s to port s of s2 */
         for (uint32_t s2 = s + 1; s2 < a; s2++)
             topo_link(t, t->routers[r].first_port + P + (s2 - 1),
                       t->routers[g * a + s2].first_port + P + s);
@@ -125,6 +131,8 @@ static int dragonfly_build(struct topo *t, const union topo_params *u,
             uint32_t j = rank < i ? rank : rank + 1;
             if (j < i)
                 continue; /* linked from the other side */
+            /* the same cable seen from group j: its m-th to group i, whose
+             * rank among j's other groups is i (or i - 1 past j) */
             uint32_t k2 = m * (G - 1) + (i < j ? i : i - 1);
             uint32_t pa = t->routers[i * a + k / h].first_port + P + (a - 1) +
                           k % h;

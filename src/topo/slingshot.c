@@ -81,6 +81,9 @@ static int slingshot_build(struct topo *t, const union topo_params *u,
     uint32_t G = p->groups, S = p->switches_per_group;
     uint32_t E = p->endpoints_per_switch, L = p->local_per_pair;
     uint32_t K = p->global_per_pair, nics = p->nics_per_node;
+    /* SC'20 §II-B: 16 endpoint ports, the other 48 partitioned "between
+     * inter- and intra-group connectivity" by the system's size; here the
+     * global links of a group spread evenly over its switches */
     uint32_t gports = G > 1 ? (K * (G - 1) + S - 1) / S : 0; /* per switch */
     uint32_t used = E + L * (S - 1) + gports;
 
@@ -145,6 +148,9 @@ static int slingshot_build(struct topo *t, const union topo_params *u,
             for (uint32_t m = 0; m < K; m++) {
                 uint32_t ca = topo_bundle_slot(a, b, m, G);
                 uint32_t cb = topo_bundle_slot(b, a, m, G);
+                /* connector slot c of a group is on switch c mod S, its
+                 * (c div S)-th global port: consecutive slots on
+                 * consecutive switches */
                 uint32_t pa = t->routers[a * S + ca % S].first_port + E +
                               L * (S - 1) + ca / S;
                 uint32_t pb = t->routers[b * S + cb % S].first_port + E +

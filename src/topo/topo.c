@@ -208,6 +208,10 @@ uint32_t topo_bundle_slot(uint32_t from, uint32_t to, uint32_t m,
                           uint32_t groups)
 {
     assert(from != to && from < groups && to < groups);
+    /* slot m (G - 1) + rank: the first cable to every other group before
+     * the second to any, so that consecutive slots, which the builders put
+     * on different routers (or connectors), carry different bundles and a
+     * bundle is spread over the group rather than piled on one router */
     uint32_t rank = (to + groups - from - 1) % groups; /* 0 .. groups-2 */
     return m * (groups - 1) + rank;
 }
@@ -242,6 +246,10 @@ static int compute_group_dist(struct topo *t, struct diag *d)
         for (uint32_t s = 0; s < size; s++) {
             uint8_t *row = &t->group_dist[((size_t)g * m + s) * m];
             uint32_t head = 0, tail = 0;
+            /* Hop distances inside the group over local links only: a minimal
+             * path between two routers of a group never leaves it (XC white
+             * paper: "at most one green and one black hop"); the next-hop
+             * tables (net/nexthop.c) are built from these rows. */
             row[s] = 0;
             queue[tail++] = first + s;
             while (head < tail) {
@@ -291,6 +299,8 @@ static int compute_pairs(struct topo *t)
             continue;
         size_t a = t->routers[pt->router].group;
         size_t b = t->routers[t->ports[pt->peer].router].group;
+        /* the global ports from group a to group b, the exits a minimal route
+         * between the two may take: counted, then listed (CSR) */
         t->pair_start[a * G + b + 1]++;
         total++;
     }
@@ -521,10 +531,16 @@ uint32_t topo_min_hops(const struct topo *t, uint32_t src, uint32_t dst)
     const struct topo_router *s = &t->routers[src], *d = &t->routers[dst];
     if (!is_dragonfly(t)) {
         const struct torus_params *tp = &t->p.torus;
+        /* torus: dimension order, the shorter way round each ring
+         * (route/dor.c): the sum of the three ring distances */
         return ring_dist(s->pos[0], d->pos[0], tp->x) +
                ring_dist(s->pos[1], d->pos[1], tp->y) +
                ring_dist(s->pos[2], d->pos[2], tp->z);
     }
+    /* Between groups: the best over the global links joining the two, each
+     * path minimal inside both groups around exactly one global hop (the
+     * hardware's "minimal", not the graph's shortest: a path through a
+     * third group is non-minimal however short) */
     uint32_t A = s->group, B = d->group;
     if (A == B)
         return topo_group_hops(t, A, local_index(t, src), local_index(t, dst));

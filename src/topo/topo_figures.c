@@ -119,6 +119,9 @@ static int dragonfly_diameter(const struct topo *t, uint32_t *out)
                 if (topo_group_hops(t, g, i, j) > diam)
                     diam = topo_group_hops(t, g, i, j);
     }
+    /* the worst pair of groups, each pair's worst over the minimal paths
+     * through its global links (exactly one global hop: XC white paper,
+     * "Cray XC Routing"); inside a group the worst of its distance table */
     for (uint32_t A = 0; A < t->n_groups; A++)
         for (uint32_t B = A + 1; B < t->n_groups; B++) {
             uint32_t dd = pair_diameter(t, A, B, ga, gb, u, v, vec);
@@ -311,6 +314,9 @@ static int bisection(const struct topo *t, struct cut *best)
         return -1;
     memset(best, 0, sizeof *best);
     struct cut c;
+    /* a cut must split the nodes into halves, give or take: a partly
+     * populated machine (a short last group, service blades) cannot be cut
+     * exactly in two */
     uint32_t slack = t->n_nodes / 50 + 4; /* partial population */
     if (t->family->id == TOPO_TORUS) {
         const uint32_t dims[3] = { t->p.torus.x, t->p.torus.y, t->p.torus.z };
@@ -421,6 +427,9 @@ int topo_figures(const struct topo *t, struct topo_figures *f)
     if (t->family->id != TOPO_TORUS && t->n_nodes) {
         f->global_GBps_per_node = global / 1e9 / t->n_nodes;
         if (t->n_groups > 1)
+            /* 1/G of an all-to-all stays inside its group, so the global links
+             * carry (G - 1)/G of it: the peak is their bandwidth times G/(G -
+             * 1) (SC'20 §II-G on Shandy: 8/7 x 448 x 200 Gb/s = 12.8 Tb/s) */
             f->alltoall_GBps =
                 global / 1e9 * t->n_groups / (double)(t->n_groups - 1);
     }

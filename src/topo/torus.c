@@ -86,6 +86,10 @@ static void tile_order(uint8_t order[GEMINI_TILES])
 
 static enum link_medium medium_of(uint32_t dim, uint32_t from, uint32_t k)
 {
+    /* Pedretti et al. Fig. 2: X runs over cabinets (cables); Y pairs the
+     * two Geminis of a blade over the mezzanine, then goes by cable between
+     * cabinet rows; Z runs along a cage's backplane, by cable every eighth
+     * link (between cages); the wrap-around link is always a cable */
     bool wrap = from + 1 == k;
     switch (dim) {
     case 0: return MEDIUM_CABLE;
@@ -97,6 +101,9 @@ static enum link_medium medium_of(uint32_t dim, uint32_t from, uint32_t k)
 static uint64_t medium_bw(enum link_medium m)
 {
     switch (m) {
+    /* per tile: the lane rate (Gb/s) x 3 lanes / 8 bits, as LDMS's gemini.h
+     * and the logical-link speeds of Pedretti et al. Fig. 4 (9.38, 4.69
+     * GB/s) have it; a host tile 1.33 GB/s (Table II, "est.") */
     case MEDIUM_MEZZANINE: return topo_GBps(6.25 * 3 / 8);
     case MEDIUM_BACKPLANE: return topo_GBps(5.0 * 3 / 8);
     case MEDIUM_CABLE: return topo_GBps(3.125 * 3 / 8);
@@ -181,6 +188,9 @@ static int torus_build(struct topo *t, const union topo_params *u,
                 if (tile_kind[order[i]] == plus + 1 && nb_n < 8)
                     pb[nb_n++] = rn->first_port + i;
             }
+            /* a logical link is its tiles in parallel (X and Z 8, Y 4),
+             * each a link of its own, which dimension-order routing picks
+             * among by load */
             for (uint32_t k = 0; k < na && k < nb_n; k++) {
                 topo_port_set(t, pa[k], plus, med, medium_bw(med),
                               medium_ps(med));
