@@ -1,4 +1,4 @@
-/* tests/test_netscope.c — Netscope's rate control (net/cc_netscope.c):
+/* tests/test_netscope.c — Netscope's rate control (ctl/netscope.c):
  * Eqs. 14-15 on hand-computed signals, delay injection's mean rate on a
  * quiet network, and the controller on an incast: the incast's sources
  * stall and are slowed, a NIC that only receives keeps its line rate,
@@ -398,7 +398,7 @@ static void test_netscope_incast(void)
     CHECK(t0 > 0 && t7 > 0);
 }
 
-/* Cray's congestion protection (cc_cray.c): a quiet stream never starts
+/* Cray's congestion protection (ctl/cray.c): a quiet stream never starts
  * it; an incast starts it within a few periods; 500 us into a throttle
  * (held at least 1 ms here), when the requests sent before it started
  * have been answered, no NIC has more than one request outstanding;

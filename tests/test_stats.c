@@ -1,4 +1,4 @@
-/* tests/test_stats.c — exp/stats: quantiles (Hyndman & Fan type 7), QCD,
+/* tests/test_stats.c — results/stats: quantiles (Hyndman & Fan type 7), QCD,
  * the order-statistic confidence interval of the median (Le Boudec), Pearson
  * correlation and normalisation, on samples whose results are worked out by
  * hand in the comments. Every expected value is one a plausible mistake

@@ -2,7 +2,7 @@
  * experiment-file schemas. Each registry is filled where its parts live:
  * topology builders and systems (topo/), routing modes (route/), routing
  * controllers (ctl/), workloads (app/), allocation policies (exp/),
- * congestion controllers at the NICs (net/cc.h). */
+ * congestion controllers at the NICs (ctl/cc.h). */
 #include "app/workload.h"
 #include "core/registry.h"
 #include "ctl/ctl.h"

@@ -53,7 +53,7 @@
  * Per (victim, aggressor, share), pooled over the runs: T_isolated and
  * T_congested, the means of the victim's iteration times (after its
  * `warmup` iterations); C their ratio; the 99th percentiles (Hyndman &
- * Fan type 7, exp/stats.h) and their ratio C_p99; the medians. Per
+ * Fan type 7, results/stats.h) and their ratio C_p99; the medians. Per
  * placement, ICS'21 Fig. 5's runtime increase: each run's C_r (its mean
  * congested over its mean isolated iteration, same nodes and seed) and
  * their mean, 99th percentile and maximum over the runs (the tail the

@@ -47,8 +47,8 @@
  *    no matching) and complete at the next DMPI_FLUSH;
  *  - before a rank posts a send, put or get to a rank of another node,
  *    the network's congestion controller may put it to sleep (Netscope's
- *    MPI wrapper, net_cc_sleep; net/cc_netscope.c): it computes and posts
- *    nothing until woken;
+ *    MPI wrapper, net_cc_sleep: the sleep hook of struct nic_ctl;
+ *    ctl/netscope.c): it computes and posts nothing until woken;
  *  - collectives become point-to-point messages with the algorithm an
  *    MPI library picks by size and rank count (mpi/coll.h);
  *  - DMPI_MARK records the end of an iteration. An iteration's time is

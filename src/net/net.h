@@ -14,7 +14,7 @@
  *  - A NIC injects at most one packet per `nic_gap` (Aries: a 64 B read or
  *    write every 5 cycles at 800 MHz) in each of two streams, reads of
  *    host memory (PUT requests, GET responses) and writes (PUT responses,
- *    GET requests), on the least busy of its endpoint
+ *    GET requests), on the least recently busy of its endpoint
  *    ports (Aries: the Netlink spreads a NIC pair's packets over their four
  *    processor tiles packet by packet), with at most `max_outstanding`
  *    requests awaiting their response (Aries: 1024, SC'19 §2.1). Requests
@@ -66,8 +66,9 @@
  * an output serves its column buffers first come first served within a
  * VC),
  * link errors and retransmission, packet
- * compression on Gemini, ejection back-pressure (a NIC always sinks what
- * arrives, at its port's bandwidth).
+ * compression on Gemini, ejection back-pressure other than the response
+ * slots (a request waits in its router while its NIC has no free slot,
+ * `nic_rsp_slots`; responses are always sunk at the port's bandwidth).
  *
  * Invariants (net_check): every packet injected is delivered exactly once;
  * every request gets its response; credits stay within [0, capacity] and

@@ -179,7 +179,7 @@ static void write_metrics(const struct jobs_config *jc, const struct dmpi *m,
 /* variants.csv: per job and variant, the statistics of its iteration
  * times after `warmup` (SC'19 §3), its median over the job's first
  * variant's, and where its bytes went (the report pools these files'
- * rows over runs: exp/report.h). */
+ * rows over runs: results/report.h). */
 static int write_variants(const struct jobs_config *jc, const struct dmpi *m,
                           const struct ctl_run *c,
                           const struct sc19_model *mr,

@@ -27,7 +27,7 @@
  * saturated; a point without measured packets has "?" for its latency
  * and paths), traffic.gp (the gnuplot script), the figures and
  * traffic.log (gnuplot's messages). Drawn as the jobs report is
- * (exp/report.h): without gnuplot the page says so and how to draw them;
+ * (results/report.h): without gnuplot the page says so and how to draw them;
  * when no point measured a packet there is no latency to draw, and the
  * page says that instead.
  */
