@@ -25,7 +25,8 @@ static int build(struct topo *t, const char *name)
     return rc;
 }
 
-static struct alloc_request job(const char *name, enum alloc_policy pol,
+static struct alloc_request job(const char *name,
+                                const struct alloc_policy *pol,
                                 uint32_t nodes)
 {
     struct alloc_request r;
@@ -108,24 +109,59 @@ static uint32_t duplicates(const struct topo *t, uint32_t *const *out,
 
 static void test_names(void)
 {
-    for (int i = 0; i < ALLOC_POLICY_COUNT; i++)
-        CHECK(alloc_policy_find(alloc_policy_names[i]) == i);
     for (int i = 0; i < ALLOC_DISTANCE_COUNT; i++)
         CHECK(alloc_distance_find(alloc_distance_names[i]) == i);
-    CHECK(alloc_policy_names[ALLOC_POLICY_COUNT] == NULL);
     CHECK(alloc_distance_names[ALLOC_DISTANCE_COUNT] == NULL);
-    CHECK(alloc_policy_find("contiguous") == -1);
-    CHECK(alloc_policy_find(NULL) == -1);
+    CHECK(registry_find(&allocation_registry, "contiguous") == NULL);
+    CHECK(registry_find(&allocation_registry, NULL) == NULL);
     CHECK(alloc_distance_find("same-blade") == -1);
-    CHECK(alloc_policy_find("fragmented") == ALLOC_FRAGMENTED);
+    CHECK(registry_find(&allocation_registry, "fragmented") ==
+          &alloc_fragmented.base);
     CHECK(alloc_distance_find("different-groups") == ALLOC_DIFFERENT_GROUPS);
     struct alloc_request r;
     alloc_request_init(&r);
-    CHECK(r.busy == ALLOC_DEFAULT_BUSY && r.max_block == 32 && r.ppn == 1);
+    CHECK(r.policy == &alloc_linear && r.params == NULL && r.ppn == 1);
+    const struct alloc_fragmented_params *fd = alloc_fragmented.defaults;
+    CHECK(fd->busy == ALLOC_DEFAULT_BUSY && fd->max_block == 32);
     uint32_t nodes[3] = { 7, 9, 11 };
     CHECK_EQ_U(alloc_rank_node(nodes, 4, 0), 7);
     CHECK_EQ_U(alloc_rank_node(nodes, 4, 7), 9);
     CHECK_EQ_U(alloc_rank_node(nodes, 4, 8), 11);
+}
+
+/* Every registered policy is a whole part: found by its name, its keys
+ * inside its block (one name each, none a job's own key), its block
+ * within a job's room and with defaults, something to place with. */
+static void test_policies(void)
+{
+    CHECK(allocation_registry.n >= 7);
+    for (size_t i = 0; i < allocation_registry.n; i++) {
+        const struct alloc_policy *p =
+            alloc_policy_of(allocation_registry.entries[i]);
+        CHECK(registry_find(&allocation_registry, p->base.name) ==
+              &p->base);
+        CHECK(p->base.help && *p->base.help);
+        CHECK(p->place || p->place_late);
+        CHECK(p->params_size <= ALLOC_PARAMS_MAX);
+        CHECK((p->defaults != NULL) == (p->params_size > 0));
+        for (const struct cfg_key *k = p->keys; k && k->name; k++) {
+            CHECK(k->offset < p->params_size);
+            CHECK(strcmp(k->name, "nodes") != 0 &&
+                  strcmp(k->name, "allocation") != 0);
+            for (const struct cfg_key *o = p->keys; o < k; o++)
+                CHECK(strcmp(o->name, k->name) != 0);
+        }
+    }
+    /* what the studies' code asks of them */
+    CHECK(alloc_linear.impact_ok && alloc_interleaved.impact_ok &&
+          alloc_random.impact_ok && !alloc_list.impact_ok &&
+          !alloc_pair.impact_ok);
+    CHECK(alloc_same.reuses_nodes && !alloc_list.reuses_nodes);
+    CHECK(alloc_fragmented.phantom_users && !alloc_random.phantom_users);
+    /* the fill's policy places as a list, under its own name, unlisted */
+    CHECK(registry_find(&allocation_registry, "production") == NULL);
+    CHECK(alloc_production.place == alloc_list.place &&
+          alloc_production.params_size == alloc_list.params_size);
 }
 
 /* ---- linear and interleaved ------------------------------------------- */
@@ -135,8 +171,8 @@ static void test_linear(void)
     struct topo t;
     if (build(&t, "xc-12cab") != 0)
         return;
-    struct alloc_request req[2] = { job("a", ALLOC_LINEAR, 10),
-                                    job("b", ALLOC_LINEAR, 5) };
+    struct alloc_request req[2] = { job("a", &alloc_linear, 10),
+                                    job("b", &alloc_linear, 5) };
     uint32_t *out[2];
     CHECK(place(&t, req, 2, 1, out) == 0);
     for (uint32_t i = 0; out[0] && i < 10; i++)
@@ -166,8 +202,8 @@ static void test_interleaved(void)
         return;
     uint32_t *out[4];
     /* two jobs alternate node by node */
-    struct alloc_request two[2] = { job("victim", ALLOC_INTERLEAVED, 4),
-                                    job("aggressor", ALLOC_INTERLEAVED, 4) };
+    struct alloc_request two[2] = { job("victim", &alloc_interleaved, 4),
+                                    job("aggressor", &alloc_interleaved, 4) };
     CHECK(place(&t, two, 2, 1, out) == 0);
     for (uint32_t i = 0; out[0] && out[1] && i < 4; i++) {
         CHECK_EQ_U(out[0][i], 2 * i);
@@ -186,8 +222,8 @@ static void test_interleaved(void)
     alloc_free(out, 2);
 
     /* one interleaved job is linear, with or without NIC-less nodes */
-    struct alloc_request one[2] = { job("i", ALLOC_INTERLEAVED, 50),
-                                    job("l", ALLOC_LINEAR, 50) };
+    struct alloc_request one[2] = { job("i", &alloc_interleaved, 50),
+                                    job("l", &alloc_linear, 50) };
     uint32_t *lin[1];
     t.nodes[5].n_nics = 0;
     CHECK(place(&t, one, 1, 3, out) == 0);
@@ -201,8 +237,8 @@ static void test_interleaved(void)
 
     /* mixed: the interleaved group is placed at its first member */
     struct alloc_request mix[4] = {
-        job("x", ALLOC_LINEAR, 3), job("a", ALLOC_INTERLEAVED, 2),
-        job("y", ALLOC_LINEAR, 2), job("b", ALLOC_INTERLEAVED, 2) };
+        job("x", &alloc_linear, 3), job("a", &alloc_interleaved, 2),
+        job("y", &alloc_linear, 2), job("b", &alloc_interleaved, 2) };
     CHECK(place(&t, mix, 4, 1, out) == 0);
     static const uint32_t w[4][3] = { { 0, 1, 2 }, { 3, 5 }, { 7, 8 },
                                       { 4, 6 } };
@@ -221,8 +257,8 @@ static void test_random(void)
     struct topo t;
     if (build(&t, "xc-12cab") != 0)
         return;
-    struct alloc_request req[2] = { job("first", ALLOC_LINEAR, 100),
-                                    job("r", ALLOC_RANDOM, 500) };
+    struct alloc_request req[2] = { job("first", &alloc_linear, 100),
+                                    job("r", &alloc_random, 500) };
     uint32_t *a[2], *b[2], *c[2];
     CHECK(place(&t, req, 2, 42, a) == 0);
     CHECK(place(&t, req, 2, 42, b) == 0);
@@ -281,10 +317,10 @@ static void test_gpcnet_split(void)
     struct alloc_request req[5];
     for (uint32_t c = 0; c < 4; c++) {
         k[c] = (C + 3 - c) / 4;
-        req[c] = job("congestor", ALLOC_RANDOM, k[c]);
+        req[c] = job("congestor", &alloc_random, k[c]);
     }
     k[4] = N - C;
-    req[4] = job("canary", ALLOC_RANDOM, k[4]);
+    req[4] = job("canary", &alloc_random, k[4]);
     CHECK_EQ_U(k[0] + k[1] + k[2] + k[3], C);
     uint32_t *out[5];
     if (place(&t, req, 5, 8675309, out) == 0) {
@@ -303,21 +339,20 @@ static void test_list(void)
     struct topo t;
     if (build(&t, "xc-12cab") != 0)
         return;
-    static const uint32_t ids[4] = { 900, 4, 17, 2000 };
-    struct alloc_request req[2] = { job("pre", ALLOC_LINEAR, 4),
-                                    job("l", ALLOC_LIST, 0) };
-    req[1].list = ids;
-    req[1].n_list = 4;
+    static uint32_t ids[4] = { 900, 4, 17, 2000 };
+    struct alloc_request req[2] = { job("pre", &alloc_linear, 4),
+                                    job("l", &alloc_list, 0) };
+    struct alloc_list_params lp = { .ids = ids, .n = 4 };
+    req[1].params = &lp;
     uint32_t *out[2];
     CHECK(place(&t, req, 2, 1, out) == 0);
     CHECK(out[1] == NULL || memcmp(out[1], ids, sizeof ids) == 0);
     alloc_free(out, 2);
 
     /* errors: each names the job and the node, and all are reported */
-    static const uint32_t bad[6] = { 5, 2304, 9, 9, 3, 11 };
+    static uint32_t bad[6] = { 5, 2304, 9, 9, 3, 11 };
     t.nodes[11].n_nics = 0;
-    req[1].list = bad;
-    req[1].n_list = 6;
+    lp = (struct alloc_list_params){ .ids = bad, .n = 6 };
     req[1].file = "exp.cfg";
     req[1].line = 12;
     static const char *const needles[] = {
@@ -333,8 +368,7 @@ static void test_list(void)
     t.nodes[11].n_nics = 1;
 
     /* a count that disagrees with the list */
-    req[1].list = ids;
-    req[1].n_list = 4;
+    lp = (struct alloc_list_params){ .ids = ids, .n = 4 };
     req[1].nodes = 3;
     static const char *const count[] = {
         "job \"l\": asks for 3 nodes but lists 4", NULL };
@@ -349,12 +383,12 @@ static void test_same(void)
     struct topo t;
     if (build(&t, "xc-12cab") != 0)
         return;
-    struct alloc_request req[4] = { job("c", ALLOC_SAME, 3),
-                                    job("a", ALLOC_RANDOM, 6),
-                                    job("b", ALLOC_SAME, 0),
-                                    job("r", ALLOC_RANDOM, 5) };
-    req[0].same_as = 2; /* c takes b's, b takes a's */
-    req[2].same_as = 1;
+    struct alloc_request req[4] = { job("c", &alloc_same, 3),
+                                    job("a", &alloc_random, 6),
+                                    job("b", &alloc_same, 0),
+                                    job("r", &alloc_random, 5) };
+    req[0].follows = 2; /* c takes b's, b takes a's */
+    req[2].follows = 1;
     uint32_t *out[4];
     CHECK(place(&t, req, 4, 9, out) == 0);
     if (out[0]) {
@@ -369,19 +403,19 @@ static void test_same(void)
 
     /* errors: itself, out of range, more nodes than the copied job, a
      * cycle */
-    struct alloc_request bad[3] = { job("x", ALLOC_LINEAR, 2),
-                                    job("y", ALLOC_SAME, 3),
-                                    job("z", ALLOC_SAME, 0) };
-    bad[1].same_as = 0;
-    bad[2].same_as = 2;
+    struct alloc_request bad[3] = { job("x", &alloc_linear, 2),
+                                    job("y", &alloc_same, 3),
+                                    job("z", &alloc_same, 0) };
+    bad[1].follows = 0;
+    bad[2].follows = 2;
     static const char *const n1[] = {
         "job \"z\": allocation \"same\" takes the nodes of another job; it "
         "names job 2 of 3",
         "job \"y\": asks for 3 of the nodes of job 0, which has 2", NULL };
     expect_fail(&t, bad, 3, 2, n1);
     bad[1].nodes = 0;
-    bad[1].same_as = 2;
-    bad[2].same_as = 1;
+    bad[1].follows = 2;
+    bad[2].follows = 1;
     static const char *const n2[] = {
         "job \"y\": the nodes of job 2 were never placed (a cycle", NULL };
     expect_fail(&t, bad, 3, 1, n2);
@@ -486,9 +520,10 @@ static void check_pairs(const char *system, int skip_chassis)
     for (int dist = 0; dist < ALLOC_DISTANCE_COUNT; dist++) {
         if (skip_chassis && dist == ALLOC_SAME_CHASSIS)
             continue;
-        struct alloc_request req[2] = { job("pre", ALLOC_LINEAR, 10),
-                                        job("pp", ALLOC_PAIR, 0) };
-        req[1].distance = (enum alloc_distance)dist;
+        struct alloc_request req[2] = { job("pre", &alloc_linear, 10),
+                                        job("pp", &alloc_pair, 0) };
+        struct alloc_pair_params pp = { .distance = (uint8_t)dist };
+        req[1].params = &pp;
         uint32_t first[2] = { 0, 0 }, differ = 0, bad = 0;
         for (uint64_t seed = 1; seed <= 20; seed++) {
             uint32_t *out[2];
@@ -535,10 +570,12 @@ static void test_pair_uniform_among_free(void)
     uint32_t *rest = malloc((n - 8) * sizeof *rest);
     for (uint32_t i = 8; i < n; i++)
         rest[i - 8] = i;
-    struct alloc_request req[2] = { job("rest", ALLOC_LIST, 0),
-                                    job("pp", ALLOC_PAIR, 2) };
-    req[0].list = rest;
-    req[0].n_list = n - 8;
+    struct alloc_request req[2] = { job("rest", &alloc_list, 0),
+                                    job("pp", &alloc_pair, 2) };
+    struct alloc_list_params lp = { .ids = rest, .n = n - 8 };
+    req[0].params = &lp;
+    struct alloc_pair_params pp = { .distance = ALLOC_SAME_ROUTER };
+    req[1].params = &pp;
     /* same-router: 2 routers x 4 x 3 = 24 ordered pairs */
     uint32_t hits[8][8] = { { 0 } }, bad = 0;
     for (uint64_t seed = 0; seed < 960; seed++) {
@@ -564,7 +601,7 @@ static void test_pair_uniform_among_free(void)
             }
     CHECK(lo >= 15 && hi <= 70); /* expected 40 each */
     /* same-chassis: 4 x 4 x 2 = 32 ordered pairs, all across routers */
-    req[1].distance = ALLOC_SAME_CHASSIS;
+    pp.distance = ALLOC_SAME_CHASSIS;
     for (uint64_t seed = 0; seed < 50; seed++) {
         uint32_t *out[2];
         if (place(&t, req, 2, seed, out) != 0)
@@ -574,12 +611,12 @@ static void test_pair_uniform_among_free(void)
         alloc_free(out, 2);
     }
     /* same-group and different-groups: none free */
-    req[1].distance = ALLOC_SAME_GROUP;
+    pp.distance = ALLOC_SAME_GROUP;
     static const char *const none[] = {
         "job \"pp\": no two free nodes are at distance same-group (8 of "
         "the 2304 nodes are free)", NULL };
     expect_fail(&t, req, 2, 1, none);
-    req[1].distance = ALLOC_DIFFERENT_GROUPS;
+    pp.distance = ALLOC_DIFFERENT_GROUPS;
     static const char *const nonediff[] = {
         "job \"pp\": no two free nodes are at distance different-groups",
         NULL };
@@ -591,15 +628,17 @@ static void test_pair_uniform_among_free(void)
 static void test_pair_impossible(void)
 {
     struct topo t;
-    struct alloc_request req = job("pp", ALLOC_PAIR, 2);
+    struct alloc_request req = job("pp", &alloc_pair, 2);
+    struct alloc_pair_params pp = { .distance = ALLOC_SAME_ROUTER };
+    req.params = &pp;
     if (build(&t, "voltrino") == 0) { /* one group, one chassis */
-        req.distance = ALLOC_DIFFERENT_GROUPS;
+        pp.distance = ALLOC_DIFFERENT_GROUPS;
         static const char *const n1[] = {
             "job \"pp\": no two free nodes are at distance different-groups "
             "(64 of the 64 nodes are free) (the system has 1 group(s))",
             NULL };
         expect_fail(&t, &req, 1, 1, n1);
-        req.distance = ALLOC_SAME_GROUP;
+        pp.distance = ALLOC_SAME_GROUP;
         static const char *const n2[] = {
             "distance same-group (64 of the 64 nodes are free) (same-group: "
             "one group, different chassis; the system has 1 chassis in 1 "
@@ -608,7 +647,7 @@ static void test_pair_impossible(void)
         topo_free(&t);
     }
     if (build(&t, "malbec") == 0) {
-        req.distance = ALLOC_SAME_CHASSIS;
+        pp.distance = ALLOC_SAME_CHASSIS;
         static const char *const n3[] = {
             "job \"pp\": pair at distance same-chassis: a slingshot system "
             "has no chassis level", NULL };
@@ -632,9 +671,12 @@ static void test_fragmented(void)
     if (build(&t, "xc-12cab") != 0)
         return;
     uint32_t N = t.n_nodes; /* 2304 */
-    struct alloc_request req[3] = { job("pre", ALLOC_LINEAR, 4),
-                                    job("f", ALLOC_FRAGMENTED, 200),
-                                    job("after", ALLOC_LINEAR, 0) };
+    struct alloc_request req[3] = { job("pre", &alloc_linear, 4),
+                                    job("f", &alloc_fragmented, 200),
+                                    job("after", &alloc_linear, 0) };
+    struct alloc_fragmented_params fp = { .busy = ALLOC_DEFAULT_BUSY,
+                                          .max_block = 32 };
+    req[1].params = &fp;
     /* after "pre" 2300 free; phantoms take 1150; f 200; 950 left */
     uint32_t left = N - 4 - 1150 - 200;
     req[2].nodes = left;
@@ -668,9 +710,9 @@ static void test_fragmented(void)
             gap++;
         CHECK(gap < a[1][199]);
         struct alloc_request lst[3] = { req[0], req[1],
-                                        job("probe", ALLOC_LIST, 0) };
-        lst[2].list = &gap;
-        lst[2].n_list = 1;
+                                        job("probe", &alloc_list, 0) };
+        struct alloc_list_params gl = { .ids = &gap, .n = 1 };
+        lst[2].params = &gl;
         static const char *const taken[] = {
             "job \"probe\": list entry 0: node",
             "is already taken by the other users of fragmented job \"f\"",
@@ -690,10 +732,10 @@ static void test_fragmented(void)
 
     /* max_block 1 scatters single nodes: more runs than with blocks of 64 */
     req[2].nodes = 1;
-    req[1].max_block = 1;
+    fp.max_block = 1;
     uint32_t *s[3], *l[3];
     CHECK(place(&t, req, 3, 7, s) == 0);
-    req[1].max_block = 64;
+    fp.max_block = 64;
     CHECK(place(&t, req, 3, 7, l) == 0);
     if (s[1] && l[1])
         CHECK(runs(s[1], 200) > runs(l[1], 200));
@@ -701,21 +743,21 @@ static void test_fragmented(void)
     alloc_free(l, 3);
 
     /* busy 0: first fit on an idle machine is linear */
-    req[1].busy = 0.0;
+    fp.busy = 0.0;
     CHECK(place(&t, req, 2, 7, s) == 0);
     if (s[1])
         CHECK(runs(s[1], 200) == 1 && s[1][0] == 4);
     alloc_free(s, 2);
 
     /* too big once the others are there */
-    req[1].busy = 0.5;
+    fp.busy = 0.5;
     req[1].nodes = 1200;
     static const char *const big[] = {
         "job \"f\": fragmented allocation asks for 1200 nodes, only 1150 are "
         "free once other users hold busy = 0.5 of the 2300 free nodes (1150)",
         NULL };
     expect_fail(&t, req, 2, 1, big);
-    req[1].busy = 1.0;
+    fp.busy = 1.0;
     static const char *const busy1[] = {
         "job \"f\": fragmented allocation: busy 1 is not in [0, 1)", NULL };
     expect_fail(&t, req, 2, 1, busy1);
@@ -729,23 +771,23 @@ static void test_too_many(void)
     struct topo t;
     if (build(&t, "xc-12cab") != 0)
         return;
-    struct alloc_request one = job("huge", ALLOC_LINEAR, 2305);
+    struct alloc_request one = job("huge", &alloc_linear, 2305);
     static const char *const lin[] = {
         "job \"huge\": linear allocation asks for 2305 nodes, only 2304 of "
         "the 2304 nodes are free", NULL };
     expect_fail(&t, &one, 1, 1, lin);
 
-    struct alloc_request req[3] = { job("a", ALLOC_LINEAR, 2000),
-                                    job("b", ALLOC_RANDOM, 305),
-                                    job("c", ALLOC_LINEAR, 4) };
+    struct alloc_request req[3] = { job("a", &alloc_linear, 2000),
+                                    job("b", &alloc_random, 305),
+                                    job("c", &alloc_linear, 4) };
     static const char *const rnd[] = {
         "job \"b\": random allocation asks for 305 nodes, only 304 of the "
         "2304 nodes are free", NULL };
     /* b fails and takes nothing, so c still fits: one error */
     expect_fail(&t, req, 3, 1, rnd);
 
-    struct alloc_request il[2] = { job("v", ALLOC_INTERLEAVED, 1200),
-                                   job("g", ALLOC_INTERLEAVED, 1200) };
+    struct alloc_request il[2] = { job("v", &alloc_interleaved, 1200),
+                                   job("g", &alloc_interleaved, 1200) };
     static const char *const two[] = {
         "job \"v\": the 2 interleaved jobs (\"v\" 1200, \"g\" 1200) ask for "
         "2400 nodes together, only 2304 of the 2304 nodes are free", NULL };
@@ -758,25 +800,26 @@ static void test_bad_requests(void)
     struct topo t;
     if (build(&t, "crystal") != 0)
         return;
-    struct alloc_request req[3] = { job("zero", ALLOC_RANDOM, 0),
-                                    job(NULL, ALLOC_LIST, 0),
-                                    job("ok", ALLOC_LINEAR, 1) };
+    struct alloc_request req[3] = { job("zero", &alloc_random, 0),
+                                    job(NULL, &alloc_list, 0),
+                                    job("ok", &alloc_linear, 1) };
     req[0].file = "e.cfg";
     req[0].line = 3;
     static const char *const n[] = {
         "e.cfg:3: error: job \"zero\": random allocation asks for no nodes",
         "error: job #1: list allocation with an empty node list", NULL };
     expect_fail(&t, req, 3, 2, n);
-    req[0].policy = (enum alloc_policy)17;
+    req[0].policy = NULL;
     static const char *const pol[] = {
-        "job \"zero\": unknown allocation policy 17", NULL };
-    req[1] = job("ok2", ALLOC_LINEAR, 1);
+        "job \"zero\": no allocation policy", NULL };
+    req[1] = job("ok2", &alloc_linear, 1);
     expect_fail(&t, req, 3, 1, pol);
     topo_free(&t);
 }
 
 const struct test_case tests_alloc[] = {
     TEST(test_names),
+    TEST(test_policies),
     TEST(test_linear),
     TEST(test_interleaved),
     TEST(test_random),

@@ -518,10 +518,10 @@ static struct gpcnet_stats canary_run(const struct scenario *sc,
     alloc_request_init(&req[0]);
     alloc_request_init(&req[1]);
     req[0].job = "congestor";
-    req[0].policy = ALLOC_RANDOM;
+    req[0].policy = &alloc_random;
     req[0].nodes = sc->cgn;
     req[1].job = "canary";
-    req[1].policy = ALLOC_RANDOM;
+    req[1].policy = &alloc_random;
     req[1].nodes = sc->cn;
     uint32_t *nodes[2] = { NULL, NULL };
     /* the same placement alone and congested */

@@ -110,7 +110,9 @@ static void test_load(void)
     CHECK_EQ_U(j[0].ppn, 1);
     CHECK(strcmp(j[0].allocation->name, "linear") == 0);
     CHECK_EQ_U(j[1].nodes, 2); /* a pair */
-    CHECK(strcmp(j[1].distance, "same-group") == 0);
+    CHECK_EQ_U(((const struct alloc_pair_params *)(const void *)
+                    j[1].alloc_params)->distance,
+               ALLOC_SAME_GROUP);
     const struct micro_params *pp = (const void *)j[1].params;
     CHECK_EQ_U(pp->bytes, 65536);
     CHECK_EQ_U(pp->peer, 1);
@@ -120,9 +122,11 @@ static void test_load(void)
                    ->bytes,
                1024); /* emberpingpong's messageSize */
     CHECK_EQ_U(j[3].nodes, 4);
-    CHECK_EQ_U(j[3].n_list, 4);
-    CHECK(j[3].list && j[3].list[0] == 10 && j[3].list[1] == 11 &&
-          j[3].list[2] == 40 && j[3].list[3] == 7);
+    const struct alloc_list_params *lp =
+        (const void *)j[3].alloc_params;
+    CHECK_EQ_U(lp->n, 4);
+    CHECK(lp->ids && lp->ids[0] == 10 && lp->ids[1] == 11 &&
+          lp->ids[2] == 40 && lp->ids[3] == 7);
     CHECK(j[3].background);
     CHECK_EQ_U(e.jobs.mpi.eager_max, 8192);
     CHECK_EQ_U(e.jobs.mpi.smsg_max, 16); /* default kept */
@@ -157,6 +161,15 @@ static void test_load_errors(void)
         { "jobs = ( { workload = \"barrier\"; nodes = 4;\n"
           "  allocation = \"random\"; busy = 0.2; } );",
           "jobs[0].busy: applies to allocation = \"fragmented\" only" },
+        { "jobs = ( { workload = \"barrier\"; allocation = \"pair\";\n"
+          "  distance = \"same-router\"; node_list = \"1,2\"; } );",
+          ":3: error: jobs[0].node_list: applies to allocation = \"list\" "
+          "only; this job's allocation is \"pair\"" },
+        { "jobs = ( { workload = \"barrier\"; nodes = 2; },\n"
+          "  { workload = \"incast\"; allocation = \"same\";\n"
+          "  after = \"barrier\"; max_block = 4; } );",
+          ":4: error: jobs[1].max_block: applies to allocation = "
+          "\"fragmented\" only; this job's allocation is \"same\"" },
         { "jobs = ( { workload = \"barrier\"; allocation = \"pair\"; } );",
           "allocation = \"pair\" needs distance" },
         { "jobs = ( { workload = \"barrier\"; allocation = \"pair\";\n"
@@ -681,14 +694,6 @@ static void test_registry(void)
         }
         free(doc);
     }
-    /* the allocation registry names the policies as alloc.h does */
-    CHECK_EQ_U(allocation_registry.n, ALLOC_POLICY_COUNT);
-    for (size_t i = 0; i < allocation_registry.n; i++) {
-        const struct alloc_policy_entry *p =
-            (const struct alloc_policy_entry *)allocation_registry.entries[i];
-        CHECK_EQ_U(p->policy, i);
-        CHECK(strcmp(p->base.name, alloc_policy_names[i]) == 0);
-    }
 }
 
 /* `dfsim run` with jobs: the table, the three files, the exit status;
@@ -777,16 +782,9 @@ static void test_examples(void)
                      k++) {
                     const struct job_config *j = &e.jobs.job[k];
                     alloc_request_init(&req[k]);
-                    req[k].policy = ((const struct alloc_policy_entry *)
-                                         j->allocation)->policy;
+                    req[k].policy = alloc_policy_of(j->allocation);
+                    req[k].params = j->alloc_params;
                     req[k].nodes = j->nodes;
-                    req[k].list = j->list;
-                    req[k].n_list = j->n_list;
-                    if (j->distance)
-                        req[k].distance = (enum alloc_distance)
-                            alloc_distance_find(j->distance);
-                    req[k].busy = j->busy;
-                    req[k].max_block = j->max_block;
                 }
                 if (rc == 0)
                     rc = alloc_place(&t, req, e.jobs.n, 1, nodes, &c.d);

@@ -16,42 +16,23 @@
  * returned in rank order: with ppn ranks per node, ranks r*ppn ..
  * r*ppn + ppn - 1 run on its r-th node (alloc_rank_node).
  *
- * Policies (names as written in experiment files):
- *   linear       the lowest-numbered free nodes, in node order (a batch
- *                system on an idle machine).
- *   interleaved  every job that asks for it shares the free nodes
- *                round-robin, node by node in node order (SC'20 §III:
- *                victim and aggressor alternate); a job that has all its
- *                nodes drops out of the rotation. All interleaved jobs of
- *                a call are placed together, at the position of the first
- *                one; with a single interleaved job this is linear.
- *   random       a uniformly random subset of the free nodes, in random
- *                order (a partial Fisher–Yates shuffle).
- *   list         exactly the node ids given, in that order.
- *   pair         two nodes at a chosen distance, drawn uniformly among the
- *                ordered pairs of free nodes at that distance (see
- *                "Distances"); an error if there is none.
- *   fragmented   a busy batch system: first, phantom jobs (other users)
- *                take floor(busy x F) of the F free nodes, as runs of
- *                consecutive free nodes: a run starts at a node drawn
- *                uniformly among those still free and takes up to s
- *                following free nodes in node order (nodes of real jobs
- *                are stepped over, as the batch system sees only the free
- *                list), s uniform in 1..max_block; a run stops short at the
- *                end of the list, at an earlier phantom run (so runs do not
- *                snowball into a few huge ones) or when the total is
- *                reached. Then the job takes the lowest free nodes (first
- *                fit), so it is spread over the gaps. The phantom nodes
- *                stay taken for the later jobs of the call, as other users'
- *                jobs would; a second fragmented job marks busy x (what is
- *                then free) again.
- *   same         the first `nodes` (0: all) of another job's nodes, in its
- *                rank order, whatever that job's policy: the next command
- *                of a batch script in the same allocation (SC'19 §5.1 runs
- *                its microbenchmarks one after another on one fixed
- *                allocation). The two jobs must not run at the same time;
- *                exp/jobs.c lets a job take another's nodes only when it
- *                starts after that one has ended. Draws nothing.
+ * Policies: each is a `const struct alloc_policy` (below) with its keys,
+ * their defaults, its checks and its placement, in a file whose header
+ * says how it places, and one line in exp/alloc_policies.def (registry
+ * order: `dfsim list allocation`):
+ *   linear       the lowest free nodes               alloc_basic.c
+ *   interleaved  free nodes dealt round-robin        alloc_basic.c
+ *   random       a random subset of the free nodes   alloc_basic.c
+ *   list         the node ids given (node_list)      alloc_list.c
+ *   pair         two nodes at a distance (distance,  alloc_pair.c
+ *                see "Distances")
+ *   fragmented   a busy batch system's gaps (busy,   alloc_fragmented.c
+ *                max_block)
+ *   same         the nodes of the job it follows     alloc_same.c
+ * exp/jobspec.c reads a job's policy's keys into a block of params_size
+ * bytes (its defaults first) and refuses a key of another policy, naming
+ * the policy it applies to; nothing else names a block's fields, except
+ * code that builds requests without a file (below).
  *
  * Distances (alloc_node_distance; a node's place is the router of its
  * first NIC). Classes nest: two nodes on one router are said to be at
@@ -93,36 +74,100 @@
 #define DFSIM_ALLOC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
+#include "core/config.h"
 #include "core/diag.h"
 #include "core/registry.h"
 #include "topo/topo.h"
 
-enum alloc_policy {
-    ALLOC_LINEAR,
-    ALLOC_INTERLEAVED,
-    ALLOC_RANDOM,
-    ALLOC_LIST,
-    ALLOC_PAIR,
-    ALLOC_FRAGMENTED,
-    ALLOC_SAME,
-    ALLOC_POLICY_COUNT
+/* Most nodes a job asks for: a Cray XC has at most ~10^4 nodes; the cap
+ * keeps nodes x ppn within 32 bits. */
+#define ALLOC_NODES_MAX (1u << 24)
+
+/* Largest parameter block of any policy (each checks its own at compile
+ * time), so that a job and a request hold one inline or by pointer. */
+#define ALLOC_PARAMS_MAX 32
+
+struct alloc_request;
+struct alloc_state; /* a placement under way: exp/alloc_internal.h */
+
+/* A job's group as a policy's check sees it, once the policy's keys are
+ * read (exp/jobspec.c). */
+struct alloc_job {
+    struct config_setting_t *g; /* the job's group: cfg_member_line */
+    const char *file;           /* where the group is written */
+    int line;
+    const char *prefix;         /* "jobs[3]", naming it in messages */
+    uint32_t nodes;             /* the nodes key; the check sets the count
+                                   its own keys imply (list, pair) */
+    bool nodes_given;           /* whether the group gives nodes */
+    bool after;                 /* whether it names a job it follows */
 };
 
-/* Names as written in experiment files, by enum value; NULL-terminated. */
-extern const char *const alloc_policy_names[];
+/* An allocation policy, a part like a workload (app/workload.h): its
+ * keys, block and defaults, the checks of a job's keys and of a request,
+ * and its placement. The flags say what the code around the allocator
+ * asks of a policy (exp/jobs.c, exp/impact.c), so that none of it tests
+ * which policy a job has. */
+struct alloc_policy {
+    struct reg_entry base;
+    const struct cfg_key *keys;   /* its keys in a job's group (core/
+                                     config.h), offsets into its block;
+                                     NULL: none */
+    size_t params_size;           /* its block, <= ALLOC_PARAMS_MAX */
+    const void *defaults;         /* params_size bytes: the block before
+                                     the file's keys (NULL: no block) */
+    bool nodes_optional;          /* the nodes key may be left out: its
+                                     keys or the job it follows say how
+                                     many (list, pair, same) */
+    bool reuses_nodes;            /* runs on nodes of the job it follows
+                                     (after), not on free ones (same) */
+    bool phantom_users;           /* holds nodes for other users of the
+                                     machine (fragmented): refused beside
+                                     a production fill, whose jobs are the
+                                     other users */
+    bool impact_ok;               /* an impact study may place victims and
+                                     aggressors with it (SC'20 §III) */
+    /* optional: what the job's keys must satisfy together, reported to d
+     * at their lines; sets job->nodes when its keys imply the count. */
+    void (*check)(void *params, struct alloc_job *job, struct diag *d);
+    /* optional: free what check allocated in the block */
+    void (*free)(void *params);
+    /* optional: request j's own problems, reported with alloc_job_error
+     * (alloc_internal.h) before anything is placed: 0 or -1 */
+    int (*check_request)(struct alloc_state *p, uint32_t j);
+    /* Place request j (valid, in request order); NULL: place_late. */
+    void (*place)(struct alloc_state *p, uint32_t j);
+    /* optional: once every request with `place` is placed, the valid
+     * requests of this policy, all in one call (same follows chains) */
+    void (*place_late)(struct alloc_state *p);
+};
 
-/* The policy called `name`, or -1. */
-int alloc_policy_find(const char *name);
+/* The registered policies, one line each in exp/alloc_policies.def:
+ * ALLOC_POLICY(x) is the const struct alloc_policy alloc_x. */
+#define ALLOC_POLICY(x) extern const struct alloc_policy alloc_##x;
+#include "exp/alloc_policies.def"
+#undef ALLOC_POLICY
+
+/* A list under the name a job of the production fill is listed with in
+ * jobs.csv ("production"; exp/production.h). Not registered: a file
+ * cannot ask for it. */
+extern const struct alloc_policy alloc_production;
 
 /* The policies as registered parts (`dfsim list allocation`, the
- * `allocation` key of a job): each entry is a struct alloc_policy_entry. */
-struct alloc_policy_entry {
-    struct reg_entry base;
-    enum alloc_policy policy;
-};
+ * `allocation` key of a job): each entry is a struct alloc_policy. */
 extern const struct registry allocation_registry;
+
+static inline const struct alloc_policy *
+alloc_policy_of(const struct reg_entry *e)
+{
+    return (const struct alloc_policy *)e;
+}
+
+/* Fill block (ALLOC_PARAMS_MAX bytes) with p's defaults, zeros beyond. */
+void alloc_params_defaults(const struct alloc_policy *p, void *block);
 
 enum alloc_distance {
     ALLOC_SAME_ROUTER,      /* one router (Aries blade, switch, Gemini) */
@@ -138,33 +183,50 @@ extern const char *const alloc_distance_names[];
 /* The distance called `name`, or -1. */
 int alloc_distance_find(const char *name);
 
+/* The blocks of the policies with keys, for code that builds requests
+ * without a file (the production fill, impact studies, tests). */
+struct alloc_list_params {
+    const char *node_list; /* the key: "0-15,32,40-47" */
+    uint32_t *ids;         /* node ids in rank order: node_list parsed
+                              (the job's, freed by the policy's free), or
+                              set by the code that builds the job */
+    uint32_t n;
+};
+
+struct alloc_pair_params {
+    uint8_t distance;      /* enum alloc_distance (same-router) */
+};
+
 #define ALLOC_DEFAULT_BUSY 0.5     /* fragmented: fraction taken by others */
 #define ALLOC_DEFAULT_MAX_BLOCK 32 /* fragmented: largest phantom run */
 
-/* One job's request. Fields a policy does not use are ignored. */
+struct alloc_fragmented_params {
+    double busy;           /* share of the free nodes others hold, [0, 1) */
+    uint32_t max_block;    /* largest phantom run; 0: the default */
+};
+
+/* One job's request. */
 struct alloc_request {
     const char *job;              /* name, for messages (NULL: "#j") */
     const char *file;             /* where it was written, for messages */
     int line;                     /*   (NULL / 0: unknown) */
-    enum alloc_policy policy;
-    uint32_t nodes;               /* how many; list: 0 or n_list; pair: 0
-                                     or 2 */
+    const struct alloc_policy *policy;
+    const void *params;           /* the policy's block (NULL: its
+                                     defaults) */
+    uint32_t nodes;               /* how many; 0 with a policy whose keys
+                                     or predecessor say (nodes_optional) */
     uint32_t ppn;                 /* ranks per node: carried, not used */
-    const uint32_t *list;         /* ALLOC_LIST: node ids, in rank order */
-    uint32_t n_list;
-    enum alloc_distance distance; /* ALLOC_PAIR */
-    double busy;                  /* ALLOC_FRAGMENTED: in [0, 1) */
-    uint32_t max_block;           /* ALLOC_FRAGMENTED: 0 = default (32) */
-    uint32_t same_as;             /* ALLOC_SAME: the job whose nodes it
-                                     takes; nodes: 0 = all of them */
+    uint32_t follows;             /* the job it follows (after): a policy
+                                     that reuses_nodes takes the first
+                                     `nodes` of its nodes (0: all) */
 };
 
-/* A request with the defaults: linear, 0 nodes, ppn 1, busy 0.5,
- * max_block 32. */
+/* A request with the defaults: linear, 0 nodes, ppn 1, the policy's
+ * default block. */
 void alloc_request_init(struct alloc_request *r);
 
 /* Place the jobs req[0..n) on t, in order. out[j] receives req[j]'s node
- * ids in rank order (pair: 2, list: n_list, else req[j].nodes), in an
+ * ids in rank order (pair: 2, list: its ids, else req[j].nodes), in an
  * array malloc'd here; free them all with alloc_free. The result is a
  * pure function of (t, req, seed). Returns 0; or -1 after reporting every
  * problem to d — a bad request, a list naming a node out of range, twice,

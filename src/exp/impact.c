@@ -145,12 +145,39 @@ static uint32_t load_list(struct cfg_file *f, config_setting_t *g,
     return (uint32_t)n;
 }
 
+/* The study's allocation must be one of the policies an impact study
+ * places with (impact_ok: SC'20 §III's). */
+static void not_for_impact(const struct impact_config *ic,
+                           config_setting_t *g, struct diag *d)
+{
+    const struct reg_entry *ok[16];
+    size_t n = 0;
+    for (size_t i = 0; i < allocation_registry.n && n < 16; i++)
+        if (alloc_policy_of(allocation_registry.entries[i])->impact_ok)
+            ok[n++] = allocation_registry.entries[i];
+    char names[256] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < n; i++) {
+        int w = snprintf(names + used, sizeof names - used, "%s%s",
+                         i == 0 ? "" : i + 1 < n ? ", " : " or ",
+                         ok[i]->name);
+        if (w < 0 || (size_t)w >= sizeof names - used)
+            break;
+        used += (size_t)w;
+    }
+    diag_error(d, ic->file, cfg_member_line(g, "allocation"),
+               "impact.allocation",
+               "\"%s\"; expected %s (SC'20 §III's placements of victim and "
+               "aggressor)",
+               ic->allocation->name, names);
+}
+
 int impact_load(struct cfg_file *f, struct impact_config *ic, bool has_jobs,
                 bool has_production, struct diag *d)
 {
     int before = d->errors;
     memset(ic, 0, sizeof *ic);
-    ic->allocation = allocation_registry.entries[ALLOC_LINEAR];
+    ic->allocation = &alloc_linear.base;
     ic->runs = 1;
     ic->latency_window = 20 * SIMTIME_US;
     ic->latency_fit = latency_fits[0];
@@ -191,15 +218,8 @@ int impact_load(struct cfg_file *f, struct impact_config *ic, bool has_jobs,
                     break;
                 }
         }
-    enum alloc_policy pol =
-        ((const struct alloc_policy_entry *)ic->allocation)->policy;
-    if (pol != ALLOC_LINEAR && pol != ALLOC_INTERLEAVED &&
-        pol != ALLOC_RANDOM)
-        diag_error(d, ic->file, cfg_member_line(g, "allocation"),
-                   "impact.allocation",
-                   "\"%s\"; expected linear, interleaved or random (SC'20 "
-                   "§III's placements of victim and aggressor)",
-                   alloc_policy_names[pol]);
+    if (!alloc_policy_of(ic->allocation)->impact_ok)
+        not_for_impact(ic, g, d);
     for (uint32_t i = 0; i < ic->ccs.n; i++)
         for (uint32_t k = 0; k < i; k++)
             if (ic->ccs.v[i] == ic->ccs.v[k]) {

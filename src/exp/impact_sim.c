@@ -213,11 +213,12 @@ static void lat_at(void *ctx, const struct net *n, bool closing)
     o->weight += x;
 }
 
-/* Set o up for victim job j (its nodes placed): the latency model if
+/* Set o up for victim job j on nodes[0..j->nodes): the latency model if
  * `model`, Table 4's samples into lat and traf if they are given.
  * Returns 0 or -1. */
 static int lat_obs_init(struct lat_obs *o, const struct topo *t,
-                        const struct job_config *j, bool model,
+                        const struct job_config *j, const uint32_t *nodes,
+                        bool model,
                         struct impact_dvec *lat, struct impact_dvec *traf)
 {
     memset(o, 0, sizeof *o);
@@ -226,7 +227,7 @@ static int lat_obs_init(struct lat_obs *o, const struct topo *t,
     o->lat = lat;
     o->traf = traf;
     o->pp_a = o->pp_b = UINT32_MAX;
-    o->n_nic = j->n_list;
+    o->n_nic = j->nodes;
     o->nic = malloc((o->n_nic ? o->n_nic : 1) * sizeof *o->nic);
     if (o->nics)
         o->prev = calloc(3 * (size_t)(t->n_nics ? t->n_nics : 1),
@@ -234,11 +235,11 @@ static int lat_obs_init(struct lat_obs *o, const struct topo *t,
     if (!o->nic || (o->nics && !o->prev))
         return -1;
     for (uint32_t i = 0; i < o->n_nic; i++)
-        o->nic[i] = t->nodes[j->list[i]].nic[0];
+        o->nic[i] = t->nodes[nodes[i]].nic[0];
     if (impact_is_pingpong(j)) {
         const struct micro_params *mp = (const void *)j->params;
-        uint32_t b = alloc_rank_node(j->list, j->ppn, mp->peer);
-        o->pp_a = t->nodes[alloc_rank_node(j->list, j->ppn, 0)].nic[0];
+        uint32_t b = alloc_rank_node(nodes, j->ppn, mp->peer);
+        o->pp_a = t->nodes[alloc_rank_node(nodes, j->ppn, 0)].nic[0];
         o->pp_b = t->nodes[b].nic[0];
     }
     return 0;
@@ -257,8 +258,7 @@ static void lat_obs_free(struct lat_obs *o)
 static int place(const struct study *st, uint32_t study, double share,
                  uint64_t seed, uint32_t **nodes, struct diag *d)
 {
-    enum alloc_policy pol =
-        ((const struct alloc_policy_entry *)st->x.ic->allocation)->policy;
+    const struct alloc_policy *pol = alloc_policy_of(st->x.ic->allocation);
     struct alloc_request req[2];
     alloc_request_init(&req[0]);
     alloc_request_init(&req[1]);
@@ -399,7 +399,7 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
         f[i] = ok ? open_memstream(&res->part[i], &res->len[i]) : NULL;
         ok = ok && f[i];
     }
-    if (!ok || (lat && lat_obs_init(&lo, st->t, &jobs[0],
+    if (!ok || (lat && lat_obs_init(&lo, st->t, &jobs[0], st->nodes[0],
                                     st->x.ic->latency_model,
                                     st->x.ic->ccs.n ? &nl : NULL,
                                     st->x.ic->ccs.n ? &nt : NULL) != 0)) {
@@ -423,8 +423,8 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
     const struct jobs_capture_job *v = &cap.job[0];
     /* the same-placement guarantee: the victim ran on the nodes it was
      * given, whoever shared the machine */
-    if (v->n_nodes != jobs[0].n_list ||
-        memcmp(v->nodes, jobs[0].list, v->n_nodes * sizeof *v->nodes) !=
+    if (v->n_nodes != jobs[0].nodes ||
+        memcmp(v->nodes, st->nodes[0], v->n_nodes * sizeof *v->nodes) !=
             0) {
         diag_error(d, NULL, 0, "impact",
                    "victim \"%s\" ran on other nodes than it was given "
@@ -473,6 +473,15 @@ fail:
     return rc;
 }
 
+/* Job j runs on the first j->nodes of `nodes` (placed for the study,
+ * whose they stay), listed in jobs.csv as allocation "list". */
+static void as_list(struct job_config *j, uint32_t *nodes)
+{
+    j->allocation = &alloc_list.base;
+    struct alloc_list_params *lp = (void *)j->alloc_params;
+    *lp = (struct alloc_list_params){ .ids = nodes, .n = j->nodes };
+}
+
 /* par_deal's unit: simulation u of the study, placed as its run and
  * share say (each rank places for itself; the placement depends only on
  * the run's seed and the share). */
@@ -499,20 +508,16 @@ static int sim_unit(void *ctx, uint32_t u, struct par_unit *res)
     struct job_config jobs[2];
     jobs[0] = ic->victim[a.v];
     jobs[0].name = ic->victim[a.v].name;
-    jobs[0].allocation = allocation_registry.entries[ALLOC_LIST];
-    jobs[0].n_list = jobs[0].nodes =
-        impact_victim_nodes(ic, a.v, st->x.study_nodes, share);
-    jobs[0].list = st->nodes[0];
+    jobs[0].nodes = impact_victim_nodes(ic, a.v, st->x.study_nodes, share);
+    as_list(&jobs[0], st->nodes[0]);
     jobs[0].start = ic->warmup;
     jobs[0].background = false;
     if (a.w > 0) {
         uint32_t g = a.w - 1;
         jobs[1] = ic->aggressor[g];
         jobs[1].name = ic->aggressor[g].name;
-        jobs[1].allocation = allocation_registry.entries[ALLOC_LIST];
-        jobs[1].n_list = jobs[1].nodes =
-            impact_aggressor_nodes(st->x.study_nodes, share);
-        jobs[1].list = st->nodes[1];
+        jobs[1].nodes = impact_aggressor_nodes(st->x.study_nodes, share);
+        as_list(&jobs[1], st->nodes[1]);
         jobs[1].start = 0;
         jobs[1].background = true;
     }

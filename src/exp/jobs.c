@@ -20,24 +20,22 @@
 /* ---- reading ------------------------------------------------------------ */
 
 /* With a production section: the other users are the fill's jobs, so a
- * job's own phantom users (allocation "fragmented") would leave their
- * nodes idle and unknown to the fill; and the fill's job names are its
- * own. */
+ * job's own phantom users (a policy with phantom_users: "fragmented")
+ * would leave their nodes idle and unknown to the fill; and the fill's
+ * job names are its own. */
 static void check_with_fill(const struct jobs_config *jc, struct diag *d)
 {
     for (uint32_t i = 0; i < jc->n; i++) {
         const struct job_config *j = &jc->job[i];
         char key[48];
-        if (j->allocation &&
-            ((const struct alloc_policy_entry *)j->allocation)->policy ==
-                ALLOC_FRAGMENTED) {
+        if (alloc_policy_of(j->allocation)->phantom_users) {
             snprintf(key, sizeof key, "jobs[%u].allocation", i);
             diag_error(d, j->file, j->line, key,
-                       "\"fragmented\" holds nodes for phantom other users, "
-                       "and with a production section the other users are "
-                       "the fill's jobs; expected another allocation "
-                       "(linear, random, pair, ...: the fill takes the "
-                       "nodes left)");
+                       "\"%s\" holds nodes for phantom other users, and "
+                       "with a production section the other users are the "
+                       "fill's jobs; expected another allocation (linear, "
+                       "random, pair, ...: the fill takes the nodes left)",
+                       j->allocation->name);
         }
         if (j->name && strncmp(j->name, "bg-", 3) == 0) {
             snprintf(key, sizeof key, "jobs[%u].name", i);
@@ -126,7 +124,7 @@ int jobs_load(struct cfg_file *f, struct jobs_config *jc, struct diag *d)
 void jobs_config_free(struct jobs_config *jc)
 {
     for (uint32_t i = 0; jc->job && i < jc->n; i++)
-        free(jc->job[i].list);
+        jobs_job_free(&jc->job[i]);
     free(jc->job);
     jc->job = NULL;
     jc->n = 0;
@@ -138,8 +136,7 @@ uint32_t jobs_file_nodes(const struct jobs_config *jc)
     uint32_t n = 0;
     for (uint32_t i = 0; i < jc->n; i++) {
         const struct job_config *j = &jc->job[i];
-        if (((const struct alloc_policy_entry *)j->allocation)->policy !=
-            ALLOC_SAME)
+        if (!alloc_policy_of(j->allocation)->reuses_nodes)
             n += j->nodes;
     }
     return n;
@@ -161,17 +158,11 @@ void jobs_alloc_requests(const struct jobs_config *jc,
         r->job = j->name;
         r->file = j->file;
         r->line = j->line;
-        r->policy = ((const struct alloc_policy_entry *)j->allocation)->policy;
+        r->policy = alloc_policy_of(j->allocation);
+        r->params = j->alloc_params;
         r->nodes = j->nodes;
         r->ppn = j->ppn;
-        r->list = j->list;
-        r->n_list = j->n_list;
-        if (j->distance)
-            r->distance = (enum alloc_distance)alloc_distance_find(
-                j->distance);
-        r->busy = j->busy;
-        r->max_block = j->max_block;
-        r->same_as = j->after_job;
+        r->follows = j->after_job;
     }
 }
 
@@ -704,9 +695,10 @@ static int with_fill(const struct jobs_config *jc, const struct topo *t,
         j->workload = e->workload;
         j->nodes = f->n_nodes;
         j->ppn = e->ppn;
-        j->allocation = &production_allocation.base;
-        j->list = f->nodes; /* now the job's */
-        j->n_list = f->n_nodes;
+        j->allocation = &alloc_production.base;
+        struct alloc_list_params *lp = (void *)j->alloc_params;
+        lp->ids = f->nodes; /* now the job's */
+        lp->n = f->n_nodes;
         f->nodes = NULL;
         j->start = f->start;
         j->background = true;
@@ -731,7 +723,7 @@ done:
 static void free_fill(struct jobs_config *ext, uint32_t n_file)
 {
     for (uint32_t i = n_file; ext->job && i < ext->n; i++)
-        free(ext->job[i].list);
+        jobs_job_free(&ext->job[i]);
     free(ext->job);
     ext->job = NULL;
     ext->n = 0;

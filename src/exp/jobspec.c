@@ -1,22 +1,19 @@
 /* exp/jobspec.c — a job's keys, read and checked (see jobspec.h). */
 #include "exp/jobspec.h"
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <libconfig.h>
 
-#include "core/idlist.h"
 #include "ctl/ctl.h"
 #include "exp/alloc.h"
 
 /* Most ranks per node: Aries nodes of the studies had up to 68 cores
  * (KNL) or 2 x 36 hardware threads; 256 leaves room for SMT. */
 #define PPN_MAX 256
-/* Most nodes a job asks for: a Cray XC has at most ~10^4 nodes; the cap
- * keeps nodes x ppn within 32 bits. */
-#define NODES_MAX (1u << 24)
 
 #define JOB(type_, key, field, text, ...)                                    \
     { .name = key, .type = type_,                                            \
@@ -37,26 +34,12 @@ static const struct cfg_key job_keys[] = {
     JOB(CFG_UINT32, "nodes", nodes,
         "nodes the job asks for (required, except with list, pair and "
         "same: there all the job's nodes)",
-        .min = 1, .max = NODES_MAX),
+        .min = 1, .max = ALLOC_NODES_MAX),
     JOB(CFG_UINT32, "ppn", ppn,
         "ranks per node; rank r runs on the job's node r / ppn (1)",
         .min = 1, .max = PPN_MAX),
     JOB(CFG_NAME, "allocation", allocation,
         "how its nodes are chosen (linear)", .reg = &allocation_registry),
-    JOB(CFG_STRING, "node_list", node_list,
-        "allocation = \"list\": node ids in rank order, ranges allowed "
-        "(\"0-15,32,40-47\")"),
-    JOB(CFG_CHOICE, "distance", distance,
-        "allocation = \"pair\": how far apart its two nodes are",
-        .choices = alloc_distance_names),
-    JOB(CFG_FLOAT, "busy", busy,
-        "allocation = \"fragmented\": share of the free nodes other users "
-        "hold (0.5)",
-        .fmin = 0, .fmax = 0.99),
-    JOB(CFG_UINT32, "max_block", max_block,
-        "allocation = \"fragmented\": largest run of nodes another user "
-        "holds (32)",
-        .min = 1, .max = NODES_MAX),
     JOB(CFG_TIME, "start_us", start,
         "when its ranks start, us of simulated time (0)",
         .unit_ps = SIMTIME_US, .fmin = 0, .fmax = 1e9),
@@ -142,18 +125,55 @@ static const struct role_key aggressor_keys[] = {
     { NULL, NULL },
 };
 
-#define N_JOB_KEYS (sizeof job_keys / sizeof job_keys[0]) /* with the end */
+/* Room for the allocation policies' keys, each name once (checked where
+ * they are gathered, policy_keys). */
+#define N_POLICY_KEYS 16
+/* A role's keys, the job's and its policies', with the end. */
+#define N_JOB_KEYS (sizeof job_keys / sizeof job_keys[0] + N_POLICY_KEYS)
+
+/* Whether `name` is one of keys[] (NULL: none). */
+static bool in_keys(const struct cfg_key *keys, const char *name)
+{
+    for (const struct cfg_key *k = keys; k && k->name; k++)
+        if (strcmp(k->name, name) == 0)
+            return true;
+    return false;
+}
+
+/* The keys of the registered allocation policies, each name once, in
+ * registry order, into out[N_POLICY_KEYS]; returns how many. */
+static size_t policy_keys(const struct cfg_key **out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < allocation_registry.n; i++) {
+        const struct alloc_policy *p =
+            alloc_policy_of(allocation_registry.entries[i]);
+        for (const struct cfg_key *k = p->keys; k && k->name; k++) {
+            size_t m = 0;
+            while (m < n && strcmp(out[m]->name, k->name) != 0)
+                m++;
+            assert(m < N_POLICY_KEYS); /* room for one more */
+            if (m == n)
+                out[n++] = k;
+        }
+    }
+    return n;
+}
 
 /* The schema of a role into out[N_JOB_KEYS], the job's keys it takes in
  * the job's order, with its help; names[] the same keys' names,
- * NULL-terminated (the skip list's complement). */
-static void role_schema(enum jobspec_role role, struct cfg_key *out,
-                        const char **names)
+ * NULL-terminated (the skip list's complement). With `policies` (a job
+ * of the jobs list only), every allocation policy's keys follow
+ * allocation: for the listing and the workload's pass, not for reading
+ * into the job (their offsets are into a policy's block). */
+static void role_schema(enum jobspec_role role, bool policies,
+                        struct cfg_key *out, const char **names)
 {
     const struct role_key *rk = role == JOBSPEC_VICTIM    ? victim_keys
                                 : role == JOBSPEC_AGGRESSOR ? aggressor_keys
                                                             : NULL;
-    size_t n = 0;
+    const struct cfg_key *pk[N_POLICY_KEYS];
+    size_t n = 0, np = policies && !rk ? policy_keys(pk) : 0;
     for (const struct cfg_key *k = job_keys; k->name; k++) {
         const struct role_key *r = rk;
         while (r && r->name && strcmp(r->name, k->name) != 0)
@@ -164,6 +184,11 @@ static void role_schema(enum jobspec_role role, struct cfg_key *out,
         if (rk)
             out[n].help = r->help;
         names[n++] = k->name;
+        for (size_t i = 0; strcmp(k->name, "allocation") == 0 && i < np;
+             i++) {
+            out[n] = *pk[i];
+            names[n++] = pk[i]->name;
+        }
     }
     out[n] = (struct cfg_key){ .name = NULL };
     names[n] = NULL;
@@ -184,155 +209,74 @@ static bool has_key(config_setting_t *g, const char *key)
     return config_setting_get_member(g, key) != NULL;
 }
 
-
-/* What is wrong with j's node_list at p (idlist_next said st). */
-static void node_list_error(const struct job_config *j, int line,
-                            const char *key, enum idlist_status st,
-                            uint64_t a, uint64_t b, const char *p,
-                            struct diag *d)
-{
-    switch (st) {
-    case IDLIST_NOT_ID:
-        diag_error(d, j->file, line, key,
-                   "expected node ids and ranges like \"0-15,32,40-47\", "
-                   "got \"%s\" at \"%s\"",
-                   j->node_list, p);
-        break;
-    case IDLIST_NO_END:
-        diag_error(d, j->file, line, key, "a range needs an end: \"%s\"",
-                   j->node_list);
-        break;
-    case IDLIST_BAD_RANGE:
-        diag_error(d, j->file, line, key,
-                   "range %llu-%llu: expected a first id <= the last, both "
-                   "below 4294967295",
-                   (unsigned long long)a, (unsigned long long)b);
-        break;
-    default:
-        diag_error(d, j->file, line, key,
-                   "expected ',' between node ids, got \"%s\"", p);
-        break;
-    }
-}
-
-/* Parse "0-15,32,40-47" into j->list. Errors name the key's line. */
-static int parse_node_list(struct job_config *j, config_setting_t *g,
-                           const char *prefix, struct diag *d)
-{
-    char key[64];
-    snprintf(key, sizeof key, "%s.node_list", prefix);
-    int line = cfg_member_line(g, "node_list");
-    uint64_t total = 0;
-    uint32_t cap = 0;
-    j->n_list = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        const char *p = j->node_list;
-        uint32_t n = 0;
-        uint64_t a = 0, b = 0;
-        enum idlist_status st;
-        while ((st = idlist_next(&p, &a, &b)) == IDLIST_RANGE) {
-            if (pass == 0) {
-                total += b - a + 1;
-                if (total > NODES_MAX) {
-                    diag_error(d, j->file, line, key,
-                               "more than %u nodes", NODES_MAX);
-                    return -1;
-                }
-            } else {
-                for (uint64_t v = a; v <= b; v++)
-                    j->list[n++] = (uint32_t)v;
-            }
-        }
-        if (st != IDLIST_END) {
-            node_list_error(j, line, key, st, a, b, p, d);
-            return -1;
-        }
-        if (pass == 0) {
-            if (total == 0) {
-                diag_error(d, j->file, line, key,
-                           "expected at least one node id");
-                return -1;
-            }
-            cap = (uint32_t)total;
-            j->list = malloc(cap * sizeof *j->list);
-            if (!j->list) {
-                diag_error(d, j->file, line, key, "out of memory");
-                return -1;
-            }
-        }
-    }
-    j->n_list = cap;
-    return 0;
-}
-
-/* A key that only `policy` takes is an error under another policy. */
-static void only_with(struct job_config *j, config_setting_t *g,
-                      const char *prefix, const char *key,
-                      enum alloc_policy policy, enum alloc_policy has,
-                      struct diag *d)
-{
-    if (has == policy || !has_key(g, key))
-        return;
-    char k[64];
-    snprintf(k, sizeof k, "%s.%s", prefix, key);
-    diag_error(d, j->file, cfg_member_line(g, key), k,
-               "applies to allocation = \"%s\" only; this job's allocation "
-               "is \"%s\"",
-               alloc_policy_names[policy], alloc_policy_names[has]);
-}
-
 uint32_t jobs_ranks(const struct job_config *j)
 {
     return j->nodes * j->ppn;
 }
 
-/* The allocation's own checks and the node count it implies. */
+/* A key of an allocation policy other than the job's is an error naming
+ * the policies that take it; the job's policy's keys are read into its
+ * block, its defaults first. */
+static void read_allocation(struct cfg_file *f, config_setting_t *g,
+                            const char *prefix, struct job_config *j,
+                            struct diag *d)
+{
+    const struct alloc_policy *pol = alloc_policy_of(j->allocation);
+    const struct cfg_key *pk[N_POLICY_KEYS];
+    size_t np = policy_keys(pk);
+    for (size_t i = 0; i < np; i++) {
+        if (in_keys(pol->keys, pk[i]->name) || !has_key(g, pk[i]->name))
+            continue;
+        char owners[256] = "", key[64];
+        size_t used = 0;
+        for (size_t q = 0; q < allocation_registry.n; q++) {
+            const struct reg_entry *e = allocation_registry.entries[q];
+            if (!in_keys(alloc_policy_of(e)->keys, pk[i]->name))
+                continue;
+            int w = snprintf(owners + used, sizeof owners - used,
+                             "%s\"%s\"", used ? " or " : "", e->name);
+            if (w < 0 || (size_t)w >= sizeof owners - used)
+                break;
+            used += (size_t)w;
+        }
+        snprintf(key, sizeof key, "%s.%s", prefix, pk[i]->name);
+        diag_error(d, j->file, cfg_member_line(g, pk[i]->name), key,
+                   "applies to allocation = %s only; this job's allocation "
+                   "is \"%s\"",
+                   owners, pol->base.name);
+    }
+    alloc_params_defaults(pol, j->alloc_params);
+    if (!pol->keys)
+        return;
+    struct cfg_part part = { pol->keys, j->alloc_params };
+    const char **skip = cfg_members_outside(g, &part, 1);
+    if (!skip) {
+        diag_error(d, j->file, j->line, prefix, "out of memory");
+        return;
+    }
+    cfg_read(f, g, prefix, pol->keys, j->alloc_params, skip, d);
+    free(skip);
+}
+
+/* The node count: the nodes key, required unless the policy's keys or
+ * the job it follows give it; then the policy's own checks. */
 static void check_allocation(struct job_config *j, config_setting_t *g,
                              const char *prefix, struct diag *d)
 {
-    enum alloc_policy p =
-        ((const struct alloc_policy_entry *)j->allocation)->policy;
-    only_with(j, g, prefix, "node_list", ALLOC_LIST, p, d);
-    only_with(j, g, prefix, "distance", ALLOC_PAIR, p, d);
-    only_with(j, g, prefix, "busy", ALLOC_FRAGMENTED, p, d);
-    only_with(j, g, prefix, "max_block", ALLOC_FRAGMENTED, p, d);
-    char key[64];
-    snprintf(key, sizeof key, "%s.nodes", prefix);
+    const struct alloc_policy *pol = alloc_policy_of(j->allocation);
     bool given = has_key(g, "nodes");
-    if (p == ALLOC_LIST) {
-        if (!j->node_list) {
-            diag_error(d, j->file, j->line, prefix,
-                       "allocation = \"list\" needs node_list (\"0-15,32\")");
-            return;
-        }
-        if (parse_node_list(j, g, prefix, d) != 0)
-            return;
-        if (given && j->nodes != j->n_list)
-            diag_error(d, j->file, cfg_member_line(g, "nodes"), key,
-                       "%u nodes, but node_list names %u", j->nodes,
-                       j->n_list);
-        j->nodes = j->n_list;
-    } else if (p == ALLOC_PAIR) {
-        if (!j->distance)
-            diag_error(d, j->file, j->line, prefix,
-                       "allocation = \"pair\" needs distance (one of "
-                       "same-router, same-chassis, same-group, "
-                       "different-groups)");
-        if (given && j->nodes != 2)
-            diag_error(d, j->file, cfg_member_line(g, "nodes"), key,
-                       "a pair is 2 nodes, not %u", j->nodes);
-        j->nodes = 2;
-    } else if (p == ALLOC_SAME) {
-        if (!j->after)
-            diag_error(d, j->file, j->line, prefix,
-                       "allocation = \"same\" takes the nodes of the job "
-                       "named by after; this job has no after");
-    } else if (!given) {
+    if (!given && !pol->nodes_optional)
         diag_error(d, j->file, j->line, prefix,
-                   "missing required key \"%s\" (how many nodes the job "
-                   "asks for)",
-                   key);
-    }
+                   "missing required key \"%s.nodes\" (how many nodes the "
+                   "job asks for)",
+                   prefix);
+    if (!pol->check)
+        return;
+    struct alloc_job job = { .g = g, .file = j->file, .line = j->line,
+                             .prefix = prefix, .nodes = j->nodes,
+                             .nodes_given = given, .after = j->after };
+    pol->check(j->alloc_params, &job, d);
+    j->nodes = job.nodes;
 }
 
 /* Call the workload's own init on the job's rank count, so that a
@@ -358,9 +302,15 @@ void jobs_job_defaults(struct job_config *j)
 {
     memset(j, 0, offsetof(struct job_config, params));
     j->ppn = 1;
-    j->allocation = allocation_registry.entries[ALLOC_LINEAR];
-    j->busy = ALLOC_DEFAULT_BUSY;
-    j->max_block = ALLOC_DEFAULT_MAX_BLOCK;
+    j->allocation = &alloc_linear.base;
+    alloc_params_defaults(&alloc_linear, j->alloc_params);
+}
+
+void jobs_job_free(struct job_config *j)
+{
+    const struct alloc_policy *pol = alloc_policy_of(j->allocation);
+    if (pol && pol->free) /* NULL: a job never read */
+        pol->free(j->alloc_params);
 }
 
 int jobs_check_sensitivity(const struct job_config *j, uint32_t n,
@@ -466,8 +416,7 @@ static void check_job(config_setting_t *g, const char *prefix, uint32_t i,
                       struct job_config *j, int before, struct diag *d)
 {
     const struct workload *w = (const struct workload *)j->workload;
-    if (j->allocation)
-        check_allocation(j, g, prefix, d);
+    check_allocation(j, g, prefix, d);
     check_name_warmup(j, w, g, prefix, d);
     if (j->routing && j->variants.n)
         diag_error(d, j->file, cfg_member_line(g, "variants"), prefix,
@@ -494,10 +443,9 @@ static void check_job(config_setting_t *g, const char *prefix, uint32_t i,
                    "iterations",
                    w->base.name);
     if (d->errors == before &&
-        ((const struct alloc_policy_entry *)j->allocation)->policy !=
-            ALLOC_SAME)
+        !alloc_policy_of(j->allocation)->reuses_nodes)
         check_workload(j, i, prefix, d); /* same: once the job it follows
-                                            is known (link_jobs) */
+                                            is known (jobspec_link) */
 }
 
 void jobspec_read(struct cfg_file *f, config_setting_t *g, const char *prefix,
@@ -510,7 +458,7 @@ void jobspec_read(struct cfg_file *f, config_setting_t *g, const char *prefix,
     int before = d->errors;
     struct cfg_key schema[N_JOB_KEYS];
     const char *common[N_JOB_KEYS];
-    role_schema(role, schema, common);
+    role_schema(role, false, schema, common);
     const char **skip = cfg_members_except(g, common);
     if (!skip) {
         diag_error(d, j->file, j->line, prefix, "out of memory");
@@ -520,12 +468,15 @@ void jobspec_read(struct cfg_file *f, config_setting_t *g, const char *prefix,
     free(skip);
     j->tc_line = cfg_member_line(g, "traffic_class");
     j->ds_line = cfg_given_line(g, "delay_sensitivity");
+    if (role == JOBSPEC_JOB)
+        read_allocation(f, g, prefix, j, d);
     const struct workload *w = (const struct workload *)j->workload;
     if (!w)
         return; /* missing or unknown: reported */
     w->defaults(j->params);
     if (role == JOBSPEC_AGGRESSOR)
         run_forever(w, j->params);
+    role_schema(role, true, schema, common); /* the policies' keys too */
     cfg_read(f, g, prefix, w->keys, j->params, common, d);
     if (role == JOBSPEC_JOB) {
         check_job(g, prefix, index, j, before, d);
@@ -543,7 +494,7 @@ void jobspec_print_keys(FILE *out, const char *list, enum jobspec_role role)
 {
     struct cfg_key schema[N_JOB_KEYS];
     const char *names[N_JOB_KEYS];
-    role_schema(role, schema, names);
+    role_schema(role, true, schema, names);
     cfg_print_schema(out, list, schema, 2);
 }
 
@@ -628,16 +579,12 @@ void jobspec_link(struct job_config *jobs, uint32_t n, struct diag *d)
     for (uint32_t pass = 0; pass < n; pass++)
         for (uint32_t i = 0; i < n; i++) {
             struct job_config *j = &jobs[i];
-            const struct alloc_policy_entry *a =
-                (const struct alloc_policy_entry *)j->allocation;
-            if (a && a->policy == ALLOC_SAME && !j->nodes)
+            if (alloc_policy_of(j->allocation)->reuses_nodes && !j->nodes)
                 j->nodes = jobs[j->after_job].nodes;
         }
     for (uint32_t i = 0; i < n; i++) {
         struct job_config *j = &jobs[i];
-        const struct alloc_policy_entry *a =
-            (const struct alloc_policy_entry *)j->allocation;
-        if (!a || a->policy != ALLOC_SAME)
+        if (!alloc_policy_of(j->allocation)->reuses_nodes)
             continue;
         char key[32];
         snprintf(key, sizeof key, "jobs[%u]", i);
@@ -646,8 +593,7 @@ void jobspec_link(struct job_config *jobs, uint32_t n, struct diag *d)
         while (twin < i &&
                !(jobs[twin].after && jobs[twin].after_job ==
                      j->after_job &&
-                 ((const struct alloc_policy_entry *)jobs[twin]
-                      .allocation)->policy == ALLOC_SAME))
+                 alloc_policy_of(jobs[twin].allocation)->reuses_nodes))
             twin++;
         if (twin < i)
             diag_error(d, j->file, j->line, key,

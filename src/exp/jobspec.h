@@ -10,8 +10,10 @@
  * sensitivity (ICS'21's c_a, for a rate controller that reads it).
  * Everything that can be checked before a run is checked while the group
  * is read, with the file and line: every key against the job's schema and
- * its workload's, the keys only some allocation policies take, node lists,
- * and the workload's parameters against its rank count.
+ * its workload's, its allocation policy's keys against the policy's schema
+ * (another policy's key is an error naming the policy it applies to) and
+ * its check (node lists), and the workload's parameters against its rank
+ * count.
  */
 #ifndef DFSIM_EXP_JOBSPEC_H
 #define DFSIM_EXP_JOBSPEC_H
@@ -24,6 +26,7 @@
 #include "core/config.h"
 #include "core/diag.h"
 #include "core/time.h"
+#include "exp/alloc.h"
 
 /* One job as the file gives it. */
 struct job_config {
@@ -33,12 +36,8 @@ struct job_config {
     const struct reg_entry *workload;   /* a struct workload */
     uint32_t nodes;
     uint32_t ppn;                       /* 1 */
-    const struct reg_entry *allocation; /* a struct alloc_policy_entry;
+    const struct reg_entry *allocation; /* a struct alloc_policy;
                                            linear */
-    const char *node_list;              /* list: "0-15,32,40-47" */
-    const char *distance;               /* pair: alloc_distance_names */
-    double busy;                        /* fragmented: 0.5 */
-    uint32_t max_block;                 /* fragmented: 32 */
     simtime start;                      /* start_us; with after: after
                                            that job's end */
     const char *after;                  /* the job it follows, or NULL */
@@ -63,8 +62,6 @@ struct job_config {
     /* derived */
     const char *file;
     int line;
-    uint32_t *list;                     /* node_list parsed, n_list ids */
-    uint32_t n_list;
     uint32_t after_job;                 /* after: that job's index */
     int tc_line;                        /* traffic_class's line */
     int ds_line;                        /* delay_sensitivity's line, 0:
@@ -72,6 +69,8 @@ struct job_config {
     uint8_t tc;                         /* traffic_class's index
                                            (jobs_resolve_classes) */
     char name_buf[64];
+    _Alignas(16) unsigned char alloc_params[ALLOC_PARAMS_MAX]; /* its
+                                           policy's keys (list: the ids) */
     _Alignas(16) unsigned char params[WORKLOAD_PARAMS_MAX];
 };
 
@@ -85,6 +84,10 @@ enum jobspec_role { JOBSPEC_JOB, JOBSPEC_VICTIM, JOBSPEC_AGGRESSOR };
  * and no name: for callers that build jobs of their own (exp/impact.c,
  * exp/production.c). */
 void jobs_job_defaults(struct job_config *j);
+
+/* Free what reading j allocated in its allocation policy's block (a
+ * list's node ids), through the policy's free. */
+void jobs_job_free(struct job_config *j);
 
 /* Read group g of f as a job of role `role` into j (defaults first):
  * `prefix` names it in messages ("jobs[3]", "impact.victims[0]"), `index`

@@ -30,13 +30,6 @@ const char *const production_placement_names[] = {
     [PROD_PLACEMENT_COUNT] = NULL,
 };
 
-const struct alloc_policy_entry production_allocation = {
-    .base = { .name = "production",
-              .help = "a job of the production fill: the nodes it drew "
-                      "(exp/production.h)" },
-    .policy = ALLOC_LIST,
-};
-
 /* Job sizes when the file gives none: the powers of two from 4 to 128
  * nodes, equally likely per job — a log-uniform distribution, as the
  * workload models of rigid parallel jobs have it (Downey, "A parallel

@@ -133,11 +133,6 @@ struct production_config {
                                           dfsim run --quick: 1) */
 };
 
-/* The allocation a fill job is listed with in jobs.csv ("production"):
- * its nodes as a list. Not in allocation_registry (a file cannot ask for
- * it). */
-extern const struct alloc_policy_entry production_allocation;
-
 /* Read the production section of f into pc (pc->on = false without one).
  * has_jobs: whether the file has a jobs list (the section needs one).
  * Returns the number of errors reported to d. */
