@@ -61,9 +61,9 @@ variants() { # TWIN WHATIF
             k = order[i]; printf "| %s", k
             for (g = 1; g <= 2; g++) {
               d = med[g, k, "default"]
-              printf " | %.2f | %.3f | %.3f | %.0f %%", d,
-                     d > 0 ? med[g, k, "high-bias"] / d : 0,
-                     d > 0 ? med[g, k, "app-aware"] / d : 0,
+              hb = d > 0 ? med[g, k, "high-bias"] / d : 0
+              aa = d > 0 ? med[g, k, "app-aware"] / d : 0
+              printf " | %.2f | %.3f | %.3f | %.0f %%", d, hb, aa,
                      100 * a3[g, k, "app-aware"]
             }
             print " |"
@@ -73,6 +73,7 @@ variants() { # TWIN WHATIF
 # An impact study (impact.csv): C per victim, aggressor and share.
 impact() { # TWIN WHATIF
     awk -F, -v twin="$1" -v what="$2" '
+        function fmt(x) { return x == "" ? "-" : sprintf("%.2f", x) }
         FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; f++; next }
         { k = $(col["victim"]) " | " $(col["aggressor"]) " | " \
               sprintf("%.2f", $(col["share"]))
@@ -83,11 +84,8 @@ impact() { # TWIN WHATIF
           print "|---|---|---:|---:|---:|---:|---:|"
           for (i = 1; i <= n; i++) {
             k = order[i]
-            printf "| %s | %s | %s | %s | %s |\n", k,
-                   c[1, k] == "" ? "-" : sprintf("%.2f", c[1, k]),
-                   p[1, k] == "" ? "-" : sprintf("%.2f", p[1, k]),
-                   c[2, k] == "" ? "-" : sprintf("%.2f", c[2, k]),
-                   p[2, k] == "" ? "-" : sprintf("%.2f", p[2, k])
+            printf "| %s | %s | %s | %s | %s |\n", k, fmt(c[1, k]),
+                   fmt(p[1, k]), fmt(c[2, k]), fmt(p[2, k])
           } }' "$OUT/$1/impact.csv" "$OUT/$2/impact.csv"
 }
 
