@@ -125,10 +125,17 @@ static bool is_source(const char *name)
            ends_with(name, ".def");
 }
 
-/* Check every source file of root/src; arrows and unknown folders are
- * reported into out. Returns their number (or 1 + that if root/src
- * cannot be read). */
-static int layers_check(const char *root, FILE *out)
+/* Call visit(path, dir, ctx) on every source file of root/src (dir: its
+ * folder under src/, "" for src/ itself), folder by folder; a folder for
+ * which folder_ok(dir, path, ctx) returns false is not entered (NULL: all
+ * are). Returns the sum of visit's returns, or 1 if root/src cannot be
+ * read (said into out). */
+static int walk_sources(const char *root, FILE *out,
+                        bool (*folder_ok)(const char *dir, const char *path,
+                                          void *ctx),
+                        int (*visit)(const char *path, const char *dir,
+                                     void *ctx),
+                        void *ctx)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/src", root);
@@ -137,29 +144,23 @@ static int layers_check(const char *root, FILE *out)
         fprintf(out, "%s: cannot be read\n", path);
         return 1;
     }
-    int bad = 0;
+    int n = 0;
     struct dirent *de;
     while ((de = readdir(top))) {
         if (de->d_name[0] == '.')
             continue;
-        char sub[1024];
+        char sub[1300];
         struct stat st;
-        snprintf(sub, sizeof sub, "%s/src/%s", root, de->d_name);
+        snprintf(sub, sizeof sub, "%s/%s", path, de->d_name);
         if (stat(sub, &st) != 0)
             continue;
         if (!S_ISDIR(st.st_mode)) {
             if (is_source(de->d_name))
-                bad += check_file(sub, "", layer_rank(""), out);
+                n += visit(sub, "", ctx);
             continue;
         }
-        int rank = layer_rank(de->d_name);
-        if (rank < 0) {
-            fprintf(out, "%s: folder \"%s\" has no layer (tests/"
-                    "test_layers.c: give it its place in DESIGN.md §7's "
-                    "order)\n", sub, de->d_name);
-            bad++;
+        if (folder_ok && !folder_ok(de->d_name, sub, ctx))
             continue;
-        }
         DIR *d = opendir(sub);
         if (!d)
             continue;
@@ -167,14 +168,47 @@ static int layers_check(const char *root, FILE *out)
         while ((fe = readdir(d))) {
             if (!is_source(fe->d_name))
                 continue;
-            char fp[2048];
+            char fp[1600];
             snprintf(fp, sizeof fp, "%s/%s", sub, fe->d_name);
-            bad += check_file(fp, de->d_name, rank, out);
+            n += visit(fp, de->d_name, ctx);
         }
         closedir(d);
     }
     closedir(top);
-    return bad;
+    return n;
+}
+
+struct layer_walk {
+    FILE *out;
+    int unknown; /* folders without a layer */
+};
+
+/* layers_check's folder: one with a layer, else reported. */
+static bool layer_known(const char *dir, const char *path, void *ctx)
+{
+    struct layer_walk *w = ctx;
+    if (layer_rank(dir) >= 0)
+        return true;
+    fprintf(w->out, "%s: folder \"%s\" has no layer (tests/test_layers.c: "
+            "give it its place in DESIGN.md §7's order)\n", path, dir);
+    w->unknown++;
+    return false;
+}
+
+static int layer_visit(const char *path, const char *dir, void *ctx)
+{
+    struct layer_walk *w = ctx;
+    return check_file(path, dir, layer_rank(dir), w->out);
+}
+
+/* Check every source file of root/src; arrows and unknown folders are
+ * reported into out. Returns their number (or 1 + that if root/src
+ * cannot be read). */
+static int layers_check(const char *root, FILE *out)
+{
+    struct layer_walk w = { out, 0 };
+    int bad = walk_sources(root, out, layer_known, layer_visit, &w);
+    return bad + w.unknown;
 }
 
 /* The tree itself: no include runs up or sideways. */
@@ -240,51 +274,43 @@ static void test_layers_planted(void)
 /* What differs between the topology families is read from the family's
  * descriptor (struct topo_family) everywhere above topo/: no file outside
  * src/topo/ names a family's number. */
-static void test_families_are_descriptors(void)
+static bool not_topo(const char *dir, const char *path, void *ctx)
+{
+    (void)path;
+    (void)ctx;
+    return strcmp(dir, "topo") != 0;
+}
+
+/* The lines of file path naming a family's number, reported to stderr. */
+static int names_family(const char *path, const char *dir, void *ctx)
 {
     static const char *const ids[] = { "TOPO_ARIES", "TOPO_SLINGSHOT",
                                        "TOPO_DRAGONFLY", "TOPO_TORUS",
                                        "family->id", NULL };
-    char path[1024];
-    snprintf(path, sizeof path, "%s/src", src_path("."));
-    DIR *top = opendir(path);
-    CHECK(top != NULL);
-    if (!top)
-        return;
+    (void)dir;
+    (void)ctx;
+    char line[1024];
     int found = 0;
-    struct dirent *de;
-    while ((de = readdir(top))) {
-        if (de->d_name[0] == '.' || strcmp(de->d_name, "topo") == 0)
-            continue;
-        char sub[1300];
-        snprintf(sub, sizeof sub, "%s/%s", path, de->d_name);
-        DIR *d = opendir(sub);
-        if (!d)
-            continue;
-        struct dirent *fe;
-        while ((fe = readdir(d))) {
-            if (!is_source(fe->d_name))
-                continue;
-            char fp[1600], line[1024];
-            snprintf(fp, sizeof fp, "%s/%s", sub, fe->d_name);
-            FILE *f = fopen(fp, "r");
-            for (int ln = 1; f && fgets(line, sizeof line, f); ln++)
-                for (size_t i = 0; ids[i]; i++)
-                    if (strstr(line, ids[i])) {
-                        fprintf(stderr, "  %s:%d: names %s\n", fp, ln,
-                                ids[i]);
-                        found++;
-                    }
-            if (f)
-                fclose(f);
-        }
-        closedir(d);
-    }
-    closedir(top);
-    CHECK_EQ_U(found, 0);
+    FILE *f = fopen(path, "r");
+    for (int ln = 1; f && fgets(line, sizeof line, f); ln++)
+        for (size_t i = 0; ids[i]; i++)
+            if (strstr(line, ids[i])) {
+                fprintf(stderr, "  %s:%d: names %s\n", path, ln, ids[i]);
+                found++;
+            }
+    if (f)
+        fclose(f);
+    return found;
 }
 
-/* ---- sizes ---------------------------------------------------------------- */
+static void test_families_are_descriptors(void)
+{
+    CHECK_EQ_U(walk_sources(src_path("."), stderr, not_topo, names_family,
+                            NULL),
+               0);
+}
+
+/* ---- sizes ------------------------------------------------------------ */
 
 /* A part stays readable in one sitting: no function body (from its
  * opening brace at column 0 to its closing one) over FUNC_MAX lines, no
@@ -359,40 +385,15 @@ static int sizes_check_file(const char *path, FILE *out)
     return bad;
 }
 
+static int sizes_visit(const char *path, const char *dir, void *out)
+{
+    (void)dir;
+    return sizes_check_file(path, out);
+}
+
 static int sizes_check(const char *root, FILE *out)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/src", root);
-    DIR *top = opendir(path);
-    if (!top) {
-        fprintf(out, "%s: cannot be read\n", path);
-        return 1;
-    }
-    int bad = 0;
-    struct dirent *de;
-    while ((de = readdir(top))) {
-        if (de->d_name[0] == '.')
-            continue;
-        char sub[1300];
-        snprintf(sub, sizeof sub, "%s/%s", path, de->d_name);
-        DIR *d = opendir(sub);
-        if (!d) {
-            if (is_source(de->d_name))
-                bad += sizes_check_file(sub, out);
-            continue;
-        }
-        struct dirent *fe;
-        while ((fe = readdir(d))) {
-            if (!is_source(fe->d_name))
-                continue;
-            char fp[1600];
-            snprintf(fp, sizeof fp, "%s/%s", sub, fe->d_name);
-            bad += sizes_check_file(fp, out);
-        }
-        closedir(d);
-    }
-    closedir(top);
-    return bad;
+    return walk_sources(root, out, NULL, sizes_visit, out);
 }
 
 static void test_sizes_tree(void)

@@ -36,7 +36,8 @@ static int compare(const config_setting_t *a, const config_setting_t *b,
     switch (ta) {
     case CONFIG_TYPE_GROUP:
         for (int i = 0; i < config_setting_length(a); i++) {
-            const config_setting_t *x = config_setting_get_elem(a, (unsigned)i);
+            const config_setting_t *x =
+                config_setting_get_elem(a, (unsigned)i);
             const char *name = config_setting_name(x);
             snprintf(sub, sizeof sub, "%s%s%s", path, *path ? "." : "", name);
             const config_setting_t *y = config_setting_get_member(b, name);
@@ -48,7 +49,8 @@ static int compare(const config_setting_t *a, const config_setting_t *b,
             }
         }
         for (int i = 0; i < config_setting_length(b); i++) {
-            const config_setting_t *y = config_setting_get_elem(b, (unsigned)i);
+            const config_setting_t *y =
+                config_setting_get_elem(b, (unsigned)i);
             const char *name = config_setting_name(y);
             if (!config_setting_get_member(a, name)) {
                 fprintf(out, "%s%s%s\n", path, *path ? "." : "", name);
@@ -202,75 +204,69 @@ static void test_whatif_one_key(void)
     globfree(&g);
 }
 
-static void write_file(const char *path, const char *text)
+/* Plant what-if `name` (the header naming twin.cfg and the key network,
+ * then body) under root, check it against its twin; the number of
+ * differences outside the key, the report in *text (to free). */
+static int plant(const char *root, const char *name, const char *body,
+                 char **text)
 {
-    FILE *f = fopen(path, "w");
+    char p[256];
+    snprintf(p, sizeof p, "%s/%s", root, name);
+    FILE *f = fopen(p, "w");
     if (f) {
-        fputs(text, f);
+        fprintf(f, "# twin: twin.cfg\n# differs in: network\n%s", body);
         fclose(f);
     }
+    size_t len;
+    FILE *out = open_memstream(text, &len);
+    int n = whatif_check(p, root, out);
+    fclose(out);
+    return n;
 }
 
 /* The check finds a second difference, and a what-if equal to its twin;
  * it lets a difference under the key (a member of its group) pass. */
 static void test_whatif_planted(void)
 {
-    char root[64], p[256], tw[256];
+    char root[64], tw[256];
     snprintf(root, sizeof root, "/tmp/dfsim-test-%d-whatif", (int)getpid());
     mkdir(root, 0755);
     snprintf(tw, sizeof tw, "%s/twin.cfg", root);
-    write_file(tw, "experiment = { name = \"t\"; seed = 1; };\n"
-                   "system = { name = \"crystal\"; };\n"
-                   "impact = { shares = [0.1, 0.5]; runs = 1; };\n");
-    const char *head = "# twin: twin.cfg\n# differs in: network\n";
+    FILE *f = fopen(tw, "w");
+    if (f) {
+        fputs("experiment = { name = \"t\"; seed = 1; };\n"
+              "system = { name = \"crystal\"; };\n"
+              "impact = { shares = [0.1, 0.5]; runs = 1; };\n", f);
+        fclose(f);
+    }
     char *text;
-    size_t len;
-    FILE *out;
-
-    /* the key added, name changed: passes */
-    snprintf(p, sizeof p, "%s/ok.cfg", root);
-    FILE *f = fopen(p, "w");
-    if (f) {
-        fprintf(f, "%sexperiment = { name = \"w\"; seed = 1; };\n"
-                   "network = { congestion_control = [\"slingshot\"]; };\n"
-                   "system = { name = \"crystal\"; };\n"
-                   "impact = { shares = [0.1, 0.5]; runs = 1; };\n", head);
-        fclose(f);
-    }
-    out = open_memstream(&text, &len);
-    CHECK_EQ_U(whatif_check(p, root, out), 0);
-    fclose(out);
+    /* the key added, the name changed: passes */
+    CHECK_EQ_U(plant(root, "ok.cfg",
+                     "experiment = { name = \"w\"; seed = 1; };\n"
+                     "network = { congestion_control = [\"slingshot\"]; };\n"
+                     "system = { name = \"crystal\"; };\n"
+                     "impact = { shares = [0.1, 0.5]; runs = 1; };\n",
+                     &text),
+               0);
     free(text);
-
     /* a share changed besides the key */
-    snprintf(p, sizeof p, "%s/two.cfg", root);
-    f = fopen(p, "w");
-    if (f) {
-        fprintf(f, "%sexperiment = { name = \"w\"; seed = 1; };\n"
-                   "network = { congestion_control = \"slingshot\"; };\n"
-                   "system = { name = \"crystal\"; };\n"
-                   "impact = { shares = [0.1, 0.9]; runs = 1; };\n", head);
-        fclose(f);
-    }
-    out = open_memstream(&text, &len);
-    CHECK_EQ_U(whatif_check(p, root, out), 1);
-    fclose(out);
+    CHECK_EQ_U(plant(root, "two.cfg",
+                     "experiment = { name = \"w\"; seed = 1; };\n"
+                     "network = { congestion_control = \"slingshot\"; };\n"
+                     "system = { name = \"crystal\"; };\n"
+                     "impact = { shares = [0.1, 0.9]; runs = 1; };\n",
+                     &text),
+               1);
     CHECK_STR_CONTAINS(text, "impact.shares[1] differs from twin.cfg "
                              "(only network may)");
     free(text);
-
     /* nothing changed but the name */
-    snprintf(p, sizeof p, "%s/same.cfg", root);
-    f = fopen(p, "w");
-    if (f) {
-        fprintf(f, "%sexperiment = { name = \"w\"; seed = 1; };\n"
-                   "system = { name = \"crystal\"; };\n"
-                   "impact = { shares = [0.1, 0.5]; runs = 1; };\n", head);
-        fclose(f);
-    }
-    out = open_memstream(&text, &len);
-    CHECK_EQ_U(whatif_check(p, root, out), 1);
-    fclose(out);
+    CHECK_EQ_U(plant(root, "same.cfg",
+                     "experiment = { name = \"w\"; seed = 1; };\n"
+                     "system = { name = \"crystal\"; };\n"
+                     "impact = { shares = [0.1, 0.5]; runs = 1; };\n",
+                     &text),
+               1);
     CHECK_STR_CONTAINS(text, "the same as twin.cfg in network");
     free(text);
     rm_dir(root);

@@ -152,6 +152,16 @@ void impact_print_gpcnet(FILE *out, const struct impact_config *ic,
 /* ---- the console ---------------------------------------------------------- */
 
 /* A time in us with 3 decimals, or "-". */
+/* Whether a row of cells (one aggressor and share, n_v victims) has a
+ * GPCNeT victim, whose key results GPCNeT prints for it. */
+static bool row_has_gpcnet(const struct impact_cell *row, uint32_t n_v)
+{
+    for (uint32_t v = 0; v < n_v; v++)
+        if (row[v].gpcnet)
+            return true;
+    return false;
+}
+
 static void fmt_us(char *buf, size_t cap, double v)
 {
     if (isnan(v))
@@ -246,10 +256,7 @@ void impact_print_table(FILE *out, const struct impact_config *ic,
      * prints it after each of its runs */
     for (uint32_t r = 0; r * n_v < n; r++) {
         const struct impact_cell *c = &cells[r * n_v];
-        bool any = false;
-        for (uint32_t v = 0; v < n_v; v++)
-            any = any || cells[r * n_v + v].gpcnet;
-        if (!any)
+        if (!row_has_gpcnet(c, n_v))
             continue;
         fprintf(out, "\nGPCNeT key results, aggressor %s on %g%% of the "
                      "nodes (%u):\n",
@@ -464,10 +471,7 @@ static void html_gpcnet(FILE *h, const struct impact_config *ic,
               h);
         for (uint32_t r = 0; r * n_v < n; r++) {
             const struct impact_cell *c = &cells[r * n_v];
-            bool row_any = false;
-            for (uint32_t v = 0; v < n_v; v++)
-                row_any = row_any || cells[r * n_v + v].gpcnet;
-            if (!row_any)
+            if (!row_has_gpcnet(c, n_v))
                 continue;
             fputs("<p>Aggressor ", h);
             report_html_str(h, ic->aggressor[c->aggressor].name);
