@@ -610,7 +610,7 @@ static void test_saturation_marked(void)
     const char *argv[] = { "run", cfg, "-o", dir, NULL };
     CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
     char *csv = slurp(dir, "traffic.csv");
-    CHECK_STR_CONTAINS(csv, ",refused,saturated,backlog\n");
+    CHECK_STR_CONTAINS(csv, ",refused,saturated,backlog,fill_ns,steady\n");
     const char *low = csv ? strstr(csv, "\nminimal,worst-case,0.0200,") : NULL;
     const char *high = csv ? strstr(csv, "\nminimal,worst-case,0.5000,")
                            : NULL;
@@ -645,6 +645,62 @@ static void test_saturation_marked(void)
                        "616   2.74    1.000  saturated"));
     unlink(cfg);
     rm_dir(dir);
+}
+
+/* Issue 57, 3: a warm-up shorter than the network's latency is not
+ * saturation. df1056 with Valiant routing at load 0.1 and 0.5/0.5 us
+ * windows read accepted 0.039 and SATURATED (the window's second half
+ * opened at 0.75 us, before the first packets, ~0.96 us through five
+ * hops, had arrived); with 3/3 us it carries 0.100. The short run must
+ * say "not steady: lengthen warm-up", and neither it nor the long one
+ * "saturated"; traffic.csv carries the first-packet latency and the
+ * verdict, and reads back (--resume). */
+static void test_short_warmup_not_saturated(void)
+{
+    static const char *const windows[2] = { "0.5", "3.0" };
+    for (int k = 0; k < 2; k++) {
+        char dir[64] = "/tmp/dfsim-robust-XXXXXX";
+        CHECK(mkdtemp(dir) != NULL);
+        char text[512];
+        snprintf(text, sizeof text,
+                 "system = { name = \"df1056\"; };\n"
+                 "traffic = { pattern = \"uniform\"; loads = [0.1];\n"
+                 "  routings = [\"valiant\"]; warmup_us = %s;\n"
+                 "  measure_us = %s; };\n",
+                 windows[k], windows[k]);
+        const char *cfg = write_temp("steady.cfg", text);
+        const char *argv[] = { "run", cfg, "-o", dir, NULL };
+        CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
+        CHECK(!strstr(out, "saturated") && !strstr(err, "SATURATED"));
+        if (k == 0) {
+            CHECK_STR_CONTAINS(err, "not steady: lengthen warm-up");
+            CHECK_STR_CONTAINS(out, "  not steady: lengthen warm-up");
+        } else {
+            CHECK(!strstr(out, "not steady") && !strstr(err, "not steady"));
+        }
+        char *csv = slurp(dir, "traffic.csv");
+        const char *row = csv ? strstr(csv, "\nvaliant,uniform,0.1000,")
+                              : NULL;
+        CHECK(row != NULL);
+        if (row) {
+            char line[512];
+            const char *nl = strchr(row + 1, '\n');
+            snprintf(line, sizeof line, "%.*s",
+                     nl ? (int)(nl - row) : 0, row + 1);
+            struct traffic_result r;
+            CHECK_EQ_U(traffic_csv_parse(line, "valiant", "uniform", 0.1,
+                                         &r), 0);
+            CHECK(!r.saturated);
+            CHECK(r.steady == (k == 1));
+            /* five router hops of an empty df1056: most of a microsecond */
+            CHECK(r.fill_ns > 500 && r.fill_ns < 2000);
+            if (k == 1)
+                CHECK_NEAR(r.accepted, 0.1, 0.005);
+        }
+        free(csv);
+        unlink(cfg);
+        rm_dir(dir);
+    }
 }
 
 extern const struct test_case tests_mpi[], tests_micro[], tests_gpcnet[],
@@ -1115,6 +1171,7 @@ const struct test_case tests_robust[] = {
     TEST(test_memory_estimate),
     TEST(test_memory_refused),
     TEST(test_saturation_marked),
+    TEST(test_short_warmup_not_saturated),
     TEST(test_tests_fail_without_setup),
     TEST(test_quick_folder_apart),
     TEST(test_variant_without_iterations),

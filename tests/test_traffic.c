@@ -813,10 +813,12 @@ static void test_run_worst_case_saturates(void)
 
 /* A warm-up shorter than the packets' latency: the window opens while
  * the network is still filling, so the source queues grow in its first
- * part without the network being saturated. Saturation is judged on the
- * window's second half: a light load is not saturated (the whole
- * window's backlog column still shows the filling), the worst case
- * with minimal routing past its global link's share still is. */
+ * part without the network being saturated. With no warm-up and a 1 us
+ * window, the judged half opens at 0.5 us, under two first-packet
+ * latencies: neither a light load nor the worst case past its global
+ * link's share is called saturated, both are "not steady" (traffic.h);
+ * with a 3 us warm-up the light load is steady and carried, the worst
+ * case steady and saturated. */
 static struct traffic_params no_warmup(enum traffic_pattern pat,
                                        double load)
 {
@@ -836,11 +838,21 @@ static void test_run_short_warmup(void)
     if (run(&t, "minimal", &tp, 1, EVQ_HEAP4, &r) == 0) {
         CHECK(r.drained && r.packets > 100);
         CHECK(r.backlog > 0.05); /* the filling, in the whole window */
-        CHECK(!r.saturated);
+        CHECK(r.fill_ns > 250); /* 2 x 0.25 us would reach the half */
+        CHECK(!r.steady && !r.saturated);
     }
     tp = no_warmup(TRAFFIC_WORST_CASE, 0.8);
     if (run(&t, "minimal", &tp, 1, EVQ_HEAP4, &r) == 0)
-        CHECK(r.saturated);
+        CHECK(!r.steady && !r.saturated);
+    for (int k = 0; k < 2; k++) {
+        tp = quick(k ? TRAFFIC_WORST_CASE : TRAFFIC_UNIFORM, k ? 0.8 : 0.1);
+        tp.warmup_us = 3;
+        if (run(&t, "minimal", &tp, 1, EVQ_HEAP4, &r) == 0) {
+            CHECK(r.steady);
+            CHECK(r.saturated == (k == 1));
+            CHECK(r.fill_ns * TRAFFIC_FILL_FACTOR <= 4500); /* t_mid: 4.5 us */
+        }
+    }
     topo_free(&t);
 }
 
@@ -975,6 +987,7 @@ static struct traffic_point point(const char *routing, double load,
     q.r.offered = load;
     q.r.accepted = accepted;
     q.r.saturated = saturated;
+    q.r.steady = true;
     q.r.packets = packets;
     q.r.lat_mean_ns = 500 + 1000 * load;
     q.r.lat_median_ns = 480 + 1000 * load;
@@ -1006,7 +1019,9 @@ static void test_report(void)
         point("B", 0.2, 0.2, false, 800),
         point("B", 0.1, 0.1, false, 0), /* nothing measured */
         point("C", 0.1, 0.05, true, 10),
+        point("E", 0.1, 0.04, false, 300), /* opened while filling */
     };
+    pt[6].r.steady = false;
     uint32_t n = sizeof pt / sizeof pt[0];
     double below, at;
     CHECK_EQ_U(traffic_saturation(pt, n, "A", &below, &at), 3);
@@ -1016,6 +1031,8 @@ static void test_report(void)
     CHECK_EQ_U(traffic_saturation(pt, n, "C", &below, &at), 1);
     CHECK(below == -1 && at == 0.1);
     CHECK_EQ_U(traffic_saturation(pt, n, "D", &below, &at), 0);
+    CHECK_EQ_U(traffic_saturation(pt, n, "E", &below, &at), 1);
+    CHECK(below == -1 && at == -1); /* not steady: no verdict */
 
     char dir[64] = "/tmp/dfsim-treport-XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
@@ -1037,6 +1054,10 @@ static void test_report(void)
         CHECK_STR_CONTAINS(page, "<li>A: saturates between 0.1 and 0.2</li>");
         CHECK_STR_CONTAINS(page, "<li>B: not saturated up to 0.2</li>");
         CHECK_STR_CONTAINS(page, "<li>C: saturated already at 0.1");
+        /* a window opened while the network filled: not judged */
+        CHECK_STR_CONTAINS(page, "<li>E: no point judged (1 of its 1 "
+                                 "points not steady: lengthen warm-up");
+        CHECK_EQ_U(count(page, "<td>not steady</td>"), 1);
         CHECK_EQ_U(count(page, "<tr><td>"), n);
         /* the table by routing, then load */
         const char *a1 = strstr(page, "<tr><td>A</td><td>0.1000</td>");
@@ -1051,7 +1072,7 @@ static void test_report(void)
         const char *a = strstr(dat, "# A\n");
         CHECK(a && strncmp(a + 4, "0.1000 ", 7) == 0);
         CHECK_STR_CONTAINS(dat, "\n0.1000 0.100000 0.100000 ? ? ? ? ? 0\n");
-        CHECK_EQ_U(count(dat, "\n\n\n"), 3); /* a block per routing */
+        CHECK_EQ_U(count(dat, "\n\n\n"), 4); /* a block per routing */
     }
     free(page);
     free(dat);

@@ -225,9 +225,12 @@ static int traffic_unit(void *ctx, uint32_t k, struct par_unit *u)
     const char *on = par_where();
     fprintf(stderr,
             "traffic %u/%u%s: %s %s load %.3f: offered %.3f, accepted %.3f, "
-            "%s%s%s%s%s (%.1f s, %.2f M events/s)\n",
+            "%s%s%s%s%s%s (%.1f s, %.2f M events/s)\n",
             k + 1, total, on, r->base.name, pattern, tp.load, o.offered,
             o.accepted, lat, o.saturated ? ", SATURATED" : "",
+            !o.steady && o.packets && !o.deadlock
+                ? ", not steady: lengthen warm-up"
+                : "",
             o.drained ? "" : ", not drained", o.deadlock ? ", DEADLOCK" : "",
             samples, wall, wall > 0 ? (double)o.events / wall / 1e6 : 0.0);
     return 0;

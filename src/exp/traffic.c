@@ -361,6 +361,11 @@ struct gen {
     struct rng *rng;        /* [n_nics] each NIC's stream */
     double *mean_ps;        /* [n_nics] mean interarrival, 0: silent NIC */
     uint32_t *queued;       /* [n_nics] messages sent, request not arrived */
+    simtime *first;         /* [n_nics] creation time of the NIC's first
+                               request until it is delivered, then
+                               FIRST_DONE (FIRST_NONE: none sent yet) */
+    simtime fill_hops[TRAFFIC_HOP_BINS]; /* the shortest first-request
+                               latency by router hops (FIRST_NONE: none) */
     uint64_t backlog;       /* the sum of queued[] */
     int64_t backlog_warm;   /* backlog when the window opened (-1: not
                                yet), */
@@ -388,6 +393,9 @@ struct gen {
     uint64_t hops_sum, nonmin;
     uint64_t hash;
 };
+
+#define FIRST_NONE UINT64_MAX
+#define FIRST_DONE (UINT64_MAX - 1)
 
 #define FNV_OFFSET UINT64_C(0xcbf29ce484222325)
 #define FNV_PRIME UINT64_C(0x100000001b3)
@@ -478,6 +486,14 @@ static void on_delivered(void *ctx, const struct packet *p, simtime now)
         g->accepted2 += now >= g->t_mid;
     }
     simtime t0 = net_pkt_cold(&g->n, p)->t_created;
+    if (g->first[p->src_nic] == t0) { /* its NIC's first: the fill */
+        g->first[p->src_nic] = FIRST_DONE;
+        simtime *f = &g->fill_hops[p->hops < TRAFFIC_HOP_BINS
+                                       ? p->hops
+                                       : TRAFFIC_HOP_BINS - 1];
+        if (now - t0 < *f)
+            *f = now - t0;
+    }
     if (t0 < g->t_warm || t0 >= g->t_end)
         return;
     traffic_hist_add(&g->hist, now - t0);
@@ -524,6 +540,8 @@ static void on_gen(struct sim *s, const struct event *e, void *ctx)
             }
             g->queued[nic]++;
             g->backlog++;
+            if (g->first[nic] == FIRST_NONE)
+                g->first[nic] = now;
             g->sent += measured;
         }
     }
@@ -594,6 +612,7 @@ static void gen_free(struct gen *g, bool net_ok)
     free(g->rng);
     free(g->mean_ps);
     free(g->queued);
+    free(g->first);
     free(g->slot);
 }
 
@@ -642,8 +661,9 @@ static int gen_setup(struct gen *g, const struct topo *t,
     g->rng = calloc(t->n_nics, sizeof *g->rng);
     g->mean_ps = calloc(t->n_nics, sizeof *g->mean_ps);
     g->queued = calloc(t->n_nics, sizeof *g->queued);
+    g->first = malloc(t->n_nics * sizeof *g->first);
     g->slot = calloc(t->n_nics, sizeof *g->slot);
-    if (!g->rng || !g->mean_ps || !g->queued || !g->slot ||
+    if (!g->rng || !g->mean_ps || !g->queued || !g->first || !g->slot ||
         traffic_hist_init(&g->hist, HIST_BINS) != 0 ||
         sim_init(&g->s, impl, net_entities(t) + (g->sampling ? 1 : 0)) !=
             0) {
@@ -653,6 +673,10 @@ static int gen_setup(struct gen *g, const struct topo *t,
     if (net_init(&g->n, t, npc, &g->s, seed, d) != 0)
         return -1;
     *net_ok = true;
+    for (uint32_t i = 0; i < t->n_nics; i++)
+        g->first[i] = FIRST_NONE;
+    for (int h = 0; h < TRAFFIC_HOP_BINS; h++)
+        g->fill_hops[h] = FIRST_NONE;
     g->n.hooks = (struct net_hooks){ .ctx = g, .delivered = on_delivered };
     sim_on(&g->s, EV_GEN, on_gen, g);
     sim_on(&g->s, EV_PHASE, on_phase, g);
@@ -770,7 +794,19 @@ static void window_figures(const struct gen *g, double rate_sum,
         acc = (double)g->accepted2;
     }
     double tol = fmax(TRAFFIC_SAT_TOL * gen, 3.0 * sqrt(gen));
-    out->saturated = gen > 0 && (gen - acc > tol || (double)grown > tol);
+    simtime fill = 0;
+    for (int h = 0; h < TRAFFIC_HOP_BINS; h++)
+        if (g->fill_hops[h] != FIRST_NONE && g->fill_hops[h] > fill)
+            fill = g->fill_hops[h];
+    out->fill_ns = (double)fill / (double)SIMTIME_NS;
+    /* sources start at 0: the judged half opens at t_mid, or at t_warm
+     * for a run judged on its whole window */
+    simtime opened = g->backlog_end >= 0 && g->backlog_mid >= 0 ? g->t_mid
+                                                                : g->t_warm;
+    out->steady = fill > 0 &&
+                  (double)opened >= TRAFFIC_FILL_FACTOR * (double)fill;
+    out->saturated = out->steady && gen > 0 &&
+                     (gen - acc > tol || (double)grown > tol);
 }
 
 /* A drained run: stop generating, let the network empty, and check its
@@ -878,7 +914,7 @@ void traffic_csv_header(FILE *out)
     fprintf(out, "routing,pattern,load,offered,accepted,packets,lat_mean_ns,"
                  "lat_median_ns,lat_p99_ns,lat_max_ns,hops_mean,"
                  "frac_minimal,drained,deadlock,events,hash,refused,"
-                 "saturated,backlog\n");
+                 "saturated,backlog,fill_ns,steady\n");
 }
 
 void traffic_csv_row(FILE *out, const char *routing, const char *pattern,
@@ -892,9 +928,11 @@ void traffic_csv_row(FILE *out, const char *routing, const char *pattern,
                 1.0 - r->frac_nonmin);
     else
         fputs(",,,,,,", out); /* nothing measured: no latency */
-    fprintf(out, "%d,%d,%" PRIu64 ",%016" PRIx64 ",%" PRIu64 ",%d,%.4f\n",
+    fprintf(out,
+            "%d,%d,%" PRIu64 ",%016" PRIx64 ",%" PRIu64 ",%d,%.4f,%.1f,%d\n",
             r->drained ? 1 : 0, r->deadlock ? 1 : 0, r->events, r->hash,
-            r->refused, r->saturated ? 1 : 0, r->backlog);
+            r->refused, r->saturated ? 1 : 0, r->backlog, r->fill_ns,
+            r->steady ? 1 : 0);
 }
 
 /* The next comma-separated field of *p as a double (an empty field: 0,
@@ -942,16 +980,18 @@ int traffic_csv_parse(const char *line, const char *routing,
             empty != (r->packets == 0))
             return -1;
     }
-    int drained = 0, deadlock = 0, saturated = 0;
+    int drained = 0, deadlock = 0, saturated = 0, steady = 0;
     end = -1;
-    if (sscanf(p, "%d,%d,%" SCNu64 ",%" SCNx64 ",%" SCNu64 ",%d,%lf%n",
+    if (sscanf(p,
+               "%d,%d,%" SCNu64 ",%" SCNx64 ",%" SCNu64 ",%d,%lf,%lf,%d%n",
                &drained, &deadlock, &r->events, &r->hash, &r->refused,
-               &saturated, &r->backlog, &end) != 7 ||
+               &saturated, &r->backlog, &r->fill_ns, &steady, &end) != 9 ||
         end < 0 || strcmp(p + end, "\n") != 0)
         return -1;
     r->frac_nonmin = r->packets ? 1.0 - minimal : 0.0;
     r->drained = drained != 0;
     r->deadlock = deadlock != 0;
     r->saturated = saturated != 0;
+    r->steady = steady != 0;
     return 0;
 }

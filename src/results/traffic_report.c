@@ -42,16 +42,31 @@ static uint32_t points_of(const struct traffic_point *pt, uint32_t n,
     return k;
 }
 
-/* traffic_saturation with the index room the caller has (n). */
+/* A point whose window opened while the network filled (traffic.h):
+ * its saturation is not judged. */
+static bool unsteady(const struct traffic_result *r)
+{
+    return !r->steady && r->packets && !r->deadlock;
+}
+
+/* traffic_saturation with the index room the caller has (n): the
+ * points not steady are no evidence either way and are passed over. */
 static uint32_t saturation_in(const struct traffic_point *pt, uint32_t n,
                               const char *routing, uint32_t *idx,
                               double *below, double *at)
 {
-    uint32_t k = points_of(pt, n, routing, idx), j = 0;
-    while (j < k && !pt[idx[j]].r.saturated)
-        j++;
-    *at = j < k ? pt[idx[j]].load : -1;
-    *below = j > 0 ? pt[idx[j - 1]].load : -1;
+    uint32_t k = points_of(pt, n, routing, idx);
+    *below = *at = -1;
+    for (uint32_t j = 0; j < k; j++) {
+        const struct traffic_point *q = &pt[idx[j]];
+        if (unsteady(&q->r))
+            continue;
+        if (q->r.saturated) {
+            *at = q->load;
+            break;
+        }
+        *below = q->load;
+    }
     return k;
 }
 
@@ -197,16 +212,24 @@ static void html_saturation(FILE *h, const struct traffic_point *pt,
     fputs("<h2>Saturation</h2>\n<ul>\n", h);
     for (uint32_t v = 0; v < n_names; v++) {
         double below, at;
-        saturation_in(pt, n, names[v], idx, &below, &at);
+        uint32_t k = saturation_in(pt, n, names[v], idx, &below, &at), u = 0;
+        for (uint32_t j = 0; j < k; j++)
+            u += unsteady(&pt[idx[j]].r);
         fputs("<li>", h);
         report_html_str(h, names[v]);
-        if (at < 0)
+        if (at < 0 && below < 0)
+            fputs(": no point judged", h);
+        else if (at < 0)
             fprintf(h, ": not saturated up to %.4g", below);
         else if (below < 0)
             fprintf(h, ": saturated already at %.4g, the lowest load run",
                     at);
         else
             fprintf(h, ": saturates between %.4g and %.4g", below, at);
+        if (u)
+            fprintf(h, " (%u of its %u points not steady: lengthen "
+                       "warm-up; their saturation is not judged)",
+                    u, k);
         fputs("</li>\n", h);
     }
     fputs("</ul>\n<p class=\"note\">Saturated: accepted below offered, or "
@@ -273,7 +296,10 @@ static void html_points(FILE *h, const struct traffic_point *pt,
             html_num(h, 0, q->r.lat_p99_ns, m, false);
             html_num(h, 2, q->r.hops_mean, m, false);
             html_num(h, 1, 100.0 * q->r.frac_nonmin, m, true);
-            fprintf(h, "<td>%s</td></tr>\n", q->r.saturated ? "yes" : "");
+            fprintf(h, "<td>%s</td></tr>\n",
+                    q->r.saturated       ? "yes"
+                    : unsteady(&q->r) ? "not steady"
+                                         : "");
         }
     }
     fputs("</table>\n</body></html>\n", h);

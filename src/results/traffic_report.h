@@ -62,7 +62,9 @@ struct traffic_report_info {
 /* Where saturation begins for one routing among pt[0..n): the highest
  * load below the first saturated one (in load order) in *below (-1: the
  * lowest load is saturated) and that first saturated load in *at (-1:
- * none is). Returns the number of points of that routing. */
+ * none is). Points not steady (exp/traffic.h) are judged neither way and
+ * passed over (both -1 if no point is steady). Returns the number of
+ * points of that routing. */
 uint32_t traffic_saturation(const struct traffic_point *pt, uint32_t n,
                             const char *routing, double *below, double *at);
 

@@ -68,7 +68,7 @@ int traffic_results(const struct experiment *e, const struct net_params *base,
         printf("  %-12s %6s %8s %8s %10s %10s %10s %6s %8s\n", "routing",
                "load", "offered", "accepted", "mean ns", "median ns",
                "p99 ns", "hops", "minimal");
-        uint32_t sat = 0;
+        uint32_t sat = 0, unsteady_n = 0;
         for (uint32_t k = 0; k < done; k++) {
             const struct traffic_result *o = &res[k];
             const struct routing *r =
@@ -83,11 +83,14 @@ int traffic_results(const struct experiment *e, const struct net_params *base,
                        1.0 - o->frac_nonmin);
             else /* nothing was measured: no figure that looks measured */
                 printf("%10s %10s %10s %6s %8s", "-", "-", "-", "-", "-");
-            printf("%s%s%s%s\n", o->saturated ? "  saturated" : "",
+            bool unsteady = !o->steady && o->packets && !o->deadlock;
+            printf("%s%s%s%s%s\n", o->saturated ? "  saturated" : "",
+                   unsteady ? "  not steady" : "",
                    o->packets ? "" : "  no packet measured",
                    o->drained ? "" : "  not drained",
                    o->deadlock ? "  DEADLOCK" : "");
             sat += o->saturated;
+            unsteady_n += unsteady;
         }
         if (sat)
             printf("  saturated: accepted below offered, or the source "
@@ -96,6 +99,14 @@ int traffic_results(const struct experiment *e, const struct net_params *base,
                    "the latency there "
                    "is a growing queue's, not the load's\n",
                    100 * TRAFFIC_SAT_TOL);
+        if (unsteady_n)
+            printf("  not steady: lengthen warm-up. The window's second "
+                   "half opened less than %.0f first-packet latencies "
+                   "(traffic.csv fill_ns) after the sources started, "
+                   "while the empty network was still filling: whether "
+                   "the load saturates cannot be told, and the latency "
+                   "is an empty network's\n",
+                   TRAFFIC_FILL_FACTOR);
     }
     if (report && done && traffic_report(e, base, outdir, res, done) != 0)
         return -1;
