@@ -896,8 +896,9 @@ static void test_run_creates_nested_output(void)
 
 /* Every example in examples/ runs, so that none can rot: each as it is,
  * cut short by --quick (experiment_quicken: one run, one load per
- * routing, short windows, two iterations a job, 25 us of simulated
- * time at most; the checks are the real file's). Each must exit 0,
+ * routing, short windows, two iterations a job, starts compressed to
+ * 10 us and 60 us of simulated time past them; the checks are the real
+ * file's). Each must exit 0,
  * write its probe, the files of its sections and, with jobs,
  * report.html; with gnuplot installed, none may say that
  * gnuplot is missing (a cut-short run with nothing to plot says that

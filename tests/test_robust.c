@@ -987,6 +987,54 @@ static void test_quick_folder_apart(void)
     rm_dir(dir);
 }
 
+/* Issue 57, 4: --quick on the main job (examples/default.cfg) ran no job
+ * iteration: the jobs start at 80 us, the quick limit was 25 us, and the
+ * load line read "80.000 to 24.998 us". The starts are now compressed
+ * (their order kept), the limit set past the latest, and the run says
+ * what --quick changed; every measured job counts its iterations. */
+static void test_quick_main_job_iterates(void)
+{
+    char dir[64] = "/tmp/dfsim-robust-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *cfg = src_path("examples/default.cfg");
+    const char *argv[] = { "run", cfg, "-o", dir, "--quick", "--force",
+                           NULL };
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
+    CHECK_STR_CONTAINS(out, "            start times (start_us, "
+                            "production.stagger_us) scaled by 0.125: the "
+                            "latest, 80.0 us, to 10.0 us\n");
+    CHECK_STR_CONTAINS(out, "            time limit (experiment.time_limit_ms)"
+                            " 10000 ms to 70.0 us");
+    CHECK_STR_CONTAINS(out, "            compute phases (mpi.compute_scale)");
+    CHECK_STR_CONTAINS(out, "            production fill: its smallest job");
+    CHECK(!strstr(out, "80.000 to 24.998"));
+    char *jobs = slurp(dir, "jobs.csv");
+    CHECK(jobs != NULL);
+    static const char *const names[3] = { "pingpong-8B", "pingpong-1KiB",
+                                          "pingpong-32KiB" };
+    for (int k = 0; jobs && k < 3; k++) {
+        char key[64];
+        snprintf(key, sizeof key, ",%s,pingpong,", names[k]);
+        const char *row = strstr(jobs, key);
+        CHECK(row != NULL);
+        if (!row)
+            continue;
+        /* start_us, end_us, time_us, finished, iterations */
+        const char *p = row;
+        for (int c = 0; c < 7 && p; c++)
+            p = strchr(p + 1, ',');
+        unsigned fin = 9, it = 0;
+        double start = -1;
+        CHECK(p && sscanf(p + 1, "%lf,%*[^,],%*[^,],%u,%u", &start, &fin,
+                          &it) == 3);
+        CHECK_NEAR(start, 10.0, 1e-9);
+        CHECK_EQ_U(fin, 1);
+        CHECK_EQ_U(it, 3); /* one per variant */
+    }
+    free(jobs);
+    rm_dir(dir);
+}
+
 /* Values that gave results looking measured but not, or results written
  * where they should not be: each an error at its line, exit 1. */
 static void test_wrong_values(void)
@@ -1174,6 +1222,7 @@ const struct test_case tests_robust[] = {
     TEST(test_short_warmup_not_saturated),
     TEST(test_tests_fail_without_setup),
     TEST(test_quick_folder_apart),
+    TEST(test_quick_main_job_iterates),
     TEST(test_variant_without_iterations),
     TEST(test_error_table_is_true),
     { 0 },

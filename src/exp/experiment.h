@@ -118,6 +118,8 @@ struct experiment {
     bool quick;                         /* cut short (experiment_quicken):
                                            a run stopped at its time limit
                                            is no failure */
+    char quick_note[1024];              /* what experiment_quicken changed,
+                                           a line each */
 };
 
 /* Read and validate `path`. seed_override >= 0 replaces experiment.seed.
@@ -170,18 +172,19 @@ int experiment_check_run(const struct experiment *e, const struct topo *t,
  * study's every victim and aggressor — but briefly, to check an
  * experiment end to end in seconds before the real run (and so that the
  * examples cannot rot: tests/test_cli.c runs them all so). What is cut:
- * experiment.runs and impact.runs to 1, time_limit_ms to at most 0.1
- * (jobs still running then are written as unfinished, which is then no
- * failure);
- * probe.pairs to at most 2; a traffic sweep to its first load with
- * windows (warmup_us, measure_us, drain_us) of at most 0.5 us; each
+ * experiment.runs and impact.runs to 1; the jobs' start times (and the
+ * production fill's stagger) scaled so that the latest is at most 10 us,
+ * keeping their order, and time_limit_ms to at most 25 us past it (jobs
+ * still running then are written as unfinished, which is then no
+ * failure); probe.pairs to at most 2; a traffic sweep to its first load
+ * with windows (warmup_us, measure_us, drain_us) of at most 0.5 us; each
  * job's and victim's warm-up to at most 1 iteration (none with
  * variants) and its iterations to at most warm-up + 2 (one per variant,
- * if more); impact.shares to
- * its first, impact.warmup_us to at most 20; the production fill to the
- * smallest job it draws. Call after the checks (experiment_net_params,
- * experiment_check_run), so that the real experiment is checked; the
- * numbers are no results. */
+ * if more); impact.shares to its first, impact.warmup_us to at most 20;
+ * the production fill to the smallest job it draws. Each change made is
+ * a line of e->quick_note, which the run prints. Call after the checks
+ * (experiment_net_params, experiment_check_run), so that the real
+ * experiment is checked; the numbers are no results. */
 void experiment_quicken(struct experiment *e);
 
 void experiment_free(struct experiment *e);

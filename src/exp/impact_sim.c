@@ -446,13 +446,16 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
         put_part(res, RES_NTRAF, nt.v, nt.n * sizeof *nt.v) != 0)
         goto oom;
     const char *on = par_where();
+    char mean_s[32] = "-"; /* no iteration: no mean that looks measured */
+    if (v->n_iter > skip)
+        snprintf(mean_s, sizeof mean_s, "%.3f us", mean);
     fprintf(stderr,
             "  impact %u/%u%s: run %u, share %.2f%s%s, %s %s%s: %u "
-            "iterations, mean %.3f us%s (%.1f s)\n",
+            "iterations, mean %s%s (%.1f s)\n",
             u + 1, st->total, on, run, share, st->x.ic->ccs.n ? ", " : "",
             st->x.ic->ccs.n ? cc_name(st->np, ccn, sizeof ccn) : "", jobs[0].name,
             n > 1 ? "with " : "alone", n > 1 ? jobs[1].name : "", v->n_iter,
-            mean, v->finished ? "" : ", UNFINISHED",
+            mean_s, v->finished ? "" : ", UNFINISHED",
             time_wall_seconds() - t0);
     rc = 0;
     goto fail; /* the common end */

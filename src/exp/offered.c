@@ -142,6 +142,14 @@ void offered_write(const struct offered *o, FILE *csv, bool header,
     }
     if (!table)
         return;
+    if (w == 0) { /* the run stopped before the measured jobs started */
+        fprintf(table,
+                "\noffered load: none measured (the run ended at %.3f us, "
+                "before the measured jobs started at %.3f us)\n",
+                (double)o->t1 / (double)SIMTIME_US,
+                (double)o->t0 / (double)SIMTIME_US);
+        return;
+    }
     fprintf(table,
             "\noffered load, %.3f to %.3f us (bytes the NICs injected; "
             "shares of the system's injection bandwidth, %.1f GB/s, of its "

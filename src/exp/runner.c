@@ -43,9 +43,16 @@ int runner_setup(const struct runner *rn, const char *settings,
         return -1;
     printf("experiment  %s (seed %lld)\n", e->info.name,
            (long long)e->info.seed);
-    if (quick)
+    if (quick) {
         printf("quick       --quick: every part cut short to check the file "
                "(experiment_quicken); the figures are no results\n");
+        for (const char *l = e->quick_note; *l;) {
+            const char *nl = strchr(l, '\n');
+            int len = nl ? (int)(nl - l) : (int)strlen(l);
+            printf("            %.*s\n", len, l);
+            l += len + (nl ? 1 : 0);
+        }
+    }
     topo_print(stdout, t, &fig);
     fflush(stdout);
     struct outfile json, probe;
@@ -518,6 +525,12 @@ static int jobs_unit(void *ctx, uint32_t r, struct par_unit *u)
                 "marked unfinished\n",
                 r, e->quick ? "the --quick limit" : "experiment.time_limit_ms",
                 (double)e->info.time_limit / (double)SIMTIME_MS);
+    if (rc == 1 && e->quick)
+        fprintf(stderr,
+                "  --quick: a job with 0 iterations in the table has "
+                "iterations longer than the quick window, even with its "
+                "compute shortened; its messages ran, its statistics were "
+                "not checked\n");
     if (rc >= 0)
         fprintf(stderr, "  jobs ran in %.1f s\n", time_wall_seconds() - t0);
     return rc;

@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -382,7 +383,10 @@ static void rank_run(struct dmpi *m, uint32_t g)
         case DMPI_COMPUTE:
             advance(rk);
             if (op->arg) {
-                resume_at(m, g, now(m) + op->arg);
+                simtime d = op->arg;
+                if (m->p.compute_scale != 1.0) /* 1.0: not a double op */
+                    d = (simtime)llround((double)d * m->p.compute_scale);
+                resume_at(m, g, now(m) + d);
                 return;
             }
             break;

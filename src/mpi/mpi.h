@@ -121,6 +121,11 @@ struct dmpi_params {
     uint64_t copy_ps_per_kib; /* eager receive copy, ps per KiB */
     simtime shm_latency;     /* ranks of one node: shared-memory latency
                                 (the copy costs copy_ps_per_kib) */
+    double compute_scale;    /* every compute phase (DMPI_COMPUTE: the
+                                workloads' and the reductions' combining)
+                                takes this times its length: a faster or
+                                slower host, or --quick's short check
+                                (1.0) */
     struct dmpi_coll_params coll;
 };
 

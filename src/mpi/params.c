@@ -46,6 +46,12 @@ const struct cfg_key dmpi_param_keys[] = {
            "eager receive copy (and shared-memory copy), ns per KiB (100)"),
     MPI_NS("shm_latency_ns", shm_latency,
            "latency between two ranks of one node, ns (100)"),
+    { .name = "compute_scale", .type = CFG_FLOAT,
+      .offset = offsetof(struct dmpi_params, compute_scale), .fmin = 0,
+      .fmax = 1e6,
+      .help = "every compute phase (a workload's, a reduction's "
+              "combining) takes this times its length: a faster (< 1) or "
+              "slower host (1.0; --quick: 0.01)" },
     MPI_U64("allreduce_short_msg_size", coll.allreduce_short_msg_size, 0,
             INT64_MAX,
             "recursive-doubling allreduce at or below, bytes (2048, MPICH "
@@ -129,6 +135,9 @@ void dmpi_defaults(struct dmpi_params *p)
     /* Ranks of one node exchange through shared memory, as MPICH's
      * Nemesis does: a cache line between cores (~100 ns) then the copy. */
     p->shm_latency = 100 * SIMTIME_NS;
+    /* the hosts compute as the workloads' figures say (their sources:
+     * app/) */
+    p->compute_scale = 1.0;
     dmpi_coll_defaults(&p->coll);
 }
 

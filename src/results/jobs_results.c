@@ -245,10 +245,14 @@ static int write_variants(const struct jobs_config *jc, const struct dmpi *m,
                             "job", "variant", "iters", "median (us)",
                             "QCD", "normalized", "non-min", "hops");
                 head = true;
-                if (cnt)
+                if (cnt && base > 0)
                     fprintf(table, "%-20s %-10s %6u %12.3f %8.4f %10.3f",
                             j->name, cj->v[v]->base.name, cnt, st.median,
                             st.qcd, norm);
+                else if (cnt) /* the first variant measured nothing */
+                    fprintf(table, "%-20s %-10s %6u %12.3f %8.4f %10s",
+                            j->name, cj->v[v]->base.name, cnt, st.median,
+                            st.qcd, "-");
                 else /* no iteration measured: no figure that looks so */
                     fprintf(table, "%-20s %-10s %6u %12s %8s %10s", j->name,
                             cj->v[v]->base.name, cnt, "-", "-", "-");
