@@ -443,6 +443,7 @@ int cli_run(int argc, char **argv)
         outdir = defdir;
     }
     rc = 1;
+    bool claimed = false; /* rank 0: the folder is this experiment's */
     char *settings = fingerprint_text(e.cfg, e.info.seed, a.quick);
     if (!settings) {
         fprintf(stderr, "dfsim run: out of memory\n");
@@ -456,14 +457,18 @@ int cli_run(int argc, char **argv)
      * system's figures and the probe */
     struct runner rn = { .e = &e, .t = &t, .np = &np, .outdir = outdir,
                          .resume = a.resume, .d = &d };
-    if (par_agree(par_rank() == 0
-                      ? runner_setup(&rn, settings, a.file, a.force, a.quick)
-                      : 0) != 0 ||
+    if (par_agree(par_rank() == 0 ? runner_setup(&rn, settings, a.file,
+                                                 a.force, a.quick, &claimed)
+                                  : 0) != 0 ||
         run_kinds(&rn, a.file) != 0)
         goto out;
-    print_summary(&e, outdir);
     rc = 0;
 out:
+    /* the folder's manifest lists what is there, finished or cut short */
+    if (claimed && runner_seal(&rn) != 0)
+        rc = 1;
+    if (rc == 0)
+        print_summary(&e, outdir);
     if (rc != 0 && sim_interrupt)
         rc = interrupted(&e, a.file, outdir);
     par_stop();

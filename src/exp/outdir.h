@@ -39,16 +39,20 @@ int outdir_claim(const char *dir, const char *settings, const char *file,
  * by outfile_commit (closed, then renamed). */
 struct outfile {
     FILE *f;             /* write here */
+    char dir[4096];
     char path[4096];     /* dir/name */
     char tmp[4104];      /* dir/name.tmp */
+    const char *name;    /* name, in path */
+    bool listed;         /* in the folder's manifest (exp/manifest.h):
+                            every file but the manifest and the settings */
 };
 
-/* Open; on failure report to err ("dfsim run: cannot write ...") and
- * return -1. */
+/* Open (listed in dir's manifest first, as being written); on failure
+ * report to err ("dfsim run: cannot write ...") and return -1. */
 int outfile_open(struct outfile *o, const char *dir, const char *name,
                  FILE *err);
-/* Close and rename into place. Returns 0, or -1 (reported; the temporary
- * removed). */
+/* Close and rename into place, and list it as done (its size and hash)
+ * in the manifest. Returns 0, or -1 (reported; the temporary removed). */
 int outfile_commit(struct outfile *o, FILE *err);
 /* Close and remove the temporary (after an error). */
 void outfile_abandon(struct outfile *o);

@@ -34,11 +34,18 @@ struct runner {
 
 /* Rank 0's first step: claim the folder (exp/outdir.h: settings is the
  * file's normalised settings, file its path; force replaces another
- * experiment's results), print the system's figures and write
- * topology.json, run the zero-load probe into probe.csv and print its
- * table. Returns 0 or -1 (reported). */
+ * experiment's results; *claimed says whether the folder is now this
+ * experiment's), print the system's figures and write topology.json, run
+ * the zero-load probe into probe.csv and print its table. Returns 0 or
+ * -1 (reported). */
 int runner_setup(const struct runner *rn, const char *settings,
-                 const char *file, bool force, bool quick);
+                 const char *file, bool force, bool quick, bool *claimed);
+
+/* Rank 0's last step, once nothing writes into the claimed folder any
+ * more (the run ended, failed or was interrupted): its manifest sealed
+ * (exp/manifest.h, manifest_seal), every file written so far listed as
+ * it is. Returns 0 or -1 (reported). */
+int runner_seal(const struct runner *rn);
 
 /* Whether the file's sampling section samples during the traffic runs. */
 bool runner_sampling_on(const struct experiment *e);
