@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "core/sim.h"
@@ -25,6 +26,44 @@ bool runner_sampling_on(const struct experiment *e)
 {
     return e->has_traffic &&
            (e->sampling.nic || e->sampling.rtr || e->sampling.links);
+}
+
+/* ---- memory --------------------------------------------------------------- */
+
+/* bytes as "12.3 MiB" (as the admission's figures, topo.c). */
+static void mib(char *buf, size_t cap, double bytes)
+{
+    static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB" };
+    int u = 0;
+    bytes /= 1024;
+    while (bytes >= 1024 && u < 3) {
+        bytes /= 1024;
+        u++;
+    }
+    snprintf(buf, cap, "%.1f %s", bytes, unit[u]);
+}
+
+int runner_memory_check(const struct runner *rn, const char *what)
+{
+    struct rusage ru;
+    if (!rn->max_memory || getrusage(RUSAGE_SELF, &ru) != 0)
+        return 0;
+    double peak = (double)ru.ru_maxrss * 1024; /* KiB on Linux */
+    if (peak <= (double)rn->max_memory)
+        return 0;
+    char p[32], m[32];
+    mib(p, sizeof p, peak);
+    mib(m, sizeof m, (double)rn->max_memory);
+    fprintf(stderr,
+            "dfsim run: %s took %s at its peak (this process's resident "
+            "memory), more than the %s allowed (--max-memory); it is not "
+            "kept\n"
+            "  the system was admitted on an estimate of what it needs "
+            "before its first packet (topology, network model, event "
+            "queue); the packets in flight, the jobs' state and the "
+            "program itself come on top: give a larger --max-memory\n",
+            what, p, m);
+    return -1;
 }
 
 /* ---- a run's counter files ---------------------------------------------- */
@@ -147,7 +186,7 @@ int runner_setup(const struct runner *rn, const char *settings,
     struct probe_summary sum[64];
     int n = probe_run(t, &e->probe, (uint64_t)e->info.seed, probe.f, sum, 64,
                       d);
-    if (n < 0) {
+    if (n < 0 || runner_memory_check(rn, "the zero-load probe") != 0) {
         outfile_abandon(&probe);
         return -1;
     }
@@ -269,6 +308,7 @@ static void point_k_files(const struct experiment *e, const char *outdir,
 
 /* The traffic sweep's units for par_deal: its points. */
 struct traffic_deal {
+    const struct runner *rn;
     const struct experiment *e;
     const struct topo *t;
     const struct net_params *base;
@@ -307,6 +347,10 @@ static int traffic_unit(void *ctx, uint32_t k, struct par_unit *u)
     struct traffic_result o;
     int rc = traffic_run(td->t, &np, &tp, (uint64_t)e->info.seed,
                          EVQ_DEFAULT, &o, td->d);
+    char what[64];
+    snprintf(what, sizeof what, "traffic point %u/%u", k + 1, total);
+    if (rc == 0 && runner_memory_check(td->rn, what) != 0)
+        rc = -1;
     if (rc == 0)
         rc = run_files_keep(&rf);
     if (rc != 0) {
@@ -435,8 +479,9 @@ int runner_traffic(const struct runner *rn, struct traffic_result **res_out,
     const struct traffic_sweep *sw = &e->traffic;
     uint32_t total = (sw->routings.n ? sw->routings.n : 1) * sw->loads.n;
     bool rank0 = par_rank() == 0;
-    struct traffic_deal td = { .e = e, .t = rn->t, .base = rn->np,
-                               .outdir = outdir, .d = rn->d };
+    struct traffic_deal td = { .rn = rn, .e = e, .t = rn->t,
+                               .base = rn->np, .outdir = outdir,
+                               .d = rn->d };
     long first = rank0 ? traffic_open(rn, &td, total) : 0;
     first = par_bcast(first);
     if (first < 0) {
@@ -574,6 +619,7 @@ static void job_run_files(const struct experiment *e, const char *outdir,
 
 /* The jobs list's units for par_deal: its runs. */
 struct jobs_deal {
+    const struct runner *rn;
     const struct experiment *e;
     const struct topo *t;
     const struct net_params *np;
@@ -643,6 +689,10 @@ static int jobs_unit(void *ctx, uint32_t r, struct par_unit *u)
     simtime end = 0;
     int rc = jobs_run(&e->jobs, jd->t, jd->np, seed, e->info.time_limit,
                       &out, &end, jd->d);
+    char what[64];
+    snprintf(what, sizeof what, "run %u of the jobs", r + 1);
+    if (rc >= 0 && runner_memory_check(jd->rn, what) != 0)
+        rc = -1;
     if (rc >= 0 && run_files_keep(&rf) != 0)
         rc = -1;
     if (rc < 0)
@@ -772,8 +822,8 @@ int runner_jobs(const struct runner *rn, const struct jobs_writer *writer)
     const struct topo *t = rn->t;
     const struct net_params *np = rn->np;
     const char *outdir = rn->outdir;
-    struct jobs_deal jd = { .e = e, .t = t, .np = np, .outdir = outdir,
-                            .d = rn->d, .writer = writer };
+    struct jobs_deal jd = { .rn = rn, .e = e, .t = t, .np = np,
+                            .outdir = outdir, .d = rn->d, .writer = writer };
     uint32_t n_runs = e->info.runs;
     bool rank0 = par_rank() == 0;
     long first = rank0 ? jobs_open(rn, &jd) : 0;
