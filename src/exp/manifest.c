@@ -169,7 +169,8 @@ static int by_name(const void *a, const void *b)
 int manifest_write(struct manifest *m, const char *dir, FILE *err)
 {
     /* sorted in place: the order of m is nobody's */
-    qsort(m->v, m->n, sizeof *m->v, by_name);
+    if (m->n) /* an empty list has no array */
+        qsort(m->v, m->n, sizeof *m->v, by_name);
     struct outfile o;
     if (outfile_open(&o, dir, MANIFEST_FILE, err) != 0)
         return -1;

@@ -126,7 +126,8 @@ static int folder_names(const char *dir, const char *keep, struct names *ns)
         errno = ENOMEM;
         return -1;
     }
-    qsort(ns->v, ns->n, sizeof *ns->v, by_str);
+    if (ns->n) /* an empty folder: no array to sort */
+        qsort(ns->v, ns->n, sizeof *ns->v, by_str);
     return 0;
 }
 
@@ -253,21 +254,22 @@ static int check_folder(const char *dir, FILE *err)
 {
     struct manifest m;
     int rc = manifest_read(&m, dir, err);
-    if (rc == 1)
+    if (rc == 1) {
         fprintf(err,
                 "dfsim run: --resume: %s holds no %s (started by an older "
                 "dfsim), so its results cannot be checked to be as dfsim "
                 "wrote them; run it again without --resume, or into "
                 "another folder (-o)\n",
                 dir, MANIFEST_FILE);
-    else if (rc == 0 && manifest_check(&m, dir, err) != 0)
+        rc = -1;
+    } else if (rc == 0 && manifest_check(&m, dir, err) != 0) {
         fprintf(err, "  --resume goes on only from results as dfsim wrote "
                      "them; run the experiment again without --resume (it "
                      "starts over), or into another folder (-o)\n");
-    else if (rc == 0)
-        return 0;
+        rc = -1;
+    }
     manifest_free(&m);
-    return -1;
+    return rc;
 }
 
 int outdir_claim(const char *dir, const char *settings, const char *file,
