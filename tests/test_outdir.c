@@ -209,10 +209,10 @@ static void test_manifest_lists_every_file(void)
     const char *cfg = write_temp(
         "every.cfg",
         "experiment = { seed = 2; runs = 2; };\n"
-        "system = { name = \"xc-12cab\"; };\n"
+        "system = { name = \"voltrino\"; };\n"
         "traffic = { pattern = \"uniform\"; loads = [0.1, 0.2];\n"
         "  warmup_us = 0.5; measure_us = 0.5; };\n"
-        "sampling = { interval_us = 2.0; nic = true; rtr = true; "
+        "sampling = { interval_us = 1.0; nic = true; rtr = true; "
         "links = true; };\n"
         "jobs = ( { name = \"pp\"; workload = \"pingpong\";\n"
         "  bytes = 4096; nodes = 2; iterations = 4; } );\n");
