@@ -212,11 +212,15 @@ static int clear_folder(const char *dir, const struct names *ns, FILE *err)
                 dir, MANIFEST_FILE, some, ns->n);
         return -1;
     }
-    char *first[5];
+    char *first[5]; /* the first few, to name them */
     size_t foreign = 0;
-    for (size_t i = 0; i < ns->n; i++)
-        if (!written_by_dfsim(&m, dir, ns->v[i]) && foreign++ < 5)
-            first[foreign - 1] = ns->v[i];
+    for (size_t i = 0; i < ns->n; i++) {
+        if (written_by_dfsim(&m, dir, ns->v[i]))
+            continue;
+        if (foreign < 5)
+            first[foreign] = ns->v[i];
+        foreign++;
+    }
     if (foreign) {
         char some[600];
         some_names(some, sizeof some, first, foreign < 5 ? foreign : 5);
