@@ -161,10 +161,12 @@ static void test_resume_other_experiment(void)
 }
 
 /* A folder holding another experiment's results, or files dfsim did not
- * record, is refused without --force; --force removes dfsim's files of
- * the other experiment (traffic.csv, samples) and keeps anything else.
- * Running the same experiment again into its folder is allowed. A folder
- * that records no experiment cannot be resumed. */
+ * record, is refused without --force; so it is with --force when it
+ * lists no files dfsim wrote there (experiment.files): names do not tell
+ * dfsim's files from a user's, and nothing is removed (tests/test_outdir.c
+ * has what --force removes). Running the same experiment again into its
+ * folder is allowed. A folder that records no experiment cannot be
+ * resumed. */
 static void test_reused_folder(void)
 {
     char dir[64] = "/tmp/dfsim-robust-XXXXXX";
@@ -175,7 +177,7 @@ static void test_reused_folder(void)
     CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 1);
     CHECK_STR_CONTAINS(err, "is not empty (traffic.csv) and records no "
                             "experiment");
-    CHECK_STR_CONTAINS(err, "--force");
+    CHECK_STR_CONTAINS(err, "choose another folder with -o");
     CHECK(!exists(dir, "jobs.csv"));
     const char *res[] = { "run", cfg, "-o", dir, "--resume", NULL };
     CHECK_EQ_U(run_dfsim(res, out, sizeof out, err, sizeof err), 1);
@@ -184,11 +186,14 @@ static void test_reused_folder(void)
     touch(dir, "nic_samples_min_0.5000.csv", "#Time\n");
     touch(dir, "notes.md", "mine\n");
     const char *force[] = { "run", cfg, "-o", dir, "--force", NULL };
-    CHECK_EQ_U(run_dfsim(force, out, sizeof out, err, sizeof err), 0);
-    CHECK(!exists(dir, "traffic.csv"));
-    CHECK(!exists(dir, "nic_samples_min_0.5000.csv"));
+    CHECK_EQ_U(run_dfsim(force, out, sizeof out, err, sizeof err), 1);
+    CHECK_STR_CONTAINS(err, "has no experiment.files");
+    CHECK(exists(dir, "traffic.csv"));
+    CHECK(exists(dir, "nic_samples_min_0.5000.csv"));
     CHECK(exists(dir, "notes.md"));
-    CHECK(exists(dir, "jobs.csv") && exists(dir, FINGERPRINT_FILE));
+    CHECK(!exists(dir, "jobs.csv") && !exists(dir, FINGERPRINT_FILE));
+    rm_dir(dir);
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
 
     /* the same experiment again: allowed, same results */
     char *jobs = slurp(dir, "jobs.csv");

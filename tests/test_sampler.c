@@ -906,6 +906,7 @@ static void test_cli(void)
         "nic_samples_DOR_0.1000.csv", "nic_samples_DOR_0.2000.csv",
         "rtr_samples_DOR_0.1000.csv", "rtr_samples_DOR_0.2000.csv",
         "traffic.csv", "probe.csv", "topology.json", "experiment.settings",
+        "experiment.files",
     };
     /* Gemini: the NIC's request counters; cnames; the tiles' six */
     static const char nic_head[] =

@@ -58,15 +58,24 @@ static void usage(FILE *out)
             "                     (experiment.runs) from the first that\n"
             "                     DIR/runs.csv does not record as done; the\n"
             "                     file must be the one DIR was started with\n"
-            "                     (same settings and seed)\n"
+            "                     (same settings and seed), and every file\n"
+            "                     DIR/experiment.files lists as dfsim wrote\n"
+            "                     it (same size and hash)\n"
             "  --force            replace the results of another experiment\n"
-            "                     in DIR (dfsim refuses a folder that is not\n"
-            "                     empty and not this experiment's)\n"
+            "                     in DIR: remove the files its\n"
+            "                     experiment.files lists (dfsim refuses a\n"
+            "                     folder that is not empty and not this\n"
+            "                     experiment's, and with --force one that\n"
+            "                     holds any other file)\n"
             "  --max-memory SIZE  refuse a system estimated to need more\n"
             "                     memory than SIZE (bytes, or with K, M, G\n"
-            "                     or T: KiB .. TiB; e.g. 512M, 1.5G);\n"
-            "                     default: the memory the machine has\n"
-            "                     available (MemAvailable in /proc/meminfo)\n"
+            "                     or T: KiB .. TiB; e.g. 512M, 1.5G), and\n"
+            "                     fail a run whose peak (the process's\n"
+            "                     resident memory) went above it, its\n"
+            "                     results not kept; default: refuse a\n"
+            "                     system estimated above the memory the\n"
+            "                     machine has available (MemAvailable in\n"
+            "                     /proc/meminfo)\n"
             "  --quick            every part of the experiment, cut short\n"
             "                     (one run, one load per routing, short\n"
             "                     windows, 2 iterations a job, ...): checks\n"
@@ -322,6 +331,8 @@ static int run_impact(const struct runner *rn, const char *file)
     int rc = impact_simulate(&e->impact, &e->jobs, rn->t, rn->np,
                              (uint64_t)e->info.seed, e->info.time_limit,
                              rn->outdir, &jobs_results_writer, &x, rn->d);
+    if (rc == 0)
+        rc = runner_memory_check(rn, "the impact study");
     if (rc == 0 && rank0) /* the cells and the report are rank 0's */
         rc = impact_results_write(&x, rn->outdir, &info, rn->d);
     impact_data_free(&x);
@@ -443,6 +454,7 @@ int cli_run(int argc, char **argv)
         outdir = defdir;
     }
     rc = 1;
+    bool claimed = false; /* rank 0: the folder is this experiment's */
     char *settings = fingerprint_text(e.cfg, e.info.seed, a.quick);
     if (!settings) {
         fprintf(stderr, "dfsim run: out of memory\n");
@@ -455,15 +467,20 @@ int cli_run(int argc, char **argv)
     /* rank 0 claims the folder and writes what is not dealt: the
      * system's figures and the probe */
     struct runner rn = { .e = &e, .t = &t, .np = &np, .outdir = outdir,
-                         .resume = a.resume, .d = &d };
-    if (par_agree(par_rank() == 0
-                      ? runner_setup(&rn, settings, a.file, a.force, a.quick)
-                      : 0) != 0 ||
+                         .resume = a.resume, .max_memory = a.max_memory,
+                         .d = &d };
+    if (par_agree(par_rank() == 0 ? runner_setup(&rn, settings, a.file,
+                                                 a.force, a.quick, &claimed)
+                                  : 0) != 0 ||
         run_kinds(&rn, a.file) != 0)
         goto out;
-    print_summary(&e, outdir);
     rc = 0;
 out:
+    /* the folder's manifest lists what is there, finished or cut short */
+    if (claimed && runner_seal(&rn) != 0)
+        rc = 1;
+    if (rc == 0)
+        print_summary(&e, outdir);
     if (rc != 0 && sim_interrupt)
         rc = interrupted(&e, a.file, outdir);
     par_stop();

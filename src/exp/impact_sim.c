@@ -20,6 +20,7 @@
 #include "app/workload.h"
 #include "ctl/cc.h"
 #include "exp/alloc.h"
+#include "exp/manifest.h"
 #include "exp/par.h"
 #include "net/counters.h"
 #include "net/latency_model.h"
@@ -720,7 +721,11 @@ int impact_simulate(const struct impact_config *ic,
     for (size_t i = 0; par_rank() == 0 && i < N_RUN_FILES; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, run_files[i]);
-        st.f[i] = fopen(path, "w");
+        /* listed before it exists; the run's end marks it done */
+        st.f[i] = manifest_mark(dir, &run_files[i], 1, MANIFEST_WRITING,
+                                stderr) == 0
+                      ? fopen(path, "w")
+                      : NULL;
         if (!st.f[i]) {
             diag_error(d, path, 0, "impact", "cannot write the file");
             goto done;

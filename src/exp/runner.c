@@ -11,11 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "core/sim.h"
 #include "core/time.h"
 #include "exp/job_counters.h"
+#include "exp/manifest.h"
 #include "exp/outdir.h"
 #include "exp/par.h"
 #include "route/route.h"
@@ -26,18 +28,144 @@ bool runner_sampling_on(const struct experiment *e)
            (e->sampling.nic || e->sampling.rtr || e->sampling.links);
 }
 
+/* ---- memory --------------------------------------------------------------- */
+
+/* bytes as "12.3 MiB" (as the admission's figures, topo.c). */
+static void mib(char *buf, size_t cap, double bytes)
+{
+    static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB" };
+    int u = 0;
+    bytes /= 1024;
+    while (bytes >= 1024 && u < 3) {
+        bytes /= 1024;
+        u++;
+    }
+    snprintf(buf, cap, "%.1f %s", bytes, unit[u]);
+}
+
+int runner_memory_check(const struct runner *rn, const char *what)
+{
+    struct rusage ru;
+    if (!rn->max_memory || getrusage(RUSAGE_SELF, &ru) != 0)
+        return 0;
+    double peak = (double)ru.ru_maxrss * 1024; /* KiB on Linux */
+    if (peak <= (double)rn->max_memory)
+        return 0;
+    char p[32], m[32];
+    mib(p, sizeof p, peak);
+    mib(m, sizeof m, (double)rn->max_memory);
+    fprintf(stderr,
+            "dfsim run: %s took %s at its peak (this process's resident "
+            "memory), more than the %s allowed (--max-memory); it is not "
+            "kept\n"
+            "  the system was admitted on an estimate of what it needs "
+            "before its first packet (topology, network model, event "
+            "queue); the packets in flight, the jobs' state and the "
+            "program itself come on top: give a larger --max-memory\n",
+            what, p, m);
+    return -1;
+}
+
+/* ---- a run's counter files ---------------------------------------------- */
+
+/* The counter files of one run (a traffic point, a job run), by name in
+ * the results folder. The rank that runs it writes them as NAME.tmp and
+ * renames them when the run is kept (run_files_keep), so that a run cut
+ * short leaves none of them, not a partial one under its final name;
+ * rank 0 lists them in the manifest before the runs are dealt and marks
+ * them done when it commits the run. */
+struct run_files {
+    uint32_t n;
+    char name[3][160];
+    char tmp[3][4096];       /* outdir/NAME.tmp, what the samplers write */
+};
+
+/* f's names: <base><tag>.<ext> for each of nic_samples (.csv),
+ * rtr_samples (.csv) and links (.txt: `links`, named so) that is on. */
+static void run_files_name(struct run_files *f, const char *outdir,
+                           const struct sampler_config *c, const char *tag,
+                           const char *links)
+{
+    const char *base[3] = { "nic_samples", "rtr_samples", links };
+    const char *ext[3] = { "csv", "csv", "txt" };
+    bool on[3] = { c->nic, c->rtr, c->links };
+    f->n = 0;
+    for (int k = 0; k < 3; k++) {
+        if (!on[k])
+            continue;
+        char name[sizeof f->name[0]];
+        snprintf(name, sizeof name, "%s%s.%s", base[k], tag, ext[k]);
+        memcpy(f->name[f->n], name, sizeof name);
+        snprintf(f->tmp[f->n], sizeof f->tmp[0], "%s/%s.tmp", outdir, name);
+        f->n++;
+    }
+}
+
+/* The temporary of f's file `base` ("nic_samples", ...), or NULL if it
+ * is not on. */
+static const char *run_files_tmp(const struct run_files *f, const char *base)
+{
+    for (uint32_t i = 0; i < f->n; i++)
+        if (strncmp(f->name[i], base, strlen(base)) == 0)
+            return f->tmp[i];
+    return NULL;
+}
+
+/* The run is kept: each temporary written renamed into place (one the
+ * run did not write, as the links report of a deadlocked point: none).
+ * 0, or -1 (reported). */
+static int run_files_keep(const struct run_files *f)
+{
+    for (uint32_t i = 0; i < f->n; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s", f->tmp[i]);
+        path[strlen(path) - 4] = '\0'; /* without ".tmp" */
+        if (rename(f->tmp[i], path) != 0 && errno != ENOENT) {
+            fprintf(stderr, "dfsim run: cannot write %s: %s\n", path,
+                    strerror(errno));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The run is not kept (cut short, failed): its temporaries removed. */
+static void run_files_drop(const struct run_files *f)
+{
+    for (uint32_t i = 0; i < f->n; i++)
+        unlink(f->tmp[i]);
+}
+
+/* Rank 0: f's files in outdir's manifest as `how`; with MANIFEST_DONE
+ * only those the run wrote. 0 or -1 (reported). */
+static int run_files_mark(const struct run_files *f, const char *outdir,
+                          enum manifest_how how)
+{
+    const char *names[3];
+    size_t n = 0;
+    for (uint32_t i = 0; i < f->n; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", outdir, f->name[i]);
+        if (how != MANIFEST_DONE || access(path, F_OK) == 0)
+            names[n++] = f->name[i];
+    }
+    return manifest_mark(outdir, names, n, how, stderr);
+}
+
 /* ---- setup ---------------------------------------------------------------- */
 
 int runner_setup(const struct runner *rn, const char *settings,
-                 const char *file, bool force, bool quick)
+                 const char *file, bool force, bool quick, bool *claimed)
 {
     const struct experiment *e = rn->e;
     const struct topo *t = rn->t;
     const char *outdir = rn->outdir;
     bool resume = rn->resume;
     struct diag *d = rn->d;
+    *claimed = false;
     if (outdir_claim(outdir, settings, file, resume, force, stderr) != 0)
         return -1;
+    *claimed = true;
     struct topo_figures fig;
     if (topo_figures(t, &fig) != 0)
         return -1;
@@ -65,7 +193,7 @@ int runner_setup(const struct runner *rn, const char *settings,
     struct probe_summary sum[64];
     int n = probe_run(t, &e->probe, (uint64_t)e->info.seed, probe.f, sum, 64,
                       d);
-    if (n < 0) {
+    if (n < 0 || runner_memory_check(rn, "the zero-load probe") != 0) {
         outfile_abandon(&probe);
         return -1;
     }
@@ -85,6 +213,11 @@ int runner_setup(const struct runner *rn, const char *settings,
     return 0;
 }
 
+
+int runner_seal(const struct runner *rn)
+{
+    return manifest_seal(rn->outdir, stderr);
+}
 
 /* ---- the traffic sweep --------------------------------------------------- */
 
@@ -156,8 +289,33 @@ done:
     return n;
 }
 
+/* The counter files of the sweep's point of routing r and load `load`:
+ * one set per point, plain names for a sweep of one point. */
+static void point_files(const struct experiment *e, const char *outdir,
+                        const struct routing *r, double load,
+                        struct run_files *f)
+{
+    const struct traffic_sweep *sw = &e->traffic;
+    uint32_t total = (sw->routings.n ? sw->routings.n : 1) * sw->loads.n;
+    char tag[128] = "";
+    if (total > 1)
+        snprintf(tag, sizeof tag, "_%s_%.4f", r->base.name, load);
+    run_files_name(f, outdir, &e->sampling, tag, "links");
+}
+
+/* Point k's counter files (point_files). */
+static void point_k_files(const struct experiment *e, const char *outdir,
+                          const struct routing *def, uint32_t k,
+                          struct run_files *f)
+{
+    const struct traffic_sweep *sw = &e->traffic;
+    point_files(e, outdir, runner_point_routing(sw, def, k),
+                sw->loads.v[k % sw->loads.n], f);
+}
+
 /* The traffic sweep's units for par_deal: its points. */
 struct traffic_deal {
+    const struct runner *rn;
     const struct experiment *e;
     const struct topo *t;
     const struct net_params *base;
@@ -184,30 +342,28 @@ static int traffic_unit(void *ctx, uint32_t k, struct par_unit *u)
     struct traffic_params tp = sw->p;
     tp.load = sw->loads.v[k % sw->loads.n];
     tp.progress = stderr;
-    char nic_path[4096], rtr_path[4096], links_path[4096];
+    struct run_files rf = { 0 };
     if (runner_sampling_on(e)) {
-        /* one set of files per run; plain names for one run */
-        char tag[128] = "";
-        if (total > 1)
-            snprintf(tag, sizeof tag, "_%s_%.4f", r->base.name, tp.load);
-        snprintf(nic_path, sizeof nic_path, "%s/nic_samples%s.csv",
-                 td->outdir, tag);
-        snprintf(rtr_path, sizeof rtr_path, "%s/rtr_samples%s.csv",
-                 td->outdir, tag);
-        snprintf(links_path, sizeof links_path, "%s/links%s.txt", td->outdir,
-                 tag);
+        point_files(e, td->outdir, r, tp.load, &rf);
         sampler_config_params(&e->sampling, &tp.sampling);
-        tp.sampling.nic_path = nic_path;
-        tp.sampling.rtr_path = rtr_path;
-        if (e->sampling.links)
-            tp.sampling.links_path = links_path;
+        tp.sampling.nic_path = run_files_tmp(&rf, "nic_samples");
+        tp.sampling.rtr_path = run_files_tmp(&rf, "rtr_samples");
+        tp.sampling.links_path = run_files_tmp(&rf, "links");
     }
     double t0 = time_wall_seconds();
     struct traffic_result o;
     int rc = traffic_run(td->t, &np, &tp, (uint64_t)e->info.seed,
                          EVQ_DEFAULT, &o, td->d);
-    if (rc != 0)
+    char what[64];
+    snprintf(what, sizeof what, "traffic point %u/%u", k + 1, total);
+    if (rc == 0 && runner_memory_check(td->rn, what) != 0)
+        rc = -1;
+    if (rc == 0)
+        rc = run_files_keep(&rf);
+    if (rc != 0) {
+        run_files_drop(&rf);
         return rc; /* -1, or SIM_INTERRUPTED: nothing of the run */
+    }
     const char *pattern = traffic_pattern_names[sw->p.pattern];
     FILE *ms = open_memstream(&u->part[0], &u->len[0]);
     if (ms) {
@@ -262,45 +418,81 @@ static int traffic_commit(void *ctx, uint32_t k, struct par_unit *u)
         return -1;
     }
     fputs(u->part[0], td->csv);
-    fflush(td->csv);
+    if (fflush(td->csv) != 0) {
+        fprintf(stderr, "dfsim run: cannot write %s/traffic.csv: %s\n",
+                td->outdir, strerror(errno));
+        return -1;
+    }
+    /* the row, and the point's counter files, vouched for */
+    static const char *const csv[] = { "traffic.csv" };
+    struct run_files rf = { 0 };
+    if (runner_sampling_on(td->e))
+        point_k_files(td->e, td->outdir, td->base->routing, k, &rf);
+    if (manifest_mark(td->outdir, csv, 1, MANIFEST_GROWN, stderr) != 0 ||
+        run_files_mark(&rf, td->outdir, MANIFEST_DONE) != 0)
+        return -1;
     td->done = k + 1;
     return 0;
+}
+
+/* Rank 0, before the sweep's points are dealt: traffic.csv opened (with
+ * resume, cut to the points it records as finished, read back into
+ * td->res, and appended to; else written anew with its header) and, in
+ * the manifest, listed as being written, with the counter files of every
+ * point to run. Returns the first point to run, or -1 (reported). */
+static long traffic_open(const struct runner *rn, struct traffic_deal *td,
+                         uint32_t total)
+{
+    static const char *const csv[] = { "traffic.csv" };
+    const char *outdir = rn->outdir;
+    const struct routing *def = rn->np->routing;
+    td->res = calloc(total, sizeof *td->res);
+    if (!td->res) {
+        fprintf(stderr, "dfsim run: out of memory\n");
+        return -1;
+    }
+    if (manifest_mark(outdir, csv, 1, MANIFEST_WRITING, stderr) != 0)
+        return -1;
+    long first = rn->resume ? finished_points(outdir, &rn->e->traffic, def,
+                                              td->res)
+                            : 0;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/traffic.csv", outdir);
+    td->csv = first < 0 ? NULL : fopen(path, first > 0 ? "a" : "w");
+    if (first >= 0 && !td->csv) {
+        fprintf(stderr, "dfsim run: cannot write %s: %s\n", path,
+                strerror(errno));
+        return -1;
+    }
+    if (first == 0)
+        traffic_csv_header(td->csv);
+    if (first < 0 || fflush(td->csv) != 0 ||
+        manifest_mark(outdir, csv, 1, MANIFEST_GROWN, stderr) != 0)
+        return -1;
+    for (uint32_t k = (uint32_t)first;
+         runner_sampling_on(rn->e) && k < total; k++) {
+        struct run_files rf;
+        point_k_files(rn->e, outdir, def, k, &rf);
+        if (run_files_mark(&rf, outdir, MANIFEST_WRITING) != 0)
+            return -1;
+    }
+    return first;
 }
 
 int runner_traffic(const struct runner *rn, struct traffic_result **res_out,
                    uint32_t *done_out)
 {
     const struct experiment *e = rn->e;
-    const struct topo *t = rn->t;
-    const struct net_params *base = rn->np;
     const char *outdir = rn->outdir;
-    bool resume = rn->resume;
-    struct diag *d = rn->d;
     *res_out = NULL;
     *done_out = 0;
     const struct traffic_sweep *sw = &e->traffic;
-    const struct routing *def = base->routing; /* network.routing */
     uint32_t total = (sw->routings.n ? sw->routings.n : 1) * sw->loads.n;
     bool rank0 = par_rank() == 0;
-    struct traffic_deal td = { .e = e, .t = t, .base = base,
-                               .outdir = outdir, .d = d };
-    long first = 0;
-    if (rank0) {
-        td.res = calloc(total, sizeof *td.res);
-        if (!td.res)
-            fprintf(stderr, "dfsim run: out of memory\n");
-        first = !td.res ? -1
-                : resume ? finished_points(outdir, sw, def, td.res)
-                         : 0;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/traffic.csv", outdir);
-        td.csv = first < 0 ? NULL : fopen(path, first > 0 ? "a" : "w");
-        if (first >= 0 && !td.csv) {
-            fprintf(stderr, "dfsim run: cannot write %s: %s\n", path,
-                    strerror(errno));
-            first = -1;
-        }
-    }
+    struct traffic_deal td = { .rn = rn, .e = e, .t = rn->t,
+                               .base = rn->np, .outdir = outdir,
+                               .d = rn->d };
+    long first = rank0 ? traffic_open(rn, &td, total) : 0;
     first = par_bcast(first);
     if (first < 0) {
         if (td.csv)
@@ -317,20 +509,19 @@ int runner_traffic(const struct runner *rn, struct traffic_result **res_out,
             printf("\nresuming: traffic runs 1-%ld of %u were done\n", first,
                    total);
         fflush(stdout);
-        if (first == 0)
-            traffic_csv_header(td.csv);
-        fflush(td.csv);
     }
     int rc = par_deal((uint32_t)first, total, traffic_unit, traffic_commit,
                       &td);
     if (rc == PAR_NOT_RUN) /* only after another rank's unit failed */
         rc = -1;
-    if (td.csv)
-        fclose(td.csv);
-    uint32_t done = rank0 ? td.done : 0; /* the table: rank 0's */
-    struct traffic_result *res = td.res;
-    *res_out = res;
-    *done_out = done;
+    if (td.csv) {
+        static const char *const csv[] = { "traffic.csv" };
+        if (fclose(td.csv) != 0 ||
+            manifest_mark(outdir, csv, 1, MANIFEST_DONE, stderr) != 0)
+            rc = rc ? rc : -1;
+    }
+    *res_out = td.res;
+    *done_out = rank0 ? td.done : 0; /* the table: rank 0's */
     return rc;
 }
 
@@ -424,8 +615,21 @@ static long finished_runs(const char *dir, int64_t seed)
     return n;
 }
 
+/* The counter files of job run r: one set per run, plain names for one
+ * run (apart from a traffic sweep's: "_jobs" in them then). */
+static void job_run_files(const struct experiment *e, const char *outdir,
+                          uint32_t r, struct run_files *f)
+{
+    char tag[32] = "";
+    if (e->info.runs > 1 || e->has_traffic)
+        snprintf(tag, sizeof tag, "%s_run%u", e->has_traffic ? "_jobs" : "",
+                 r);
+    run_files_name(f, outdir, &e->sampling, tag, "job_links");
+}
+
 /* The jobs list's units for par_deal: its runs. */
 struct jobs_deal {
+    const struct runner *rn;
     const struct experiment *e;
     const struct topo *t;
     const struct net_params *np;
@@ -480,33 +684,29 @@ static int jobs_unit(void *ctx, uint32_t r, struct par_unit *u)
         fprintf(out.table, "\nrun %u of %u (seed %" PRIu64 "), this run "
                            "alone:\n",
                 r + 1, n_runs, seed);
-    /* the counters of the run: one set of files per run; plain names for
-     * one run */
-    char nic_path[4096], rtr_path[4096], links_path[4096], tag[32] = "";
     struct sampler_params sp;
     struct job_counters_params cp = { 0 };
-    if (n_runs > 1 || e->has_traffic) /* apart from the traffic's */
-        snprintf(tag, sizeof tag, "%s_run%u", e->has_traffic ? "_jobs" : "",
-                 r);
+    struct run_files rf;
+    job_run_files(e, outdir, r, &rf);
     if (e->sampling.nic || e->sampling.rtr) {
-        snprintf(nic_path, sizeof nic_path, "%s/nic_samples%s.csv", outdir,
-                 tag);
-        snprintf(rtr_path, sizeof rtr_path, "%s/rtr_samples%s.csv", outdir,
-                 tag);
         sampler_config_params(&e->sampling, &sp);
-        sp.nic_path = nic_path;
-        sp.rtr_path = rtr_path;
+        sp.nic_path = run_files_tmp(&rf, "nic_samples");
+        sp.rtr_path = run_files_tmp(&rf, "rtr_samples");
         cp.sampling = &sp;
     }
-    if (e->sampling.links) {
-        snprintf(links_path, sizeof links_path, "%s/job_links%s.txt", outdir,
-                 tag);
-        cp.links_path = links_path;
-    }
+    cp.links_path = run_files_tmp(&rf, "job_links");
     out.counters = job_counters_on(&cp) ? &cp : NULL;
     simtime end = 0;
     int rc = jobs_run(&e->jobs, jd->t, jd->np, seed, e->info.time_limit,
                       &out, &end, jd->d);
+    char what[64];
+    snprintf(what, sizeof what, "run %u of the jobs", r + 1);
+    if (rc >= 0 && runner_memory_check(jd->rn, what) != 0)
+        rc = -1;
+    if (rc >= 0 && run_files_keep(&rf) != 0)
+        rc = -1;
+    if (rc < 0)
+        run_files_drop(&rf);
     if (rc >= 0)
         fprintf(f[N_JOB_FILES - 1], "%u,%" PRIu64 ",%" PRIu64 ".%06" PRIu64
                                     ",%d\n",
@@ -550,8 +750,19 @@ static int jobs_commit(void *ctx, uint32_t r, struct par_unit *u)
     }
     for (uint32_t i = 0; i < N_JOB_FILES; i++) {
         fwrite(u->part[i], 1, u->len[i], jd->files[i]);
-        fflush(jd->files[i]);
+        if (fflush(jd->files[i]) != 0) {
+            fprintf(stderr, "dfsim run: cannot write %s/%s: %s\n",
+                    jd->outdir, job_files[i], strerror(errno));
+            return -1;
+        }
     }
+    /* the rows, and the run's counter files, vouched for */
+    struct run_files rf;
+    job_run_files(jd->e, jd->outdir, r, &rf);
+    if (manifest_mark(jd->outdir, job_files, N_JOB_FILES, MANIFEST_GROWN,
+                      stderr) != 0 ||
+        run_files_mark(&rf, jd->outdir, MANIFEST_DONE) != 0)
+        return -1;
     fwrite(u->part[JOBS_TABLE], 1, u->len[JOBS_TABLE], stdout);
     fflush(stdout);
     return u->status;
@@ -566,52 +777,76 @@ static int jobs_commit(void *ctx, uint32_t r, struct par_unit *u)
  * Returns 0 or -1 (a run that hit
  * experiment.time_limit_ms is reported and its results kept, but fails
  * the command). */
+/* Rank 0, before the runs are dealt: the jobs' files listed in the
+ * manifest as being written, then opened (with resume, cut to the runs
+ * runs.csv records as finished and appended to; else written anew with
+ * their headers, so that a run killed before its first rows leaves files
+ * that say what they are), and the counter files of every run to come
+ * listed. Returns the first run to run, or -1 (reported). */
+static long jobs_open(const struct runner *rn, struct jobs_deal *jd)
+{
+    const char *outdir = rn->outdir;
+    if (manifest_mark(outdir, job_files, N_JOB_FILES, MANIFEST_WRITING,
+                      stderr) != 0)
+        return -1;
+    long first = rn->resume ? finished_runs(outdir, rn->e->info.seed) : 0;
+    for (size_t i = 0; first > 0 && i < N_JOB_FILES; i++)
+        if (keep_runs(outdir, job_files[i], (uint32_t)first) != 0) {
+            fprintf(stderr, "dfsim run: cannot resume from %s/%s: %s\n",
+                    outdir, job_files[i], strerror(errno));
+            return -1;
+        }
+    for (size_t i = 0; first >= 0 && i < N_JOB_FILES; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", outdir, job_files[i]);
+        jd->files[i] = fopen(path, first > 0 ? "a" : "w");
+        if (!jd->files[i]) {
+            fprintf(stderr, "dfsim run: cannot write %s: %s\n", path,
+                    strerror(errno));
+            return -1;
+        }
+    }
+    if (first == 0) {
+        struct jobs_output out = {
+            .jobs = jd->files[0], .iterations = jd->files[1],
+            .ranks = jd->files[2], .metrics = jd->files[3],
+            .variants = jd->files[4], .load = jd->files[5] };
+        jd->writer->headers(&out);
+        fprintf(jd->files[N_JOB_FILES - 1], "run,seed,end_us,finished\n");
+    }
+    for (size_t i = 0; first >= 0 && i < N_JOB_FILES; i++)
+        if (fflush(jd->files[i]) != 0) {
+            fprintf(stderr, "dfsim run: cannot write %s/%s: %s\n", outdir,
+                    job_files[i], strerror(errno));
+            return -1;
+        }
+    if (first < 0 || manifest_mark(outdir, job_files, N_JOB_FILES,
+                                   MANIFEST_GROWN, stderr) != 0)
+        return -1;
+    for (uint32_t r = (uint32_t)first; r < rn->e->info.runs; r++) {
+        struct run_files rf;
+        job_run_files(rn->e, outdir, r, &rf);
+        if (run_files_mark(&rf, outdir, MANIFEST_WRITING) != 0)
+            return -1;
+    }
+    return first;
+}
+
 int runner_jobs(const struct runner *rn, const struct jobs_writer *writer)
 {
     const struct experiment *e = rn->e;
     const struct topo *t = rn->t;
     const struct net_params *np = rn->np;
     const char *outdir = rn->outdir;
-    bool resume = rn->resume;
-    struct jobs_deal jd = { .e = e, .t = t, .np = np, .outdir = outdir,
-                            .d = rn->d, .writer = writer };
+    struct jobs_deal jd = { .rn = rn, .e = e, .t = t, .np = np,
+                            .outdir = outdir, .d = rn->d, .writer = writer };
     uint32_t n_runs = e->info.runs;
     bool rank0 = par_rank() == 0;
-    long first = rank0 && resume ? finished_runs(outdir, e->info.seed) : 0;
-    if (first > 0)
-        for (size_t i = 0; i < N_JOB_FILES; i++)
-            if (keep_runs(outdir, job_files[i], (uint32_t)first) != 0) {
-                fprintf(stderr, "dfsim run: cannot resume from %s/%s: %s\n",
-                        outdir, job_files[i], strerror(errno));
-                first = -1;
-                break;
-            }
-    for (size_t i = 0; rank0 && first >= 0 && i < N_JOB_FILES; i++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", outdir, job_files[i]);
-        jd.files[i] = fopen(path, first > 0 ? "a" : "w");
-        if (!jd.files[i]) {
-            fprintf(stderr, "dfsim run: cannot write %s: %s\n", path,
-                    strerror(errno));
-            first = -1;
-        }
-    }
+    long first = rank0 ? jobs_open(rn, &jd) : 0;
     first = par_bcast(first);
     int rc = -1;
     if (first < 0)
         goto done;
-    if (rank0 && first == 0) {
-        /* headers first, so that a run killed before its first rows
-         * leaves files that say what they are */
-        struct jobs_output out = {
-            .jobs = jd.files[0], .iterations = jd.files[1],
-            .ranks = jd.files[2], .metrics = jd.files[3],
-            .variants = jd.files[4], .load = jd.files[5] };
-        writer->headers(&out);
-        fprintf(jd.files[N_JOB_FILES - 1], "run,seed,end_us,finished\n");
-        for (size_t i = 0; i < N_JOB_FILES; i++)
-            fflush(jd.files[i]);
-    }
     printf("\njobs: %u sharing the machine, routing %s, %u run%s\n",
            e->jobs.n, np->routing->base.name, n_runs, n_runs == 1 ? "" : "s");
     if (par_size() > 1)
@@ -638,7 +873,12 @@ int runner_jobs(const struct runner *rn, const struct jobs_writer *writer)
         rc = -1;
 done:
     for (size_t i = 0; i < N_JOB_FILES; i++)
-        if (jd.files[i])
-            fclose(jd.files[i]);
+        if (jd.files[i] && fclose(jd.files[i]) != 0)
+            rc = rc ? rc : -1;
+    /* what the files hold now, whole (rank 0 opened them all) */
+    if (rank0 && first >= 0 &&
+        manifest_mark(outdir, job_files, N_JOB_FILES, MANIFEST_DONE,
+                      stderr) != 0)
+        rc = rc ? rc : -1;
     return rc;
 }

@@ -29,16 +29,35 @@ struct runner {
     const struct net_params *np;
     const char *outdir;
     bool resume;
+    size_t max_memory;  /* --max-memory, bytes: a run whose peak goes
+                           above it fails (runner_memory_check); 0: none
+                           given */
     struct diag *d;
 };
 
 /* Rank 0's first step: claim the folder (exp/outdir.h: settings is the
  * file's normalised settings, file its path; force replaces another
- * experiment's results), print the system's figures and write
- * topology.json, run the zero-load probe into probe.csv and print its
- * table. Returns 0 or -1 (reported). */
+ * experiment's results; *claimed says whether the folder is now this
+ * experiment's), print the system's figures and write topology.json, run
+ * the zero-load probe into probe.csv and print its table. Returns 0 or
+ * -1 (reported). */
 int runner_setup(const struct runner *rn, const char *settings,
-                 const char *file, bool force, bool quick);
+                 const char *file, bool force, bool quick, bool *claimed);
+
+/* Rank 0's last step, once nothing writes into the claimed folder any
+ * more (the run ended, failed or was interrupted): its manifest sealed
+ * (exp/manifest.h, manifest_seal), every file written so far listed as
+ * it is. Returns 0 or -1 (reported). */
+int runner_seal(const struct runner *rn);
+
+/* After `what` ran (a traffic point, a job run, the impact study): 0, or
+ * -1 if this process's peak resident memory (getrusage) went above
+ * rn->max_memory, said on stderr naming `what`, so that the run fails
+ * rather than pass for one that kept to the limit. The system was
+ * admitted on an estimate of what it needs before its first packet
+ * (exp/experiment.h): the packets in flight, the jobs' state and the
+ * program itself come on top, and only the peak tells. */
+int runner_memory_check(const struct runner *rn, const char *what);
 
 /* Whether the file's sampling section samples during the traffic runs. */
 bool runner_sampling_on(const struct experiment *e);

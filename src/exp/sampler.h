@@ -53,9 +53,11 @@
  * (k >= 1) strictly before `until`, and only while the simulation has
  * other events pending: a sample that finds the queue empty is the last,
  * so sampling never keeps a finished run going. Each sample's rows are
- * flushed before the next event, so an interrupted run keeps every sample
- * it finished. The hot path writes preformatted text from arrays sized at
- * init and allocates nothing.
+ * flushed before the next event. The files are the paths given; dfsim
+ * run gives temporary names and renames them when the run is kept
+ * (exp/runner.c), so that a run cut short leaves no partial file under
+ * the final name. The hot path writes preformatted text from arrays
+ * sized at init and allocates nothing.
  */
 #ifndef DFSIM_SAMPLER_H
 #define DFSIM_SAMPLER_H

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "app/gpcnet.h"
+#include "exp/manifest.h"
 #include "exp/outdir.h"
 #include "net/latency_model.h"
 #include "results/stats.h"
@@ -503,7 +504,10 @@ int impact_results_write(const struct impact_data *x, const char *dir,
     {
         char path[4096];
         snprintf(path, sizeof path, "%s/impact.csv", dir);
-        FILE *f = fopen(path, "w");
+        static const char *const csv[] = { "impact.csv" };
+        FILE *f = manifest_mark(dir, csv, 1, MANIFEST_WRITING, stderr) == 0
+                      ? fopen(path, "w")
+                      : NULL;
         if (!f) {
             diag_error(d, path, 0, "impact", "cannot write the file");
             goto done;

@@ -15,12 +15,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exp/manifest.h"
 #include "exp/outdir.h"
 
 FILE *report_open(const char *dir, const char *name, FILE *err)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
+    /* listed before it exists (exp/manifest.h): the run's end marks it
+     * done (manifest_seal) */
+    if (manifest_mark(dir, &name, 1, MANIFEST_WRITING, err ? err : stderr)
+        != 0)
+        return NULL;
     FILE *f = fopen(path, "w");
     if (!f && err)
         fprintf(err, "dfsim: cannot write %s: %s\n", path, strerror(errno));

@@ -9,6 +9,9 @@
 #include "results/report.h"
 #include "results/report_internal.h"
 
+#include "exp/manifest.h"
+#include "exp/outdir.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -555,8 +558,38 @@ int report_write_qcd(const char *dir, const struct report_series *s,
     return 1;
 }
 
+/* List in dir's manifest (exp/manifest.h), as being written, what
+ * gnuplot will write there: the log, and every `set output "NAME"` of
+ * the script (the scripts are dfsim's: one plain name each). 0 or -1
+ * (reported). */
+static int list_outputs(const char *dir, const char *script, const char *log)
+{
+    char *text = outdir_slurp(dir, script);
+    if (!text) {
+        fprintf(stderr, "dfsim: cannot read %s/%s: %s\n", dir, script,
+                strerror(errno));
+        return -1;
+    }
+    int rc = manifest_mark(dir, &log, 1, MANIFEST_WRITING, stderr);
+    static const char key[] = "set output \"";
+    for (char *p = strstr(text, key); rc == 0 && p; p = strstr(p, key)) {
+        p += sizeof key - 1;
+        char *end = strchr(p, '"');
+        if (!end)
+            break;
+        *end = '\0';
+        const char *name = p;
+        rc = manifest_mark(dir, &name, 1, MANIFEST_WRITING, stderr);
+        p = end + 1;
+    }
+    free(text);
+    return rc;
+}
+
 int report_gnuplot(const char *dir, const char *script, const char *log)
 {
+    if (list_outputs(dir, script, log) != 0)
+        return 127;
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
