@@ -94,6 +94,10 @@ deps:
 # because results/default is this job's folder whatever the file says.
 run: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all
+	@if [ -d results/default ] && [ ! -e results/default/experiment.files ]; then \
+	    echo "make run: results/default has no experiment.files (an older dfsim's), so --force would refuse it: moved to results/default.old"; \
+	    rm -rf results/default.old; mv results/default results/default.old; \
+	fi
 	$(BUILD)/dfsim run examples/default.cfg -o results/default --force
 
 # One suite in one build folder; used twice by `test`. The tests run in
