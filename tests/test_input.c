@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "core/config.h"
+#include "exp/experiment.h"
 
 /* ---- scaffolding ---------------------------------------------------------- */
 
@@ -417,6 +418,173 @@ static void test_input_run_not_regular(void)
     unlink(fifo);
 }
 
+/* ---- item 10b: a value listed twice ----------------------------------------- */
+
+/* Append printf-style text to buf (capacity cap). */
+static void cfg_cat_test(char *buf, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void cfg_cat_test(char *buf, size_t cap, const char *fmt, ...)
+{
+    size_t used = strlen(buf);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, cap - used, fmt, ap);
+    va_end(ap);
+}
+
+/* Load experiment file `text` (written to scratch()/exp.cfg) and compare
+ * what was said with `tmpl`, in which each @ stands for the file's path;
+ * n_errors errors. */
+static void expect_load(const char *text, const char *tmpl, int n_errors)
+{
+    const char *path = put("exp.cfg", text);
+    struct capture c;
+    cap_init(&c);
+    struct experiment e;
+    int rc = experiment_load(&e, path, -1, &c.d);
+    CHECK(rc != 0);
+    if (rc == 0)
+        experiment_free(&e);
+    CHECK_EQ_U(c.d.errors, n_errors);
+    char want[2048] = "";
+    for (const char *t = tmpl; *t; t++)
+        if (*t == '@')
+            cfg_cat_test(want, sizeof want, "%s", path);
+        else
+            cfg_cat_test(want, sizeof want, "%c", *t);
+    if (strcmp(cap_text(&c), want) != 0) {
+        test_failures++;
+        fprintf(stderr, "  expected:\n%s  got:\n%s", want, cap_text(&c));
+    }
+    cap_free(&c);
+}
+
+#define EXP_HEAD "experiment = { name = \"dup\"; seed = 1; };\n" \
+                 "system = { name = \"voltrino\"; };\n"
+
+/* traffic.csv has a row per routing and load: a routing or a load given
+ * twice would be two rows alike. Loads are written with 4 decimals
+ * there, so two that differ further down are alike too. */
+static void test_input_duplicate_traffic(void)
+{
+    expect_load(EXP_HEAD
+                "traffic = {\n"
+                "  loads = [0.1, 0.2,\n"
+                "           0.1];\n"
+                "  routings = [\"minimal\", \"UGAL\", \"minimal\"];\n"
+                "};\n",
+                "@:5: error: traffic.loads[2]: 0.1 is traffic.loads[0] "
+                "too; expected each load once\n"
+                "@:6: error: traffic.routings[2]: \"minimal\" is "
+                "traffic.routings[0] too; expected each routing once\n", 2);
+    expect_load(EXP_HEAD
+                "traffic = {\n"
+                "  loads = [0.1, 0.10001];\n"
+                "};\n",
+                "@:4: error: traffic.loads[1]: 0.10001 is 0.1000 in "
+                "traffic.csv, as traffic.loads[0] (0.1) is; expected loads "
+                "apart in their first 4 decimals\n", 1);
+}
+
+/* variants.csv has a row per job and variant: a controller given twice
+ * among a job's variants would be two rows alike. */
+static void test_input_duplicate_variants(void)
+{
+    expect_load(EXP_HEAD
+                "jobs = ( { workload = \"pingpong\"; nodes = 2;\n"
+                "  bytes = 8; iterations = 4;\n"
+                "  variants = [\"default\", \"high-bias\",\n"
+                "              \"default\"]; } );\n",
+                "@:6: error: jobs[0].variants[2]: \"default\" is "
+                "jobs[0].variants[0] too; expected each variant once\n", 1);
+}
+
+/* impact's rows are per share and controller; both lists refused a
+ * repeated value already before issue 57 (impact.c): kept so. */
+static void test_input_duplicate_impact(void)
+{
+    expect_load(EXP_HEAD
+                "impact = {\n"
+                "  shares = [0.5, 0.5];\n"
+                "  congestion_controls = [\"none\", \"cray\", \"none\"];\n"
+                "  victims = ( { workload = \"pingpong\"; bytes = 8;\n"
+                "                iterations = 2; } );\n"
+                "  aggressors = ( { workload = \"gpcnet-congestors\"; } );\n"
+                "};\n",
+                "@:4: error: impact.shares[1]: 0.5 is impact.shares[0] "
+                "too; expected each share once\n"
+                "@:5: error: impact.congestion_controls[2]: \"none\" is "
+                "impact.congestion_controls[0] too; expected each "
+                "controller once\n", 2);
+}
+
+/* A counter named twice in sampling.nic_metrics or rtr_metrics would be
+ * two columns alike. */
+static void test_input_duplicate_metrics(void)
+{
+    expect_load(EXP_HEAD
+                "traffic = { loads = [0.1]; };\n"
+                "sampling = {\n"
+                "  nic_metrics = [\"AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_PKTS\",\n"
+                "                 \"AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_PKTS\"];\n"
+                "};\n",
+                "@:6: error: sampling.nic_metrics[1]: "
+                "\"AR_NIC_NETMON_ORB_EVENT_CNTR_REQ_PKTS\" is "
+                "sampling.nic_metrics[0] too; expected each counter once\n",
+                1);
+}
+
+/* ---- item 10d: dfsim counters' columns ----------------------------------- */
+
+/* Every line of `dfsim counters` has its unit and its meaning where the
+ * header says ("unit", "counts"), whatever the length of the names: Aries
+ * has names of 52 characters (AR_RTR_0_0_INQ_PRF_INCOMING_PKT_VC0_
+ * FILTER_FLIT0_CNT), Slingshot and Gemini shorter ones. */
+static void test_input_counters_columns(void)
+{
+    static char out[1 << 18], err[4096];
+    static const char *const systems[] = { "xc-12cab", "voltrino", "shandy",
+                                           "cielo", NULL };
+    for (size_t s = 0; systems[s]; s++) {
+        const char *a[] = { "counters", systems[s], NULL };
+        CHECK_EQ_U(run_dfsim(a, out, sizeof out, err, sizeof err), 0);
+        const char *head = strstr(out, "\n# name ");
+        CHECK(head != NULL);
+        if (!head)
+            continue;
+        head++;
+        const char *unit = strstr(head, " unit "), *counts =
+                                                       strstr(head, " counts");
+        CHECK(unit && counts);
+        if (!unit || !counts)
+            continue;
+        size_t u = (size_t)(unit + 1 - head), c = (size_t)(counts + 1 - head);
+        size_t longest = 0, bad = 0, lines = 0;
+        for (const char *p = strchr(head, '\n') + 1; *p;) {
+            const char *eol = strchr(p, '\n');
+            size_t len = eol ? (size_t)(eol - p) : strlen(p);
+            if (*p != '#') {
+                size_t name = strcspn(p, " ");
+                longest = name > longest ? name : longest;
+                lines++;
+                if (!(len > c && p[u - 1] == ' ' && p[u] != ' ' &&
+                      p[c - 1] == ' ' && p[c] != ' ')) {
+                    if (bad++ == 0)
+                        fprintf(stderr, "  %s: not in the header's "
+                                "columns (%zu, %zu):\n%.*s\n", systems[s],
+                                u, c, (int)len, p);
+                }
+            }
+            if (!eol)
+                break;
+            p = eol + 1;
+        }
+        CHECK(lines > 100);
+        CHECK(u > longest);
+        CHECK_EQ_U(bad, 0);
+    }
+}
+
 const struct test_case tests_input[] = {
     TEST(test_input_wide_literal_in_include),
     TEST(test_input_wide_value_range_checked),
@@ -427,5 +595,10 @@ const struct test_case tests_input[] = {
     TEST(test_input_not_regular_refused),
     TEST(test_input_size_limit),
     TEST(test_input_run_not_regular),
+    TEST(test_input_duplicate_traffic),
+    TEST(test_input_duplicate_variants),
+    TEST(test_input_duplicate_impact),
+    TEST(test_input_duplicate_metrics),
+    TEST(test_input_counters_columns),
     { 0 },
 };

@@ -108,6 +108,11 @@ struct cfg_key {
     uint64_t unit_ps;             /* CFG_TIME: picoseconds per unit */
     uint64_t hz;                  /* CFG_CYCLES: the clock */
     bool required;                /* missing ⇒ error */
+    const char *once;             /* CFG_FLOATS, CFG_NAMES, CFG_STRINGS:
+                                     each value may be given only once
+                                     (each would be a row, or a column, of
+                                     results like another): the noun of
+                                     one value in the message ("load") */
 };
 
 /* The most bytes an experiment file may hold, and the most its text may

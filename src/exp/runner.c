@@ -182,7 +182,8 @@ static int traffic_unit(void *ctx, uint32_t k, struct par_unit *u)
         /* one set of files per run; plain names for one run */
         char tag[128] = "";
         if (total > 1)
-            snprintf(tag, sizeof tag, "_%s_%.4f", r->base.name, tp.load);
+            snprintf(tag, sizeof tag, "_%s_%.*f", r->base.name,
+                     TRAFFIC_LOAD_DECIMALS, tp.load);
         snprintf(nic_path, sizeof nic_path, "%s/nic_samples%s.csv",
                  td->outdir, tag);
         snprintf(rtr_path, sizeof rtr_path, "%s/rtr_samples%s.csv",
