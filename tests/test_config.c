@@ -518,7 +518,8 @@ static void test_unreadable_file(void)
     CHECK(strcmp(cap_text(&c),
                  "/nonexistent/dfsim/exp.cfg: error: cannot read: No such "
                  "file or directory\n"
-                 "/tmp: error: cannot read: Is a directory\n") == 0);
+                 "/tmp: error: cannot read: a directory; expected a "
+                 "regular file of at most 16777216 bytes\n") == 0);
     cap_free(&c);
 }
 
@@ -593,8 +594,8 @@ static void test_include_names_its_file(void)
 /* @include of something that is not a regular file: libconfig 1.5's
  * scanner would end the process on a directory ("input in flex scanner
  * failed", exit status 2) and wait forever on a FIFO; it is reported, with
- * the including file and line, before libconfig reads the text — also
- * from an included file, and not from a commented-out line. */
+ * the including file and line, before it is read — also from an included
+ * file (looked up next to it), and not from a commented-out line. */
 static void test_include_not_a_regular_file(void)
 {
     char sub[64], dir[128], main_text[512], want[512];
@@ -614,7 +615,7 @@ static void test_include_not_a_regular_file(void)
     CHECK_EQ_U(c.d.errors, 1);
     snprintf(want, sizeof want,
              "%s:5: error: @include \"%s\": %s is a directory; expected a "
-             "regular file\n",
+             "regular file of at most 16777216 bytes\n",
              path, sub, dir);
     CHECK(strcmp(cap_text(&c), want) == 0);
     cap_free(&c);
@@ -632,7 +633,8 @@ static void test_include_not_a_regular_file(void)
     CHECK(cfg_open(path, &c.d) == NULL);
     CHECK_EQ_U(c.d.errors, 1);
     snprintf(want, sizeof want, "%s:2: error: @include \"%s\": %s is a "
-             "directory; expected a regular file\n", ppath, sub, dir);
+             "directory; expected a regular file of at most 16777216 "
+             "bytes\n", ppath, sub, dir);
     CHECK(strcmp(cap_text(&c), want) == 0);
     cap_free(&c);
     unlink(ppath);

@@ -12,6 +12,11 @@
  * (DFSIM_FUZZ_RUNS, default 2) run end to end, cut short (dfsim run
  * --quick).
  *
+ * test_fuzz_include_chains gives the reader what is not a file to read
+ * (a FIFO, a folder, /dev/zero) and chains of @includes cut from the
+ * examples, with a missing file, a cycle or such a file at one link
+ * (issue 57).
+ *
  * make test runs a fixed number of cases from seed 1; to run longer, by
  * hand:
  *     DFSIM_FUZZ_N=20000 DFSIM_FUZZ_SEED=7 DFSIM_FUZZ_RUNS=500 \
@@ -28,7 +33,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/config.h"
 #include "core/rng.h"
+#include "exp/fingerprint.h"
 #include "exp/experiment.h"
 #include "exp/manifest.h"
 #include "net/net.h"
@@ -518,8 +525,311 @@ static void test_fuzz_resume(void)
     free(b.s);
 }
 
+/* ---- what the reader is given: other files, include chains -------------- */
+
+/* The line starts of b where it may be cut into two whole texts: outside
+ * block comments and strings (libconfig's lexical rules), at most cap of
+ * them into at. */
+static size_t cut_points(const struct buf *b, size_t *at, size_t cap)
+{
+    size_t n = 0;
+    bool block = false, str = false;
+    for (size_t i = 0; i < b->n; i++) {
+        char c = b->s[i];
+        if (block) {
+            if (c == '*' && b->s[i + 1] == '/')
+                block = false, i++;
+            continue;
+        }
+        if (str) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                str = false;
+            continue;
+        }
+        if (c == '#' || (c == '/' && b->s[i + 1] == '/')) {
+            while (i < b->n && b->s[i] != '\n')
+                i++;
+        } else if (c == '/' && b->s[i + 1] == '*') {
+            block = true;
+            i++;
+            continue;
+        } else if (c == '"') {
+            str = true;
+            continue;
+        }
+        if (i + 1 < b->n && b->s[i] == '\n' && n < cap)
+            at[n++] = i + 1;
+    }
+    return n;
+}
+
+/* Folders of a chain's parts, below the case's folder. */
+static const char *const part_dirs[] = { "", "a", "a/b", "c" };
+
+/* A chain of parts: part 0 is root/top.cfg, part j root/dir[j]/p<j>.cfg. */
+struct chain {
+    char root[1024];
+    int k;          /* parts */
+    int dir[6];     /* index in part_dirs */
+    size_t from[6]; /* part j is text [from[j], from[j + 1]) */
+};
+
+static void part_path(const struct chain *c, int j, char *p, size_t cap)
+{
+    const char *d = part_dirs[c->dir[j]];
+    if (j == 0)
+        snprintf(p, cap, "%s/top.cfg", c->root);
+    else
+        snprintf(p, cap, "%s/%s%sp%d.cfg", c->root, d, *d ? "/" : "", j);
+}
+
+/* The name part `from` @includes part `to` by: relative to its folder. */
+static void rel_name(const struct chain *c, int from, int to, char *p,
+                     size_t cap)
+{
+    p[0] = '\0';
+    for (const char *d = part_dirs[c->dir[from]]; *d; d++)
+        if (d == part_dirs[c->dir[from]] || d[-1] == '/')
+            strncat(p, "../", cap - strlen(p) - 1);
+    const char *d = part_dirs[c->dir[to]];
+    size_t n = strlen(p);
+    if (to == 0)
+        snprintf(p + n, cap - n, "top.cfg");
+    else
+        snprintf(p + n, cap - n, "%s%sp%d.cfg", d, *d ? "/" : "", to);
+}
+
+/* Write part j: its text, then `@include "inc"` (inc NULL: none). */
+static bool write_part(const struct chain *c, const struct buf *b, int j,
+                       const char *inc)
+{
+    size_t end = j + 1 < c->k ? c->from[j + 1] : b->n;
+    struct buf t = { 0 };
+    buf_set(&t, b->s + c->from[j], end - c->from[j]);
+    if (inc) {
+        char line[1200];
+        snprintf(line, sizeof line, "@include \"%s\"\n", inc);
+        buf_splice(&t, t.n, 0, line, strlen(line));
+    }
+    char p[1200];
+    part_path(c, j, p, sizeof p);
+    bool ok = write_file(p, t.s, t.n);
+    free(t.s);
+    return ok;
+}
+
+/* Write the chain of b cut at its cut points: each part @includes the
+ * next at its end. */
+static bool write_chain(const struct chain *c, const struct buf *b)
+{
+    bool ok = true;
+    for (int j = 0; j < c->k; j++) {
+        char inc[1200];
+        if (j + 1 < c->k)
+            rel_name(c, j, j + 1, inc, sizeof inc);
+        ok = write_part(c, b, j, j + 1 < c->k ? inc : NULL) && ok;
+    }
+    return ok;
+}
+
+/* cfg_open(path)'s fingerprint (NULL if refused), what was said in c. */
+static char *open_fingerprint(const char *path, struct capture *c)
+{
+    struct cfg_file *f = cfg_open(path, &c->d);
+    if (!f)
+        return NULL;
+    char *fp = fingerprint_text(f, 1, false);
+    cfg_close(f);
+    return fp;
+}
+
+/* Part j's @include of the next replaced by a fault (a missing file, a
+ * part already being included, a FIFO, a folder, /dev/zero): refused at
+ * part j's @include line, naming the fault; never a wait or a crash. */
+static void check_fault(const struct chain *c, const struct buf *b, int j,
+                        uint32_t fault, const char *fifo, uint64_t i)
+{
+    char inc[1200], top[1200], part[1200], name[32];
+    static const char *const says[] = { "cannot read", "an @include cycle",
+                                        "is a FIFO", "is a directory",
+                                        "is a character device" };
+    if (fault == 0)
+        snprintf(inc, sizeof inc, "nope.cfg");
+    else if (fault == 1)
+        rel_name(c, j, (int)(i % (uint64_t)(j + 1)), inc, sizeof inc);
+    else if (fault == 2)
+        snprintf(inc, sizeof inc, "%s", fifo);
+    else if (fault == 3)
+        snprintf(inc, sizeof inc, "%s/a", c->root);
+    else
+        snprintf(inc, sizeof inc, "/dev/zero");
+    CHECK(write_part(c, b, j, inc));
+    part_path(c, 0, top, sizeof top);
+    part_path(c, j, part, sizeof part);
+    snprintf(name, sizeof name, "%s:", strrchr(part, '/') + 1);
+    struct capture cap;
+    cap_init(&cap);
+    char *fp = open_fingerprint(top, &cap);
+    const char *t = cap_text(&cap);
+    if (fp || !strstr(t, name) || !strstr(t, "@include") ||
+        !strstr(t, says[fault])) {
+        test_failures++;
+        fprintf(stderr, "  case %llu: part %d's @include \"%s\" (%s): "
+                "expected it refused at %s, got:\n%s\n",
+                (unsigned long long)i, j, inc, says[fault], name, t);
+    }
+    free(fp);
+    cap_free(&cap);
+}
+
+/* Example files cut at random line starts into 2 to 5 parts in random
+ * folders, each @including the next by a name relative to its own
+ * folder: the chain reads as the whole file (the same settings); with
+ * one @include replaced by a fault it is refused, naming the fault, at
+ * that line; mutated (as test_fuzz_experiment_files does), it is
+ * accepted, or refused with an error naming a file of the chain. A
+ * FIFO, a folder, /dev/zero or /dev/null as the experiment file is
+ * refused naming it. The alarm ends the test if anything waits. */
+static void test_fuzz_include_chains(void)
+{
+    uint64_t n = env_u64("DFSIM_FUZZ_N", 300) / 5 + 1;
+    uint64_t seed = env_u64("DFSIM_FUZZ_SEED", 1);
+    alarm(600);
+    struct chain c = { .k = 0 };
+    case_path(c.root, sizeof c.root, "chain");
+    rm_dir(c.root);
+    char p[1200], fifo[1200];
+    CHECK(mkdir(c.root, 0700) == 0);
+    for (size_t d = 1; d < sizeof part_dirs / sizeof part_dirs[0]; d++) {
+        snprintf(p, sizeof p, "%s/%s", c.root, part_dirs[d]);
+        mkdir(p, 0700);
+    }
+    snprintf(fifo, sizeof fifo, "%s/fifo.cfg", c.root);
+    CHECK(mkfifo(fifo, 0600) == 0);
+
+    /* not files to read */
+    const char *odd[] = { fifo, c.root, "/dev/zero", "/dev/null" };
+    for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++) {
+        struct capture cap;
+        cap_init(&cap);
+        struct experiment e;
+        CHECK(experiment_load(&e, odd[i], -1, &cap.d) != 0);
+        CHECK(names_error(cap_text(&cap), odd[i]));
+        CHECK_STR_CONTAINS(cap_text(&cap), "expected a regular file");
+        cap_free(&cap);
+    }
+
+    glob_t g;
+    snprintf(p, sizeof p, "%s", src_path("examples/*.cfg"));
+    CHECK(glob(p, 0, NULL, &g) == 0);
+    struct rng r = rng_stream(seed, RNG_TEST, 57);
+    struct buf b = { 0 };
+    uint64_t refused = 0;
+    for (uint64_t i = 0; i < n && g.gl_pathc; i++) {
+        char *text = read_text(g.gl_pathv[rng_below(&r, (uint32_t)
+                                                     g.gl_pathc)]);
+        CHECK(text != NULL);
+        if (!text)
+            break;
+        buf_set(&b, text, strlen(text));
+        free(text);
+        size_t at[4096];
+        size_t m = cut_points(&b, at, 4096);
+        c.k = 1 + (int)rng_below(&r, 4) + 1;
+        if (m < 8)
+            continue;
+        c.from[0] = 0;
+        c.dir[0] = 0;
+        for (int j = 1; j < c.k; j++) { /* increasing cut points */
+            size_t lo = c.from[j - 1];
+            size_t pick;
+            do
+                pick = at[rng_below(&r, (uint32_t)m)];
+            while (pick <= lo && lo < at[m - 1]);
+            c.from[j] = pick > lo ? pick : b.n;
+            c.dir[j] = (int)rng_below(&r, 4);
+        }
+        /* (past the last cut point the remaining parts are empty, which
+         * a file may be) */
+        CHECK(write_chain(&c, &b));
+        snprintf(p, sizeof p, "%s/whole.cfg", c.root);
+        CHECK(write_file(p, b.s, b.n));
+        struct capture cw, cc;
+        cap_init(&cw);
+        cap_init(&cc);
+        char *whole = open_fingerprint(p, &cw);
+        part_path(&c, 0, p, sizeof p);
+        char *chained = open_fingerprint(p, &cc);
+        if (!whole || !chained || strcmp(whole, chained) != 0 ||
+            strstr(cap_text(&cc), "error")) {
+            test_failures++;
+            fprintf(stderr, "  case %llu: the chain of %d parts (%s) does "
+                    "not read as the whole file:\n%s\n",
+                    (unsigned long long)i, c.k, c.root, cap_text(&cc));
+            free(whole);
+            free(chained);
+            cap_free(&cw);
+            cap_free(&cc);
+            break;
+        }
+        free(whole);
+        free(chained);
+        cap_free(&cw);
+        cap_free(&cc);
+
+        /* a fault at one @include */
+        int j = (int)rng_below(&r, (uint32_t)c.k - 1);
+        check_fault(&c, &b, j, rng_below(&r, 5), fifo, i);
+        CHECK(write_chain(&c, &b));
+
+        /* one part mutated */
+        j = (int)rng_below(&r, (uint32_t)c.k);
+        struct buf t = { 0 };
+        size_t end = j + 1 < c.k ? c.from[j + 1] : b.n;
+        buf_set(&t, b.s + c.from[j], end - c.from[j]);
+        mutate(&r, &t);
+        char inc[1200];
+        if (j + 1 < c.k) {
+            rel_name(&c, j, j + 1, inc, sizeof inc);
+            char line[1300];
+            snprintf(line, sizeof line, "\n@include \"%s\"\n", inc);
+            buf_splice(&t, t.n, 0, line, strlen(line));
+        }
+        part_path(&c, j, p, sizeof p);
+        CHECK(write_file(p, t.s, t.n));
+        free(t.s);
+        struct capture cm;
+        cap_init(&cm);
+        struct experiment e;
+        part_path(&c, 0, p, sizeof p);
+        if (experiment_load(&e, p, -1, &cm.d) == 0) {
+            CHECK(!strstr(cap_text(&cm), "error"));
+            experiment_free(&e);
+        } else {
+            refused++;
+            if (!names_error(cap_text(&cm), c.root)) {
+                test_failures++;
+                fprintf(stderr, "  case %llu: part %d mutated, refused "
+                        "without naming a file of the chain:\n%s\n",
+                        (unsigned long long)i, j, cap_text(&cm));
+            }
+        }
+        cap_free(&cm);
+    }
+    fprintf(stderr, "  fuzz: %llu include chains from seed %llu (%llu "
+            "mutants refused)\n", (unsigned long long)n,
+            (unsigned long long)seed, (unsigned long long)refused);
+    alarm(0);
+    free(b.s);
+    globfree(&g);
+    rm_dir(c.root);
+}
+
 const struct test_case tests_fuzz[] = {
     TEST(test_fuzz_experiment_files),
     TEST(test_fuzz_resume),
+    TEST(test_fuzz_include_chains),
     { 0 },
 };

@@ -222,10 +222,13 @@ static void test_load_errors(void)
           ":3: error: jobs[0].routing: controller \"fast\" is not "
           "registered; known: network, default, high-bias, app-aware" },
         { "jobs = ( { workload = \"barrier\"; nodes = 2; variants = [\n"
-          "  \"default\", \"default\", \"default\", \"default\",\n"
-          "  \"default\", \"default\", \"default\", \"default\",\n"
-          "  \"default\"]; } );",
-          "jobs[0]: 9 variants; at most 8" },
+          "  \"network\", \"default\", \"high-bias\", \"app-aware\",\n"
+          "  \"ADAPTIVE_0\", \"ADAPTIVE_1\", \"ADAPTIVE_2\",\n"
+          "  \"ADAPTIVE_3\", \"default\"]; } );",
+          /* 8 controllers are registered (CTL_MAX_VARIANTS): a ninth
+           * variant is one of them again */
+          ":5: error: jobs[0].variants[8]: \"default\" is "
+          "jobs[0].variants[1] too; expected each variant once" },
         { "jobs = ( { workload = \"barrier\"; nodes = 2;\n"
           "  model = true; } );",
           ":3: error: jobs[0]: the model estimates one message per "

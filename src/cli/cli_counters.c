@@ -28,17 +28,35 @@ static void usage(FILE *out)
             "is given too,\n               which must then be the NIC's\n");
 }
 
+/* The columns are as wide as the longest name and unit (a first pass
+ * measures them: Aries has names of 52 characters), and never narrower
+ * than these. */
+enum { NAME_MIN = 48, UNIT_MIN = 18 };
+
 struct lister {
     const struct net *n;
     size_t count;
+    int name_w, unit_w; /* column widths */
 };
+
+static void measure_one(void *ctx, const char *name, const struct ctr_ref *r)
+{
+    struct lister *l = ctx;
+    const char *unit;
+    (void)ctr_describe(l->n, r, &unit);
+    int n = (int)strlen(name), u = (int)strlen(unit);
+    if (n > l->name_w)
+        l->name_w = n;
+    if (u > l->unit_w)
+        l->unit_w = u;
+}
 
 static void print_one(void *ctx, const char *name, const struct ctr_ref *r)
 {
     struct lister *l = ctx;
     const char *unit;
     const char *what = ctr_describe(l->n, r, &unit);
-    printf("%-48s %-18s %s\n", name, unit, what);
+    printf("%-*s %-*s %s\n", l->name_w, name, l->unit_w, unit, what);
     l->count++;
 }
 
@@ -132,8 +150,11 @@ int cli_counters(int argc, char **argv)
                topo_router_name(&t, router, rn, sizeof rn));
         if (nic != TOPO_NONE)
             printf(", NIC %u of node %s", nic, nn);
-        printf("\n# %-46s %-18s %s\n", "name", "unit", "counts");
-        struct lister l = { .n = &n };
+        struct lister l = { .n = &n, .name_w = NAME_MIN,
+                            .unit_w = UNIT_MIN };
+        ctr_names(&n, router, nic, nic != TOPO_NONE, true, measure_one, &l);
+        printf("\n# %-*s %-*s %s\n", l.name_w - 2, "name", l.unit_w, "unit",
+               "counts");
         ctr_names(&n, router, nic, nic != TOPO_NONE, true, print_one, &l);
         printf("# %zu counters\n", l.count);
         net_free(&n);

@@ -10,6 +10,8 @@
  * trace of that, so check_literals() scans the text once, with libconfig's
  * lexical rules for comments, strings, names and numbers, and reports such
  * literals itself; settings on those lines are then not checked again.
+ * The text it scans and libconfig parses is the file with its @includes
+ * expanded (config_include.c), so the check covers included files too.
  */
 #include "core/config.h"
 #include "core/config_internal.h"
@@ -20,56 +22,42 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* libconfig 1.5 opens `@include "x"` as include_dir/x but records the
- * name as written; diagnostics name the file that was actually read. */
-static char *join_dir(const char *dir, const char *name)
-{
-    if (!dir || name[0] == '/')
-        return strdup(name);
-    size_t n = strlen(dir) + strlen(name) + 2;
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s/%s", dir, name);
-    return p;
-}
-
-static const char *inc_path(const struct cfg_file *f, const char *name)
-{
-    for (size_t i = 0; i < f->n_inc; i++)
-        if (f->inc_paths[i] && strcmp(f->cfg.filenames[i], name) == 0)
-            return f->inc_paths[i];
-    return name;
-}
-
-/* The file a setting came from: the opened file, or an @include'd one. */
+/* The file a setting came from: the opened file, or an @include'd one
+ * (cfg_place_settings gave included settings their file's name). */
 const char *cfg_file_of(const struct cfg_file *f,
                         const struct config_setting_t *s)
 {
     const char *file = s ? config_setting_source_file(s) : NULL;
-    return file ? inc_path(f, file) : f->path;
+    return file ? file : f->path;
 }
 
 /* ---- wrapped integer literals (libconfig 1.5) ---------------------------- */
 
-static void note_bad_line(struct cfg_file *f, int line)
+/* Note a wrapped literal at file:line; false if one was noted there
+ * already (a file included twice is reported once). */
+static bool note_bad_line(struct cfg_file *f, const char *file, int line)
 {
+    for (size_t i = 0; i < f->n_bad; i++)
+        if (f->bad[i].file == file && f->bad[i].line == line)
+            return false;
     if (f->n_bad == f->cap_bad) {
         size_t cap = f->cap_bad ? 2 * f->cap_bad : 8;
-        int *p = realloc(f->bad_lines, cap * sizeof *p);
+        struct cfg_bad *p = realloc(f->bad, cap * sizeof *p);
         if (!p)
-            return; /* only costs a possible second message for the line */
-        f->bad_lines = p;
+            return true; /* only costs a possible second message */
+        f->bad = p;
         f->cap_bad = cap;
     }
-    f->bad_lines[f->n_bad++] = line;
+    f->bad[f->n_bad++] = (struct cfg_bad){ file, line };
+    return true;
 }
 
 bool cfg_is_bad_line(const struct cfg_file *f, const config_setting_t *s)
 {
-    if (config_setting_source_file(s))
-        return false; /* an @include'd file: not scanned */
+    const char *file = cfg_file_of(f, s);
     for (size_t i = 0; i < f->n_bad; i++)
-        if (f->bad_lines[i] == (int)config_setting_source_line(s))
+        if (f->bad[i].file == file &&
+            f->bad[i].line == (int)config_setting_source_line(s))
             return true;
     return false;
 }
@@ -142,19 +130,19 @@ static size_t scan_number(const char *p, bool *bad)
     return (size_t)(q - p);
 }
 
-/* If *pp is at a comment or a string (libconfig's lexical rules: #, //
- * and block comments; strings with backslash escapes), move it past it,
- * counting the newlines in *line, and return true. A line comment stops
- * before its newline. */
-static bool skip_comment_or_string(const char **pp, int *line)
+/* libconfig's lexical rules: #, // and block comments; strings with
+ * backslash escapes (config_internal.h). */
+int cfg_skip_comment_or_string(const char **pp, int *line)
 {
     const char *p = *pp;
+    int found = 1;
     if (p[0] == '#' || (p[0] == '/' && p[1] == '/')) {
         while (*p && *p != '\n')
             p++;
     } else if (p[0] == '/' && p[1] == '*') {
         for (p += 2; *p && !(p[0] == '*' && p[1] == '/'); p++)
             *line += *p == '\n';
+        found = *p ? 1 : 2;
         if (*p)
             p += 2;
     } else if (p[0] == '"') {
@@ -163,17 +151,19 @@ static bool skip_comment_or_string(const char **pp, int *line)
                 p++;
             *line += *p == '\n';
         }
+        found = *p ? 1 : 2;
         if (*p)
             p++;
     } else {
-        return false;
+        return 0;
     }
     *pp = p;
-    return true;
+    return found;
 }
 
-/* Report every integer literal of `text` that libconfig 1.5 stores with a
- * different value than written. Returns the number of errors. */
+/* Report every integer literal of `text` (the parsed text: the file with
+ * its @includes) that libconfig 1.5 stores with a different value than
+ * written, at its own file and line. Returns the number of errors. */
 static int check_literals(struct cfg_file *f, const char *text,
                           struct diag *d)
 {
@@ -184,7 +174,7 @@ static int check_literals(struct cfg_file *f, const char *text,
         if (c == '\n') {
             line++;
             p++;
-        } else if (skip_comment_or_string(&p, &line)) {
+        } else if (cfg_skip_comment_or_string(&p, &line)) {
             continue;
         } else if (is_name_start(c)) {
             while (is_name_char(*p))
@@ -194,19 +184,20 @@ static int check_literals(struct cfg_file *f, const char *text,
                     (is_digit(p[1]) || (p[1] == '.' && is_digit(p[2]))))) {
             bool bad;
             size_t n = scan_number(p, &bad);
-            if (bad) {
+            int file, at;
+            cfg_map_line(f, line, &file, &at);
+            if (bad && note_bad_line(f, f->files[file], at)) {
                 int len = n > 64 ? 64 : (int)n;
                 bool wide = p[n - 1] == 'L';
                 if (wide)
-                    diag_error(d, f->path, line, NULL,
+                    diag_error(d, f->files[file], at, NULL,
                                "integer %.*s does not fit in 64 bits", len,
                                p);
                 else
-                    diag_error(d, f->path, line, NULL,
+                    diag_error(d, f->files[file], at, NULL,
                                "integer %.*s does not fit in 32 bits; write "
                                "%.*sL for a 64-bit integer",
                                len, p, len, p);
-                note_bad_line(f, line);
                 errors++;
             }
             p += n;
@@ -217,110 +208,14 @@ static int check_literals(struct cfg_file *f, const char *text,
     return errors;
 }
 
-/* ---- @include ------------------------------------------------------------ */
-
-static int slurp(const char *path, char **text, size_t *len);
-static int check_include(const char *name, int line, const char *inc,
-                         const char *dir, int depth, struct diag *d);
-
-/* libconfig 1.5 opens an @include'd name with fopen and reads it through
- * its flex scanner, which on a read error (a directory: fopen succeeds,
- * read fails) ends the whole process ("input in flex scanner failed",
- * exit status 2; hyperrealm/libconfig#292), and would wait forever on a
- * FIFO. So before libconfig sees a text, check_includes finds its
- * @include lines as libconfig's scanner does (`@include "name"` at the
- * start of a line, after spaces or tabs, outside comments and strings;
- * \\ and \" escapes in the name) and reports every one naming something
- * that exists but is not a regular file; the regular files it includes
- * are checked the same way, as deep as libconfig follows them (10 levels;
- * deeper, libconfig reports it). A name that does not exist is left to
- * libconfig ("cannot open include file"). Returns the number of errors. */
-#define CFG_INCLUDE_DEPTH 10
-
-static int check_includes(const char *name, const char *text,
-                          const char *dir, int depth, struct diag *d)
-{
-    int line = 1, errors = 0;
-    const char *p = text;
-    bool line_start = true;
-    while (*p) {
-        char c = *p;
-        if (line_start) {
-            line_start = false;
-            const char *q = p;
-            while (*q == ' ' || *q == '\t')
-                q++;
-            if (strncmp(q, "@include", 8) == 0 &&
-                (q[8] == ' ' || q[8] == '\t')) {
-                for (q += 8; *q == ' ' || *q == '\t'; q++)
-                    ;
-                if (*q == '"') {
-                    char inc[4096];
-                    size_t n = 0;
-                    for (q++; *q && *q != '"' && *q != '\n'; q++) {
-                        if (*q == '\\' && (q[1] == '\\' || q[1] == '"'))
-                            q++;
-                        if (n + 1 < sizeof inc)
-                            inc[n++] = *q;
-                    }
-                    inc[n] = '\0';
-                    errors += check_include(name, line, inc, dir, depth, d);
-                    p = *q == '"' ? q + 1 : q;
-                    continue;
-                }
-            }
-        }
-        if (c == '\n') {
-            line++;
-            p++;
-            line_start = true;
-        } else if (!skip_comment_or_string(&p, &line)) {
-            p++;
-        }
-    }
-    return errors;
-}
-
-/* One `@include "inc"` at name:line (see check_includes). */
-static int check_include(const char *name, int line, const char *inc,
-                         const char *dir, int depth, struct diag *d)
-{
-    char *path = join_dir(dir, inc);
-    if (!path) {
-        diag_error(d, name, line, NULL, "out of memory");
-        return 1;
-    }
-    struct stat st;
-    int errors = 0;
-    if (stat(path, &st) != 0) {
-        /* libconfig says it cannot open it */
-    } else if (!S_ISREG(st.st_mode)) {
-        diag_error(d, name, line, NULL,
-                   "@include \"%s\": %s is %s; expected a regular file",
-                   inc, path,
-                   S_ISDIR(st.st_mode)    ? "a directory"
-                   : S_ISFIFO(st.st_mode) ? "a FIFO"
-                                          : "not a regular file");
-        errors = 1;
-    } else if (depth + 1 < CFG_INCLUDE_DEPTH) {
-        char *text = NULL;
-        size_t len = 0;
-        if (slurp(path, &text, &len) == 0) {
-            if (!memchr(text, '\0', len))
-                errors = check_includes(path, text, dir, depth + 1, d);
-            free(text);
-        } /* unreadable: libconfig says so */
-    }
-    free(path);
-    return errors;
-}
-
 /* ---- opening ------------------------------------------------------------- */
 
-/* Parse text; `dir` (may be NULL) is where @include looks. */
+/* Parse `text` (len bytes), the top file `name` (its identity id; NULL
+ * for a text held in memory); `dir` (may be NULL: the working folder) is
+ * where its @includes are looked up. */
 static struct cfg_file *open_text(const char *name, const char *text,
                                   size_t len, const char *dir,
-                                  struct diag *d)
+                                  const struct cfg_text *id, struct diag *d)
 {
     const char *nul = memchr(text, '\0', len);
     if (nul) {
@@ -333,106 +228,72 @@ static struct cfg_file *open_text(const char *name, const char *text,
     }
 
     struct cfg_file *f = calloc(1, sizeof *f);
-    if (!f || !(f->path = strdup(name))) {
+    if (!f || !(f->path = strdup(name)) ||
+        !(f->files = malloc(8 * sizeof *f->files))) {
+        if (f)
+            free(f->path);
         free(f);
         diag_error(d, name, 0, NULL, "out of memory");
         return NULL;
     }
+    f->files[0] = f->path;
+    f->n_files = 1;
+    f->cap_files = 8;
     config_init(&f->cfg);
     config_set_auto_convert(&f->cfg, 0); /* types are checked, not coerced */
-    if (dir)
-        config_set_include_dir(&f->cfg, dir);
+    /* The text libconfig parses holds no @include line (cfg_expand
+     * replaced them); were its scanner to see one all the same, it would
+     * look in a folder that holds nothing and say so, never read a file
+     * the way libconfig 1.5 does (a FIFO: forever). */
+    config_set_include_dir(&f->cfg, "/dev/null");
 
-    if (check_includes(name, text, dir, 0, d) != 0) {
+    size_t n = 0;
+    char *all = cfg_expand(f, text, id, dir, &n, d);
+    if (!all) {
         cfg_close(f);
         return NULL;
     }
-    if (config_read_string(&f->cfg, text) != CONFIG_TRUE) {
-        const char *file = config_error_file(&f->cfg);
-        char *full = file ? join_dir(dir, file) : NULL;
-        diag_error(d, full ? full : file ? file : name,
-                   config_error_line(&f->cfg), NULL, "%s",
+    if (config_read_string(&f->cfg, all) != CONFIG_TRUE) {
+        int file, line;
+        cfg_map_line(f, config_error_line(&f->cfg), &file, &line);
+        diag_error(d, f->files[file], line, NULL, "%s",
                    config_error_text(&f->cfg));
-        free(full);
+        free(all);
         cfg_close(f);
         return NULL;
     }
-    if (f->cfg.num_filenames) {
-        f->inc_paths = calloc(f->cfg.num_filenames, sizeof *f->inc_paths);
-        for (size_t i = 0; f->inc_paths && i < f->cfg.num_filenames; i++)
-            f->inc_paths[i] = join_dir(dir, f->cfg.filenames[i]);
-        f->n_inc = f->inc_paths ? f->cfg.num_filenames : 0;
-    }
-    check_literals(f, text, d);
+    cfg_place_settings(f, config_root_setting(&f->cfg));
+    check_literals(f, all, d);
+    free(all);
     return f;
-}
-
-/* Read all of `path` into a NUL-terminated malloc'd buffer. Returns 0, or
- * an errno value. */
-static int slurp(const char *path, char **text, size_t *len)
-{
-    FILE *in = fopen(path, "rb");
-    if (!in)
-        return errno;
-    size_t n = 0, cap = 4096;
-    char *buf = malloc(cap);
-    int err = buf ? 0 : ENOMEM;
-    while (!err) {
-        if (cap - n < 2) {
-            char *p = realloc(buf, cap * 2);
-            if (!p) {
-                err = ENOMEM;
-                break;
-            }
-            buf = p;
-            cap *= 2;
-        }
-        errno = 0;
-        size_t got = fread(buf + n, 1, cap - n - 1, in);
-        n += got;
-        if (got == 0) {
-            if (ferror(in))
-                err = errno ? errno : EIO;
-            break;
-        }
-    }
-    fclose(in);
-    if (err) {
-        free(buf);
-        return err;
-    }
-    buf[n] = '\0';
-    *text = buf;
-    *len = n;
-    return 0;
 }
 
 struct cfg_file *cfg_open(const char *path, struct diag *d)
 {
-    char *text = NULL;
-    size_t len = 0;
-    int err = slurp(path, &text, &len);
-    if (err) {
+    struct cfg_text t;
+    char why[64];
+    int err = cfg_read_file(path, &t, why, sizeof why);
+    if (err > 0) {
         diag_error(d, path, 0, NULL, "cannot read: %s", strerror(err));
         return NULL;
     }
-    /* @include "x.cfg" is found next to the file that includes it. */
-    char *dir = NULL;
-    const char *slash = strrchr(path, '/');
-    if (slash) {
-        size_t n = slash == path ? 1 : (size_t)(slash - path);
-        dir = strndup(path, n);
+    if (err < 0) {
+        diag_error(d, path, 0, NULL, "cannot read: %s; expected a regular "
+                   "file of at most %d bytes", why, CFG_FILE_MAX);
+        return NULL;
     }
-    struct cfg_file *f = open_text(path, text, len, dir, d);
+    /* @include "x.cfg" is found next to the file that includes it. */
+    char *dir = cfg_dir_of(path);
+    struct cfg_file *f = open_text(path, t.text, t.len, dir, &t, d);
     free(dir);
-    free(text);
+    free(t.text);
     return f;
 }
 
 struct cfg_file *cfg_open_string(const char *name, const char *text,
                                  struct diag *d)
 {
-    return open_text(name, text, strlen(text), NULL, d);
+    return open_text(name, text, strlen(text), NULL, NULL, d);
 }
 
 void cfg_close(struct cfg_file *f)
@@ -440,10 +301,11 @@ void cfg_close(struct cfg_file *f)
     if (!f)
         return;
     config_destroy(&f->cfg);
-    for (size_t i = 0; i < f->n_inc; i++)
-        free(f->inc_paths[i]);
-    free(f->inc_paths);
-    free(f->bad_lines);
+    for (size_t i = 1; i < f->n_files; i++) /* files[0] is path */
+        free(f->files[i]);
+    free(f->files);
+    free(f->segs);
+    free(f->bad);
     free(f->path);
     free(f);
 }

@@ -108,19 +108,39 @@ struct cfg_key {
     uint64_t unit_ps;             /* CFG_TIME: picoseconds per unit */
     uint64_t hz;                  /* CFG_CYCLES: the clock */
     bool required;                /* missing ⇒ error */
+    const char *once;             /* CFG_FLOATS, CFG_NAMES, CFG_STRINGS:
+                                     each value may be given only once
+                                     (each would be a row, or a column, of
+                                     results like another): the noun of
+                                     one value in the message ("load") */
 };
+
+/* The most bytes an experiment file may hold, and the most its text may
+ * hold with its @includes expanded: 16 MiB. Files are read whole, so a
+ * name that is no experiment file (/dev/zero, a disk image) must be
+ * refused before it is read; the largest experiment file written so far,
+ * examples/example.cfg (every key, explained), is 78 KB, 200 times
+ * smaller, and a counter list of a few thousand names is a few tens of
+ * KB. */
+#define CFG_FILE_MAX (16 << 20)
 
 /* An open experiment file. */
 struct cfg_file;
 struct config_setting_t;
 
-/* Parse `path`. On a syntax error or unreadable file: report to d (file,
- * line, libconfig's message) and return NULL. Integer literals that
- * libconfig 1.5 would silently wrap (past 32 bits without `L`) are reported
- * too, but the file is still returned so that reading can go on.
- * `@include "x"` is looked up next to `path`. */
+/* Parse `path`. On a syntax error, an unreadable file or one that is not
+ * a regular file of at most CFG_FILE_MAX bytes (checked before it is
+ * read): report to d (file, line, what is wrong) and return NULL.
+ * `@include "x"` is looked up in the folder of the file holding the
+ * @include line (x itself if absolute); a missing, unreadable or
+ * irregular x, an @include cycle, files nested over 10 deep or a text
+ * over CFG_FILE_MAX bytes with its includes are errors at that line.
+ * Integer literals that libconfig 1.5 would silently wrap (past 32 bits
+ * without `L`), in any of the files, are reported too, at their file and
+ * line, but the file is still returned so that reading can go on. */
 struct cfg_file *cfg_open(const char *path, struct diag *d);
-/* Parse text held in memory; `name` is used in diagnostics. */
+/* Parse text held in memory; `name` is used in diagnostics, and its
+ * @includes are looked up from the working folder. */
 struct cfg_file *cfg_open_string(const char *name, const char *text,
                                  struct diag *d);
 void cfg_close(struct cfg_file *f);

@@ -37,6 +37,8 @@ static void print_keys(FILE *out, const char *prefix,
         cfg_describe(what, sizeof what, k, true, false);
         if (k->required)
             cfg_cat(what, sizeof what, ", required");
+        if (k->once)
+            cfg_cat(what, sizeof what, ", each once");
         fprintf(out, "%*s%-*s  %s  %s\n", indent, "", width, key, what,
                 k->help ? k->help : "");
         if (k->type == CFG_GROUP)

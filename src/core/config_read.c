@@ -386,11 +386,56 @@ static void read_value(struct cfg_file *f, config_setting_t *s,
     }
 }
 
+/* The values of a list key while its elements are read. */
+union list_vals {
+    double v[CFG_LIST_MAX];
+    const struct reg_entry *names[CFG_LIST_MAX];
+    const char *strs[CFG_STRINGS_MAX];
+};
+
+/* A list key with `once`: each element of list s (n of them, values in
+ * val) equal to an earlier one is an error at its own line, naming the
+ * earlier one. Returns the number of errors. */
+static int check_once(struct cfg_file *f, config_setting_t *s,
+                      const char *key, const struct cfg_key *k,
+                      const union list_vals *val, int n, struct diag *d)
+{
+    int errors = 0;
+    for (int i = 1; i < n; i++) {
+        int j = 0;
+        if (k->type == CFG_FLOATS)
+            while (j < i && val->v[j] != val->v[i])
+                j++;
+        else if (k->type == CFG_NAMES)
+            while (j < i && val->names[j] != val->names[i])
+                j++;
+        else
+            while (j < i && strcmp(val->strs[j], val->strs[i]) != 0)
+                j++;
+        if (j == i)
+            continue;
+        config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+        char ekey[KEY_CAP], shown[KEY_CAP];
+        snprintf(ekey, sizeof ekey, "%s[%d]", key, i);
+        if (k->type == CFG_FLOATS)
+            snprintf(shown, sizeof shown, "%g", val->v[i]);
+        else
+            snprintf(shown, sizeof shown, "\"%s\"",
+                     k->type == CFG_NAMES ? val->names[i]->name
+                                          : val->strs[i]);
+        diag_error(d, cfg_file_of(f, e), cfg_line(e), ekey,
+                   "%s is %s[%d] too; expected each %s once", shown, key, j,
+                   k->once);
+        errors++;
+    }
+    return errors;
+}
+
 /* A list key (CFG_FLOATS, CFG_NAMES, CFG_STRINGS): a libconfig list
  * ( ... ) or array [ ... ] whose every element is read as the scalar key
  * would read it (so an element's message names it as key[i] and its own
  * line), or one scalar, a list of one. Stored only when every element
- * passes. */
+ * passes (and, with `once`, no value is given twice). */
 static void read_list(struct cfg_file *f, config_setting_t *s,
                       const char *key, const struct cfg_key *k, char *dst,
                       struct diag *d)
@@ -423,11 +468,7 @@ static void read_list(struct cfg_file *f, config_setting_t *s,
     elem.offset = 0;
     /* values are kept here until every element has passed */
     static_assert(CFG_STRINGS_MAX >= CFG_LIST_MAX, "list buffers");
-    union {
-        double v[CFG_LIST_MAX];
-        const struct reg_entry *names[CFG_LIST_MAX];
-        const char *strs[CFG_STRINGS_MAX];
-    } val;
+    union list_vals val;
     int lines[CFG_STRINGS_MAX];
     int before = d->errors;
     for (int i = 0; i < n; i++) {
@@ -447,6 +488,8 @@ static void read_list(struct cfg_file *f, config_setting_t *s,
             read_value(f, e, ekey, &elem, &val.names[i], d);
     }
     if (d->errors != before)
+        return;
+    if (multi && k->once && check_once(f, s, key, k, &val, n, d))
         return;
     if (floats) {
         struct cfg_floats *out = (struct cfg_floats *)dst;

@@ -281,6 +281,35 @@ static void load_network(struct experiment *e, struct diag *d)
     }
 }
 
+/* traffic.csv writes each load with TRAFFIC_LOAD_DECIMALS decimals (and
+ * the samplers' files are named with them): two loads of traffic.loads
+ * (group g) that differ only past them would be two rows alike (loads
+ * given twice are refused by the schema). */
+static void check_load_rows(struct experiment *e, config_setting_t *g,
+                            struct diag *d)
+{
+    const struct cfg_floats *l = &e->traffic.loads;
+    config_setting_t *ls = config_setting_get_member(g, "loads");
+    if (!ls || l->n < 2)
+        return;
+    for (uint32_t i = 1; i < l->n; i++)
+        for (uint32_t j = 0; j < i; j++) {
+            char a[32], b[32];
+            snprintf(a, sizeof a, "%.*f", TRAFFIC_LOAD_DECIMALS, l->v[i]);
+            snprintf(b, sizeof b, "%.*f", TRAFFIC_LOAD_DECIMALS, l->v[j]);
+            if (strcmp(a, b) != 0)
+                continue;
+            config_setting_t *el = config_setting_get_elem(ls, i);
+            char key[40];
+            snprintf(key, sizeof key, "traffic.loads[%u]", i);
+            diag_error(d, cfg_file_of(e->cfg, el), cfg_line(el), key,
+                       "%g is %s in traffic.csv, as traffic.loads[%u] (%g) "
+                       "is; expected loads apart in their first %d decimals",
+                       l->v[i], a, j, l->v[j], TRAFFIC_LOAD_DECIMALS);
+            break;
+        }
+}
+
 static void load_traffic(struct experiment *e, struct diag *d)
 {
     config_setting_t *g = cfg_section(e->cfg, "traffic");
@@ -289,6 +318,7 @@ static void load_traffic(struct experiment *e, struct diag *d)
     if (!g)
         return;
     cfg_read(e->cfg, g, "traffic", traffic_keys, &e->traffic, NULL, d);
+    check_load_rows(e, g, d);
     int pat = traffic_pattern_find(e->traffic.pattern);
     assert(pat >= 0); /* a CFG_CHOICE of traffic_pattern_names */
     e->traffic.p.pattern = (enum traffic_pattern)pat;

@@ -56,7 +56,7 @@ static const struct cfg_key job_keys[] = {
     JOB(CFG_NAMES, "variants", variants,
         "controllers alternated iteration by iteration on the same "
         "allocation (SC'19 §3); instead of routing",
-        .reg = &controller_registry),
+        .reg = &controller_registry, .once = "variant"),
     JOB(CFG_CHOICE, "variant_order", variant_order,
         "with variants: \"alternate\" (iteration i runs variant i mod n, "
         "SC'19 §3) or \"shuffled\" (each round of n iterations runs them "

@@ -299,7 +299,8 @@ static void point_files(const struct experiment *e, const char *outdir,
     uint32_t total = (sw->routings.n ? sw->routings.n : 1) * sw->loads.n;
     char tag[128] = "";
     if (total > 1)
-        snprintf(tag, sizeof tag, "_%s_%.4f", r->base.name, load);
+        snprintf(tag, sizeof tag, "_%s_%.*f", r->base.name,
+                 TRAFFIC_LOAD_DECIMALS, load);
     run_files_name(f, outdir, &e->sampling, tag, "links");
 }
 

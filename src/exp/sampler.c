@@ -636,11 +636,13 @@ const struct cfg_key sampler_keys[] = {
     { .name = "nic_metrics", .type = CFG_STRINGS,
       .offset = offsetof(struct sampler_config, nic_metrics),
       .help = "NIC counter names, one column each (requests sent: packets, "
-              "flits, stalls; packets, flits, stalls to the host)" },
+              "flits, stalls; packets, flits, stalls to the host)",
+      .once = "counter" },
     { .name = "rtr_metrics", .type = CFG_STRINGS,
       .offset = offsetof(struct sampler_config, rtr_metrics),
       .help = "router tile counter names, one column each (every tile "
-              "counter of the machine)" },
+              "counter of the machine)",
+      .once = "counter" },
     { .name = NULL },
 };
 

@@ -51,12 +51,14 @@ const struct cfg_key traffic_keys[] = {
       .offset = offsetof(struct traffic_sweep, loads), .fmin = 0.001,
       .fmax = 1,
       .help = "offered loads, fractions of each NIC's injection rate; one "
-              "run per load and routing ([0.5])" },
+              "run per load and routing ([0.5])",
+      .once = "load" },
     { .name = "routings", .type = CFG_NAMES,
       .offset = offsetof(struct traffic_sweep, routings),
       .reg = &routing_registry,
       .help = "routings to compare, one run per routing and load (the "
-              "network section's routing)" },
+              "network section's routing)",
+      .once = "routing" },
     { .name = "size", .type = CFG_INT,
       .offset = offsetof(struct traffic_sweep, p.size), .min = 0,
       .max = 65535,
@@ -920,8 +922,9 @@ void traffic_csv_header(FILE *out)
 void traffic_csv_row(FILE *out, const char *routing, const char *pattern,
                      double load, const struct traffic_result *r)
 {
-    fprintf(out, "%s,%s,%.4f,%.6f,%.6f,%" PRIu64 ",", routing, pattern, load,
-            r->offered, r->accepted, r->packets);
+    fprintf(out, "%s,%s,%.*f,%.6f,%.6f,%" PRIu64 ",", routing, pattern,
+            TRAFFIC_LOAD_DECIMALS, load, r->offered, r->accepted,
+            r->packets);
     if (r->packets)
         fprintf(out, "%.3f,%.0f,%.0f,%.3f,%.4f,%.6f,", r->lat_mean_ns,
                 r->lat_median_ns, r->lat_p99_ns, r->lat_max_ns, r->hops_mean,
@@ -959,8 +962,8 @@ int traffic_csv_parse(const char *line, const char *routing,
                       struct traffic_result *r)
 {
     char head[256];
-    int k = snprintf(head, sizeof head, "%s,%s,%.4f,", routing, pattern,
-                     load);
+    int k = snprintf(head, sizeof head, "%s,%s,%.*f,", routing, pattern,
+                     TRAFFIC_LOAD_DECIMALS, load);
     if (k <= 0 || (size_t)k >= sizeof head ||
         strncmp(line, head, (size_t)k) != 0)
         return -1;

@@ -110,6 +110,10 @@ struct traffic_sweep {
     struct cfg_names routings; /* n == 0: the network section's routing */
 };
 
+/* Decimals of a load in traffic.csv: loads that differ only past them
+ * would be two rows alike, and are refused (experiment.c). */
+#define TRAFFIC_LOAD_DECIMALS 4
+
 /* Schema of the section (offsets into struct traffic_sweep). */
 extern const struct cfg_key traffic_keys[];
 void traffic_sweep_defaults(struct traffic_sweep *s);
