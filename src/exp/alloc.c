@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/steps.h"
+
 static const struct reg_entry *const policy_entries[] = {
 #define ALLOC_POLICY(x) &alloc_##x.base,
 #include "exp/alloc_policies.def"
@@ -84,7 +86,7 @@ const char *alloc_node_label(const struct topo *t, uint32_t n, char *buf,
 uint32_t alloc_collect_free(struct alloc_state *p)
 {
     uint32_t m = 0;
-    for (uint32_t i = 0; i < p->t->n_nodes; i++)
+    for (uint32_t i = 0; i < p->t->n_nodes; i++, steps_add(1))
         if (p->state[i] == NODE_FREE)
             p->free_ids[m++] = i;
     return m;
@@ -153,7 +155,7 @@ static int check_request(struct alloc_state *p, uint32_t j)
 /* Whether an earlier valid request than j has j's policy. */
 static bool seen_before(const struct alloc_state *p, uint32_t j)
 {
-    for (uint32_t k = 0; k < j; k++)
+    for (uint32_t k = 0; k < j; k++, steps_add(1))
         if (p->valid[k] && p->req[k].policy == p->req[j].policy)
             return true;
     return false;

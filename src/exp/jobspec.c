@@ -8,6 +8,7 @@
 
 #include <libconfig.h>
 
+#include "core/steps.h"
 #include "ctl/ctl.h"
 #include "exp/alloc.h"
 
@@ -506,7 +507,7 @@ void jobspec_name(struct job_config *jobs, uint32_t n, const char *list,
         if (j->name || !j->workload)
             continue;
         bool shared = false;
-        for (uint32_t k = 0; k < n; k++)
+        for (uint32_t k = 0; k < n; k++, steps_add(1))
             shared = shared || (k != i && jobs[k].workload == j->workload);
         if (shared)
             snprintf(j->name_buf, sizeof j->name_buf, "%s-%u",
@@ -517,7 +518,7 @@ void jobspec_name(struct job_config *jobs, uint32_t n, const char *list,
         j->name = j->name_buf;
     }
     for (uint32_t i = 0; i < n; i++)
-        for (uint32_t k = 0; k < i; k++)
+        for (uint32_t k = 0; k < i; k++, steps_add(1))
             if (jobs[i].name && jobs[k].name &&
                 strcmp(jobs[i].name, jobs[k].name) == 0) {
                 char key[64];
@@ -542,7 +543,7 @@ void jobspec_link(struct job_config *jobs, uint32_t n, struct diag *d)
         uint32_t k = 0;
         while (k < n && !(jobs[k].name &&
                               strcmp(jobs[k].name, j->after) == 0))
-            k++;
+            k++, steps_add(1);
         if (k == n || k == i) {
             diag_error(d, j->file, j->line, key,
                        k == i ? "\"%s\" is this job; expected another "
@@ -565,7 +566,7 @@ void jobspec_link(struct job_config *jobs, uint32_t n, struct diag *d)
     for (uint32_t i = 0; i < n; i++) {
         uint32_t k = i, steps = 0;
         while (jobs[k].after && steps++ <= n)
-            k = jobs[k].after_job;
+            k = jobs[k].after_job, steps_add(1);
         if (steps > n) {
             diag_error(d, jobs[i].file, jobs[i].line, "after",
                        "job \"%s\" waits for itself through a chain of "
@@ -577,7 +578,7 @@ void jobspec_link(struct job_config *jobs, uint32_t n, struct diag *d)
     }
     /* node counts down the chains (acyclic now: n passes settle them) */
     for (uint32_t pass = 0; pass < n; pass++)
-        for (uint32_t i = 0; i < n; i++) {
+        for (uint32_t i = 0; i < n; i++, steps_add(1)) {
             struct job_config *j = &jobs[i];
             if (alloc_policy_of(j->allocation)->reuses_nodes && !j->nodes)
                 j->nodes = jobs[j->after_job].nodes;
@@ -594,7 +595,7 @@ void jobspec_link(struct job_config *jobs, uint32_t n, struct diag *d)
                !(jobs[twin].after && jobs[twin].after_job ==
                      j->after_job &&
                  alloc_policy_of(jobs[twin].allocation)->reuses_nodes))
-            twin++;
+            twin++, steps_add(1);
         if (twin < i)
             diag_error(d, j->file, j->line, key,
                        "jobs[%u] takes the nodes of \"%s\" too and starts "

@@ -401,6 +401,14 @@ static uint64_t fnv_u64(uint64_t h, uint64_t v, int bytes)
     return h;
 }
 
+double traffic_eta_seconds(const struct traffic_eta *e)
+{
+    double f = e->t_end ? (double)e->now / (double)e->t_end : 1.0;
+    if (!(f < 1.0 && f > 0.0))
+        return NAN;
+    return e->wall * (1.0 - f) / f;
+}
+
 /* sim_run to `until` in slices of simulated time (splitting a run
  * changes no event), with a line on `progress` every 2 s of wall time:
  * how much of the warm-up and measurement window has been simulated and
@@ -432,13 +440,15 @@ static void run_shown(struct gen *g, simtime until, FILE *progress)
             continue;
         shown = now;
         double f = g->t_end ? (double)s->now / (double)g->t_end : 1.0;
+        struct traffic_eta eta = { .now = s->now, .t_end = g->t_end,
+                                   .wall = now - t0 };
         if (f < 1.0 && f > 0.0)
             fprintf(progress,
                     "    %.1f of %.1f us simulated (%.0f %%), %.0f s, about "
                     "%.0f s left\n",
                     (double)s->now / (double)SIMTIME_US,
                     (double)g->t_end / (double)SIMTIME_US, 100.0 * f,
-                    now - t0, (now - t0) * (1.0 - f) / f);
+                    now - t0, traffic_eta_seconds(&eta));
         else
             fprintf(progress,
                     "    %.1f us simulated, draining the measured packets, "

@@ -246,6 +246,22 @@ double traffic_hist_quantile_ns(const struct traffic_hist *h, double q);
 double traffic_hist_mean_ns(const struct traffic_hist *h);
 
 /* The CSV file of a sweep: the header, and one row per run. */
+/* Where a traffic run is, for its progress lines: run_shown began at
+ * simulated time `from` and has run `wall` s of wall time to `now`; the
+ * last progress interval simulated `recent_sim` in `recent_wall` s. The
+ * window ends at t_end; the run goes on to at most `horizon` (the end of
+ * the window plus the drain). */
+struct traffic_eta {
+    simtime from, now, t_end, horizon;
+    double wall;
+    simtime recent_sim;
+    double recent_wall;
+};
+
+/* The wall time, s, the run has left by e's figures (NaN: not known
+ * yet). A pure function, so that the estimate can be tested. */
+double traffic_eta_seconds(const struct traffic_eta *e);
+
 void traffic_csv_header(FILE *out);
 void traffic_csv_row(FILE *out, const char *routing, const char *pattern,
                      double load, const struct traffic_result *r);

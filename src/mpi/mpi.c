@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/steps.h"
 #include "mpi/mpi_internal.h"
 #include "topo/topo.h"
 
@@ -213,7 +214,7 @@ static void rank_end(struct dmpi *m, uint32_t g)
     res->end = now(m);
     if (m->on_job)
         m->on_job(m->job_ctx, rk->job, true);
-    for (uint32_t k = 0; k < m->n_jobs; k++)
+    for (uint32_t k = 0; k < m->n_jobs; k++, steps_add(1))
         /* a chained job starts its offset after the job it follows has ended
          * (a production sequence on the same nodes) */
         if (m->job[k].chained && m->job[k].after == rk->job)

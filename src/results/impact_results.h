@@ -110,6 +110,7 @@ int impact_report(const char *dir, const struct impact_config *ic,
 struct impact_fit {
     uint32_t n;
     double slope, intercept, r;
+    char why[48];
 };
 void impact_fit(const double *m, const double *t, uint32_t n,
                 struct impact_fit *f);

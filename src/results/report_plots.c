@@ -16,6 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/steps.h"
+
 /* Variant colours, in order of appearance (Paul Tol's "bright" scheme,
  * readable by colour-blind readers). */
 static const char *const colours[] = { "#4477aa", "#ee6677", "#228833",
@@ -59,7 +61,7 @@ static void gp_job(FILE *gp, const char *job)
 static bool job_has_app_aware(const struct report_series *s, uint32_t n,
                               const char *job)
 {
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++, steps_add(1))
         if (strcmp(s[i].job, job) == 0 &&
             strcmp(s[i].variant, "app-aware") == 0)
             return true;
@@ -120,7 +122,7 @@ static void variants_xtics(FILE *gp, const struct report_series *s,
     for (uint32_t j = 0; j < n_jobs; j++) {
         double base = 0;
         double share = -1;
-        for (uint32_t i = 0; i < n; i++)
+        for (uint32_t i = 0; i < n; i++, steps_add(1))
             if (strcmp(s[i].job, jobs[j]) == 0) {
                 base = s[i].baseline_median;
                 if (strcmp(s[i].variant, "app-aware") == 0)
@@ -213,7 +215,7 @@ int report_write_data_and_script(const char *dir,
     for (uint32_t i = 0; i < n; i++) {
         uint32_t j = 0;
         while (j < n_jobs && strcmp(jobs[j], s[i].job) != 0)
-            j++;
+            j++, steps_add(1);
         uint32_t v = report_variant_index(s[i].variant, vnames, &n_v);
         double x = (j + 1) + ((double)v - (n_v - 1) / 2.0) * (0.85 / n_v);
         fprintf(gp, "  \"variants.dat\" index %u using (%.4f):1 with boxplot "
@@ -242,7 +244,7 @@ static uint32_t job_order(const struct report_series *s, uint32_t n,
     for (uint32_t i = 0; i < n && k < cap; i++) {
         uint32_t j = 0;
         while (j < k && strcmp(jobs[j], s[i].job) != 0)
-            j++;
+            j++, steps_add(1);
         if (j == k)
             jobs[k++] = s[i].job;
     }
@@ -311,7 +313,7 @@ int report_write_paths(const char *dir, const struct report_info *info,
         fprintf(dat, "# %s\n", vnames[v]);
         uint32_t lines = 0;
         for (uint32_t j = 0; j < n_jobs; j++)
-            for (uint32_t i = 0; i < n; i++) {
+            for (uint32_t i = 0; i < n; i++, steps_add(1)) {
                 if (strcmp(s[i].job, jobs[j]) != 0 ||
                     strcmp(s[i].variant, vnames[v]) != 0 || !s[i].packets)
                     continue;

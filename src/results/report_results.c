@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/steps.h"
+
 /* A CSV file of dfsim's (no quoting: names hold no commas), in memory:
  * rows of fields. */
 struct csv {
@@ -155,10 +157,11 @@ static int order_series(struct report_series *s, uint32_t n, uint32_t *sid,
     for (uint32_t k = 0; k < n; k++) {
         uint32_t b = 0;
         while (strcmp(s[b].job, s[k].job) != 0)
-            b++;
+            b++, steps_add(1);
         job[k] = b == k ? k : job[b]; /* the job's first series */
         row[k] = UINT32_MAX;
-        for (uint32_t r = 0; r < va->rows && row[k] == UINT32_MAX; r++)
+        for (uint32_t r = 0; r < va->rows && row[k] == UINT32_MAX;
+             r++, steps_add(1))
             if (strcmp(csv_at(va, r, v_name), s[k].job) == 0 &&
                 strcmp(csv_at(va, r, v_var), s[k].variant) == 0)
                 row[k] = r;
@@ -166,7 +169,7 @@ static int order_series(struct report_series *s, uint32_t n, uint32_t *sid,
     /* insertion sort by (job, row, k): stable, n is small */
     for (uint32_t k = 0; k < n; k++) {
         uint32_t i = k;
-        for (; i > 0; i--) {
+        for (; i > 0; i--, steps_add(1)) {
             uint32_t a = perm[i - 1];
             if (job[a] < job[k] || (job[a] == job[k] && row[a] <= row[k]))
                 break;
@@ -396,11 +399,11 @@ static uint32_t gather_series(const struct results *R,
         uint32_t k = 0;
         while (k < n && !(strcmp(s[k].job, job) == 0 &&
                           strcmp(s[k].variant, var) == 0))
-            k++;
+            k++, steps_add(1);
         if (k == n) {
             s[n] = (struct report_series){ .job = job, .variant = var,
                                            .workload = "" };
-            for (uint32_t q = 0; q < jb->rows; q++)
+            for (uint32_t q = 0; q < jb->rows; q++, steps_add(1))
                 if (strcmp(csv_at(jb, q, R->j_name), job) == 0)
                     s[n].workload = csv_at(jb, q, R->j_wl);
             n++;
@@ -447,7 +450,7 @@ static uint32_t pool_times(const struct results *R, struct report_series *s,
     uint32_t *sid = P->sid, *run_of = P->run_of;
     double *val = P->val;
     uint32_t m = 0, runs = 0;
-    for (uint32_t r = 0; r < it->rows; r++)
+    for (uint32_t r = 0; r < it->rows; r++, steps_add(1))
         if (sid[r] == k) {
             const char *e = csv_at(it, r, R->c_est);
             uint32_t run = (uint32_t)strtoul(csv_at(it, r, R->c_run),
@@ -482,7 +485,7 @@ static void normalise(const struct results *R, struct report_series *s,
     /* each run's baseline: the median of series b's times in it */
     for (uint32_t i = 0; i < m;) {
         uint32_t run = run_of[i], q = 0;
-        for (uint32_t r = 0; r < it->rows; r++)
+        for (uint32_t r = 0; r < it->rows; r++, steps_add(1))
             if (sid[r] == b &&
                 strtoul(csv_at(it, r, R->c_run), NULL, 10) == run)
                 scratch[q++] = strtod(csv_at(it, r, R->c_t), NULL);
@@ -500,7 +503,7 @@ static void pool_variants(const struct results *R, struct report_series *x)
     const struct csv *va = &R->va;
     /* bytes with ADAPTIVE_0 or _1 over all the series' bytes */
     double bytes = 0, dflt = 0;
-    for (uint32_t r = 0; r < va->rows; r++)
+    for (uint32_t r = 0; r < va->rows; r++, steps_add(1))
         if (strcmp(csv_at(va, r, R->v_name), x->job) == 0 &&
             strcmp(csv_at(va, r, R->v_var), x->variant) == 0) {
             double by = strtod(csv_at(va, r, R->v_bytes), NULL);
@@ -513,7 +516,7 @@ static void pool_variants(const struct results *R, struct report_series *x)
      * estimate and time, where one is written (empty: undefined) */
     double sum = 0;
     uint32_t nc = 0;
-    for (uint32_t r = 0; r < va->rows; r++)
+    for (uint32_t r = 0; r < va->rows; r++, steps_add(1))
         if (strcmp(csv_at(va, r, R->v_name), x->job) == 0 &&
             strcmp(csv_at(va, r, R->v_var), x->variant) == 0) {
             const char *f = csv_at(va, r, R->v_corr);
@@ -529,7 +532,7 @@ static void pool_variants(const struct results *R, struct report_series *x)
     /* where its packets went, each run's figures weighted by its
      * packets */
     double pk = 0, nm = 0, hp = 0;
-    for (uint32_t r = 0; R->v_paths && r < va->rows; r++)
+    for (uint32_t r = 0; R->v_paths && r < va->rows; r++, steps_add(1))
         if (strcmp(csv_at(va, r, R->v_name), x->job) == 0 &&
             strcmp(csv_at(va, r, R->v_var), x->variant) == 0) {
             double p = strtod(csv_at(va, r, R->v_pk), NULL);
@@ -568,7 +571,7 @@ static int pool_background(const struct results *R,
         const char *job = csv_at(jb, r, R->j_name);
         uint32_t b = 0;
         while (b < n_bg && strcmp(bg[b].job, job) != 0)
-            b++;
+            b++, steps_add(1);
         if (b == n_bg) {
             bg[n_bg++].job = job;
             bgw[3 * b] = bgw[3 * b + 1] = bgw[3 * b + 2] = 0;
@@ -626,7 +629,7 @@ int report_from_results(const char *dir, const struct report_info *info,
         /* the job's first variant: its first series */
         uint32_t b = 0;
         while (strcmp(s[b].job, s[k].job) != 0)
-            b++;
+            b++, steps_add(1);
         uint32_t m = pool_times(&R, s, k, &P);
         normalise(&R, s, k, b, m, &P);
         pool_variants(&R, &s[k]);
@@ -641,7 +644,7 @@ int report_from_results(const char *dir, const struct report_info *info,
     for (uint32_t k = 0; k < n; k++) {
         uint32_t b = 0;
         while (strcmp(s[b].job, s[k].job) != 0)
-            b++;
+            b++, steps_add(1);
         s[k].baseline_median = s[b].st.median;
     }
     char load[1024];

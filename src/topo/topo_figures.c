@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/steps.h"
 #include "topo/topo.h"
 
 /* ---- diameter ------------------------------------------------------- */
@@ -185,6 +186,7 @@ static bool eval_cut(const struct topo *t, const uint8_t *side,
                      uint32_t slack, struct cut *c)
 {
     uint64_t nodes[2] = { 0, 0 };
+    steps_add((uint64_t)t->n_routers + t->n_ports);
     for (uint32_t r = 0; r < t->n_routers; r++)
         for (uint32_t i = 0; i < t->routers[r].n_nics; i++)
             nodes[side[r]] += 1;
