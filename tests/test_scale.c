@@ -286,6 +286,56 @@ static void test_scale_report_jobs(void)
     check_growth("report", 300, a, b, 6.0);
 }
 
+/* FNV-1a of the bytes of dir/name into h (a missing file hashes as
+ * its name, so that it shows). */
+static uint64_t fnv_file(uint64_t h, const char *dir, const char *name)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    char *text = read_text(path);
+    for (const char *p = text ? text : name; *p; p++) {
+        h ^= (unsigned char)*p;
+        h *= UINT64_C(0x100000001b3);
+    }
+    free(text);
+    return h;
+}
+
+/* The results of many jobs are those dfsim wrote before set-up and
+ * report became linear: the hash of the files of many_jobs(240) over two
+ * runs (chains, shared workloads, variants, normalisation per run),
+ * recorded with the binary of commit dd72215. It changes only when a
+ * result file's format or a figure does on purpose; then record the new
+ * one (the test prints it). */
+static void test_scale_many_jobs_results_unchanged(void)
+{
+    char *text = many_jobs(240, 2);
+    const char *path = text ? write_temp("many-same.cfg", text) : NULL;
+    free(text);
+    char dir[128];
+    snprintf(dir, sizeof dir, "/tmp/dfsim-test-%d-many-same", (int)getpid());
+    const char *argv[] = { "run", path, "-o", dir, "--force", NULL };
+    static char out[1 << 16], err[1 << 16];
+    CHECK(path != NULL);
+    if (!path || run_dfsim(argv, out, sizeof out, err, sizeof err) != 0) {
+        fprintf(stderr, "%s", err);
+        CHECK(false);
+        return;
+    }
+    static const char *const files[] = {
+        "jobs.csv", "iterations.csv", "ranks.csv", "variants.csv",
+        "runs.csv", "variants.dat", "variants.gp", "paths.dat", "paths.gp",
+    };
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        h = fnv_file(h, dir, files[i]);
+    if (h != UINT64_C(0x02933474137c506c))
+        fprintf(stderr, "  the results of 240 jobs hash to 0x%016llx\n",
+                (unsigned long long)h);
+    CHECK(h == UINT64_C(0x02933474137c506c));
+    rm_dir(dir);
+}
+
 /* ---- the estimate of the time left -------------------------------------- */
 
 /* The estimate counts the drain: a run 11 us into a 15 us window with
@@ -394,6 +444,7 @@ const struct test_case tests_scale[] = {
     TEST(test_scale_torus_bisection_linear),
     TEST(test_scale_setup_jobs),
     TEST(test_scale_report_jobs),
+    TEST(test_scale_many_jobs_results_unchanged),
     TEST(test_scale_eta_counts_drain),
     TEST(test_scale_fit_needs_three),
     TEST(test_scale_fit_refused_in_results),
