@@ -558,8 +558,9 @@ int impact_report(const char *dir, const struct impact_config *ic,
               "T = c M + k; sensitivity.csv) not fitted: ",
               h);
         report_html_str(h, info->unfitted);
-        fputs(". A line through 2 points passes through both, whatever "
-              "they are: more shares, aggressors or runs give it more.</p>\n",
+        fputs(". A fit needs 3 finished simulations of the victim or more "
+              "(a line through 2 points passes through both, whatever they "
+              "are): more shares, aggressors or runs give it more.</p>\n",
               h);
     }
     html_table(h, ic, cells, n);
