@@ -946,8 +946,8 @@ static void test_latency_model_run(void)
     if (s) {
         CHECK(strncmp(s, "victim,points,slope,intercept_us,r,c_rel,"
                          "slope_ctr,intercept_ctr_us,r_ctr,c_rel_ctr,"
-                         "alone_us,c_per_ms,rate_rel\n",
-                      111) == 0);
+                         "alone_us,c_per_ms,rate_rel,note\n",
+                      116) == 0);
         const char *pp = strstr(s, "\npp,");
         CHECK(pp != NULL);
         if (pp) {

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/steps.h"
+
 static const struct reg_entry *const policy_entries[] = {
 #define ALLOC_POLICY(x) &alloc_##x.base,
 #include "exp/alloc_policies.def"
@@ -84,9 +86,22 @@ const char *alloc_node_label(const struct topo *t, uint32_t n, char *buf,
 uint32_t alloc_collect_free(struct alloc_state *p)
 {
     uint32_t m = 0;
-    for (uint32_t i = 0; i < p->t->n_nodes; i++)
+    for (uint32_t i = 0; i < p->t->n_nodes; i++, steps_add(1))
         if (p->state[i] == NODE_FREE)
             p->free_ids[m++] = i;
+    return m;
+}
+
+uint32_t alloc_lowest_free(struct alloc_state *p, uint32_t k)
+{
+    uint32_t n = p->t->n_nodes, m = 0, i = p->lowest;
+    while (i < n && p->state[i] != NODE_FREE)
+        i++;
+    p->lowest = i;
+    for (; i < n && m < k; i++)
+        if (p->state[i] == NODE_FREE)
+            p->free_ids[m++] = i;
+    steps_add(i - p->lowest + 1);
     return m;
 }
 
@@ -150,12 +165,18 @@ static int check_request(struct alloc_state *p, uint32_t j)
     return bad;
 }
 
-/* Whether an earlier valid request than j has j's policy. */
-static bool seen_before(const struct alloc_state *p, uint32_t j)
+#define N_POLICIES (sizeof policy_entries / sizeof policy_entries[0])
+
+/* Whether pol is among done[0..*n), added if not: the policies whose
+ * place_late has run (a handful, however many jobs). */
+static bool seen_before(const struct alloc_policy **done, uint32_t *n,
+                        const struct alloc_policy *pol)
 {
-    for (uint32_t k = 0; k < j; k++)
-        if (p->valid[k] && p->req[k].policy == p->req[j].policy)
+    for (uint32_t k = 0; k < *n; k++)
+        if (done[k] == pol)
             return true;
+    assert(*n < N_POLICIES); /* every policy is registered */
+    done[(*n)++] = pol;
     return false;
 }
 
@@ -194,8 +215,11 @@ int alloc_place(const struct topo *t, const struct alloc_request *req,
             req[j].policy->place(&p, j);
     /* the policies that place from what the others were given (same),
      * each once */
-    for (uint32_t j = 0; j < n; j++)
-        if (valid[j] && req[j].policy->place_late && !seen_before(&p, j))
+    const struct alloc_policy *done[N_POLICIES];
+    uint32_t n_done = 0;
+    for (uint32_t j = 0; j < n; j++, steps_add(1))
+        if (valid[j] && req[j].policy->place_late &&
+            !seen_before(done, &n_done, req[j].policy))
             req[j].policy->place_late(&p);
 done:
     free(p.state);

@@ -18,8 +18,8 @@
 
 static void place_linear(struct alloc_state *p, uint32_t j)
 {
-    uint32_t k = p->req[j].nodes, m = alloc_collect_free(p);
-    if (k > m) {
+    uint32_t k = p->req[j].nodes, m = alloc_lowest_free(p, k);
+    if (k > m) { /* then it found every free node */
         alloc_not_enough(p, j, k, m);
         return;
     }

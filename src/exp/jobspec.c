@@ -8,6 +8,8 @@
 
 #include <libconfig.h>
 
+#include "core/steps.h"
+#include "core/strindex.h"
 #include "ctl/ctl.h"
 #include "exp/alloc.h"
 
@@ -498,17 +500,64 @@ void jobspec_print_keys(FILE *out, const char *list, enum jobspec_role role)
     cfg_print_schema(out, list, schema, 2);
 }
 
+/* The jobs' names, [n] (NULL where a job has none), for an index;
+ * NULL out of memory (reported). */
+static const char **names_of(const struct job_config *jobs, uint32_t n,
+                             const char *list, struct diag *d)
+{
+    const char **names = malloc((n ? n : 1) * sizeof *names);
+    if (!names) {
+        diag_error(d, NULL, 0, list, "out of memory for %u names", n);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        names[i] = jobs[i].name;
+    steps_add(n);
+    return names;
+}
+
+/* Whether another job of jobs[0..n) runs w: the jobs counted per
+ * workload, a handful of distinct workloads among however many jobs. */
+static void count_workloads(const struct job_config *jobs, uint32_t n,
+                            const void **wl, uint32_t *count, uint32_t *n_wl)
+{
+    *n_wl = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t k = 0;
+        while (k < *n_wl && wl[k] != jobs[i].workload)
+            k++;
+        steps_add(k + 1);
+        if (k == *n_wl) {
+            wl[k] = jobs[i].workload;
+            count[k] = 0;
+            (*n_wl)++;
+        }
+        count[k]++;
+    }
+}
+
 void jobspec_name(struct job_config *jobs, uint32_t n, const char *list,
                   struct diag *d)
 {
+    /* distinct workloads: at most one per job */
+    const void **wl = malloc((n ? n : 1) * sizeof *wl);
+    uint32_t *count = malloc((n ? n : 1) * sizeof *count), n_wl;
+    if (!wl || !count) {
+        free(wl);
+        free(count);
+        diag_error(d, NULL, 0, list, "out of memory for %u jobs", n);
+        return;
+    }
+    count_workloads(jobs, n, wl, count, &n_wl);
     for (uint32_t i = 0; i < n; i++) {
         struct job_config *j = &jobs[i];
         if (j->name || !j->workload)
             continue;
-        bool shared = false;
-        for (uint32_t k = 0; k < n; k++)
-            shared = shared || (k != i && jobs[k].workload == j->workload);
-        if (shared)
+        uint32_t k = 0;
+        while (wl[k] != j->workload)
+            k++;
+        steps_add(k + 1);
+        if (count[k] > 1) /* shared with another job */
             snprintf(j->name_buf, sizeof j->name_buf, "%s-%u",
                      j->workload->name, i);
         else
@@ -516,34 +565,46 @@ void jobspec_name(struct job_config *jobs, uint32_t n, const char *list,
                      j->workload->name);
         j->name = j->name_buf;
     }
-    for (uint32_t i = 0; i < n; i++)
-        for (uint32_t k = 0; k < i; k++)
-            if (jobs[i].name && jobs[k].name &&
-                strcmp(jobs[i].name, jobs[k].name) == 0) {
-                char key[64];
-                snprintf(key, sizeof key, "%s[%u].name", list, i);
-                diag_error(d, jobs[i].file, jobs[i].line, key,
-                           "\"%s\" is the name of %s[%u] too; give each its "
-                           "own name",
-                           jobs[i].name, list, k);
-                break;
-            }
+    free(wl);
+    free(count);
+    /* a name used twice: each later job against the first of its name */
+    const char **names = names_of(jobs, n, list, d);
+    struct strindex x;
+    if (!names || strindex_build(&x, names, NULL, n) != 0) {
+        if (names)
+            diag_error(d, NULL, 0, list, "out of memory for %u names", n);
+        free(names);
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t k = jobs[i].name ? strindex_first(&x, jobs[i].name, NULL)
+                                  : i;
+        if (k < i) {
+            char key[64];
+            snprintf(key, sizeof key, "%s[%u].name", list, i);
+            diag_error(d, jobs[i].file, jobs[i].line, key,
+                       "\"%s\" is the name of %s[%u] too; give each its "
+                       "own name",
+                       jobs[i].name, list, k);
+        }
+    }
+    strindex_free(&x);
+    free(names);
 }
 
-void jobspec_link(struct job_config *jobs, uint32_t n, struct diag *d)
+/* Each job's `after` resolved to the first job of that name (after_job),
+ * or reported. */
+static void find_after(struct job_config *jobs, uint32_t n,
+                       const struct strindex *x, struct diag *d)
 {
-    int before = d->errors;
     for (uint32_t i = 0; i < n; i++) {
         struct job_config *j = &jobs[i];
         if (!j->after)
             continue;
         char key[32];
         snprintf(key, sizeof key, "jobs[%u].after", i);
-        uint32_t k = 0;
-        while (k < n && !(jobs[k].name &&
-                              strcmp(jobs[k].name, j->after) == 0))
-            k++;
-        if (k == n || k == i) {
+        uint32_t k = strindex_first(x, j->after, NULL);
+        if (k == UINT32_MAX || k == i) {
             diag_error(d, j->file, j->line, key,
                        k == i ? "\"%s\" is this job; expected another "
                                 "job's name"
@@ -560,41 +621,85 @@ void jobspec_link(struct job_config *jobs, uint32_t n, struct diag *d)
                        j->after);
         j->after_job = k;
     }
-    if (d->errors != before)
-        return;
+}
+
+/* The first job whose chain of `after` keys loops (reported), or n.
+ * Each job is walked once: state[k] is 0 (not seen), 1 (on the chain
+ * being walked), 2 (its chain ends) or 3 (it loops); a chain meeting
+ * itself (1) loops, one meeting a known job ends as that one does. */
+static uint32_t first_loop(const struct job_config *jobs, uint32_t n,
+                           uint8_t *state)
+{
+    memset(state, 0, n);
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t k = i, steps = 0;
-        while (jobs[k].after && steps++ <= n)
+        uint32_t k = i;
+        while (state[k] == 0 && jobs[k].after) {
+            state[k] = 1;
             k = jobs[k].after_job;
-        if (steps > n) {
-            diag_error(d, jobs[i].file, jobs[i].line, "after",
-                       "job \"%s\" waits for itself through a chain of "
-                       "after keys; expected a chain that starts at a job "
-                       "without after",
-                       jobs[i].name);
-            return;
+            steps_add(1);
         }
+        uint8_t end = state[k] == 1 || state[k] == 3 ? 3 : 2;
+        if (state[k] == 0)
+            state[k] = 2; /* a job without after: its chain ends */
+        for (k = i; state[k] == 1; k = jobs[k].after_job, steps_add(1))
+            state[k] = end;
+        if (state[i] == 3)
+            return i;
     }
-    /* node counts down the chains (acyclic now: n passes settle them) */
-    for (uint32_t pass = 0; pass < n; pass++)
-        for (uint32_t i = 0; i < n; i++) {
-            struct job_config *j = &jobs[i];
-            if (alloc_policy_of(j->allocation)->reuses_nodes && !j->nodes)
-                j->nodes = jobs[j->after_job].nodes;
-        }
+    return n;
+}
+
+/* "same" jobs without a node count take their predecessor's, down the
+ * chains: each job takes the count of the first job up its chain of
+ * after_job that has one or does not reuse nodes (0 if the chain loops
+ * without one). The path walked is resolved at once, so each job once.
+ * state: scratch [n]. */
+static void chain_nodes(struct job_config *jobs, uint32_t n, uint8_t *state)
+{
+    memset(state, 0, n); /* 1: on the path being walked, 2: resolved */
     for (uint32_t i = 0; i < n; i++) {
+        uint32_t k = i;
+        while (state[k] == 0 &&
+               alloc_policy_of(jobs[k].allocation)->reuses_nodes &&
+               !jobs[k].nodes) {
+            state[k] = 1;
+            k = jobs[k].after_job;
+            steps_add(1);
+        }
+        uint32_t nodes = state[k] == 1 ? 0 : jobs[k].nodes;
+        for (k = i; state[k] == 1; steps_add(1)) {
+            uint32_t next = jobs[k].after_job;
+            jobs[k].nodes = nodes;
+            state[k] = 2;
+            k = next;
+        }
+        state[i] = 2;
+    }
+}
+
+/* The "same" jobs: two that take one job's nodes would run on them at
+ * once; more nodes than there are; then their workloads' checks.
+ * first[k]: the first job with after that reuses job k's nodes. -1 out
+ * of memory. */
+static int check_reusers(struct job_config *jobs, uint32_t n,
+                         struct diag *d)
+{
+    uint32_t *first = malloc((n ? n : 1) * sizeof *first);
+    if (!first)
+        return -1;
+    for (uint32_t k = 0; k < n; k++)
+        first[k] = UINT32_MAX;
+    for (uint32_t t = n; t-- > 0; steps_add(1))
+        if (jobs[t].after && alloc_policy_of(jobs[t].allocation)->reuses_nodes)
+            first[jobs[t].after_job] = t;
+    for (uint32_t i = 0; i < n; i++, steps_add(1)) {
         struct job_config *j = &jobs[i];
         if (!alloc_policy_of(j->allocation)->reuses_nodes)
             continue;
         char key[32];
         snprintf(key, sizeof key, "jobs[%u]", i);
         const struct job_config *f = &jobs[j->after_job];
-        uint32_t twin = 0;
-        while (twin < i &&
-               !(jobs[twin].after && jobs[twin].after_job ==
-                     j->after_job &&
-                 alloc_policy_of(jobs[twin].allocation)->reuses_nodes))
-            twin++;
+        uint32_t twin = first[j->after_job];
         if (twin < i)
             diag_error(d, j->file, j->line, key,
                        "jobs[%u] takes the nodes of \"%s\" too and starts "
@@ -609,5 +714,37 @@ void jobspec_link(struct job_config *jobs, uint32_t n, struct diag *d)
         else
             check_workload(j, i, key, d);
     }
+    free(first);
+    return 0;
 }
 
+void jobspec_link(struct job_config *jobs, uint32_t n, struct diag *d)
+{
+    int before = d->errors;
+    const char **names = names_of(jobs, n, "jobs", d);
+    struct strindex x;
+    uint8_t *state = malloc(n ? n : 1);
+    if (!names || !state || strindex_build(&x, names, NULL, n) != 0) {
+        if (names && state)
+            diag_error(d, NULL, 0, "jobs", "out of memory for %u jobs", n);
+        free(names);
+        free(state);
+        return;
+    }
+    find_after(jobs, n, &x, d);
+    strindex_free(&x);
+    free(names);
+    uint32_t loop = d->errors == before ? first_loop(jobs, n, state) : n;
+    if (loop < n)
+        diag_error(d, jobs[loop].file, jobs[loop].line, "after",
+                   "job \"%s\" waits for itself through a chain of "
+                   "after keys; expected a chain that starts at a job "
+                   "without after",
+                   jobs[loop].name);
+    if (d->errors == before) {
+        chain_nodes(jobs, n, state);
+        if (check_reusers(jobs, n, d) != 0)
+            diag_error(d, NULL, 0, "jobs", "out of memory for %u jobs", n);
+    }
+    free(state);
+}

@@ -411,11 +411,25 @@ static uint64_t fnv_u64(uint64_t h, uint64_t v, int bytes)
     return h;
 }
 
+double traffic_eta_seconds(const struct traffic_eta *e)
+{
+    if (e->now <= e->from)
+        return NAN;
+    if (e->now >= e->horizon)
+        return 0;
+    /* wall seconds per simulated picosecond */
+    double pace = e->wall / (double)(e->now - e->from);
+    if (e->recent_sim > 0 && e->recent_wall / (double)e->recent_sim > pace)
+        pace = e->recent_wall / (double)e->recent_sim;
+    return pace * (double)(e->horizon - e->now);
+}
+
 /* sim_run to `until` in slices of simulated time (splitting a run
  * changes no event), with a line on `progress` every 2 s of wall time:
- * how much of the warm-up and measurement window has been simulated and
- * the wall time that share suggests is left (the drain after the window
- * is not counted: it is usually short). */
+ * how much has been simulated and, by traffic_eta_seconds, how much wall
+ * time is left at most, the drain to `until` included (the check after
+ * it, drain_check, is not: nothing is generated then, and the network
+ * empties). */
 static void run_shown(struct gen *g, simtime until, FILE *progress)
 {
     struct sim *s = &g->s;
@@ -427,7 +441,7 @@ static void run_shown(struct gen *g, simtime until, FILE *progress)
     double t0 = time_wall_seconds(), shown = t0;
     /* slices from where the last ended, not from `now` (the last event's
      * time): a gap longer than a slice must not stall the loop */
-    simtime at = s->now;
+    simtime at = s->now, from = s->now, shown_at = s->now;
     for (;;) {
         simtime to = at + slice;
         if (to > until || to < at)
@@ -440,20 +454,30 @@ static void run_shown(struct gen *g, simtime until, FILE *progress)
         double now = time_wall_seconds();
         if (now - shown < 2.0)
             continue;
+        struct traffic_eta eta = {
+            .from = from, .now = s->now, .t_end = g->t_end,
+            .horizon = until, .wall = now - t0,
+            .recent_sim = s->now - shown_at, .recent_wall = now - shown };
+        double left = traffic_eta_seconds(&eta);
         shown = now;
-        double f = g->t_end ? (double)s->now / (double)g->t_end : 1.0;
-        if (f < 1.0 && f > 0.0)
+        shown_at = s->now;
+        char eta_text[64] = "";
+        if (isfinite(left))
+            snprintf(eta_text, sizeof eta_text, ", at most about %.0f s left",
+                     left);
+        if (s->now < g->t_end)
             fprintf(progress,
-                    "    %.1f of %.1f us simulated (%.0f %%), %.0f s, about "
-                    "%.0f s left\n",
+                    "    %.1f us simulated, window to %.1f us, then the "
+                    "drain to %.1f us at most: %.0f s%s\n",
                     (double)s->now / (double)SIMTIME_US,
-                    (double)g->t_end / (double)SIMTIME_US, 100.0 * f,
-                    now - t0, (now - t0) * (1.0 - f) / f);
+                    (double)g->t_end / (double)SIMTIME_US,
+                    (double)until / (double)SIMTIME_US, now - t0, eta_text);
         else
             fprintf(progress,
-                    "    %.1f us simulated, draining the measured packets, "
-                    "%.0f s\n",
-                    (double)s->now / (double)SIMTIME_US, now - t0);
+                    "    %.1f us simulated, draining the measured packets "
+                    "(to %.1f us at most): %.0f s%s\n",
+                    (double)s->now / (double)SIMTIME_US,
+                    (double)until / (double)SIMTIME_US, now - t0, eta_text);
         fflush(progress);
     }
 }

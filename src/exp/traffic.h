@@ -278,6 +278,26 @@ double traffic_hist_quantile_ns(const struct traffic_hist *h, double q);
 double traffic_hist_mean_ns(const struct traffic_hist *h);
 
 /* The CSV file of a sweep: the header, and one row per run. */
+/* Where a traffic run is, for its progress lines: run_shown began at
+ * simulated time `from` and has run `wall` s of wall time to `now`; the
+ * last progress interval simulated `recent_sim` in `recent_wall` s (0:
+ * none yet). The window ends at t_end; the run goes on to at most
+ * `horizon`, the end of the window plus the drain. */
+struct traffic_eta {
+    simtime from, now, t_end, horizon;
+    double wall;
+    simtime recent_sim;
+    double recent_wall;
+};
+
+/* The wall time, s, the run has left at most: the simulated time to the
+ * horizon, drain included (it can be most of the run: issue 57, "about
+ * 2 s left" 4 s into 72.6 s), at the slower of the average pace and the
+ * last interval's (a network filling up slows down as it goes). An upper
+ * bound, since the drain ends once the measured packets are in; NaN
+ * while nothing has been simulated. A pure function, for its test. */
+double traffic_eta_seconds(const struct traffic_eta *e);
+
 void traffic_csv_header(FILE *out);
 void traffic_csv_row(FILE *out, const char *routing, const char *pattern,
                      double load, const struct traffic_result *r);

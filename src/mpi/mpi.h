@@ -251,6 +251,9 @@ struct dmpi {
     struct dmpi_job_spec *job;
     struct dmpi_job_result *res;
     uint32_t n_jobs, fg_left; /* foreground jobs not finished yet */
+    uint32_t *follow_first;  /* [n_jobs + 1]: job j's followers are */
+    uint32_t *follow;        /*   follow[follow_first[j] .. [j + 1]), the
+                                chained jobs after it in job order */
 
     struct dmpi_req *req;    /* requests, free list through `next` */
     uint32_t req_cap, req_free, req_live;

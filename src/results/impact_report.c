@@ -551,6 +551,18 @@ int impact_report(const char *dir, const struct impact_config *ic,
               "Fig. 4a): latency_model.csv, sensitivity.csv.</p>\n",
               h);
     }
+    if (info->unfitted && *info->unfitted) {
+        /* a fit through too few points would be printed as a result
+         * (issue 57): the reason in its place */
+        fputs("<p class=\"note\">Delay sensitivity (ICS'21 &sect;4.1, "
+              "T = c M + k; sensitivity.csv) not fitted: ",
+              h);
+        report_html_str(h, info->unfitted);
+        fputs(". A fit needs 3 finished simulations of the victim or more "
+              "(a line through 2 points passes through both, whatever they "
+              "are): more shares, aggressors or runs give it more.</p>\n",
+              h);
+    }
     html_table(h, ic, cells, n);
     html_gpcnet(h, ic, cells, n);
     fputs("</body></html>\n", h);

@@ -81,8 +81,11 @@ void impact_fit(const double *m, const double *t, uint32_t n,
 {
     *f = (struct impact_fit){ .n = n, .slope = NAN, .intercept = NAN,
                               .r = NAN };
-    if (n < 2)
+    if (n < IMPACT_FIT_MIN) {
+        snprintf(f->why, sizeof f->why, "fit needs >= %d points, have %u",
+                 IMPACT_FIT_MIN, n);
         return;
+    }
     double mm = 0, mt = 0;
     for (uint32_t i = 0; i < n; i++)
         mm += m[i], mt += t[i];
@@ -294,6 +297,54 @@ static const char *sig3(char *buf, size_t cap, double x)
     return buf;
 }
 
+/* A victim's row of sensitivity.csv and of the console. */
+struct sens_row {
+    const char *name;
+    const struct impact_fit *x, *y; /* on M measured; on M from counters */
+    double rel, crel, alone, rate, rate_rel;
+    char note[96];  /* why a fit was not made ("" if it was, and the
+                       counters' too where the latency model is on) */
+};
+
+static void sens_csv(FILE *f, const struct sens_row *r)
+{
+    fprintf(f, "%s,%u", r->name, r->x->n);
+    csv_fit(f, r->x, r->rel);
+    csv_fit(f, r->y, r->crel);
+    impact_csv_num(f, r->alone, true);
+    /* rates span orders of magnitude: significant digits */
+    for (int i = 0; i < 2; i++) {
+        double z = i ? r->rate_rel : r->rate;
+        fputc(',', f);
+        if (isfinite(z))
+            fprintf(f, "%.6g", z);
+    }
+    /* the reason holds a comma: quoted (RFC 4180) */
+    fprintf(f, r->note[0] ? ",\"%s\"\n" : ",%s\n", r->note);
+}
+
+/* "-" where a figure is undefined (no spread in M, no ping-pong); where a
+ * fit was not made, the reason in place of its figures. */
+static void sens_console(const struct sens_row *r, bool model)
+{
+    char b[10][32];
+    printf("%-20s %6u ", r->name, r->x->n);
+    if (r->x->why[0])
+        printf("%-43s", r->x->why); /* as wide as c, k, r and c_rel */
+    else
+        printf("%12s %12s %8s %8s", fig(b[0], 32, 3, r->x->slope),
+               fig(b[1], 32, 3, r->x->intercept),
+               fig(b[2], 32, 3, r->x->r), fig(b[3], 32, 3, r->rel));
+    printf(" %12s %9s %9s", fig(b[7], 32, 3, r->alone),
+           sig3(b[8], 32, r->rate), sig3(b[9], 32, r->rate_rel));
+    if (model && r->y->why[0])
+        printf(" %-32s", r->y->why);
+    else if (model)
+        printf(" %12s %8s %10s", fig(b[4], 32, 3, r->y->slope),
+               fig(b[5], 32, 3, r->y->r), fig(b[6], 32, 3, r->crel));
+    putchar('\n');
+}
+
 /* Netscope's delay sensitivity (ICS'21 §4.1, Eqs. 1-5) of each victim:
  * T = c M + k fitted by least squares over its simulations (alone and
  * beside every aggressor, at every share and placement: the congestion
@@ -314,9 +365,12 @@ static const char *sig3(char *buf, size_t cap, double x)
  * run (c / its mean iteration alone) and that rate relative to the
  * ping-pong's: the workload's own density of waits for the network,
  * from which any run's c follows (c of a run = c_per_ms x its length in
- * ms). Written to sensitivity.csv and printed. */
+ * ms). Written to sensitivity.csv and printed; the victims whose fit
+ * was not made (too few points), with the reason, into unfitted (cap
+ * bytes, for report.html). */
 static int sensitivity(const struct impact_data *st, const char *dir,
-                       const struct latm_fit *lf, struct diag *d)
+                       const struct latm_fit *lf, char *unfitted,
+                       size_t cap, struct diag *d)
 {
     const struct impact_config *ic = st->ic;
     uint32_t n_v = ic->n_victims, ref = UINT32_MAX;
@@ -351,7 +405,7 @@ static int sensitivity(const struct impact_data *st, const char *dir,
     FILE *f = of.f;
     fprintf(f, "victim,points,slope,intercept_us,r,c_rel,slope_ctr,"
                "intercept_ctr_us,r_ctr,c_rel_ctr,alone_us,c_per_ms,"
-               "rate_rel\n");
+               "rate_rel,note\n");
     printf("\ndelay sensitivity (ICS'21 §4.1): T = c M + k over each "
            "victim's simulations (T its mean iteration, M its mean network "
            "message time%s); c_rel = c / c of %s%s\n",
@@ -370,41 +424,32 @@ static int sensitivity(const struct impact_data *st, const char *dir,
     double ref_rate = ref == UINT32_MAX
                           ? NAN
                           : fit[ref].slope / alone_mean(st, ref) * 1e3;
+    size_t used = 0;
+    unfitted[0] = '\0';
     for (uint32_t v = 0; v < n_v; v++) {
-        const struct impact_fit *x = &fit[v], *y = &ctr[v];
-        double rel = ref == UINT32_MAX ? NAN : x->slope / fit[ref].slope;
-        double crel = cref == UINT32_MAX || !(ctr[cref].slope > 0)
-                          ? NAN
-                          : y->slope / ctr[cref].slope;
-        double alone = alone_mean(st, v);
-        double rate = alone > 0 ? x->slope / alone * 1e3 : NAN;
-        double rate_rel = ref_rate > 0 ? rate / ref_rate : NAN;
-        fprintf(f, "%s,%u", ic->victim[v].name, x->n);
-        csv_fit(f, x, rel);
-        csv_fit(f, y, crel);
-        impact_csv_num(f, alone, true);
-        /* rates span orders of magnitude: significant digits */
-        for (int i = 0; i < 2; i++) {
-            double z = i ? rate_rel : rate;
-            fputc(',', f);
-            if (isfinite(z))
-                fprintf(f, "%.6g", z);
+        struct sens_row r = { .name = ic->victim[v].name, .x = &fit[v],
+                              .y = &ctr[v] };
+        r.rel = ref == UINT32_MAX ? NAN : r.x->slope / fit[ref].slope;
+        r.crel = cref == UINT32_MAX || !(ctr[cref].slope > 0)
+                     ? NAN
+                     : r.y->slope / ctr[cref].slope;
+        r.alone = alone_mean(st, v);
+        r.rate = r.alone > 0 ? r.x->slope / r.alone * 1e3 : NAN;
+        r.rate_rel = ref_rate > 0 ? r.rate / ref_rate : NAN;
+        if (r.x->why[0])
+            snprintf(r.note, sizeof r.note, "%s", r.x->why);
+        else if (model && r.y->why[0])
+            snprintf(r.note, sizeof r.note, "counters: %s", r.y->why);
+        sens_csv(f, &r);
+        sens_console(&r, model);
+        if (r.note[0] && used < cap) { /* what does not fit is left out */
+            int w = snprintf(unfitted + used, cap - used, "%s%s: %s",
+                             used ? "; " : "", r.name, r.note);
+            if (w > 0 && used + (size_t)w < cap)
+                used += (size_t)w;
+            else
+                unfitted[used] = '\0';
         }
-        fputc('\n', f);
-        /* "-" where a figure is undefined (fewer than two finished
-         * simulations, no spread in M, no ping-pong) */
-        char b[10][32];
-        printf("%-20s %6u %12s %12s %8s %8s %12s %9s %9s", ic->victim[v].name,
-               x->n, fig(b[0], 32, 3, x->slope),
-               fig(b[1], 32, 3, x->intercept),
-               fig(b[2], 32, 3, x->r), fig(b[3], 32, 3, rel),
-               fig(b[7], 32, 3, alone), sig3(b[8], 32, rate),
-               sig3(b[9], 32, rate_rel));
-        if (model)
-            printf(" %12s %8s %10s", fig(b[4], 32, 3, y->slope),
-                   fig(b[5], 32, 3, y->r),
-                   fig(b[6], 32, 3, crel));
-        putchar('\n');
     }
     rc = outfile_commit(&of, stderr); /* reported */
 done:
@@ -522,12 +567,15 @@ int impact_results_write(const struct impact_data *x, const char *dir,
     }
     impact_print_table(stdout, shown, cells, n_cells);
     struct latm_fit lf;
+    char unfitted[1024];
     if (controllers_table(st, dir) != 0 ||
         latency_fit(st, dir, &lf, d) != 0 ||
-        sensitivity(st, dir, &lf, d) != 0)
+        sensitivity(st, dir, &lf, unfitted, sizeof unfitted, d) != 0)
         goto done;
     bool drawn = false;
-    if (impact_report(dir, shown, cells, n_cells, info, &drawn, stderr) !=
+    struct impact_report_info page = *info;
+    page.unfitted = unfitted;
+    if (impact_report(dir, shown, cells, n_cells, &page, &drawn, stderr) !=
         0)
         goto done;
     if (!drawn)

@@ -84,6 +84,10 @@ void impact_format(char *buf, size_t cap, double c);
 struct impact_report_info {
     const char *title, *description, *system, *routing;
     uint64_t seed;
+    const char *unfitted;  /* the victims whose delay sensitivity was not
+                              fitted and why ("pp: fit needs >= 3 points,
+                              have 2; ..."), or NULL or "" (none): set by
+                              impact_results_write */
 };
 
 /* The study's results from what its simulations collected (x, rank 0's):
@@ -106,10 +110,16 @@ int impact_report(const char *dir, const struct impact_config *ic,
                   FILE *err);
 
 /* Least squares T = slope M + intercept over n points, and Pearson's r
- * (NaN where undefined: fewer than 2 points, no spread in M or T). */
+ * (NaN where undefined: no spread in M or T). Fewer than 3 points are not
+ * fitted (NaN) and why says so ("fit needs >= 3 points, have 2"): a line
+ * through 2 points passes through both whatever they are, r = +-1, and
+ * its slope says nothing of the victim (issue 57: Voltrino, c = -649).
+ * why is empty when the fit was made. */
+#define IMPACT_FIT_MIN 3
 struct impact_fit {
     uint32_t n;
     double slope, intercept, r;
+    char why[48];
 };
 void impact_fit(const double *m, const double *t, uint32_t n,
                 struct impact_fit *f);

@@ -18,6 +18,10 @@
 #include "exp/manifest.h"
 #include "exp/outdir.h"
 
+/* From this many series on, the console is told that gnuplot will take a
+ * while (report_write). */
+#define REPORT_MANY_SERIES 2048
+
 FILE *report_open(const char *dir, const char *name, FILE *err)
 {
     char path[4096];
@@ -494,6 +498,14 @@ int report_write(const char *dir, const struct report_info *info,
     *drawn = false;
     if (n && report_write_data_and_script(dir, s, n, err) != 0)
         return -1;
+    /* gnuplot reads variants.dat from its start for every box, so its
+     * time grows as the square of the series (16,000 jobs: 15 s); say so
+     * rather than fall silent (issue 57) */
+    if (n >= REPORT_MANY_SERIES && err)
+        fprintf(err, "  report: gnuplot is drawing %u box plots "
+                     "(variants.svg); it reads variants.dat once per box, "
+                     "which takes a while\n",
+                n);
     int gp = n ? report_gnuplot(dir, "variants.gp", "report.log") : 127;
     *drawn = gp == 0;
     int paths = report_write_paths(dir, info, s, n, err);

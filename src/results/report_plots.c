@@ -19,6 +19,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/steps.h"
+#include "core/strindex.h"
+
 /* Variant colours, in order of appearance (Paul Tol's "bright" scheme,
  * readable by colour-blind readers). */
 static const char *const colours[] = { "#4477aa", "#ee6677", "#228833",
@@ -58,15 +61,19 @@ static void gp_job(FILE *gp, const char *job)
     }
 }
 
-/* Which jobs have an app-aware variant (the share label). */
-static bool job_has_app_aware(const struct report_series *s, uint32_t n,
-                              const char *job)
+/* An index of the series by job (with variant too, if `by_variant`):
+ * the series of one job are found without a look at every series (issue
+ * 57: reports of thousands of jobs). keys: scratch [2 n], kept while the
+ * index is used. 0, or -1 out of memory. */
+static int index_series(struct strindex *x, const struct report_series *s,
+                        uint32_t n, const char **keys, bool by_variant)
 {
-    for (uint32_t i = 0; i < n; i++)
-        if (strcmp(s[i].job, job) == 0 &&
-            strcmp(s[i].variant, "app-aware") == 0)
-            return true;
-    return false;
+    for (uint32_t i = 0; i < n; i++) {
+        keys[i] = s[i].job;
+        keys[n + i] = s[i].variant;
+    }
+    steps_add(n);
+    return strindex_build(x, keys, by_variant ? keys + n : NULL, n);
 }
 
 /* Open dir/<name>.dat and dir/<name>.gp; both or neither (-1). */
@@ -115,31 +122,81 @@ static double whisker_top(const struct report_series *s, uint32_t n)
 /* variants.gp's x tics: per job its name, its first variant's median
  * time and, with an app-aware variant, the share of that variant's bytes
  * sent with ADAPTIVE_0/1 (SC'19 Fig. 8's labels). */
-static void variants_xtics(FILE *gp, const struct report_series *s,
-                           uint32_t n, const char *const *jobs,
-                           uint32_t n_jobs)
+static int variants_xtics(FILE *gp, const struct report_series *s,
+                          uint32_t n, const char *const *jobs,
+                          uint32_t n_jobs)
 {
+    const char **keys = malloc(2 * (size_t)(n ? n : 1) * sizeof *keys);
+    struct strindex index, *x = &index;
+    if (!keys || index_series(x, s, n, keys, false) != 0) {
+        free(keys);
+        return -1;
+    }
     fprintf(gp, "set xtics (");
     for (uint32_t j = 0; j < n_jobs; j++) {
         double base = 0;
         double share = -1;
-        for (uint32_t i = 0; i < n; i++)
-            if (strcmp(s[i].job, jobs[j]) == 0) {
-                base = s[i].baseline_median;
-                if (strcmp(s[i].variant, "app-aware") == 0)
-                    share = s[i].share_default;
+        bool app_aware = false; /* a job with that variant (the label) */
+        uint32_t lo, hi;
+        strindex_find(x, jobs[j], NULL, &lo, &hi);
+        for (uint32_t q = lo; q < hi; q++, steps_add(1)) {
+            const struct report_series *si = &s[x->pos[q]]; /* in order */
+            base = si->baseline_median;
+            if (strcmp(si->variant, "app-aware") == 0) {
+                share = si->share_default;
+                app_aware = true;
             }
+        }
         fprintf(gp, "%s\"", j ? ", " : "");
         gp_job(gp, jobs[j]);
         if (base >= 1000)
             fprintf(gp, "\\n%.2f ms", base / 1000);
         else
             fprintf(gp, "\\n%.2f us", base);
-        if (share >= 0 && job_has_app_aware(s, n, jobs[j]))
+        if (share >= 0 && app_aware)
             fprintf(gp, "\\n%.0f%%%% ADAPTIVE_0/1", 100 * share);
         fprintf(gp, "\" %u", j + 1);
     }
     fprintf(gp, ") scale 0\n");
+    strindex_free(x);
+    free(keys);
+    return 0;
+}
+
+/* variants.gp's plot: a box per series, at its job's place (jobs[0..
+ * n_jobs), the first of its name; past the last if none) and its
+ * variant's offset. 0, or -1 out of memory. */
+static int variants_boxes(FILE *gp, const struct report_series *s,
+                          uint32_t n, const char *const *jobs,
+                          uint32_t n_jobs, const char **vnames,
+                          uint32_t *n_v)
+{
+    struct strindex jx;
+    if (strindex_build(&jx, jobs, NULL, n_jobs) != 0)
+        return -1;
+    fprintf(gp, "plot \\\n");
+    bool titled[64] = { false };
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t j = strindex_first(&jx, s[i].job, NULL);
+        if (j == UINT32_MAX)
+            j = n_jobs;
+        uint32_t v = report_variant_index(s[i].variant, vnames, n_v);
+        double x = (j + 1) + ((double)v - (*n_v - 1) / 2.0) * (0.85 / *n_v);
+        fprintf(gp, "  \"variants.dat\" index %u using (%.4f):1 with boxplot "
+                    "lc rgb \"%s\" ",
+                i, x, colours[v % N_COLOURS]);
+        if (v < 64 && !titled[v]) {
+            fprintf(gp, "title \"");
+            report_gp_str(gp, s[i].variant);
+            fprintf(gp, "\"");
+            titled[v] = true;
+        } else {
+            fprintf(gp, "notitle");
+        }
+        fprintf(gp, "%s\n", i + 1 < n ? ", \\" : "");
+    }
+    strindex_free(&jx);
+    return 0;
 }
 
 /* variants.dat / variants.gp: the box plots of every job's iteration
@@ -210,27 +267,12 @@ int report_write_data_and_script(const char *dir,
                     "nohead dt 2 lc rgb \"#555555\"\n"
                     "set yrange [0:%.4g]\n",
                 whisker_top(s, n));
-    variants_xtics(gp, s, n, jobs, n_jobs);
-    fprintf(gp, "plot \\\n");
-    bool titled[64] = { false };
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t j = 0;
-        while (j < n_jobs && strcmp(jobs[j], s[i].job) != 0)
-            j++;
-        uint32_t v = report_variant_index(s[i].variant, vnames, &n_v);
-        double x = (j + 1) + ((double)v - (n_v - 1) / 2.0) * (0.85 / n_v);
-        fprintf(gp, "  \"variants.dat\" index %u using (%.4f):1 with boxplot "
-                    "lc rgb \"%s\" ",
-                i, x, colours[v % N_COLOURS]);
-        if (v < 64 && !titled[v]) {
-            fprintf(gp, "title \"");
-            report_gp_str(gp, s[i].variant);
-            fprintf(gp, "\"");
-            titled[v] = true;
-        } else {
-            fprintf(gp, "notitle");
-        }
-        fprintf(gp, "%s\n", i + 1 < n ? ", \\" : "");
+    if (variants_xtics(gp, s, n, jobs, n_jobs) != 0 ||
+        variants_boxes(gp, s, n, jobs, n_jobs, vnames, &n_v) != 0) {
+        fclose(gp);
+        if (err)
+            fprintf(err, "dfsim: out of memory for the report\n");
+        return -1;
     }
     fclose(gp);
     return 0;
@@ -238,17 +280,14 @@ int report_write_data_and_script(const char *dir,
 
 /* The jobs of s in order of first appearance into jobs[0..cap); their
  * number. */
-static uint32_t job_order(const struct report_series *s, uint32_t n,
+static uint32_t job_order(const struct report_series *s,
+                          const struct strindex *x, uint32_t n,
                           const char **jobs, uint32_t cap)
 {
     uint32_t k = 0;
-    for (uint32_t i = 0; i < n && k < cap; i++) {
-        uint32_t j = 0;
-        while (j < k && strcmp(jobs[j], s[i].job) != 0)
-            j++;
-        if (j == k)
+    for (uint32_t i = 0; i < n && k < cap; i++)
+        if (strindex_first(x, s[i].job, NULL) == i) /* its job's first */
             jobs[k++] = s[i].job;
-    }
     return k;
 }
 
@@ -281,42 +320,28 @@ static void paths_panel(FILE *gp, const char *const *vnames, uint32_t n_v,
     fputc('\n', gp);
 }
 
-/* paths.dat / paths.gp: where the packets went, per job and variant (the
- * box plots' x positions and colours), background jobs in grey to the
- * right: the non-minimal share above, the mean hops below, each bar
- * labelled with its value. Returns 1 if written, 0 if no series or
- * background job has packets (nothing to draw), -1 on a write error. */
-int report_write_paths(const char *dir, const struct report_info *info,
-                       const struct report_series *s, uint32_t n,
-                       FILE *err)
+/* paths.dat: one block per variant (a line per job with packets under
+ * it; xv: the series by job and variant), then one of the background
+ * jobs; a block without lines gets a NaN line so that the blocks keep
+ * their indexes. */
+static void paths_dat(FILE *dat, const struct report_info *info,
+                      const struct report_series *s,
+                      const struct strindex *xv, const char *const *jobs,
+                      uint32_t n_jobs, const char *const *vnames,
+                      uint32_t n_v)
 {
-    uint32_t with = 0;
-    for (uint32_t i = 0; i < n; i++)
-        with += s[i].packets > 0;
-    for (uint32_t b = 0; b < info->n_background; b++)
-        with += info->background[b].packets > 0;
-    if (with == 0)
-        return 0;
-    const char *jobs[1024], *vnames[64];
-    uint32_t n_jobs = job_order(s, n, jobs, 1024), n_v = 0;
-    for (uint32_t i = 0; i < n && n_v < 64; i++)
-        report_variant_index(s[i].variant, vnames, &n_v);
-    FILE *dat, *gp;
-    if (open_pair(dir, "paths", &dat, &gp, err) != 0)
-        return -1;
-    /* one block per variant (a line per job with packets under it), then
-     * one of the background jobs; a block without lines gets a NaN line
-     * so that the blocks keep their indexes */
     fprintf(dat, "# dfsim: where the packets went: x, packets routed "
                  "non-minimally (%%), mean router-to-router hops, packets; "
                  "one block per variant, then the background jobs\n");
     for (uint32_t v = 0; v < n_v; v++) {
         fprintf(dat, "# %s\n", vnames[v]);
         uint32_t lines = 0;
-        for (uint32_t j = 0; j < n_jobs; j++)
-            for (uint32_t i = 0; i < n; i++) {
-                if (strcmp(s[i].job, jobs[j]) != 0 ||
-                    strcmp(s[i].variant, vnames[v]) != 0 || !s[i].packets)
+        for (uint32_t j = 0; j < n_jobs; j++) {
+            uint32_t lo, hi;
+            strindex_find(xv, jobs[j], vnames[v], &lo, &hi);
+            for (; lo < hi; lo++, steps_add(1)) { /* in series order */
+                uint32_t i = xv->pos[lo];
+                if (!s[i].packets)
                     continue;
                 double x = (j + 1) + ((double)v - (n_v - 1) / 2.0) *
                                          (0.85 / n_v);
@@ -325,6 +350,7 @@ int report_write_paths(const char *dir, const struct report_info *info,
                         (unsigned long long)s[i].packets);
                 lines++;
             }
+        }
         if (!lines)
             fprintf(dat, "NaN NaN NaN 0\n");
         fprintf(dat, "\n\n");
@@ -343,9 +369,15 @@ int report_write_paths(const char *dir, const struct report_info *info,
     if (!lines)
         fprintf(dat, "NaN NaN NaN 0\n");
     fprintf(dat, "\n\n");
-    fclose(dat);
+}
 
-    uint32_t xs = n_jobs + n_bg;
+/* paths.gp: the x tics (the jobs, then the background jobs) and the two
+ * panels. */
+static void paths_gp(FILE *gp, const struct report_info *info,
+                     const char *const *jobs, uint32_t n_jobs,
+                     const char *const *vnames, uint32_t n_v)
+{
+    uint32_t n_bg = info->n_background, xs = n_jobs + n_bg;
     double width = 160 + 110.0 * xs * (n_v > 2 ? n_v / 2.0 : 1);
     fprintf(gp, "# dfsim: where the packets went, per job and routing "
                 "variant\n"
@@ -381,8 +413,52 @@ int report_write_paths(const char *dir, const struct report_info *info,
                 "set ylabel \"mean router-to-router hops\"\n");
     paths_panel(gp, vnames, n_v, n_bg, 3, "%.2f", false);
     fprintf(gp, "unset multiplot\n");
-    fclose(gp);
-    return 1;
+}
+
+/* paths.dat / paths.gp: where the packets went, per job and variant (the
+ * box plots' x positions and colours), background jobs in grey to the
+ * right: the non-minimal share above, the mean hops below, each bar
+ * labelled with its value. Returns 1 if written, 0 if no series or
+ * background job has packets (nothing to draw), -1 on a write error or
+ * out of memory. */
+int report_write_paths(const char *dir, const struct report_info *info,
+                       const struct report_series *s, uint32_t n,
+                       FILE *err)
+{
+    uint32_t with = 0;
+    for (uint32_t i = 0; i < n; i++)
+        with += s[i].packets > 0;
+    for (uint32_t b = 0; b < info->n_background; b++)
+        with += info->background[b].packets > 0;
+    if (with == 0)
+        return 0;
+    const char **keys = malloc(2 * (size_t)(n ? n : 1) * sizeof *keys);
+    struct strindex x = { 0 }, xv = { 0 };
+    if (!keys || index_series(&x, s, n, keys, false) != 0 ||
+        index_series(&xv, s, n, keys, true) != 0) {
+        strindex_free(&x);
+        free(keys);
+        if (err)
+            fprintf(err, "dfsim: out of memory for the report\n");
+        return -1;
+    }
+    const char *jobs[1024], *vnames[64];
+    uint32_t n_jobs = job_order(s, &x, n, jobs, 1024), n_v = 0;
+    for (uint32_t i = 0; i < n && n_v < 64; i++)
+        report_variant_index(s[i].variant, vnames, &n_v);
+    FILE *dat, *gp;
+    int rc = -1;
+    if (open_pair(dir, "paths", &dat, &gp, err) == 0) {
+        paths_dat(dat, info, s, &xv, jobs, n_jobs, vnames, n_v);
+        fclose(dat);
+        paths_gp(gp, info, jobs, n_jobs, vnames, n_v);
+        fclose(gp);
+        rc = 1;
+    }
+    strindex_free(&x);
+    strindex_free(&xv);
+    free(keys);
+    return rc;
 }
 
 /* model.dat / model.gp: four panels (time, L, s, estimate) of box plots

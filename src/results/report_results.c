@@ -15,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/steps.h"
+#include "core/strindex.h"
+
 /* A CSV file of dfsim's (no quoting: names hold no commas), in memory:
  * rows of fields. */
 struct csv {
@@ -135,56 +138,73 @@ static const char *csv_at(const struct csv *c, uint32_t row, int col)
     return c->field[(size_t)row * c->cols + (size_t)col];
 }
 
-/* Reorder the series s[0..n) by job (in order of first appearance), then
- * by the first row of va (variants.csv) with their job and variant
- * (series without one last, in their order); sid[0..rows) (a series
- * index or UINT32_MAX) follows. 0, or -1 out of memory. */
-static int order_series(struct report_series *s, uint32_t n, uint32_t *sid,
-                        uint32_t rows, const struct csv *va, int v_name,
-                        int v_var)
+/* A series' place in the report's order: its job's first series, the
+ * first row of variants.csv with its job and variant, then itself. */
+struct series_key {
+    uint32_t job, row, k;
+};
+
+static int cmp_series_key(const void *x, const void *y)
 {
-    uint32_t *perm = malloc(4 * (size_t)(n ? n : 1) * sizeof *perm);
+    const struct series_key *p = x, *q = y;
+    steps_add(1);
+    if (p->job != q->job)
+        return p->job < q->job ? -1 : 1;
+    if (p->row != q->row)
+        return p->row < q->row ? -1 : 1;
+    return p->k < q->k ? -1 : p->k > q->k;
+}
+
+/* The series' jobs, [n], for an index; NULL out of memory. */
+static const char **series_jobs(const struct report_series *s, uint32_t n)
+{
+    const char **jobs = malloc((n ? n : 1) * sizeof *jobs);
+    for (uint32_t k = 0; jobs && k < n; k++)
+        jobs[k] = s[k].job;
+    steps_add(n);
+    return jobs;
+}
+
+/* Reorder the series s[0..n) by job (in order of first appearance), then
+ * by the first row of variants.csv with their job and variant (vx: its
+ * rows by name and variant; series without one last, in their order);
+ * sid[0..rows) (a series index or UINT32_MAX) follows. The keys are
+ * distinct (k), so the order is the stable one whatever the sort. 0, or
+ * -1 out of memory. */
+static int order_series(struct report_series *s, uint32_t n, uint32_t *sid,
+                        uint32_t rows, const struct strindex *vx)
+{
+    struct series_key *key = malloc((n ? n : 1) * sizeof *key);
     struct report_series *t = malloc((n ? n : 1) * sizeof *t);
-    if (!perm || !t) {
-        free(perm);
-        free(t);
-        return -1;
-    }
-    uint32_t *job = perm + n, *row = perm + 2 * (size_t)n,
-             *inv = perm + 3 * (size_t)n;
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t b = 0;
-        while (strcmp(s[b].job, s[k].job) != 0)
-            b++;
-        job[k] = b == k ? k : job[b]; /* the job's first series */
-        row[k] = UINT32_MAX;
-        for (uint32_t r = 0; r < va->rows && row[k] == UINT32_MAX; r++)
-            if (strcmp(csv_at(va, r, v_name), s[k].job) == 0 &&
-                strcmp(csv_at(va, r, v_var), s[k].variant) == 0)
-                row[k] = r;
-    }
-    /* insertion sort by (job, row, k): stable, n is small */
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t i = k;
-        for (; i > 0; i--) {
-            uint32_t a = perm[i - 1];
-            if (job[a] < job[k] || (job[a] == job[k] && row[a] <= row[k]))
-                break;
-            perm[i] = a;
-        }
-        perm[i] = k;
-    }
+    uint32_t *inv = malloc((n ? n : 1) * sizeof *inv);
+    const char **jobs = series_jobs(s, n);
+    struct strindex jx = { 0 };
+    int rc = -1;
+    if (!key || !t || !inv || !jobs ||
+        strindex_build(&jx, jobs, NULL, n) != 0)
+        goto out;
+    for (uint32_t k = 0; k < n; k++)
+        key[k] = (struct series_key){
+            .job = strindex_first(&jx, s[k].job, NULL),
+            .row = strindex_first(vx, s[k].job, s[k].variant), .k = k };
+    qsort(key, n, sizeof *key, cmp_series_key);
     for (uint32_t i = 0; i < n; i++) {
-        t[i] = s[perm[i]];
-        inv[perm[i]] = i;
+        t[i] = s[key[i].k];
+        inv[key[i].k] = i;
     }
     memcpy(s, t, n * sizeof *s);
     for (uint32_t r = 0; r < rows; r++)
         if (sid[r] != UINT32_MAX)
             sid[r] = inv[sid[r]];
-    free(perm);
+    steps_add(2 * (uint64_t)n + rows);
+    rc = 0;
+out:
+    strindex_free(&jx);
+    free(jobs);
+    free(key);
     free(t);
-    return 0;
+    free(inv);
+    return rc;
 }
 
 /* The offered load of load.csv (exp/offered.h) as a sentence in buf:
@@ -368,7 +388,25 @@ static int results_read(const char *dir, struct results *R, FILE *err)
     return 0;
 }
 
-/* The scratch of the pooling, sized by iterations.csv's rows. */
+/* One of the times of a job's first series, with its run (normalise). */
+struct base_time {
+    unsigned long run;
+    uint32_t row;
+    double t;
+};
+
+static int cmp_base_time(const void *x, const void *y)
+{
+    const struct base_time *p = x, *q = y;
+    steps_add(1);
+    if (p->run != q->run)
+        return p->run < q->run ? -1 : 1;
+    return p->row < q->row ? -1 : p->row > q->row;
+}
+
+/* The scratch of the pooling, sized by iterations.csv's rows, and the
+ * rows grouped: each series' rows, the variants.csv rows of each job and
+ * variant, the baseline's times by run. */
 struct pool {
     uint32_t *sid;             /* [rows]: row r's series, or UINT32_MAX */
     uint32_t *run_of;          /* [rows]: the run of each of a series'
@@ -376,39 +414,100 @@ struct pool {
     double *val;               /* [rows] */
     double *scratch;           /* [2 x rows] */
     uint32_t rows;             /* iterations.csv's rows, at least 1 */
+    uint32_t *first;           /* [series + 1]: series k's rows are */
+    uint32_t *row;             /*   row[first[k] .. first[k + 1]), in
+                                  order */
+    struct base_time *base;    /* [rows]: series base_of's times, by run
+                                  then row */
+    uint32_t n_base, base_of;
+    struct strindex vx;        /* variants.csv's rows by name and variant */
+    const char **vkeys;        /* [2 x its rows]: the names, the variants */
 };
 
+/* The column col of c's rows, [rows] (NULL where column keep, if >= 0,
+ * is not "1"), as the keys of an index; NULL out of memory. */
+static const char **column_keys(const struct csv *c, int col, int keep)
+{
+    const char **k = malloc((c->rows ? c->rows : 1) * sizeof *k);
+    for (uint32_t r = 0; k && r < c->rows; r++)
+        k[r] = keep < 0 || strcmp(csv_at(c, r, keep), "1") == 0
+                   ? csv_at(c, r, col)
+                   : NULL;
+    steps_add(c->rows);
+    return k;
+}
+
 /* The series, in order of first appearance, into s (room for every
- * row): each counted row's job and variant, the job's workload
- * (jobs.csv) and the series' number of times; sid[r]: row r's series
- * (UINT32_MAX: not counted). Returns their number. */
-static uint32_t gather_series(const struct results *R,
-                              struct report_series *s, uint32_t *sid)
+ * row): each counted row's job and variant, the job's workload (the
+ * last row of jobs.csv with its name) and the series' number of times;
+ * sid[r]: row r's series (UINT32_MAX: not counted). A row is a new
+ * series when it is the first of its job and variant. 0, or -1 out of
+ * memory. */
+static int gather_series(const struct results *R, struct report_series *s,
+                         uint32_t *sid, uint32_t *n_out)
 {
     const struct csv *it = &R->it, *jb = &R->jb;
+    const char **job = column_keys(it, R->c_name, R->c_cnt);
+    const char **var = column_keys(it, R->c_var, -1);
+    const char **names = column_keys(jb, R->j_name, -1);
+    struct strindex x = { 0 }, jx = { 0 };
+    int rc = -1;
     uint32_t n = 0;
-    for (uint32_t r = 0; r < it->rows; r++) {
+    if (!job || !var || !names ||
+        strindex_build(&x, job, var, it->rows) != 0 ||
+        strindex_build(&jx, names, NULL, jb->rows) != 0)
+        goto out;
+    for (uint32_t r = 0; r < it->rows; r++, steps_add(1)) {
         sid[r] = UINT32_MAX;
-        if (strcmp(csv_at(it, r, R->c_cnt), "1") != 0)
+        if (!job[r])
             continue;
-        const char *job = csv_at(it, r, R->c_name),
-                   *var = csv_at(it, r, R->c_var);
-        uint32_t k = 0;
-        while (k < n && !(strcmp(s[k].job, job) == 0 &&
-                          strcmp(s[k].variant, var) == 0))
-            k++;
-        if (k == n) {
-            s[n] = (struct report_series){ .job = job, .variant = var,
+        uint32_t f = strindex_first(&x, job[r], var[r]), lo, hi;
+        if (f == r) {
+            s[n] = (struct report_series){ .job = job[r], .variant = var[r],
                                            .workload = "" };
-            for (uint32_t q = 0; q < jb->rows; q++)
-                if (strcmp(csv_at(jb, q, R->j_name), job) == 0)
-                    s[n].workload = csv_at(jb, q, R->j_wl);
-            n++;
+            if (strindex_find(&jx, job[r], NULL, &lo, &hi))
+                s[n].workload = csv_at(jb, jx.pos[hi - 1], R->j_wl);
+            sid[r] = n++;
+        } else {
+            sid[r] = sid[f];
         }
-        sid[r] = k;
-        s[k].n++;
+        s[sid[r]].n++;
     }
-    return n;
+    *n_out = n;
+    rc = 0;
+out:
+    strindex_free(&x);
+    strindex_free(&jx);
+    free(job);
+    free(var);
+    free(names);
+    return rc;
+}
+
+/* P->first, P->row: the rows of each of the n series, in row order. 0,
+ * or -1 out of memory. */
+static int rows_by_series(struct pool *P, uint32_t n, uint32_t rows)
+{
+    P->first = calloc((size_t)n + 1, sizeof *P->first);
+    P->row = malloc((rows ? rows : 1) * sizeof *P->row);
+    uint32_t *at = malloc((n ? n : 1) * sizeof *at);
+    if (!P->first || !P->row || !at) {
+        free(at);
+        return -1;
+    }
+    for (uint32_t r = 0; r < rows; r++)
+        if (P->sid[r] != UINT32_MAX)
+            P->first[P->sid[r] + 1]++;
+    for (uint32_t k = 0; k < n; k++) {
+        P->first[k + 1] += P->first[k];
+        at[k] = P->first[k];
+    }
+    for (uint32_t r = 0; r < rows; r++)
+        if (P->sid[r] != UINT32_MAX)
+            P->row[at[P->sid[r]]++] = r;
+    steps_add(2 * (uint64_t)rows + n);
+    free(at);
+    return 0;
 }
 
 /* Every series' arrays, room for its times. 0, or -1 out of memory (the
@@ -444,48 +543,71 @@ static uint32_t pool_times(const struct results *R, struct report_series *s,
                            uint32_t k, const struct pool *P)
 {
     const struct csv *it = &R->it;
-    uint32_t *sid = P->sid, *run_of = P->run_of;
+    uint32_t *run_of = P->run_of;
     double *val = P->val;
     uint32_t m = 0, runs = 0;
-    for (uint32_t r = 0; r < it->rows; r++)
-        if (sid[r] == k) {
-            const char *e = csv_at(it, r, R->c_est);
-            uint32_t run = (uint32_t)strtoul(csv_at(it, r, R->c_run),
-                                             NULL, 10);
-            if (*e) {
-                s[k].model_run[s[k].n_model] = run;
-                double *x = &s[k].model[4 * s[k].n_model++];
-                x[0] = strtod(csv_at(it, r, R->c_t), NULL);
-                x[1] = strtod(csv_at(it, r, R->c_lat), NULL);
-                x[2] = strtod(csv_at(it, r, R->c_st), NULL);
-                x[3] = strtod(e, NULL);
-            }
-            run_of[m] = run;
-            runs += m == 0 || run_of[m] != run_of[m - 1];
-            val[m++] = strtod(csv_at(it, r, R->c_t), NULL);
+    for (uint32_t i = P->first[k]; i < P->first[k + 1]; i++, steps_add(1)) {
+        uint32_t r = P->row[i];
+        const char *e = csv_at(it, r, R->c_est);
+        uint32_t run = (uint32_t)strtoul(csv_at(it, r, R->c_run), NULL, 10);
+        if (*e) {
+            s[k].model_run[s[k].n_model] = run;
+            double *x = &s[k].model[4 * s[k].n_model++];
+            x[0] = strtod(csv_at(it, r, R->c_t), NULL);
+            x[1] = strtod(csv_at(it, r, R->c_lat), NULL);
+            x[2] = strtod(csv_at(it, r, R->c_st), NULL);
+            x[3] = strtod(e, NULL);
         }
+        run_of[m] = run;
+        runs += m == 0 || run_of[m] != run_of[m - 1];
+        val[m++] = strtod(csv_at(it, r, R->c_t), NULL);
+    }
     s[k].runs = runs;
     memcpy(s[k].raw, val, m * sizeof *val);
     stats_summarize(val, m, P->scratch, &s[k].st);
     return m;
 }
 
+/* P->base: series b's times sorted by run, then row, unless they are
+ * there already (a job's series follow one another). */
+static void base_times(const struct results *R, uint32_t b, struct pool *P)
+{
+    if (P->base_of == b)
+        return;
+    const struct csv *it = &R->it;
+    P->n_base = 0;
+    for (uint32_t i = P->first[b]; i < P->first[b + 1]; i++, steps_add(1)) {
+        uint32_t r = P->row[i];
+        P->base[P->n_base++] = (struct base_time){
+            .run = strtoul(csv_at(it, r, R->c_run), NULL, 10), .row = r,
+            .t = strtod(csv_at(it, r, R->c_t), NULL) };
+    }
+    qsort(P->base, P->n_base, sizeof *P->base, cmp_base_time);
+    P->base_of = b;
+}
+
 /* Series k's m times (pool_times) normalised, each to its own run's
  * median of series b's, the job's first variant, and their median. */
 static void normalise(const struct results *R, struct report_series *s,
-                      uint32_t k, uint32_t b, uint32_t m,
-                      const struct pool *P)
+                      uint32_t k, uint32_t b, uint32_t m, struct pool *P)
 {
-    const struct csv *it = &R->it;
-    uint32_t *sid = P->sid, *run_of = P->run_of, rows = P->rows;
+    uint32_t *run_of = P->run_of, rows = P->rows;
     double *val = P->val, *scratch = P->scratch;
-    /* each run's baseline: the median of series b's times in it */
+    base_times(R, b, P);
+    /* each run's baseline: the median of series b's times in it, in row
+     * order */
     for (uint32_t i = 0; i < m;) {
-        uint32_t run = run_of[i], q = 0;
-        for (uint32_t r = 0; r < it->rows; r++)
-            if (sid[r] == b &&
-                strtoul(csv_at(it, r, R->c_run), NULL, 10) == run)
-                scratch[q++] = strtod(csv_at(it, r, R->c_t), NULL);
+        uint32_t run = run_of[i], q = 0, lo = 0, hi = P->n_base;
+        while (lo < hi) { /* the first of b's times in run */
+            uint32_t mid = lo + (hi - lo) / 2;
+            steps_add(1);
+            if (P->base[mid].run < run)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (; lo < P->n_base && P->base[lo].run == run; lo++, steps_add(1))
+            scratch[q++] = P->base[lo].t;
         double base = report_median_of(scratch, q, scratch + rows);
         for (; i < m && run_of[i] == run; i++)
             s[k].norm[i] = base > 0 ? val[i] / base : 0;
@@ -494,51 +616,53 @@ static void normalise(const struct results *R, struct report_series *s,
     s[k].norm_median = report_median_of(val, m, scratch);
 }
 
-/* Series x's figures from its rows of variants.csv, one a run, pooled. */
-static void pool_variants(const struct results *R, struct report_series *x)
+/* Series x's figures from its rows of variants.csv, one a run, pooled
+ * (in row order, as the sums always were). */
+static void pool_variants(const struct results *R, const struct pool *P,
+                          struct report_series *x)
 {
     const struct csv *va = &R->va;
+    uint32_t lo, hi;
+    strindex_find(&P->vx, x->job, x->variant, &lo, &hi);
+    const uint32_t *rows = P->vx.pos;
+    steps_add(3 * (uint64_t)(hi - lo));
     /* bytes with ADAPTIVE_0 or _1 over all the series' bytes */
     double bytes = 0, dflt = 0;
-    for (uint32_t r = 0; r < va->rows; r++)
-        if (strcmp(csv_at(va, r, R->v_name), x->job) == 0 &&
-            strcmp(csv_at(va, r, R->v_var), x->variant) == 0) {
-            double by = strtod(csv_at(va, r, R->v_bytes), NULL);
-            bytes += by;
-            dflt += by * (strtod(csv_at(va, r, R->v_a0), NULL) +
-                          strtod(csv_at(va, r, R->v_a1), NULL));
-        }
+    for (uint32_t i = lo; i < hi; i++) {
+        uint32_t r = rows[i];
+        double by = strtod(csv_at(va, r, R->v_bytes), NULL);
+        bytes += by;
+        dflt += by * (strtod(csv_at(va, r, R->v_a0), NULL) +
+                      strtod(csv_at(va, r, R->v_a1), NULL));
+    }
     x->share_default = bytes > 0 ? dflt / bytes : 0;
     /* SC'19 §2.4 per run: the mean of the runs' own correlation of
      * estimate and time, where one is written (empty: undefined) */
     double sum = 0;
     uint32_t nc = 0;
-    for (uint32_t r = 0; r < va->rows; r++)
-        if (strcmp(csv_at(va, r, R->v_name), x->job) == 0 &&
-            strcmp(csv_at(va, r, R->v_var), x->variant) == 0) {
-            const char *f = csv_at(va, r, R->v_corr);
-            char *end;
-            double c = strtod(f, &end);
-            if (end != f && isfinite(c)) {
-                sum += c;
-                nc++;
-            }
+    for (uint32_t i = lo; i < hi; i++) {
+        const char *f = csv_at(va, rows[i], R->v_corr);
+        char *end;
+        double c = strtod(f, &end);
+        if (end != f && isfinite(c)) {
+            sum += c;
+            nc++;
         }
+    }
     x->run_corr = nc ? sum / nc : NAN;
     x->run_corr_n = nc;
     /* where its packets went, each run's figures weighted by its
      * packets */
     double pk = 0, nm = 0, hp = 0;
-    for (uint32_t r = 0; R->v_paths && r < va->rows; r++)
-        if (strcmp(csv_at(va, r, R->v_name), x->job) == 0 &&
-            strcmp(csv_at(va, r, R->v_var), x->variant) == 0) {
-            double p = strtod(csv_at(va, r, R->v_pk), NULL);
-            if (p <= 0)
-                continue; /* no packets: empty share and mean */
-            pk += p;
-            nm += p * strtod(csv_at(va, r, R->v_nm), NULL);
-            hp += p * strtod(csv_at(va, r, R->v_hp), NULL);
-        }
+    for (uint32_t i = lo; R->v_paths && i < hi; i++) {
+        uint32_t r = rows[i];
+        double p = strtod(csv_at(va, r, R->v_pk), NULL);
+        if (p <= 0)
+            continue; /* no packets: empty share and mean */
+        pk += p;
+        nm += p * strtod(csv_at(va, r, R->v_nm), NULL);
+        hp += p * strtod(csv_at(va, r, R->v_hp), NULL);
+    }
     x->packets = (uint64_t)pk;
     x->nonmin_share = pk > 0 ? nm / pk : 0;
     x->hops_mean = pk > 0 ? hp / pk : 0;
@@ -546,33 +670,35 @@ static void pool_variants(const struct results *R, struct report_series *x)
 
 /* The background jobs of jobs.csv, by name in order of first appearance,
  * pooled over the runs like the series' packets: into *out (malloc'd,
- * free it), their number into *n_out. 0, or -1 out of memory. */
+ * free it), their number into *n_out. A row is a new background job when
+ * it is the first background row of its name. 0, or -1 out of memory. */
 static int pool_background(const struct results *R,
                            struct report_background **out, uint32_t *n_out)
 {
     const struct csv *jb = &R->jb;
+    size_t rows = jb->rows ? jb->rows : 1;
     uint32_t n_bg = 0;
-    struct report_background *bg = calloc(jb->rows ? jb->rows : 1,
-                                          sizeof *bg);
+    struct report_background *bg = calloc(rows, sizeof *bg);
     /* [background jobs x 3]: packets, non-minimal packets, hops */
-    double *bgw = malloc(3 * (size_t)(jb->rows ? jb->rows : 1) *
-                         sizeof *bgw);
-    if (!bg || !bgw) {
-        free(bg);
-        free(bgw);
-        return -1;
-    }
-    for (uint32_t r = 0; R->j_paths && r < jb->rows; r++) {
-        if (strcmp(csv_at(jb, r, R->j_bg), "1") != 0)
+    double *bgw = malloc(3 * rows * sizeof *bgw);
+    uint32_t *id = malloc(rows * sizeof *id); /* [rows]: its job */
+    const char **name = R->j_paths ? column_keys(jb, R->j_name, R->j_bg)
+                                   : NULL;
+    struct strindex x = { 0 };
+    int rc = -1;
+    if (!bg || !bgw || !id || (R->j_paths && !name) ||
+        (name && strindex_build(&x, name, NULL, jb->rows) != 0))
+        goto out;
+    for (uint32_t r = 0; name && r < jb->rows; r++, steps_add(1)) {
+        if (!name[r])
             continue;
-        const char *job = csv_at(jb, r, R->j_name);
-        uint32_t b = 0;
-        while (b < n_bg && strcmp(bg[b].job, job) != 0)
-            b++;
-        if (b == n_bg) {
-            bg[n_bg++].job = job;
-            bgw[3 * b] = bgw[3 * b + 1] = bgw[3 * b + 2] = 0;
+        uint32_t f = strindex_first(&x, name[r], NULL);
+        if (f == r) {
+            id[r] = n_bg++;
+            bg[id[r]].job = name[r];
+            bgw[3 * id[r]] = bgw[3 * id[r] + 1] = bgw[3 * id[r] + 2] = 0;
         }
+        uint32_t b = id[f];
         double p = strtod(csv_at(jb, r, R->j_pk), NULL);
         if (p <= 0)
             continue;
@@ -586,9 +712,88 @@ static int pool_background(const struct results *R,
         bg[b].nonmin_share = p > 0 ? bgw[3 * b + 1] / p : 0;
         bg[b].hops_mean = p > 0 ? bgw[3 * b + 2] / p : 0;
     }
-    free(bgw);
     *out = bg;
     *n_out = n_bg;
+    bg = NULL;
+    rc = 0;
+out:
+    strindex_free(&x);
+    free(name);
+    free(id);
+    free(bgw);
+    free(bg);
+    return rc;
+}
+
+/* P's arrays for iterations.csv's rows (at least 1) and the index of
+ * variants.csv's rows. 0, or -1 out of memory. */
+static int pool_init(struct pool *P, const struct results *R)
+{
+    uint32_t rows = R->it.rows ? R->it.rows : 1, vr = R->va.rows;
+    *P = (struct pool){ .rows = rows, .base_of = UINT32_MAX };
+    P->val = malloc(rows * sizeof *P->val);
+    P->scratch = malloc(2 * (size_t)rows * sizeof *P->scratch);
+    P->run_of = malloc(2 * (size_t)rows * sizeof *P->run_of);
+    P->base = malloc(rows * sizeof *P->base);
+    P->vkeys = malloc(2 * (size_t)(vr ? vr : 1) * sizeof *P->vkeys);
+    if (!P->val || !P->scratch || !P->run_of || !P->base || !P->vkeys)
+        return -1;
+    P->sid = P->run_of + rows;
+    for (uint32_t r = 0; r < vr; r++) {
+        P->vkeys[r] = csv_at(&R->va, r, R->v_name);
+        P->vkeys[vr + r] = csv_at(&R->va, r, R->v_var);
+    }
+    steps_add(vr);
+    return strindex_build(&P->vx, P->vkeys, P->vkeys + vr, vr);
+}
+
+static void pool_free(struct pool *P)
+{
+    free(P->val);
+    free(P->scratch);
+    free(P->run_of);
+    free(P->base);
+    free(P->first);
+    free(P->row);
+    strindex_free(&P->vx);
+    free(P->vkeys);
+}
+
+/* The series of R into s[0..*n) (room for every row), pooled: ordered,
+ * their times, normalised, their variants' figures and baselines. 0, or
+ * -1 out of memory. */
+static int pool_series(const struct results *R, struct report_series *s,
+                       uint32_t *n_out, struct pool *P)
+{
+    uint32_t n;
+    if (gather_series(R, s, P->sid, &n) != 0)
+        return -1;
+    *n_out = n;
+    /* each job's series in the order of its variants (variants.csv's
+     * rows, as the file lists them), so that its first series, the
+     * baseline the others are normalised to, is its first variant
+     * whichever variant ran first (variant_order = "shuffled"), as in
+     * variants.csv's `normalized` */
+    if (order_series(s, n, P->sid, R->it.rows, &P->vx) != 0 ||
+        rows_by_series(P, n, R->it.rows) != 0 || alloc_series(s, n) != 0)
+        return -1;
+    /* the job's first variant: its first series */
+    const char **jobs = series_jobs(s, n);
+    struct strindex jx;
+    if (!jobs || strindex_build(&jx, jobs, NULL, n) != 0) {
+        free(jobs);
+        return -1;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t b = strindex_first(&jx, s[k].job, NULL);
+        uint32_t m = pool_times(R, s, k, P);
+        normalise(R, s, k, b, m, P);
+        pool_variants(R, P, &s[k]);
+    }
+    for (uint32_t k = 0; k < n; k++)
+        s[k].baseline_median = s[strindex_first(&jx, s[k].job, NULL)].st.median;
+    strindex_free(&jx);
+    free(jobs);
     return 0;
 }
 
@@ -600,37 +805,14 @@ int report_from_results(const char *dir, const struct report_info *info,
     if (results_read(dir, &R, err) != 0)
         return -1;
     struct report_background *bg = NULL;
-    uint32_t n_bg = 0;
+    uint32_t n_bg = 0, n = 0;
     int rc = -1;
     /* the series, in order of first appearance; sid[r]: row r's */
     uint32_t rows = R.it.rows ? R.it.rows : 1;
     struct report_series *s = calloc(rows, sizeof *s);
-    struct pool P = { .rows = rows };
-    P.val = malloc(rows * sizeof *P.val);
-    P.scratch = malloc(2 * (size_t)rows * sizeof *P.scratch);
-    P.run_of = malloc(2 * (size_t)rows * sizeof *P.run_of);
-    if (!s || !P.val || !P.scratch || !P.run_of)
+    struct pool P;
+    if (pool_init(&P, &R) != 0 || !s || pool_series(&R, s, &n, &P) != 0)
         goto oom;
-    P.sid = P.run_of + rows;
-    uint32_t n = gather_series(&R, s, P.sid);
-    /* each job's series in the order of its variants (variants.csv's
-     * rows, as the file lists them), so that its first series, the
-     * baseline the others are normalised to, is its first variant
-     * whichever variant ran first (variant_order = "shuffled"), as in
-     * variants.csv's `normalized` */
-    if (order_series(s, n, P.sid, R.it.rows, &R.va, R.v_name, R.v_var) != 0)
-        goto oom;
-    if (alloc_series(s, n) != 0)
-        goto oom;
-    for (uint32_t k = 0; k < n; k++) {
-        /* the job's first variant: its first series */
-        uint32_t b = 0;
-        while (strcmp(s[b].job, s[k].job) != 0)
-            b++;
-        uint32_t m = pool_times(&R, s, k, &P);
-        normalise(&R, s, k, b, m, &P);
-        pool_variants(&R, &s[k]);
-    }
     /* the background jobs, by name in order of first appearance, pooled
      * over the runs likewise */
     if (pool_background(&R, &bg, &n_bg) != 0)
@@ -638,12 +820,6 @@ int report_from_results(const char *dir, const struct report_info *info,
     struct report_info full = *info;
     full.background = bg;
     full.n_background = n_bg;
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t b = 0;
-        while (strcmp(s[b].job, s[k].job) != 0)
-            b++;
-        s[k].baseline_median = s[b].st.median;
-    }
     char load[1024];
     load_sentence(dir, load, sizeof load);
     if (load[0] && !full.load)
@@ -659,9 +835,7 @@ out:
     free_series(s, rows);
     free(bg);
     free(s);
-    free(P.val);
-    free(P.scratch);
-    free(P.run_of);
+    pool_free(&P);
     results_free(&R);
     return rc;
 }
