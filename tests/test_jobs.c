@@ -512,7 +512,10 @@ static void test_quicken_bounds(void)
     experiment_quicken(&e);
     CHECK(e.quick);
     CHECK_EQ_U(e.info.runs, 1);
-    CHECK_EQ_U(e.info.time_limit, 25 * SIMTIME_US);
+    /* the jobs start at 0: 60 us past the latest start (experiment.c) */
+    CHECK_EQ_U(e.info.time_limit, 60 * SIMTIME_US);
+    CHECK_STR_CONTAINS(e.quick_note, "time limit (experiment.time_limit_ms) "
+                                     "5 ms to 60.0 us");
     CHECK_EQ_U(e.probe.pairs, 2);
     CHECK_EQ_U(e.jobs.job[0].warmup, 1);
     const struct workload *w =
