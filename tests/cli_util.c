@@ -256,7 +256,10 @@ int interrupt_dfsim(const char *const argv[], const char *watch, int lines,
     int status = 0;
     bool ended = false;
     for (int i = 0; i < 24000; i++) {
-        if (count_lines(watch) >= lines)
+        /* the file, or its NAME.tmp while dfsim writes it */
+        char tmp[1100];
+        snprintf(tmp, sizeof tmp, "%s.tmp", watch);
+        if (count_lines(watch) >= lines || count_lines(tmp) >= lines)
             break;
         if (waitpid(pid, &status, WNOHANG) == pid) {
             ended = true; /* finished (or failed) before the rows came */
@@ -335,4 +338,30 @@ void cap_free(struct capture *c)
 {
     fclose(c->d.out);
     free(c->text);
+}
+
+char *dir_read(const char *dir, const char *name)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return read_text(p);
+}
+
+bool dir_has(const char *dir, const char *name)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return access(p, F_OK) == 0;
+}
+
+void dir_write(const char *dir, const char *name, const char *text)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
 }

@@ -85,3 +85,22 @@ uint32_t mpi_h_node_on(const struct topo *t, uint32_t r)
 {
     return t->nics[t->routers[r].first_nic].node;
 }
+
+int mpi_h_torus(struct topo *t, uint32_t x, uint32_t y, uint32_t z)
+{
+    const struct topo_builder *b = (const struct topo_builder *)
+        registry_find(&topo_builder_registry, "torus");
+    CHECK(b != NULL);
+    if (!b)
+        return -1;
+    union topo_params prm;
+    b->defaults(&prm);
+    prm.torus.x = x;
+    prm.torus.y = y;
+    prm.torus.z = z;
+    struct diag d;
+    diag_init(&d);
+    int rc = topo_build(t, b, &prm, "torus", "test", &d, NULL);
+    CHECK(rc == 0);
+    return rc;
+}

@@ -24,6 +24,10 @@ struct mpi_h {
     bool net_ok, mpi_ok;
 };
 
+/* An x * y * z Gemini torus with the builder's other defaults into t
+ * (quietly; a check fails if it cannot be built). 0 or -1. */
+int mpi_h_torus(struct topo *t, uint32_t x, uint32_t y, uint32_t z);
+
 /* Built-in system `system`, its network (counting if `counters`), seed 1.
  * Returns 0 or -1; mpi_h_teardown is harmless either way. */
 int mpi_h_setup(struct mpi_h *h, const char *system, bool counters);

@@ -98,7 +98,8 @@ void test_temps_remove(void);
 bool have_gnuplot(void);
 
 /* Start build/dfsim (or $DFSIM_BIN) with arguments, stdout to /dev/null;
- * once file `watch` holds `lines` complete lines, send it signal `sig`;
+ * once file `watch` (or watch.tmp, which dfsim writes first) holds
+ * `lines` complete lines, send it signal `sig`;
  * capture its stderr. Returns its exit status; -1 if it was killed by the
  * signal, could not run, or ended before the lines came (then it was not
  * interrupted). */
@@ -111,6 +112,12 @@ int interrupt_dfsim(const char *const argv[], const char *watch, int lines,
 int same_files(const char *a, const char *b);
 /* Path to a file of the source tree (DFSIM_SRC, default "."). */
 const char *src_path(const char *rel);
+/* File `name` of folder dir: its text (malloc'd, NULL if unreadable),
+ * whether it exists, and (re)written with `text` (a check fails if it
+ * cannot be). */
+char *dir_read(const char *dir, const char *name);
+bool dir_has(const char *dir, const char *name);
+void dir_write(const char *dir, const char *name, const char *text);
 
 /* Diagnostics captured in memory (tests/cli_util.c): c->d reports into a
  * buffer that cap_text returns. */

@@ -24,32 +24,6 @@ static char out[1 << 17], err[1 << 17];
  * documented name, not whatever the code calls it. */
 #define MANIFEST "experiment.files"
 
-static char *slurp(const char *dir, const char *name)
-{
-    char p[1024];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    return read_text(p);
-}
-
-static bool exists(const char *dir, const char *name)
-{
-    char p[1024];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    return access(p, F_OK) == 0;
-}
-
-static void touch(const char *dir, const char *name, const char *text)
-{
-    char p[1024];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    FILE *f = fopen(p, "w");
-    CHECK(f != NULL);
-    if (f) {
-        fputs(text, f);
-        fclose(f);
-    }
-}
-
 /* The experiment: one valiant point on df1056 (~0.1 s). */
 static const char traffic_text[] =
     "system = { name = \"df1056\"; }; traffic = { pattern = \"uniform\"; "
@@ -103,7 +77,7 @@ static bool listed_done(const char *dir, const char *name)
 {
     size_t n = 0;
     char *b = bytes_of(dir, name, &n);
-    char *m = slurp(dir, MANIFEST);
+    char *m = dir_read(dir, MANIFEST);
     char line[512];
     snprintf(line, sizeof line, "\ndone %zu %016llx %s\n", n,
              (unsigned long long)(b ? fnv1a(b, n) : 0), name);
@@ -124,10 +98,10 @@ static void test_force_keeps_others_files(void)
 {
     char dir[64] = "/tmp/dfsim-outdir-XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
-    touch(dir, "measurements.csv", "a,b\n1,2\n");
-    touch(dir, "README.txt", "my notes\n");
-    touch(dir, "plot.gp", "plot sin(x)\n");
-    touch(dir, "exp.cfg", traffic_text);
+    dir_write(dir, "measurements.csv", "a,b\n1,2\n");
+    dir_write(dir, "README.txt", "my notes\n");
+    dir_write(dir, "plot.gp", "plot sin(x)\n");
+    dir_write(dir, "exp.cfg", traffic_text);
     char cfg[128];
     snprintf(cfg, sizeof cfg, "%s/exp.cfg", dir);
     const char *argv[] = { "run", cfg, "-o", dir, "--force", NULL };
@@ -138,12 +112,12 @@ static void test_force_keeps_others_files(void)
     CHECK_STR_CONTAINS(err, "plot.gp");
     CHECK_STR_CONTAINS(err, "files dfsim did not write");
     CHECK_STR_CONTAINS(err, "name a new folder with -o");
-    char *m = slurp(dir, "measurements.csv"), *r = slurp(dir, "README.txt"),
-         *g = slurp(dir, "plot.gp");
+    char *m = dir_read(dir, "measurements.csv"), *r = dir_read(dir, "README.txt"),
+         *g = dir_read(dir, "plot.gp");
     CHECK(m && strcmp(m, "a,b\n1,2\n") == 0);
     CHECK(r && strcmp(r, "my notes\n") == 0);
     CHECK(g && strcmp(g, "plot sin(x)\n") == 0);
-    CHECK(!exists(dir, FINGERPRINT_FILE) && !exists(dir, "traffic.csv"));
+    CHECK(!dir_has(dir, FINGERPRINT_FILE) && !dir_has(dir, "traffic.csv"));
     free(m);
     free(r);
     free(g);
@@ -162,29 +136,29 @@ static void test_force_removes_listed_only(void)
     const char *jobs = jobs_cfg("force-jobs.cfg", 1);
     const char *a1[] = { "run", jobs, "-o", dir, NULL };
     CHECK_EQ_U(run_dfsim(a1, out, sizeof out, err, sizeof err), 0);
-    CHECK(exists(dir, "jobs.csv") && exists(dir, MANIFEST));
+    CHECK(dir_has(dir, "jobs.csv") && dir_has(dir, MANIFEST));
 
     /* another experiment, forced: the jobs' files go */
-    touch(dir, "exp.cfg", traffic_text);
-    touch(dir, "report.html.tmp", "<html>cut");
+    dir_write(dir, "exp.cfg", traffic_text);
+    dir_write(dir, "report.html.tmp", "<html>cut");
     char cfg[128];
     snprintf(cfg, sizeof cfg, "%s/exp.cfg", dir);
     const char *a2[] = { "run", cfg, "-o", dir, "--force", NULL };
     CHECK_EQ_U(run_dfsim(a2, out, sizeof out, err, sizeof err), 0);
-    CHECK(!exists(dir, "jobs.csv") && !exists(dir, "runs.csv"));
-    CHECK(!exists(dir, "report.html.tmp"));
-    CHECK(exists(dir, "exp.cfg") && exists(dir, "traffic.csv"));
+    CHECK(!dir_has(dir, "jobs.csv") && !dir_has(dir, "runs.csv"));
+    CHECK(!dir_has(dir, "report.html.tmp"));
+    CHECK(dir_has(dir, "exp.cfg") && dir_has(dir, "traffic.csv"));
 
     /* one file dfsim did not write: refused, nothing removed (exp.cfg
      * is not this run's experiment file: another file too) */
     unlink(cfg);
-    touch(dir, "notes.md", "mine\n");
+    dir_write(dir, "notes.md", "mine\n");
     const char *a3[] = { "run", jobs, "-o", dir, "--force", NULL };
     CHECK_EQ_U(run_dfsim(a3, out, sizeof out, err, sizeof err), 1);
     CHECK_STR_CONTAINS(err, dir);
     CHECK_STR_CONTAINS(err, "notes.md");
-    CHECK(exists(dir, "notes.md") && exists(dir, "traffic.csv"));
-    CHECK(!exists(dir, "jobs.csv"));
+    CHECK(dir_has(dir, "notes.md") && dir_has(dir, "traffic.csv"));
+    CHECK(!dir_has(dir, "jobs.csv"));
 
     /* an older dfsim's folder: its settings, no manifest */
     char p[256];
@@ -194,7 +168,7 @@ static void test_force_removes_listed_only(void)
     unlink(p);
     CHECK_EQ_U(run_dfsim(a3, out, sizeof out, err, sizeof err), 1);
     CHECK_STR_CONTAINS(err, "no " MANIFEST);
-    CHECK(exists(dir, "traffic.csv") && !exists(dir, "jobs.csv"));
+    CHECK(dir_has(dir, "traffic.csv") && !dir_has(dir, "jobs.csv"));
     unlink(jobs);
     rm_dir(dir);
 }
@@ -218,7 +192,7 @@ static void test_manifest_lists_every_file(void)
         "  bytes = 4096; nodes = 2; iterations = 4; } );\n");
     const char *argv[] = { "run", cfg, "-o", dir, NULL };
     CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
-    char *m = slurp(dir, MANIFEST);
+    char *m = dir_read(dir, MANIFEST);
     CHECK(m && strncmp(m, "# ", 2) == 0);
     int files = 0, lines = 0;
     DIR *d = opendir(dir);
@@ -247,72 +221,14 @@ static void test_manifest_lists_every_file(void)
     rm_dir(dir);
 }
 
-/* Complete lines of dir/name, or of dir/name.tmp if that is longer. */
-static int lines_of(const char *dir, const char *name)
-{
-    int best = 0;
-    for (int k = 0; k < 2; k++) {
-        char p[1024];
-        snprintf(p, sizeof p, "%s/%s%s", dir, name, k ? ".tmp" : "");
-        FILE *f = fopen(p, "r");
-        if (!f)
-            continue;
-        int n = 0, c;
-        while ((c = getc(f)) != EOF)
-            n += c == '\n';
-        fclose(f);
-        if (n > best)
-            best = n;
-    }
-    return best;
-}
-
-/* Start dfsim with argv (output to /dev/null, stderr into err); once
- * dir/name (or its .tmp) holds `lines` lines, SIGINT it. Its exit
- * status, or -1 if it ended first or died of the signal. */
+/* Start dfsim with argv; once dir/name (or its .tmp) holds `lines`
+ * lines, SIGINT it. Its exit status, or -1 if it ended first. */
 static int sigint_when(const char *const argv[], const char *dir,
                        const char *name, int lines)
 {
-    char err_path[] = "/tmp/dfsim-test-errXXXXXX";
-    int efd = mkstemp(err_path);
-    if (efd < 0)
-        return -1;
-    unlink(err_path);
-    const char *bin = getenv("DFSIM_BIN");
-    const char *args[16] = { bin && *bin ? bin : "build/dfsim" };
-    for (int i = 0; argv[i] && i < 14; i++)
-        args[i + 1] = argv[i];
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int nul = open("/dev/null", O_WRONLY);
-        dup2(nul, 1);
-        dup2(efd, 2);
-        execv(args[0], (char *const *)args);
-        _exit(127);
-    }
-    int status = 0;
-    bool ended = pid < 0;
-    /* every 2 ms, at most 120 s (a sanitizer build is slow) */
-    for (int i = 0; !ended && i < 60000; i++) {
-        if (lines_of(dir, name) >= lines)
-            break;
-        if (waitpid(pid, &status, WNOHANG) == pid)
-            ended = true;
-        struct timespec ts = { 0, 2 * 1000 * 1000 };
-        nanosleep(&ts, NULL);
-    }
-    if (!ended) {
-        kill(pid, SIGINT);
-        if (waitpid(pid, &status, 0) < 0)
-            status = -1;
-    }
-    lseek(efd, 0, SEEK_SET);
-    ssize_t r = read(efd, err, sizeof err - 1);
-    err[r > 0 ? r : 0] = '\0';
-    close(efd);
-    return ended || !WIFEXITED(status) ? -1 : WEXITSTATUS(status);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return interrupt_dfsim(argv, path, lines, SIGINT, err, sizeof err);
 }
 
 /* Item 2: SIGINT while a traffic point samples its counters leaves no
@@ -340,10 +256,10 @@ static void test_sigint_leaves_no_partial_samples(void)
     CHECK_EQ_U(sigint_when(a2, cut, "nic_samples_minimal_0.2000.csv", 3000),
                130);
     CHECK_STR_CONTAINS(err, "dfsim run: interrupted (SIGINT)");
-    CHECK(!exists(cut, "nic_samples_minimal_0.2000.csv"));
-    CHECK(!exists(cut, "links_minimal_0.2000.txt"));
-    CHECK(!exists(cut, "nic_samples_minimal_0.2000.csv.tmp"));
-    CHECK(!exists(cut, "links_minimal_0.2000.txt.tmp"));
+    CHECK(!dir_has(cut, "nic_samples_minimal_0.2000.csv"));
+    CHECK(!dir_has(cut, "links_minimal_0.2000.txt"));
+    CHECK(!dir_has(cut, "nic_samples_minimal_0.2000.csv.tmp"));
+    CHECK(!dir_has(cut, "links_minimal_0.2000.txt.tmp"));
     DIR *d = opendir(cut);
     struct dirent *e;
     while (d && (e = readdir(d))) {
@@ -353,8 +269,8 @@ static void test_sigint_leaves_no_partial_samples(void)
     if (d)
         closedir(d);
     /* the first point's, whole: as the uninterrupted run's */
-    char *a = slurp(whole, "nic_samples_minimal_0.1000.csv");
-    char *b = slurp(cut, "nic_samples_minimal_0.1000.csv");
+    char *a = dir_read(whole, "nic_samples_minimal_0.1000.csv");
+    char *b = dir_read(cut, "nic_samples_minimal_0.1000.csv");
     CHECK(a && b && strcmp(a, b) == 0);
     free(a);
     free(b);
@@ -399,13 +315,13 @@ static void test_resume_refuses_changed_results(void)
     char p[256], msg[512];
     snprintf(p, sizeof p, "%s/iterations.csv", dir);
     CHECK(truncate(p, (off_t)cut) == 0);
-    char *runs = slurp(dir, "runs.csv");
+    char *runs = dir_read(dir, "runs.csv");
     CHECK_EQ_U(run_dfsim(a2, out, sizeof out, err, sizeof err), 1);
     snprintf(msg, sizeof msg, "%s: changed since dfsim wrote it: size %zu, "
                               "manifest says %zu", p, cut, n);
     CHECK_STR_CONTAINS(err, msg);
     CHECK_STR_CONTAINS(err, "--resume");
-    char *runs2 = slurp(dir, "runs.csv");
+    char *runs2 = dir_read(dir, "runs.csv");
     CHECK(runs && runs2 && strcmp(runs, runs2) == 0);
     size_t n2 = 0;
     char *it2 = bytes_of(dir, "iterations.csv", &n2);
@@ -462,7 +378,7 @@ static void test_max_memory_kept(void)
     CHECK(refused || within || said);
     CHECK(!refused); /* admitted: the case this test is about */
     CHECK_STR_CONTAINS(err, "traffic point 1/1 took ");
-    char *csv = slurp(dir, "traffic.csv");
+    char *csv = dir_read(dir, "traffic.csv");
     CHECK(csv && !strstr(csv, "\nADAPTIVE_0,")); /* no row */
     free(csv);
     unlink(cfg);

@@ -26,33 +26,6 @@
 
 static char out[1 << 17], err[1 << 17];
 
-
-static char *slurp(const char *dir, const char *name)
-{
-    char p[1024];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    return read_text(p);
-}
-
-static bool exists(const char *dir, const char *name)
-{
-    char p[1024];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    return access(p, F_OK) == 0;
-}
-
-static void touch(const char *dir, const char *name, const char *text)
-{
-    char p[1024];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    FILE *f = fopen(p, "w");
-    CHECK(f != NULL);
-    if (f) {
-        fputs(text, f);
-        fclose(f);
-    }
-}
-
 /* A small jobs experiment (two ping-pong runs on xc-12cab, ~0.2 s). */
 static const char *jobs_cfg(const char *name, int runs, int bytes)
 {
@@ -131,7 +104,7 @@ static void test_resume_other_experiment(void)
     const char *two = jobs_cfg("resume2.cfg", 2, 4096);
     const char *argv[] = { "run", two, "-o", dir, NULL };
     CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
-    char *runs = slurp(dir, "runs.csv");
+    char *runs = dir_read(dir, "runs.csv");
     CHECK(runs != NULL);
 
     const char *one = jobs_cfg("resume1.cfg", 1, 4096);
@@ -146,7 +119,7 @@ static void test_resume_other_experiment(void)
     const char *a2[] = { "run", big, "-o", dir, "--resume", NULL };
     CHECK_EQ_U(run_dfsim(a2, out, sizeof out, err, sizeof err), 1);
     CHECK_STR_CONTAINS(err, "jobs[0].bytes: 8192 in ");
-    char *runs2 = slurp(dir, "runs.csv");
+    char *runs2 = dir_read(dir, "runs.csv");
     CHECK(runs && runs2 && strcmp(runs, runs2) == 0); /* untouched */
 
     const char *a3[] = { "run", two, "-o", dir, "--resume", NULL };
@@ -172,33 +145,33 @@ static void test_reused_folder(void)
     char dir[64] = "/tmp/dfsim-robust-XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
     const char *cfg = jobs_cfg("reuse.cfg", 1, 4096);
-    touch(dir, "traffic.csv", "routing,pattern\n");
+    dir_write(dir, "traffic.csv", "routing,pattern\n");
     const char *argv[] = { "run", cfg, "-o", dir, NULL };
     CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 1);
     CHECK_STR_CONTAINS(err, "is not empty (traffic.csv) and records no "
                             "experiment");
     CHECK_STR_CONTAINS(err, "choose another folder with -o");
-    CHECK(!exists(dir, "jobs.csv"));
+    CHECK(!dir_has(dir, "jobs.csv"));
     const char *res[] = { "run", cfg, "-o", dir, "--resume", NULL };
     CHECK_EQ_U(run_dfsim(res, out, sizeof out, err, sizeof err), 1);
     CHECK_STR_CONTAINS(err, "records no experiment");
 
-    touch(dir, "nic_samples_min_0.5000.csv", "#Time\n");
-    touch(dir, "notes.md", "mine\n");
+    dir_write(dir, "nic_samples_min_0.5000.csv", "#Time\n");
+    dir_write(dir, "notes.md", "mine\n");
     const char *force[] = { "run", cfg, "-o", dir, "--force", NULL };
     CHECK_EQ_U(run_dfsim(force, out, sizeof out, err, sizeof err), 1);
     CHECK_STR_CONTAINS(err, "has no experiment.files");
-    CHECK(exists(dir, "traffic.csv"));
-    CHECK(exists(dir, "nic_samples_min_0.5000.csv"));
-    CHECK(exists(dir, "notes.md"));
-    CHECK(!exists(dir, "jobs.csv") && !exists(dir, FINGERPRINT_FILE));
+    CHECK(dir_has(dir, "traffic.csv"));
+    CHECK(dir_has(dir, "nic_samples_min_0.5000.csv"));
+    CHECK(dir_has(dir, "notes.md"));
+    CHECK(!dir_has(dir, "jobs.csv") && !dir_has(dir, FINGERPRINT_FILE));
     rm_dir(dir);
     CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
 
     /* the same experiment again: allowed, same results */
-    char *jobs = slurp(dir, "jobs.csv");
+    char *jobs = dir_read(dir, "jobs.csv");
     CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
-    char *jobs2 = slurp(dir, "jobs.csv");
+    char *jobs2 = dir_read(dir, "jobs.csv");
     CHECK(jobs && jobs2 && strcmp(jobs, jobs2) == 0);
     free(jobs);
     free(jobs2);
@@ -210,13 +183,13 @@ static void test_reused_folder(void)
     char *text = read_text(cfg);
     CHECK(text != NULL);
     if (text)
-        touch(dir2, "exp.txt", text);
+        dir_write(dir2, "exp.txt", text);
     free(text);
     char inside[128];
     snprintf(inside, sizeof inside, "%s/exp.txt", dir2);
     const char *a3[] = { "run", inside, "-o", dir2, NULL };
     CHECK_EQ_U(run_dfsim(a3, out, sizeof out, err, sizeof err), 0);
-    CHECK(exists(dir2, "exp.txt") && exists(dir2, "jobs.csv"));
+    CHECK(dir_has(dir2, "exp.txt") && dir_has(dir2, "jobs.csv"));
     rm_dir(dir2);
 
     /* another experiment: refused, naming what differs */
@@ -229,7 +202,6 @@ static void test_reused_folder(void)
     unlink(other);
     rm_dir(dir);
 }
-
 
 /* A dragonfly the checker accepts with routers of more than 64 ports
  * (a = 64, h = 64, g = 2: 63 local and 64 global links, up to 127 minimal
@@ -245,7 +217,7 @@ static void test_probe_wide_routers(void)
     const char *argv[] = { "run", cfg, "-o", dir, NULL };
     CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
     CHECK_STR_CONTAINS(out, "zero-load probe");
-    char *probe = slurp(dir, "probe.csv");
+    char *probe = dir_read(dir, "probe.csv");
     /* 4 pairs at each of 1 and 2 hops (the diameter) */
     CHECK(probe && strstr(probe, "\n7,2,") != NULL);
     free(probe);
@@ -265,7 +237,7 @@ static void test_resume_seed_near_max(void)
     const char *argv[] = { "run", cfg, "-o", dir, "--seed",
                            "9223372036854775806", NULL };
     CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
-    char *runs = slurp(dir, "runs.csv");
+    char *runs = dir_read(dir, "runs.csv");
     CHECK_STR_CONTAINS(runs, "\n2,9223372036854775808,");
     free(runs);
     const char *res[] = { "run", cfg, "-o", dir, "--seed",
@@ -287,7 +259,7 @@ static void refused(const char *text, const char *message)
     const char *argv[] = { "run", cfg, "-o", dir, NULL };
     CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 1);
     CHECK_STR_CONTAINS(err, message);
-    CHECK(!exists(dir, "probe.csv"));
+    CHECK(!dir_has(dir, "probe.csv"));
     unlink(cfg);
     rm_dir(dir);
 }
@@ -391,8 +363,8 @@ static void test_sigterm_resume(void)
     snprintf(again, sizeof again, "to go on from there: dfsim run %s -o %s "
                                   "--resume\n", cfg, cut);
     CHECK_STR_CONTAINS(err, again);
-    CHECK(!exists(cut, "report.html")); /* made when the runs are done */
-    char *r = slurp(cut, "runs.csv");
+    CHECK(!dir_has(cut, "report.html")); /* made when the runs are done */
+    char *r = dir_read(cut, "runs.csv");
     size_t len = r ? strlen(r) : 0;
     CHECK(len > 0 && r[len - 1] == '\n'); /* whole lines */
     CHECK(r && !strstr(r, "\n5,")); /* not all six */
@@ -442,7 +414,7 @@ static void test_sigint_traffic_resume(void)
     CHECK_EQ_U(interrupt_dfsim(a2, csv, 3, SIGINT, err, sizeof err), 130);
     CHECK_STR_CONTAINS(err, "dfsim run: interrupted (SIGINT)");
     CHECK_STR_CONTAINS(err, "--resume\n");
-    char *c = slurp(cut, "traffic.csv");
+    char *c = dir_read(cut, "traffic.csv");
     size_t len = c ? strlen(c) : 0;
     CHECK(len > 0 && c[len - 1] == '\n');
     CHECK(c && !strstr(c, "UGAL,uniform,0.3000,")); /* not the last */
@@ -550,7 +522,7 @@ static void test_memory_refused(void)
                             "33,554,432 NICs is too large: the simulator "
                             "numbers routers and NICs together with "
                             "16,777,215 ids at most, and it has 50,331,648");
-    CHECK(!exists(dir, "probe.csv"));
+    CHECK(!dir_has(dir, "probe.csv"));
 
     const char *mid = write_temp(
         "t64.cfg", "system = { topology = \"torus\"; x = 64; y = 64; "
@@ -614,7 +586,7 @@ static void test_saturation_marked(void)
         "  drain_us = 1.0; };\n");
     const char *argv[] = { "run", cfg, "-o", dir, NULL };
     CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
-    char *csv = slurp(dir, "traffic.csv");
+    char *csv = dir_read(dir, "traffic.csv");
     CHECK_STR_CONTAINS(csv, ",refused,saturated,backlog,fill_ns,steady\n");
     const char *low = csv ? strstr(csv, "\nminimal,worst-case,0.0200,") : NULL;
     const char *high = csv ? strstr(csv, "\nminimal,worst-case,0.5000,")
@@ -683,7 +655,7 @@ static void test_short_warmup_not_saturated(void)
         } else {
             CHECK(!strstr(out, "not steady") && !strstr(err, "not steady"));
         }
-        char *csv = slurp(dir, "traffic.csv");
+        char *csv = dir_read(dir, "traffic.csv");
         const char *row = csv ? strstr(csv, "\nvaliant,uniform,0.1000,")
                               : NULL;
         CHECK(row != NULL);
@@ -781,7 +753,7 @@ static void test_variant_without_iterations(void)
                             "            -        -          -        -"
                             "      -\n");
     CHECK(!strstr(out, "       0        0.000"));
-    char *v = slurp(dir, "variants.csv");
+    char *v = dir_read(dir, "variants.csv");
     CHECK_STR_CONTAINS(v, "\n0,0,a,app-aware,0,");
     free(v);
     unlink(cfg);
@@ -977,7 +949,7 @@ static void test_quick_folder_apart(void)
     const char *cfg = jobs_cfg("quick.cfg", 3, 4096);
     const char *a1[] = { "run", cfg, "-o", dir, "--quick", NULL };
     CHECK_EQ_U(run_dfsim(a1, out, sizeof out, err, sizeof err), 0);
-    char *runs = slurp(dir, "runs.csv");
+    char *runs = dir_read(dir, "runs.csv");
     CHECK(runs && strcmp(runs, "run,seed,end_us,finished\n0,5,") > 0 &&
           !strstr(runs, "\n1,")); /* one run of 3 */
     free(runs);
@@ -1013,7 +985,7 @@ static void test_quick_main_job_iterates(void)
     CHECK_STR_CONTAINS(out, "            compute phases (mpi.compute_scale)");
     CHECK_STR_CONTAINS(out, "            production fill: its smallest job");
     CHECK(!strstr(out, "80.000 to 24.998"));
-    char *jobs = slurp(dir, "jobs.csv");
+    char *jobs = dir_read(dir, "jobs.csv");
     CHECK(jobs != NULL);
     static const char *const names[3] = { "pingpong-8B", "pingpong-1KiB",
                                           "pingpong-32KiB" };
@@ -1125,7 +1097,7 @@ static void test_console_pooled(void)
     const char *row = strstr(out, "\npp                   default        3 "
                                   "    18 ");
     CHECK(row != NULL);
-    char *html = slurp(dir, "report.html");
+    char *html = dir_read(dir, "report.html");
     CHECK(html != NULL);
     if (row && html) {
         double med = 0;
@@ -1185,20 +1157,20 @@ static void test_killed_run_keeps_headers(void)
     int status = 0;
     waitpid(pid, &status, 0);
     CHECK(WIFSIGNALED(status)); /* still in run 0 when killed */
-    char *it = slurp(dir, "iterations.csv");
+    char *it = dir_read(dir, "iterations.csv");
     CHECK(it && strncmp(it, "run,job,name,iteration,variant,", 31) == 0);
-    char *jb = slurp(dir, "jobs.csv");
+    char *jb = dir_read(dir, "jobs.csv");
     CHECK(jb && strncmp(jb, "run,job,name,workload,", 22) == 0);
-    char *va = slurp(dir, "variants.csv");
+    char *va = dir_read(dir, "variants.csv");
     CHECK(va && strncmp(va, "run,job,name,variant,", 21) == 0);
-    char *ld = slurp(dir, "load.csv");
+    char *ld = dir_read(dir, "load.csv");
     CHECK(ld && strncmp(ld, "run,class,", 10) == 0);
-    char *js = slurp(dir, "topology.json");
+    char *js = dir_read(dir, "topology.json");
     size_t n = js ? strlen(js) : 0;
     CHECK(n > 2 && js[0] == '{' && strcmp(js + n - 2, "}\n") == 0);
-    char *pr = slurp(dir, "probe.csv");
+    char *pr = dir_read(dir, "probe.csv");
     CHECK(pr && strncmp(pr, "pair,class_hops,", 16) == 0);
-    CHECK(!exists(dir, "topology.json.tmp") && !exists(dir, "probe.csv.tmp"));
+    CHECK(!dir_has(dir, "topology.json.tmp") && !dir_has(dir, "probe.csv.tmp"));
     free(it);
     free(jb);
     free(va);

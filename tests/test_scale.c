@@ -21,29 +21,10 @@
 #include "results/jobs_results.h"
 #include "results/report.h"
 #include "test.h"
+#include "mpi_util.h"
 #include "topo/topo.h"
 
 /* ---- the torus bisection ------------------------------------------------ */
-
-static int build_torus(struct topo *t, uint32_t x, uint32_t y, uint32_t z)
-{
-    const struct topo_builder *b = (const struct topo_builder *)
-        registry_find(&topo_builder_registry, "torus");
-    CHECK(b != NULL);
-    if (!b)
-        return -1;
-    union topo_params prm;
-    b->defaults(&prm);
-    prm.torus.x = x;
-    prm.torus.y = y;
-    prm.torus.z = z;
-    struct capture c;
-    cap_init(&c);
-    int rc = topo_build(t, b, &prm, "torus", "test", &c.d, NULL);
-    CHECK(rc == 0);
-    cap_free(&c);
-    return rc;
-}
 
 /* The cheapest plane cut, each evaluated on the graph: in each dimension
  * with two or more Geminis, the routers at offsets o .. o + k/2 - 1 of
@@ -91,7 +72,7 @@ static void test_scale_torus_bisection_exact(void)
     };
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         struct topo t;
-        if (build_torus(&t, sizes[i][0], sizes[i][1], sizes[i][2]) != 0)
+        if (mpi_h_torus(&t, sizes[i][0], sizes[i][1], sizes[i][2]) != 0)
             continue;
         struct topo_figures f;
         CHECK(topo_figures(&t, &f) == 0);
@@ -117,7 +98,7 @@ static void test_scale_torus_bisection_exact(void)
 static void test_scale_torus_bisection_linear(void)
 {
     struct topo t;
-    if (build_torus(&t, 12, 12, 12) != 0)
+    if (mpi_h_torus(&t, 12, 12, 12) != 0)
         return;
     struct topo_figures f;
     uint64_t before = steps_taken;

@@ -10,6 +10,7 @@
  * deterministic (same hash with either event queue), and written by
  * `dfsim run` as a byte-identical traffic.csv. */
 #include "test.h"
+#include "mpi_util.h"
 
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -49,24 +50,6 @@ static int build_df(struct topo *t, uint32_t p, uint32_t a, uint32_t h,
     prm.dragonfly.g = g;
     struct diag d = quiet();
     int rc = topo_build(t, b, &prm, "dragonfly", "test", &d, NULL);
-    CHECK(rc == 0);
-    return rc;
-}
-
-static int build_torus(struct topo *t, uint32_t x, uint32_t y, uint32_t z)
-{
-    const struct topo_builder *b = (const struct topo_builder *)
-        registry_find(&topo_builder_registry, "torus");
-    CHECK(b != NULL);
-    if (!b)
-        return -1;
-    union topo_params prm;
-    b->defaults(&prm);
-    prm.torus.x = x;
-    prm.torus.y = y;
-    prm.torus.z = z;
-    struct diag d = quiet();
-    int rc = topo_build(t, b, &prm, "torus", "test", &d, NULL);
     CHECK(rc == 0);
     return rc;
 }
@@ -139,7 +122,7 @@ static void test_worst_case_next_group(void)
     topo_free(&t);
 
     /* one group (a torus): uniform, never itself */
-    if (build_torus(&t, 3, 1, 1) != 0)
+    if (mpi_h_torus(&t, 3, 1, 1) != 0)
         return;
     if (dests(&td, &t, TRAFFIC_WORST_CASE, 3) == 0) {
         struct rng r = rng_stream(3, RNG_TEST, 2);
@@ -209,7 +192,7 @@ static void test_permutation_derangement(void)
     int ok[4] = {
         build_df(&tops[0], 1, 1, 1, 2),  /* 2 nodes */
         build_df(&tops[1], 1, 3, 1, 1),  /* 3 nodes */
-        build_torus(&tops[2], 3, 1, 1),  /* 6 nodes */
+        mpi_h_torus(&tops[2], 3, 1, 1),  /* 6 nodes */
         build_df(&tops[3], 2, 4, 2, 0),  /* 72 nodes */
     };
     for (int k = 0; k < 4; k++) {
@@ -776,7 +759,7 @@ static void test_run_every_pattern(void)
         }
     topo_free(&t);
 
-    if (build_torus(&t, 3, 2, 2) != 0)
+    if (mpi_h_torus(&t, 3, 2, 2) != 0)
         return;
     struct traffic_params tp = quick(TRAFFIC_UNIFORM, 0.2);
     struct traffic_result r;
