@@ -523,6 +523,28 @@ static void test_quicken_bounds(void)
     CHECK_EQ_U(w->iterations(e.jobs.job[0].params), 3);
     CHECK_EQ_U(w->iterations(e.jobs.job[1].params), 1);
     experiment_free(&e);
+    /* starts compressed to 10 us in order, the limit 60 us past them;
+     * an all-to-all's blocks at their --quick cap, a ping-pong's 8 B
+     * as they are (cfg_key.quick) */
+    rc = load(&e,
+              "system = { name = \"xc-12cab\"; groups = 3; };\n"
+              "jobs = ( { name = \"a2a\"; workload = \"alltoall\";\n"
+              "           nodes = 8; bytes = 16384; start_us = 400.0; },\n"
+              "         { name = \"pp\"; workload = \"pingpong\";\n"
+              "           nodes = 2; bytes = 8; start_us = 100.0; } );\n",
+              &c);
+    CHECK_EQ_U(rc, 0);
+    if (rc == 0) {
+        experiment_quicken(&e);
+        CHECK_EQ_U(e.jobs.job[0].start, 10 * SIMTIME_US);
+        CHECK_EQ_U(e.jobs.job[1].start, 10 * SIMTIME_US / 4);
+        CHECK_EQ_U(e.info.time_limit, 70 * SIMTIME_US);
+        CHECK_STR_CONTAINS(e.quick_note,
+                           "job a2a (alltoall): bytes 16384 -> 1024\n");
+        CHECK(!strstr(e.quick_note, "job pp "));
+        CHECK(e.jobs.mpi.compute_scale == 0.01);
+        experiment_free(&e);
+    }
     /* a short limit stays as the file has it */
     rc = load(&e, "experiment = { time_limit_ms = 0.01; };\n"
                   "system = { name = \"xc-12cab\"; groups = 3; };\n", &c);

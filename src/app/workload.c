@@ -29,6 +29,13 @@ static_assert(sizeof(struct proxy) <= WORKLOAD_STATE_MAX, "state");
 #define KEY_U64(s, key, field, lo, hi, text)                                 \
     { .name = key, .type = CFG_UINT64, .offset = offsetof(s, field),         \
       .min = lo, .max = hi, .help = text }
+/* A size key --quick caps at q (core/config.h: cfg_key.quick). */
+#define KEY_U32Q(s, key, field, lo, hi, q, text)                             \
+    { .name = key, .type = CFG_UINT32, .offset = offsetof(s, field),         \
+      .min = lo, .max = hi, .quick = q, .help = text }
+#define KEY_U64Q(s, key, field, lo, hi, q, text)                             \
+    { .name = key, .type = CFG_UINT64, .offset = offsetof(s, field),         \
+      .min = lo, .max = hi, .quick = q, .help = text }
 #define KEY_F(s, key, field, lo, hi, text)                                   \
     { .name = key, .type = CFG_FLOAT, .offset = offsetof(s, field),          \
       .fmin = lo, .fmax = hi, .help = text }
@@ -47,7 +54,15 @@ static_assert(sizeof(struct proxy) <= WORKLOAD_STATE_MAX, "state");
 /* ---- microbenchmarks (app/micro.h) -------------------------------------- */
 
 #define M struct micro_params
-#define MICRO_BYTES(text) KEY_U64(M, "bytes", bytes, 1, BYTES_MAX, text)
+/* --quick's caps (cfg_key.quick): one pair's messages at 64 KiB (a
+ * 512 KiB ping-pong round trip is ~100 us), a collective's buffer at
+ * 64 KiB, an all-to-all's per-peer block at 1 KiB (256 ranks x 255 x
+ * 16 KiB is ~1 GiB an iteration), an incast's at 4 KiB: each keeps a
+ * quick run's iteration within its window, and a file's small sizes
+ * (and their protocols) as they are. */
+#define MICRO_BYTES_Q(q, text)                                               \
+    KEY_U64Q(M, "bytes", bytes, 1, BYTES_MAX, q, text)
+#define MICRO_BYTES(text) MICRO_BYTES_Q(65536, text)
 #define MICRO_ITER                                                           \
     KEY_U32(M, "iterations", iterations, 1, UINT32_MAX - 1,                 \
             "iterations, each ending with a mark (1, ember's "              \
@@ -70,7 +85,7 @@ static const struct cfg_key allreduce_keys[] = {
     MICRO_ITER, MICRO_COMPUTE, KEY_END,
 };
 static const struct cfg_key alltoall_keys[] = {
-    MICRO_BYTES("bytes sent to each other rank (1, emberalltoall "
+    MICRO_BYTES_Q(1024, "bytes sent to each other rank (1, emberalltoall "
                 "arg.bytes)"),
     MICRO_ITER, MICRO_COMPUTE, KEY_END,
 };
@@ -88,14 +103,15 @@ static const struct cfg_key barrier_keys[] = {
     MICRO_ITER, MICRO_COMPUTE, KEY_END,
 };
 static const struct cfg_key incast_keys[] = {
-    MICRO_BYTES("message size, bytes (1024, emberincast arg.messageSize)"),
+    MICRO_BYTES_Q(4096,
+                  "message size, bytes (1024, emberincast arg.messageSize)"),
     MICRO_ITER,
     KEY_U32(M, "target", peer, 0, UINT32_MAX - 1,
             "the rank every other sends to (0, arg.incasttarget)"),
     MICRO_COMPUTE, KEY_END,
 };
 static const struct cfg_key put_incast_keys[] = {
-    MICRO_BYTES("bytes each sender puts per iteration (1024, inc_put "
+    MICRO_BYTES_Q(4096, "bytes each sender puts per iteration (1024, inc_put "
                 "-msgsize; SC'20 Fig. 12: 16 KiB, 128 KiB, 1 MiB)"),
     MICRO_ITER,
     KEY_U32(M, "target", peer, 0, UINT32_MAX - 1,
@@ -224,9 +240,12 @@ MICRO(bisection, MICRO_BISECTION, "bisection bandwidth: each rank of the "
 
 #define E struct ember_params
 #define EMBER_CELLS(what)                                                    \
-    KEY_U32(E, "nx", nx, 1, 1 << 20, "cells per rank along x (" what ")"),  \
-    KEY_U32(E, "ny", ny, 1, 1 << 20, "cells per rank along y (" what ")"),  \
-    KEY_U32(E, "nz", nz, 1, 1 << 20, "cells per rank along z (" what ")")
+    KEY_U32Q(E, "nx", nx, 1, 1 << 20, 16,                                    \
+             "cells per rank along x (" what ")"),                           \
+    KEY_U32Q(E, "ny", ny, 1, 1 << 20, 16,                                    \
+             "cells per rank along y (" what ")"),                           \
+    KEY_U32Q(E, "nz", nz, 1, 1 << 20, 16,                                    \
+             "cells per rank along z (" what ")")
 #define EMBER_COMMON(FIELDS, FPC)                                            \
     KEY_U32(E, "fields", fields, 1, 1 << 16,                                 \
             "values per cell (" FIELDS ", arg.fields_per_cell)"),           \
@@ -303,7 +322,9 @@ static const struct workload wl_sweep3d = {
 /* ---- GPCNeT (app/gpcnet.h) ---------------------------------------------- */
 
 #define G struct gpcnet_params
-#define GP_BYTES(text) KEY_U64(G, "bytes", bytes, 1, BYTES_MAX, text)
+/* --quick caps the messages at GPCNeT's own default, 4 KiB (SC'20's
+ * congestors send 128 KiB) */
+#define GP_BYTES(text) KEY_U64Q(G, "bytes", bytes, 1, BYTES_MAX, 4096, text)
 #define GP_CONGESTOR(TEXT)                                                   \
     GP_BYTES("bytes per message (4096: 512 doubles" TEXT ")"),             \
     KEY_U32(G, "iterations", iterations, 1, UINT32_MAX - 1,                 \
@@ -458,9 +479,9 @@ static const struct workload wl_gp_set = {
     KEY_U32(P, "py", py, 0, 1 << 20, "process grid along y"),               \
     KEY_U32(P, "pz", pz, 0, 1 << 20, "process grid along z")
 #define PX_POINTS(what)                                                      \
-    KEY_U32(P, "nx", nx, 1, 1 << 20, "points along x (" what ")"),          \
-    KEY_U32(P, "ny", ny, 1, 1 << 20, "points along y (" what ")"),          \
-    KEY_U32(P, "nz", nz, 1, 1 << 20, "points along z (" what ")")
+    KEY_U32Q(P, "nx", nx, 1, 1 << 20, 16, "points along x (" what ")"),     \
+    KEY_U32Q(P, "ny", ny, 1, 1 << 20, 16, "points along y (" what ")"),     \
+    KEY_U32Q(P, "nz", nz, 1, 1 << 20, 16, "points along z (" what ")")
 #define PX_FLOPS(def)                                                        \
     KEY_F(P, "peflops", peflops, 1, 1e18, "flop/s of a rank (" def ")")
 #define PX_ITER(text)                                                        \
@@ -490,7 +511,7 @@ static const struct cfg_key milc_keys[] = {
 };
 static const struct cfg_key lammps_keys[] = {
     PX_GRID3,
-    KEY_U32(P, "atoms_per_rank", atoms_per_rank, 1, 1u << 30,
+    KEY_U32Q(P, "atoms_per_rank", atoms_per_rank, 1, 1u << 30, 2000,
             "atoms each rank owns (32000: LAMMPS bench scaled size)"),
     KEY_F(P, "density", density, 1e-6, 1e6,
           "atoms per sigma^3 (0.8442, in.lj)"),

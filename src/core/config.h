@@ -108,6 +108,11 @@ struct cfg_key {
     uint64_t unit_ps;             /* CFG_TIME: picoseconds per unit */
     uint64_t hz;                  /* CFG_CYCLES: the clock */
     bool required;                /* missing ⇒ error */
+    double quick;                 /* CFG_UINT32, CFG_UINT64: `dfsim run
+                                     --quick` caps the value here (0: not
+                                     capped): a workload's size per rank
+                                     or message, so that a quick run's
+                                     iteration fits its short window */
     const char *once;             /* CFG_FLOATS, CFG_NAMES, CFG_STRINGS:
                                      each value may be given only once
                                      (each would be a row, or a column, of

@@ -39,6 +39,11 @@ static void print_keys(FILE *out, const char *prefix,
             cfg_cat(what, sizeof what, ", required");
         if (k->once)
             cfg_cat(what, sizeof what, ", each once");
+        if (k->quick > 0) {
+            char q[48];
+            snprintf(q, sizeof q, ", --quick: at most %.0f", k->quick);
+            cfg_cat(what, sizeof what, "%s", q);
+        }
         fprintf(out, "%*s%-*s  %s  %s\n", indent, "", width, key, what,
                 k->help ? k->help : "");
         if (k->type == CFG_GROUP)

@@ -174,13 +174,16 @@ int experiment_check_run(const struct experiment *e, const struct topo *t,
  * examples cannot rot: tests/test_cli.c runs them all so). What is cut:
  * experiment.runs and impact.runs to 1; the jobs' start times (and the
  * production fill's stagger) scaled so that the latest is at most 10 us,
- * keeping their order, and time_limit_ms to at most 25 us past it (jobs
+ * keeping their order, and time_limit_ms to at most 60 us past it (an
+ * impact study: 30 us past its victims' start; jobs
  * still running then are written as unfinished, which is then no
  * failure); probe.pairs to at most 2; a traffic sweep to its first load
  * with windows (warmup_us, measure_us, drain_us) of at most 0.5 us; each
  * job's and victim's warm-up to at most 1 iteration (none with
  * variants) and its iterations to at most warm-up + 2 (one per variant,
- * if more); impact.shares to its first, impact.warmup_us to at most 20;
+ * if more), its sizes at their keys' caps (cfg_key.quick), compute
+ * phases x0.01 (mpi.compute_scale); impact.shares to its first,
+ * impact.warmup_us to at most 20, the aggressors' sizes capped;
  * the production fill to the smallest job it draws. Each change made is
  * a line of e->quick_note, which the run prints. Call after the checks
  * (experiment_net_params, experiment_check_run), so that the real

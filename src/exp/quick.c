@@ -2,6 +2,7 @@
  * every part of an experiment, cut short, and what was cut said. */
 #include "exp/experiment.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,11 +19,11 @@
  * still start before the measured jobs they were meant to load. */
 #define QUICK_LAST_START (10 * SIMTIME_US)
 #define QUICK_SPAN (60 * SIMTIME_US)
-/* An impact study's victims get 5 us past their start (after the
+/* An impact study's victims get 30 us past their start (after the
  * aggressors' head start, at most 20 us): each of its many simulations
  * runs its aggressors at full blast, so a longer window is the costliest
  * part of checking the examples (tests/test_cli.c runs them all). */
-#define QUICK_IMPACT_SPAN (5 * SIMTIME_US)
+#define QUICK_IMPACT_SPAN (30 * SIMTIME_US)
 /* The hosts' compute phases a hundred times shorter (mpi.compute_scale):
  * a proxy application's iteration is mostly compute (AMG's 40^3 points
  * ~23 ms), which no short window holds; its messages, protocols and
@@ -56,15 +57,56 @@ static double us_of(simtime t)
     return (double)t / (double)SIMTIME_US;
 }
 
+/* Job j's sizes at most their keys' --quick caps (cfg_key.quick: a
+ * workload's message or per-rank size); the first few changes into
+ * `said` ("bytes 16384 -> 1024"). Returns how many keys were capped. */
+static uint32_t quick_sizes(struct job_config *j, char *said, size_t cap)
+{
+    const struct workload *w = (const struct workload *)j->workload;
+    uint32_t n = 0;
+    size_t len = strlen(said);
+    for (const struct cfg_key *k = w->keys; k && k->name; k++) {
+        if (!(k->quick > 0))
+            continue;
+        void *at = (char *)j->params + k->offset;
+        uint64_t v, q = (uint64_t)k->quick;
+        if (k->type == CFG_UINT32)
+            v = *(uint32_t *)at;
+        else if (k->type == CFG_UINT64)
+            v = *(uint64_t *)at;
+        else
+            continue; /* caps are on counts and sizes only */
+        if (v <= q)
+            continue;
+        if (k->type == CFG_UINT32)
+            *(uint32_t *)at = (uint32_t)q;
+        else
+            *(uint64_t *)at = q;
+        int wr = snprintf(said + len, len < cap ? cap - len : 0,
+                          "%s%s %" PRIu64 " -> %" PRIu64, n ? ", " : "",
+                          k->name, v, q);
+        if (wr > 0 && len + (size_t)wr < cap)
+            len += (size_t)wr;
+        n++;
+    }
+    return n;
+}
+
 /* A job of a quick run: warm-up at most 1 (none with variants, so that
  * each variant keeps a measured iteration in any order), iterations (its
  * workload's count of that name) at most warm-up + 2, or one per
- * variant. Returns whether anything changed. */
-static bool quick_job(struct job_config *j)
+ * variant; its sizes at their caps (quick_sizes), each capped job a line
+ * of e->quick_note (`role`: "job", "victim", "aggressor"). Returns
+ * whether the warm-up or iterations changed. */
+static bool quick_job(struct experiment *e, struct job_config *j,
+                      const char *role)
 {
     const struct workload *w = (const struct workload *)j->workload;
     if (!w)
         return false;
+    char sizes[256] = "";
+    if (quick_sizes(j, sizes, sizeof sizes))
+        quick_say(e, "%s %s (%s): %s", role, j->name, w->base.name, sizes);
     uint32_t warm = j->warmup;
     if (j->warmup > 1)
         j->warmup = 1;
@@ -140,7 +182,7 @@ static void quick_jobs(struct experiment *e)
     }
     uint32_t cut = 0;
     for (uint32_t i = 0; i < jc->n; i++)
-        cut += quick_job(&jc->job[i]);
+        cut += quick_job(e, &jc->job[i], "job");
     if (cut)
         quick_say(e, "%u of %u jobs: warm-up at most 1 iteration (0 with "
                      "variants), iterations at most warm-up + 2 (or one a "
@@ -201,10 +243,18 @@ void experiment_quicken(struct experiment *e)
         }
         uint32_t cut = 0;
         for (uint32_t i = 0; i < ic->n_victims; i++)
-            cut += quick_job(&ic->victim[i]);
+            cut += quick_job(e, &ic->victim[i], "victim");
         if (cut)
             quick_say(e, "%u of %u victims: iterations at most warm-up + 2",
                       cut, ic->n_victims);
+        for (uint32_t i = 0; i < ic->n_aggressors; i++) {
+            struct job_config *a = &ic->aggressor[i];
+            char sizes[256] = "";
+            if (a->workload && quick_sizes(a, sizes, sizeof sizes))
+                quick_say(e, "aggressor %s (%s): %s", a->name,
+                          ((const struct workload *)a->workload)->base.name,
+                          sizes);
+        }
     }
 }
 
