@@ -512,10 +512,10 @@ static void test_quicken_bounds(void)
     experiment_quicken(&e);
     CHECK(e.quick);
     CHECK_EQ_U(e.info.runs, 1);
-    /* the jobs start at 0: 60 us past the latest start (experiment.c) */
-    CHECK_EQ_U(e.info.time_limit, 60 * SIMTIME_US);
+    /* the jobs start at 0: 1 ms past the latest start (exp/quick.c) */
+    CHECK_EQ_U(e.info.time_limit, 1000 * SIMTIME_US);
     CHECK_STR_CONTAINS(e.quick_note, "time limit (experiment.time_limit_ms) "
-                                     "5 ms to 60.0 us");
+                                     "5 ms to 1000.0 us");
     CHECK_EQ_U(e.probe.pairs, 2);
     CHECK_EQ_U(e.jobs.job[0].warmup, 1);
     const struct workload *w =
@@ -523,7 +523,7 @@ static void test_quicken_bounds(void)
     CHECK_EQ_U(w->iterations(e.jobs.job[0].params), 3);
     CHECK_EQ_U(w->iterations(e.jobs.job[1].params), 1);
     experiment_free(&e);
-    /* starts compressed to 10 us in order, the limit 60 us past them;
+    /* starts compressed to 10 us in order, the limit 1 ms past them;
      * an all-to-all's blocks at their --quick cap, a ping-pong's 8 B
      * as they are (cfg_key.quick) */
     rc = load(&e,
@@ -538,11 +538,26 @@ static void test_quicken_bounds(void)
         experiment_quicken(&e);
         CHECK_EQ_U(e.jobs.job[0].start, 10 * SIMTIME_US);
         CHECK_EQ_U(e.jobs.job[1].start, 10 * SIMTIME_US / 4);
-        CHECK_EQ_U(e.info.time_limit, 70 * SIMTIME_US);
+        CHECK_EQ_U(e.info.time_limit, 1010 * SIMTIME_US);
         CHECK_STR_CONTAINS(e.quick_note,
-                           "job a2a (alltoall): bytes 16384 -> 1024\n");
+                           "job a2a (alltoall): bytes 16384 -> 64\n");
         CHECK(!strstr(e.quick_note, "job pp "));
         CHECK(e.jobs.mpi.compute_scale == 0.01);
+        experiment_free(&e);
+    }
+    /* a chain of three: a window for each (exp/quick.c) */
+    rc = load(&e,
+              "system = { name = \"xc-12cab\"; groups = 3; };\n"
+              "jobs = ( { name = \"a\"; workload = \"pingpong\"; nodes = 2; },\n"
+              "         { name = \"b\"; workload = \"pingpong\"; nodes = 2;\n"
+              "           after = \"a\"; },\n"
+              "         { name = \"c\"; workload = \"pingpong\"; nodes = 2;\n"
+              "           after = \"b\"; } );\n",
+              &c);
+    CHECK_EQ_U(rc, 0);
+    if (rc == 0) {
+        experiment_quicken(&e);
+        CHECK_EQ_U(e.info.time_limit, 3000 * SIMTIME_US);
         experiment_free(&e);
     }
     /* a short limit stays as the file has it */

@@ -981,7 +981,7 @@ static void test_quick_main_job_iterates(void)
                             "production.stagger_us) scaled by 0.125: the "
                             "latest, 80.0 us, to 10.0 us\n");
     CHECK_STR_CONTAINS(out, "            time limit (experiment.time_limit_ms)"
-                            " 10000 ms to 70.0 us");
+                            " 10000 ms to 1010.0 us");
     CHECK_STR_CONTAINS(out, "            compute phases (mpi.compute_scale)");
     CHECK_STR_CONTAINS(out, "            production fill: its smallest job");
     CHECK(!strstr(out, "80.000 to 24.998"));

@@ -56,10 +56,11 @@ static_assert(sizeof(struct proxy) <= WORKLOAD_STATE_MAX, "state");
 #define M struct micro_params
 /* --quick's caps (cfg_key.quick): one pair's messages at 64 KiB (a
  * 512 KiB ping-pong round trip is ~100 us), a collective's buffer at
- * 64 KiB, an all-to-all's per-peer block at 1 KiB (256 ranks x 255 x
- * 16 KiB is ~1 GiB an iteration), an incast's at 4 KiB: each keeps a
- * quick run's iteration within its window, and a file's small sizes
- * (and their protocols) as they are. */
+ * 64 KiB, an all-to-all's per-peer block at 64 B, one packet (256 ranks
+ * x 255 x 16 KiB is ~1 GiB an iteration; at 1 KiB, 16 packets a block,
+ * an iteration still took 8 s to simulate on xc-12cab), an incast's at
+ * 4 KiB: each keeps a quick run's iteration within its window, and a
+ * file's small sizes (and their protocols) as they are. */
 #define MICRO_BYTES_Q(q, text)                                               \
     KEY_U64Q(M, "bytes", bytes, 1, BYTES_MAX, q, text)
 #define MICRO_BYTES(text) MICRO_BYTES_Q(65536, text)
@@ -85,7 +86,7 @@ static const struct cfg_key allreduce_keys[] = {
     MICRO_ITER, MICRO_COMPUTE, KEY_END,
 };
 static const struct cfg_key alltoall_keys[] = {
-    MICRO_BYTES_Q(1024, "bytes sent to each other rank (1, emberalltoall "
+    MICRO_BYTES_Q(64, "bytes sent to each other rank (1, emberalltoall "
                 "arg.bytes)"),
     MICRO_ITER, MICRO_COMPUTE, KEY_END,
 };
@@ -479,9 +480,9 @@ static const struct workload wl_gp_set = {
     KEY_U32(P, "py", py, 0, 1 << 20, "process grid along y"),               \
     KEY_U32(P, "pz", pz, 0, 1 << 20, "process grid along z")
 #define PX_POINTS(what)                                                      \
-    KEY_U32Q(P, "nx", nx, 1, 1 << 20, 16, "points along x (" what ")"),     \
-    KEY_U32Q(P, "ny", ny, 1, 1 << 20, 16, "points along y (" what ")"),     \
-    KEY_U32Q(P, "nz", nz, 1, 1 << 20, 16, "points along z (" what ")")
+    KEY_U32Q(P, "nx", nx, 1, 1 << 20, 8, "points along x (" what ")"),      \
+    KEY_U32Q(P, "ny", ny, 1, 1 << 20, 8, "points along y (" what ")"),      \
+    KEY_U32Q(P, "nz", nz, 1, 1 << 20, 8, "points along z (" what ")")
 #define PX_FLOPS(def)                                                        \
     KEY_F(P, "peflops", peflops, 1, 1e18, "flop/s of a rank (" def ")")
 #define PX_ITER(text)                                                        \

@@ -174,8 +174,9 @@ int experiment_check_run(const struct experiment *e, const struct topo *t,
  * examples cannot rot: tests/test_cli.c runs them all so). What is cut:
  * experiment.runs and impact.runs to 1; the jobs' start times (and the
  * production fill's stagger) scaled so that the latest is at most 10 us,
- * keeping their order, and time_limit_ms to at most 60 us past it (an
- * impact study: 30 us past its victims' start; jobs
+ * keeping their order, and time_limit_ms to at most 1 ms past it per job
+ * of the longest `after` chain (an impact study: 100 us past its
+ * victims' start; jobs
  * still running then are written as unfinished, which is then no
  * failure); probe.pairs to at most 2; a traffic sweep to its first load
  * with windows (warmup_us, measure_us, drain_us) of at most 0.5 us; each

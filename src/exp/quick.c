@@ -5,25 +5,33 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/time.h"
 
-/* What a quick run simulates (a congested xc-12cab simulates ~50 us a
- * second, a packed 256-node 16 KiB alltoall ~9 us a second): the jobs'
- * starts compressed so that the latest is at most QUICK_LAST_START, then
- * QUICK_SPAN more, which holds a few round trips under load: every part
- * starts, counts an iteration and writes its files. Scaling the starts
- * (not cutting them) keeps their order: the fill's jobs and a congestor
- * still start before the measured jobs they were meant to load. */
+/* What a quick run simulates: the jobs' starts compressed so that the
+ * latest is at most QUICK_LAST_START, then at most QUICK_SPAN more per
+ * job of the longest `after` chain. A run ends when its measured jobs
+ * have ended, so the span bounds only what a slow job may take: with
+ * their sizes capped (cfg_key.quick) and compute x0.01, the examples'
+ * iterations take up to ~0.8 ms of simulated time (jobs-ember's
+ * sweep3d 820 us for two, sc19-fig10's AMG 695 us for three), and a 1 ms
+ * window counts them all in a second or a few of wall time (measured
+ * with bench/quick_iterations.sh). Scaling the starts (not cutting them)
+ * keeps their order: the fill's jobs and a congestor still start before
+ * the measured jobs they were meant to load. */
 #define QUICK_LAST_START (10 * SIMTIME_US)
-#define QUICK_SPAN (60 * SIMTIME_US)
-/* An impact study's victims get 30 us past their start (after the
+#define QUICK_SPAN (1000 * SIMTIME_US)
+/* An impact study's victims get 100 us past their start (after the
  * aggressors' head start, at most 20 us): each of its many simulations
- * runs its aggressors at full blast, so a longer window is the costliest
- * part of checking the examples (tests/test_cli.c runs them all). */
-#define QUICK_IMPACT_SPAN (30 * SIMTIME_US)
+ * runs its aggressors at full blast, so its window is the costliest part
+ * of checking the examples (tests/test_cli.c runs them all). 100 us
+ * counts every SC'20 victim (measured: sc20-impact-crystal 5.4 s), not
+ * ICS'21's MILC on its uncapped 16^4 lattice (300 us would, at twice
+ * the cost of the whole study's check). */
+#define QUICK_IMPACT_SPAN (100 * SIMTIME_US)
 /* The hosts' compute phases a hundred times shorter (mpi.compute_scale):
  * a proxy application's iteration is mostly compute (AMG's 40^3 points
  * ~23 ms), which no short window holds; its messages, protocols and
@@ -153,6 +161,34 @@ static simtime quick_starts(struct experiment *e)
 
 /* The jobs' part of experiment_quicken: starts, the time limit past the
  * latest, the iterations, the fill. */
+/* The most jobs one after another (`after`): 1 without a chain; 0 if
+ * the chains cannot be walked (out of memory). Each job's depth once,
+ * by a walk up its chain that stops at a job already measured: linear
+ * in the jobs (a file may chain thousands). */
+static uint32_t quick_chain_depth(const struct jobs_config *jc)
+{
+    uint32_t *depth = calloc(jc->n ? jc->n : 1, sizeof *depth);
+    uint32_t *path = malloc((jc->n ? jc->n : 1) * sizeof *path);
+    uint32_t most = 1;
+    for (uint32_t i = 0; depth && path && i < jc->n; i++) {
+        uint32_t n = 0, j = i;
+        while (!depth[j]) { /* 0: not measured yet (a depth is >= 1) */
+            path[n++] = j;
+            if (!jc->job[j].after)
+                break;
+            j = jc->job[j].after_job;
+        }
+        uint32_t d = depth[j] ? depth[j] : 0; /* a root: 0 below it */
+        while (n)
+            depth[path[--n]] = ++d;
+        most = depth[i] > most ? depth[i] : most;
+    }
+    bool ok = depth && path;
+    free(depth);
+    free(path);
+    return ok ? most : 0;
+}
+
 static void quick_jobs(struct experiment *e)
 {
     struct jobs_config *jc = &e->jobs;
@@ -167,7 +203,10 @@ static void quick_jobs(struct experiment *e)
         quick_say(e, "impact.warmup_us %.6g to 20", us_of(ic->warmup));
         ic->warmup = 20 * SIMTIME_US;
     }
-    simtime span = jc->n || jc->prod.on ? QUICK_SPAN : 0;
+    /* a chain's jobs run one after another: a window each */
+    uint32_t chain = quick_chain_depth(jc);
+    simtime span = jc->n || jc->prod.on ? QUICK_SPAN * (chain ? chain : 1)
+                                        : 0;
     if (ic->on && ic->warmup + QUICK_IMPACT_SPAN > last + span) {
         last = ic->warmup; /* the victims start there */
         span = QUICK_IMPACT_SPAN;
