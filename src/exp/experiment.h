@@ -118,7 +118,7 @@ struct experiment {
     bool quick;                         /* cut short (experiment_quicken):
                                            a run stopped at its time limit
                                            is no failure */
-    char quick_note[1024];              /* what experiment_quicken changed,
+    char quick_note[4096];              /* what experiment_quicken changed,
                                            a line each */
 };
 
