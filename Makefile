@@ -46,7 +46,7 @@ TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all run test test-one bench deps clean
+.PHONY: reproduce all run test test-one bench deps clean
 
 all: $(BUILD)/dfsim
 
@@ -118,6 +118,13 @@ test: deps
 	     END { print "all suites (plain and ASan+UBSan):"; \
 	           printf "%d passed, %d failed\n", p, f; exit (f > 0 || p == 0) }' \
 	    $(BUILD)/test.log $(SAN_BUILD)/test.log
+
+# The reproductions' scoreboard (issue 55): every row of
+# reproduce/rows.cfg over its seeds (hours; a cut-short run resumes),
+# the table into docs/reproductions.md.
+reproduce: deps
+	@$(MAKE) --no-print-directory -j$(NPROC) all
+	$(BUILD)/dfsim scoreboard reproduce/rows.cfg --write docs/reproductions.md
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCH_BIN)

@@ -13,6 +13,8 @@ static const struct {
     { "topo", cli_topo, "describe a built-in system" },
     { "list", cli_list, "list registered topologies, systems, policies" },
     { "counters", cli_counters, "list a system's hardware counters" },
+    { "scoreboard", cli_scoreboard,
+      "run the reproductions' rows and judge them against the papers" },
 };
 
 static void usage(FILE *out)

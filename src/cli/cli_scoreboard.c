@@ -1,0 +1,181 @@
+/* cli/cli_scoreboard.c — `dfsim scoreboard ROWS [-o DIR] [--quick]
+ * [--write FILE]`: every row of a rows file (results/scoreboard.h) run
+ * over its seeds, each seed as `dfsim run EXPERIMENT -o DIR/ID/seed-S
+ * --seed S --resume` in a child process (a run finished before is read
+ * back, one cut short goes on: the scoreboard resumes as its runs do),
+ * the number read from each, the rows judged, the table written to
+ * DIR/scoreboard.md (and FILE). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "exp/outdir.h"
+#include "results/scoreboard.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: dfsim scoreboard ROWS [-o DIR] [--quick] [--write FILE]"
+            "\n\n"
+            "Run every row of ROWS (a rows file: results/scoreboard.h, "
+            "reproduce/rows.cfg)\nover its seeds, read each row's number "
+            "from its results, judge it against the\npaper's and write "
+            "the table to DIR/scoreboard.md.\n\n"
+            "  -o DIR        results (default results/scoreboard; each "
+            "row's seed in\n"
+            "                DIR/ID/seed-S, resumed if it was cut short)\n"
+            "  --quick       every run with --quick: checks the pipeline, "
+            "not the numbers\n"
+            "                (DIR default results/scoreboard-quick)\n"
+            "  --write FILE  the table also to FILE (docs/reproductions.md)\n");
+}
+
+/* `dfsim run` of row r's seed into dir, by this executable in a child;
+ * its output into dir/run.log. 0 if it exited 0. */
+static int run_seed(const struct sb_row *r, long long seed, const char *dir,
+                    bool quick)
+{
+    char seed_s[32], log[4200];
+    snprintf(seed_s, sizeof seed_s, "%lld", seed);
+    if (outdir_make(dir) != 0)
+        return -1;
+    snprintf(log, sizeof log, "%s.log", dir);
+    const char *argv[10] = { "dfsim", "run", r->experiment, "-o", dir,
+                             "--seed", seed_s, "--resume",
+                             quick ? "--quick" : NULL, NULL };
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        FILE *f = freopen(log, "w", stdout);
+        if (f && dup2(fileno(stdout), 2) >= 0)
+            execv("/proc/self/exe", (char *const *)argv);
+        _exit(127);
+    }
+    int status;
+    if (waitpid(pid, &status, 0) < 0)
+        return -1;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/* Row r over its seeds into res; each failure said on stderr. */
+static void run_row(const struct sb_row *r, const char *out, bool quick,
+                    struct sb_result *res)
+{
+    memset(res, 0, sizeof *res);
+    for (uint32_t i = 0; i < r->seeds.n; i++) {
+        long long seed = (long long)r->seeds.v[i];
+        char dir[4096], csv[4400], why[512];
+        snprintf(dir, sizeof dir, "%s/%s/seed-%lld", out, r->id, seed);
+        printf("  %s seed %lld ...\n", r->id, seed);
+        fflush(stdout);
+        if (run_seed(r, seed, dir, quick) != 0) {
+            fprintf(stderr,
+                    "dfsim scoreboard: %s:%d: row %s, seed %lld: the run "
+                    "failed (%s.log)\n",
+                    r->src, r->line, r->id, seed, dir);
+            continue;
+        }
+        snprintf(csv, sizeof csv, "%s/%s", dir, r->file);
+        double v;
+        if (sb_extract(csv, r, &v, why, sizeof why) != 0) {
+            fprintf(stderr, "dfsim scoreboard: %s:%d: row %s, seed %lld: %s\n",
+                    r->src, r->line, r->id, seed, why);
+            continue;
+        }
+        res->v[res->n++] = v;
+    }
+    sb_judge(r, res);
+}
+
+/* The table into path, whole or not at all (temporary, then renamed). */
+static int write_table(const char *path, const struct sb_rows *rows,
+                       const struct sb_result *res, const char *command,
+                       bool quick)
+{
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        fprintf(stderr, "dfsim scoreboard: cannot write %s: %s\n", tmp,
+                strerror(errno));
+        return -1;
+    }
+    sb_markdown(f, rows, res, command, quick);
+    if (fclose(f) != 0 || rename(tmp, path) != 0) {
+        fprintf(stderr, "dfsim scoreboard: cannot write %s: %s\n", path,
+                strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+int cli_scoreboard(int argc, char **argv)
+{
+    const char *file = NULL, *out = NULL, *write = NULL;
+    bool quick = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "--quick")) {
+            quick = true;
+        } else if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--write")) &&
+                   i + 1 < argc) {
+            *(argv[i][1] == 'o' ? &out : &write) = argv[i + 1];
+            i++;
+        } else if (argv[i][0] == '-' || file) {
+            fprintf(stderr, "dfsim scoreboard: unexpected argument \"%s\"\n",
+                    argv[i]);
+            usage(stderr);
+            return 2;
+        } else {
+            file = argv[i];
+        }
+    }
+    if (!file) {
+        fprintf(stderr, "dfsim scoreboard: expected a rows file\n");
+        usage(stderr);
+        return 2;
+    }
+    if (!out)
+        out = quick ? "results/scoreboard-quick" : "results/scoreboard";
+    struct diag d;
+    diag_init(&d);
+    struct sb_rows rows;
+    if (sb_load(file, &rows, &d) != 0)
+        return 1;
+    struct sb_result *res = calloc(rows.n ? rows.n : 1, sizeof *res);
+    if (!res || outdir_make(out) != 0) {
+        fprintf(stderr, "dfsim scoreboard: cannot use %s\n", out);
+        free(res);
+        sb_free(&rows);
+        return 1;
+    }
+    for (uint32_t k = 0; k < rows.n; k++) {
+        run_row(&rows.row[k], out, quick, &res[k]);
+        printf("%-40s %s\n", rows.row[k].id, sb_status_names[res[k].status]);
+    }
+    char command[600], md[4200];
+    snprintf(command, sizeof command, "dfsim scoreboard %s%s", file,
+             quick ? " --quick" : "");
+    snprintf(md, sizeof md, "%s/scoreboard.md", out);
+    int rc = write_table(md, &rows, res, command, quick);
+    if (rc == 0 && write)
+        rc = write_table(write, &rows, res, command, quick);
+    uint32_t failed = 0;
+    for (uint32_t k = 0; k < rows.n; k++)
+        failed += res[k].n < rows.row[k].seeds.n;
+    if (rc == 0)
+        printf("\nscoreboard: %s%s%s\n", md, write ? " and " : "",
+               write ? write : "");
+    free(res);
+    sb_free(&rows);
+    return rc != 0 || failed ? 1 : 0;
+}

@@ -1,0 +1,395 @@
+/* results/scoreboard.c — see scoreboard.h. */
+#include "results/scoreboard.h"
+
+#include <libconfig.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const sb_status_names[] = { "agrees", "in kind", "disagrees",
+                                        "not run" };
+
+static const char *const claims[] = { "above", "below", NULL };
+
+#define R(key, field, type_, text)                                           \
+    { .name = key, .type = type_, .offset = offsetof(struct sb_row, field),  \
+      .help = text }
+#define RF(key, field, text)                                                 \
+    { .name = key, .type = CFG_FLOAT,                                        \
+      .offset = offsetof(struct sb_row, field), .fmin = -1e300,              \
+      .fmax = 1e300, .help = text }
+
+static const struct cfg_key row_keys[] = {
+    { .name = "id", .type = CFG_STRING, .required = true,
+      .offset = offsetof(struct sb_row, id),
+      .help = "the row's name, its results' folder: letters, digits, - "
+              "and _" },
+    R("paper", paper, CFG_STRING, "the paper (\"SC'19\")"),
+    R("figure", figure, CFG_STRING, "its figure or table (\"Fig. 8\")"),
+    R("quantity", quantity, CFG_STRING, "what the number is"),
+    { .name = "experiment", .type = CFG_STRING, .required = true,
+      .offset = offsetof(struct sb_row, experiment),
+      .help = "the experiment file, from the current folder" },
+    { .name = "file", .type = CFG_STRING, .required = true,
+      .offset = offsetof(struct sb_row, file),
+      .help = "the result file the number is read from (a CSV file)" },
+    { .name = "column", .type = CFG_STRING, .required = true,
+      .offset = offsetof(struct sb_row, column),
+      .help = "the column holding the number" },
+    { .name = "where", .type = CFG_STRINGS,
+      .offset = offsetof(struct sb_row, where),
+      .help = "\"column=value\" pairs that pick the one row" },
+    { .name = "seeds", .type = CFG_FLOATS,
+      .offset = offsetof(struct sb_row, seeds), .fmin = 0, .fmax = 1e15,
+      .once = "seed", .help = "the seeds run (1, 2, 3)" },
+    RF("paper_value", paper_value, "the paper's number"),
+    RF("paper_min", paper_min, "a lower bound the paper states"),
+    RF("paper_max", paper_max, "an upper bound the paper states"),
+    { .name = "tolerance", .type = CFG_FLOAT, .fmin = 0, .fmax = 1e6,
+      .offset = offsetof(struct sb_row, tolerance),
+      .help = "agrees within this share of paper_value (0.2)" },
+    { .name = "claim", .type = CFG_CHOICE, .choices = claims,
+      .offset = offsetof(struct sb_row, claim),
+      .help = "in kind: the median above or below claim_ref" },
+    RF("claim_ref", claim_ref, "the reference of the claim (1.0)"),
+    R("why", why, CFG_STRING, "the reason for a setting of this row's own"),
+    { .name = NULL },
+};
+
+static void row_defaults(struct sb_row *r)
+{
+    memset(r, 0, sizeof *r);
+    r->paper_value = r->paper_min = r->paper_max = NAN;
+    r->tolerance = 0.2;
+    r->claim_ref = 1.0;
+    r->seeds.n = 3;
+    for (uint32_t i = 0; i < 3; i++)
+        r->seeds.v[i] = i + 1;
+}
+
+/* What a row must satisfy beyond its keys' types. */
+static void row_check(const struct sb_row *r, const char *at,
+                      struct sb_rows *rows, uint32_t k, struct diag *d)
+{
+    for (const char *p = r->id; p && *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+              (*p >= '0' && *p <= '9') || *p == '-' || *p == '_')) {
+            diag_error(d, r->src, r->line, at,
+                       "id \"%s\": expected letters, digits, - and _ only "
+                       "(it names a folder)",
+                       r->id);
+            break;
+        }
+    if (isnan(r->paper_value) && isnan(r->paper_min) &&
+        isnan(r->paper_max) && !r->claim)
+        diag_error(d, r->src, r->line, at,
+                   "no paper_value, paper_min, paper_max or claim: "
+                   "nothing to judge the row by");
+    if (r->seeds.n > SB_SEEDS_MAX)
+        diag_error(d, r->src, r->line, at, "%u seeds; at most %d",
+                   r->seeds.n, SB_SEEDS_MAX);
+    for (uint32_t i = 0; i < r->seeds.n; i++)
+        if (r->seeds.v[i] != floor(r->seeds.v[i]))
+            diag_error(d, r->src, r->line, at,
+                       "seed %g: expected an integer", r->seeds.v[i]);
+    for (uint32_t i = 0; i < r->where.n; i++)
+        if (!strchr(r->where.v[i], '='))
+            diag_error(d, r->src, r->where.line[i], at,
+                       "where \"%s\": expected \"column=value\"",
+                       r->where.v[i]);
+    for (uint32_t j = 0; j < k && r->id; j++)
+        if (rows->row[j].id && strcmp(rows->row[j].id, r->id) == 0)
+            diag_error(d, r->src, r->line, at,
+                       "id \"%s\" is also row %u's (line %d)", r->id, j,
+                       rows->row[j].line);
+}
+
+int sb_load(const char *path, struct sb_rows *rows, struct diag *d)
+{
+    memset(rows, 0, sizeof *rows);
+    int before = d->errors;
+    rows->cfg = cfg_open(path, d);
+    if (!rows->cfg)
+        return -1;
+    static const char *const sections[] = { "rows", NULL };
+    cfg_check_sections(rows->cfg, sections, d);
+    config_setting_t *s = cfg_section(rows->cfg, "rows");
+    int n = s ? cfg_groups(rows->cfg, s, "rows", NULL, 0, d) : 0;
+    if (!s)
+        diag_error(d, path, 0, "rows", "no rows = ( { ... }, ... ) list");
+    if (n > SB_ROWS_MAX)
+        diag_error(d, path, cfg_line(s), "rows", "%d rows; at most %d", n,
+                   SB_ROWS_MAX);
+    if (n > 0 && n <= SB_ROWS_MAX) {
+        config_setting_t **g = calloc((size_t)n, sizeof *g);
+        rows->row = calloc((size_t)n, sizeof *rows->row);
+        if (!g || !rows->row) {
+            free(g);
+            diag_error(d, path, 0, "rows", "out of memory");
+        } else {
+            cfg_groups(rows->cfg, s, "rows", g, n, d);
+            for (uint32_t k = 0; k < (uint32_t)n; k++) {
+                struct sb_row *r = &rows->row[k];
+                char at[32];
+                snprintf(at, sizeof at, "rows[%u]", k);
+                row_defaults(r);
+                r->src = cfg_file_of(rows->cfg, g[k] ? g[k] : s);
+                r->line = cfg_line(g[k] ? g[k] : s);
+                if (!g[k])
+                    continue; /* reported by cfg_groups */
+                cfg_read(rows->cfg, g[k], at, row_keys, r, NULL, d);
+                row_check(r, at, rows, k, d);
+            }
+            rows->n = (uint32_t)n;
+            free(g);
+        }
+    }
+    if (d->errors != before) {
+        sb_free(rows);
+        return -1;
+    }
+    return 0;
+}
+
+void sb_free(struct sb_rows *rows)
+{
+    free(rows->row);
+    if (rows->cfg)
+        cfg_close(rows->cfg);
+    memset(rows, 0, sizeof *rows);
+}
+
+/* ---- reading a CSV file --------------------------------------------------- */
+
+/* Split line (modified in place) into at most cap fields at commas, a
+ * field in double quotes keeping its commas (quotes removed, "" a
+ * quote); returns the number of fields. */
+static uint32_t csv_split(char *line, char **field, uint32_t cap)
+{
+    uint32_t n = 0;
+    char *p = line;
+    line[strcspn(line, "\r\n")] = '\0';
+    for (;;) {
+        char *out = p, *start = p;
+        if (*p == '"') {
+            p++;
+            while (*p && !(*p == '"' && p[1] != '"')) {
+                if (*p == '"')
+                    p++; /* "" */
+                *out++ = *p++;
+            }
+            if (*p == '"')
+                p++;
+        } else {
+            while (*p && *p != ',')
+                *out++ = *p++;
+        }
+        char *next = *p == ',' ? p + 1 : NULL;
+        *out = '\0';
+        if (n < cap)
+            field[n++] = start;
+        if (!next)
+            return n;
+        p = next;
+    }
+}
+
+/* The index of `name` in header fields h[0..n), or -1. */
+static int column_of(char **h, uint32_t n, const char *name, size_t len)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (strlen(h[i]) == len && strncmp(h[i], name, len) == 0)
+            return (int)i;
+    return -1;
+}
+
+#define SB_FIELDS 512
+#define SB_LINE (1 << 16)
+
+/* Whether fields f match every `where` pair of r (wcol: their columns). */
+static bool row_matches(const struct sb_row *r, const int *wcol, char **f,
+                        uint32_t nf)
+{
+    for (uint32_t i = 0; i < r->where.n; i++) {
+        const char *val = strchr(r->where.v[i], '=') + 1;
+        if ((uint32_t)wcol[i] >= nf || strcmp(f[wcol[i]], val) != 0)
+            return false;
+    }
+    return true;
+}
+
+int sb_extract(const char *path, const struct sb_row *r, double *v,
+               char *why, size_t cap)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp) {
+        snprintf(why, cap, "%s: cannot read", path);
+        return -1;
+    }
+    char *head = malloc(SB_LINE), *line = malloc(SB_LINE);
+    char *h[SB_FIELDS], *f[SB_FIELDS];
+    int wcol[CFG_STRINGS_MAX], col = -1, rc = -1;
+    uint32_t nh = 0, found = 0;
+    if (!head || !line || !fgets(head, SB_LINE, fp)) {
+        snprintf(why, cap, "%s: no header line", path);
+        goto out;
+    }
+    nh = csv_split(head, h, SB_FIELDS);
+    col = column_of(h, nh, r->column, strlen(r->column));
+    for (uint32_t i = 0; i < r->where.n && col >= 0; i++) {
+        const char *w = r->where.v[i];
+        wcol[i] = column_of(h, nh, w, (size_t)(strchr(w, '=') - w));
+        if (wcol[i] < 0) {
+            snprintf(why, cap, "%s: no column \"%.*s\"", path,
+                     (int)(strchr(w, '=') - w), w);
+            goto out;
+        }
+    }
+    if (col < 0) {
+        snprintf(why, cap, "%s: no column \"%s\"", path, r->column);
+        goto out;
+    }
+    while (fgets(line, SB_LINE, fp)) {
+        uint32_t nf = csv_split(line, f, SB_FIELDS);
+        if (!row_matches(r, wcol, f, nf) || (uint32_t)col >= nf)
+            continue;
+        if (found++) {
+            snprintf(why, cap, "%s: several rows match the row's `where`",
+                     path);
+            goto out;
+        }
+        char *end;
+        *v = strtod(f[col], &end);
+        if (end == f[col] || *end) {
+            snprintf(why, cap, "%s: %s = \"%s\", not a number", path,
+                     r->column, f[col]);
+            goto out;
+        }
+    }
+    if (!found)
+        snprintf(why, cap, "%s: no row matches the row's `where`", path);
+    rc = found == 1 ? 0 : -1;
+out:
+    free(head);
+    free(line);
+    fclose(fp);
+    return rc;
+}
+
+/* ---- judging ------------------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void sb_judge(const struct sb_row *r, struct sb_result *res)
+{
+    if (res->n == 0) {
+        res->median = res->lo = res->hi = NAN;
+        res->status = SB_NOT_RUN;
+        return;
+    }
+    double s[SB_SEEDS_MAX];
+    memcpy(s, res->v, res->n * sizeof *s);
+    qsort(s, res->n, sizeof *s, cmp_double);
+    uint32_t n = res->n;
+    res->median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    res->lo = s[0];
+    res->hi = s[n - 1];
+    double m = res->median;
+    bool agrees;
+    if (!isnan(r->paper_value))
+        agrees = fabs(m - r->paper_value) <=
+                 r->tolerance * fabs(r->paper_value);
+    else
+        agrees = (!isnan(r->paper_min) || !isnan(r->paper_max)) &&
+                 (isnan(r->paper_min) || m >= r->paper_min) &&
+                 (isnan(r->paper_max) || m <= r->paper_max);
+    bool kind = r->claim && (strcmp(r->claim, "above") == 0
+                                 ? m > r->claim_ref
+                                 : m < r->claim_ref);
+    res->status = agrees ? SB_AGREES : kind ? SB_IN_KIND : SB_DISAGREES;
+}
+
+/* ---- the table ----------------------------------------------------------- */
+
+/* The paper's side of a row: "2.85 (±20 %)", "<= 1.5", "above 1". */
+static void paper_text(const struct sb_row *r, char *buf, size_t cap)
+{
+    if (!isnan(r->paper_value))
+        snprintf(buf, cap, "%.4g (±%.0f %%)", r->paper_value,
+                 100 * r->tolerance);
+    else if (!isnan(r->paper_min) && !isnan(r->paper_max))
+        snprintf(buf, cap, "%.4g to %.4g", r->paper_min, r->paper_max);
+    else if (!isnan(r->paper_max))
+        snprintf(buf, cap, "<= %.4g", r->paper_max);
+    else if (!isnan(r->paper_min))
+        snprintf(buf, cap, ">= %.4g", r->paper_min);
+    else
+        snprintf(buf, cap, "%s %.4g", r->claim, r->claim_ref);
+}
+
+/* A table cell's text, with | escaped. */
+static void cell(FILE *out, const char *s)
+{
+    for (; s && *s; s++) {
+        if (*s == '|')
+            fputc('\\', out);
+        fputc(*s, out);
+    }
+}
+
+void sb_markdown(FILE *out, const struct sb_rows *rows,
+                 const struct sb_result *res, const char *command,
+                 bool quick)
+{
+    fprintf(out, "<!-- generated by `%s`; do not edit by hand -->\n\n",
+            command);
+    if (quick)
+        fputs("**--quick: every run was cut short. This table checks the "
+              "pipeline (runs, extraction, judging), not the model: its "
+              "statuses are no results.**\n\n",
+              out);
+    fputs("| row | paper | figure | quantity | paper's value | dfsim: "
+          "median [range], seeds | status | in kind if | experiment | read "
+          "from |\n|---|---|---|---|---|---|---|---|---|---|\n",
+          out);
+    for (uint32_t k = 0; k < rows->n; k++) {
+        const struct sb_row *r = &rows->row[k];
+        const struct sb_result *x = &res[k];
+        char p[64], kind[48] = "-";
+        paper_text(r, p, sizeof p);
+        if (r->claim)
+            snprintf(kind, sizeof kind, "%s %.4g", r->claim, r->claim_ref);
+        fprintf(out, "| %s | ", r->id);
+        cell(out, r->paper);
+        fputs(" | ", out);
+        cell(out, r->figure);
+        fputs(" | ", out);
+        cell(out, r->quantity);
+        fprintf(out, " | %s | ", p);
+        if (x->n)
+            fprintf(out, "%.4g [%.4g, %.4g], %u", x->median, x->lo, x->hi,
+                    x->n);
+        else
+            fputs("-", out);
+        fprintf(out, " | %s | %s | `%s` | `%s`: `%s`", sb_status_names[x->status],
+                kind, r->experiment, r->file, r->column);
+        for (uint32_t i = 0; i < r->where.n; i++)
+            fprintf(out, "%s`%s`", i ? ", " : " where ", r->where.v[i]);
+        fputs(" |\n", out);
+    }
+    uint32_t count[4] = { 0 };
+    for (uint32_t k = 0; k < rows->n; k++)
+        count[res[k].status]++;
+    fprintf(out, "\n%u rows: %u agree, %u in kind, %u disagree, %u not "
+                 "run.\n",
+            rows->n, count[SB_AGREES], count[SB_IN_KIND],
+            count[SB_DISAGREES], count[SB_NOT_RUN]);
+    for (uint32_t k = 0; k < rows->n; k++)
+        if (rows->row[k].why)
+            fprintf(out, "\n* %s: %s\n", rows->row[k].id, rows->row[k].why);
+}

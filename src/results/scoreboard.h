@@ -1,0 +1,99 @@
+/* results/scoreboard.h — the reproductions as data (issue 55): each row
+ * names a paper's number, the experiment that reproduces it, how the
+ * number is read from the experiment's result files, and the rule that
+ * says whether the model agrees; `dfsim scoreboard` (cli/cli_scoreboard.c)
+ * runs every row over its seeds and writes the table, so that no figure
+ * in the docs is copied by hand and no row's status is written by hand.
+ *
+ * A rows file (libconfig, the experiment files' syntax):
+ *
+ *   rows = (
+ *     { id = "sc20-tc-same";                 a folder name: [A-Za-z0-9_-]
+ *       paper = "SC'20"; figure = "§III-B";
+ *       quantity = "8 B allreduce beside a 256 KiB alltoall, same TC";
+ *       paper_value = 2.85;                  the paper's number, or
+ *       paper_max = 1.5;                     a bound it states (paper_min)
+ *       tolerance = 0.2;                     agrees: within 20 % of it
+ *       claim = "above"; claim_ref = 1.0;    in kind: on that side of it
+ *       experiment = "examples/sc20-tc.cfg"; run from the current folder
+ *       seeds = [1, 2, 3];                   (default: three seeds)
+ *       file = "impact.csv";                 the result file read
+ *       where = ["victim=allreduce", "aggressor=alltoall"];
+ *       column = "impact";                   the one row's value
+ *       why = "...";                         a row's own setting, said
+ *     }, ... );
+ *
+ * The value of a seed is `column` of the single row of `file` whose
+ * columns equal every `where` pair (zero or several rows: an error, not
+ * a guess). A row's figure is the median of its seeds, with their range.
+ * Its status: "agrees" when the median is within `tolerance` (relative)
+ * of paper_value, or within [paper_min, paper_max] for a bound; else "in
+ * kind" when it lies on the `claim` side of claim_ref ("above",
+ * "below"); else "disagrees". */
+#ifndef DFSIM_RESULTS_SCOREBOARD_H
+#define DFSIM_RESULTS_SCOREBOARD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/config.h"
+#include "core/diag.h"
+
+/* The most rows a file holds, and seeds a row runs. */
+#define SB_ROWS_MAX 256
+#define SB_SEEDS_MAX 16
+
+struct sb_row {
+    const char *id, *paper, *figure, *quantity, *experiment, *file,
+        *column, *claim, *why;
+    struct cfg_strings where;    /* "column=value" */
+    struct cfg_floats seeds;     /* integers >= 0 */
+    double paper_value;          /* NaN: none */
+    double paper_min, paper_max; /* NaN: no such bound */
+    double tolerance;            /* relative, for paper_value (0.2) */
+    double claim_ref;            /* 1.0 */
+    const char *src;             /* where the row was written */
+    int line;
+};
+
+struct sb_rows {
+    struct cfg_file *cfg;        /* owns the strings */
+    uint32_t n;
+    struct sb_row *row;          /* [n] */
+};
+
+enum sb_status { SB_AGREES, SB_IN_KIND, SB_DISAGREES, SB_NOT_RUN };
+extern const char *const sb_status_names[];
+
+/* A row's outcome over its seeds. */
+struct sb_result {
+    uint32_t n;                  /* seeds with a value */
+    double v[SB_SEEDS_MAX];      /* each seed's, in the row's seed order */
+    double median, lo, hi;
+    enum sb_status status;
+};
+
+/* Read rows file `path` into rows: every problem reported to d with the
+ * file, line and what was expected. 0, or -1 (nothing to free). */
+int sb_load(const char *path, struct sb_rows *rows, struct diag *d);
+void sb_free(struct sb_rows *rows);
+
+/* The value of row r in CSV file `path` into *v. 0, or -1 with the
+ * reason in why (file missing, no header column, no row or several rows
+ * matching, not a number). */
+int sb_extract(const char *path, const struct sb_row *r, double *v,
+               char *why, size_t cap);
+
+/* Median and range of res->v[0..n), then the status by r's rule. */
+void sb_judge(const struct sb_row *r, struct sb_result *res);
+
+/* The scoreboard as Markdown: a table a row, a paper's number beside the
+ * model's median and range over its seeds, the status and how it was
+ * obtained; `command` is what regenerates it; `quick`: its runs were cut
+ * short (said at the top). */
+void sb_markdown(FILE *out, const struct sb_rows *rows,
+                 const struct sb_result *res, const char *command,
+                 bool quick);
+
+#endif

@@ -1,0 +1,252 @@
+/* tests/test_scoreboard.c — the reproductions as data (results/
+ * scoreboard.h, `dfsim scoreboard`): a rows file read with every problem
+ * at its line, a number read from exactly one row of a result file, the
+ * status computed by the row's rule, and the whole pipeline run on a
+ * small experiment over two seeds, resumed and written the same. */
+#include "test.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "results/scoreboard.h"
+
+static char out[1 << 16], err[1 << 16];
+
+static struct sb_row row_of(const char *column, const char *const *where,
+                            uint32_t n_where)
+{
+    struct sb_row r;
+    memset(&r, 0, sizeof r);
+    r.column = column;
+    r.where.n = n_where;
+    for (uint32_t i = 0; i < n_where; i++)
+        r.where.v[i] = where[i];
+    r.paper_value = r.paper_min = r.paper_max = NAN;
+    r.tolerance = 0.2;
+    r.claim_ref = 1.0;
+    return r;
+}
+
+/* Problems of a rows file, each at its line; a good file's defaults. */
+static void test_scoreboard_load(void)
+{
+    const char *bad = write_temp(
+        "rows-bad.cfg",
+        "rows = (\n"
+        "  { id = \"a b\"; experiment = \"x.cfg\"; file = \"f.csv\";\n"
+        "    column = \"c\"; where = [\"nope\"]; },\n"
+        "  { id = \"ok\"; experiment = \"x.cfg\"; file = \"f.csv\";\n"
+        "    column = \"c\"; claim = \"sideways\"; },\n"
+        "  { id = \"ok\"; experiment = \"x.cfg\"; file = \"f.csv\";\n"
+        "    column = \"c\"; paper_value = 2.0; seeds = [1.5]; }\n"
+        ");\n");
+    struct capture c;
+    cap_init(&c);
+    struct sb_rows rows;
+    CHECK(sb_load(bad, &rows, &c.d) != 0);
+    CHECK_STR_CONTAINS(cap_text(&c), ":2: error: rows[0]: id \"a b\": expected "
+                               "letters, digits, - and _ only");
+    CHECK_STR_CONTAINS(cap_text(&c), ":2: error: rows[0]: no paper_value, "
+                               "paper_min, paper_max or claim");
+    CHECK_STR_CONTAINS(cap_text(&c), ":3: error: rows[0]: where \"nope\": "
+                               "expected \"column=value\"");
+    CHECK_STR_CONTAINS(cap_text(&c), ":5: error: rows[1].claim");
+    CHECK_STR_CONTAINS(cap_text(&c), "rows[2]: seed 1.5: expected an integer");
+    CHECK_STR_CONTAINS(cap_text(&c), "rows[2]: id \"ok\" is also row 1's");
+    cap_free(&c);
+
+    const char *good = write_temp(
+        "rows-good.cfg",
+        "rows = ( { id = \"r1\"; experiment = \"x.cfg\"; file = \"f.csv\";\n"
+        "           column = \"c\"; paper_max = 1.5; } );\n");
+    cap_init(&c);
+    CHECK_EQ_U(sb_load(good, &rows, &c.d), 0);
+    if (c.d.errors == 0) {
+        CHECK_EQ_U(rows.n, 1);
+        const struct sb_row *r = &rows.row[0];
+        CHECK_EQ_U(r->seeds.n, 3); /* three seeds by default */
+        CHECK(r->seeds.v[0] == 1 && r->seeds.v[2] == 3);
+        CHECK(isnan(r->paper_value) && r->paper_max == 1.5);
+        CHECK(r->tolerance == 0.2 && !r->claim);
+        sb_free(&rows);
+    }
+    cap_free(&c);
+    unlink(bad);
+    unlink(good);
+}
+
+/* The number of exactly one row, quoted fields and all; every other case
+ * a reason, never a guess. */
+static void test_scoreboard_extract(void)
+{
+    const char *csv = write_temp(
+        "sb.csv", "victim,aggressor,share,impact,note\n"
+                  "a,x,0.5,2.5,\"fit needs >= 3 points, have 2\"\n"
+                  "a,y,0.5,1.25,\n"
+                  "b,x,0.5,,\n"
+                  "c,x,0.5,3,\n"
+                  "c,x,0.5,4,\n");
+    static const char *const ax[] = { "victim=a", "aggressor=x" };
+    static const char *const ay[] = { "victim=a", "aggressor=y" };
+    static const char *const bx[] = { "victim=b", "aggressor=x" };
+    static const char *const cx[] = { "victim=c", "aggressor=x" };
+    static const char *const zz[] = { "victim=z" };
+    static const char *const q[] = { "bogus=1" };
+    char why[512];
+    double v = 0;
+    struct sb_row r = row_of("impact", ax, 2);
+    CHECK_EQ_U(sb_extract(csv, &r, &v, why, sizeof why), 0);
+    CHECK(v == 2.5);
+    r = row_of("impact", ay, 2);
+    CHECK_EQ_U(sb_extract(csv, &r, &v, why, sizeof why), 0);
+    CHECK(v == 1.25);
+    r = row_of("note", ax, 2); /* a quoted comma stays in its field */
+    CHECK(sb_extract(csv, &r, &v, why, sizeof why) != 0);
+    CHECK_STR_CONTAINS(why, "note = \"fit needs >= 3 points, have 2\", not "
+                            "a number");
+    r = row_of("impact", bx, 2);
+    CHECK(sb_extract(csv, &r, &v, why, sizeof why) != 0);
+    CHECK_STR_CONTAINS(why, "impact = \"\", not a number");
+    r = row_of("impact", cx, 2);
+    CHECK(sb_extract(csv, &r, &v, why, sizeof why) != 0);
+    CHECK_STR_CONTAINS(why, "several rows match");
+    r = row_of("impact", zz, 1);
+    CHECK(sb_extract(csv, &r, &v, why, sizeof why) != 0);
+    CHECK_STR_CONTAINS(why, "no row matches");
+    r = row_of("impact", q, 1);
+    CHECK(sb_extract(csv, &r, &v, why, sizeof why) != 0);
+    CHECK_STR_CONTAINS(why, "no column \"bogus\"");
+    r = row_of("missing", ax, 2);
+    CHECK(sb_extract(csv, &r, &v, why, sizeof why) != 0);
+    CHECK_STR_CONTAINS(why, "no column \"missing\"");
+    CHECK(sb_extract("/nonexistent/x.csv", &r, &v, why, sizeof why) != 0);
+    CHECK_STR_CONTAINS(why, "cannot read");
+    unlink(csv);
+}
+
+/* The status by the row's rule: median of the seeds, tolerance around a
+ * value, a bound, a claim; nothing measured is "not run". */
+static void test_scoreboard_judge(void)
+{
+    struct sb_row r = row_of("c", NULL, 0);
+    struct sb_result x = { .n = 4, .v = { 3.0, 2.0, 2.6, 9.0 } };
+    r.paper_value = 2.85;
+    sb_judge(&r, &x);
+    CHECK(x.median == 2.8 && x.lo == 2.0 && x.hi == 9.0);
+    CHECK_EQ_U(x.status, SB_AGREES); /* within 20 % */
+    r.paper_value = 5.0;
+    sb_judge(&r, &x);
+    CHECK_EQ_U(x.status, SB_DISAGREES); /* no claim to fall back on */
+    r.claim = "above";
+    sb_judge(&r, &x);
+    CHECK_EQ_U(x.status, SB_IN_KIND);
+    r.claim = "below";
+    sb_judge(&r, &x);
+    CHECK_EQ_U(x.status, SB_DISAGREES);
+    r.paper_value = NAN;
+    r.paper_max = 1.5;
+    x = (struct sb_result){ .n = 3, .v = { 1.2, 1.6, 1.4 } };
+    sb_judge(&r, &x);
+    CHECK(x.median == 1.4);
+    CHECK_EQ_U(x.status, SB_AGREES);
+    r.paper_min = 1.45;
+    sb_judge(&r, &x);
+    CHECK_EQ_U(x.status, SB_DISAGREES); /* below the bound, above 1 */
+    x = (struct sb_result){ .n = 0 };
+    sb_judge(&r, &x);
+    CHECK_EQ_U(x.status, SB_NOT_RUN);
+    CHECK(isnan(x.median));
+}
+
+/* The pipeline: two seeds of a small traffic sweep, the accepted load
+ * read and judged; the table says --quick and is the same bytes when
+ * the runs are resumed; a row whose number cannot be read fails the
+ * command, naming the row's line and the reason. */
+static void test_scoreboard_pipeline(void)
+{
+    const char *exp = write_temp(
+        "sb-exp.cfg",
+        "system = { name = \"df1056\"; };\n"
+        "traffic = { pattern = \"uniform\"; loads = [0.1];\n"
+        "  routings = [\"minimal\"]; warmup_us = 3.0; measure_us = 3.0; };\n");
+    char rows_text[1024];
+    snprintf(rows_text, sizeof rows_text,
+             "rows = (\n"
+             "  { id = \"accepted\"; paper_value = 0.1; tolerance = 0.05;\n"
+             "    experiment = \"%s\"; seeds = [1, 2];\n"
+             "    file = \"traffic.csv\"; column = \"accepted\";\n"
+             "    where = [\"routing=minimal\"]; },\n"
+             "  { id = \"wrong\"; claim = \"below\";\n"
+             "    experiment = \"%s\"; seeds = [1];\n"
+             "    file = \"traffic.csv\"; column = \"no_such\"; }\n"
+             ");\n",
+             exp, exp);
+    const char *rows = write_temp("sb-rows.cfg", rows_text);
+    char dir[64] = "/tmp/dfsim-sb-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *argv[] = { "scoreboard", rows, "-o", dir, NULL };
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 1);
+    CHECK_STR_CONTAINS(err, "sb-rows.cfg:6: row wrong, seed 1: ");
+    CHECK_STR_CONTAINS(err, "traffic.csv: no column \"no_such\"");
+    CHECK(dir_has(dir, "accepted/seed-1/traffic.csv"));
+    CHECK(dir_has(dir, "accepted/seed-2/traffic.csv"));
+    char *md = dir_read(dir, "scoreboard.md");
+    CHECK(md != NULL);
+    if (md) {
+        CHECK_STR_CONTAINS(md, "| accepted | ");
+        CHECK_STR_CONTAINS(md, ", 2 | agrees | ");
+        CHECK_STR_CONTAINS(md, "| wrong | ");
+        CHECK_STR_CONTAINS(md, " | - | not run | below 1 | ");
+        CHECK_STR_CONTAINS(md, "2 rows: 1 agree, 0 in kind, 0 disagree, 1 "
+                               "not run.");
+        CHECK(!strstr(md, "--quick"));
+    }
+    /* again: the runs are read back, the table is the same bytes */
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 1);
+    char *again = dir_read(dir, "scoreboard.md");
+    CHECK(md && again && strcmp(md, again) == 0);
+    free(md);
+    free(again);
+    rm_dir(dir);
+
+    /* --quick says so at the top */
+    CHECK(mkdtemp(strcpy(dir, "/tmp/dfsim-sb-XXXXXX")) != NULL);
+    const char *qv[] = { "scoreboard", rows, "-o", dir, "--quick", NULL };
+    CHECK_EQ_U(run_dfsim(qv, out, sizeof out, err, sizeof err), 1);
+    md = dir_read(dir, "scoreboard.md");
+    CHECK(md && strstr(md, "**--quick: every run was cut short."));
+    free(md);
+    rm_dir(dir);
+    unlink(rows);
+    unlink(exp);
+}
+
+/* The shipped rows file is well formed. */
+static void test_scoreboard_rows_file(void)
+{
+    struct capture c;
+    cap_init(&c);
+    struct sb_rows rows;
+    CHECK_EQ_U(sb_load(src_path("reproduce/rows.cfg"), &rows, &c.d), 0);
+    if (c.d.errors == 0) {
+        CHECK(rows.n >= 5);
+        for (uint32_t k = 0; k < rows.n; k++)
+            CHECK(access(src_path(rows.row[k].experiment), R_OK) == 0);
+        sb_free(&rows);
+    } else {
+        fprintf(stderr, "%s", cap_text(&c));
+    }
+    cap_free(&c);
+}
+
+const struct test_case tests_scoreboard[] = {
+    TEST(test_scoreboard_load),
+    TEST(test_scoreboard_extract),
+    TEST(test_scoreboard_judge),
+    TEST(test_scoreboard_pipeline),
+    TEST(test_scoreboard_rows_file),
+    { 0 },
+};
