@@ -1,8 +1,9 @@
 /* cli/cli_scoreboard.c — `dfsim scoreboard ROWS [-o DIR] [--quick]
  * [--write FILE]`: every row of a rows file (results/scoreboard.h) run
- * over its seeds, each seed as `dfsim run EXPERIMENT -o DIR/ID/seed-S
- * --seed S --resume` in a child process (a run finished before is read
- * back, one cut short goes on: the scoreboard resumes as its runs do),
+ * over its seeds, each seed as `dfsim run EXPERIMENT -o
+ * DIR/EXPERIMENT/seed-S --seed S --resume` in a child process (rows of
+ * one experiment share its runs; a run finished before is read back, one
+ * cut short goes on: the scoreboard resumes as its runs do),
  * the number read from each, the rows judged, the table written to
  * DIR/scoreboard.md (and FILE). */
 #include <errno.h>
@@ -26,8 +27,9 @@ static void usage(FILE *out)
             "from its results, judge it against the\npaper's and write "
             "the table to DIR/scoreboard.md.\n\n"
             "  -o DIR        results (default results/scoreboard; each "
-            "row's seed in\n"
-            "                DIR/ID/seed-S, resumed if it was cut short)\n"
+            "experiment's seed\n"
+            "                in DIR/EXPERIMENT/seed-S, shared by its rows, "
+            "resumed if cut short)\n"
             "  --quick       every run with --quick: checks the pipeline, "
             "not the numbers\n"
             "                (DIR default results/scoreboard-quick)\n"
@@ -63,6 +65,24 @@ static int run_seed(const struct sb_row *r, long long seed, const char *dir,
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
+/* The folder of an experiment's seed: out/<its path, '/' as '_', less
+ * .cfg>/seed-S, so that rows reading the same run share it (it runs
+ * once: the next row's --resume finds it finished). */
+static void seed_dir(char *dir, size_t cap, const char *out,
+                     const char *experiment, long long seed)
+{
+    char name[1024];
+    snprintf(name, sizeof name, "%s", experiment);
+    size_t n = strlen(name);
+    if (n > 4 && strcmp(name + n - 4, ".cfg") == 0)
+        name[n - 4] = '\0';
+    for (char *p = name; *p; p++)
+        if (*p == '/')
+            *p = '_';
+    snprintf(dir, cap, "%s/%s/seed-%lld", out,
+             name[0] == '_' ? name + 1 : name, seed);
+}
+
 /* Row r over its seeds into res; each failure said on stderr. */
 static void run_row(const struct sb_row *r, const char *out, bool quick,
                     struct sb_result *res)
@@ -71,7 +91,7 @@ static void run_row(const struct sb_row *r, const char *out, bool quick,
     for (uint32_t i = 0; i < r->seeds.n; i++) {
         long long seed = (long long)r->seeds.v[i];
         char dir[4096], csv[4400], why[512];
-        snprintf(dir, sizeof dir, "%s/%s/seed-%lld", out, r->id, seed);
+        seed_dir(dir, sizeof dir, out, r->experiment, seed);
         printf("  %s seed %lld ...\n", r->id, seed);
         fflush(stdout);
         if (run_seed(r, seed, dir, quick) != 0) {
