@@ -34,8 +34,8 @@ static void print_lookahead(FILE *out, const struct topo *t,
     const struct topo_port *sp = &t->ports[pt->sets_port];
     char name[96];
     fprintf(out,
-            "lookahead   %.1f ns: a %s over a %s link (%s, %.1f ns of wire; "
-            "first at port %s)\n"
+            "lookahead   %.1f ns: a %s over the %s links (%s, %.1f ns of "
+            "wire; e.g. port %s)\n"
             "            the least packet arrival across: %.1f ns (wire + "
             "router delay)\n",
             ns(pt->lookahead), partition_event_name(pt->sets),
