@@ -341,6 +341,22 @@ static void test_list_unknown_kind(void)
     CHECK_EQ_U(strlen(out), 0);
 }
 
+/* An allocation policy's own keys, as a workload's (issue 53's
+ * left-alone list: it printed an error); an unknown one is named. */
+static void test_list_allocation_keys(void)
+{
+    CHECK_EQ_U(dfsim("list", "allocation", "fragmented", NULL), 0);
+    CHECK_STR_CONTAINS(out, "keys (in its job's group, beside allocation = "
+                            "\"fragmented\"):\n");
+    CHECK_STR_CONTAINS(out, "  busy ");
+    CHECK_STR_CONTAINS(out, "  max_block ");
+    CHECK_EQ_U(dfsim("list", "allocation", "random", NULL), 0);
+    CHECK_STR_CONTAINS(out, "no keys of its own\n");
+    CHECK_EQ_U(dfsim("list", "allocation", "nosuch", NULL), 2);
+    CHECK_STR_CONTAINS(err, "dfsim list: unknown allocation \"nosuch\"; "
+                            "known: linear,");
+}
+
 static void test_topo_unknown_system(void)
 {
     CHECK_EQ_U(dfsim("topo", "nosuch", NULL), 1);
@@ -1085,6 +1101,7 @@ const struct test_case tests_cli[] = {
     TEST(test_list_systems),
     TEST(test_counters_list),
     TEST(test_list_unknown_kind),
+    TEST(test_list_allocation_keys),
     TEST(test_topo_unknown_system),
     TEST(test_topo_json),
     TEST(test_run_missing_file),
