@@ -60,8 +60,9 @@ static int run_seed(const struct sb_row *r, long long seed, const char *dir,
         _exit(127);
     }
     int status;
-    if (waitpid(pid, &status, 0) < 0)
-        return -1;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 

@@ -30,19 +30,6 @@ bool runner_sampling_on(const struct experiment *e)
 
 /* ---- memory --------------------------------------------------------------- */
 
-/* bytes as "12.3 MiB" (as the admission's figures, topo.c). */
-static void mib(char *buf, size_t cap, double bytes)
-{
-    static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB" };
-    int u = 0;
-    bytes /= 1024;
-    while (bytes >= 1024 && u < 3) {
-        bytes /= 1024;
-        u++;
-    }
-    snprintf(buf, cap, "%.1f %s", bytes, unit[u]);
-}
-
 int runner_memory_check(const struct runner *rn, const char *what)
 {
     struct rusage ru;
@@ -52,8 +39,8 @@ int runner_memory_check(const struct runner *rn, const char *what)
     if (peak <= (double)rn->max_memory)
         return 0;
     char p[32], m[32];
-    mib(p, sizeof p, peak);
-    mib(m, sizeof m, (double)rn->max_memory);
+    topo_human_bytes(p, sizeof p, peak);
+    topo_human_bytes(m, sizeof m, (double)rn->max_memory);
     fprintf(stderr,
             "dfsim run: %s took %s at its peak (this process's resident "
             "memory), more than the %s allowed (--max-memory); it is not "

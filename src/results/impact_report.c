@@ -178,6 +178,22 @@ static void fmt_c(char *buf, size_t cap, double v)
         snprintf(buf, cap, "%.2f", v);
 }
 
+/* A cell's six figures as the console and the page show them: the
+ * times in us, the impacts to 0.01, "-" where there is none. */
+struct cell_text {
+    char ti[32], tc[32], cc[32], pi[32], pc[32], cp[32];
+};
+
+static void cell_text(const struct impact_cell *c, struct cell_text *t)
+{
+    fmt_us(t->ti, sizeof t->ti, c->t_iso);
+    fmt_us(t->tc, sizeof t->tc, c->t_con);
+    fmt_c(t->cc, sizeof t->cc, c->c);
+    fmt_us(t->pi, sizeof t->pi, c->p99_iso);
+    fmt_us(t->pc, sizeof t->pc, c->p99_con);
+    fmt_c(t->cp, sizeof t->cp, c->c_p99);
+}
+
 void impact_print_table(FILE *out, const struct impact_config *ic,
                         const struct impact_cell *cells, uint32_t n)
 {
@@ -189,18 +205,15 @@ void impact_print_table(FILE *out, const struct impact_config *ic,
             "T_con (us)", "C", "p99 iso", "p99 con", "C_p99");
     for (uint32_t i = 0; i < n; i++) {
         const struct impact_cell *c = &cells[i];
-        char nodes[32], ti[32], tc[32], cc[32], pi[32], pc[32], cp[32];
+        char nodes[32];
+        struct cell_text t;
         snprintf(nodes, sizeof nodes, "%u+%u", c->victim_nodes,
                  c->aggressor_nodes);
-        fmt_us(ti, sizeof ti, c->t_iso);
-        fmt_us(tc, sizeof tc, c->t_con);
-        fmt_c(cc, sizeof cc, c->c);
-        fmt_us(pi, sizeof pi, c->p99_iso);
-        fmt_us(pc, sizeof pc, c->p99_con);
-        fmt_c(cp, sizeof cp, c->c_p99);
+        cell_text(c, &t);
         fprintf(out, "%-20s %-20s %6.2f %11s %12s %12s %7s %12s %12s %7s%s\n",
                 ic->victim[c->victim].name, ic->aggressor[c->aggressor].name,
-                ic->shares.v[c->share], nodes, ti, tc, cc, pi, pc, cp,
+                ic->shares.v[c->share], nodes, t.ti, t.tc, t.cc, t.pi, t.pc,
+                t.cp,
                 c->finished ? "" : "  unfinished");
     }
     /* SC'20 Fig. 9's layout: a column per victim, a row per aggressor and
@@ -434,13 +447,8 @@ static void html_table(FILE *h, const struct impact_config *ic,
           h);
     for (uint32_t i = 0; i < n; i++) {
         const struct impact_cell *c = &cells[i];
-        char ti[32], tc[32], cc[32], pi[32], pc[32], cp[32];
-        fmt_us(ti, sizeof ti, c->t_iso);
-        fmt_us(tc, sizeof tc, c->t_con);
-        fmt_c(cc, sizeof cc, c->c);
-        fmt_us(pi, sizeof pi, c->p99_iso);
-        fmt_us(pc, sizeof pc, c->p99_con);
-        fmt_c(cp, sizeof cp, c->c_p99);
+        struct cell_text t;
+        cell_text(c, &t);
         fputs("<tr><td>", h);
         report_html_str(h, ic->victim[c->victim].name);
         fputs("</td><td>", h);
@@ -448,7 +456,7 @@ static void html_table(FILE *h, const struct impact_config *ic,
         fprintf(h, "</td><td>%g%%</td><td>%u+%u</td><td>%s</td><td>%s</td>"
                    "<td>%s</td><td>%s</td><td>%s</td><td>%s%s</td></tr>\n",
                 100 * ic->shares.v[c->share], c->victim_nodes,
-                c->aggressor_nodes, ti, tc, cc, pi, pc, cp,
+                c->aggressor_nodes, t.ti, t.tc, t.cc, t.pi, t.pc, t.cp,
                 c->finished ? "" : " (unfinished)");
     }
     fputs("</table>\n", h);

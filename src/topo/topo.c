@@ -380,8 +380,7 @@ size_t topo_estimate_bytes(const struct topo_counts *c)
     return b;
 }
 
-/* 1.5 GiB, 512 MiB, 12 KiB: bytes for a person. */
-static void human_bytes(char *buf, size_t cap, double bytes)
+void topo_human_bytes(char *buf, size_t cap, double bytes)
 {
     static const char *const unit[] = { "bytes", "KiB", "MiB", "GiB",
                                         "TiB", "PiB" };
@@ -433,10 +432,10 @@ static void report_budget(const struct topo *t, const struct topo_budget *b,
     size_t topo = topo_estimate_bytes(c);
     size_t extra = b->extra ? b->extra(b->ctx, c) : 0;
     char need[32], tb[32], xb[32], have[32], parts[128] = "";
-    human_bytes(need, sizeof need, (double)topo + (double)extra);
-    human_bytes(tb, sizeof tb, (double)topo);
-    human_bytes(xb, sizeof xb, (double)extra);
-    human_bytes(have, sizeof have, (double)b->max_bytes);
+    topo_human_bytes(need, sizeof need, (double)topo + (double)extra);
+    topo_human_bytes(tb, sizeof tb, (double)topo);
+    topo_human_bytes(xb, sizeof xb, (double)extra);
+    topo_human_bytes(have, sizeof have, (double)b->max_bytes);
     if (extra)
         snprintf(parts, sizeof parts, " (topology %s, %s %s)", tb,
                  b->extra_what ? b->extra_what : "the rest", xb);

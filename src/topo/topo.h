@@ -316,6 +316,10 @@ struct topo_where {
     const void *ctx;
 };
 
+/* 1.5 GiB, 512 MiB, 12 KiB: bytes for a person (the admission's
+ * messages, --max-memory's). */
+void topo_human_bytes(char *buf, size_t cap, double bytes);
+
 /* Report a problem with parameter `key` (a dotted key, or "system") at the
  * place w says it was written (w may be NULL). */
 void topo_param_error(struct diag *d, const struct topo_where *w,
