@@ -19,7 +19,7 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
            -Wno-unused-parameter
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L
 INC     := -Isrc
-LIBS    := -lconfig -lm
+LIBS    := -lconfig -lotf2 -lm
 # Open MPI (Debian's libopenmpi-dev): runs dealt over ranks (exp/par.c)
 MPI_CFLAGS := $(shell mpicc --showme:compile 2>/dev/null)
 MPI_LIBS   := $(shell mpicc --showme:link 2>/dev/null)
@@ -69,7 +69,8 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(BUILD)/libdfsim.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
 
 # Install the Debian packages the build and the reports need, once:
-# libconfig (the experiment-file parser), Open MPI (`mpirun -np N dfsim
+# libconfig (the experiment-file parser), OTF2 (traces: the tracer
+# writes them, the otf2 workload replays them), Open MPI (`mpirun -np N dfsim
 # run FILE` deals an experiment's runs over N ranks; exp/par.h) and
 # gnuplot (the reports' plots; dfsim writes its results without it and
 # says so) are outside a stock Debian 12 with gcc and make.
@@ -83,6 +84,11 @@ deps:
 	  echo "installing libopenmpi-dev, openmpi-bin (runs dealt over MPI ranks)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 	    apt-get install -y -qq libopenmpi-dev openmpi-bin >/dev/null; \
+	fi
+	@if ! echo '#include <otf2/otf2.h>' | $(CC) -E - >/dev/null 2>&1 || ! command -v otf2-print >/dev/null 2>&1; then \
+	  echo "installing libotf2-trace-dev, otf2-tools (OTF2 traces: the tracer writes them, the otf2 workload replays them)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	    apt-get install -y -qq libotf2-trace-dev otf2-tools >/dev/null; \
 	fi
 	@if ! command -v gnuplot >/dev/null 2>&1; then \
 	  echo "installing gnuplot-nox (report plots)"; \
