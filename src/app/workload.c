@@ -11,6 +11,7 @@
 #include "app/ember.h"
 #include "app/gpcnet.h"
 #include "app/micro.h"
+#include "app/otf2.h"
 #include "app/proxy.h"
 
 static_assert(sizeof(struct micro_params) <= WORKLOAD_PARAMS_MAX, "params");
@@ -22,6 +23,8 @@ static_assert(sizeof(struct gpcnet) <= WORKLOAD_STATE_MAX, "state");
 static_assert(sizeof(struct gpcnet_set) <= WORKLOAD_STATE_MAX, "state");
 static_assert(sizeof(struct proxy_params) <= WORKLOAD_PARAMS_MAX, "params");
 static_assert(sizeof(struct proxy) <= WORKLOAD_STATE_MAX, "state");
+static_assert(sizeof(struct otf2_params) <= WORKLOAD_PARAMS_MAX, "params");
+static_assert(sizeof(struct otf2_wl) <= WORKLOAD_STATE_MAX, "state");
 
 #define KEY_U32(s, key, field, lo, hi, text)                                 \
     { .name = key, .type = CFG_UINT32, .offset = offsetof(s, field),         \
@@ -618,6 +621,44 @@ PROXY(amg, PROXY_AMG, "AMG2013 PCG + V-cycle: 27-point halos, coarse "
 PROXY(minighost, PROXY_MINIGHOST, "MiniGhost BSPMA: 6-face exchange of "
                                   "aggregated variables, grid sums");
 
+/* ---- traces (app/otf2.h) ------------------------------------------------ */
+
+#define O struct otf2_params
+static const struct cfg_key otf2_keys[] = {
+    { .name = "trace", .type = CFG_STRING, .offset = offsetof(O, trace),
+      .help = "the OTF2 archive's anchor file, DIR/traces.otf2 (required; "
+              "relative: from the experiment file's folder)" },
+    KEY_F(O, "compute_scale", compute_scale, 0, 1e6,
+          "the recorded compute between MPI calls x this (1.0: as "
+          "measured; 0: a communication-only replay; 0.5: a host twice "
+          "as fast)"),
+    KEY_END,
+};
+#undef O
+
+static void otf2_wdefaults(void *p) { otf2_defaults(p); }
+static int otf2_winit(void *state, const void *params,
+                      const struct workload_env *env, char *err, size_t cap)
+{
+    return otf2_init(state, params, env->nranks, env->file, err, cap);
+}
+static void otf2_wfree(void *state) { otf2_free(state); }
+static struct dmpi_app otf2_wapp(void *state) { return otf2_app(state); }
+static uint32_t otf2_witers(const void *params)
+{
+    (void)params;
+    return 1; /* the whole replay */
+}
+
+static const struct workload wl_otf2 = {
+    .base = { .name = "otf2",
+              .help = "an OTF2 trace of a real MPI program (Score-P's or "
+                      "dfsim's tracer), replayed call by call" },
+    .family = "trace", .keys = otf2_keys, .defaults = otf2_wdefaults,
+    .init = otf2_winit, .free = otf2_wfree, .app = otf2_wapp,
+    .iterations = otf2_witers,
+};
+
 /* ---- the registry ------------------------------------------------------- */
 
 static const struct reg_entry *const entries[] = {
@@ -630,13 +671,13 @@ static const struct reg_entry *const entries[] = {
     &wl_gp_set.base,
     &wl_gp_rr_latency.base, &wl_gp_rr_bw_sync.base, &wl_gp_allreduce.base,
     &wl_milc.base,          &wl_lammps.base,        &wl_amg.base,
-    &wl_minighost.base,
+    &wl_minighost.base,     &wl_otf2.base,
 };
 
 const struct registry workload_registry = {
     .kind = "workload",
     .help = "workloads (microbenchmarks, ember motifs, GPCNeT, proxy "
-            "applications)",
+            "applications, OTF2 traces)",
     .entries = entries,
     .n = sizeof entries / sizeof entries[0],
 };

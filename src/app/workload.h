@@ -16,6 +16,8 @@
  *                    gpcnet-rr-bw-sync, gpcnet-allreduce (canaries)
  *                    (app/gpcnet.h)
  *   proxy apps       milc, lammps, amg, minighost (app/proxy.h)
+ *   traces           otf2: a real MPI program's OTF2 trace replayed
+ *                    (app/otf2.h)
  * Each has a page docs/workloads/<name>.md documenting every key (a test
  * checks it).
  */
@@ -38,6 +40,9 @@ struct workload_env {
     uint32_t job;      /* the job's index in the experiment: instances of
                           random workloads draw from
                           rng_stream(seed, RNG_WORKLOAD, job) */
+    const char *file;  /* the experiment file the job was read from: a
+                          relative path in its keys (a trace) is found
+                          from its folder (NULL: the working directory) */
 };
 
 /* A workload's own figure of a run, as its original prints it (GPCNeT's

@@ -297,7 +297,7 @@ static void check_workload(const struct job_config *j, uint32_t nodes,
     const struct workload *w = (const struct workload *)j->workload;
     _Alignas(16) unsigned char state[WORKLOAD_STATE_MAX];
     struct workload_env env = { .nranks = nodes * j->ppn, .ppn = j->ppn,
-                                .seed = 0, .job = 0 };
+                                .seed = 0, .job = 0, .file = j->file };
     char err[256];
     if (w->init(state, j->params, &env, err, sizeof err) != 0) {
         diag_error(d, j->file, j->line, prefix,

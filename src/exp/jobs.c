@@ -468,7 +468,8 @@ static int setup(struct setup *u, const struct jobs_config *jc,
         const struct job_config *j = &jc->job[i];
         const struct workload *w = (const struct workload *)j->workload;
         struct workload_env env = { .nranks = jobs_ranks(j), .ppn = j->ppn,
-                                    .seed = seed, .job = i };
+                                    .seed = seed, .job = i,
+                                    .file = j->file };
         char err[256];
         if (w->init(u->state[i].b, j->params, &env, err, sizeof err)) {
             diag_error(d, j->file, j->line, j->name, "%s: %s", w->base.name,

@@ -290,7 +290,7 @@ static void check_workload(const struct job_config *j, uint32_t index,
     const struct workload *w = (const struct workload *)j->workload;
     _Alignas(16) unsigned char state[WORKLOAD_STATE_MAX];
     struct workload_env env = { .nranks = jobs_ranks(j), .ppn = j->ppn,
-                                .seed = 0, .job = index };
+                                .seed = 0, .job = index, .file = j->file };
     char err[256];
     if (w->init(state, j->params, &env, err, sizeof err) != 0) {
         diag_error(d, j->file, j->line, prefix, "%s on %u ranks: %s",

@@ -198,7 +198,7 @@ static void check_workload(const struct production_entry *e,
         }
         _Alignas(16) unsigned char state[WORKLOAD_STATE_MAX];
         struct workload_env env = { .nranks = nodes * e->ppn, .ppn = e->ppn,
-                                    .seed = 0, .job = 0 };
+                                    .seed = 0, .job = 0, .file = e->file };
         char err[256];
         if (w->init(state, e->params, &env, err, sizeof err) != 0) {
             diag_error(d, e->file, e->line, prefix,

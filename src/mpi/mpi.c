@@ -114,6 +114,52 @@ static bool coll_code(uint8_t c)
     return c >= DMPI_BARRIER && c <= DMPI_ALLTOALL;
 }
 
+/* Rank g's collective `op` over its program's communicator op->req
+ * (struct dmpi_app.comm): the schedule of the communicator's size for
+ * the rank's place in it, its peers made job ranks, its messages tagged
+ * op->tag. 0 (the expansion is the rank's current), or -1 (the run
+ * fails). */
+static int coll_over_comm(struct dmpi *m, uint32_t g, const struct dmpi_op *op)
+{
+    struct dmpi_rank *rk = &m->rank[g];
+    const struct dmpi_app *a = &m->job[rk->job].app;
+    struct dmpi_comm c;
+    uint32_t nr = m->job_first[rk->job + 1] - m->job_first[rk->job];
+    if (!a->comm || !a->comm(a->ctx, rk->r, op->req, &c) || c.me >= c.size ||
+        (op->code == DMPI_BCAST || op->code == DMPI_REDUCE
+             ? op->peer >= c.size : false)) {
+        dmpi_fail(m, "rank %u of job %u: a collective over communicator %u, "
+                     "which its program does not define (or a root outside "
+                     "it)", rk->r, rk->job, op->req);
+        return -1;
+    }
+    uint32_t need;
+    while ((need = dmpi_coll_expand(&m->p.coll, op, c.me, c.size, 0,
+                                    rk->coll, rk->coll_cap)) > rk->coll_cap)
+        if (dmpi_grow((void **)&rk->coll, &rk->coll_cap, sizeof *rk->coll,
+                      need) != 0) {
+            dmpi_fail(m, "out of memory for a collective");
+            return -1;
+        }
+    for (uint32_t i = 0; i < need; i++) {
+        struct dmpi_op *o = &rk->coll[i];
+        if (o->code != DMPI_ISEND && o->code != DMPI_IRECV)
+            continue;
+        if (o->peer >= c.size || c.member[o->peer] >= nr) {
+            dmpi_fail(m, "rank %u of job %u: communicator %u names a rank "
+                         "outside the job", rk->r, rk->job, op->req);
+            return -1;
+        }
+        o->peer = c.member[o->peer];
+        o->tag = op->tag;
+    }
+    rk->coll_code = op->code;
+    rk->n_coll = need;
+    rk->cpos = 0;
+    rk->in_coll = true;
+    return 0;
+}
+
 /* The rank's current operation, fetching or expanding as needed; NULL
  * when its program has ended. */
 static struct dmpi_op *current(struct dmpi *m, uint32_t g)
@@ -131,6 +177,8 @@ static struct dmpi_op *current(struct dmpi *m, uint32_t g)
             struct dmpi_op *op = &rk->ops[rk->pos];
             if (!coll_code(op->code))
                 return op;
+            if (op->req)
+                return coll_over_comm(m, g, op) == 0 ? current(m, g) : NULL;
             uint32_t nr = m->job_first[rk->job + 1] - m->job_first[rk->job];
             /* a collective becomes this rank's part of the point-to-point
              * schedule MPICH would run (coll.c), expanded when the rank
@@ -163,8 +211,12 @@ static struct dmpi_op *current(struct dmpi *m, uint32_t g)
          * about to do */
         rk->n_ops = a->next(a->ctx, rk->r, rk->ops, rk->cap);
         rk->pos = 0;
-        if (rk->n_ops == 0)
+        if (rk->n_ops == 0) {
+            const char *why = a->why ? a->why(a->ctx, rk->r) : NULL;
+            if (why)
+                dmpi_fail(m, "rank %u of job %u: %s", rk->r, rk->job, why);
             return NULL;
+        }
         assert(rk->n_ops <= rk->cap);
     }
 }
@@ -293,6 +345,49 @@ static bool call_waits(struct dmpi *m, uint32_t g, uint32_t peer,
     return true;
 }
 
+/* Rank g's handle h made ready for a new request: 0, or -1 (the run
+ * fails) when h is still open — a program error, two requests under one
+ * handle — or out of memory. */
+static int handle_slot(struct dmpi *m, uint32_t g, uint32_t h)
+{
+    struct dmpi_rank *rk = &m->rank[g];
+    if (h >= rk->hreq_cap) {
+        uint32_t old = rk->hreq_cap;
+        if (dmpi_grow((void **)&rk->hreq, &rk->hreq_cap, sizeof *rk->hreq,
+                      h + 1) != 0) {
+            dmpi_fail(m, "out of memory for MPI request handles");
+            return -1;
+        }
+        for (uint32_t i = old; i < rk->hreq_cap; i++)
+            rk->hreq[i] = NONE;
+    }
+    if (rk->hreq[h] != NONE) {
+        dmpi_fail(m, "rank %u of job %u posts request handle %u while its "
+                     "request is still open", rk->r, rk->job, h);
+        return -1;
+    }
+    return 0;
+}
+
+/* DMPI_WAIT: rank g waits for its request of handle h. True when it
+ * stops here (the request is open, or receive overheads are owed). */
+static bool wait_handle(struct dmpi *m, uint32_t g, uint32_t h, bool more)
+{
+    struct dmpi_rank *rk = &m->rank[g];
+    advance(rk);
+    rk->wait_more = more;
+    if (h && h < rk->hreq_cap && rk->hreq[h] != NONE) {
+        rk->wait = W_REQ;
+        rk->wait_req = rk->hreq[h];
+        return true;
+    }
+    if (rk->debt && !more) { /* complete: its receive overheads to pay */
+        wake(m, g);
+        return true;
+    }
+    return false;
+}
+
 /* A send or receive call (blocking or not) of rank g: its request,
  * posted. True when the rank stops here (it waits, or the run failed). */
 static bool call_p2p(struct dmpi *m, uint32_t g, const struct dmpi_op *op)
@@ -315,16 +410,22 @@ static bool call_p2p(struct dmpi *m, uint32_t g, const struct dmpi_op *op)
     }
     if (send && call_waits(m, g, peer, op->bytes))
         return true;
+    bool blocking = op->code == DMPI_SEND || op->code == DMPI_RECV;
+    uint32_t h = blocking ? 0 : op->req;
+    if (h && handle_slot(m, g, h) != 0)
+        return true;
     uint32_t id = req_new(m);
     if (id == NONE)
         return true;
     m->req[id] = (struct dmpi_req){
         .next = NONE, .rank = g, .peer = peer, .tag = op->tag,
-        .bytes = op->bytes, .xfer = NONE,
+        .bytes = op->bytes, .xfer = NONE, .handle = h,
         .kind = send ? R_SEND : R_RECV
     };
-    rk->open++;
-    bool blocking = op->code == DMPI_SEND || op->code == DMPI_RECV;
+    if (h)
+        rk->hreq[h] = id;
+    else
+        rk->open++;
     advance(rk);
     if (blocking) { /* wait for this one (it may finish at once) */
         rk->wait = W_REQ;
@@ -413,6 +514,10 @@ static void rank_run(struct dmpi *m, uint32_t g)
                 wake(m, g);
                 return;
             }
+            break;
+        case DMPI_WAIT:
+            if (wait_handle(m, g, op->req, op->arg & 1))
+                return;
             break;
         case DMPI_PUT:
         case DMPI_GET:
@@ -666,6 +771,7 @@ void dmpi_free(struct dmpi *m)
         struct dmpi_rank *rk = &m->rank[i];
         free(rk->ops);
         free(rk->coll);
+        free(rk->hreq);
         free(rk->marks);
         free(rk->send_seq.key);
         free(rk->send_seq.val);

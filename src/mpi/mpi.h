@@ -149,10 +149,30 @@ uint32_t dmpi_params_check(const struct dmpi_params *p,
  * `rank` (0 .. ranks-1 of the job) and return how many; 0 means the rank
  * has finished. Called when the rank has executed everything it was
  * given before, from the rank's NIC's event handler. */
+struct dmpi_comm;
 struct dmpi_app {
     void *ctx;
     uint32_t (*next)(void *ctx, uint32_t rank, struct dmpi_op *out,
                      uint32_t cap);
+    /* A collective whose `req` is c > 0 runs over the program's
+     * communicator c as rank `rank` sees it (a trace's sub-communicator,
+     * app/otf2.c): fill *out and return true, false if there is no such
+     * communicator (the run fails). Its messages carry the op's `tag`
+     * (the program numbers its communicators' collectives) instead of the
+     * job's collective tags. NULL: collectives are over the whole job. */
+    bool (*comm)(void *ctx, uint32_t rank, uint32_t c,
+                 struct dmpi_comm *out);
+    /* After next returned 0: NULL if rank `rank` has finished, else why
+     * its program cannot go on (a trace that cannot be read further);
+     * the run fails with that sentence. NULL: never. */
+    const char *(*why)(void *ctx, uint32_t rank);
+};
+
+/* A communicator of a program (struct dmpi_app.comm): `size` ranks, the
+ * caller is rank `me`, member[i] is rank i's rank in the job. */
+struct dmpi_comm {
+    uint32_t size, me;
+    const uint32_t *member;
 };
 
 /* One job: its ranks (rank r on node nodes[r / ppn], its first NIC), its

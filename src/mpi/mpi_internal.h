@@ -45,6 +45,7 @@ struct dmpi_req {
     uint32_t tag;    /* or DMPI_ANY */
     uint64_t bytes;  /* send size, or receive buffer size */
     uint32_t xfer;   /* its transfer once matched, else NONE */
+    uint32_t handle; /* the poster's handle (struct dmpi_op.req), 0: none */
     uint8_t kind;    /* enum req_kind */
     uint8_t local;   /* a receive matched from a rank of its own node */
 };
@@ -94,7 +95,12 @@ struct dmpi_rank {
     bool slept;            /* ... its controller's sleep has begun */
     uint8_t wait;          /* enum wait */
     uint32_t wait_req;
-    uint32_t open;         /* open requests */
+    uint32_t open;         /* open anonymous requests (DMPI_WAITALL's) */
+    uint32_t *hreq;        /* [hreq_cap]: the open request of handle h,
+                              NONE once complete (DMPI_WAIT) */
+    uint32_t hreq_cap;
+    bool wait_more;        /* its DMPI_WAIT is not its call's last: woken
+                              without paying its debt */
     uint32_t rma_open;     /* one-sided operations not yet complete */
     simtime debt;          /* host time owed by completed receives */
     /* matching */

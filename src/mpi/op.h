@@ -26,7 +26,8 @@ enum dmpi_code {
                        (DMPI_ANY); `bytes`: the receive buffer's size */
     DMPI_ISEND,     /* MPI_Isend: the request joins the rank's open ones */
     DMPI_IRECV,     /* MPI_Irecv, likewise */
-    DMPI_WAITALL,   /* MPI_Waitall over every open request of the rank */
+    DMPI_WAITALL,   /* MPI_Waitall over every open anonymous request of
+                       the rank (those posted with req 0) */
     DMPI_PUT,       /* MPI_Put of `bytes` into `peer`'s window (returns at
                        once; completes at the next flush) */
     DMPI_GET,       /* MPI_Get of `bytes` from `peer`'s window */
@@ -42,6 +43,13 @@ enum dmpi_code {
     DMPI_TSTART,    /* no MPI call: MPI_Wtime() where the timed part of */
     DMPI_TSTOP,     /* the iteration starts / stops (mpi.h: timed
                        iterations) */
+    DMPI_WAIT,      /* MPI_Wait on the request the rank posted with handle
+                       `req` (an ISEND or IRECV with that `req`); already
+                       complete: returns at once (after the receive
+                       overheads owed). arg 1: more DMPI_WAITs of the same
+                       call follow (an MPI_Waitall of several), so the
+                       receive overheads are paid after the last, as
+                       DMPI_WAITALL pays them */
     DMPI_CODE_COUNT
 };
 
@@ -52,7 +60,11 @@ struct dmpi_op {
     uint8_t pad_[3];
     uint32_t peer;  /* rank within the job, DMPI_ANY, or the root */
     uint32_t tag;   /* user tags are < DMPI_TAG_COLL */
-    uint32_t pad2_;
+    uint32_t req;   /* DMPI_ISEND / DMPI_IRECV: 0, an anonymous request
+                       (DMPI_WAITALL waits for it); h > 0: the request's
+                       handle, waited for by DMPI_WAIT h alone (a trace's
+                       MPI_Request: app/otf2.c). Handles are the rank's
+                       own small numbers, reusable once waited for */
     uint64_t bytes; /* message or buffer size */
     uint64_t arg;   /* DMPI_COMPUTE: ps; DMPI_MARK: iteration */
 };

@@ -140,12 +140,19 @@ static void req_done(struct dmpi *m, uint32_t id)
          * shared memory), then MPI's receive overhead o_recv: paid by the rank
          * before it runs on (its debt) */
         rk->debt += (q->local ? 0 : m->p.host_latency) + m->p.o_recv;
-    assert(rk->open > 0);
-    rk->open--;
+    if (q->handle) { /* a handled request: only DMPI_WAIT waits for it */
+        rk->hreq[q->handle] = NONE;
+    } else {
+        assert(rk->open > 0);
+        rk->open--;
+    }
+    bool handled = q->handle != 0;
     bool woke = (rk->wait == W_REQ && rk->wait_req == id) ||
-                (rk->wait == W_ALL && rk->open == 0);
+                (rk->wait == W_ALL && rk->open == 0 && !handled);
     req_release(m, id);
-    if (woke)
+    if (woke && handled && rk->wait_more)
+        resume_at(m, g, now(m)); /* the call's other waits first */
+    else if (woke)
         wake(m, g);
 }
 

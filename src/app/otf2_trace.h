@@ -1,0 +1,126 @@
+/* app/otf2_trace.h — an OTF2 archive of an MPI program, read as the
+ * otf2 workload replays it (app/otf2.c): the definitions whole, the
+ * events of each rank streamed.
+ *
+ * What is read (the records Score-P writes for MPI, and dfsim's own
+ * tracer, docs/tracer.md, writes the same):
+ *   definitions  the clock's resolution; strings; regions (an MPI call is a
+ *                region of paradigm MPI, or one whose name begins "MPI_");
+ *                the group of type COMM_LOCATIONS, whose i-th member is the
+ *                location of MPI_COMM_WORLD's rank i (so rank i of the
+ *                trace is rank i of the job); every communicator's group
+ *                (COMM_GROUP: its members are world ranks, in the
+ *                communicator's rank order; COMM_SELF: the rank alone);
+ *                local definitions' mapping tables, applied by libotf2 to
+ *                every event
+ *   events       Enter and Leave; MpiSend, MpiRecv, MpiIsend,
+ *                MpiIsendComplete, MpiIrecvRequest, MpiIrecv,
+ *                MpiRequestTest, MpiRequestCancelled, MpiCollectiveBegin,
+ *                MpiCollectiveEnd; the one-sided (Rma*) and non-blocking
+ *                collective records are read as "not replayed" records,
+ *                so that a trace using them is refused by name, not
+ *                replayed without them; every other record (threads,
+ *                metrics, I/O) is passed over.
+ *
+ * Streaming: each rank's events come from its own libotf2 event reader,
+ * one record at a time, into a small queue of decoded records: the
+ * replay looks ahead only as far as it must (an MPI_Irecv's source and
+ * size are recorded at its completion), so a trace larger than memory
+ * replays (memory: the definitions, plus each rank's look-ahead).
+ */
+#ifndef DFSIM_APP_OTF2_TRACE_H
+#define DFSIM_APP_OTF2_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum otf2_rec_kind {
+    OR_ENTER,       /* a: region */
+    OR_LEAVE,       /* a: region */
+    OR_SEND,        /* a: receiver (rank in comm), comm, tag, bytes */
+    OR_RECV,        /* a: sender, comm, tag, bytes */
+    OR_ISEND,       /* a: receiver, comm, tag, bytes, req */
+    OR_ISEND_DONE,  /* req */
+    OR_IRECV_REQ,   /* req */
+    OR_IRECV,       /* a: sender, comm, tag, bytes, req (completed) */
+    OR_TEST,        /* req: tested, not complete */
+    OR_CANCEL,      /* req */
+    OR_COLL_BEGIN,
+    OR_COLL_END,    /* op: OTF2_CollectiveOp, comm, a: root, bytes: sent,
+                       bytes2: received */
+    OR_UNSUPPORTED, /* a: index into otf2_unsupported_names */
+};
+
+/* The records of kind OR_UNSUPPORTED, by name (the OTF2 record's). */
+extern const char *const otf2_unsupported_names[];
+
+struct otf2_rec {
+    uint8_t kind;   /* enum otf2_rec_kind */
+    uint8_t op;     /* OR_COLL_END: the collective */
+    uint32_t a;     /* see the kinds */
+    uint32_t comm;  /* global communicator reference */
+    uint32_t tag;
+    uint64_t bytes, bytes2;
+    uint64_t req;
+    uint64_t time;  /* ticks of the trace's clock */
+    uint64_t pos;   /* the event's position in its location (1-based) */
+};
+
+/* A communicator: its ranks as world ranks, in its rank order. */
+struct otf2_comm {
+    bool defined;
+    bool world;        /* its ranks are the world's, in the world's order */
+    uint32_t index;    /* dense number of the communicator (tags) */
+    uint32_t size;
+    uint32_t *member;  /* [size] */
+    const char *name;
+};
+
+struct otf2_stream;   /* otf2_read.c */
+struct otf2_trace {
+    char *path;           /* the anchor file, as given */
+    void *reader;         /* OTF2_Reader */
+    uint64_t resolution;  /* clock ticks per second */
+    uint32_t nranks;
+    uint64_t *location;   /* [nranks]: rank i's location */
+    char **string;        /* [n_strings] */
+    uint32_t n_strings;
+    uint32_t *region_name; /* [n_regions]: string ref */
+    uint8_t *region_mpi;   /* [n_regions]: an MPI call */
+    uint32_t n_regions;
+    struct otf2_comm *comm; /* [n_comms], by reference */
+    uint32_t n_comms, n_comm_defined;
+    struct otf2_stream *stream; /* [nranks] */
+    char err[320];        /* the first error while reading events */
+};
+
+/* Open the archive whose anchor file is `path` and read its definitions:
+ * 0, or -1 with a sentence in err naming the file (cannot be read, not
+ * an OTF2 archive, no MPI locations, a communicator over a group never
+ * defined, ...) and nothing to free. */
+int otf2_trace_open(struct otf2_trace *t, const char *path, char *err,
+                    size_t cap);
+void otf2_trace_close(struct otf2_trace *t);
+
+/* The i-th record not yet taken of rank r (0: the next), reading ahead
+ * as needed; NULL at the end of the rank's events or on a read error
+ * (then t->err says which, naming the file, rank and event). */
+const struct otf2_rec *otf2_peek(struct otf2_trace *t, uint32_t r,
+                                 uint32_t i);
+/* Take rank r's next record (after a peek that returned it). */
+void otf2_take(struct otf2_trace *t, uint32_t r);
+
+/* The name of region `region` ("?" if undefined); whether it is an MPI
+ * call. */
+const char *otf2_region_name(const struct otf2_trace *t, uint32_t region);
+bool otf2_region_is_mpi(const struct otf2_trace *t, uint32_t region);
+
+/* Communicator `ref`, or NULL when the trace never defined it. */
+const struct otf2_comm *otf2_comm_of(const struct otf2_trace *t,
+                                     uint32_t ref);
+
+/* Ticks of the trace's clock as picoseconds. */
+uint64_t otf2_ticks_ps(const struct otf2_trace *t, uint64_t ticks);
+
+#endif
