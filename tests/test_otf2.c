@@ -383,7 +383,74 @@ static void test_otf2_truncated_events(void)
     rm_tree(dir);
 }
 
+/* ---- through an experiment file -------------------------------------- */
+
+static int write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fputs(text, f);
+    return fclose(f);
+}
+
+/* dfsim run: the trace named relative to the experiment file's folder,
+ * the job's time in jobs.csv; run from another working directory. */
+static void test_otf2_experiment_file(void)
+{
+    char dir[256], cfg[320], out[320];
+    CHECK(tmp_dir(dir, sizeof dir) != NULL);
+    CHECK(write_pingpong(dir, 50, 1024, 3000) == 0);
+    snprintf(cfg, sizeof cfg, "%s/replay.cfg", dir);
+    CHECK(write_file(cfg,
+                     "experiment = { name = \"replay\"; seed = 1; };\n"
+                     "system = { name = \"xc-12cab\"; };\n"
+                     "jobs = ( { name = \"pp\"; workload = \"otf2\";\n"
+                     "  trace = \"traces.otf2\"; nodes = 2; } );\n") == 0);
+    snprintf(out, sizeof out, "%s/out", dir);
+    char o[4096], e[4096];
+    const char *argv[] = { "run", cfg, "-o", out, NULL };
+    CHECK_EQ_U(run_dfsim(argv, o, sizeof o, e, sizeof e), 0);
+    char csv[400];
+    snprintf(csv, sizeof csv, "%s/jobs.csv", out);
+    char *jobs = read_text(csv);
+    CHECK(jobs != NULL);
+    if (jobs)
+        CHECK_STR_CONTAINS(jobs, ",pp,otf2,");
+    free(jobs);
+    rm_tree(dir);
+}
+
+/* A trace whose two ranks both receive first: a real machine would hang;
+ * the run stops with an error that says so. */
+static void test_otf2_deadlock_reported(void)
+{
+    char dir[256], cfg[320], out[320];
+    CHECK(tmp_dir(dir, sizeof dir) != NULL);
+    struct tw *w = tw_open(dir, 2);
+    CHECK(w != NULL);
+    tw_call_recv(w, 0, 10, 20, 1, 0, 8);
+    tw_call_send(w, 0, 30, 40, 1, 0, 8);
+    tw_call_recv(w, 1, 10, 20, 0, 0, 8);
+    tw_call_send(w, 1, 30, 40, 0, 0, 8);
+    CHECK(tw_close(w) == 0);
+    snprintf(cfg, sizeof cfg, "%s/replay.cfg", dir);
+    CHECK(write_file(cfg,
+                     "experiment = { name = \"dl\"; seed = 1; };\n"
+                     "system = { name = \"xc-12cab\"; };\n"
+                     "jobs = ( { name = \"dl\"; workload = \"otf2\";\n"
+                     "  trace = \"traces.otf2\"; nodes = 2; } );\n") == 0);
+    snprintf(out, sizeof out, "%s/out", dir);
+    char o[4096], e[4096];
+    const char *argv[] = { "run", cfg, "-o", out, NULL };
+    CHECK(run_dfsim(argv, o, sizeof o, e, sizeof e) != 0);
+    CHECK_STR_CONTAINS(e, "waiting for a message that never comes (deadlock)");
+    rm_tree(dir);
+}
+
 const struct test_case tests_otf2[] = {
+    TEST(test_otf2_experiment_file),
+    TEST(test_otf2_deadlock_reported),
     TEST(test_otf2_pingpong_matches_native),
     TEST(test_otf2_compute_gaps_scaled),
     TEST(test_otf2_ring_matches_native),

@@ -654,7 +654,8 @@ static const struct workload wl_otf2 = {
     .base = { .name = "otf2",
               .help = "an OTF2 trace of a real MPI program (Score-P's or "
                       "dfsim's tracer), replayed call by call" },
-    .family = "trace", .keys = otf2_keys, .defaults = otf2_wdefaults,
+    .family = "trace", .keys = otf2_keys, .required = "trace",
+    .defaults = otf2_wdefaults,
     .init = otf2_winit, .free = otf2_wfree, .app = otf2_wapp,
     .iterations = otf2_witers,
 };

@@ -63,6 +63,9 @@ struct workload {
     struct reg_entry base;
     const char *family;           /* "micro", "ember", "gpcnet", "proxy" */
     const struct cfg_key *keys;   /* its keys in a job's group */
+    const char *required;         /* a key without a default that every
+                                     job must give (init refuses the
+                                     defaults, naming it); NULL: none */
     void (*defaults)(void *params);
     /* Prepare `state` (WORKLOAD_STATE_MAX bytes) for env: 0, or -1 with a
      * sentence in err and nothing to free. */
