@@ -15,6 +15,7 @@ static const struct {
     { "counters", cli_counters, "list a system's hardware counters" },
     { "scoreboard", cli_scoreboard,
       "run the reproductions' rows and judge them against the papers" },
+    { "trace", cli_trace, "summarise an OTF2 trace of an MPI program" },
 };
 
 static void usage(FILE *out)

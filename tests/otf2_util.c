@@ -209,6 +209,12 @@ int tw_close(struct tw *w)
     for (uint32_t r = 0; r < w->n; r++)
         OTF2_Archive_CloseEvtWriter(w->ar, w->ev[r]);
     OTF2_Archive_CloseEvtFiles(w->ar);
+    /* empty local definitions, as every archive has (readers open them) */
+    OTF2_Archive_OpenDefFiles(w->ar);
+    for (uint32_t r = 0; r < w->n; r++)
+        OTF2_Archive_CloseDefWriter(w->ar,
+                                    OTF2_Archive_GetDefWriter(w->ar, r));
+    OTF2_Archive_CloseDefFiles(w->ar);
     OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(w->ar);
     int rc = g ? 0 : -1;
     if (g)

@@ -448,7 +448,46 @@ static void test_otf2_deadlock_reported(void)
     rm_tree(dir);
 }
 
+/* `dfsim trace`: the trace's sends and bytes, as otf2-print (OTF2's own
+ * tool, the reference) lists them; and the replay moves the same. */
+static void test_otf2_summary_matches_otf2_print(void)
+{
+    char dir[256], a[300], cmd[600];
+    CHECK(tmp_dir(dir, sizeof dir) != NULL);
+    CHECK(write_ring(dir, 4, 6, 777) == 0);
+    anchor(dir, a, sizeof a);
+    snprintf(cmd, sizeof cmd,
+             "otf2-print '%s' | awk '$1 == \"MPI_SEND\" || $1 == "
+             "\"MPI_ISEND\" { n++; for (i = 1; i < NF; i++) if ($i == "
+             "\"Length:\") b += $(i + 1) } END { print n, b }'", a);
+    FILE *p = popen(cmd, "r");
+    unsigned long long n = 0, b = 0;
+    CHECK(p != NULL);
+    if (p) {
+        CHECK(fscanf(p, "%llu %llu", &n, &b) == 2);
+        CHECK(pclose(p) == 0);
+    }
+    CHECK_EQ_U(n, 4 * 6);
+    CHECK_EQ_U(b, 4 * 6 * 777);
+    char o[8192], e[2048], want[128];
+    const char *argv[] = { "trace", a, NULL };
+    CHECK_EQ_U(run_dfsim(argv, o, sizeof o, e, sizeof e), 0);
+    snprintf(want, sizeof want, "sends          %llu messages, %llu bytes",
+             n, b);
+    CHECK_STR_CONTAINS(o, want);
+    CHECK_STR_CONTAINS(o, "ranks          4\n");
+    struct outcome r = replay(dir, 4, 1.0);
+    CHECK(r.ok);
+    CHECK_EQ_U(r.msgs, n);
+    CHECK_EQ_U(r.bytes, b);
+    const char *bad[] = { "trace", "/nonexistent/traces.otf2", NULL };
+    CHECK_EQ_U(run_dfsim(bad, o, sizeof o, e, sizeof e), 1);
+    CHECK_STR_CONTAINS(e, "/nonexistent/traces.otf2: cannot read");
+    rm_tree(dir);
+}
+
 const struct test_case tests_otf2[] = {
+    TEST(test_otf2_summary_matches_otf2_print),
     TEST(test_otf2_experiment_file),
     TEST(test_otf2_deadlock_reported),
     TEST(test_otf2_pingpong_matches_native),

@@ -123,4 +123,30 @@ const struct otf2_comm *otf2_comm_of(const struct otf2_trace *t,
 /* Ticks of the trace's clock as picoseconds. */
 uint64_t otf2_ticks_ps(const struct otf2_trace *t, uint64_t ticks);
 
+/* What a trace holds (`dfsim trace FILE`; issue 56's validation: the
+ * replay's messages and bytes against the trace's). Sizes by bucket:
+ * bucket 0 holds messages of 0 or 1 byte, bucket k > 0 those of
+ * 2^(k-1) + 1 .. 2^k bytes. */
+#define OTF2_SIZE_BUCKETS 40
+#define OTF2_COLL_OPS 23 /* OTF2_CollectiveOp's values */
+struct otf2_stats {
+    uint32_t nranks, n_comms;
+    uint64_t records;                  /* records read (all ranks) */
+    uint64_t calls;                    /* MPI calls (Enter of an MPI region
+                                          at depth 0) */
+    uint64_t sends, send_bytes;        /* MpiSend + MpiIsend */
+    uint64_t recvs, recv_bytes;        /* MpiRecv + MpiIrecv (completed) */
+    uint64_t size_msgs[OTF2_SIZE_BUCKETS], size_bytes[OTF2_SIZE_BUCKETS];
+    uint64_t coll_calls[OTF2_COLL_OPS], coll_sent[OTF2_COLL_OPS];
+    uint64_t rank_send_min, rank_send_max; /* send bytes of one rank */
+    double span_s;                     /* first to last record, longest rank */
+    double mpi_share;                  /* time inside MPI calls / span, mean
+                                          over ranks */
+};
+
+/* Read every rank's records once: 0, or -1 with t->err set. */
+int otf2_trace_stats(struct otf2_trace *t, struct otf2_stats *s);
+/* OTF2's name of collective op (e.g. "ALLREDUCE"), "?" if unknown. */
+const char *otf2_coll_name(uint8_t op);
+
 #endif

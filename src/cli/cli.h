@@ -14,6 +14,7 @@ int cli_topo(int argc, char **argv);
 int cli_list(int argc, char **argv);
 int cli_counters(int argc, char **argv);
 int cli_scoreboard(int argc, char **argv);
+int cli_trace(int argc, char **argv);
 
 /* Parse a non-negative decimal integer that fits in uint64; 0 on success. */
 int cli_parse_u64(const char *s, unsigned long long *out);
