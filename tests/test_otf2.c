@@ -42,6 +42,7 @@ struct outcome {
     int ok;
     simtime span;        /* end - start */
     uint64_t msgs, bytes;
+    uint32_t iters;      /* iterations every rank marked */
     char why[512];
 };
 
@@ -68,19 +69,23 @@ static struct outcome run_app(struct dmpi_app app, uint32_t n)
         o.span = r->end - r->start;
         o.msgs = r->msgs;
         o.bytes = r->bytes;
+        CHECK(dmpi_collect(&h.m) == 0);
+        o.iters = r->n_iter;
         snprintf(o.why, sizeof o.why, "%s", h.m.why);
     }
     mpi_h_teardown(&h);
     return o;
 }
 
-static struct outcome replay(const char *dir, uint32_t n, double scale)
+static struct outcome replay_n(const char *dir, uint32_t n, double scale,
+                               uint32_t iterations)
 {
     char a[300], err[512];
     struct otf2_params p;
     otf2_defaults(&p);
     p.trace = anchor(dir, a, sizeof a);
     p.compute_scale = scale;
+    p.iterations = iterations;
     struct otf2_wl w;
     struct outcome o = { 0 };
     if (otf2_init(&w, &p, n, NULL, err, sizeof err) != 0) {
@@ -90,6 +95,11 @@ static struct outcome replay(const char *dir, uint32_t n, double scale)
     o = run_app(otf2_app(&w), n);
     otf2_free(&w);
     return o;
+}
+
+static struct outcome replay(const char *dir, uint32_t n, double scale)
+{
+    return replay_n(dir, n, scale, 1);
 }
 
 /* ---- replay against native programs (issue 56, validation (a), (c)) ---- */
@@ -212,6 +222,27 @@ static int write_ring(const char *dir, uint32_t n, uint32_t iters,
         }
     }
     return tw_close(w);
+}
+
+/* iterations = 3: the trace three times, back to back, an iteration
+ * each (each rank starts again when it has finished). */
+static void test_otf2_iterations_repeat(void)
+{
+    char dir[256];
+    CHECK(tmp_dir(dir, sizeof dir) != NULL);
+    CHECK(write_ring(dir, 4, 6, 8192) == 0);
+    struct outcome one = replay_n(dir, 4, 1.0, 1);
+    struct outcome three = replay_n(dir, 4, 1.0, 3);
+    CHECK(one.ok && three.ok);
+    CHECK_EQ_U(one.iters, 1);
+    CHECK_EQ_U(three.iters, 3);
+    CHECK_EQ_U(three.msgs, 3 * one.msgs);
+    CHECK_EQ_U(three.bytes, 3 * one.bytes);
+    /* the ranks of a ring are in step: three replays take three times
+     * one, within the skew of their last completions */
+    CHECK(three.span > 3 * one.span - one.span / 20 &&
+          three.span < 3 * one.span + one.span / 20);
+    rm_tree(dir);
 }
 
 static void test_otf2_ring_matches_native(void)
@@ -492,6 +523,7 @@ const struct test_case tests_otf2[] = {
     TEST(test_otf2_deadlock_reported),
     TEST(test_otf2_pingpong_matches_native),
     TEST(test_otf2_compute_gaps_scaled),
+    TEST(test_otf2_iterations_repeat),
     TEST(test_otf2_ring_matches_native),
     TEST(test_otf2_collectives_on_communicators),
     TEST(test_otf2_bad_archives_named),

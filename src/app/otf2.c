@@ -17,6 +17,7 @@ void otf2_defaults(struct otf2_params *p)
 {
     memset(p, 0, sizeof *p);
     p->compute_scale = 1.0;
+    p->iterations = 1;
 }
 
 /* ---- handles: a trace's request ids as the layer's small numbers -------- */
@@ -318,6 +319,18 @@ static bool step(struct otf2_replay *p, uint32_t r)
     }
 }
 
+/* Rank r starts the trace again: its requests left open at the end (never
+ * waited for) keep their handles, never reused. 0 or -1. */
+static int next_replay(struct otf2_replay *p, uint32_t r)
+{
+    struct otf2_rank *k = &p->rank[r];
+    k->n_open = 0;
+    k->started = false;
+    if (otf2_rewind(&p->t, r) != 0)
+        return otf2_fail(p, r, NULL, p->t.err);
+    return 0;
+}
+
 static uint32_t next(void *ctx, uint32_t r, struct dmpi_op *out, uint32_t cap)
 {
     struct otf2_replay *p = ctx;
@@ -327,12 +340,14 @@ static uint32_t next(void *ctx, uint32_t r, struct dmpi_op *out, uint32_t cap)
         if (p->why[0] || k->done)
             return 0;
         if (!step(p, r)) {
-            k->done = true;
             if (p->why[0])
                 return 0;
-            /* the whole replay is the job's one iteration */
-            if (otf2_emit(p, k, DMPI_MARK, 0, 0, 0, 0, 0) != 0)
+            /* each replay of the whole trace is an iteration */
+            if (otf2_emit(p, k, DMPI_MARK, 0, 0, 0, k->iter, 0) != 0)
                 return otf2_fail(p, r, NULL, "out of memory"), 0;
+            k->done = ++k->iter >= p->iterations;
+            if (!k->done && next_replay(p, r) != 0)
+                return 0;
         }
     }
     uint32_t n = k->n_pend - k->pos;
@@ -397,6 +412,7 @@ int otf2_init(struct otf2_wl *w, const struct otf2_params *prm,
         return -1;
     }
     p->scale = prm->compute_scale;
+    p->iterations = prm->iterations ? prm->iterations : 1;
     p->rank = calloc(nranks, sizeof *p->rank);
     if (!p->rank) {
         otf2_trace_close(&p->t);

@@ -41,8 +41,10 @@
  * communicator never defined. A message of 0 bytes travels as 1 byte
  * (the network carries messages of 1 byte or more).
  *
- * The run ends with one DMPI_MARK per rank: the job's one iteration is
- * the whole replay.
+ * Each replay of the whole trace is one iteration (a DMPI_MARK per
+ * rank); `iterations` > 1 replays it again from its first record, each
+ * rank as soon as it has finished the previous one (as a loop around the
+ * program would), so that routing variants can alternate by iteration.
  */
 #ifndef DFSIM_APP_OTF2_H
 #define DFSIM_APP_OTF2_H
@@ -56,6 +58,8 @@ struct otf2_params {
     const char *trace;     /* the archive's anchor file (DIR/traces.otf2);
                               relative: from the experiment file's folder */
     double compute_scale;  /* recorded compute gaps x this (1.0; 0: none) */
+    uint32_t iterations;   /* the trace replayed this many times back to
+                              back, each an iteration (1) */
 };
 
 void otf2_defaults(struct otf2_params *p);

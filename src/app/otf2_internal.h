@@ -29,6 +29,7 @@ struct otf2_rank {
     struct dmpi_op *pend;   /* operations made, not yet handed over */
     uint32_t n_pend, pos, pend_cap;
     bool started, done;
+    uint32_t iter;          /* replays finished */
     uint64_t last_leave;    /* its last MPI call's Leave, ticks */
     struct otf2_open *open; /* open requests */
     uint32_t n_open, open_cap;
@@ -41,6 +42,7 @@ struct otf2_rank {
 struct otf2_replay {
     struct otf2_trace t;
     double scale;
+    uint32_t iterations;
     struct otf2_rank *rank;
     char why[480];          /* the first error: the run fails with it */
 };

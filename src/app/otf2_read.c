@@ -501,20 +501,19 @@ static int open_streams(struct otf2_trace *t, char *err, size_t cap)
     OTF2_EvtReaderCallbacks *cb = evt_callbacks();
     if (!cb)
         goto oom;
+    t->callbacks = cb;
     for (uint32_t r = 0; r < t->nranks; r++) {
         struct otf2_stream *s = &t->stream[r];
         s->t = t;
         s->rank = r;
         s->er = OTF2_Reader_GetEvtReader(rd, t->location[r]);
         if (!s->er) {
-            OTF2_EvtReaderCallbacks_Delete(cb);
             snprintf(err, cap, "%s: no events for rank %u (location %" PRIu64
                      ")", t->path, r, t->location[r]);
             return -1;
         }
         OTF2_Reader_RegisterEvtCallbacks(rd, s->er, cb, s);
     }
-    OTF2_EvtReaderCallbacks_Delete(cb);
     return 0;
 bad:
     snprintf(err, cap, "%s: cannot open the event files of its %u ranks "
@@ -588,6 +587,8 @@ void otf2_trace_close(struct otf2_trace *t)
                 OTF2_Reader_CloseEvtReader(t->reader, t->stream[r].er);
         OTF2_Reader_Close(t->reader);
     }
+    if (t->callbacks)
+        OTF2_EvtReaderCallbacks_Delete(t->callbacks);
     for (uint32_t r = 0; t->stream && r < t->nranks; r++)
         free(t->stream[r].q);
     free(t->stream);
@@ -626,6 +627,24 @@ const struct otf2_rec *otf2_peek(struct otf2_trace *t, uint32_t r,
     if (i >= s->n)
         return NULL;
     return &s->q[(s->head + i) & (s->cap - 1)];
+}
+
+int otf2_rewind(struct otf2_trace *t, uint32_t r)
+{
+    struct otf2_stream *s = &t->stream[r];
+    OTF2_Reader *rd = t->reader;
+    if (s->er)
+        OTF2_Reader_CloseEvtReader(rd, s->er);
+    s->er = OTF2_Reader_GetEvtReader(rd, t->location[r]);
+    if (!s->er) {
+        set_err(t, "%s: rank %u: cannot read its events again (%s)",
+                t->path, r, otf2_last);
+        return -1;
+    }
+    OTF2_Reader_RegisterEvtCallbacks(rd, s->er, t->callbacks, s);
+    s->head = s->n = 0;
+    s->eof = false;
+    return 0;
 }
 
 void otf2_take(struct otf2_trace *t, uint32_t r)

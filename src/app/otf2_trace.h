@@ -92,6 +92,7 @@ struct otf2_trace {
     struct otf2_comm *comm; /* [n_comms], by reference */
     uint32_t n_comms, n_comm_defined;
     struct otf2_stream *stream; /* [nranks] */
+    void *callbacks;      /* OTF2_EvtReaderCallbacks, every rank's */
     char err[320];        /* the first error while reading events */
 };
 
@@ -108,6 +109,9 @@ void otf2_trace_close(struct otf2_trace *t);
  * (then t->err says which, naming the file, rank and event). */
 const struct otf2_rec *otf2_peek(struct otf2_trace *t, uint32_t r,
                                  uint32_t i);
+/* Read rank r's events again from the first (a repeated replay): 0, or
+ * -1 with t->err set. */
+int otf2_rewind(struct otf2_trace *t, uint32_t r);
 /* Take rank r's next record (after a peek that returned it). */
 void otf2_take(struct otf2_trace *t, uint32_t r);
 

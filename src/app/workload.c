@@ -632,6 +632,9 @@ static const struct cfg_key otf2_keys[] = {
           "the recorded compute between MPI calls x this (1.0: as "
           "measured; 0: a communication-only replay; 0.5: a host twice "
           "as fast)"),
+    KEY_U32(O, "iterations", iterations, 1, 1000000,
+            "times the whole trace is replayed, back to back, each an "
+            "iteration (1)"),
     KEY_END,
 };
 #undef O
@@ -646,8 +649,7 @@ static void otf2_wfree(void *state) { otf2_free(state); }
 static struct dmpi_app otf2_wapp(void *state) { return otf2_app(state); }
 static uint32_t otf2_witers(const void *params)
 {
-    (void)params;
-    return 1; /* the whole replay */
+    return ((const struct otf2_params *)params)->iterations;
 }
 
 static const struct workload wl_otf2 = {
