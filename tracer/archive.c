@@ -161,7 +161,7 @@ void trace_archive_open(void)
     tracer.on = true;
 }
 
-/* Every rank's event count, first and last timestamps, used regions and
+/* Every rank's event count, first and last timestamps and
  * communicators, gathered to rank 0 (NULL elsewhere). */
 static void gather_ranks(struct defs_input *in, uint64_t events)
 {
@@ -171,15 +171,13 @@ static void gather_ranks(struct defs_input *in, uint64_t events)
     in->per_rank = root ? calloc((size_t)n * 3, sizeof(uint64_t)) : NULL;
     PMPI_Gather(mine, 3, MPI_UINT64_T, in->per_rank, 3, MPI_UINT64_T, 0,
                 MPI_COMM_WORLD);
-    PMPI_Reduce(tracer.used, in->used, TR_COUNT, MPI_UINT8_T, MPI_MAX, 0,
-                MPI_COMM_WORLD);
     int len = 0;
     uint32_t *comms = trace_comm_pack(&len);
     int *lens = root ? calloc((size_t)n, sizeof(int)) : NULL;
     int *displs = root ? calloc((size_t)n, sizeof(int)) : NULL;
     PMPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
     in->n_comm_words = 0;
-    for (int r = 0; root && r < n; r++) {
+    for (int r = 0; root && lens && displs && r < n; r++) {
         displs[r] = in->n_comm_words;
         in->n_comm_words += lens[r];
     }
@@ -192,29 +190,61 @@ static void gather_ranks(struct defs_input *in, uint64_t events)
     free(displs);
 }
 
-/* Close this rank's event writer and write its (empty) local
- * definitions; its number of events. */
-static uint64_t close_local(OTF2_Archive *a)
+/* Rank 0's order of the communicators (defs_comm_order), sent to every
+ * rank; its length, *order malloc'd. */
+static uint32_t share_comm_order(const struct defs_input *in,
+                                 uint32_t **order)
 {
-    uint64_t events = 0;
-    OTF2_EvtWriter_GetNumberOfEvents(tracer.evt, &events);
-    OTF2_Archive_CloseEvtWriter(a, tracer.evt);
-    OTF2_Archive_CloseEvtFiles(a);
+    uint32_t k = 0;
+    *order = NULL;
+    if (tracer.rank == 0 && in->per_rank && in->comm_words)
+        k = defs_comm_order(in, order);
+    PMPI_Bcast(&k, 1, MPI_UINT32_T, 0, MPI_COMM_WORLD);
+    if (tracer.rank != 0)
+        *order = malloc((k + 1) * sizeof **order);
+    if (*order)
+        PMPI_Bcast(*order, (int)k, MPI_UINT32_T, 0, MPI_COMM_WORLD);
+    else
+        k = 0; /* (a failed malloc: the ids stay as the ranks gave them) */
+    return k;
+}
+
+/* This rank's local definitions: the mapping of the communicator ids
+ * its events carry to the global definitions' (tracer/defs.c). */
+static void write_local_defs(OTF2_Archive *a, const uint32_t *order,
+                             uint32_t k)
+{
     OTF2_Archive_OpenDefFiles(a);
     OTF2_DefWriter *dw =
         OTF2_Archive_GetDefWriter(a, (OTF2_LocationRef)tracer.rank);
+    OTF2_IdMap *map = OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, k + 3);
+    if (dw && map) {
+        OTF2_IdMap_AddIdPair(map, TRACE_COMM_WORLD, TRACE_COMM_WORLD);
+        OTF2_IdMap_AddIdPair(map, TRACE_COMM_SELF, TRACE_COMM_SELF);
+        for (uint32_t i = 0; i < k; i++)
+            OTF2_IdMap_AddIdPair(map, order[i], 2 + i);
+        OTF2_DefWriter_WriteMappingTable(dw, OTF2_MAPPING_COMM, map);
+    }
+    if (map)
+        OTF2_IdMap_Free(map);
     if (dw)
         OTF2_Archive_CloseDefWriter(a, dw);
     OTF2_Archive_CloseDefFiles(a);
-    return events;
 }
 
 void trace_archive_close(void)
 {
     OTF2_Archive *a = tracer.archive;
+    uint64_t events = 0;
     tracer.on = false;
+    OTF2_EvtWriter_GetNumberOfEvents(tracer.evt, &events);
+    OTF2_Archive_CloseEvtWriter(a, tracer.evt);
+    OTF2_Archive_CloseEvtFiles(a);
     struct defs_input in = { 0 };
-    gather_ranks(&in, close_local(a));
+    gather_ranks(&in, events);
+    uint32_t *order = NULL;
+    uint32_t k = share_comm_order(&in, &order);
+    write_local_defs(a, order, k);
     if (tracer.rank == 0 && in.per_rank && in.comm_words) {
         OTF2_GlobalDefWriter *gw = OTF2_Archive_GetGlobalDefWriter(a);
         if (gw)
@@ -223,6 +253,7 @@ void trace_archive_close(void)
     if (OTF2_Archive_Close(a) != OTF2_SUCCESS && tracer.rank == 0)
         fprintf(stderr, "dfsim-trace: the archive in %s may be incomplete\n",
                 tracer.dir);
+    free(order);
     free(in.per_rank);
     free(in.comm_words);
     tracer.archive = NULL;

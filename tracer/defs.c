@@ -7,14 +7,20 @@
  *   LocationGroup r   "MPI Rank r", PROCESS, for every rank r
  *   Location r        "Master thread", CPU_THREAD, its number of events
  *   Region i          "MPI_Send", ... (tracer/regions.def), paradigm MPI,
- *                     Score-P's role; only those some rank entered
+ *                     Score-P's role; every one, entered or not
  *   Group 0           COMM_LOCATIONS: locations 0..n-1 (world rank order)
  *   Group 1           COMM_SELF (no members)
  *   Group 2...        COMM_GROUP: world ranks in a communicator's order,
  *                     one per distinct member list (2: MPI_COMM_WORLD's)
  *   Comm 0, 1         "MPI_COMM_WORLD" (group 2), "MPI_COMM_SELF" (group 1)
- *   Comm id           every other communicator, named for the call that
- *                     made it, with its parent; parents come first. */
+ *   Comm 2...         every other communicator, named for the call that
+ *                     made it, with its parent; parents come first.
+ *
+ * The ranks' events name a communicator by the id its rank 0 gave it
+ * (tracer/comm.c: unique, not dense); the global definitions number them
+ * densely, and every rank's local definitions hold the mapping table
+ * (OTF2_MAPPING_COMM) from the one to the other, which OTF2's readers
+ * apply as they read events, as they do for Score-P's traces. */
 #define _DEFAULT_SOURCE /* gethostname */
 #include "defs.h"
 
@@ -87,8 +93,6 @@ static void write_regions(struct writer *wr, const struct defs_input *in)
 {
     OTF2_StringRef empty = str(wr, "");
     for (int i = 0; i < TR_COUNT; i++) {
-        if (!in->used[i])
-            continue;
         OTF2_StringRef name = str(wr, regions[i].name);
         OTF2_GlobalDefWriter_WriteRegion(wr->w, (OTF2_RegionRef)i, name, name,
                                          empty, regions[i].role,
@@ -175,20 +179,61 @@ static void write_groups(struct writer *wr, int size, struct comm_def *c,
     free(world);
 }
 
-/* Whether comm id is defined already (world, self, or written). */
-static bool comm_written(const struct comm_def *c, uint32_t n, uint32_t id)
+/* The index of comm id in c, or n. */
+static uint32_t comm_index(const struct comm_def *c, uint32_t n, uint32_t id)
 {
-    if (id == TRACE_COMM_WORLD || id == TRACE_COMM_SELF ||
-        id == OTF2_UNDEFINED_COMM)
-        return true;
-    for (uint32_t i = 0; i < n; i++)
-        if (c[i].id == id)
-            return c[i].written;
-    return true; /* an unknown parent: written undefined below */
+    uint32_t i = 0;
+    while (i < n && c[i].id != id)
+        i++;
+    return i;
 }
 
-/* Comm definitions, each after its parent. */
-static void write_comms(struct writer *wr, struct comm_def *c, uint32_t n)
+/* The comms in definition order, each after its parent (a parent that
+ * is world, self or unknown counts as defined); their number. */
+static uint32_t order_comms(struct comm_def *c, uint32_t n, uint32_t *order)
+{
+    uint32_t k = 0;
+    for (bool progress = true; progress;) {
+        progress = false;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t p = comm_index(c, n, c[i].parent);
+            if (c[i].written || (p < n && !c[p].written))
+                continue;
+            order[k++] = i;
+            c[i].written = progress = true;
+        }
+    }
+    return k;
+}
+
+uint32_t defs_comm_order(const struct defs_input *in, uint32_t **order)
+{
+    struct comm_def *c = NULL;
+    uint32_t n = parse_comms(in, &c);
+    uint32_t *idx = malloc((n + 1) * sizeof *idx);
+    *order = malloc((n + 1) * sizeof **order);
+    uint32_t k = idx && *order ? order_comms(c, n, idx) : 0;
+    for (uint32_t i = 0; i < k; i++)
+        (*order)[i] = c[idx[i]].id;
+    free(idx);
+    free(c);
+    return k;
+}
+
+/* The dense id of the communicator a rank named id. */
+static uint32_t dense_id(const uint32_t *order, uint32_t k, uint32_t id)
+{
+    if (id == TRACE_COMM_WORLD || id == TRACE_COMM_SELF)
+        return id;
+    for (uint32_t i = 0; i < k; i++)
+        if (order[i] == id)
+            return 2 + i;
+    return OTF2_UNDEFINED_COMM;
+}
+
+/* Comm definitions: world, self, then the others in order. */
+static void write_comms(struct writer *wr, const struct comm_def *c,
+                        uint32_t n, const uint32_t *order, uint32_t k)
 {
     OTF2_GlobalDefWriter_WriteComm(wr->w, TRACE_COMM_WORLD,
                                    str(wr, "MPI_COMM_WORLD"), 2,
@@ -196,18 +241,12 @@ static void write_comms(struct writer *wr, struct comm_def *c, uint32_t n)
     OTF2_GlobalDefWriter_WriteComm(wr->w, TRACE_COMM_SELF,
                                    str(wr, "MPI_COMM_SELF"), 1,
                                    OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
-    for (bool progress = true; progress;) {
-        progress = false;
-        for (uint32_t i = 0; i < n; i++) {
-            if (c[i].written || !comm_written(c, n, c[i].parent))
-                continue;
-            const char *name = c[i].region < TR_COUNT
-                                   ? regions[c[i].region].name : "";
-            OTF2_GlobalDefWriter_WriteComm(wr->w, c[i].id, str(wr, name),
-                                           c[i].group, c[i].parent,
-                                           OTF2_COMM_FLAG_NONE);
-            c[i].written = progress = true;
-        }
+    for (uint32_t i = 0; i < k; i++) {
+        const struct comm_def *d = &c[comm_index(c, n, order[i])];
+        const char *name = d->region < TR_COUNT ? regions[d->region].name : "";
+        OTF2_GlobalDefWriter_WriteComm(wr->w, 2 + i, str(wr, name), d->group,
+                                       dense_id(order, k, d->parent),
+                                       OTF2_COMM_FLAG_NONE);
     }
 }
 
@@ -218,8 +257,11 @@ void defs_write(OTF2_GlobalDefWriter *w, const struct defs_input *in)
     write_locations(&wr, in);
     write_regions(&wr, in);
     struct comm_def *c = NULL;
-    uint32_t n = parse_comms(in, &c);
+    uint32_t n = parse_comms(in, &c), *order = NULL;
+    uint32_t k = defs_comm_order(in, &order);
     write_groups(&wr, in->size, c, n);
-    write_comms(&wr, c, n);
+    if (order)
+        write_comms(&wr, c, n, order, k);
+    free(order);
     free(c);
 }

@@ -8,13 +8,18 @@
 struct defs_input {
     int size;               /* ranks */
     uint64_t *per_rank;     /* per rank: events, first and last timestamp */
-    uint8_t used[TR_COUNT]; /* regions some rank entered */
     uint32_t *comm_words;   /* trace_comm_pack's words of every rank */
     int n_comm_words;
 };
 
+/* The ids the ranks gave their communicators (tracer/comm.c), in the
+ * order of their global definitions: communicator order[i] is defined
+ * with id 2 + i, each after its parent. Their number; *order malloc'd. */
+uint32_t defs_comm_order(const struct defs_input *in, uint32_t **order);
+
 /* ClockProperties, the system tree, a LocationGroup and a Location per
- * rank (id = rank), the used Regions, the Groups and the Comms. */
+ * rank (id = rank), the Regions, the Groups and the Comms (with the ids
+ * of defs_comm_order). */
 void defs_write(OTF2_GlobalDefWriter *w, const struct defs_input *in);
 
 #endif

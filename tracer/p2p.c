@@ -151,7 +151,7 @@ static int nonblocking_send(enum trace_region r, isend_fn *fn,
     }
     int rc = fn(buf, count, type, dest, tag, comm, req);
     if (rc == MPI_SUCCESS && dest != MPI_PROC_NULL)
-        trace_req_add(*req, id, true, false, dest, tag, ref, bytes);
+        trace_req_add(req, id, true, false, dest, tag, ref, bytes);
     trace_leave(r);
     return rc;
 }
@@ -194,7 +194,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
     if (rc == MPI_SUCCESS && source != MPI_PROC_NULL) {
         uint64_t id = trace_request_id();
         OTF2_EvtWriter_MpiIrecvRequest(tracer.evt, NULL, trace_now(), id);
-        trace_req_add(*req, id, false, false, source, tag,
+        trace_req_add(req, id, false, false, source, tag,
                       trace_comm_ref(comm), trace_bytes(count, type));
     }
     trace_leave(TR_MPI_Irecv);
@@ -236,7 +236,7 @@ static int send_init(enum trace_region r, send_init_fn *fn, const void *buf,
     trace_enter(r);
     int rc = fn(buf, count, type, dest, tag, comm, req);
     if (rc == MPI_SUCCESS && dest != MPI_PROC_NULL)
-        trace_req_add(*req, 0, true, true, dest, tag, trace_comm_ref(comm),
+        trace_req_add(req, 0, true, true, dest, tag, trace_comm_ref(comm),
                       trace_bytes(count, type));
     trace_leave(r);
     return rc;
@@ -278,7 +278,7 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype type, int source,
     trace_enter(TR_MPI_Recv_init);
     int rc = PMPI_Recv_init(buf, count, type, source, tag, comm, req);
     if (rc == MPI_SUCCESS && source != MPI_PROC_NULL)
-        trace_req_add(*req, 0, false, true, source, tag, trace_comm_ref(comm),
+        trace_req_add(req, 0, false, true, source, tag, trace_comm_ref(comm),
                       trace_bytes(count, type));
     trace_leave(TR_MPI_Recv_init);
     return rc;

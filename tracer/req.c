@@ -15,7 +15,13 @@
  * completes unseen: no record.
  *
  * Requests the tracer did not make (non-blocking collectives, generalised
- * requests, MPI_REQUEST_NULL) are passed through with no record. */
+ * requests, MPI_REQUEST_NULL) are passed through with no record.
+ *
+ * Handles are not unique: Open MPI returns one shared, already complete
+ * request (ompi_request_empty) for every send its shared-memory path
+ * finished at once, so the table keeps one entry per request made, keyed
+ * by handle, and a completion takes the entry made through the same
+ * MPI_Request variable if there is one, else the oldest of that handle. */
 #include "trace.h"
 
 #include <stdlib.h>
@@ -23,6 +29,7 @@
 
 struct req_entry {
     MPI_Request key;
+    const MPI_Request *where; /* the variable MPI wrote the handle to */
     uint64_t id;      /* 0: a persistent request not started */
     uint64_t bytes;   /* sent (a send) or posted (a receive) */
     uint32_t comm;
@@ -54,16 +61,23 @@ static size_t slot_of(MPI_Request r)
     return (size_t)k & (reqs.cap - 1);
 }
 
-static struct req_entry *req_find(MPI_Request r)
+/* The entry of request r held in variable *where (NULL: any), else the
+ * oldest of handle r; NULL if none. */
+static struct req_entry *req_find(MPI_Request r, const MPI_Request *where)
 {
+    struct req_entry *best = NULL;
     if (!reqs.n || r == MPI_REQUEST_NULL)
         return NULL;
-    for (size_t i = slot_of(r);; i = (i + 1) & (reqs.cap - 1)) {
-        if (!reqs.e[i].used)
-            return NULL;
-        if (reqs.e[i].key == r)
-            return &reqs.e[i];
+    for (size_t i = slot_of(r); reqs.e[i].used; i = (i + 1) & (reqs.cap - 1)) {
+        struct req_entry *e = &reqs.e[i];
+        if (e->key != r)
+            continue;
+        if (where && e->where == where)
+            return e;
+        if (!best || e->id < best->id)
+            best = e;
     }
+    return best;
 }
 
 static void req_remove(struct req_entry *e)
@@ -116,18 +130,16 @@ void trace_req_init(void)
     reqs.n = 0;
 }
 
-void trace_req_add(MPI_Request req, uint64_t id, bool send, bool persistent,
+void trace_req_add(MPI_Request *req, uint64_t id, bool send, bool persistent,
                    int peer, int tag, uint32_t comm, uint64_t bytes)
 {
-    struct req_entry *e = req_find(req);
-    if (e) /* a handle MPI reused: the old request is gone */
-        req_remove(e);
     if (2 * (reqs.n + 1) > reqs.cap && !req_grow())
         return;
-    size_t s = slot_of(req);
+    size_t s = slot_of(*req);
     while (reqs.e[s].used)
         s = (s + 1) & (reqs.cap - 1);
-    reqs.e[s] = (struct req_entry){ .key = req, .id = id, .bytes = bytes,
+    reqs.e[s] = (struct req_entry){ .key = *req, .where = req, .id = id,
+                                    .bytes = bytes,
                                     .comm = comm, .peer = peer, .tag = tag,
                                     .used = 1, .send = send,
                                     .persistent = persistent,
@@ -154,10 +166,12 @@ static bool scratch_fit(size_t n)
 
 /* ---- the records --------------------------------------------------------*/
 
-/* Request r (the handle before the call) completed with status st. */
-static void completed(MPI_Request r, const MPI_Status *st)
+/* Request r (the handle before the call, held in *where) completed with
+ * status st. */
+static void completed(MPI_Request r, const MPI_Request *where,
+                      const MPI_Status *st)
 {
-    struct req_entry *e = req_find(r);
+    struct req_entry *e = req_find(r, where);
     if (!e || !e->active)
         return;
     int cancelled = 0, bytes = 0;
@@ -181,10 +195,10 @@ static void completed(MPI_Request r, const MPI_Status *st)
         req_remove(e);
 }
 
-/* Request r was tested and is still pending. */
-static void tested(MPI_Request r)
+/* Request r (held in *where) was tested and is still pending. */
+static void tested(MPI_Request r, const MPI_Request *where)
 {
-    struct req_entry *e = req_find(r);
+    struct req_entry *e = req_find(r, where);
     if (e && e->active)
         OTF2_EvtWriter_MpiRequestTest(tracer.evt, NULL, trace_now(), e->id);
 }
@@ -192,7 +206,7 @@ static void tested(MPI_Request r)
 /* A persistent request r was started. */
 static void started(MPI_Request r)
 {
-    struct req_entry *e = req_find(r);
+    struct req_entry *e = req_find(r, NULL);
     if (!e || !e->persistent)
         return;
     e->active = 1;
@@ -218,7 +232,7 @@ int MPI_Wait(MPI_Request *req, MPI_Status *status)
     trace_enter(TR_MPI_Wait);
     int rc = PMPI_Wait(req, st);
     if (rc == MPI_SUCCESS)
-        completed(h, st);
+        completed(h, req, st);
     trace_leave(TR_MPI_Wait);
     return rc;
 }
@@ -238,7 +252,7 @@ int MPI_Waitall(int n, MPI_Request reqs_[], MPI_Status sts[])
     trace_enter(TR_MPI_Waitall);
     int rc = PMPI_Waitall(n, reqs_, st);
     for (int i = 0; rc == MPI_SUCCESS && i < n; i++)
-        completed(scratch.h[i], &st[i]);
+        completed(scratch.h[i], &reqs_[i], &st[i]);
     trace_leave(TR_MPI_Waitall);
     return rc;
 }
@@ -253,7 +267,7 @@ int MPI_Waitany(int n, MPI_Request reqs_[], int *index, MPI_Status *status)
     trace_enter(TR_MPI_Waitany);
     int rc = PMPI_Waitany(n, reqs_, index, st);
     if (rc == MPI_SUCCESS && *index != MPI_UNDEFINED)
-        completed(scratch.h[*index], st);
+        completed(scratch.h[*index], &reqs_[*index], st);
     trace_leave(TR_MPI_Waitany);
     return rc;
 }
@@ -269,7 +283,7 @@ int MPI_Waitsome(int n, MPI_Request reqs_[], int *outcount, int indices[],
     int rc = PMPI_Waitsome(n, reqs_, outcount, indices, st);
     for (int i = 0; rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED &&
                     i < *outcount; i++)
-        completed(scratch.h[indices[i]], &st[i]);
+        completed(scratch.h[indices[i]], &reqs_[indices[i]], &st[i]);
     trace_leave(TR_MPI_Waitsome);
     return rc;
 }
@@ -286,9 +300,9 @@ int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
     trace_enter(TR_MPI_Test);
     int rc = PMPI_Test(req, flag, st);
     if (rc == MPI_SUCCESS && *flag)
-        completed(h, st);
+        completed(h, req, st);
     else if (rc == MPI_SUCCESS)
-        tested(h);
+        tested(h, req);
     trace_leave(TR_MPI_Test);
     return rc;
 }
@@ -303,9 +317,9 @@ int MPI_Testall(int n, MPI_Request reqs_[], int *flag, MPI_Status sts[])
     int rc = PMPI_Testall(n, reqs_, flag, st);
     for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
         if (*flag)
-            completed(scratch.h[i], &st[i]);
+            completed(scratch.h[i], &reqs_[i], &st[i]);
         else
-            tested(scratch.h[i]);
+            tested(scratch.h[i], &reqs_[i]);
     }
     trace_leave(TR_MPI_Testall);
     return rc;
@@ -322,10 +336,10 @@ int MPI_Testany(int n, MPI_Request reqs_[], int *index, int *flag,
     trace_enter(TR_MPI_Testany);
     int rc = PMPI_Testany(n, reqs_, index, flag, st);
     if (rc == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED)
-        completed(scratch.h[*index], st);
+        completed(scratch.h[*index], &reqs_[*index], st);
     else if (rc == MPI_SUCCESS && !*flag)
         for (int i = 0; i < n; i++)
-            tested(scratch.h[i]);
+            tested(scratch.h[i], &reqs_[i]);
     trace_leave(TR_MPI_Testany);
     return rc;
 }
@@ -341,11 +355,11 @@ int MPI_Testsome(int n, MPI_Request reqs_[], int *outcount, int indices[],
     int rc = PMPI_Testsome(n, reqs_, outcount, indices, st);
     int done = rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED ? *outcount : 0;
     for (int i = 0; i < done; i++) {
-        completed(scratch.h[indices[i]], &st[i]);
+        completed(scratch.h[indices[i]], &reqs_[indices[i]], &st[i]);
         scratch.h[indices[i]] = MPI_REQUEST_NULL;
     }
     for (int i = 0; rc == MPI_SUCCESS && i < n; i++)
-        tested(scratch.h[i]);
+        tested(scratch.h[i], &reqs_[i]);
     trace_leave(TR_MPI_Testsome);
     return rc;
 }
@@ -381,7 +395,7 @@ int MPI_Cancel(MPI_Request *req)
     if (!tracer.on)
         return PMPI_Cancel(req);
     trace_enter(TR_MPI_Cancel);
-    struct req_entry *e = req_find(*req);
+    struct req_entry *e = req_find(*req, req);
     int rc = PMPI_Cancel(req);
     if (rc == MPI_SUCCESS && e)
         e->cancel = 1;
@@ -396,7 +410,7 @@ int MPI_Request_free(MPI_Request *req)
     MPI_Request h = *req;
     trace_enter(TR_MPI_Request_free);
     int rc = PMPI_Request_free(req);
-    struct req_entry *e = rc == MPI_SUCCESS ? req_find(h) : NULL;
+    struct req_entry *e = rc == MPI_SUCCESS ? req_find(h, req) : NULL;
     if (e)
         req_remove(e);
     trace_leave(TR_MPI_Request_free);

@@ -28,7 +28,6 @@ static void trace_start(enum trace_region r, uint64_t t0)
     if (!tracer.on)
         return;
     tracer.first_ts = t0;
-    tracer.used[r] = 1;
     OTF2_EvtWriter_Enter(tracer.evt, NULL, t0, (OTF2_RegionRef)r);
     trace_leave(r);
 }

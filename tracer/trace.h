@@ -42,7 +42,6 @@ struct tracer {
     char dir[4096];             /* the archive's folder */
     uint64_t first_ts, last_ts; /* MPI_Init's Enter, MPI_Finalize's Leave */
     uint64_t next_request;      /* request ids: 1, 2, ... per rank */
-    uint8_t used[TR_COUNT];     /* regions entered on this rank */
 };
 
 extern struct tracer tracer;
@@ -59,7 +58,6 @@ static inline uint64_t trace_now(void)
 static inline uint64_t trace_enter(enum trace_region r)
 {
     uint64_t t = trace_now();
-    tracer.used[r] = 1;
     OTF2_EvtWriter_Enter(tracer.evt, NULL, t, (OTF2_RegionRef)r);
     return t;
 }
@@ -106,10 +104,10 @@ static inline uint64_t trace_request_id(void)
 {
     return ++tracer.next_request;
 }
-/* Remember a point-to-point request under id (0 for a persistent one,
- * which MPI_Start gives an id each time): a send (dest, tag and bytes
- * for the MpiIsend MPI_Start writes) or a receive. */
-void trace_req_add(MPI_Request req, uint64_t id, bool send, bool persistent,
+/* Remember the point-to-point request *req under id (0 for a persistent
+ * one, which MPI_Start gives an id each time): a send (dest, tag and
+ * bytes for the MpiIsend MPI_Start writes) or a receive. */
+void trace_req_add(MPI_Request *req, uint64_t id, bool send, bool persistent,
                    int peer, int tag, uint32_t comm, uint64_t bytes);
 
 #endif
