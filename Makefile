@@ -6,6 +6,7 @@
 #                   the last line is "N passed, N failed"
 #   make bench      build and run the benchmarks under bench/
 #   make deps       install the Debian packages the build needs (as root)
+#   make traces     trace example MPI programs, LAMMPS and HPCC (traces/)
 #
 # Variables: CC, BUILD (output folder), SANITIZE=1 (ASan+UBSan build).
 
@@ -141,6 +142,20 @@ test: deps
 reproduce: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all
 	$(BUILD)/dfsim scoreboard reproduce/rows.cfg --write docs/reproductions.md
+
+# Traces of real MPI programs (issue 56; docs/tracer.md): the examples
+# of examples/traces/, LAMMPS's Lennard-Jones melt on 16 ranks and a
+# small HPCC run, each under the tracer into traces/NAME/traces.otf2.
+# LAMMPS and HPCC are installed here, not by deps (nothing else needs
+# them).
+traces: deps
+	@$(MAKE) --no-print-directory $(TRACER)
+	@if ! command -v lmp >/dev/null 2>&1 || ! command -v hpcc >/dev/null 2>&1; then \
+	  echo "installing lammps, hpcc (programs to trace)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	    apt-get install -y -qq lammps hpcc >/dev/null; \
+	fi
+	sh examples/traces/run.sh $(TRACER) traces
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCH_BIN)
