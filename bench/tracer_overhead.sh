@@ -1,11 +1,15 @@
 #!/bin/sh
 # bench/tracer_overhead.sh — the PMPI tracer's cost per MPI call
-# (docs/tracer.md): a two-rank ping-pong of N 8-byte round trips
-# (MPI_Send + MPI_Recv on each rank), timed by rank 0 with MPI_Wtime,
-# run R times plain and R times under LD_PRELOAD=libdfsim-trace.so
-# (alternating); prints the median ns per round trip of each and the
-# difference per call (two calls per round trip per rank). The trace of
-# each traced run, written as the buffers fill, is inside the timing.
+# (docs/tracer.md), two ways, each run R times plain and R times under
+# LD_PRELOAD=libdfsim-trace.so (alternating), medians printed:
+#  - one rank, N MPI_Sendrecv of 8 bytes to itself (an Enter, MpiSend,
+#    MpiRecv and Leave per call): the tracer's own cost per call, with no
+#    partner to wait for (the figure least disturbed by a loaded machine);
+#  - two ranks, a ping-pong of N 8-byte round trips (MPI_Send + MPI_Recv
+#    on each rank: the four calls of a round trip follow one another, so
+#    each adds its cost to the round trip's time).
+# Timed by rank 0 with MPI_Wtime after a warm-up pass; the trace, written
+# as its 1 MiB buffers fill, is inside the timing.
 #
 #   sh bench/tracer_overhead.sh [TRACER (build/libdfsim-trace.so)] [N (200000)] [R (5)]
 set -e
@@ -24,12 +28,18 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     int rank, n = atoi(argv[1]);
     char buf[8] = { 0 };
+    int size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
     for (int pass = 0; pass < 2; pass++) { /* a warm-up pass, then timed */
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
         for (int i = 0; i < n; i++) {
-            if (rank == 0) {
+            if (size == 1) {
+                char in[8];
+                MPI_Sendrecv(buf, 8, MPI_BYTE, 0, 0, in, 8, MPI_BYTE, 0, 0,
+                             MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            } else if (rank == 0) {
                 MPI_Send(buf, 8, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
                 MPI_Recv(buf, 8, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             } else {
@@ -45,19 +55,29 @@ int main(int argc, char **argv)
 }
 C
 mpicc -O2 -o "$TMP/pp" "$TMP/pp.c"
-: > "$TMP/plain"
-: > "$TMP/traced"
-for i in $(seq "$R"); do
-    mpirun --oversubscribe -np 2 "$TMP/pp" "$N" >> "$TMP/plain"
-    rm -rf "$TMP/trace"
-    mpirun --oversubscribe -np 2 -x LD_PRELOAD="$TRACER" \
-        -x DFSIM_TRACE_DIR="$TMP/trace" "$TMP/pp" "$N" >> "$TMP/traced"
-done
 median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-plain=$(median "$TMP/plain")
-traced=$(median "$TMP/traced")
-echo "ping-pong of $N 8-byte round trips, median of $R runs:"
+# measure NP: medians of R plain and R traced runs into $plain, $traced
+measure() {
+    : > "$TMP/plain"
+    : > "$TMP/traced"
+    for i in $(seq "$R"); do
+        mpirun --oversubscribe -np "$1" "$TMP/pp" "$N" >> "$TMP/plain"
+        rm -rf "$TMP/trace"
+        mpirun --oversubscribe -np "$1" -x LD_PRELOAD="$TRACER" \
+            -x DFSIM_TRACE_DIR="$TMP/trace" "$TMP/pp" "$N" >> "$TMP/traced"
+    done
+    plain=$(median "$TMP/plain")
+    traced=$(median "$TMP/traced")
+}
+measure 1
+echo "one rank, $N MPI_Sendrecv of 8 B to itself, median of $R runs:"
+echo "  plain  $plain ns per call"
+echo "  traced $traced ns per call (trace: $(du -sh "$TMP/trace" | cut -f1))"
+awk -v p="$plain" -v t="$traced" \
+    'BEGIN { printf "  tracer overhead %.0f ns per MPI call\n", t - p }'
+measure 2
+echo "two ranks, ping-pong of $N 8-byte round trips, median of $R runs:"
 echo "  plain  $plain ns per round trip"
 echo "  traced $traced ns per round trip (trace: $(du -sh "$TMP/trace" | cut -f1))"
 awk -v p="$plain" -v t="$traced" \
-    'BEGIN { printf "  tracer overhead %.0f ns per MPI call (2 calls per round trip)\n", (t - p) / 2 }'
+    'BEGIN { printf "  tracer overhead %.0f ns per MPI call (4 calls in a row per round trip)\n", (t - p) / 4 }'
