@@ -47,6 +47,7 @@ trace lammps-lj 16 "$OUT/.lammps" lmp -in in.lj -log none
 # (none can be left out at run time): the whole small run is traced
 mkdir -p "$OUT/.hpcc"
 cp "$SRC/hpccinf.txt" "$OUT/.hpcc/hpccinf.txt"
+rm -f "$OUT/.hpcc/hpccoutf.txt" # (HPCC appends to it)
 trace hpcc 4 "$OUT/.hpcc" hpcc
 
 printf '\n%-10s %5s %12s %8s  %s\n' trace ranks events size archive
