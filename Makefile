@@ -6,6 +6,7 @@
 #                   the last line is "N passed, N failed"
 #   make bench      build and run the benchmarks under bench/
 #   make deps       install the Debian packages the build needs (as root)
+#   make traces     trace example MPI programs, LAMMPS and HPCC (traces/)
 #
 # Variables: CC, BUILD (output folder), SANITIZE=1 (ASan+UBSan build).
 
@@ -45,8 +46,13 @@ TEST_SRC  := $(sort $(wildcard tests/*.c))
 TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+# The PMPI tracer (docs/tracer.md): a shared library of MPI_* wrappers,
+# built with mpicc and never sanitized (it is loaded into MPI programs).
+TRACER_SRC := $(sort $(wildcard tracer/*.c))
+TRACER_HDR := $(wildcard tracer/*.h tracer/*.def)
+TRACER    := $(BUILD)/libdfsim-trace.so
 
-.PHONY: reproduce all run test test-one bench deps clean
+.PHONY: reproduce all run test test-one bench deps clean traces
 
 all: $(BUILD)/dfsim
 
@@ -63,6 +69,10 @@ $(BUILD)/dfsim: $(BUILD)/obj/src/main.o $(BUILD)/libdfsim.a
 
 $(BUILD)/dfsim-tests: $(TEST_OBJ) $(BUILD)/libdfsim.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
+
+$(TRACER): $(TRACER_SRC) $(TRACER_HDR)
+	@mkdir -p $(dir $@)
+	mpicc -shared -fPIC $(CSTD) $(WARN) -O2 -g -o $@ $(TRACER_SRC) -lotf2
 
 $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(BUILD)/libdfsim.a
 	@mkdir -p $(dir $@)
@@ -110,14 +120,15 @@ run: deps
 # child processes, as many at a time as there are processors
 # (DFSIM_TEST_JOBS=N to choose, 0: one after another in the process
 # itself, for a debugger; tests/main.c).
-test-one: $(BUILD)/dfsim $(BUILD)/dfsim-tests
-	DFSIM_BIN=$(BUILD)/dfsim DFSIM_SRC=. $(BUILD)/dfsim-tests | tee $(BUILD)/test.log
+test-one: $(BUILD)/dfsim $(BUILD)/dfsim-tests $(TRACER)
+	DFSIM_BIN=$(BUILD)/dfsim DFSIM_SRC=. DFSIM_TRACER=$(TRACER) $(BUILD)/dfsim-tests | tee $(BUILD)/test.log
 
 test: deps
 	@rm -f $(BUILD)/test.log $(SAN_BUILD)/test.log
-	@$(MAKE) --no-print-directory -j$(NPROC) $(BUILD)/dfsim $(BUILD)/dfsim-tests
+	@$(MAKE) --no-print-directory -j$(NPROC) $(BUILD)/dfsim $(BUILD)/dfsim-tests \
+	    $(BUILD)/libdfsim-trace.so
 	@$(MAKE) --no-print-directory -j$(NPROC) BUILD=$(SAN_BUILD) SANITIZE=1 \
-	    $(SAN_BUILD)/dfsim $(SAN_BUILD)/dfsim-tests
+	    $(SAN_BUILD)/dfsim $(SAN_BUILD)/dfsim-tests $(SAN_BUILD)/libdfsim-trace.so
 	@$(MAKE) --no-print-directory test-one BUILD=$(BUILD) ; \
 	$(MAKE) --no-print-directory test-one BUILD=$(SAN_BUILD) SANITIZE=1 ; \
 	awk '/^[0-9]+ passed, [0-9]+ failed$$/ { p += $$1; f += $$3 } \
@@ -131,6 +142,20 @@ test: deps
 reproduce: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all
 	$(BUILD)/dfsim scoreboard reproduce/rows.cfg --write docs/reproductions.md
+
+# Traces of real MPI programs (issue 56; docs/tracer.md): the examples
+# of examples/traces/, LAMMPS's Lennard-Jones melt on 16 ranks and a
+# small HPCC run, each under the tracer into traces/NAME/traces.otf2.
+# LAMMPS and HPCC are installed here, not by deps (nothing else needs
+# them).
+traces: deps
+	@$(MAKE) --no-print-directory $(TRACER)
+	@if ! command -v lmp >/dev/null 2>&1 || ! command -v hpcc >/dev/null 2>&1; then \
+	  echo "installing lammps, hpcc (programs to trace)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	    apt-get install -y -qq lammps hpcc >/dev/null; \
+	fi
+	sh examples/traces/run.sh $(TRACER) traces
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCH_BIN)

@@ -137,6 +137,12 @@ int run_dfsim_mpi(int np, const char *const argv[], char *out,
     return run_args(args, true, out, out_cap, err, err_cap);
 }
 
+int run_program(const char *const argv[], char *out, size_t out_cap,
+                char *err, size_t err_cap)
+{
+    return run_args(argv, true, out, out_cap, err, err_cap);
+}
+
 const char *write_temp(const char *name, const char *text)
 {
     static char paths[8][256];

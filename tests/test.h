@@ -74,6 +74,12 @@ int run_dfsim(const char *const argv[], char *out, size_t out_cap, char *err,
 /* The same under `mpirun --oversubscribe -np np` (Open MPI's). */
 int run_dfsim_mpi(int np, const char *const argv[], char *out,
                   size_t out_cap, char *err, size_t err_cap);
+/* Run a program found on PATH (mpicc, mpirun, ...) with arguments
+ * (argv[0] the program), in the environment Open MPI needs here (as
+ * run_dfsim_mpi's); capture stdout and stderr as run_dfsim does. Its exit
+ * status, or -1. */
+int run_program(const char *const argv[], char *out, size_t out_cap,
+                char *err, size_t err_cap);
 /* The peak resident memory (KiB, wait4's ru_maxrss) of the process the
  * last run_dfsim or run_dfsim_mpi ran (mpirun's under run_dfsim_mpi), -1
  * if it could not be had. */

@@ -1,0 +1,497 @@
+/* tests/test_tracer.c — the PMPI tracer (tracer/, docs/tracer.md): the
+ * example programs of examples/traces/ are compiled with mpicc, run with
+ * `mpirun -np 4` under LD_PRELOAD=libdfsim-trace.so, and their archives
+ * read back with libotf2's reader. The programs are deterministic, so the
+ * records' counts and bytes follow from their parameters (given on their
+ * command lines here).
+ *
+ * Needs mpicc and mpirun (make deps installs them); without them a test
+ * fails, unless DFSIM_NO_MPI is set: then it says "skipped" and passes
+ * (the suite has no skipped count). */
+#define _DEFAULT_SOURCE /* realpath */
+#include "test.h"
+
+#include <limits.h>
+#include <otf2/otf2.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define NP 4
+#define MAX_IDS 64
+
+static char out[1 << 16], err[1 << 16];
+
+/* ---- running a program under the tracer -------------------------------- */
+
+/* Whether mpicc and mpirun are here; if not, a failed check unless
+ * DFSIM_NO_MPI is set (then the test is skipped). */
+static bool have_mpi(void)
+{
+    if (system("command -v mpicc >/dev/null 2>&1 && "
+               "command -v mpirun >/dev/null 2>&1") == 0)
+        return true;
+    if (getenv("DFSIM_NO_MPI")) {
+        printf("  skipped: no mpicc/mpirun (DFSIM_NO_MPI is set)\n");
+        return false;
+    }
+    fprintf(stderr, "  mpicc or mpirun not found: install Open MPI (make "
+                    "deps), or set DFSIM_NO_MPI=1 to skip this test\n");
+    CHECK(!"mpicc and mpirun available");
+    return false;
+}
+
+/* The tracer library: $DFSIM_TRACER, else beside $DFSIM_BIN, else
+ * build/libdfsim-trace.so; as an absolute path in buf. */
+static const char *tracer_lib(char *buf)
+{
+    char rel[PATH_MAX];
+    const char *env = getenv("DFSIM_TRACER"), *bin = getenv("DFSIM_BIN");
+    if (env && *env) {
+        snprintf(rel, sizeof rel, "%s", env);
+    } else if (bin && *bin && strrchr(bin, '/')) {
+        snprintf(rel, sizeof rel, "%.*s/libdfsim-trace.so",
+                 (int)(strrchr(bin, '/') - bin), bin);
+    } else {
+        snprintf(rel, sizeof rel, "build/libdfsim-trace.so");
+    }
+    if (!realpath(rel, buf)) {
+        fprintf(stderr, "  the tracer %s is missing (make test builds it)\n",
+                rel);
+        return NULL;
+    }
+    return buf;
+}
+
+/* A scratch folder of this process (the runner removes it). */
+static const char *scratch(void)
+{
+    static char dir[128];
+    snprintf(dir, sizeof dir, "/tmp/dfsim-test-%d-tracer", (int)getpid());
+    mkdir(dir, 0777);
+    return dir;
+}
+
+/* Compile examples/traces/NAME.c into the scratch folder; its path. */
+static const char *compile(const char *name, char *exe, size_t cap)
+{
+    char src[512];
+    snprintf(src, sizeof src, "examples/traces/%s.c", name);
+    snprintf(exe, cap, "%s/%s", scratch(), name);
+    const char *argv[] = { "mpicc", "-O1", "-o", exe, src_path(src), NULL };
+    int rc = run_program(argv, out, sizeof out, err, sizeof err);
+    CHECK_EQ_U(rc, 0);
+    if (rc != 0)
+        fprintf(stderr, "  mpicc %s failed:\n%s\n", src, err);
+    return rc == 0 ? exe : NULL;
+}
+
+/* `mpirun -np np` of exe with two arguments, traced into dir; its exit
+ * status (its output in out/err). */
+static int run_traced(int np, const char *exe, const char *a1,
+                      const char *a2, const char *dir)
+{
+    char lib[PATH_MAX], n[16], preload[PATH_MAX + 16], where[PATH_MAX + 32];
+    if (!tracer_lib(lib))
+        return -1;
+    snprintf(n, sizeof n, "%d", np);
+    snprintf(preload, sizeof preload, "LD_PRELOAD=%s", lib);
+    snprintf(where, sizeof where, "DFSIM_TRACE_DIR=%s", dir);
+    const char *argv[] = { "mpirun", "--oversubscribe", "-np", n, "-x",
+                           preload, "-x", where, exe, a1, a2, NULL };
+    int rc = run_program(argv, out, sizeof out, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "  mpirun exited %d:\n%s\n%s\n", rc, out, err);
+    return rc;
+}
+
+/* ---- reading the archive ----------------------------------------------- */
+
+struct coll_rec {
+    uint64_t loc;
+    OTF2_CollectiveOp op;
+    uint32_t comm, root;
+    uint64_t sent, received;
+};
+
+/* What the archive holds, tallied. */
+struct tally {
+    int locations;
+    bool location[MAX_IDS];
+    uint64_t events[MAX_IDS];     /* numberOfEvents per location */
+    int comms;
+    uint32_t comm_group[MAX_IDS]; /* Comm id -> its group */
+    uint32_t group_n[MAX_IDS];    /* Group id -> members */
+    uint64_t group_m[MAX_IDS][8];
+    uint64_t sends, send_bytes, recvs, recv_bytes;
+    uint64_t isends, isend_bytes, irecvs, irecv_bytes;
+    uint64_t isend_completes, irecv_requests, comm_creates, undefined_comms;
+    struct coll_rec coll[512];
+    int n_coll;
+};
+
+static OTF2_CallbackCode on_location(void *u, OTF2_LocationRef self,
+                                     OTF2_StringRef name,
+                                     OTF2_LocationType type, uint64_t events,
+                                     OTF2_LocationGroupRef group)
+{
+    struct tally *t = u;
+    t->locations++;
+    if (self < MAX_IDS) {
+        t->location[self] = true;
+        t->events[self] = events;
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_group(void *u, OTF2_GroupRef self,
+                                  OTF2_StringRef name, OTF2_GroupType type,
+                                  OTF2_Paradigm paradigm, OTF2_GroupFlag flags,
+                                  uint32_t n, const uint64_t *members)
+{
+    struct tally *t = u;
+    if (self < MAX_IDS) {
+        t->group_n[self] = n;
+        for (uint32_t i = 0; i < n && i < 8; i++)
+            t->group_m[self][i] = members[i];
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_comm(void *u, OTF2_CommRef self,
+                                 OTF2_StringRef name, OTF2_GroupRef group,
+                                 OTF2_CommRef parent, OTF2_CommFlag flags)
+{
+    struct tally *t = u;
+    t->comms++;
+    if (self < MAX_IDS)
+        t->comm_group[self] = group;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* A communicator an event names must be defined. */
+static void seen_comm(struct tally *t, OTF2_CommRef c)
+{
+    if (c >= MAX_IDS || t->comm_group[c] == OTF2_UNDEFINED_GROUP)
+        t->undefined_comms++;
+}
+
+static OTF2_CallbackCode on_send(OTF2_LocationRef loc, OTF2_TimeStamp time,
+                                 void *u, OTF2_AttributeList *a, uint32_t to,
+                                 OTF2_CommRef comm, uint32_t tag,
+                                 uint64_t bytes)
+{
+    struct tally *t = u;
+    t->sends++;
+    t->send_bytes += bytes;
+    seen_comm(t, comm);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_recv(OTF2_LocationRef loc, OTF2_TimeStamp time,
+                                 void *u, OTF2_AttributeList *a,
+                                 uint32_t from, OTF2_CommRef comm,
+                                 uint32_t tag, uint64_t bytes)
+{
+    struct tally *t = u;
+    t->recvs++;
+    t->recv_bytes += bytes;
+    seen_comm(t, comm);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_isend(OTF2_LocationRef loc, OTF2_TimeStamp time,
+                                  void *u, OTF2_AttributeList *a, uint32_t to,
+                                  OTF2_CommRef comm, uint32_t tag,
+                                  uint64_t bytes, uint64_t id)
+{
+    struct tally *t = u;
+    t->isends++;
+    t->isend_bytes += bytes;
+    seen_comm(t, comm);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_irecv(OTF2_LocationRef loc, OTF2_TimeStamp time,
+                                  void *u, OTF2_AttributeList *a,
+                                  uint32_t from, OTF2_CommRef comm,
+                                  uint32_t tag, uint64_t bytes, uint64_t id)
+{
+    struct tally *t = u;
+    t->irecvs++;
+    t->irecv_bytes += bytes;
+    seen_comm(t, comm);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef loc,
+                                           OTF2_TimeStamp time, void *u,
+                                           OTF2_AttributeList *a, uint64_t id)
+{
+    ((struct tally *)u)->isend_completes++;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef loc,
+                                          OTF2_TimeStamp time, void *u,
+                                          OTF2_AttributeList *a, uint64_t id)
+{
+    ((struct tally *)u)->irecv_requests++;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_comm_create(OTF2_LocationRef loc,
+                                        OTF2_TimeStamp time, void *u,
+                                        OTF2_AttributeList *a,
+                                        OTF2_CommRef comm)
+{
+    struct tally *t = u;
+    t->comm_creates++;
+    seen_comm(t, comm);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_coll_end(OTF2_LocationRef loc,
+                                     OTF2_TimeStamp time, void *u,
+                                     OTF2_AttributeList *a,
+                                     OTF2_CollectiveOp op, OTF2_CommRef comm,
+                                     uint32_t root, uint64_t sent,
+                                     uint64_t received)
+{
+    struct tally *t = u;
+    seen_comm(t, comm);
+    if (t->n_coll < (int)(sizeof t->coll / sizeof t->coll[0]))
+        t->coll[t->n_coll++] = (struct coll_rec){ loc, op, comm, root, sent,
+                                                  received };
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static void read_defs(OTF2_Reader *r, struct tally *t)
+{
+    OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(r);
+    OTF2_GlobalDefReaderCallbacks *cb = OTF2_GlobalDefReaderCallbacks_New();
+    OTF2_GlobalDefReaderCallbacks_SetLocationCallback(cb, on_location);
+    OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, on_group);
+    OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, on_comm);
+    OTF2_Reader_RegisterGlobalDefCallbacks(r, gdr, cb, t);
+    OTF2_GlobalDefReaderCallbacks_Delete(cb);
+    uint64_t n = 0;
+    OTF2_Reader_ReadAllGlobalDefinitions(r, gdr, &n);
+    OTF2_Reader_CloseGlobalDefReader(r, gdr);
+}
+
+/* Every location's local definitions (the mapping tables) and events. */
+static void read_events(OTF2_Reader *r, struct tally *t)
+{
+    for (int l = 0; l < MAX_IDS; l++)
+        if (t->location[l])
+            OTF2_Reader_SelectLocation(r, (OTF2_LocationRef)l);
+    OTF2_Reader_OpenDefFiles(r);
+    OTF2_Reader_OpenEvtFiles(r);
+    for (int l = 0; l < MAX_IDS; l++) {
+        if (!t->location[l])
+            continue;
+        OTF2_DefReader *dr = OTF2_Reader_GetDefReader(r, (OTF2_LocationRef)l);
+        uint64_t n = 0;
+        if (dr) {
+            OTF2_Reader_ReadAllLocalDefinitions(r, dr, &n);
+            OTF2_Reader_CloseDefReader(r, dr);
+        }
+        OTF2_Reader_GetEvtReader(r, (OTF2_LocationRef)l);
+    }
+    OTF2_Reader_CloseDefFiles(r);
+    OTF2_GlobalEvtReader *ger = OTF2_Reader_GetGlobalEvtReader(r);
+    OTF2_GlobalEvtReaderCallbacks *cb = OTF2_GlobalEvtReaderCallbacks_New();
+    OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(cb, on_send);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(cb, on_recv);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(cb, on_isend);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(cb, on_irecv);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(cb,
+                                                              on_isend_complete);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback(cb,
+                                                             on_irecv_request);
+    OTF2_GlobalEvtReaderCallbacks_SetCommCreateCallback(cb, on_comm_create);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, on_coll_end);
+    OTF2_Reader_RegisterGlobalEvtCallbacks(r, ger, cb, t);
+    OTF2_GlobalEvtReaderCallbacks_Delete(cb);
+    uint64_t n = 0;
+    OTF2_Reader_ReadAllGlobalEvents(r, ger, &n);
+    OTF2_Reader_CloseGlobalEvtReader(r, ger);
+    OTF2_Reader_CloseEvtFiles(r);
+}
+
+/* The archive dir/traces.otf2, tallied into t; false if unreadable. */
+static bool read_archive(const char *dir, struct tally *t)
+{
+    char anchor[PATH_MAX];
+    memset(t, 0, sizeof *t);
+    for (int i = 0; i < MAX_IDS; i++)
+        t->comm_group[i] = OTF2_UNDEFINED_GROUP;
+    snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
+    OTF2_Reader *r = OTF2_Reader_Open(anchor);
+    CHECK(r != NULL);
+    if (!r)
+        return false;
+    OTF2_Reader_SetSerialCollectiveCallbacks(r);
+    read_defs(r, t);
+    read_events(r, t);
+    OTF2_Reader_Close(r);
+    return true;
+}
+
+/* ---- the checks -------------------------------------------------------- */
+
+/* The trace folder of a test (inside the scratch folder). */
+static const char *trace_dir(const char *name)
+{
+    static char dir[256];
+    snprintf(dir, sizeof dir, "%s/%s-trace", scratch(), name);
+    return dir;
+}
+
+static void every_location(const struct tally *t, int np)
+{
+    CHECK_EQ_U(t->locations, np);
+    for (int l = 0; l < np; l++) {
+        CHECK(t->location[l]);
+        CHECK(t->events[l] > 0);
+    }
+    CHECK_EQ_U(t->undefined_comms, 0);
+}
+
+/* The number of collective records of op (on location loc, or any when
+ * loc < 0) whose sizes are sent/received. */
+static int colls(const struct tally *t, OTF2_CollectiveOp op, int loc,
+                 uint64_t sent, uint64_t received)
+{
+    int n = 0;
+    for (int i = 0; i < t->n_coll; i++)
+        n += t->coll[i].op == op && (loc < 0 || t->coll[i].loc == (uint64_t)loc) &&
+             t->coll[i].sent == sent && t->coll[i].received == received;
+    return n;
+}
+
+/* pingpong ITER: pairs (0,1), (2,3); each rank ITER sends and receives of
+ * each of 8, 1024 and 65536 B; two barriers. */
+static void test_tracer_pingpong(void)
+{
+    char exe[256];
+    struct tally t;
+    if (!have_mpi() || !compile("pingpong", exe, sizeof exe))
+        return;
+    const int iters = 3;
+    const char *dir = trace_dir("pingpong");
+    CHECK_EQ_U(run_traced(NP, exe, "3", "1000", dir), 0);
+    if (!read_archive(dir, &t))
+        return;
+    every_location(&t, NP);
+    uint64_t per_rank = 3 * (uint64_t)iters, bytes = 8 + 1024 + 65536;
+    CHECK_EQ_U(t.sends, NP * per_rank);
+    CHECK_EQ_U(t.recvs, NP * per_rank);
+    CHECK_EQ_U(t.send_bytes, NP * (uint64_t)iters * bytes);
+    CHECK_EQ_U(t.recv_bytes, NP * (uint64_t)iters * bytes);
+    CHECK_EQ_U(colls(&t, OTF2_COLLECTIVE_OP_BARRIER, -1, 0, 0), 2 * NP);
+    CHECK_EQ_U(t.comms, 2); /* world and self */
+}
+
+/* halo ITER N on a 2 x 2 grid: per rank and iteration 4 Isend and 4 Irecv
+ * of N doubles completed in Waitall, and an Allreduce of one double on
+ * its row ({0,1} or {2,3}: Score-P's bytes n*8 both ways). */
+static void test_tracer_halo(void)
+{
+    char exe[256];
+    struct tally t;
+    if (!have_mpi() || !compile("halo", exe, sizeof exe))
+        return;
+    const uint64_t iters = 4, n = 32, msgs = NP * 4 * iters;
+    const char *dir = trace_dir("halo");
+    CHECK_EQ_U(run_traced(NP, exe, "4", "32", dir), 0);
+    if (!read_archive(dir, &t))
+        return;
+    every_location(&t, NP);
+    CHECK_EQ_U(t.isends, msgs);
+    CHECK_EQ_U(t.isend_bytes, msgs * n * 8);
+    CHECK_EQ_U(t.irecv_requests, msgs);
+    CHECK_EQ_U(t.irecvs, msgs);
+    CHECK_EQ_U(t.irecv_bytes, msgs * n * 8);
+    CHECK_EQ_U(t.isend_completes, msgs); /* the wait records completion */
+    CHECK_EQ_U(t.sends + t.recvs, 0);
+    /* world, self, the grid, two rows */
+    CHECK_EQ_U(t.comms, 5);
+    CHECK_EQ_U(t.comm_creates, 2 * NP); /* the grid and a row, per rank */
+    CHECK_EQ_U(colls(&t, OTF2_COLLECTIVE_OP_CREATE_HANDLE, -1, 0, 0), 2 * NP);
+    CHECK_EQ_U(colls(&t, OTF2_COLLECTIVE_OP_DESTROY_HANDLE, -1, 0, 0), 2 * NP);
+    CHECK_EQ_U(colls(&t, OTF2_COLLECTIVE_OP_ALLREDUCE, -1, 16, 16),
+               NP * iters);
+    /* each rank's Allreduce names its row, whose group is that row's
+     * world ranks in row order */
+    for (int i = 0; i < t.n_coll; i++) {
+        const struct coll_rec *c = &t.coll[i];
+        if (c->op != OTF2_COLLECTIVE_OP_ALLREDUCE || c->comm >= MAX_IDS)
+            continue;
+        uint32_t g = t.comm_group[c->comm];
+        CHECK(g < MAX_IDS);
+        if (g >= MAX_IDS)
+            continue;
+        uint64_t first = c->loc / 2 * 2;
+        CHECK_EQ_U(t.group_n[g], 2);
+        CHECK_EQ_U(t.group_m[g][0], first);
+        CHECK_EQ_U(t.group_m[g][1], first + 1);
+        CHECK_EQ_U(c->root, OTF2_UNDEFINED_UINT32);
+    }
+}
+
+/* vcoll: the rooted and v-collectives' sizes on rank 0 when it is the
+ * root (iteration 0) — Score-P's counts (docs/tracer.md). COUNT ints;
+ * rank r's block (r+1)*COUNT. */
+static void test_tracer_vcoll(void)
+{
+    char exe[256];
+    struct tally t;
+    if (!have_mpi() || !compile("vcoll", exe, sizeof exe))
+        return;
+    const uint64_t b = 16 * 4, all = (1 + 2 + 3 + 4) * b; /* COUNT 16 */
+    const char *dir = trace_dir("vcoll");
+    CHECK_EQ_U(run_traced(NP, exe, "1", "16", dir), 0);
+    if (!read_archive(dir, &t))
+        return;
+    every_location(&t, NP);
+    CHECK_EQ_U(colls(&t, OTF2_COLLECTIVE_OP_BCAST, 0, NP * b, b), 1);
+    CHECK_EQ_U(colls(&t, OTF2_COLLECTIVE_OP_BCAST, 1, 0, b), 1);
+    CHECK_EQ_U(colls(&t, OTF2_COLLECTIVE_OP_SCATTERV, 0, all, b), 1);
+    CHECK_EQ_U(colls(&t, OTF2_COLLECTIVE_OP_GATHERV, 0, b, all), 1);
+    CHECK_EQ_U(colls(&t, OTF2_COLLECTIVE_OP_GATHERV, 3, 4 * b, 0), 1);
+    CHECK_EQ_U(colls(&t, OTF2_COLLECTIVE_OP_ALLGATHERV, 0, NP * b, all), 1);
+    CHECK_EQ_U(colls(&t, OTF2_COLLECTIVE_OP_ALLTOALLV, 0, NP * b, NP * b), 1);
+    CHECK_EQ_U(colls(&t, OTF2_COLLECTIVE_OP_REDUCE, 0, b, NP * b), 1);
+    CHECK_EQ_U(colls(&t, OTF2_COLLECTIVE_OP_REDUCE, 2, b, 0), 1);
+    CHECK_EQ_U(colls(&t, OTF2_COLLECTIVE_OP_SCAN, 0, NP * b, b), 1);
+    CHECK_EQ_U(colls(&t, OTF2_COLLECTIVE_OP_SCAN, 3, b, NP * b), 1);
+    for (int i = 0; i < t.n_coll; i++)
+        if (t.coll[i].op == OTF2_COLLECTIVE_OP_GATHERV)
+            CHECK_EQ_U(t.coll[i].root, 0);
+}
+
+/* DFSIM_TRACE_DIR below a plain file: the tracer says so, naming it, and
+ * the program runs untraced to a clean exit. */
+static void test_tracer_bad_dir(void)
+{
+    char exe[256], dir[512];
+    if (!have_mpi() || !compile("pingpong", exe, sizeof exe))
+        return;
+    const char *file = write_temp("tracer-file", "not a folder\n");
+    CHECK(file != NULL);
+    snprintf(dir, sizeof dir, "%s/traces", file ? file : "/nonexistent");
+    CHECK_EQ_U(run_traced(2, exe, "1", "10", dir), 0);
+    CHECK_STR_CONTAINS(err, dir);
+    CHECK_STR_CONTAINS(err, "cannot create the trace folder");
+    CHECK_STR_CONTAINS(out, "pingpong: 2 ranks");
+}
+
+const struct test_case tests_tracer[] = {
+    TEST(test_tracer_pingpong),
+    TEST(test_tracer_halo),
+    TEST(test_tracer_vcoll),
+    TEST(test_tracer_bad_dir),
+    { 0 },
+};
