@@ -9,6 +9,8 @@
  * fails, unless DFSIM_NO_MPI is set: then it says "skipped" and passes
  * (the suite has no skipped count). */
 #define _DEFAULT_SOURCE /* realpath */
+#include "app/otf2.h"
+#include "mpi_util.h"
 #include "test.h"
 
 #include <limits.h>
@@ -394,6 +396,108 @@ static void test_tracer_pingpong(void)
     CHECK_EQ_U(t.comms, 2); /* world and self */
 }
 
+/* ---- traced, then replayed (issue 56 validation (a)) --------------------- */
+
+/* The native program pingpong.c is, on the layer: a barrier, ITER round
+ * trips of each size, a barrier; allreduce.c: ITER allreduces of COUNT
+ * doubles. No compute (the replays drop the recorded compute). */
+struct native {
+    bool pingpong;
+    uint32_t iters, count, done[NP];
+};
+static uint32_t native_next(void *ctx, uint32_t r, struct dmpi_op *ops,
+                            uint32_t cap)
+{
+    struct native *p = ctx;
+    static const uint64_t sizes[] = { 8, 1024, 65536 };
+    uint32_t k = 0;
+    if (p->done[r]++ || cap < 6 * p->iters + 3)
+        return 0;
+    if (!p->pingpong) {
+        for (uint32_t i = 0; i < p->iters; i++)
+            ops[k++] = (struct dmpi_op){ .code = DMPI_ALLREDUCE,
+                                         .bytes = 8 * (uint64_t)p->count };
+    } else {
+        ops[k++] = (struct dmpi_op){ .code = DMPI_BARRIER };
+        for (uint32_t s = 0; s < 3; s++)
+            for (uint32_t i = 0; i < p->iters; i++)
+                for (uint32_t j = 0; j < 2; j++) {
+                    bool send = (r % 2 == 0) == (j == 0);
+                    ops[k++] = (struct dmpi_op){
+                        .code = send ? DMPI_SEND : DMPI_RECV, .peer = r ^ 1,
+                        .tag = s, .bytes = sizes[s] };
+                }
+        ops[k++] = (struct dmpi_op){ .code = DMPI_BARRIER };
+    }
+    ops[k++] = (struct dmpi_op){ .code = DMPI_MARK };
+    return k;
+}
+
+/* A job of NP ranks running app on xc-12cab, one node per router: its
+ * time, or 0 if it failed. */
+static simtime job_span(struct dmpi_app app, uint64_t *msgs)
+{
+    struct mpi_h h;
+    simtime span = 0;
+    if (mpi_h_setup(&h, "xc-12cab", false) == 0) {
+        uint32_t nodes[NP];
+        for (uint32_t i = 0; i < NP; i++)
+            nodes[i] = mpi_h_node_on(&h.t, 7 * i);
+        struct dmpi_job_spec js = { .name = "j", .nodes = nodes,
+                                    .n_nodes = NP, .ppn = 1, .app = app };
+        if (mpi_h_start(&h, NULL, &js, 1) == 0 && mpi_h_run(&h) == 0) {
+            span = h.m.res[0].end - h.m.res[0].start;
+            *msgs = h.m.res[0].msgs;
+        }
+    }
+    mpi_h_teardown(&h);
+    return span;
+}
+
+/* Trace example NAME with args a1 a2, replay it without its compute, and
+ * run the native program of the same calls: the same time, exactly (the
+ * issue asks within 1 %), and the same messages. */
+static void traced_equals_native(const char *name, const char *a1,
+                                 const char *a2, struct native *nat)
+{
+    char exe[256], anchor[300], err2[512];
+    if (!have_mpi() || !compile(name, exe, sizeof exe))
+        return;
+    const char *dir = trace_dir(name);
+    CHECK_EQ_U(run_traced(NP, exe, a1, a2, dir), 0);
+    snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
+    struct otf2_params p;
+    otf2_defaults(&p);
+    p.trace = anchor;
+    p.compute_scale = 0; /* the communication alone */
+    struct otf2_wl w;
+    if (otf2_init(&w, &p, NP, NULL, err2, sizeof err2) != 0) {
+        fprintf(stderr, "  %s\n", err2);
+        CHECK(!"the trace opens");
+        return;
+    }
+    uint64_t m_replay = 0, m_native = 0;
+    simtime replay = job_span(otf2_app(&w), &m_replay);
+    otf2_free(&w);
+    simtime native = job_span(
+        (struct dmpi_app){ .ctx = nat, .next = native_next }, &m_native);
+    CHECK(native > 0 && replay > 0);
+    CHECK_EQ_U(replay, native);
+    CHECK_EQ_U(m_replay, m_native);
+}
+
+static void test_tracer_replay_pingpong(void)
+{
+    struct native nat = { .pingpong = true, .iters = 5 };
+    traced_equals_native("pingpong", "5", "0", &nat);
+}
+
+static void test_tracer_replay_allreduce(void)
+{
+    struct native nat = { .pingpong = false, .iters = 6, .count = 1024 };
+    traced_equals_native("allreduce", "6", "1024", &nat);
+}
+
 /* halo ITER N on a 2 x 2 grid: per rank and iteration 4 Isend and 4 Irecv
  * of N doubles completed in Waitall, and an Allreduce of one double on
  * its row ({0,1} or {2,3}: Score-P's bytes n*8 both ways). */
@@ -490,6 +594,8 @@ static void test_tracer_bad_dir(void)
 
 const struct test_case tests_tracer[] = {
     TEST(test_tracer_pingpong),
+    TEST(test_tracer_replay_pingpong),
+    TEST(test_tracer_replay_allreduce),
     TEST(test_tracer_halo),
     TEST(test_tracer_vcoll),
     TEST(test_tracer_bad_dir),
