@@ -160,6 +160,8 @@ traces: deps
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+	@echo "== bench/replay_speed.sh (the otf2 replay; after make traces)"
+	@DFSIM=$(BUILD)/dfsim sh bench/replay_speed.sh
 
 clean:
 	rm -rf $(BUILD) $(SAN_BUILD)
