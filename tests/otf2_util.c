@@ -21,6 +21,8 @@ struct tw {
     struct { const char *name; uint32_t members[TW_MAX_RANKS], n; }
         comm[TW_MAX_COMMS];
     uint32_t n_comms;
+    uint32_t win_comm[TW_MAX_COMMS];
+    uint32_t n_wins;
 };
 
 static OTF2_FlushType pre_flush(void *ud, OTF2_FileType ft,
@@ -137,10 +139,51 @@ void tw_coll(struct tw *w, uint32_t r, uint64_t t, uint64_t t2,
                                     sent, received);
     tw_leave(w, r, t2, name);
 }
-void tw_rma_put(struct tw *w, uint32_t r, uint64_t t, uint32_t to,
-                uint64_t bytes)
+uint32_t tw_win(struct tw *w, uint32_t comm)
 {
-    OTF2_EvtWriter_RmaPut(at(w, r, t), NULL, t, 0, to, bytes, 1);
+    w->win_comm[w->n_wins] = comm;
+    return w->n_wins++;
+}
+void tw_rma_put(struct tw *w, uint32_t r, uint64_t t, uint32_t win,
+                uint32_t to, uint64_t bytes)
+{
+    tw_enter(w, r, t, "MPI_Put");
+    OTF2_EvtWriter_RmaPut(at(w, r, t), NULL, t, win, to, bytes, 1);
+    tw_leave(w, r, t, "MPI_Put");
+}
+void tw_rma_get(struct tw *w, uint32_t r, uint64_t t, uint32_t win,
+                uint32_t from, uint64_t bytes)
+{
+    tw_enter(w, r, t, "MPI_Get");
+    OTF2_EvtWriter_RmaGet(at(w, r, t), NULL, t, win, from, bytes, 2);
+    tw_leave(w, r, t, "MPI_Get");
+}
+void tw_fence(struct tw *w, uint32_t r, uint64_t t, uint64_t t2,
+              uint32_t win)
+{
+    tw_enter(w, r, t, "MPI_Win_fence");
+    OTF2_EvtWriter_RmaCollectiveBegin(at(w, r, t), NULL, t);
+    OTF2_EvtWriter_RmaCollectiveEnd(at(w, r, t2), NULL, t2,
+                                    OTF2_COLLECTIVE_OP_BARRIER,
+                                    OTF2_RMA_SYNC_LEVEL_PROCESS |
+                                        OTF2_RMA_SYNC_LEVEL_MEMORY,
+                                    win, OTF2_UNDEFINED_UINT32, 0, 0);
+    tw_leave(w, r, t2, "MPI_Win_fence");
+}
+void tw_nbc(struct tw *w, uint32_t r, uint64_t t, const char *region,
+            uint64_t req)
+{
+    tw_enter(w, r, t, region);
+    OTF2_EvtWriter_NonBlockingCollectiveRequest(at(w, r, t), NULL, t, req);
+    tw_leave(w, r, t, region);
+}
+void tw_nbc_done(struct tw *w, uint32_t r, uint64_t t, uint8_t op,
+                 uint32_t comm, uint32_t root, uint64_t sent,
+                 uint64_t received, uint64_t req)
+{
+    OTF2_EvtWriter_NonBlockingCollectiveComplete(at(w, r, t), NULL, t, op,
+                                                 comm, root, sent, received,
+                                                 req);
 }
 void tw_call_send(struct tw *w, uint32_t r, uint64_t t, uint64_t t2,
                   uint32_t to, uint32_t tag, uint64_t bytes)
@@ -202,6 +245,9 @@ static void write_defs(struct tw *w, OTF2_GlobalDefWriter *g)
         OTF2_GlobalDefWriter_WriteComm(g, c, s++, c + 1, OTF2_UNDEFINED_COMM,
                                        OTF2_COMM_FLAG_NONE);
     }
+    for (uint32_t i = 0; i < w->n_wins; i++)
+        OTF2_GlobalDefWriter_WriteRmaWin(g, i, 0, w->win_comm[i],
+                                         OTF2_RMA_WIN_FLAG_NONE);
 }
 
 int tw_close(struct tw *w)

@@ -35,8 +35,22 @@ void tw_irecv(struct tw *w, uint32_t r, uint64_t t, uint32_t from,
 void tw_coll(struct tw *w, uint32_t r, uint64_t t, uint64_t t2,
              const char *region, uint8_t op, uint32_t comm, uint32_t root,
              uint64_t sent, uint64_t received);
-void tw_rma_put(struct tw *w, uint32_t r, uint64_t t, uint32_t to,
-                uint64_t bytes);
+/* An RMA window over communicator comm: its reference. */
+uint32_t tw_win(struct tw *w, uint32_t comm);
+void tw_rma_put(struct tw *w, uint32_t r, uint64_t t, uint32_t win,
+                uint32_t to, uint64_t bytes);
+void tw_rma_get(struct tw *w, uint32_t r, uint64_t t, uint32_t win,
+                uint32_t from, uint64_t bytes);
+/* A whole MPI_Win_fence call on window win at t..t2. */
+void tw_fence(struct tw *w, uint32_t r, uint64_t t, uint64_t t2,
+              uint32_t win);
+/* A non-blocking collective's call (region, e.g. "MPI_Iallreduce") and,
+ * later, its completion record (inside a wait the caller writes). */
+void tw_nbc(struct tw *w, uint32_t r, uint64_t t, const char *region,
+            uint64_t req);
+void tw_nbc_done(struct tw *w, uint32_t r, uint64_t t, uint8_t op,
+                 uint32_t comm, uint32_t root, uint64_t sent,
+                 uint64_t received, uint64_t req);
 /* Whole calls: MPI_Send / MPI_Recv at t..t2. */
 void tw_call_send(struct tw *w, uint32_t r, uint64_t t, uint64_t t2,
                   uint32_t to, uint32_t tag, uint64_t bytes);

@@ -304,6 +304,122 @@ static void test_otf2_collectives_on_communicators(void)
     rm_tree(dir);
 }
 
+/* One-sided: fences, a PUT to the right, a GET from the left, as the
+ * layer's own operations (a native program of the same calls). */
+struct rma_prog {
+    uint32_t n, iters, done[8];
+    uint64_t bytes;
+};
+static uint32_t rma_next(void *ctx, uint32_t r, struct dmpi_op *out,
+                         uint32_t cap)
+{
+    struct rma_prog *g = ctx;
+    if (g->done[r]++ || cap < 6 * g->iters + 3)
+        return 0;
+    uint32_t k = 0;
+    struct dmpi_op fl = { .code = DMPI_FLUSH }, ba = { .code = DMPI_BARRIER };
+    for (uint32_t i = 0; i < g->iters; i++) {
+        out[k++] = fl;
+        out[k++] = ba;
+        out[k++] = (struct dmpi_op){ .code = DMPI_PUT,
+                                     .peer = (r + 1) % g->n,
+                                     .bytes = g->bytes };
+        out[k++] = (struct dmpi_op){ .code = DMPI_GET,
+                                     .peer = (r + g->n - 1) % g->n,
+                                     .bytes = g->bytes };
+    }
+    out[k++] = fl;
+    out[k++] = ba;
+    out[k++] = (struct dmpi_op){ .code = DMPI_MARK };
+    return k;
+}
+
+static void test_otf2_one_sided_matches_native(void)
+{
+    char dir[256];
+    CHECK(tmp_dir(dir, sizeof dir) != NULL);
+    struct tw *w = tw_open(dir, 4);
+    CHECK(w != NULL);
+    uint32_t win = tw_win(w, 0);
+    for (uint32_t r = 0; r < 4; r++) {
+        uint64_t t = 100;
+        for (uint32_t i = 0; i < 5; i++, t += 1000) {
+            tw_fence(w, r, t, t + 100, win);
+            tw_rma_put(w, r, t + 100, win, (r + 1) % 4, 4096);
+            tw_rma_get(w, r, t + 100, win, (r + 3) % 4, 4096);
+        }
+        tw_fence(w, r, t, t + 100, win);
+    }
+    CHECK(tw_close(w) == 0);
+    struct outcome o = replay(dir, 4, 0.0);
+    struct rma_prog g = { .n = 4, .iters = 5, .bytes = 4096 };
+    struct outcome nat =
+        run_app((struct dmpi_app){ .ctx = &g, .next = rma_next }, 4);
+    CHECK(o.ok && nat.ok);
+    if (!o.ok)
+        fprintf(stderr, "  replay: %s\n", o.why);
+    CHECK_EQ_U(o.span, nat.span);
+    CHECK_EQ_U(o.msgs, nat.msgs);
+    CHECK_EQ_U(o.bytes, nat.bytes);
+    CHECK(o.bytes >= 4 * 5 * 2 * 4096);
+    rm_tree(dir);
+}
+
+/* Non-blocking collectives run where they were called, in the order
+ * every rank called them, whatever order their completions came in:
+ * ranks 0 and 1 complete A then B, ranks 2 and 3 B then A (a
+ * Waitany's order). Against the native program: two allreduces, then
+ * the compute recorded between the calls and the wait. */
+struct nbc_prog {
+    uint32_t done[8];
+};
+static uint32_t nbc_next(void *ctx, uint32_t r, struct dmpi_op *out,
+                         uint32_t cap)
+{
+    struct nbc_prog *g = ctx;
+    if (g->done[r]++ || cap < 4)
+        return 0;
+    out[0] = (struct dmpi_op){ .code = DMPI_ALLREDUCE, .bytes = 64 };
+    out[1] = (struct dmpi_op){ .code = DMPI_ALLREDUCE, .bytes = 8 };
+    out[2] = (struct dmpi_op){ .code = DMPI_COMPUTE, .arg = 3 * SIMTIME_US };
+    out[3] = (struct dmpi_op){ .code = DMPI_MARK };
+    return 4;
+}
+
+static void test_otf2_nonblocking_collectives(void)
+{
+    char dir[256];
+    CHECK(tmp_dir(dir, sizeof dir) != NULL);
+    struct tw *w = tw_open(dir, 4);
+    CHECK(w != NULL);
+    for (uint32_t r = 0; r < 4; r++) {
+        tw_nbc(w, r, 100, "MPI_Iallreduce", 1);
+        tw_nbc(w, r, 100, "MPI_Iallreduce", 2);
+        /* 3 us of compute, then the waits */
+        tw_enter(w, r, 3100, "MPI_Waitall");
+        bool ab = r < 2;
+        tw_nbc_done(w, r, 3200, OTF2_COLLECTIVE_OP_ALLREDUCE, 0,
+                    OTF2_UNDEFINED_UINT32, ab ? 4 * 64 : 4 * 8,
+                    ab ? 4 * 64 : 4 * 8, ab ? 1 : 2);
+        tw_nbc_done(w, r, 3300, OTF2_COLLECTIVE_OP_ALLREDUCE, 0,
+                    OTF2_UNDEFINED_UINT32, ab ? 4 * 8 : 4 * 64,
+                    ab ? 4 * 8 : 4 * 64, ab ? 2 : 1);
+        tw_leave(w, r, 3400, "MPI_Waitall");
+    }
+    CHECK(tw_close(w) == 0);
+    struct outcome o = replay(dir, 4, 1.0);
+    struct nbc_prog g = { { 0 } };
+    struct outcome nat =
+        run_app((struct dmpi_app){ .ctx = &g, .next = nbc_next }, 4);
+    CHECK(o.ok && nat.ok);
+    if (!o.ok)
+        fprintf(stderr, "  replay: %s\n", o.why);
+    CHECK_EQ_U(o.span, nat.span);
+    CHECK_EQ_U(o.msgs, nat.msgs);
+    CHECK_EQ_U(o.bytes, 8 * 64 + 8 * 8); /* 2 rounds x 4 ranks each */
+    rm_tree(dir);
+}
+
 /* ---- broken traces: refused by name ------------------------------------ */
 
 static void expect_init_error(const char *trace, uint32_t n,
@@ -358,11 +474,17 @@ static void test_otf2_bad_events_named(void)
 
     CHECK(tmp_dir(dir, sizeof dir) != NULL);
     w = tw_open(dir, 2);
-    tw_enter(w, 0, 10, "MPI_Put");
-    tw_rma_put(w, 0, 10, 1, 64);
-    tw_leave(w, 0, 20, "MPI_Put");
+    tw_rma_put(w, 0, 10, 3, 1, 64); /* window 3: never defined */
     CHECK(tw_close(w) == 0);
-    expect_run_error(dir, 2, "RmaPut (MPI_Put) is not replayed");
+    expect_run_error(dir, 2, "a window the trace never defines");
+    rm_tree(dir);
+
+    CHECK(tmp_dir(dir, sizeof dir) != NULL);
+    w = tw_open(dir, 2);
+    tw_nbc(w, 0, 10, "MPI_Iallreduce", 5); /* never completed */
+    CHECK(tw_close(w) == 0);
+    expect_run_error(dir, 2, "a non-blocking collective that never "
+                             "completes");
     rm_tree(dir);
 
     CHECK(tmp_dir(dir, sizeof dir) != NULL);
@@ -526,6 +648,8 @@ const struct test_case tests_otf2[] = {
     TEST(test_otf2_iterations_repeat),
     TEST(test_otf2_ring_matches_native),
     TEST(test_otf2_collectives_on_communicators),
+    TEST(test_otf2_one_sided_matches_native),
+    TEST(test_otf2_nonblocking_collectives),
     TEST(test_otf2_bad_archives_named),
     TEST(test_otf2_bad_events_named),
     TEST(test_otf2_truncated_events),

@@ -190,13 +190,96 @@ static int sendrecv(struct otf2_replay *p, uint32_t r,
     return 0;
 }
 
+/* A non-blocking collective (its call's record at index `at`): run where
+ * it was called, with what its completion, read ahead, records. MPI has
+ * every rank call a communicator's collectives in one order, blocking or
+ * not; completions may come in any order (MPI_Waitany), so the call is
+ * the place where every rank agrees. The overlap of the collective with
+ * what the rank does until its wait is not modelled (the layer's
+ * collectives block). */
+static int nbc(struct otf2_replay *p, uint32_t r, const struct otf2_rec *e,
+               uint32_t at)
+{
+    const struct otf2_rec call = *e; /* reading ahead may move the queue */
+    for (uint32_t i = at + 1;; i++) {
+        const struct otf2_rec *c = otf2_peek(&p->t, r, i);
+        if (!c) {
+            if (p->t.err[0])
+                return otf2_fail(p, r, NULL, p->t.err);
+            return otf2_fail(p, r, &call, "a non-blocking collective that "
+                             "never completes (its NonBlockingCollective"
+                             "Complete is missing)");
+        }
+        if (c->kind == OR_NBC_DONE && c->req == call.req) {
+            struct otf2_rec done = *c;
+            done.pos = call.pos;
+            return otf2_collective(p, r, &done);
+        }
+    }
+}
+
+/* The window of one-sided record e, and the communicator it names:
+ * NULL (the replay failed) if the trace does not define it. */
+static const struct otf2_comm *window(struct otf2_replay *p, uint32_t r,
+                                      const struct otf2_rec *e)
+{
+    const struct otf2_comm *c =
+        e->comm == UINT32_MAX ? NULL : otf2_comm_of(&p->t, e->comm);
+    if (!c)
+        otf2_fail(p, r, e, "a one-sided call on a window the trace never "
+                           "defines (or whose communicator it never "
+                           "defines)");
+    return c;
+}
+
+/* MPI_Put, MPI_Get, MPI_Accumulate (its bytes out as a PUT, what it
+ * fetches as a GET): into the layer's one-sided operations, complete at
+ * the next flush (mpi.h). */
+static int one_sided(struct otf2_replay *p, uint32_t r,
+                     const struct otf2_rec *e)
+{
+    const struct otf2_comm *c = window(p, r, e);
+    if (!c)
+        return -1;
+    if (e->a >= c->size) {
+        char why[160];
+        snprintf(why, sizeof why, "a one-sided call to rank %u of a window "
+                 "of %u ranks", e->a, c->size);
+        return otf2_fail(p, r, e, why);
+    }
+    uint32_t peer = c->member[0] == UINT32_MAX ? r : c->member[e->a];
+    struct otf2_rank *k = &p->rank[r];
+    int rc = 0;
+    if (e->kind == OR_RMA_PUT || (e->kind == OR_RMA_ATOMIC && e->bytes))
+        rc |= otf2_emit(p, k, DMPI_PUT, peer, 0, at_least_1(e->bytes), 0, 0);
+    if (e->kind == OR_RMA_GET)
+        rc |= otf2_emit(p, k, DMPI_GET, peer, 0, at_least_1(e->bytes), 0, 0);
+    if (e->kind == OR_RMA_ATOMIC && e->bytes2)
+        rc |= otf2_emit(p, k, DMPI_GET, peer, 0, e->bytes2, 0, 0);
+    return rc ? otf2_fail(p, r, e, "out of memory") : 0;
+}
+
+/* MPI_Win_fence (and a window's creation and freeing, which Score-P
+ * records the same way): the rank's one-sided operations complete, then
+ * the window's ranks synchronise (its collective: a barrier for a fence). */
+static int fence(struct otf2_replay *p, uint32_t r, const struct otf2_rec *e)
+{
+    if (!window(p, r, e))
+        return -1;
+    if (otf2_emit(p, &p->rank[r], DMPI_FLUSH, 0, 0, 0, 0, 0) != 0)
+        return otf2_fail(p, r, e, "out of memory");
+    struct otf2_rec c = *e;
+    c.a = OTF2_UNDEFINED_UINT32;
+    c.bytes = c.bytes2 = 0;
+    return otf2_collective(p, r, &c);
+}
+
 /* One record of an MPI call (index `at` in the rank's queue); `more`:
  * a completion that is not the call's last (MPI_Waitall's requests are
  * waited for together). */
 static int record(struct otf2_replay *p, uint32_t r, const struct otf2_rec *e,
                   uint32_t at, bool more)
 {
-    char why[200];
     switch ((enum otf2_rec_kind)e->kind) {
     case OR_SEND:
         return p2p(p, r, e, DMPI_SEND, 0);
@@ -214,12 +297,19 @@ static int record(struct otf2_replay *p, uint32_t r, const struct otf2_rec *e,
         return complete(p, r, e, more);
     case OR_COLL_END:
         return otf2_collective(p, r, e);
-    case OR_UNSUPPORTED:
-        snprintf(why, sizeof why, "%s is not replayed (dfsim's replay has "
-                 "no one-sided or non-blocking collective calls yet)",
-                 otf2_unsupported_names[e->a]);
-        return otf2_fail(p, r, e, why);
-    default: /* tests that completed nothing, cancels, collective begins */
+    case OR_NBC_REQ:
+        return nbc(p, r, e, at);
+    case OR_RMA_PUT:
+    case OR_RMA_GET:
+    case OR_RMA_ATOMIC:
+        return one_sided(p, r, e);
+    case OR_RMA_FENCE:
+        return fence(p, r, e);
+    case OR_RMA_FLUSH:
+        return otf2_emit(p, &p->rank[r], DMPI_FLUSH, 0, 0, 0, 0, 0)
+                   ? otf2_fail(p, r, e, "out of memory") : 0;
+    default: /* tests that completed nothing, cancels, collective begins,
+                non-blocking collectives' completions (run at their call) */
         return 0;
     }
 }

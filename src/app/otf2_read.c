@@ -13,16 +13,6 @@
 
 #include <otf2/otf2.h>
 
-const char *const otf2_unsupported_names[] = {
-    "RmaWinCreate (MPI one-sided windows)",
-    "RmaPut (MPI_Put)",
-    "RmaGet (MPI_Get)",
-    "RmaAtomic (MPI_Accumulate and the atomics)",
-    "RmaCollectiveBegin (MPI_Win_fence and other window synchronisation)",
-    "NonBlockingCollectiveRequest (MPI_Iallreduce and the other "
-    "non-blocking collectives)",
-    "NonBlockingCollectiveComplete (a non-blocking collective)",
-};
 
 /* Definitions are numbered densely from 0 by Score-P and by dfsim's
  * tracer; a reference above this is refused rather than allocated. */
@@ -188,6 +178,25 @@ static OTF2_CallbackCode def_comm(void *ud, OTF2_CommRef self,
     return OTF2_CALLBACK_SUCCESS;
 }
 
+static OTF2_CallbackCode def_win(void *ud, OTF2_RmaWinRef self,
+                                 OTF2_StringRef name, OTF2_CommRef comm,
+                                 OTF2_RmaWinFlag flags)
+{
+    struct defs *d = ud;
+    struct otf2_trace *t = d->t;
+    (void)name, (void)flags;
+    uint32_t n = t->n_wins, old = t->n_wins;
+    if (table_fit((void **)&t->win_comm, &n, sizeof *t->win_comm, self)) {
+        d->failed = true;
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    for (uint32_t i = old; i < n; i++)
+        t->win_comm[i] = UINT32_MAX; /* not defined */
+    t->n_wins = n;
+    t->win_comm[self] = comm;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 static int read_global_defs(struct otf2_trace *t, struct defs *d)
 {
     OTF2_Reader *rd = t->reader;
@@ -202,6 +211,7 @@ static int read_global_defs(struct otf2_trace *t, struct defs *d)
     OTF2_GlobalDefReaderCallbacks_SetRegionCallback(cb, def_region);
     OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, def_group);
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, def_comm);
+    OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(cb, def_win);
     OTF2_Reader_RegisterGlobalDefCallbacks(rd, gdr, cb, d);
     uint64_t n = 0;
     OTF2_ErrorCode e = OTF2_Reader_ReadAllGlobalDefinitions(rd, gdr, &n);
@@ -422,26 +432,97 @@ static OTF2_CallbackCode ev_coll_end(EVT_ARGS, OTF2_CollectiveOp op,
     return OTF2_CALLBACK_SUCCESS;
 }
 
-/* The records not replayed: each pushes its name's index. */
-#define UNSUPPORTED(fn, idx, ...)                                          \
-    static OTF2_CallbackCode fn(EVT_ARGS, __VA_ARGS__)                     \
-    {                                                                      \
-        PUSH(OR_UNSUPPORTED);                                              \
-        r->a = idx;                                                        \
-        return OTF2_CALLBACK_SUCCESS;                                      \
-    }
-UNSUPPORTED(ev_win_create, 0, OTF2_RmaWinRef w)
-UNSUPPORTED(ev_put, 1, OTF2_RmaWinRef w, uint32_t rm, uint64_t b, uint64_t m)
-UNSUPPORTED(ev_get, 2, OTF2_RmaWinRef w, uint32_t rm, uint64_t b, uint64_t m)
-UNSUPPORTED(ev_atomic, 3, OTF2_RmaWinRef w, uint32_t rm, OTF2_RmaAtomicType y,
-            uint64_t s, uint64_t b, uint64_t m)
-UNSUPPORTED(ev_nbc_req, 5, uint64_t req)
-UNSUPPORTED(ev_nbc_done, 6, OTF2_CollectiveOp op, OTF2_CommRef c, uint32_t rt,
-            uint64_t s, uint64_t b, uint64_t req)
-static OTF2_CallbackCode ev_rma_coll(EVT_ARGS)
+/* Non-blocking collectives: the call, then its completion. */
+static OTF2_CallbackCode ev_nbc_req(EVT_ARGS, uint64_t req)
 {
-    PUSH(OR_UNSUPPORTED);
-    r->a = 4;
+    PUSH(OR_NBC_REQ);
+    r->req = req;
+    return OTF2_CALLBACK_SUCCESS;
+}
+static OTF2_CallbackCode ev_nbc_done(EVT_ARGS, OTF2_CollectiveOp op,
+                                     OTF2_CommRef comm, uint32_t root,
+                                     uint64_t sent, uint64_t received,
+                                     uint64_t req)
+{
+    PUSH(OR_NBC_DONE);
+    r->op = op;
+    r->comm = comm;
+    r->a = root;
+    r->bytes = sent;
+    r->bytes2 = received;
+    r->req = req;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* One-sided: the window's communicator in `comm` (UINT32_MAX: a window
+ * the definitions do not give). */
+static uint32_t win_comm(const struct otf2_stream *s, OTF2_RmaWinRef w)
+{
+    return w < s->t->n_wins ? s->t->win_comm[w] : UINT32_MAX;
+}
+static OTF2_CallbackCode ev_put(EVT_ARGS, OTF2_RmaWinRef w, uint32_t remote,
+                                uint64_t bytes, uint64_t id)
+{
+    PUSH(OR_RMA_PUT);
+    (void)id;
+    r->a = remote;
+    r->comm = win_comm(ud, w);
+    r->bytes = bytes;
+    return OTF2_CALLBACK_SUCCESS;
+}
+static OTF2_CallbackCode ev_get(EVT_ARGS, OTF2_RmaWinRef w, uint32_t remote,
+                                uint64_t bytes, uint64_t id)
+{
+    PUSH(OR_RMA_GET);
+    (void)id;
+    r->a = remote;
+    r->comm = win_comm(ud, w);
+    r->bytes = bytes;
+    return OTF2_CALLBACK_SUCCESS;
+}
+static OTF2_CallbackCode ev_atomic(EVT_ARGS, OTF2_RmaWinRef w,
+                                   uint32_t remote, OTF2_RmaAtomicType y,
+                                   uint64_t sent, uint64_t received,
+                                   uint64_t id)
+{
+    PUSH(OR_RMA_ATOMIC);
+    (void)y, (void)id;
+    r->a = remote;
+    r->comm = win_comm(ud, w);
+    r->bytes = sent;
+    r->bytes2 = received;
+    return OTF2_CALLBACK_SUCCESS;
+}
+static OTF2_CallbackCode ev_rma_coll_end(EVT_ARGS, OTF2_CollectiveOp op,
+                                         OTF2_RmaSyncLevel level,
+                                         OTF2_RmaWinRef w, uint32_t root,
+                                         uint64_t sent, uint64_t received)
+{
+    PUSH(OR_RMA_FENCE);
+    (void)level, (void)root, (void)sent, (void)received;
+    r->op = op;
+    r->comm = win_comm(ud, w);
+    return OTF2_CALLBACK_SUCCESS;
+}
+static OTF2_CallbackCode ev_release(EVT_ARGS, OTF2_RmaWinRef w,
+                                    uint32_t remote, uint64_t lock)
+{
+    PUSH(OR_RMA_FLUSH);
+    (void)w, (void)remote, (void)lock;
+    return OTF2_CALLBACK_SUCCESS;
+}
+static OTF2_CallbackCode ev_sync(EVT_ARGS, OTF2_RmaWinRef w, uint32_t remote,
+                                 OTF2_RmaSyncType type)
+{
+    PUSH(OR_RMA_FLUSH);
+    (void)w, (void)remote, (void)type;
+    return OTF2_CALLBACK_SUCCESS;
+}
+static OTF2_CallbackCode ev_group_sync(EVT_ARGS, OTF2_RmaSyncLevel level,
+                                       OTF2_RmaWinRef w, OTF2_GroupRef g)
+{
+    PUSH(OR_RMA_FLUSH);
+    (void)level, (void)w, (void)g;
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -462,11 +543,13 @@ static OTF2_EvtReaderCallbacks *evt_callbacks(void)
     OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, ev_cancel);
     OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, ev_coll_begin);
     OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, ev_coll_end);
-    OTF2_EvtReaderCallbacks_SetRmaWinCreateCallback(cb, ev_win_create);
     OTF2_EvtReaderCallbacks_SetRmaPutCallback(cb, ev_put);
     OTF2_EvtReaderCallbacks_SetRmaGetCallback(cb, ev_get);
     OTF2_EvtReaderCallbacks_SetRmaAtomicCallback(cb, ev_atomic);
-    OTF2_EvtReaderCallbacks_SetRmaCollectiveBeginCallback(cb, ev_rma_coll);
+    OTF2_EvtReaderCallbacks_SetRmaCollectiveEndCallback(cb, ev_rma_coll_end);
+    OTF2_EvtReaderCallbacks_SetRmaReleaseLockCallback(cb, ev_release);
+    OTF2_EvtReaderCallbacks_SetRmaSyncCallback(cb, ev_sync);
+    OTF2_EvtReaderCallbacks_SetRmaGroupSyncCallback(cb, ev_group_sync);
     OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(
         cb, ev_nbc_req);
     OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(
@@ -600,6 +683,7 @@ void otf2_trace_close(struct otf2_trace *t)
     free(t->comm);
     free(t->region_name);
     free(t->region_mpi);
+    free(t->win_comm);
     free(t->location);
     free(t->path);
     memset(t, 0, sizeof *t);

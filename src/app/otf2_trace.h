@@ -16,11 +16,13 @@
  *   events       Enter and Leave; MpiSend, MpiRecv, MpiIsend,
  *                MpiIsendComplete, MpiIrecvRequest, MpiIrecv,
  *                MpiRequestTest, MpiRequestCancelled, MpiCollectiveBegin,
- *                MpiCollectiveEnd; the one-sided (Rma*) and non-blocking
- *                collective records are read as "not replayed" records,
- *                so that a trace using them is refused by name, not
- *                replayed without them; every other record (threads,
- *                metrics, I/O) is passed over.
+ *                MpiCollectiveEnd; NonBlockingCollectiveRequest and
+ *                -Complete; the one-sided RmaPut, RmaGet, RmaAtomic and
+ *                the window synchronisation (RmaCollectiveEnd: a fence;
+ *                RmaReleaseLock, RmaSync, RmaGroupSync: completion), a
+ *                window's communicator from its RmaWin definition; every
+ *                other record (threads, metrics, I/O, lock requests,
+ *                RMA completion notices) is passed over.
  *
  * Streaming: each rank's events come from its own libotf2 event reader,
  * one record at a time, into a small queue of decoded records: the
@@ -49,11 +51,16 @@ enum otf2_rec_kind {
     OR_COLL_BEGIN,
     OR_COLL_END,    /* op: OTF2_CollectiveOp, comm, a: root, bytes: sent,
                        bytes2: received */
-    OR_UNSUPPORTED, /* a: index into otf2_unsupported_names */
+    OR_NBC_REQ,     /* req: a non-blocking collective called */
+    OR_NBC_DONE,    /* as OR_COLL_END, and req: it completed */
+    OR_RMA_PUT,     /* a: remote (rank in the window's communicator),
+                       comm: the window's communicator, bytes */
+    OR_RMA_GET,     /* likewise */
+    OR_RMA_ATOMIC,  /* likewise; bytes: sent, bytes2: received */
+    OR_RMA_FENCE,   /* RmaCollectiveEnd: op, comm (the window's) */
+    OR_RMA_FLUSH,   /* RmaReleaseLock, RmaSync, RmaGroupSync: the rank's
+                       one-sided operations complete */
 };
-
-/* The records of kind OR_UNSUPPORTED, by name (the OTF2 record's). */
-extern const char *const otf2_unsupported_names[];
 
 struct otf2_rec {
     uint8_t kind;   /* enum otf2_rec_kind */
@@ -90,6 +97,8 @@ struct otf2_trace {
     uint8_t *region_mpi;   /* [n_regions]: an MPI call */
     uint32_t n_regions;
     struct otf2_comm *comm; /* [n_comms], by reference */
+    uint32_t *win_comm;   /* [n_wins]: each RMA window's communicator */
+    uint32_t n_wins;
     uint32_t n_comms, n_comm_defined;
     struct otf2_stream *stream; /* [nranks] */
     void *callbacks;      /* OTF2_EvtReaderCallbacks, every rank's */
