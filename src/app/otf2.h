@@ -29,16 +29,23 @@
  *                                  another communicator: the same
  *                                  algorithms over its ranks; v-forms and
  *                                  the rest as listed in the page
+ *   non-blocking collectives       the collective at its call (the order
+ *                                  every rank agrees on), sized by its
+ *                                  completion, read ahead
+ *   MPI_Put, MPI_Get, accumulate   DMPI_PUT / DMPI_GET to the window's
+ *                                  rank; fence: a flush and a barrier on
+ *                                  the window's communicator; unlock,
+ *                                  flush, complete, wait: a flush
  *   compute                        the time from the end of one MPI call
  *                                  to the start of the next, as measured,
  *                                  times `compute_scale` (0: a
  *                                  communication-only replay); the time
  *                                  inside MPI calls is the simulation's
  *
- * Limits, each refused by name rather than replayed wrongly: one-sided
- * and non-blocking collective records; tags of 2^20 or more; more than
- * 512 communicators; a message to a rank outside its communicator; a
- * communicator never defined. A message of 0 bytes travels as 1 byte
+ * Limits, each refused by name rather than replayed wrongly: tags of
+ * 2^20 or more; more than 512 communicators; a message to a rank outside
+ * its communicator; a communicator or window never defined; a
+ * non-blocking collective never completed. A message of 0 bytes travels as 1 byte
  * (the network carries messages of 1 byte or more).
  *
  * Each replay of the whole trace is one iteration (a DMPI_MARK per
