@@ -424,6 +424,8 @@ static int next_replay(struct otf2_replay *p, uint32_t r)
 static uint32_t next(void *ctx, uint32_t r, struct dmpi_op *out, uint32_t cap)
 {
     struct otf2_replay *p = ctx;
+    if (r >= p->t.nranks)
+        return 0; /* a rank the trace does not have: nothing to do */
     struct otf2_rank *k = &p->rank[r];
     if (k->pos == k->n_pend) {
         k->pos = k->n_pend = 0;
@@ -494,9 +496,10 @@ int otf2_init(struct otf2_wl *w, const struct otf2_params *prm,
         free(p);
         return -1;
     }
-    if (p->t.nranks != nranks) {
+    if (p->t.nranks > nranks) {
         snprintf(err, cap, "%s has %u ranks; the job has %u (set nodes x "
-                 "ppn to %u)", p->t.path, p->t.nranks, nranks, p->t.nranks);
+                 "ppn to %u or more)", p->t.path, p->t.nranks, nranks,
+                 p->t.nranks);
         otf2_trace_close(&p->t);
         free(p);
         return -1;

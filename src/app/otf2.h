@@ -3,7 +3,8 @@
  * the MPI-like layer (issue 56). docs/workloads/otf2.md is its page.
  *
  * What is replayed. Rank i of the job is MPI_COMM_WORLD's rank i of the
- * trace (the job must have exactly the trace's ranks). Each rank's
+ * trace (the job needs at least the trace's ranks, nodes x ppn; ranks
+ * beyond them do nothing). Each rank's
  * events are read in order (app/otf2_trace.h, streamed) and every MPI
  * call (an Enter/Leave pair of an MPI region) becomes the operations of
  * the layer that make the same call on the simulated machine:
