@@ -114,6 +114,20 @@ struct coll_rec {
     OTF2_CollectiveOp op;
     uint32_t comm, root;
     uint64_t sent, received;
+    bool nb; /* a NonBlockingCollectiveComplete */
+};
+
+/* The RMA records, tallied. */
+struct rma_tally {
+    int wins;                     /* RmaWin definitions */
+    uint32_t win_comm[MAX_IDS];   /* RmaWin id -> its communicator */
+    uint64_t puts, put_bytes, gets, get_bytes, atomics, atomic_sent;
+    uint64_t bad_remote;          /* Put not to loc+1, Get not from loc-1 */
+    uint64_t undefined_wins;      /* events naming no defined window */
+    uint64_t creates, destroys, create_ends, destroy_ends, fence_ends;
+    uint64_t lock_excl, lock_shared, releases;
+    uint64_t done_local, done_remote;
+    uint64_t op_ids, done_ids;    /* sums of matching ids */
 };
 
 /* What the archive holds, tallied. */
@@ -130,6 +144,8 @@ struct tally {
     uint64_t isend_completes, irecv_requests, comm_creates, undefined_comms;
     struct coll_rec coll[512];
     int n_coll;
+    uint64_t nb_requests, nb_request_ids, nb_complete_ids;
+    struct rma_tally rma;
 };
 
 static OTF2_CallbackCode on_location(void *u, OTF2_LocationRef self,
@@ -264,8 +280,199 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef loc,
     seen_comm(t, comm);
     if (t->n_coll < (int)(sizeof t->coll / sizeof t->coll[0]))
         t->coll[t->n_coll++] = (struct coll_rec){ loc, op, comm, root, sent,
-                                                  received };
+                                                  received, false };
     return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_nb_request(OTF2_LocationRef loc,
+                                       OTF2_TimeStamp time, void *u,
+                                       OTF2_AttributeList *a, uint64_t id)
+{
+    struct tally *t = u;
+    t->nb_requests++;
+    t->nb_request_ids += id;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_nb_complete(OTF2_LocationRef loc,
+                                        OTF2_TimeStamp time, void *u,
+                                        OTF2_AttributeList *a,
+                                        OTF2_CollectiveOp op,
+                                        OTF2_CommRef comm, uint32_t root,
+                                        uint64_t sent, uint64_t received,
+                                        uint64_t id)
+{
+    struct tally *t = u;
+    on_coll_end(loc, time, u, a, op, comm, root, sent, received);
+    if (t->n_coll > 0)
+        t->coll[t->n_coll - 1].nb = true;
+    t->nb_complete_ids += id;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_rma_win(void *u, OTF2_RmaWinRef self,
+                                    OTF2_StringRef name, OTF2_CommRef comm,
+                                    OTF2_RmaWinFlag flags)
+{
+    struct tally *t = u;
+    t->rma.wins++;
+    if (self < MAX_IDS)
+        t->rma.win_comm[self] = comm;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* An event names window w: it must be defined. */
+static struct rma_tally *seen_win(void *u, OTF2_RmaWinRef w)
+{
+    struct tally *t = u;
+    if (w >= (OTF2_RmaWinRef)t->rma.wins)
+        t->rma.undefined_wins++;
+    return &t->rma;
+}
+
+static OTF2_CallbackCode on_rma_put(OTF2_LocationRef loc, OTF2_TimeStamp time,
+                                    void *u, OTF2_AttributeList *a,
+                                    OTF2_RmaWinRef win, uint32_t remote,
+                                    uint64_t bytes, uint64_t id)
+{
+    struct rma_tally *r = seen_win(u, win);
+    r->puts++;
+    r->put_bytes += bytes;
+    r->op_ids += id;
+    r->bad_remote += remote != (loc + 1) % NP;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_rma_get(OTF2_LocationRef loc, OTF2_TimeStamp time,
+                                    void *u, OTF2_AttributeList *a,
+                                    OTF2_RmaWinRef win, uint32_t remote,
+                                    uint64_t bytes, uint64_t id)
+{
+    struct rma_tally *r = seen_win(u, win);
+    r->gets++;
+    r->get_bytes += bytes;
+    r->op_ids += id;
+    r->bad_remote += remote != (loc + NP - 1) % NP;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_rma_atomic(OTF2_LocationRef loc,
+                                       OTF2_TimeStamp time, void *u,
+                                       OTF2_AttributeList *a,
+                                       OTF2_RmaWinRef win, uint32_t remote,
+                                       OTF2_RmaAtomicType type, uint64_t sent,
+                                       uint64_t received, uint64_t id)
+{
+    struct rma_tally *r = seen_win(u, win);
+    r->atomics += type == OTF2_RMA_ATOMIC_TYPE_ACCUMULATE && remote == 0 &&
+                  received == 0;
+    r->atomic_sent += sent;
+    r->op_ids += id;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_rma_create(OTF2_LocationRef loc,
+                                       OTF2_TimeStamp time, void *u,
+                                       OTF2_AttributeList *a,
+                                       OTF2_RmaWinRef win)
+{
+    seen_win(u, win)->creates++;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_rma_destroy(OTF2_LocationRef loc,
+                                        OTF2_TimeStamp time, void *u,
+                                        OTF2_AttributeList *a,
+                                        OTF2_RmaWinRef win)
+{
+    seen_win(u, win)->destroys++;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_rma_coll_end(OTF2_LocationRef loc,
+                                         OTF2_TimeStamp time, void *u,
+                                         OTF2_AttributeList *a,
+                                         OTF2_CollectiveOp op,
+                                         OTF2_RmaSyncLevel level,
+                                         OTF2_RmaWinRef win, uint32_t root,
+                                         uint64_t sent, uint64_t received)
+{
+    struct rma_tally *r = seen_win(u, win);
+    bool none = root == OTF2_UNDEFINED_UINT32 && sent == 0 && received == 0;
+    r->create_ends += none && op == OTF2_COLLECTIVE_OP_CREATE_HANDLE &&
+                      level == OTF2_RMA_SYNC_LEVEL_PROCESS;
+    r->destroy_ends += none && op == OTF2_COLLECTIVE_OP_DESTROY_HANDLE &&
+                       level == OTF2_RMA_SYNC_LEVEL_PROCESS;
+    r->fence_ends += none && op == OTF2_COLLECTIVE_OP_BARRIER &&
+                     level == (OTF2_RMA_SYNC_LEVEL_PROCESS |
+                               OTF2_RMA_SYNC_LEVEL_MEMORY);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_rma_lock(OTF2_LocationRef loc,
+                                     OTF2_TimeStamp time, void *u,
+                                     OTF2_AttributeList *a,
+                                     OTF2_RmaWinRef win, uint32_t remote,
+                                     uint64_t lock, OTF2_LockType type)
+{
+    struct rma_tally *r = seen_win(u, win);
+    r->lock_excl += remote == 0 && type == OTF2_LOCK_EXCLUSIVE;
+    r->lock_shared += remote == 0 && type == OTF2_LOCK_SHARED;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_rma_release(OTF2_LocationRef loc,
+                                        OTF2_TimeStamp time, void *u,
+                                        OTF2_AttributeList *a,
+                                        OTF2_RmaWinRef win, uint32_t remote,
+                                        uint64_t lock)
+{
+    seen_win(u, win)->releases += remote == 0;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_rma_done_local(OTF2_LocationRef loc,
+                                           OTF2_TimeStamp time, void *u,
+                                           OTF2_AttributeList *a,
+                                           OTF2_RmaWinRef win, uint64_t id)
+{
+    struct rma_tally *r = seen_win(u, win);
+    r->done_local++;
+    r->done_ids += id;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_rma_done_remote(OTF2_LocationRef loc,
+                                            OTF2_TimeStamp time, void *u,
+                                            OTF2_AttributeList *a,
+                                            OTF2_RmaWinRef win, uint64_t id)
+{
+    seen_win(u, win)->done_remote++;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* The callbacks of the non-blocking collectives and RMA records. */
+static void set_nb_rma_callbacks(OTF2_GlobalEvtReaderCallbacks *cb)
+{
+    OTF2_GlobalEvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(
+        cb, on_nb_request);
+    OTF2_GlobalEvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(
+        cb, on_nb_complete);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaPutCallback(cb, on_rma_put);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaGetCallback(cb, on_rma_get);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaAtomicCallback(cb, on_rma_atomic);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaWinCreateCallback(cb, on_rma_create);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaWinDestroyCallback(cb,
+                                                           on_rma_destroy);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaCollectiveEndCallback(cb,
+                                                              on_rma_coll_end);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaRequestLockCallback(cb, on_rma_lock);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaReleaseLockCallback(cb,
+                                                            on_rma_release);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaOpCompleteNonBlockingCallback(
+        cb, on_rma_done_local);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaOpCompleteRemoteCallback(
+        cb, on_rma_done_remote);
 }
 
 static void read_defs(OTF2_Reader *r, struct tally *t)
@@ -275,6 +482,7 @@ static void read_defs(OTF2_Reader *r, struct tally *t)
     OTF2_GlobalDefReaderCallbacks_SetLocationCallback(cb, on_location);
     OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, on_group);
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, on_comm);
+    OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(cb, on_rma_win);
     OTF2_Reader_RegisterGlobalDefCallbacks(r, gdr, cb, t);
     OTF2_GlobalDefReaderCallbacks_Delete(cb);
     uint64_t n = 0;
@@ -314,6 +522,7 @@ static void read_events(OTF2_Reader *r, struct tally *t)
                                                              on_irecv_request);
     OTF2_GlobalEvtReaderCallbacks_SetCommCreateCallback(cb, on_comm_create);
     OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, on_coll_end);
+    set_nb_rma_callbacks(cb);
     OTF2_Reader_RegisterGlobalEvtCallbacks(r, ger, cb, t);
     OTF2_GlobalEvtReaderCallbacks_Delete(cb);
     uint64_t n = 0;
@@ -361,16 +570,24 @@ static void every_location(const struct tally *t, int np)
     CHECK_EQ_U(t->undefined_comms, 0);
 }
 
-/* The number of collective records of op (on location loc, or any when
- * loc < 0) whose sizes are sent/received. */
-static int colls(const struct tally *t, OTF2_CollectiveOp op, int loc,
-                 uint64_t sent, uint64_t received)
+/* The number of MpiCollectiveEnd (nb: NonBlockingCollectiveComplete)
+ * records of op (on location loc, or any when loc < 0) whose sizes are
+ * sent/received. */
+static int coll_count(const struct tally *t, bool nb, OTF2_CollectiveOp op,
+                      int loc, uint64_t sent, uint64_t received)
 {
     int n = 0;
     for (int i = 0; i < t->n_coll; i++)
-        n += t->coll[i].op == op && (loc < 0 || t->coll[i].loc == (uint64_t)loc) &&
+        n += t->coll[i].nb == nb && t->coll[i].op == op &&
+             (loc < 0 || t->coll[i].loc == (uint64_t)loc) &&
              t->coll[i].sent == sent && t->coll[i].received == received;
     return n;
+}
+
+static int colls(const struct tally *t, OTF2_CollectiveOp op, int loc,
+                 uint64_t sent, uint64_t received)
+{
+    return coll_count(t, false, op, loc, sent, received);
 }
 
 /* pingpong ITER: pairs (0,1), (2,3); each rank ITER sends and receives of
@@ -576,6 +793,86 @@ static void test_tracer_vcoll(void)
             CHECK_EQ_U(t.coll[i].root, 0);
 }
 
+/* nbc ITER COUNT: per rank and iteration an Iallreduce and an Ibcast
+ * (root it % n) of COUNT doubles, completed in a Wait and a Waitall:
+ * their request records, and completions with the blocking forms'
+ * Score-P sizes; every request id completed. */
+static void test_tracer_nbc(void)
+{
+    char exe[256];
+    struct tally t;
+    if (!have_mpi() || !compile("nbc", exe, sizeof exe))
+        return;
+    const uint64_t iters = 3, b = 16 * 8;
+    const char *dir = trace_dir("nbc");
+    CHECK_EQ_U(run_traced(NP, exe, "3", "16", dir), 0);
+    if (!read_archive(dir, &t))
+        return;
+    every_location(&t, NP);
+    CHECK_EQ_U(t.nb_requests, 2 * NP * iters);
+    CHECK_EQ_U(t.n_coll, 2 * NP * iters); /* all non-blocking */
+    CHECK_EQ_U(t.nb_complete_ids, t.nb_request_ids);
+    CHECK_EQ_U(coll_count(&t, true, OTF2_COLLECTIVE_OP_ALLREDUCE, -1, NP * b,
+                          NP * b), NP * iters);
+    CHECK_EQ_U(coll_count(&t, true, OTF2_COLLECTIVE_OP_BCAST, -1, NP * b, b),
+               iters);
+    CHECK_EQ_U(coll_count(&t, true, OTF2_COLLECTIVE_OP_BCAST, -1, 0, b),
+               (NP - 1) * iters);
+    for (uint64_t it = 0; it < iters; it++)
+        CHECK_EQ_U(coll_count(&t, true, OTF2_COLLECTIVE_OP_BCAST, (int)it,
+                              NP * b, b), 1);
+    for (int i = 0; i < t.n_coll; i++) {
+        const struct coll_rec *c = &t.coll[i];
+        CHECK_EQ_U(c->comm, 0);
+        if (c->op == OTF2_COLLECTIVE_OP_ALLREDUCE)
+            CHECK_EQ_U(c->root, OTF2_UNDEFINED_UINT32);
+        else if (c->sent > 0) /* the root's own record */
+            CHECK_EQ_U(c->root, c->loc);
+    }
+}
+
+/* rma ITER COUNT: one window on MPI_COMM_WORLD; per iteration two fences
+ * around a Put to the right neighbour and a Get from the left one; a
+ * locked Accumulate of an int into rank 0, and rank 0's shared lock. */
+static void test_tracer_rma(void)
+{
+    char exe[256];
+    struct tally t;
+    if (!have_mpi() || !compile("rma", exe, sizeof exe))
+        return;
+    const uint64_t iters = 3, count = 64, ops = NP * iters;
+    const char *dir = trace_dir("rma");
+    CHECK_EQ_U(run_traced(NP, exe, "3", "64", dir), 0);
+    if (!read_archive(dir, &t))
+        return;
+    every_location(&t, NP);
+    const struct rma_tally *r = &t.rma;
+    CHECK_EQ_U(r->wins, 1);
+    CHECK_EQ_U(r->win_comm[0], 0); /* MPI_COMM_WORLD: remotes are world ranks */
+    CHECK_EQ_U(r->undefined_wins, 0);
+    CHECK_EQ_U(r->creates, NP);
+    CHECK_EQ_U(r->destroys, NP);
+    CHECK_EQ_U(r->create_ends, NP);
+    CHECK_EQ_U(r->destroy_ends, NP);
+    CHECK_EQ_U(r->fence_ends, 2 * ops);
+    CHECK_EQ_U(r->puts, ops);
+    CHECK_EQ_U(r->put_bytes, ops * count);
+    CHECK_EQ_U(r->gets, ops);
+    CHECK_EQ_U(r->get_bytes, ops * count);
+    CHECK_EQ_U(r->bad_remote, 0);
+    CHECK_EQ_U(r->atomics, NP);
+    CHECK_EQ_U(r->atomic_sent, NP * 4);
+    CHECK_EQ_U(r->lock_excl, NP);
+    CHECK_EQ_U(r->lock_shared, 1);
+    CHECK_EQ_U(r->releases, NP + 1);
+    /* each Put and Get completes at the fence, each Accumulate in the
+     * unlock, locally then remotely; every matching id completed once */
+    CHECK_EQ_U(r->done_local, 2 * ops + NP);
+    CHECK_EQ_U(r->done_remote, NP);
+    CHECK_EQ_U(r->done_ids, r->op_ids);
+    CHECK_EQ_U(t.n_coll, NP); /* rma.c's MPI_Barrier */
+}
+
 /* DFSIM_TRACE_DIR below a plain file: the tracer says so, naming it, and
  * the program runs untraced to a clean exit. */
 static void test_tracer_bad_dir(void)
@@ -598,6 +895,8 @@ const struct test_case tests_tracer[] = {
     TEST(test_tracer_replay_allreduce),
     TEST(test_tracer_halo),
     TEST(test_tracer_vcoll),
+    TEST(test_tracer_nbc),
+    TEST(test_tracer_rma),
     TEST(test_tracer_bad_dir),
     { 0 },
 };

@@ -161,44 +161,54 @@ void trace_archive_open(void)
     tracer.on = true;
 }
 
-/* Every rank's event count, first and last timestamps and
- * communicators, gathered to rank 0 (NULL elsewhere). */
-static void gather_ranks(struct defs_input *in, uint64_t events)
+/* Every rank's len words mine, one after another in rank order, on rank
+ * 0 (*all malloc'd there, NULL elsewhere; *n_all their number). mine is
+ * freed. */
+static void gather_words(uint32_t *mine, int len, uint32_t **all, int *n_all)
 {
-    uint64_t mine[3] = { events, tracer.first_ts, tracer.last_ts };
     int n = tracer.size, root = tracer.rank == 0;
-    in->size = n;
-    in->per_rank = root ? calloc((size_t)n * 3, sizeof(uint64_t)) : NULL;
-    PMPI_Gather(mine, 3, MPI_UINT64_T, in->per_rank, 3, MPI_UINT64_T, 0,
-                MPI_COMM_WORLD);
-    int len = 0;
-    uint32_t *comms = trace_comm_pack(&len);
     int *lens = root ? calloc((size_t)n, sizeof(int)) : NULL;
     int *displs = root ? calloc((size_t)n, sizeof(int)) : NULL;
     PMPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    in->n_comm_words = 0;
+    *n_all = 0;
     for (int r = 0; root && lens && displs && r < n; r++) {
-        displs[r] = in->n_comm_words;
-        in->n_comm_words += lens[r];
+        displs[r] = *n_all;
+        *n_all += lens[r];
     }
-    in->comm_words = root ? calloc((size_t)in->n_comm_words + 1,
-                                   sizeof(uint32_t)) : NULL;
-    PMPI_Gatherv(comms, len, MPI_UINT32_T, in->comm_words, lens, displs,
-                 MPI_UINT32_T, 0, MPI_COMM_WORLD);
-    free(comms);
+    *all = root ? calloc((size_t)*n_all + 1, sizeof(uint32_t)) : NULL;
+    PMPI_Gatherv(mine, len, MPI_UINT32_T, *all, lens, displs, MPI_UINT32_T, 0,
+                 MPI_COMM_WORLD);
+    free(mine);
     free(lens);
     free(displs);
 }
 
-/* Rank 0's order of the communicators (defs_comm_order), sent to every
- * rank; its length, *order malloc'd. */
-static uint32_t share_comm_order(const struct defs_input *in,
-                                 uint32_t **order)
+/* Every rank's event count, first and last timestamps, communicators
+ * and windows, gathered to rank 0 (NULL elsewhere). */
+static void gather_ranks(struct defs_input *in, uint64_t events)
+{
+    uint64_t mine[3] = { events, tracer.first_ts, tracer.last_ts };
+    int n = tracer.size, root = tracer.rank == 0, len = 0;
+    in->size = n;
+    in->per_rank = root ? calloc((size_t)n * 3, sizeof(uint64_t)) : NULL;
+    PMPI_Gather(mine, 3, MPI_UINT64_T, in->per_rank, 3, MPI_UINT64_T, 0,
+                MPI_COMM_WORLD);
+    uint32_t *comms = trace_comm_pack(&len);
+    gather_words(comms, len, &in->comm_words, &in->n_comm_words);
+    uint32_t *wins = trace_win_pack(&len);
+    gather_words(wins, len, &in->win_words, &in->n_win_words);
+}
+
+/* Rank 0's order of the communicators (defs_comm_order) or, if win, the
+ * windows (defs_win_order), sent to every rank; its length, *order
+ * malloc'd. */
+static uint32_t share_order(const struct defs_input *in, bool win,
+                            uint32_t **order)
 {
     uint32_t k = 0;
     *order = NULL;
-    if (tracer.rank == 0 && in->per_rank && in->comm_words)
-        k = defs_comm_order(in, order);
+    if (tracer.rank == 0 && in->per_rank && in->comm_words && in->win_words)
+        k = win ? defs_win_order(in, order) : defs_comm_order(in, order);
     PMPI_Bcast(&k, 1, MPI_UINT32_T, 0, MPI_COMM_WORLD);
     if (tracer.rank != 0)
         *order = malloc((k + 1) * sizeof **order);
@@ -209,26 +219,40 @@ static uint32_t share_comm_order(const struct defs_input *in,
     return k;
 }
 
-/* This rank's local definitions: the mapping of the communicator ids
- * its events carry to the global definitions' (tracer/defs.c). */
-static void write_local_defs(OTF2_Archive *a, const uint32_t *order,
-                             uint32_t k)
+/* The mapping table of type from order[i] to first + i (and of the
+ * pairs given before them). */
+static void write_map(OTF2_DefWriter *dw, OTF2_MappingType type,
+                      const uint32_t *pairs, int n_pairs,
+                      const uint32_t *order, uint32_t k, uint32_t first)
 {
+    OTF2_IdMap *map = OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, k + 3);
+    if (!map)
+        return;
+    for (int i = 0; i < n_pairs; i++)
+        OTF2_IdMap_AddIdPair(map, pairs[i], pairs[i]);
+    for (uint32_t i = 0; i < k; i++)
+        OTF2_IdMap_AddIdPair(map, order[i], first + i);
+    OTF2_DefWriter_WriteMappingTable(dw, type, map);
+    OTF2_IdMap_Free(map);
+}
+
+/* This rank's local definitions: the mapping of the communicator and
+ * window ids its events carry to the global definitions' (tracer/defs.c). */
+static void write_local_defs(OTF2_Archive *a, const uint32_t *order,
+                             uint32_t k, const uint32_t *win_order,
+                             uint32_t n_wins)
+{
+    static const uint32_t fixed[] = { TRACE_COMM_WORLD, TRACE_COMM_SELF };
     OTF2_Archive_OpenDefFiles(a);
     OTF2_DefWriter *dw =
         OTF2_Archive_GetDefWriter(a, (OTF2_LocationRef)tracer.rank);
-    OTF2_IdMap *map = OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, k + 3);
-    if (dw && map) {
-        OTF2_IdMap_AddIdPair(map, TRACE_COMM_WORLD, TRACE_COMM_WORLD);
-        OTF2_IdMap_AddIdPair(map, TRACE_COMM_SELF, TRACE_COMM_SELF);
-        for (uint32_t i = 0; i < k; i++)
-            OTF2_IdMap_AddIdPair(map, order[i], 2 + i);
-        OTF2_DefWriter_WriteMappingTable(dw, OTF2_MAPPING_COMM, map);
-    }
-    if (map)
-        OTF2_IdMap_Free(map);
-    if (dw)
+    if (dw) {
+        write_map(dw, OTF2_MAPPING_COMM, fixed, 2, order, k, 2);
+        if (n_wins)
+            write_map(dw, OTF2_MAPPING_RMA_WIN, NULL, 0, win_order, n_wins,
+                      0);
         OTF2_Archive_CloseDefWriter(a, dw);
+    }
     OTF2_Archive_CloseDefFiles(a);
 }
 
@@ -242,10 +266,11 @@ void trace_archive_close(void)
     OTF2_Archive_CloseEvtFiles(a);
     struct defs_input in = { 0 };
     gather_ranks(&in, events);
-    uint32_t *order = NULL;
-    uint32_t k = share_comm_order(&in, &order);
-    write_local_defs(a, order, k);
-    if (tracer.rank == 0 && in.per_rank && in.comm_words) {
+    uint32_t *order = NULL, *win_order = NULL;
+    uint32_t k = share_order(&in, false, &order);
+    uint32_t n_wins = share_order(&in, true, &win_order);
+    write_local_defs(a, order, k, win_order, n_wins);
+    if (tracer.rank == 0 && in.per_rank && in.comm_words && in.win_words) {
         OTF2_GlobalDefWriter *gw = OTF2_Archive_GetGlobalDefWriter(a);
         if (gw)
             defs_write(gw, &in);
@@ -254,8 +279,10 @@ void trace_archive_close(void)
         fprintf(stderr, "dfsim-trace: the archive in %s may be incomplete\n",
                 tracer.dir);
     free(order);
+    free(win_order);
     free(in.per_rank);
     free(in.comm_words);
+    free(in.win_words);
     tracer.archive = NULL;
     tracer.evt = NULL;
 }

@@ -15,12 +15,18 @@
  *   Comm 0, 1         "MPI_COMM_WORLD" (group 2), "MPI_COMM_SELF" (group 1)
  *   Comm 2...         every other communicator, named for the call that
  *                     made it, with its parent; parents come first.
+ *   RmaWin 0...       every window, named as Score-P names them
+ *                     ("MPI_Win_create window", "MPI_Win_allocate
+ *                     window"), with the communicator it was made on,
+ *                     flag CREATE_DESTROY_EVENTS; in rank order, then
+ *                     creation order.
  *
  * The ranks' events name a communicator by the id its rank 0 gave it
  * (tracer/comm.c: unique, not dense); the global definitions number them
  * densely, and every rank's local definitions hold the mapping table
  * (OTF2_MAPPING_COMM) from the one to the other, which OTF2's readers
- * apply as they read events, as they do for Score-P's traces. */
+ * apply as they read events, as they do for Score-P's traces; windows
+ * the same (OTF2_MAPPING_RMA_WIN). */
 #define _DEFAULT_SOURCE /* gethostname */
 #include "defs.h"
 
@@ -250,6 +256,34 @@ static void write_comms(struct writer *wr, const struct comm_def *c,
     }
 }
 
+uint32_t defs_win_order(const struct defs_input *in, uint32_t **order)
+{
+    uint32_t k = in->n_win_words > 0 ? (uint32_t)in->n_win_words / 3 : 0;
+    *order = malloc((k + 1) * sizeof **order);
+    if (!*order)
+        return 0;
+    for (uint32_t i = 0; i < k; i++)
+        (*order)[i] = in->win_words[3 * i];
+    return k;
+}
+
+/* RmaWin i for the i-th window of win_words, its communicator's id made
+ * dense. */
+static void write_wins(struct writer *wr, const struct defs_input *in,
+                       const uint32_t *order, uint32_t k)
+{
+    for (int i = 0; i + 3 <= in->n_win_words; i += 3) {
+        const uint32_t *w = in->win_words + i;
+        const char *name = w[2] == TR_MPI_Win_allocate
+                               ? "MPI_Win_allocate window"
+                               : "MPI_Win_create window";
+        OTF2_GlobalDefWriter_WriteRmaWin(wr->w, (OTF2_RmaWinRef)(i / 3),
+                                         str(wr, name),
+                                         dense_id(order, k, w[1]),
+                                         OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS);
+    }
+}
+
 void defs_write(OTF2_GlobalDefWriter *w, const struct defs_input *in)
 {
     struct writer wr = { .w = w };
@@ -260,8 +294,10 @@ void defs_write(OTF2_GlobalDefWriter *w, const struct defs_input *in)
     uint32_t n = parse_comms(in, &c), *order = NULL;
     uint32_t k = defs_comm_order(in, &order);
     write_groups(&wr, in->size, c, n);
-    if (order)
+    if (order) {
         write_comms(&wr, c, n, order, k);
+        write_wins(&wr, in, order, k);
+    }
     free(order);
     free(c);
 }

@@ -10,7 +10,14 @@ struct defs_input {
     uint64_t *per_rank;     /* per rank: events, first and last timestamp */
     uint32_t *comm_words;   /* trace_comm_pack's words of every rank */
     int n_comm_words;
+    uint32_t *win_words;    /* trace_win_pack's words of every rank */
+    int n_win_words;
 };
+
+/* The ids the ranks gave their windows (tracer/rma.c), in the order of
+ * their global definitions: window order[i] is defined with id i. Their
+ * number; *order malloc'd. */
+uint32_t defs_win_order(const struct defs_input *in, uint32_t **order);
 
 /* The ids the ranks gave their communicators (tracer/comm.c), in the
  * order of their global definitions: communicator order[i] is defined
@@ -18,8 +25,8 @@ struct defs_input {
 uint32_t defs_comm_order(const struct defs_input *in, uint32_t **order);
 
 /* ClockProperties, the system tree, a LocationGroup and a Location per
- * rank (id = rank), the Regions, the Groups and the Comms (with the ids
- * of defs_comm_order). */
+ * rank (id = rank), the Regions, the Groups, the Comms (with the ids
+ * of defs_comm_order) and the RmaWins (defs_win_order's). */
 void defs_write(OTF2_GlobalDefWriter *w, const struct defs_input *in);
 
 #endif

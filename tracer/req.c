@@ -14,8 +14,14 @@
  * one transfer. A request freed by MPI_Request_free while pending
  * completes unseen: no record.
  *
- * Requests the tracer did not make (non-blocking collectives, generalised
- * requests, MPI_REQUEST_NULL) are passed through with no record.
+ * A non-blocking collective's request (tracer/icoll.c) completes with
+ * NonBlockingCollectiveComplete(op, comm, root, sent, received, id), the
+ * values its call computed, in the same places (SCOREP_MPI_REQUEST_TYPE_
+ * ICOLL in scorep_mpi_request_mgmt.c); a test that leaves it pending
+ * writes MpiRequestTest(id) as for the others.
+ *
+ * Requests the tracer did not make (generalised requests, those of
+ * unwrapped calls, MPI_REQUEST_NULL) are passed through with no record.
  *
  * Handles are not unique: Open MPI returns one shared, already complete
  * request (ompi_request_empty) for every send its shared-memory path
@@ -31,10 +37,12 @@ struct req_entry {
     MPI_Request key;
     const MPI_Request *where; /* the variable MPI wrote the handle to */
     uint64_t id;      /* 0: a persistent request not started */
-    uint64_t bytes;   /* sent (a send) or posted (a receive) */
+    uint64_t bytes;   /* sent (a send) or posted (a receive); an icoll's sent */
+    uint64_t received; /* an icoll's bytes received */
     uint32_t comm;
-    int peer, tag;
+    int peer, tag;    /* an icoll: its root (-1: none) and OTF2 op */
     uint8_t used, send, persistent, active, cancel;
+    uint8_t icoll;    /* a non-blocking collective's */
 };
 
 /* Open addressing with linear probing, a power-of-two size, at most half
@@ -130,21 +138,49 @@ void trace_req_init(void)
     reqs.n = 0;
 }
 
-void trace_req_add(MPI_Request *req, uint64_t id, bool send, bool persistent,
-                   int peer, int tag, uint32_t comm, uint64_t bytes)
+/* The new entry of *req (zeroed but for key, where and used), or NULL. */
+static struct req_entry *req_new(MPI_Request *req)
 {
     if (2 * (reqs.n + 1) > reqs.cap && !req_grow())
-        return;
+        return NULL;
     size_t s = slot_of(*req);
     while (reqs.e[s].used)
         s = (s + 1) & (reqs.cap - 1);
-    reqs.e[s] = (struct req_entry){ .key = *req, .where = req, .id = id,
-                                    .bytes = bytes,
-                                    .comm = comm, .peer = peer, .tag = tag,
-                                    .used = 1, .send = send,
-                                    .persistent = persistent,
-                                    .active = !persistent };
+    reqs.e[s] = (struct req_entry){ .key = *req, .where = req, .used = 1 };
     reqs.n++;
+    return &reqs.e[s];
+}
+
+void trace_req_add(MPI_Request *req, uint64_t id, bool send, bool persistent,
+                   int peer, int tag, uint32_t comm, uint64_t bytes)
+{
+    struct req_entry *e = req_new(req);
+    if (!e)
+        return;
+    e->id = id;
+    e->bytes = bytes;
+    e->comm = comm;
+    e->peer = peer;
+    e->tag = tag;
+    e->send = send;
+    e->persistent = persistent;
+    e->active = !persistent;
+}
+
+void trace_req_add_icoll(MPI_Request *req, uint64_t id, OTF2_CollectiveOp op,
+                         uint32_t comm, int root, uint64_t sent,
+                         uint64_t received)
+{
+    struct req_entry *e = req_new(req);
+    if (!e)
+        return;
+    e->id = id;
+    e->bytes = sent;
+    e->received = received;
+    e->comm = comm;
+    e->peer = root;
+    e->tag = (int)op;
+    e->icoll = e->active = 1;
 }
 
 /* Room for n handles and statuses in scratch; false if none. */
@@ -180,6 +216,11 @@ static void completed(MPI_Request r, const MPI_Request *where,
     uint64_t t = trace_now();
     if (cancelled) {
         OTF2_EvtWriter_MpiRequestCancelled(tracer.evt, NULL, t, e->id);
+    } else if (e->icoll) {
+        OTF2_EvtWriter_NonBlockingCollectiveComplete(
+            tracer.evt, NULL, t, (OTF2_CollectiveOp)e->tag, e->comm,
+            e->peer < 0 ? OTF2_UNDEFINED_UINT32 : (uint32_t)e->peer, e->bytes,
+            e->received, e->id);
     } else if (e->send) {
         OTF2_EvtWriter_MpiIsendComplete(tracer.evt, NULL, t, e->id);
     } else if (st->MPI_SOURCE != MPI_PROC_NULL) {

@@ -24,6 +24,7 @@ static void trace_start(enum trace_region r, uint64_t t0)
 {
     trace_comm_init();
     trace_req_init();
+    trace_win_init();
     trace_archive_open();
     if (!tracer.on)
         return;

@@ -109,5 +109,19 @@ static inline uint64_t trace_request_id(void)
  * bytes for the MpiIsend MPI_Start writes) or a receive. */
 void trace_req_add(MPI_Request *req, uint64_t id, bool send, bool persistent,
                    int peer, int tag, uint32_t comm, uint64_t bytes);
+/* Remember the non-blocking collective request *req under id: what its
+ * NonBlockingCollectiveComplete will say (root -1: none). */
+void trace_req_add_icoll(MPI_Request *req, uint64_t id, OTF2_CollectiveOp op,
+                         uint32_t comm, int root, uint64_t sent,
+                         uint64_t received);
+
+/* ---- tracer/rma.c ------------------------------------------------------ */
+
+/* Forget every window and pending RMA operation. */
+void trace_win_init(void);
+/* The definitions of the windows this rank is rank 0 of, as uint32s:
+ * id, its communicator's id, the region that made it; one after
+ * another. malloc'd (free it); *n its length. */
+uint32_t *trace_win_pack(int *n);
 
 #endif

@@ -29,7 +29,7 @@ trace() {
     }
 }
 
-for p in pingpong allreduce halo anyreq vcoll; do
+for p in pingpong allreduce halo anyreq vcoll nbc rma; do
     mpicc -O2 -o "$BIN/$p" "$SRC/$p.c"
 done
 trace pingpong 2 "$BIN" ./pingpong 20
@@ -37,6 +37,8 @@ trace allreduce 8 "$BIN" ./allreduce 50 4096
 trace halo 16 "$BIN" ./halo 20 1024
 trace anyreq 8 "$BIN" ./anyreq 20 8192
 trace vcoll 8 "$BIN" ./vcoll 10 256
+trace nbc 8 "$BIN" ./nbc 50 4096
+trace rma 8 "$BIN" ./rma 50 4096
 
 # LAMMPS: the Lennard-Jones melt, 300 steps on 16 ranks
 mkdir -p "$OUT/.lammps"
@@ -51,7 +53,7 @@ rm -f "$OUT/.hpcc/hpccoutf.txt" # (HPCC appends to it)
 trace hpcc 4 "$OUT/.hpcc" hpcc
 
 printf '\n%-10s %5s %12s %8s  %s\n' trace ranks events size archive
-for d in pingpong allreduce halo anyreq vcoll lammps-lj hpcc; do
+for d in pingpong allreduce halo anyreq vcoll nbc rma lammps-lj hpcc; do
     a="$OUT/$d/traces.otf2"
     defs=$(otf2-print -G "$a" 2>/dev/null | grep '^LOCATION ')
     ranks=$(printf '%s\n' "$defs" | grep -c .)
