@@ -618,19 +618,62 @@ static void test_tracer_pingpong(void)
 /* The native program pingpong.c is, on the layer: a barrier, ITER round
  * trips of each size, a barrier; allreduce.c: ITER allreduces of COUNT
  * doubles. No compute (the replays drop the recorded compute). */
+enum native_kind { N_PINGPONG, N_ALLREDUCE, N_NBC, N_RMA };
 struct native {
-    bool pingpong;
+    enum native_kind kind;
     uint32_t iters, count, done[NP];
 };
+
+/* nbc.c: per iteration MPI_Iallreduce and MPI_Ibcast from rank it % n,
+ * run at their calls (docs/workloads/otf2.md); rma.c: the window's
+ * creation (an allgather of 8 B), per iteration fence, PUT right, GET
+ * left, fence (each fence a flush and a barrier), an accumulate of 4 B
+ * into rank 0 in a lock epoch (its unlock a flush), a barrier, rank 0's
+ * empty shared epoch, the window freed (a flush). */
+static uint32_t native_more(const struct native *p, uint32_t r,
+                            struct dmpi_op *ops)
+{
+    uint32_t k = 0, n = NP;
+    uint64_t b = 8 * (uint64_t)p->count;
+    struct dmpi_op fl = { .code = DMPI_FLUSH }, ba = { .code = DMPI_BARRIER };
+    if (p->kind == N_NBC) {
+        for (uint32_t i = 0; i < p->iters; i++) {
+            ops[k++] = (struct dmpi_op){ .code = DMPI_ALLREDUCE, .bytes = b };
+            ops[k++] = (struct dmpi_op){ .code = DMPI_BCAST, .peer = i % n,
+                                         .bytes = b };
+        }
+        return k;
+    }
+    ops[k++] = fl;
+    ops[k++] = (struct dmpi_op){ .code = DMPI_ALLGATHER, .bytes = 8 };
+    for (uint32_t i = 0; i < p->iters; i++) {
+        ops[k++] = fl;
+        ops[k++] = ba;
+        ops[k++] = (struct dmpi_op){ .code = DMPI_PUT, .peer = (r + 1) % n,
+                                     .bytes = p->count };
+        ops[k++] = (struct dmpi_op){ .code = DMPI_GET,
+                                     .peer = (r + n - 1) % n,
+                                     .bytes = p->count };
+        ops[k++] = fl;
+        ops[k++] = ba;
+    }
+    ops[k++] = (struct dmpi_op){ .code = DMPI_PUT, .peer = 0, .bytes = 4 };
+    ops[k++] = fl;
+    ops[k++] = ba;
+    ops[k++] = fl;
+    return k;
+}
 static uint32_t native_next(void *ctx, uint32_t r, struct dmpi_op *ops,
                             uint32_t cap)
 {
     struct native *p = ctx;
     static const uint64_t sizes[] = { 8, 1024, 65536 };
     uint32_t k = 0;
-    if (p->done[r]++ || cap < 6 * p->iters + 3)
+    if (p->done[r]++ || cap < 6 * p->iters + 8)
         return 0;
-    if (!p->pingpong) {
+    if (p->kind == N_NBC || p->kind == N_RMA) {
+        k = native_more(p, r, ops);
+    } else if (p->kind == N_ALLREDUCE) {
         for (uint32_t i = 0; i < p->iters; i++)
             ops[k++] = (struct dmpi_op){ .code = DMPI_ALLREDUCE,
                                          .bytes = 8 * (uint64_t)p->count };
@@ -705,14 +748,27 @@ static void traced_equals_native(const char *name, const char *a1,
 
 static void test_tracer_replay_pingpong(void)
 {
-    struct native nat = { .pingpong = true, .iters = 5 };
+    struct native nat = { .kind = N_PINGPONG, .iters = 5 };
     traced_equals_native("pingpong", "5", "0", &nat);
 }
 
 static void test_tracer_replay_allreduce(void)
 {
-    struct native nat = { .pingpong = false, .iters = 6, .count = 1024 };
+    struct native nat = { .kind = N_ALLREDUCE, .iters = 6, .count = 1024 };
     traced_equals_native("allreduce", "6", "1024", &nat);
+}
+
+static void test_tracer_replay_nbc(void)
+{
+    struct native nat = { .kind = N_NBC, .iters = 4, .count = 512 };
+    traced_equals_native("nbc", "4", "512", &nat);
+}
+
+static void test_tracer_replay_rma(void)
+{
+    /* rma.c's COUNT is bytes; native_more's PUT/GET take count bytes */
+    struct native nat = { .kind = N_RMA, .iters = 4, .count = 2048 };
+    traced_equals_native("rma", "4", "2048", &nat);
 }
 
 /* halo ITER N on a 2 x 2 grid: per rank and iteration 4 Isend and 4 Irecv
@@ -893,6 +949,8 @@ const struct test_case tests_tracer[] = {
     TEST(test_tracer_pingpong),
     TEST(test_tracer_replay_pingpong),
     TEST(test_tracer_replay_allreduce),
+    TEST(test_tracer_replay_nbc),
+    TEST(test_tracer_replay_rma),
     TEST(test_tracer_halo),
     TEST(test_tracer_vcoll),
     TEST(test_tracer_nbc),

@@ -518,6 +518,13 @@ static OTF2_CallbackCode ev_sync(EVT_ARGS, OTF2_RmaWinRef w, uint32_t remote,
     (void)w, (void)remote, (void)type;
     return OTF2_CALLBACK_SUCCESS;
 }
+static OTF2_CallbackCode ev_complete_remote(EVT_ARGS, OTF2_RmaWinRef w,
+                                            uint64_t id)
+{
+    PUSH(OR_RMA_FLUSH);
+    (void)w, (void)id;
+    return OTF2_CALLBACK_SUCCESS;
+}
 static OTF2_CallbackCode ev_group_sync(EVT_ARGS, OTF2_RmaSyncLevel level,
                                        OTF2_RmaWinRef w, OTF2_GroupRef g)
 {
@@ -550,6 +557,8 @@ static OTF2_EvtReaderCallbacks *evt_callbacks(void)
     OTF2_EvtReaderCallbacks_SetRmaReleaseLockCallback(cb, ev_release);
     OTF2_EvtReaderCallbacks_SetRmaSyncCallback(cb, ev_sync);
     OTF2_EvtReaderCallbacks_SetRmaGroupSyncCallback(cb, ev_group_sync);
+    OTF2_EvtReaderCallbacks_SetRmaOpCompleteRemoteCallback(
+        cb, ev_complete_remote);
     OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(
         cb, ev_nbc_req);
     OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(

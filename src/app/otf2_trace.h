@@ -19,7 +19,8 @@
  *                MpiCollectiveEnd; NonBlockingCollectiveRequest and
  *                -Complete; the one-sided RmaPut, RmaGet, RmaAtomic and
  *                the window synchronisation (RmaCollectiveEnd: a fence;
- *                RmaReleaseLock, RmaSync, RmaGroupSync: completion), a
+ *                RmaReleaseLock, RmaSync, RmaGroupSync,
+ *                RmaOpCompleteRemote: completion), a
  *                window's communicator from its RmaWin definition; every
  *                other record (threads, metrics, I/O, lock requests,
  *                RMA completion notices) is passed over.
@@ -58,7 +59,8 @@ enum otf2_rec_kind {
     OR_RMA_GET,     /* likewise */
     OR_RMA_ATOMIC,  /* likewise; bytes: sent, bytes2: received */
     OR_RMA_FENCE,   /* RmaCollectiveEnd: op, comm (the window's) */
-    OR_RMA_FLUSH,   /* RmaReleaseLock, RmaSync, RmaGroupSync: the rank's
+    OR_RMA_FLUSH,   /* RmaReleaseLock, RmaSync, RmaGroupSync,
+                       RmaOpCompleteRemote (MPI_Win_flush): the rank's
                        one-sided operations complete */
 };
 

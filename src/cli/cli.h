@@ -7,7 +7,7 @@
 
 /* `dfsim --version`: the release; raise it with each change of the
  * result files' layout or of a model that changes results. */
-#define DFSIM_VERSION "0.10.0"
+#define DFSIM_VERSION "0.11.0"
 
 int cli_run(int argc, char **argv);
 int cli_topo(int argc, char **argv);
