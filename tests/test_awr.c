@@ -481,6 +481,9 @@ static void test_awr_smsg_alltoall(void)
 {
     struct awr_params p;
     awr_defaults(&p);
+    /* the estimates below are the factor-scaled ones: the library's rule,
+     * under which the stored sample of another size is not reused */
+    p.same_message = true;
     struct awr a;
     struct awr_counters c;
     stalled_nic(&a, &p, &c);
@@ -616,12 +619,25 @@ static void test_awr_freshness(void)
     CHECK_EQ_U(s->st.decisions, 7);
     awr_free(&a);
 
-    /* Endpoint or size not the stored ones: the estimate (AD0), though
-     * fresh; freshness still decremented. Same start, decision 1 to AD3. */
+    /* SC'19 Algorithm 1 (the default): a fresh stored sample serves any
+     * message, here one to another endpoint: the stored AD0 sample keeps
+     * AD3, as it did for m above */
     start_on_ad3(&a, &p, &m, &c);
     s = &a.nic[0];
     ad0 = &s->stored[AWR_LOW_STALLS];
     struct awr_msg other_dst = msg(0, 2, 192);
+    CHECK_EQ_U(awr_select(&a, &other_dst), M3);
+    CHECK_EQ_U(ad0->fresh, 4);
+    CHECK_EQ_U(s->st.stored_used, 1);
+    awr_free(&a);
+
+    /* The authors' library (same_message): endpoint or size not the stored
+     * ones: the estimate (AD0), though fresh; freshness still decremented.
+     * Same start, decision 1 to AD3. */
+    p.same_message = true;
+    start_on_ad3(&a, &p, &m, &c);
+    s = &a.nic[0];
+    ad0 = &s->stored[AWR_LOW_STALLS];
     CHECK_EQ_U(awr_select(&a, &other_dst), M0);
     CHECK_EQ_U(ad0->fresh, 4);
     CHECK_EQ_U(s->st.stored_used, 0);

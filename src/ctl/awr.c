@@ -68,6 +68,11 @@ const struct cfg_key awr_param_keys[] = {
     AWR_KEY(CFG_BOOL, "eq3", eq3,
             "compare Eq. 3's two costs instead of the library's divided "
             "test (false)"),
+    AWR_KEY(CFG_BOOL, "same_message", same_message,
+            "reuse the other mode's stored sample only for a message of "
+            "the same destination and size, as the authors' library does "
+            "(false: whenever it is fresh, as SC'19 Algorithm 1 writes "
+            "it)"),
     AWR_KEY(CFG_BOOL, "variant_restart", variant_restart,
             "with variants: take a new counter baseline when another "
             "variant has posted from the NIC since app-aware's last read "
@@ -89,6 +94,8 @@ void awr_defaults(struct awr_params *p)
         .get_flit_div = 5.0,       /* num_flits /= 5.0 for GETs */
         .max_outstanding = 1024,   /* (... + 512) / 1024.0 */
         .eq3 = false,
+        .same_message = false,     /* Algorithm 1: age only (the library:
+                                      also same peer and size) */
         .variant_restart = false,
     };
 }
@@ -346,7 +353,12 @@ static enum awr_choice decide(struct awr *a, struct awr_nic *s,
     if (o->fresh > 0)
         o->fresh--;
     double lo, so;
-    if (o->fresh > 0 && o->dst_nic == m->dst_nic && o->bytes == m->bytes) {
+    /* SC'19 Algorithm 1 reuses the other mode's sample while it is fresh;
+     * the authors' library also asks for the same peer and size, which
+     * an all-to-all never repeats within max_freshness decisions
+     * (same_message) */
+    bool same = o->dst_nic == m->dst_nic && o->bytes == m->bytes;
+    if (o->fresh > 0 && (same || !p->same_message)) {
         lo = o->lat_us, so = o->stall_us;
         s->st.stored_used++;
     } else {

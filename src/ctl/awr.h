@@ -82,6 +82,13 @@ struct awr_params {
                                  true: compare Eq. 3's two costs, right
                                  when the stall difference has the other
                                  sign too (see awr_decide) */
+    bool same_message;        /* a stored sample of the other mode is
+                                 reused only for a message of the same
+                                 destination and size (true: the authors'
+                                 library, get_next_routing's test) or
+                                 whenever it is fresh (false, the
+                                 default: SC'19 Algorithm 1, which tests
+                                 its age alone) */
     bool variant_restart;     /* alternated variants (ctl.h): false, as
                                  the library would, the deltas since its
                                  own last read whatever ran in between;
