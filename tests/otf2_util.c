@@ -123,6 +123,10 @@ void tw_irecv_req(struct tw *w, uint32_t r, uint64_t t, uint64_t req)
 {
     OTF2_EvtWriter_MpiIrecvRequest(at(w, r, t), NULL, t, req);
 }
+void tw_test(struct tw *w, uint32_t r, uint64_t t, uint64_t req)
+{
+    OTF2_EvtWriter_MpiRequestTest(at(w, r, t), NULL, t, req);
+}
 void tw_irecv(struct tw *w, uint32_t r, uint64_t t, uint32_t from,
               uint32_t comm, uint32_t tag, uint64_t bytes, uint64_t req)
 {

@@ -29,6 +29,7 @@ void tw_isend(struct tw *w, uint32_t r, uint64_t t, uint32_t to,
               uint32_t comm, uint32_t tag, uint64_t bytes, uint64_t req);
 void tw_isend_done(struct tw *w, uint32_t r, uint64_t t, uint64_t req);
 void tw_irecv_req(struct tw *w, uint32_t r, uint64_t t, uint64_t req);
+void tw_test(struct tw *w, uint32_t r, uint64_t t, uint64_t req);
 void tw_irecv(struct tw *w, uint32_t r, uint64_t t, uint32_t from,
               uint32_t comm, uint32_t tag, uint64_t bytes, uint64_t req);
 /* A whole collective call (Enter, begin, end, Leave) at t..t2. */

@@ -12,6 +12,7 @@
 
 #include "app/micro.h"
 #include "app/otf2.h"
+#include "app/otf2_internal.h"
 #include "mpi_util.h"
 #include "otf2_util.h"
 #include "test.h"
@@ -43,6 +44,7 @@ struct outcome {
     simtime span;        /* end - start */
     uint64_t msgs, bytes;
     uint32_t iters;      /* iterations every rank marked */
+    uint32_t lookahead;  /* the most records a rank's queue held */
     char why[512];
 };
 
@@ -93,6 +95,7 @@ static struct outcome replay_n(const char *dir, uint32_t n, double scale,
         return o;
     }
     o = run_app(otf2_app(&w), n);
+    o.lookahead = w.r->t.lookahead_max;
     otf2_free(&w);
     return o;
 }
@@ -222,6 +225,44 @@ static int write_ring(const char *dir, uint32_t n, uint32_t iters,
         }
     }
     return tw_close(w);
+}
+
+/* A receive polled by MPI_Test 20,000 times before its wait: the
+ * look-ahead that finds its completion holds a few records, not 60,000
+ * (the polls collapse: otf2_read.c), and the replay keeps the compute
+ * between the polls (50 ns each) but not the time inside them (50 ns). */
+static void test_otf2_polled_receive_streams(void)
+{
+    char dir[256];
+    CHECK(tmp_dir(dir, sizeof dir) != NULL);
+    struct tw *w = tw_open(dir, 2);
+    CHECK(w != NULL);
+    tw_call_send(w, 0, 100, 200, 1, 3, 1024);
+    tw_enter(w, 1, 100, "MPI_Irecv");
+    tw_irecv_req(w, 1, 100, 1);
+    tw_leave(w, 1, 150, "MPI_Irecv");
+    uint64_t t = 150;
+    for (uint32_t i = 0; i < 20000; i++, t += 100) {
+        tw_enter(w, 1, t + 50, "MPI_Test");
+        tw_test(w, 1, t + 100, 1);
+        tw_leave(w, 1, t + 100, "MPI_Test");
+    }
+    tw_enter(w, 1, t + 50, "MPI_Wait");
+    tw_irecv(w, 1, t + 60, 0, 0, 3, 1024, 1);
+    tw_leave(w, 1, t + 70, "MPI_Wait");
+    CHECK(tw_close(w) == 0);
+    struct outcome o = replay(dir, 2, 1.0);
+    CHECK(o.ok);
+    if (!o.ok)
+        fprintf(stderr, "  replay: %s\n", o.why);
+    CHECK(o.lookahead < 64);
+    CHECK_EQ_U(o.msgs, 1);
+    /* rank 1: 20,001 gaps of 50 ns of compute, then its wait (the message
+     * long arrived): the job's time is that, the receive's overhead and
+     * rank 1's start after rank 0's */
+    simtime compute = 20001 * 50 * SIMTIME_NS;
+    CHECK(o.span >= compute && o.span < compute + 10 * SIMTIME_US);
+    rm_tree(dir);
 }
 
 /* iterations = 3: the trace three times, back to back, an iteration
@@ -651,6 +692,7 @@ const struct test_case tests_otf2[] = {
     TEST(test_otf2_pingpong_matches_native),
     TEST(test_otf2_compute_gaps_scaled),
     TEST(test_otf2_iterations_repeat),
+    TEST(test_otf2_polled_receive_streams),
     TEST(test_otf2_ring_matches_native),
     TEST(test_otf2_collectives_on_communicators),
     TEST(test_otf2_one_sided_matches_native),

@@ -141,8 +141,8 @@ static int irecv(struct otf2_replay *p, uint32_t r, const struct otf2_rec *e,
     const struct otf2_rec posted = *e;
     uint64_t req = posted.req;
     e = &posted;
-    for (uint32_t i = at + 1;; i++) {
-        const struct otf2_rec *c = otf2_peek(&p->t, r, i);
+    for (uint32_t i = at + 1;;) {
+        const struct otf2_rec *c = otf2_ahead(&p->t, r, &i);
         if (!c)
             return p->t.err[0] ? otf2_fail(p, r, NULL, p->t.err) : 0;
         if (c->req != req)
@@ -201,8 +201,8 @@ static int nbc(struct otf2_replay *p, uint32_t r, const struct otf2_rec *e,
                uint32_t at)
 {
     const struct otf2_rec call = *e; /* reading ahead may move the queue */
-    for (uint32_t i = at + 1;; i++) {
-        const struct otf2_rec *c = otf2_peek(&p->t, r, i);
+    for (uint32_t i = at + 1;;) {
+        const struct otf2_rec *c = otf2_ahead(&p->t, r, &i);
         if (!c) {
             if (p->t.err[0])
                 return otf2_fail(p, r, NULL, p->t.err);
@@ -375,6 +375,13 @@ static bool step(struct otf2_replay *p, uint32_t r)
             if (t->err[0])
                 otf2_fail(p, r, NULL, t->err);
             return false;
+        }
+        if (e->kind == OR_SKIP) { /* calls that did nothing: their time
+                                     is not compute */
+            if (k->started)
+                k->last_leave += e->bytes;
+            otf2_take(t, r);
+            continue;
         }
         if (e->kind != OR_ENTER || !otf2_region_is_mpi(t, e->a)) {
             /* user regions and their time are the compute between calls;

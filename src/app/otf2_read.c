@@ -25,6 +25,12 @@ struct otf2_stream {
     struct otf2_rec *q; /* ring of cap (a power of two) records */
     uint32_t head, n, cap;
     bool eof;
+    /* the MPI call being read (otf2_trace.h: OR_SKIP) */
+    uint64_t pushed, taken;  /* records pushed, taken so far */
+    uint64_t call_start;     /* `pushed` at its Enter */
+    uint64_t call_enter;     /* its Enter's time */
+    uint32_t depth;          /* MPI calls open */
+    bool noop;               /* it holds nothing the replay acts on */
 };
 
 static void set_err(struct otf2_trace *t, const char *fmt, ...)
@@ -340,7 +346,39 @@ static struct otf2_rec *push(struct otf2_stream *s, uint8_t kind,
     r->kind = kind;
     r->time = time;
     r->pos = pos;
+    s->pushed++;
+    if (s->n > s->t->lookahead_max)
+        s->t->lookahead_max = s->n;
+    if (kind != OR_ENTER && kind != OR_LEAVE && kind != OR_TEST &&
+        kind != OR_COLL_BEGIN)
+        s->noop = false;
     return r;
+}
+
+/* An MPI call that ended at `time` held only tests that completed
+ * nothing: if it lies ahead of what the replay is working on (its Enter
+ * not at the queue's head), its records give way to one OR_SKIP of its
+ * duration, merged with an OR_SKIP just before it. A receive polled by
+ * a million MPI_Test calls before it completes then costs the look-ahead
+ * one record, not three million; the replay is the same (no-op calls
+ * take no simulated time; the compute around them is what it was). */
+static void collapse(struct otf2_stream *s, OTF2_TimeStamp time, uint64_t pos)
+{
+    if (!s->noop || s->call_start < s->taken + 1)
+        return; /* acted on, or at the head (the replay may be on it) */
+    uint32_t at = (uint32_t)(s->call_start - s->taken); /* its Enter */
+    uint64_t dur = time - s->call_enter;
+    s->pushed -= s->n - at;
+    s->n = at;
+    struct otf2_rec *prev = &s->q[(s->head + at - 1) & (s->cap - 1)];
+    if (at >= 2 && prev->kind == OR_SKIP) { /* not the head: see above */
+        prev->bytes += dur;
+        prev->time = time;
+        return;
+    }
+    struct otf2_rec *r = push(s, OR_SKIP, time, pos);
+    if (r)
+        r->bytes = dur;
 }
 
 #define EVT_ARGS                                                           \
@@ -354,14 +392,24 @@ static struct otf2_rec *push(struct otf2_stream *s, uint8_t kind,
 
 static OTF2_CallbackCode ev_enter(EVT_ARGS, OTF2_RegionRef region)
 {
+    struct otf2_stream *s = ud;
+    bool first = otf2_region_is_mpi(s->t, region) && s->depth++ == 0;
     PUSH(OR_ENTER);
     r->a = region;
+    if (first) {
+        s->call_start = s->pushed - 1;
+        s->call_enter = time;
+        s->noop = true;
+    }
     return OTF2_CALLBACK_SUCCESS;
 }
 static OTF2_CallbackCode ev_leave(EVT_ARGS, OTF2_RegionRef region)
 {
+    struct otf2_stream *s = ud;
     PUSH(OR_LEAVE);
     r->a = region;
+    if (otf2_region_is_mpi(s->t, region) && s->depth && --s->depth == 0)
+        collapse(s, time, pos);
     return OTF2_CALLBACK_SUCCESS;
 }
 static void msg(struct otf2_rec *r, uint32_t peer, OTF2_CommRef comm,
@@ -698,28 +746,54 @@ void otf2_trace_close(struct otf2_trace *t)
     memset(t, 0, sizeof *t);
 }
 
+/* One more event of rank r's: 0, or -1 at its end or on a read error
+ * (then t->err says which). It may push a record, none (a record the
+ * replay passes over), or collapse calls (collapse). */
+static int read_one(struct otf2_trace *t, uint32_t r)
+{
+    struct otf2_stream *s = &t->stream[r];
+    if (s->eof || t->err[0])
+        return -1;
+    uint64_t got = 0;
+    OTF2_ErrorCode e = OTF2_EvtReader_ReadEvents(s->er, 1, &got);
+    if (e != OTF2_SUCCESS && e != OTF2_ERROR_INTERRUPTED_BY_CALLBACK) {
+        set_err(t, "%s: rank %u: cannot read its events (%s: %s; a "
+                "truncated or corrupted archive?)", t->path, r,
+                OTF2_Error_GetName(e), otf2_last);
+        s->eof = true;
+        return -1;
+    }
+    if (t->err[0])
+        return -1;
+    if (got == 0) {
+        s->eof = true;
+        return -1;
+    }
+    return 0;
+}
+
 const struct otf2_rec *otf2_peek(struct otf2_trace *t, uint32_t r,
                                  uint32_t i)
 {
     struct otf2_stream *s = &t->stream[r];
-    while (s->n <= i && !s->eof) {
-        uint64_t got = 0;
-        OTF2_ErrorCode e = OTF2_EvtReader_ReadEvents(s->er, 1, &got);
-        if (e != OTF2_SUCCESS && e != OTF2_ERROR_INTERRUPTED_BY_CALLBACK) {
-            set_err(t, "%s: rank %u: cannot read its events (%s: %s; a "
-                    "truncated or corrupted archive?)", t->path, r,
-                    OTF2_Error_GetName(e), otf2_last);
-            s->eof = true;
+    while (s->n <= i)
+        if (read_one(t, r) != 0)
             return NULL;
-        }
-        if (t->err[0])
-            return NULL;
-        if (got == 0)
-            s->eof = true;
-    }
-    if (i >= s->n)
-        return NULL;
     return &s->q[(s->head + i) & (s->cap - 1)];
+}
+
+const struct otf2_rec *otf2_ahead(struct otf2_trace *t, uint32_t r,
+                                  uint32_t *i)
+{
+    struct otf2_stream *s = &t->stream[r];
+    while (*i >= s->n) {
+        /* calls collapsed behind *i: the next record read lands at n */
+        if (*i > s->n)
+            *i = s->n;
+        if (read_one(t, r) != 0)
+            return NULL;
+    }
+    return &s->q[(s->head + (*i)++) & (s->cap - 1)];
 }
 
 int otf2_rewind(struct otf2_trace *t, uint32_t r)
@@ -737,6 +811,9 @@ int otf2_rewind(struct otf2_trace *t, uint32_t r)
     OTF2_Reader_RegisterEvtCallbacks(rd, s->er, t->callbacks, s);
     s->head = s->n = 0;
     s->eof = false;
+    s->depth = 0;
+    s->noop = false;
+    s->pushed = s->taken = 0;
     return 0;
 }
 
@@ -747,6 +824,7 @@ void otf2_take(struct otf2_trace *t, uint32_t r)
         return;
     s->head = (s->head + 1) & (s->cap - 1);
     s->n--;
+    s->taken++;
 }
 
 const char *otf2_region_name(const struct otf2_trace *t, uint32_t region)

@@ -59,6 +59,11 @@ enum otf2_rec_kind {
     OR_RMA_GET,     /* likewise */
     OR_RMA_ATOMIC,  /* likewise; bytes: sent, bytes2: received */
     OR_RMA_FENCE,   /* RmaCollectiveEnd: op, comm (the window's) */
+    OR_SKIP,        /* MPI calls that held nothing the replay acts on
+                       (tests that completed nothing), read ahead and
+                       dropped: bytes = the time inside them, ticks;
+                       time = the last one's Leave (otf2_read.c:
+                       collapse) */
     OR_RMA_FLUSH,   /* RmaReleaseLock, RmaSync, RmaGroupSync,
                        RmaOpCompleteRemote (MPI_Win_flush): the rank's
                        one-sided operations complete */
@@ -103,6 +108,7 @@ struct otf2_trace {
     uint32_t n_wins;
     uint32_t n_comms, n_comm_defined;
     struct otf2_stream *stream; /* [nranks] */
+    uint32_t lookahead_max; /* the most records one rank's queue held */
     void *callbacks;      /* OTF2_EvtReaderCallbacks, every rank's */
     char err[320];        /* the first error while reading events */
 };
@@ -123,6 +129,13 @@ const struct otf2_rec *otf2_peek(struct otf2_trace *t, uint32_t r,
 /* Read rank r's events again from the first (a repeated replay): 0, or
  * -1 with t->err set. */
 int otf2_rewind(struct otf2_trace *t, uint32_t r);
+/* Looking ahead: the record at index *i of rank r's queue (or the next
+ * one read, when calls collapsed behind *i: every record that stays is
+ * returned once), *i advanced past it; NULL at the end or on a read
+ * error. For scans for a completion (an MPI_Irecv's, a non-blocking
+ * collective's). */
+const struct otf2_rec *otf2_ahead(struct otf2_trace *t, uint32_t r,
+                                  uint32_t *i);
 /* Take rank r's next record (after a peek that returned it). */
 void otf2_take(struct otf2_trace *t, uint32_t r);
 
