@@ -12,8 +12,10 @@
  * it spreads as point-to-point (v-forms) count as sends with tags of the
  * replay's collective range (>= 2^29), listed apart.
  *
- * Usage: workload_mix FILE   (default: none; e.g. the two files
- * bench/replay_speed.sh writes, or any experiment file with jobs) */
+ * Usage: workload_mix FILE   (any experiment file with jobs; without one,
+ * as `make bench` runs every bench program, it says where it is used and
+ * exits 0: bench/replay_speed.sh runs it on examples/traces/lammps-mix.cfg
+ * after `make traces`) */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +109,12 @@ static void print_mix(const char *name, uint32_t ranks, const struct mix *m)
 
 int main(int argc, char **argv)
 {
+    if (argc == 1) {
+        printf("workload_mix: no experiment file; bench/replay_speed.sh "
+               "runs it on examples/traces/lammps-mix.cfg after make "
+               "traces\n");
+        return 0;
+    }
     if (argc != 2) {
         fprintf(stderr, "usage: workload_mix FILE\n");
         return 2;
