@@ -21,13 +21,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/otf2_trace.h"
 #include "app/workload.h"
 #include "core/diag.h"
 #include "exp/experiment.h"
 #include "exp/jobs.h"
 #include "exp/jobspec.h"
 
-#define BUCKETS 40
+#define BUCKETS OTF2_SIZE_BUCKETS
 #define TAG_REPLAY_COLL (UINT32_C(1) << 29)
 
 struct mix {
@@ -37,14 +38,6 @@ struct mix {
     uint64_t rank_min, rank_max;
     double compute_ms;
 };
-
-static uint32_t bucket(uint64_t b)
-{
-    uint32_t k = 0;
-    while (k + 1 < BUCKETS && (UINT64_C(1) << k) < b)
-        k++;
-    return k;
-}
 
 static const char *coll_name(uint8_t c)
 {
@@ -72,8 +65,8 @@ static uint64_t drain(struct dmpi_app a, uint32_t r, struct mix *m)
                 m->sends++;
                 m->bytes += o->bytes;
                 sent += o->bytes;
-                m->size_msgs[bucket(o->bytes)]++;
-                m->size_bytes[bucket(o->bytes)] += o->bytes;
+                m->size_msgs[otf2_size_bucket(o->bytes)]++;
+                m->size_bytes[otf2_size_bucket(o->bytes)] += o->bytes;
             } else if (o->code >= DMPI_BARRIER && o->code <= DMPI_ALLTOALL) {
                 m->coll_calls[o->code]++;
                 m->coll_buf[o->code] += o->bytes;

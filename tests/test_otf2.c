@@ -346,15 +346,12 @@ static void test_otf2_collectives_on_communicators(void)
 }
 
 /* One-sided: fences, a PUT to the right, a GET from the left, as the
- * layer's own operations (a native program of the same calls). */
-struct rma_prog {
-    uint32_t n, iters, done[8];
-    uint64_t bytes;
-};
+ * layer's own operations (a native program of the same calls, on the
+ * ring's neighbours). */
 static uint32_t rma_next(void *ctx, uint32_t r, struct dmpi_op *out,
                          uint32_t cap)
 {
-    struct rma_prog *g = ctx;
+    struct ring *g = ctx; /* the ring's shape: n ranks, iters, bytes */
     if (g->done[r]++ || cap < 6 * g->iters + 3)
         return 0;
     uint32_t k = 0;
@@ -393,7 +390,7 @@ static void test_otf2_one_sided_matches_native(void)
     }
     CHECK(tw_close(w) == 0);
     struct outcome o = replay(dir, 4, 0.0);
-    struct rma_prog g = { .n = 4, .iters = 5, .bytes = 4096 };
+    struct ring g = { .n = 4, .iters = 5, .bytes = 4096 };
     struct outcome nat =
         run_app((struct dmpi_app){ .ctx = &g, .next = rma_next }, 4);
     CHECK(o.ok && nat.ok);

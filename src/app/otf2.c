@@ -12,6 +12,7 @@
 #include <otf2/otf2.h>
 
 #include "app/otf2_internal.h"
+#include "core/config.h"
 
 void otf2_defaults(struct otf2_params *p)
 {
@@ -490,7 +491,7 @@ int otf2_init(struct otf2_wl *w, const struct otf2_params *prm,
         return -1;
     }
     struct otf2_replay *p = calloc(1, sizeof *p);
-    char *path = otf2_resolve(prm->trace, file);
+    char *path = cfg_path_from(file, prm->trace);
     if (!p || !path) {
         free(p);
         free(path);

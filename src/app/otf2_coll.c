@@ -48,7 +48,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <otf2/otf2.h>
 
@@ -244,20 +243,4 @@ int otf2_collective(struct otf2_replay *p, uint32_t r,
         otf2_emit(p, k, code, root, tag, b, 0, e->comm + 1) != 0)
         return otf2_fail(p, r, e, "out of memory");
     return 0;
-}
-
-char *otf2_resolve(const char *path, const char *file)
-{
-    const char *slash = file ? strrchr(file, '/') : NULL;
-    if (path[0] == '/' || !slash) {
-        char *s = malloc(strlen(path) + 1);
-        return s ? strcpy(s, path) : NULL;
-    }
-    size_t dir = (size_t)(slash - file) + 1;
-    char *s = malloc(dir + strlen(path) + 1);
-    if (!s)
-        return NULL;
-    memcpy(s, file, dir);
-    strcpy(s + dir, path);
-    return s;
 }

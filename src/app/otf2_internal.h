@@ -60,8 +60,5 @@ int otf2_collective(struct otf2_replay *p, uint32_t r,
                     const struct otf2_rec *e);
 /* Job rank r's rank in communicator c, UINT32_MAX if not a member. */
 uint32_t otf2_comm_rank(const struct otf2_comm *c, uint32_t r);
-/* `path` as opened: relative to the folder of experiment file `file`
- * (NULL: as given). A new string, NULL out of memory. */
-char *otf2_resolve(const char *path, const char *file);
 
 #endif

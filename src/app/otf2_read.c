@@ -467,16 +467,22 @@ static OTF2_CallbackCode ev_coll_begin(EVT_ARGS)
     PUSH(OR_COLL_BEGIN);
     return OTF2_CALLBACK_SUCCESS;
 }
-static OTF2_CallbackCode ev_coll_end(EVT_ARGS, OTF2_CollectiveOp op,
-                                     OTF2_CommRef comm, uint32_t root,
-                                     uint64_t sent, uint64_t received)
+/* A collective's end (blocking or not): its operation and sizes. */
+static void coll(struct otf2_rec *r, OTF2_CollectiveOp op, OTF2_CommRef comm,
+                 uint32_t root, uint64_t sent, uint64_t received)
 {
-    PUSH(OR_COLL_END);
     r->op = op;
     r->comm = comm;
     r->a = root;
     r->bytes = sent;
     r->bytes2 = received;
+}
+static OTF2_CallbackCode ev_coll_end(EVT_ARGS, OTF2_CollectiveOp op,
+                                     OTF2_CommRef comm, uint32_t root,
+                                     uint64_t sent, uint64_t received)
+{
+    PUSH(OR_COLL_END);
+    coll(r, op, comm, root, sent, received);
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -493,11 +499,7 @@ static OTF2_CallbackCode ev_nbc_done(EVT_ARGS, OTF2_CollectiveOp op,
                                      uint64_t req)
 {
     PUSH(OR_NBC_DONE);
-    r->op = op;
-    r->comm = comm;
-    r->a = root;
-    r->bytes = sent;
-    r->bytes2 = received;
+    coll(r, op, comm, root, sent, received);
     r->req = req;
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -508,14 +510,20 @@ static uint32_t win_comm(const struct otf2_stream *s, OTF2_RmaWinRef w)
 {
     return w < s->t->n_wins ? s->t->win_comm[w] : UINT32_MAX;
 }
+/* A one-sided transfer of `bytes` to or from `remote` of window w. */
+static void rma(struct otf2_rec *r, const struct otf2_stream *s,
+                OTF2_RmaWinRef w, uint32_t remote, uint64_t bytes)
+{
+    r->a = remote;
+    r->comm = win_comm(s, w);
+    r->bytes = bytes;
+}
 static OTF2_CallbackCode ev_put(EVT_ARGS, OTF2_RmaWinRef w, uint32_t remote,
                                 uint64_t bytes, uint64_t id)
 {
     PUSH(OR_RMA_PUT);
     (void)id;
-    r->a = remote;
-    r->comm = win_comm(ud, w);
-    r->bytes = bytes;
+    rma(r, ud, w, remote, bytes);
     return OTF2_CALLBACK_SUCCESS;
 }
 static OTF2_CallbackCode ev_get(EVT_ARGS, OTF2_RmaWinRef w, uint32_t remote,
@@ -523,9 +531,7 @@ static OTF2_CallbackCode ev_get(EVT_ARGS, OTF2_RmaWinRef w, uint32_t remote,
 {
     PUSH(OR_RMA_GET);
     (void)id;
-    r->a = remote;
-    r->comm = win_comm(ud, w);
-    r->bytes = bytes;
+    rma(r, ud, w, remote, bytes);
     return OTF2_CALLBACK_SUCCESS;
 }
 static OTF2_CallbackCode ev_atomic(EVT_ARGS, OTF2_RmaWinRef w,
@@ -535,9 +541,7 @@ static OTF2_CallbackCode ev_atomic(EVT_ARGS, OTF2_RmaWinRef w,
 {
     PUSH(OR_RMA_ATOMIC);
     (void)y, (void)id;
-    r->a = remote;
-    r->comm = win_comm(ud, w);
-    r->bytes = sent;
+    rma(r, ud, w, remote, sent);
     r->bytes2 = received;
     return OTF2_CALLBACK_SUCCESS;
 }

@@ -19,7 +19,7 @@ const char *otf2_coll_name(uint8_t op)
     return op < OTF2_COLL_OPS ? coll_names[op] : "?";
 }
 
-static uint32_t bucket(uint64_t b)
+uint32_t otf2_size_bucket(uint64_t b)
 {
     uint32_t k = 0;
     while (k + 1 < OTF2_SIZE_BUCKETS && (UINT64_C(1) << k) < b)
@@ -54,8 +54,8 @@ static int rank_stats(struct otf2_trace *t, uint32_t r, struct otf2_stats *s,
             s->sends++;
             s->send_bytes += e->bytes;
             *sent += e->bytes;
-            s->size_msgs[bucket(e->bytes)]++;
-            s->size_bytes[bucket(e->bytes)] += e->bytes;
+            s->size_msgs[otf2_size_bucket(e->bytes)]++;
+            s->size_bytes[otf2_size_bucket(e->bytes)] += e->bytes;
         } else if (e->kind == OR_RECV || e->kind == OR_IRECV) {
             s->recvs++;
             s->recv_bytes += e->bytes;

@@ -172,6 +172,8 @@ struct otf2_stats {
                                           over ranks */
 };
 
+/* The size bucket of a message of b bytes (struct otf2_stats). */
+uint32_t otf2_size_bucket(uint64_t b);
 /* Read every rank's records once: 0, or -1 with t->err set. */
 int otf2_trace_stats(struct otf2_trace *t, struct otf2_stats *s);
 /* OTF2's name of collective op (e.g. "ALLREDUCE"), "?" if unknown. */

@@ -143,6 +143,11 @@ struct config_setting_t;
  * Integer literals that libconfig 1.5 would silently wrap (past 32 bits
  * without `L`), in any of the files, are reported too, at their file and
  * line, but the file is still returned so that reading can go on. */
+/* A path written in `file`'s keys (a trace), found as an @include is:
+ * from `file`'s folder when relative (`file` NULL: as written). A new
+ * string, NULL out of memory. */
+char *cfg_path_from(const char *file, const char *name);
+
 struct cfg_file *cfg_open(const char *path, struct diag *d);
 /* Parse text held in memory; `name` is used in diagnostics, and its
  * @includes are looked up from the working folder. */

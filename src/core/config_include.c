@@ -43,6 +43,14 @@ char *cfg_join_dir(const char *dir, const char *name)
     return p;
 }
 
+char *cfg_path_from(const char *file, const char *name)
+{
+    char *dir = file ? cfg_dir_of(file) : NULL;
+    char *p = cfg_join_dir(dir, name);
+    free(dir);
+    return p;
+}
+
 char *cfg_dir_of(const char *path)
 {
     const char *slash = strrchr(path, '/');
