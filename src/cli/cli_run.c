@@ -44,7 +44,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: dfsim run FILE [-o DIR] [--seed N] [--resume] [--force]\n"
-            "                      [--max-memory SIZE] [--quick]\n\n"
+            "                      [--max-memory SIZE] [--quick]\n"
+            "                      [--partitions P]\n\n"
             "Run the experiment described in FILE (libconfig format; see\n"
             "examples/example.cfg) and write its results into DIR\n"
             "(default results/<experiment name>): topology.json and one CSV\n"
@@ -81,6 +82,13 @@ static void usage(FILE *out)
             "                     windows, 2 iterations a job, ...): checks\n"
             "                     a file end to end in seconds; no results\n"
             "                     (default DIR results/<name>-quick)\n"
+            "  --partitions P     run each simulation in windows over P\n"
+            "                     partitions of the machine (whole\n"
+            "                     groups; traffic sweeps on a dragonfly):\n"
+            "                     in this process, or started by mpirun\n"
+            "                     with P ranks, one partition per rank;\n"
+            "                     the results are the same for every P\n"
+            "                     (docs/performance.md)\n"
             "  -h, --help         this text, then every key of an "
             "experiment file\n\n");
 }
@@ -200,6 +208,7 @@ struct run_args {
     long long seed;      /* -1: the file's */
     bool resume, force, quick;
     size_t max_memory;   /* 0: what the machine has */
+    uint32_t partitions; /* 0: classic runs; else windowed over P */
 };
 
 /* Parse argv into a. Returns -1 to go on, else the exit status (0 after
@@ -213,6 +222,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
         { "force", no_argument, NULL, 'f' },
         { "max-memory", required_argument, NULL, 'm' },
         { "quick", no_argument, NULL, 'q' },
+        { "partitions", required_argument, NULL, 'p' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -244,6 +254,18 @@ static int parse_args(int argc, char **argv, struct run_args *a)
                 return 2;
             }
             break;
+        case 'p': {
+            unsigned long long v;
+            if (cli_parse_u64(optarg, &v) != 0 || v < 1 || v > 65536) {
+                fprintf(stderr,
+                        "dfsim run: --partitions expects a number of "
+                        "partitions from 1 to 65536, got \"%s\"\n",
+                        optarg);
+                return 2;
+            }
+            a->partitions = (uint32_t)v;
+            break;
+        }
         case 's': {
             unsigned long long v;
             if (cli_parse_u64(optarg, &v) != 0 || v > INT64_MAX) {
@@ -441,6 +463,7 @@ int cli_run(int argc, char **argv)
         return rc;
     struct diag d;
     diag_init(&d);
+    par_set_split(a.partitions > 0);
     struct experiment e;
     struct topo t;
     struct net_params np;
@@ -464,10 +487,12 @@ int cli_run(int argc, char **argv)
     catch_signals(true);
     if (par_start() != 0)
         goto out;
+    par_set_split(a.partitions > 0);
     /* rank 0 claims the folder and writes what is not dealt: the
      * system's figures and the probe */
     struct runner rn = { .e = &e, .t = &t, .np = &np, .outdir = outdir,
                          .resume = a.resume, .max_memory = a.max_memory,
+                         .partitions = a.partitions,
                          .d = &d };
     if (par_agree(par_rank() == 0 ? runner_setup(&rn, settings, a.file,
                                                  a.force, a.quick, &claimed)

@@ -55,6 +55,22 @@ void sim_on_prefetch(struct sim *s, uint32_t type, sim_prefetcher fn)
     s->prefetch[type] = fn;
 }
 
+/* 0, or -1 with the run void (out of memory) */
+static int push(struct sim *s, const struct event *e)
+{
+    if (evq_push(&s->q, e) != 0) {
+        if (!s->error)
+            fprintf(stderr,
+                    "dfsim: out of memory growing the event queue beyond "
+                    "%zu events; the run is void\n",
+                    evq_size(&s->q));
+        s->error = -1;
+        s->stop = true; /* sim_run's loop looks at stop alone */
+        return -1;
+    }
+    return 0;
+}
+
 void sim_schedule(struct sim *s, uint32_t creator, simtime at,
                   uint32_t target, uint32_t type, uint64_t arg)
 {
@@ -72,17 +88,24 @@ void sim_schedule(struct sim *s, uint32_t creator, simtime at,
         .type = type,
         .arg = arg,
     };
-    if (evq_push(&s->q, &e) != 0) {
-        if (!s->error)
-            fprintf(stderr,
-                    "dfsim: out of memory growing the event queue beyond "
-                    "%zu events; the run is void\n",
-                    evq_size(&s->q));
-        s->error = -1;
-        s->stop = true; /* sim_run's loop looks at stop alone */
-        return;
-    }
-    s->seq[creator]++;
+    if (push(s, &e) == 0)
+        s->seq[creator]++;
+}
+
+uint64_t sim_take_key(struct sim *s, uint32_t creator)
+{
+    assert(creator < s->n_entities);
+    return evq_key(creator, s->seq[creator]++);
+}
+
+void sim_schedule_key(struct sim *s, simtime at, uint64_t key,
+                      uint32_t target, uint32_t type, uint64_t arg)
+{
+    assert(at >= s->now && "event scheduled in the past");
+    assert(type < SIM_MAX_TYPES);
+    struct event e = { .time = at, .key = key, .target = target,
+                       .type = type, .arg = arg };
+    (void)push(s, &e);
 }
 
 /* How far ahead of the event being handled sim_run prefetches: the

@@ -100,6 +100,18 @@ void sim_on_prefetch(struct sim *s, uint32_t type, sim_prefetcher fn);
 void sim_schedule(struct sim *s, uint32_t creator, simtime at,
                   uint32_t target, uint32_t type, uint64_t arg);
 
+/* The key sim_schedule would give the next event `creator` makes, taken:
+ * the creator's count moves on as if it had scheduled it. For an event
+ * that another partition will queue (sim_schedule_key): its place in the
+ * (time, key) order is the one it would have had in one process. */
+uint64_t sim_take_key(struct sim *s, uint32_t creator);
+
+/* Queue an event whose key was taken by sim_take_key, in this or another
+ * partition's sim (the same model on every partition): `at` >= now. On
+ * lack of memory as sim_schedule. */
+void sim_schedule_key(struct sim *s, simtime at, uint64_t key,
+                      uint32_t target, uint32_t type, uint64_t arg);
+
 /* Interruption by a signal. A handler (cli/cli_run.c, for SIGINT and
  * SIGTERM) stores the signal's number here; sim_run looks at it every
  * SIM_INTERRUPT_EVENTS events (and on entry) and returns while it is

@@ -14,6 +14,7 @@ enum { TAG = 17 };
 
 static int rank_, size_ = 1;
 static bool on_;
+static bool split_; /* every rank runs every unit, split (par_set_split) */
 
 /* sends not yet known to be complete */
 static MPI_Request *req_;
@@ -303,10 +304,37 @@ static void commit_ready(struct deal *dl, bool wait)
     }
 }
 
+void par_set_split(bool on) { split_ = on && size_ > 1; }
+
+bool par_split(void) { return split_; }
+
+/* Split runs: every rank runs unit after unit together; rank 0 commits. */
+static int deal_split(uint32_t first, uint32_t total, par_run_fn *run,
+                      par_commit_fn *commit, void *ctx)
+{
+    int status = 0;
+    for (uint32_t u = first; u < total && status == 0; u++) {
+        struct par_unit out = { .status = PAR_NOT_RUN };
+        out.status = run(ctx, u, &out);
+        status = par_agree(out.status);
+        if (rank_ == 0) {
+            out.status = status;
+            int rc = commit(ctx, u, &out);
+            if (status == 0)
+                status = rc;
+        }
+        par_unit_free(&out);
+        status = par_agree(status);
+    }
+    return status;
+}
+
 int par_deal(uint32_t first, uint32_t total, par_run_fn *run,
              par_commit_fn *commit, void *ctx)
 {
     int status = 0;
+    if (split_)
+        return deal_split(first, total, run, commit, ctx);
     if (rank_ != 0) {
         for (uint32_t u = first; u < total; u++) {
             if (par_owner(u, first, size_) != rank_)

@@ -55,6 +55,12 @@ static inline int par_owner(uint32_t u, uint32_t first, int size)
  * else 0. */
 int par_agree(int rc);
 
+/* Split runs (dfsim run --partitions P under mpirun): every rank runs
+ * every unit, each its partition of one simulation (exp/xchange.h), and
+ * rank 0 commits them; par_deal deals nothing. Off with one rank. */
+void par_set_split(bool on);
+bool par_split(void);
+
 /* Rank 0's value of v, on every rank. */
 long par_bcast(long v);
 

@@ -330,6 +330,8 @@ static int traffic_unit(void *ctx, uint32_t k, struct par_unit *u)
     struct traffic_params tp = sw->p;
     tp.load = sw->loads.v[k % sw->loads.n];
     tp.progress = stderr;
+    tp.partitions = td->rn->partitions;
+    tp.procs = par_split() ? par_size() : 1;
     struct run_files rf = { 0 };
     if (runner_sampling_on(e)) {
         point_files(e, td->outdir, r, tp.load, &rf);

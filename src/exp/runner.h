@@ -32,6 +32,8 @@ struct runner {
     size_t max_memory;  /* --max-memory, bytes: a run whose peak goes
                            above it fails (runner_memory_check); 0: none
                            given */
+    uint32_t partitions; /* --partitions: each traffic run in windows over
+                            P partitions (exp/traffic_win.c); 0: classic */
     struct diag *d;
 };
 

@@ -97,6 +97,11 @@ struct traffic_params {
                                 traffic_run to the end of the drain */
     FILE *progress;          /* every 2 s of wall time, how far the run is
                                 and the time left; NULL: quiet */
+    uint32_t partitions;     /* 0: the classic one-process run; P >= 1: in
+                                windows, over P partitions (P = 1: the
+                                windowed rules in one, exp/traffic_win.c) */
+    int procs;               /* processes sharing those partitions: 1 all
+                                in this one, else one per MPI rank */
 };
 
 void traffic_defaults(struct traffic_params *p);
@@ -156,7 +161,13 @@ struct traffic_result {
                              first requests, sent into an empty network,
                              the shortest at each router-hop count, and
                              the longest of those (0: none delivered) */
-    uint64_t hash;        /* FNV-1a over the measured deliveries */
+    uint64_t hash;        /* FNV-1a over the measured deliveries (a
+                             windowed run: the sum of one FNV-1a per
+                             delivery, exp/traffic_win.c) */
+    /* a windowed run: its partitions, windows, and what crossed between
+     * partitions (packets, credit returns written at a window's end) */
+    uint32_t partitions;
+    uint64_t xwindows, xpackets, xcredits;
 };
 
 /* A run is saturated when the network did not take what was offered:
@@ -210,6 +221,14 @@ int traffic_run(const struct topo *t, const struct net_params *np,
                 const struct traffic_params *tp, uint64_t seed,
                 enum evq_impl impl, struct traffic_result *out,
                 struct diag *d);
+
+/* The same run in windows over tp->partitions partitions (tp->procs
+ * processes): exp/traffic_win.c. traffic_run calls it when
+ * tp->partitions is set. */
+int traffic_run_windowed(const struct topo *t, const struct net_params *np,
+                         const struct traffic_params *tp, uint64_t seed,
+                         enum evq_impl impl, struct traffic_result *out,
+                         struct diag *d);
 
 /* ---- pieces, exposed for the tests ----------------------------------- */
 

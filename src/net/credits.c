@@ -51,6 +51,7 @@
 #include <string.h>
 
 #include "net/net_internal.h"
+#include "net/xpart.h"
 
 /* A return in its slot: time << 17 | vc << 13 | flits (a return of more
  * than 0x1fff flits, or to a full queue, goes as an event). */
@@ -113,9 +114,21 @@ __attribute__((noinline)) void net_credit_apply(struct net *n, uint32_t port,
 }
 
 /* Router `r` returns `flits` of VC vc to upstream output `up` at `at`
- * (for an endpoint port: to the NICs injecting on it). */
+ * (for an endpoint port: to the NICs injecting on it). In a windowed
+ * (partitioned) run a return over a link between groups waits for the
+ * window's end, where the upstream's partition writes it (net/xpart.h). */
 void net_credit_return(struct net *n, uint32_t r, uint32_t up, uint32_t vc,
                        uint32_t flits, simtime at)
+{
+    if (__builtin_expect(n->xp != NULL, 0) && n->xp->defer[up]) {
+        net_xp_credit(n, up, vc, flits, at);
+        return;
+    }
+    net_credit_write(n, r, up, vc, flits, at);
+}
+
+void net_credit_write(struct net *n, uint32_t r, uint32_t up, uint32_t vc,
+                      uint32_t flits, simtime at)
 {
     struct net_out *u = &n->out[up];
     uint8_t cnt = u->cr_n;

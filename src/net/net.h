@@ -176,7 +176,10 @@ struct packet_cold {
                             response: its request left the source NIC */
     simtime t_injected;  /* left the NIC */
     uint32_t msg;        /* message it belongs to */
-    uint32_t pad_[3];    /* 32 bytes */
+    uint32_t home;       /* partitioned runs (net/xpart.h): its message's id
+                            at the message's source NIC, once it has
+                            crossed to another partition */
+    uint32_t pad_[2];    /* 32 bytes */
 };
 
 /* A message handed to a NIC by net_send. */
@@ -535,6 +538,9 @@ struct net {
     struct net_ctl_stack ctl;   /* the NICs' rate controllers */
     bool cc_on;                 /* some: they are asked (the hot path's
                                    one look) */
+    struct net_xp *xp;          /* a windowed (partitioned) run's
+                                   exchange (net/xpart.h); NULL: one
+                                   process, no windows */
 };
 
 /* The VC a packet of p's traffic class and packet class uses for route

@@ -30,6 +30,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/slots.h"
 #include "net/net.h"
 
 /* A NIC's state, in one 64-byte line of a line-aligned array; what it
@@ -178,5 +179,23 @@ void net_nic_try(struct net *n, uint32_t nic);
  * each event reads first, registered on n->s (by net_init). */
 void net_router_register(struct net *n);
 void net_nic_register(struct net *n);
+
+/* The packet and message pools as core/slots.h's records. */
+#define PKT_SLOTS(n)                                                       \
+    ((struct slots){ (void **)&(n)->pkt, sizeof *(n)->pkt, &(n)->pkt_cap, \
+                     &(n)->pkt_free, &(n)->pkt_live })
+#define MSG_SLOTS(n)                                                       \
+    ((struct slots){ (void **)&(n)->msg, sizeof *(n)->msg, &(n)->msg_cap, \
+                     &(n)->msg_free, &(n)->msg_live })
+
+/* A free packet id (the pool grown if need be), NET_NONE when out of
+ * memory (nic.c). */
+uint32_t net_pkt_alloc(struct net *n);
+
+/* Write a credit return into output up's queue (credits.c): what
+ * net_credit_return does at once, and a partition at a window's end for
+ * the returns over links between groups (net/xpart.h). */
+void net_credit_write(struct net *n, uint32_t r, uint32_t up, uint32_t vc,
+                      uint32_t flits, simtime at);
 
 #endif

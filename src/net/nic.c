@@ -39,6 +39,7 @@
 
 #include "core/slots.h"
 #include "net/net_internal.h"
+#include "net/xpart.h"
 
 /* ---- packet sizes ------------------------------------------------- */
 
@@ -78,18 +79,12 @@ _Static_assert(NET_NONE == SLOTS_NONE, "one 'none' for ids");
 
 _Static_assert(sizeof(struct packet) == 64, "packet: one line");
 _Static_assert(sizeof(struct packet_cold) == 32, "packet_cold: 32 bytes");
-#define PKT_SLOTS(n)                                                       \
-    ((struct slots){ (void **)&(n)->pkt, sizeof *(n)->pkt, &(n)->pkt_cap, \
-                     &(n)->pkt_free, &(n)->pkt_live })
-#define MSG_SLOTS(n)                                                       \
-    ((struct slots){ (void **)&(n)->msg, sizeof *(n)->msg, &(n)->msg_cap, \
-                     &(n)->msg_free, &(n)->msg_live })
 
 /* A free packet id, NET_NONE when out of memory. The arrays double as
  * slots_alloc's would, by realloc (a large block grows in place, so the
  * peak holds one copy), the packets line-aligned inside theirs: when the
  * block moves to another offset within a line, they move with it. */
-static uint32_t pkt_alloc(struct net *n)
+uint32_t net_pkt_alloc(struct net *n)
 {
     if (n->pkt_free == NET_NONE) {
         uint32_t old = n->pkt_cap, cap = slots_next_cap(old);
@@ -489,7 +484,7 @@ static bool req_inject(struct net *n, uint32_t nic, uint32_t mid,
                        uint32_t flits, uint32_t vc0, simtime now)
 {
     struct net_nic *c = &n->nic[nic];
-    uint32_t id = pkt_alloc(n);
+    uint32_t id = net_pkt_alloc(n);
     if (id == NET_NONE) {
         n->s->error = -1; /* out of memory: the run is void */
         sim_stop(n->s);
@@ -714,10 +709,15 @@ static void on_eject(struct sim *s, const struct event *e, void *ctx)
     if (p->cls == PKT_REQ) {
         struct message *m = &n->msg[mid];
         m->req_arrived++;
-        if (m->req_arrived == m->packets && m->sent >= m->bytes &&
-            n->hooks.msg_arrived)
-            n->hooks.msg_arrived(n->hooks.ctx, mid, m, s->now);
+        if (m->req_arrived == m->packets && m->sent >= m->bytes) {
+            uint32_t home = pc->home;
+            if (n->hooks.msg_arrived)
+                n->hooks.msg_arrived(n->hooks.ctx, mid, m, s->now);
+            if (n->xp) /* a copy from another partition goes */
+                net_xp_msg_arrived(n, mid, home);
+        }
         p = &n->pkt[id];
+        pc = &n->pkt_cold[id];
         /* The request is answered by its response in the same record, turned
          * round: the response keeps its request's routing mode (routed back
          * independently, XC white paper "Cray XC Routing"), packet number (the

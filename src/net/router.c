@@ -43,6 +43,7 @@
 
 #include "net/net_internal.h"
 #include "net/routing.h"
+#include "net/xpart.h"
 
 /* ---- credits at the output ---------------------------------------- */
 
@@ -516,6 +517,13 @@ static void transmit(struct net *n, uint32_t out, uint32_t id)
      * arrives a wire latency after the serialization ends. */
     p->tail = end + o->latency;
     p->hops++;
+    if (__builtin_expect(n->xp != NULL, 0) &&
+        n->xp->part_of[o->peer_router] != n->xp->me) {
+        /* to another partition: it is queued there (net/xpart.h) */
+        net_xp_ship(n, r, id, now + o->latency + n->p.router_delay,
+                    o->peer_router);
+        return;
+    }
     sim_schedule(n->s, r, now + o->latency + n->p.router_delay,
                  o->peer_router, NET_EV_ARRIVE, id);
 }

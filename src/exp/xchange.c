@@ -1,0 +1,198 @@
+/* exp/xchange.c — the partitions of one windowed run meeting at a
+ * window's end (exp/xchange.h). */
+#include "exp/xchange.h"
+
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What the MPI side keeps between windows: the packed boxes going out
+ * and what came in, grown as needed. */
+struct xmpi {
+    uint64_t *cnt_out, *cnt_in;  /* [2 P]: packets, returns per rank */
+    int *sc, *sd, *rc, *rd;      /* [P]: byte counts and displacements */
+    char *out, *in;
+    size_t out_cap, in_cap;
+};
+
+int xchange_init(struct xchange *x, uint32_t P, int procs, struct diag *d)
+{
+    memset(x, 0, sizeof *x);
+    x->P = P;
+    x->procs = procs;
+    x->lo = 0;
+    x->k = P;
+    if (procs <= 1)
+        return 0;
+    int size = 0, rank = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if ((uint32_t)size != P) {
+        diag_error(d, NULL, 0, "partitions",
+                   "%u partitions over %d MPI ranks: with mpirun, a run is "
+                   "split into one partition per rank", P, size);
+        return -1;
+    }
+    x->lo = (uint32_t)rank;
+    x->k = 1;
+    struct xmpi *m = calloc(1, sizeof *m);
+    if (!m || !(m->cnt_out = calloc(4 * (size_t)P, sizeof *m->cnt_out)) ||
+        !(m->sc = calloc(4 * (size_t)P, sizeof *m->sc))) {
+        if (m)
+            free(m->cnt_out);
+        free(m);
+        diag_error(d, NULL, 0, "partitions", "out of memory");
+        return -1;
+    }
+    m->cnt_in = m->cnt_out + 2 * P;
+    m->sd = m->sc + P;
+    m->rc = m->sc + 2 * P;
+    m->rd = m->sc + 3 * P;
+    x->mpi = m;
+    return 0;
+}
+
+void xchange_free(struct xchange *x)
+{
+    struct xmpi *m = x->mpi;
+    if (m) {
+        free(m->cnt_out);
+        free(m->sc);
+        free(m->out);
+        free(m->in);
+        free(m);
+    }
+    free(x->cr);
+    memset(x, 0, sizeof *x);
+}
+
+/* Room for `need` bytes in *buf. */
+static int room(char **buf, size_t *cap, size_t need)
+{
+    if (need <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : 4096;
+    while (c < need)
+        c *= 2;
+    char *nb = realloc(*buf, c);
+    if (!nb)
+        return -1;
+    *buf = nb;
+    *cap = c;
+    return 0;
+}
+
+/* Every partition in this process: each box handed to its partition. */
+static int local_boxes(struct xchange *x, struct net *const *nets)
+{
+    for (uint32_t j = 0; j < x->k; j++) {
+        size_t ncr = 0;
+        for (uint32_t i = 0; i < x->k; i++) {
+            const struct xp_box *b = &nets[i]->xp->box[x->lo + j];
+            x->pkts += b->n_pkt;
+            x->crs += b->n_cr;
+            if (b->n_pkt &&
+                net_xp_receive(nets[j], b->pkt, b->n_pkt, NULL, 0) != 0)
+                return -1;
+            if (!b->n_cr)
+                continue;
+            size_t bytes = (ncr + b->n_cr) * sizeof *x->cr;
+            if (room((char **)&x->cr, &x->cr_cap, bytes) != 0)
+                return -1;
+            memcpy(x->cr + ncr, b->cr, b->n_cr * sizeof *x->cr);
+            ncr += b->n_cr;
+        }
+        if (ncr && net_xp_receive(nets[j], NULL, 0, x->cr, ncr) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* One all-to-all of what the boxes hold of one kind: `off` the offset
+ * of the records' array in struct xp_box, `cnt` of their count, `size`
+ * a record's bytes, `which` 0 packets or 1 returns. Into m->in; *got
+ * records. */
+static int mpi_kind(struct xchange *x, const struct xp_box *box, int which,
+                    size_t size, size_t *got)
+{
+    struct xmpi *m = x->mpi;
+    size_t out = 0, in = 0;
+    for (uint32_t j = 0; j < x->P; j++) {
+        size_t n = which ? box[j].n_cr : box[j].n_pkt;
+        m->sc[j] = (int)(n * size);
+        m->sd[j] = (int)out;
+        out += n * size;
+        m->rc[j] = (int)(m->cnt_in[2 * j + (uint32_t)which] * size);
+        m->rd[j] = (int)in;
+        in += (size_t)m->rc[j];
+    }
+    if (room(&m->out, &m->out_cap, out) != 0 ||
+        room(&m->in, &m->in_cap, in) != 0)
+        return -1;
+    for (uint32_t j = 0; j < x->P; j++) {
+        const void *src = which ? (const void *)box[j].cr
+                                : (const void *)box[j].pkt;
+        if (m->sc[j])
+            memcpy(m->out + m->sd[j], src, (size_t)m->sc[j]);
+    }
+    MPI_Alltoallv(m->out, m->sc, m->sd, MPI_BYTE, m->in, m->rc, m->rd,
+                  MPI_BYTE, MPI_COMM_WORLD);
+    x->bytes += out;
+    *got = in / size;
+    return 0;
+}
+
+static int mpi_boxes(struct xchange *x, struct net *net)
+{
+    struct xmpi *m = x->mpi;
+    const struct xp_box *box = net->xp->box;
+    for (uint32_t j = 0; j < x->P; j++) {
+        m->cnt_out[2 * j] = box[j].n_pkt;
+        m->cnt_out[2 * j + 1] = box[j].n_cr;
+        x->pkts += box[j].n_pkt;
+        x->crs += box[j].n_cr;
+    }
+    MPI_Alltoall(m->cnt_out, 2, MPI_UINT64_T, m->cnt_in, 2, MPI_UINT64_T,
+                 MPI_COMM_WORLD);
+    size_t np, nc;
+    if (mpi_kind(x, box, 0, sizeof(struct xp_pkt), &np) != 0)
+        return -1;
+    if (np && net_xp_receive(net, (const struct xp_pkt *)(void *)m->in, np,
+                             NULL, 0) != 0)
+        return -1;
+    if (mpi_kind(x, box, 1, sizeof(struct xp_cr), &nc) != 0)
+        return -1;
+    if (nc && net_xp_receive(net, NULL, 0, (struct xp_cr *)(void *)m->in,
+                             nc) != 0)
+        return -1;
+    return 0;
+}
+
+int xchange_boxes(struct xchange *x, struct net *const *nets)
+{
+    x->windows++;
+    int rc = x->mpi ? mpi_boxes(x, nets[0]) : local_boxes(x, nets);
+    for (uint32_t i = 0; i < x->k; i++)
+        net_xp_clear(nets[i]);
+    return rc;
+}
+
+void xchange_reduce(struct xchange *x, uint64_t *v, size_t n, uint64_t *m,
+                    size_t nm)
+{
+    if (!x->mpi)
+        return;
+    if (n)
+        MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T, MPI_SUM,
+                      MPI_COMM_WORLD);
+    if (nm)
+        MPI_Allreduce(MPI_IN_PLACE, m, (int)nm, MPI_UINT64_T, MPI_MIN,
+                      MPI_COMM_WORLD);
+}
+
+void xchange_sum32(struct xchange *x, uint32_t *v, size_t n)
+{
+    if (x->mpi && n)
+        MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT32_T, MPI_SUM,
+                      MPI_COMM_WORLD);
+}

@@ -1,0 +1,57 @@
+/* exp/xchange.h — the partitions of one windowed run meeting at a
+ * window's end (issue 54): the packets and credit returns each sent the
+ * others (net/xpart.h) delivered, and the few figures the run's rules
+ * read summed over them.
+ *
+ * The partitions [lo, lo + k) of P live in this process: all of them
+ * when it runs alone, one per MPI rank when it was started by mpirun
+ * with a run dealt over the ranks (then P = the ranks, k = 1). The
+ * exchange is the same either way: every partition's box for partition
+ * j reaches j; the credit returns a partition receives are sorted there
+ * (net_xp_receive), so the order they came in does not matter.
+ *
+ * Synchronisation (docs/performance.md, "Running one simulation on many
+ * processes"): synchronous windows of the lookahead on a fixed grid,
+ * one exchange and one reduction per window — Nicol's YAWNS with a fixed
+ * window, as SST synchronises at its least cross-partition link latency
+ * (docs/parallel-inventory.md chose it: in a dragonfly every partition
+ * neighbours every other, so null messages would cost P - 1 channels a
+ * partition a window). */
+#ifndef DFSIM_EXP_XCHANGE_H
+#define DFSIM_EXP_XCHANGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/diag.h"
+#include "net/xpart.h"
+
+struct xchange {
+    uint32_t P, lo, k;      /* partitions; this process's [lo, lo + k) */
+    int procs;              /* processes sharing the run (1: alone) */
+    struct xp_cr *cr;       /* scratch: the returns one partition gets */
+    size_t cr_cap;
+    void *mpi;              /* the MPI side (xchange.c), procs > 1 */
+    /* measured: the partitions' traffic */
+    uint64_t windows, pkts, crs, bytes;
+};
+
+/* P partitions, in this process alone (procs 1) or one per MPI rank of
+ * the world (procs = P; it must be the world's size). 0, or -1 reported. */
+int xchange_init(struct xchange *x, uint32_t P, int procs, struct diag *d);
+void xchange_free(struct xchange *x);
+
+/* Deliver what the local partitions' networks (nets[k]) put in their
+ * boxes this window, and empty them. 0, or -1 when out of memory (every
+ * process gets -1: the run is void). */
+int xchange_boxes(struct xchange *x, struct net *const *nets);
+
+/* v[0 .. n) summed, then m[0 .. nm) their minimum, over the processes
+ * (each process having combined its own partitions' first). */
+void xchange_reduce(struct xchange *x, uint64_t *v, size_t n, uint64_t *m,
+                    size_t nm);
+
+/* v[0 .. n) summed over the processes, 32-bit (a latency histogram). */
+void xchange_sum32(struct xchange *x, uint32_t *v, size_t n);
+
+#endif

@@ -1,0 +1,315 @@
+/* net/xpart.c — what crosses between the partitions of one network
+ * (net/xpart.h says what and why). */
+#include "net/xpart.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sim.h"
+#include "core/slots.h"
+#include "net/net_internal.h"
+
+int net_xp_init(struct net *n, const uint32_t *part_of, uint32_t parts,
+                uint32_t me, struct diag *d)
+{
+    const struct topo *t = n->t;
+    if (!topo_is(t->family, TOPO_SHAPE_DRAGONFLY)) {
+        diag_error(d, NULL, 0, "partitions",
+                   "a windowed or partitioned run needs a dragonfly (whole "
+                   "groups); a torus is not split yet");
+        return -1;
+    }
+    struct net_xp *x = calloc(1, sizeof *x);
+    if (!x || !(x->defer = calloc(n->n_ports, 1)) ||
+        !(x->box = calloc(parts, sizeof *x->box))) {
+        if (x)
+            free(x->defer);
+        free(x);
+        diag_error(d, NULL, 0, "partitions", "out of memory");
+        return -1;
+    }
+    x->parts = parts;
+    x->me = me;
+    x->part_of = part_of;
+    /* the links between groups: whatever P, a cut crosses only these */
+    for (uint32_t i = 0; i < n->n_ports; i++) {
+        const struct net_out *o = &n->out[i];
+        x->defer[i] = o->peer_router != TOPO_NONE &&
+                      t->routers[o->router].group !=
+                          t->routers[o->peer_router].group;
+    }
+    n->xp = x;
+    return 0;
+}
+
+void net_xp_free(struct net *n)
+{
+    struct net_xp *x = n->xp;
+    if (!x)
+        return;
+    for (uint32_t i = 0; i < x->parts; i++) {
+        free(x->box[i].pkt);
+        free(x->box[i].cr);
+    }
+    free(x->box);
+    free(x->defer);
+    free(x->fm_key);
+    free(x->fm_id);
+    free(x->transit);
+    free(x);
+    n->xp = NULL;
+}
+
+/* Room for one more record of `size` bytes in *v (n used of *cap). */
+static void *grow(void **v, size_t n, size_t *cap, size_t size)
+{
+    if (n == *cap) {
+        size_t c = *cap ? 2 * *cap : 64;
+        void *nv = realloc(*v, c * size);
+        if (!nv)
+            return NULL;
+        *v = nv;
+        *cap = c;
+    }
+    return (char *)*v + n * size;
+}
+
+/* The partition of the NIC whose message a packet belongs to: a
+ * request's source, a response's destination. */
+static uint32_t home_part(const struct net *n, const struct packet *p)
+{
+    uint32_t nic = p->cls == PKT_REQ ? p->src_nic : p->dst_nic;
+    return n->xp->part_of[n->t->nics[nic].router];
+}
+
+void net_xp_ship(struct net *n, uint32_t r, uint32_t id, simtime at,
+                 uint32_t target)
+{
+    struct net_xp *x = n->xp;
+    const struct packet *p = &n->pkt[id];
+    struct xp_box *b = &x->box[x->part_of[target]];
+    struct xp_pkt *v = grow((void **)&b->pkt, b->n_pkt, &b->cap_pkt,
+                            sizeof *b->pkt);
+    if (!v) {
+        x->oom = true;
+        sim_stop(n->s);
+        return;
+    }
+    b->n_pkt++;
+    v->at = at;
+    v->key = sim_take_key(n->s, r);
+    v->target = target;
+    v->p = *p;
+    v->c = n->pkt_cold[id];
+    bool home = home_part(n, p) == x->me;
+    if (home)
+        v->c.home = v->c.msg;
+    /* a request's message: at home, or a copy here, or as it came */
+    if (p->cls == PKT_REQ)
+        v->m = home || v->c.msg != NET_NONE ? n->msg[v->c.msg]
+                                            : x->transit[id];
+    else
+        memset(&v->m, 0, sizeof v->m);
+    slots_release(PKT_SLOTS(n), id);
+}
+
+void net_xp_credit(struct net *n, uint32_t up, uint32_t vc, uint32_t flits,
+                   simtime at)
+{
+    struct net_xp *x = n->xp;
+    struct xp_box *b = &x->box[x->part_of[n->out[up].router]];
+    struct xp_cr *v = grow((void **)&b->cr, b->n_cr, &b->cap_cr,
+                           sizeof *b->cr);
+    if (!v) {
+        x->oom = true;
+        sim_stop(n->s);
+        return;
+    }
+    *v = (struct xp_cr){ .at = at, .up = up, .vc = vc, .flits = flits,
+                         .ord = (uint32_t)b->n_cr };
+    b->n_cr++;
+}
+
+/* ---- foreign messages --------------------------------------------- */
+
+static size_t fm_slot(const struct net_xp *x, uint64_t key)
+{
+    return (size_t)((key * UINT64_C(0x9e3779b97f4a7c15)) >> 32) &
+           (x->fm_cap - 1);
+}
+
+/* Room for one more entry (a load of at most 1/2). */
+static int fm_room(struct net_xp *x)
+{
+    if (2 * (x->fm_n + 1) <= x->fm_cap)
+        return 0;
+    uint32_t oc = x->fm_cap, nc = oc ? 2 * oc : 256;
+    uint64_t *ok = x->fm_key;
+    uint32_t *oi = x->fm_id;
+    x->fm_key = calloc(nc, sizeof *x->fm_key);
+    x->fm_id = calloc(nc, sizeof *x->fm_id);
+    if (!x->fm_key || !x->fm_id) {
+        free(x->fm_key);
+        free(x->fm_id);
+        x->fm_key = ok;
+        x->fm_id = oi;
+        return -1;
+    }
+    x->fm_cap = nc;
+    for (uint32_t i = 0; i < oc; i++) {
+        if (!ok[i])
+            continue;
+        size_t s = fm_slot(x, ok[i]);
+        while (x->fm_key[s])
+            s = (s + 1) & (nc - 1);
+        x->fm_key[s] = ok[i];
+        x->fm_id[s] = oi[i];
+    }
+    free(ok);
+    free(oi);
+    return 0;
+}
+
+static uint64_t fm_key_of(const struct message *m, uint32_t home)
+{
+    return ((uint64_t)m->src_nic << 32 | home) + 1;
+}
+
+/* The copy of a request's message here (made at its first request):
+ * its id, NET_NONE when out of memory. The copy keeps the largest
+ * packets and bytes cut that any of its requests saw at its source: once
+ * a request cut after the last has arrived they are final (xpart.h). */
+static uint32_t fm_get(struct net *n, const struct message *m, uint32_t home)
+{
+    struct net_xp *x = n->xp;
+    uint64_t key = fm_key_of(m, home);
+    size_t s = 0;
+    if (x->fm_cap) {
+        for (s = fm_slot(x, key); x->fm_key[s]; s = (s + 1) & (x->fm_cap - 1))
+            if (x->fm_key[s] == key) {
+                struct message *c = &n->msg[x->fm_id[s]];
+                if (m->packets > c->packets)
+                    c->packets = m->packets;
+                if (m->sent > c->sent)
+                    c->sent = m->sent;
+                return x->fm_id[s];
+            }
+    }
+    if (fm_room(x) != 0)
+        return NET_NONE;
+    uint32_t id = slots_alloc(MSG_SLOTS(n));
+    if (id == NET_NONE)
+        return NET_NONE;
+    struct message *c = &n->msg[id];
+    *c = *m;
+    c->next = NET_NONE;
+    c->req_arrived = c->rsp_arrived = 0;
+    for (s = fm_slot(x, key); x->fm_key[s]; s = (s + 1) & (x->fm_cap - 1))
+        ;
+    x->fm_key[s] = key;
+    x->fm_id[s] = id;
+    x->fm_n++;
+    return id;
+}
+
+void net_xp_msg_arrived(struct net *n, uint32_t mid, uint32_t home)
+{
+    struct net_xp *x = n->xp;
+    const struct message *m = &n->msg[mid];
+    if (x->part_of[n->t->nics[m->src_nic].router] == x->me)
+        return; /* its own: it stays for its responses */
+    uint64_t key = fm_key_of(m, home);
+    size_t mask = x->fm_cap - 1, s = fm_slot(x, key);
+    while (x->fm_key[s] != key)
+        s = (s + 1) & mask; /* there: made when its first request came */
+    /* remove, shifting back the entries of its run that hashed before */
+    size_t hole = s;
+    for (size_t j = (s + 1) & mask; x->fm_key[j]; j = (j + 1) & mask) {
+        size_t want = fm_slot(x, x->fm_key[j]);
+        if (((j - want) & mask) >= ((j - hole) & mask)) {
+            x->fm_key[hole] = x->fm_key[j];
+            x->fm_id[hole] = x->fm_id[j];
+            hole = j;
+        }
+    }
+    x->fm_key[hole] = 0;
+    x->fm_n--;
+    slots_release(MSG_SLOTS(n), mid);
+}
+
+/* ---- the window's end --------------------------------------------- */
+
+static int cr_order(const void *a, const void *b)
+{
+    const struct xp_cr *x = a, *y = b;
+    if (x->up != y->up)
+        return x->up < y->up ? -1 : 1;
+    return (x->ord > y->ord) - (x->ord < y->ord);
+}
+
+/* A request passing through here to a third partition keeps its message
+ * as it came (transit[id]) for the next crossing. */
+static int keep_transit(struct net_xp *x, uint32_t id, const struct message *m)
+{
+    if (id >= x->transit_cap) {
+        size_t c = x->transit_cap ? x->transit_cap : 64;
+        while (c <= id)
+            c *= 2;
+        struct message *nt = realloc(x->transit, c * sizeof *nt);
+        if (!nt)
+            return -1;
+        x->transit = nt;
+        x->transit_cap = c;
+    }
+    x->transit[id] = *m;
+    return 0;
+}
+
+/* Packet v, arrived: under an id of this pool, its message found. */
+static int receive_packet(struct net *n, const struct xp_pkt *v)
+{
+    struct net_xp *x = n->xp;
+    uint32_t id = net_pkt_alloc(n);
+    if (id == NET_NONE)
+        return -1;
+    struct packet *p = &n->pkt[id];
+    *p = v->p;
+    p->next = p->in_next = NET_NONE;
+    struct packet_cold *c = &n->pkt_cold[id];
+    *c = v->c;
+    if (home_part(n, p) == x->me) {
+        c->msg = c->home; /* home again (or never left, transit aside) */
+    } else if (p->cls == PKT_REQ &&
+               x->part_of[p->dst_router] == x->me) {
+        c->msg = fm_get(n, &v->m, c->home);
+        if (c->msg == NET_NONE)
+            return -1;
+    } else {
+        c->msg = NET_NONE; /* passing through */
+        if (p->cls == PKT_REQ && keep_transit(x, id, &v->m) != 0)
+            return -1;
+    }
+    sim_schedule_key(n->s, v->at, v->key, v->target, NET_EV_ARRIVE, id);
+    return 0;
+}
+
+int net_xp_receive(struct net *n, const struct xp_pkt *pkt, size_t n_pkt,
+                   struct xp_cr *cr, size_t n_cr)
+{
+    for (size_t i = 0; i < n_pkt; i++)
+        if (receive_packet(n, &pkt[i]) != 0)
+            return -1;
+    /* one sender per port: by port, then as that sender made them */
+    qsort(cr, n_cr, sizeof *cr, cr_order);
+    for (size_t i = 0; i < n_cr; i++)
+        net_credit_write(n, n->out[cr[i].up].router, cr[i].up, cr[i].vc,
+                         cr[i].flits, cr[i].at);
+    return 0;
+}
+
+void net_xp_clear(struct net *n)
+{
+    struct net_xp *x = n->xp;
+    for (uint32_t i = 0; i < x->parts; i++)
+        x->box[i].n_pkt = x->box[i].n_cr = 0;
+}

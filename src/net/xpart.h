@@ -1,0 +1,123 @@
+/* net/xpart.h — one network dealt over partitions (issue 54): what
+ * crosses from one partition's network to another's, and the rule that
+ * makes a partitioned run give the same result however many partitions
+ * there are.
+ *
+ * Every partition builds the whole network (struct net) and runs the
+ * events of its own routers, their NICs and what runs on them
+ * (net/partition.h deals whole groups). Time advances in windows of the
+ * lookahead W (no longer than the wire latency of any link between two
+ * groups): every partition runs its events before the window's end, then
+ * the partitions exchange what crossed, then the next window. Two things
+ * cross a link between groups (docs/parallel-inventory.md, N1 and N2):
+ *
+ *  - a packet going to a router of another partition (router.c
+ *    transmit): its record, its cold part and, for a request, a copy of
+ *    its message (the destination counts the message's requests,
+ *    nic.c on_eject), with the ARRIVE's time and key (sim_take_key: the
+ *    key it would have had in one process). The receiver queues it under
+ *    a packet id of its own. A request's message becomes a copy in the
+ *    destination's pool (a foreign message), found again by its source
+ *    NIC and its id there; its response carries that id home.
+ *
+ *  - a credit return over any link between two groups, whatever the
+ *    partitions (credits.c net_credit_return): the router that frees the
+ *    buffer cannot read the upstream port's state (its credit queue, who
+ *    waits), so the return is written into the upstream's queue at the
+ *    window's end by the upstream's partition, and the wake of a port
+ *    that waits is made there, by the upstream router. It is due a wire
+ *    latency after it left (>= W), so nothing reads it before: in one
+ *    partition and in many, the same returns reach the same queues in the
+ *    same order (by port, then as they were made) and the same wakes are
+ *    made with the same keys. The rule holds in a one-partition windowed
+ *    run too, which is what makes P = 1 the reference.
+ *
+ * Invariants: a packet is in exactly one partition's pool, or in one
+ * box between windows; a credit return in a box is due at or after the
+ * window's end; the boxes are empty after net_xp_receive.
+ */
+#ifndef DFSIM_NET_XPART_H
+#define DFSIM_NET_XPART_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/diag.h"
+#include "net/net.h"
+
+/* A packet crossing to another partition, with its event. */
+struct xp_pkt {
+    simtime at;               /* its ARRIVE */
+    uint64_t key;             /* the ARRIVE's key (sim_take_key) */
+    uint32_t target;          /* the router it arrives at */
+    uint32_t pad_;
+    struct packet p;
+    struct packet_cold c;
+    struct message m;         /* a request's message as it stood */
+};
+
+/* A credit return over a link between groups, to the upstream port. */
+struct xp_cr {
+    simtime at;               /* due */
+    uint32_t up;              /* the upstream output */
+    uint32_t vc, flits;
+    uint32_t ord;             /* order made, in its sender's box */
+};
+
+/* What one partition sends another in a window. */
+struct xp_box {
+    struct xp_pkt *pkt;
+    size_t n_pkt, cap_pkt;
+    struct xp_cr *cr;
+    size_t n_cr, cap_cr;
+};
+
+/* A partition's side of the exchange (net.xp). */
+struct net_xp {
+    uint32_t parts, me;        /* P, and which this is */
+    const uint32_t *part_of;   /* [router] -> its partition (not owned) */
+    uint8_t *defer;            /* [port]: its credits wait for the window's
+                                  end (a link between groups) */
+    struct xp_box *box;        /* [parts]: what goes to each this window */
+    /* foreign messages: (source NIC << 32 | id there) -> id here */
+    uint64_t *fm_key;          /* [fm_cap], 0: empty (keys are + 1) */
+    uint32_t *fm_id;
+    uint32_t fm_cap, fm_n;
+    struct message *transit;   /* [packet id]: a request passing through,
+                                  its message as it came */
+    size_t transit_cap;
+    bool oom;                  /* a box could not grow: the run is void */
+};
+
+/* Make n one partition `me` of part_of's P (part_of[router], kept by the
+ * caller while n lives); P = 1 is the windowed one-process run. The
+ * network must be a dragonfly (groups). 0, or -1 reported. */
+int net_xp_init(struct net *n, const uint32_t *part_of, uint32_t parts,
+                uint32_t me, struct diag *d);
+void net_xp_free(struct net *n);
+
+/* Router r's output sends packet id over a link to router `target` of
+ * another partition, arriving at `at` (router.c transmit): into that partition's box, the
+ * packet's id freed here. */
+void net_xp_ship(struct net *n, uint32_t r, uint32_t id, simtime at,
+                 uint32_t target);
+
+/* A credit return to output `up` over a link between groups, due at
+ * `at` (credits.c): into the box of up's partition. */
+void net_xp_credit(struct net *n, uint32_t up, uint32_t vc, uint32_t flits,
+                   simtime at);
+
+/* At a window's end, what the partitions sent this one: packets (queued
+ * with their keys) and credit returns (cr: all senders' together, sorted
+ * here). 0, or -1 when out of memory (the run is void). */
+int net_xp_receive(struct net *n, const struct xp_pkt *pkt, size_t n_pkt,
+                   struct xp_cr *cr, size_t n_cr);
+
+/* Every request of message mid has arrived (nic.c on_eject; home: the
+ * last one's packet_cold.home): a foreign message's copy goes. */
+void net_xp_msg_arrived(struct net *n, uint32_t mid, uint32_t home);
+
+/* Empty every box (after the exchange has copied them). */
+void net_xp_clear(struct net *n);
+
+#endif
