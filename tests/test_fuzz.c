@@ -640,7 +640,7 @@ static char *open_fingerprint(const char *path, struct capture *c)
     struct cfg_file *f = cfg_open(path, &c->d);
     if (!f)
         return NULL;
-    char *fp = fingerprint_text(f, 1, false);
+    char *fp = fingerprint_text(f, 1, false, false);
     cfg_close(f);
     return fp;
 }

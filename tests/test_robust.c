@@ -66,10 +66,10 @@ static void test_fingerprint_normalised(void)
         &c.d);
     CHECK(a && b && l);
     if (a && b && l) {
-        char *fa = fingerprint_text(a, 3, false),
-             *fb = fingerprint_text(b, 3, false);
-        char *fl = fingerprint_text(l, 3, false),
-             *f9 = fingerprint_text(a, 9, false);
+        char *fa = fingerprint_text(a, 3, false, false),
+             *fb = fingerprint_text(b, 3, false, false);
+        char *fl = fingerprint_text(l, 3, false, false),
+             *f9 = fingerprint_text(a, 9, false, false);
         CHECK(fa && fb && fl && f9);
         if (fa && fb && fl && f9) {
             CHECK(strcmp(fa, fb) == 0);

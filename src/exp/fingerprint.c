@@ -149,7 +149,8 @@ static int cmp_lines(const void *pa, const void *pb)
     return c ? c : strcmp(a, b);
 }
 
-char *fingerprint_text(struct cfg_file *f, int64_t seed, bool quick)
+char *fingerprint_text(struct cfg_file *f, int64_t seed, bool quick,
+                       bool windowed)
 {
     struct lines l = { 0 };
     config_setting_t *root = cfg_root(f);
@@ -160,6 +161,8 @@ char *fingerprint_text(struct cfg_file *f, int64_t seed, bool quick)
     add_line(&l, "experiment.seed", val);
     if (quick)
         add_line(&l, "dfsim.quick", "1");
+    if (windowed)
+        add_line(&l, "dfsim.windowed", "1");
     char *text = NULL;
     if (!l.oom) {
         qsort(l.v, l.n, sizeof *l.v, cmp_lines);

@@ -21,9 +21,12 @@
 
 /* The normalised settings of f with experiment.seed set to seed (and, for
  * a run cut short by `dfsim run --quick`, the line "dfsim.quick = 1", so
- * that a quick run's folder is never taken for the real run's), as a
+ * that a quick run's folder is never taken for the real run's; for runs in
+ * windows, `dfsim run --partitions P` with any P, "dfsim.windowed = 1":
+ * their rules differ from the classic run's, exp/traffic_win.c), as a
  * malloc'd, NUL-terminated text (free it), or NULL out of memory. */
-char *fingerprint_text(struct cfg_file *f, int64_t seed, bool quick);
+char *fingerprint_text(struct cfg_file *f, int64_t seed, bool quick,
+                       bool windowed);
 
 /* Compare `stored` (a folder's fingerprint) with `now` (this run's): 0 if
  * they hold the same settings; otherwise the number of differing keys,

@@ -332,6 +332,8 @@ static int traffic_unit(void *ctx, uint32_t k, struct par_unit *u)
     tp.progress = stderr;
     tp.partitions = td->rn->partitions;
     tp.procs = par_split() ? par_size() : 1;
+    if (par_split() && par_rank() != 0)
+        tp.progress = NULL; /* one run, said once, by rank 0 */
     struct run_files rf = { 0 };
     if (runner_sampling_on(e)) {
         point_files(e, td->outdir, r, tp.load, &rf);
@@ -375,7 +377,14 @@ static int traffic_unit(void *ctx, uint32_t k, struct par_unit *u)
                  o.lat_mean_ns, o.lat_p99_ns);
     else
         snprintf(lat, sizeof lat, "no packet measured");
-    const char *on = par_where();
+    if (par_split() && par_rank() != 0)
+        return 0;
+    char on[64];
+    if (tp.partitions)
+        snprintf(on, sizeof on, " over %u partition%s", tp.partitions,
+                 tp.partitions == 1 ? "" : "s");
+    else
+        snprintf(on, sizeof on, "%s", par_where());
     fprintf(stderr,
             "traffic %u/%u%s: %s %s load %.3f: offered %.3f, accepted %.3f, "
             "%s%s%s%s%s%s (%.1f s, %.2f M events/s)\n",
@@ -491,6 +500,10 @@ int runner_traffic(const struct runner *rn, struct traffic_result **res_out,
         return -1;
     }
     td.done = (uint32_t)first;
+    if (rank0 && rn->partitions)
+        printf("each run in windows over %u partition%s%s\n",
+               rn->partitions, rn->partitions == 1 ? "" : "s",
+               par_split() ? ", one per MPI rank" : ", in this process");
     if (rank0) {
         if (first == (long)total)
             printf("\nresuming: all %u traffic run%s were done\n", total,

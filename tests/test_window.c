@@ -1,0 +1,243 @@
+/* tests/test_window.c — one traffic run in windows over P partitions
+ * (exp/traffic_win.c, net/xpart.c, exp/xchange.c; issue 54).
+ *
+ * The property: a windowed run's results are the same, field for field,
+ * for every number of partitions — in one process and over MPI ranks —
+ * while packets and credit returns really cross between partitions
+ * (counted). The windowed rules differ from the classic run's only where
+ * docs/parallel-inventory.md says (ties, saturation, the stop), so its
+ * figures stay close to the classic run's below saturation. Refusals
+ * (a torus, more partitions than groups, sampling, bad --partitions)
+ * are checked on their messages. */
+#include "test.h"
+#include "mpi_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ctl/cc.h"
+#include "exp/traffic.h"
+#include "route/route.h"
+#include "topo/topo.h"
+
+static int build_df(struct topo *t, uint32_t p, uint32_t a, uint32_t h,
+                    uint32_t g)
+{
+    const struct topo_builder *b = (const struct topo_builder *)
+        registry_find(&topo_builder_registry, "dragonfly");
+    CHECK(b != NULL);
+    if (!b)
+        return -1;
+    union topo_params prm;
+    b->defaults(&prm);
+    prm.dragonfly.p = p;
+    prm.dragonfly.a = a;
+    prm.dragonfly.h = h;
+    prm.dragonfly.g = g;
+    struct diag d;
+    diag_init(&d);
+    int rc = topo_build(t, b, &prm, "dragonfly", "test", &d, NULL);
+    CHECK(rc == 0);
+    return rc;
+}
+
+static struct traffic_params params(enum traffic_pattern pat, double load,
+                                    uint32_t parts)
+{
+    struct traffic_params p;
+    traffic_defaults(&p);
+    p.pattern = pat;
+    p.load = load;
+    p.warmup_us = 1;
+    p.measure_us = 2;
+    p.drain_us = 10;
+    p.partitions = parts;
+    p.procs = 1;
+    return p;
+}
+
+/* A run of routing on t; its status (errors to c, if given). */
+static int run(const struct topo *t, const char *routing,
+               const struct traffic_params *tp, struct traffic_result *r,
+               struct capture *c)
+{
+    struct net_params np;
+    cc_net_defaults(&np, t);
+    np.routing = (const struct routing *)registry_find(&routing_registry,
+                                                       routing);
+    CHECK(np.routing != NULL);
+    struct diag d;
+    diag_init(&d);
+    return traffic_run(t, &np, tp, 7, EVQ_DEFAULT, r, c ? &c->d : &d);
+}
+
+/* a and b equal but for what says how they ran (and the memory the
+ * process's network holds, its packet pool grown with its partition's
+ * traffic) */
+static bool same_result(struct traffic_result a, struct traffic_result b)
+{
+    a.net_bytes = b.net_bytes = 0;
+    a.partitions = b.partitions = 0;
+    a.xwindows = b.xwindows = a.xpackets = b.xpackets = 0;
+    a.xcredits = b.xcredits = 0;
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* Every P gives P = 1's result, packets crossing when P > 1. */
+static void same_for_every_p(const struct topo *t, const char *routing,
+                             struct traffic_params tp)
+{
+    static const uint32_t Ps[] = { 1, 2, 3, 4, 7 };
+    struct traffic_result ref, r;
+    tp.partitions = 1;
+    if (run(t, routing, &tp, &ref, NULL) != 0) {
+        CHECK(0);
+        return;
+    }
+    CHECK(ref.packets > 0);
+    CHECK_EQ_U(ref.xpackets, 0);    /* one partition: nothing crosses */
+    CHECK(ref.xcredits > 0);        /* but returns wait for the windows */
+    for (size_t i = 1; i < sizeof Ps / sizeof *Ps; i++) {
+        tp.partitions = Ps[i];
+        CHECK_EQ_U(run(t, routing, &tp, &r, NULL), 0);
+        CHECK(r.xpackets > 0);
+        CHECK_EQ_U(r.xwindows, ref.xwindows);
+        CHECK(same_result(ref, r));
+        if (!same_result(ref, r))
+            fprintf(stderr, "  %s P=%u: accepted %.6f/%.6f hash %llx/%llx "
+                    "events %llu/%llu\n", routing, Ps[i], r.accepted,
+                    ref.accepted, (unsigned long long)r.hash,
+                    (unsigned long long)ref.hash,
+                    (unsigned long long)r.events,
+                    (unsigned long long)ref.events);
+    }
+}
+
+static void test_same_for_every_p(void)
+{
+    struct topo t;
+    if (build_df(&t, 2, 4, 2, 9) != 0) /* 9 groups, 72 nodes */
+        return;
+    same_for_every_p(&t, "UGAL", params(TRAFFIC_UNIFORM, 0.4, 1));
+    same_for_every_p(&t, "minimal", params(TRAFFIC_UNIFORM, 0.7, 1));
+    /* saturated, refusing: the source queues' rule at work */
+    struct traffic_params wc = params(TRAFFIC_WORST_CASE, 0.6, 1);
+    wc.max_queued = 4;
+    same_for_every_p(&t, "minimal", wc);
+    same_for_every_p(&t, "valiant", params(TRAFFIC_WORST_CASE, 0.3, 1));
+    topo_free(&t);
+}
+
+/* Below saturation the windowed rules change ties and the stop, not the
+ * figures: the same generations, deliveries within a few packets,
+ * latency within 1 %. */
+static void test_close_to_classic(void)
+{
+    struct topo t;
+    if (build_df(&t, 2, 4, 2, 9) != 0)
+        return;
+    struct traffic_params tp = params(TRAFFIC_UNIFORM, 0.4, 0);
+    struct traffic_result classic, win;
+    CHECK_EQ_U(run(&t, "UGAL", &tp, &classic, NULL), 0);
+    tp.partitions = 1;
+    CHECK_EQ_U(run(&t, "UGAL", &tp, &win, NULL), 0);
+    CHECK_EQ_U(win.generated, classic.generated);
+    CHECK(win.drained && classic.drained);
+    CHECK_NEAR(win.accepted, classic.accepted, 0.01 * classic.accepted);
+    CHECK_NEAR(win.lat_mean_ns, classic.lat_mean_ns,
+               0.01 * classic.lat_mean_ns);
+    CHECK_EQ_U(classic.partitions, 0);
+    CHECK_EQ_U(win.partitions, 1);
+    topo_free(&t);
+}
+
+static void test_refusals(void)
+{
+    struct topo t;
+    struct traffic_result r;
+    struct capture c;
+    if (build_df(&t, 2, 4, 2, 3) != 0)
+        return;
+    struct traffic_params tp = params(TRAFFIC_UNIFORM, 0.3, 4);
+    cap_init(&c);
+    CHECK(run(&t, "UGAL", &tp, &r, &c) != 0);
+    CHECK_STR_CONTAINS(cap_text(&c), "at most 3");
+    cap_free(&c);
+    tp.partitions = 2;
+    tp.sampling.links_path = "/tmp/dfsim-never-written.csv";
+    cap_init(&c);
+    CHECK(run(&t, "UGAL", &tp, &r, &c) != 0);
+    CHECK_STR_CONTAINS(cap_text(&c), "not yet available in a windowed");
+    cap_free(&c);
+    topo_free(&t);
+    if (mpi_h_torus(&t, 4, 2, 2) != 0)
+        return;
+    tp = params(TRAFFIC_UNIFORM, 0.3, 2);
+    cap_init(&c);
+    CHECK(run(&t, "DOR", &tp, &r, &c) != 0);
+    CHECK_STR_CONTAINS(cap_text(&c), "needs a dragonfly");
+    cap_free(&c);
+    topo_free(&t);
+}
+
+static const char cfg_text[] =
+    "experiment = { name = \"window\"; seed = 3; };\n"
+    "system = { name = \"df1056\"; };\n"
+    "probe = { pairs = 1; };\n"
+    "traffic = { pattern = \"uniform\"; loads = [0.3, 0.8];\n"
+    "  routings = [\"UGAL\"]; warmup_us = 0.5; measure_us = 1.0;\n"
+    "  drain_us = 10.0; };\n";
+
+static char out[1 << 16], err[1 << 16];
+
+/* `dfsim run` with --partitions P, alone (np 0) or under mpirun -np np;
+ * its exit status */
+static int run_cli(const char *cfg, const char *dir, const char *P, int np)
+{
+    const char *argv[] = { "run", cfg, "-o", dir, "--force",
+                           "--partitions", P, NULL };
+    if (np == 0)
+        return run_dfsim(argv, out, sizeof out, err, sizeof err);
+    int rc = run_dfsim_mpi(np, argv, out, sizeof out, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "  mpirun -np %d: %d\n%s\n%s\n", np, rc, out, err);
+    return rc;
+}
+
+static void test_mpirun_same_file(void)
+{
+    const char *cfg = write_temp("window.cfg", cfg_text);
+    char dir[3][64];
+    for (int i = 0; i < 3; i++) {
+        strcpy(dir[i], "/tmp/dfsim-win-XXXXXX");
+        CHECK(mkdtemp(dir[i]) != NULL);
+    }
+    CHECK_EQ_U(run_cli(cfg, dir[0], "1", 0), 0);
+    CHECK_EQ_U(run_cli(cfg, dir[1], "2", 2), 0);
+    CHECK_EQ_U(run_cli(cfg, dir[2], "3", 3), 0);
+    CHECK_EQ_U(same_files(dir[0], dir[1]), 0);
+    CHECK_EQ_U(same_files(dir[0], dir[2]), 0);
+    /* a split run wants one partition per rank */
+    CHECK(run_cli(cfg, dir[2], "3", 2) != 0);
+    CHECK_STR_CONTAINS(err, "3 partitions over 2 MPI ranks");
+    for (int i = 0; i < 3; i++)
+        rm_dir(dir[i]);
+}
+
+static void test_cli_bad_partitions(void)
+{
+    const char *cfg = write_temp("window-bad.cfg", cfg_text);
+    CHECK_EQ_U(run_cli(cfg, "/tmp/dfsim-win-never", "0", 0), 2);
+    CHECK_STR_CONTAINS(err, "--partitions expects a number of partitions");
+    CHECK_EQ_U(run_cli(cfg, "/tmp/dfsim-win-never", "x", 0), 2);
+}
+
+const struct test_case tests_window[] = {
+    TEST(test_same_for_every_p),
+    TEST(test_close_to_classic),
+    TEST(test_refusals),
+    TEST(test_mpirun_same_file),
+    TEST(test_cli_bad_partitions),
+    { 0 },
+};
