@@ -162,6 +162,8 @@ bench: deps
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
 	@echo "== bench/replay_speed.sh (the otf2 replay; after make traces)"
 	@DFSIM=$(BUILD)/dfsim sh bench/replay_speed.sh
+	@echo "== bench/partition_speed.sh (one run over two MPI ranks)"
+	@DFSIM=$(BUILD)/dfsim sh bench/partition_speed.sh
 
 clean:
 	rm -rf $(BUILD) $(SAN_BUILD)

@@ -367,7 +367,7 @@ static int traffic_unit(void *ctx, uint32_t k, struct par_unit *u)
         return -1;
     }
     double wall = time_wall_seconds() - t0;
-    char samples[64] = "";
+    char samples[80] = "";
     if (runner_sampling_on(e))
         snprintf(samples, sizeof samples, ", %" PRIu64 " samples",
                  o.samples);
@@ -380,9 +380,13 @@ static int traffic_unit(void *ctx, uint32_t k, struct par_unit *u)
     if (par_split() && par_rank() != 0)
         return 0;
     char on[64];
-    if (tp.partitions)
+    if (tp.partitions) {
         snprintf(on, sizeof on, " over %u partition%s", tp.partitions,
                  tp.partitions == 1 ? "" : "s");
+        snprintf(samples, sizeof samples,
+                 ", %" PRIu64 " windows, %" PRIu64 " packets crossed",
+                 o.xwindows, o.xpackets);
+    }
     else
         snprintf(on, sizeof on, "%s", par_where());
     fprintf(stderr,

@@ -19,6 +19,22 @@ int net_xp_init(struct net *n, const uint32_t *part_of, uint32_t parts,
                    "groups); a torus is not split yet");
         return -1;
     }
+    /* what reads across groups at no delay is not split yet
+     * (docs/parallel-inventory.md): the peers' published input occupancy
+     * (N3, N4) and the NIC controllers' machine-wide tick (N8, C1, C2) */
+    if (n->publish == NET_PUB_INPUT) {
+        diag_error(d, NULL, 0, "partitions",
+                   "a windowed run cannot yet read the far end's published "
+                   "occupancy (aries_load \"occupancy\"): use aries_load "
+                   "\"credit\" or another routing");
+        return -1;
+    }
+    if (n->cc_on) {
+        diag_error(d, NULL, 0, "partitions",
+                   "a windowed run does not yet split the NICs' rate "
+                   "controllers (network.congestion_control)");
+        return -1;
+    }
     struct net_xp *x = calloc(1, sizeof *x);
     if (!x || !(x->defer = calloc(n->n_ports, 1)) ||
         !(x->box = calloc(parts, sizeof *x->box))) {
