@@ -316,7 +316,8 @@ int net_xp_receive(struct net *n, const struct xp_pkt *pkt, size_t n_pkt,
         if (receive_packet(n, &pkt[i]) != 0)
             return -1;
     /* one sender per port: by port, then as that sender made them */
-    qsort(cr, n_cr, sizeof *cr, cr_order);
+    if (n_cr)
+        qsort(cr, n_cr, sizeof *cr, cr_order);
     for (size_t i = 0; i < n_cr; i++)
         net_credit_write(n, n->out[cr[i].up].router, cr[i].up, cr[i].vc,
                          cr[i].flits, cr[i].at);
