@@ -386,9 +386,9 @@ static int traffic_unit(void *ctx, uint32_t k, struct par_unit *u)
         snprintf(samples, sizeof samples,
                  ", %" PRIu64 " windows, %" PRIu64 " packets crossed",
                  o.xwindows, o.xpackets);
-    }
-    else
+    } else {
         snprintf(on, sizeof on, "%s", par_where());
+    }
     fprintf(stderr,
             "traffic %u/%u%s: %s %s load %.3f: offered %.3f, accepted %.3f, "
             "%s%s%s%s%s%s (%.1f s, %.2f M events/s)\n",
