@@ -99,6 +99,8 @@ static void same_for_every_p(const struct topo *t, const char *routing,
     CHECK_EQ_U(ref.xpackets, 0);    /* one partition: nothing crosses */
     CHECK(ref.xcredits > 0);        /* but returns wait for the windows */
     for (size_t i = 1; i < sizeof Ps / sizeof *Ps; i++) {
+        if (Ps[i] > t->n_groups)
+            break;
         tp.partitions = Ps[i];
         CHECK_EQ_U(run(t, routing, &tp, &r, NULL), 0);
         CHECK(r.xpackets > 0);
@@ -126,6 +128,37 @@ static void test_same_for_every_p(void)
     wc.max_queued = 4;
     same_for_every_p(&t, "minimal", wc);
     same_for_every_p(&t, "valiant", params(TRAFFIC_WORST_CASE, 0.3, 1));
+    topo_free(&t);
+}
+
+/* Slingshot with its congestion control (the family's default: per-pair
+ * windows at the source, marks carried back by the responses) splits as
+ * it is; Netscope's machine-wide tick is refused. */
+static void test_slingshot_cc(void)
+{
+    struct topo t;
+    struct diag d;
+    diag_init(&d);
+    if (topo_build_system(&t, "malbec", &d) != 0) {
+        CHECK(0);
+        return;
+    }
+    struct traffic_params tp = params(TRAFFIC_UNIFORM, 0.8, 1);
+    tp.measure_us = 1;
+    same_for_every_p(&t, "SS_ADAPTIVE", tp);
+    struct net_params np;
+    cc_net_defaults(&np, &t);
+    CHECK(np.n_cc == 1 && np.cc[0] == &cc_slingshot);
+    char err[128];
+    const struct nic_ctl *ns = &cc_netscope;
+    CHECK(cc_set(&np, &t, &ns, 1, err, sizeof err) == 0);
+    struct traffic_result r;
+    struct capture c;
+    cap_init(&c);
+    tp.partitions = 2;
+    CHECK(traffic_run(&t, &np, &tp, 7, EVQ_DEFAULT, &r, &c.d) != 0);
+    CHECK_STR_CONTAINS(cap_text(&c), "machine-wide tick of the netscope");
+    cap_free(&c);
     topo_free(&t);
 }
 
@@ -235,6 +268,7 @@ static void test_cli_bad_partitions(void)
 
 const struct test_case tests_window[] = {
     TEST(test_same_for_every_p),
+    TEST(test_slingshot_cc),
     TEST(test_close_to_classic),
     TEST(test_refusals),
     TEST(test_mpirun_same_file),

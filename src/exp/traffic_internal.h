@@ -69,6 +69,7 @@ struct gen {
      * readings are the driver's, at the windows' ends */
     bool windowed;
     uint32_t part;
+    const uint32_t *part_of;  /* [router] -> its partition (the driver's) */
 };
 
 #define FIRST_NONE UINT64_MAX

@@ -343,7 +343,8 @@ int tgen_setup(struct gen *g, const struct topo *t,
         diag_error(d, NULL, 0, "traffic", "out of memory");
         return -1;
     }
-    if (net_init(&g->n, t, npc, &g->s, seed, d) != 0)
+    if (net_init_part(&g->n, t, npc, &g->s, seed,
+                      g->windowed ? g->part_of : NULL, g->part, d) != 0)
         return -1;
     *net_ok = true;
     for (uint32_t i = 0; i < t->n_nics; i++)

@@ -305,6 +305,7 @@ static int setup(struct tw *w, const struct topo *t,
         g->windowed = true;
         g->hash = 0; /* a sum over the partitions (on_delivered) */
         g->part = w->x.lo + i;
+        g->part_of = w->pt.router_part;
         bool net_ok = false;
         int rc = tgen_setup(g, t, tp, np, seed, impl, &net_ok, d);
         if (net_ok) /* teardown frees it */

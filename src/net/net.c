@@ -366,7 +366,8 @@ static int alloc_records(struct net *n, const struct topo *t)
     ALLOC_LINES(n->cr_queue, P * n->cr_stride);
     ALLOC_LINES(n->cr_due, P);
     for (size_t i = 0; i < P; i++)
-        n->cr_due[i] = SIMTIME_MAX;
+        if (net_owns(n, t->ports[i].router))
+            n->cr_due[i] = SIMTIME_MAX;
     ALLOC_LINES(n->pub, P * NET_PUB_DEPTH);
     if (n->n_tcs > 1)
         ALLOC(n->tc_tag, P * (n->n_tcs + 1));
@@ -381,7 +382,8 @@ static int alloc_records(struct net *n, const struct topo *t)
         ALLOC_LINES(k->out, P);
         ALLOC_LINES(k->nic, t->n_nics);
         for (uint32_t c = 0; c < t->n_nics; c++)
-            k->nic[c].since[0] = k->nic[c].since[1] = SIMTIME_MAX;
+            if (net_owns(n, t->nics[c].router))
+                k->nic[c].since[0] = k->nic[c].since[1] = SIMTIME_MAX;
     }
     return 0;
 oom:
@@ -454,6 +456,8 @@ static void credits_init(struct net *n, const struct topo *t)
 {
     for (uint32_t i = 0; i < t->n_ports; i++) {
         const struct topo_port *tp = &t->ports[i];
+        if (!net_owns(n, tp->router))
+            continue; /* another partition's */
         /* the input VCs are empty as zeroed (ivc_head) */
         for (uint32_t v = 0; v < n->V; v++) {
             struct net_ovc *w = net_ovc_at(n, i, v);
@@ -492,6 +496,8 @@ static int nics_init(struct net *n, const struct topo *t, uint64_t seed,
                 o->nic = c;
             o->nics++;
         }
+        if (!net_owns(n, tn->router))
+            continue; /* another partition's */
         n->nic[c] = (struct net_nic){ .req_head = NET_NONE,
                                       .req_tail = NET_NONE,
                                       .rsp_head = NET_NONE,
@@ -518,7 +524,16 @@ static int nics_init(struct net *n, const struct topo *t, uint64_t seed,
 int net_init(struct net *n, const struct topo *t, const struct net_params *p,
              struct sim *s, uint64_t seed, struct diag *d)
 {
+    return net_init_part(n, t, p, s, seed, NULL, 0, d);
+}
+
+int net_init_part(struct net *n, const struct topo *t,
+                  const struct net_params *p, struct sim *s, uint64_t seed,
+                  const uint32_t *part_of, uint32_t me, struct diag *d)
+{
     memset(n, 0, sizeof *n);
+    n->own_of = part_of;
+    n->own_me = me;
     if (!p->routing) { /* net_params_defaults leaves it to the caller */
         diag_error(d, NULL, 0, "network.routing", "no routing mode given "
                    "(route_net_defaults sets the family's)");
@@ -787,8 +802,10 @@ int net_check_drained(struct net *n, struct diag *d)
     int bad = 0;
     for (uint32_t i = 0; i < n->n_ports; i++)
         /* the credit returns still in the queues are due by the end of time:
-         * applied, every VC must be back at its buffer's capacity */
-        net_credit_sync(n, i, SIMTIME_MAX);
+         * applied, every VC must be back at its buffer's capacity (a
+         * partition: its own ports) */
+        if (net_owns(n, n->out[i].router))
+            net_credit_sync(n, i, SIMTIME_MAX);
 #define FAIL(...)                                                          \
     do {                                                                   \
         if (bad++ < 10)                                                    \
@@ -817,6 +834,8 @@ int net_check_drained(struct net *n, struct diag *d)
     for (uint32_t i = 0; i < n->n_ports; i++) {
         const struct topo_port *tp = &n->t->ports[i];
         const struct net_out *o = &n->out[i];
+        if (!net_owns(n, o->router))
+            continue;
         if (n->in[i].occ || o->qflits || o->vcs_waiting || o->used)
             FAIL("port %u not empty (buffer %u, queue %u, VCs waiting 0x%x, "
                  "in flight %u)", i, n->in[i].occ, o->qflits,

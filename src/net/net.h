@@ -538,6 +538,9 @@ struct net {
     struct net_ctl_stack ctl;   /* the NICs' rate controllers */
     bool cc_on;                 /* some: they are asked (the hot path's
                                    one look) */
+    const uint32_t *own_of;     /* net_init_part: [router] -> its
+                                   partition; NULL: all are this one's */
+    uint32_t own_me;            /* this process's partition */
     struct net_xp *xp;          /* a windowed (partitioned) run's
                                    exchange (net/xpart.h); NULL: one
                                    process, no windows */
@@ -621,6 +624,24 @@ static inline struct net_vc_count *net_ivc_count(struct net_ivc *iv)
  * handlers on s. Returns 0, or -1 with the reason reported to d. */
 int net_init(struct net *n, const struct topo *t, const struct net_params *p,
              struct sim *s, uint64_t seed, struct diag *d);
+
+/* net_init for partition `me` of a windowed run (net/xpart.h): part_of
+ * [router] names each router's partition (kept by the caller while n
+ * lives). The records of the other partitions' ports and NICs are
+ * allocated but never initialised nor read (their pages stay untouched,
+ * core/zmem.h), so that the memory a process holds falls about as 1/P;
+ * only the per-port records the routing reads of any port (net_out,
+ * net_in) and the tables are the whole machine's. part_of NULL: the whole
+ * machine is this process's (net_init). */
+int net_init_part(struct net *n, const struct topo *t,
+                  const struct net_params *p, struct sim *s, uint64_t seed,
+                  const uint32_t *part_of, uint32_t me, struct diag *d);
+
+/* Whether router r is this process's (always, outside a windowed run). */
+static inline bool net_owns(const struct net *n, uint32_t r)
+{
+    return !n->own_of || n->own_of[r] == n->own_me;
+}
 void net_free(struct net *n);
 
 /* Build the next-hop tables of n (net/nexthop.c; net_init calls it): per

@@ -8,6 +8,7 @@
 #include "core/sim.h"
 #include "core/slots.h"
 #include "net/net_internal.h"
+#include "net/nic_ctl.h"
 
 int net_xp_init(struct net *n, const uint32_t *part_of, uint32_t parts,
                 uint32_t me, struct diag *d)
@@ -29,12 +30,19 @@ int net_xp_init(struct net *n, const uint32_t *part_of, uint32_t parts,
                    "\"credit\" or another routing");
         return -1;
     }
-    if (n->cc_on) {
-        diag_error(d, NULL, 0, "partitions",
-                   "a windowed run does not yet split the NICs' rate "
-                   "controllers (network.congestion_control)");
-        return -1;
-    }
+    /* controllers acting at the source alone split as they are (per-pair
+     * and per-NIC state, marks carried by the packets: Slingshot's,
+     * DCQCN, app-aware routing; inventory C3-C7); a machine-wide tick
+     * does not (Netscope, Cray's supervisor) */
+    for (uint32_t i = 0; i < n->ctl.n; i++)
+        if (n->ctl.ctl[i]->tick) {
+            diag_error(d, NULL, 0, "partitions",
+                       "a windowed run does not yet split the "
+                       "machine-wide tick of the %s rate controller "
+                       "(network.congestion_control)",
+                       n->ctl.ctl[i]->base.name);
+            return -1;
+        }
     struct net_xp *x = calloc(1, sizeof *x);
     if (!x || !(x->defer = calloc(n->n_ports, 1)) ||
         !(x->box = calloc(parts, sizeof *x->box))) {
