@@ -80,7 +80,9 @@ static bool same_result(struct traffic_result a, struct traffic_result b)
     a.net_bytes = b.net_bytes = 0;
     a.partitions = b.partitions = 0;
     a.xwindows = b.xwindows = a.xpackets = b.xpackets = 0;
-    a.xcredits = b.xcredits = 0;
+    a.xcredits = b.xcredits = a.xbytes = b.xbytes = 0;
+    a.xcompute_max_s = b.xcompute_max_s = 0;
+    a.xcompute_mean_s = b.xcompute_mean_s = a.xexchange_s = b.xexchange_s = 0;
     return memcmp(&a, &b, sizeof a) == 0;
 }
 

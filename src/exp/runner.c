@@ -367,7 +367,7 @@ static int traffic_unit(void *ctx, uint32_t k, struct par_unit *u)
         return -1;
     }
     double wall = time_wall_seconds() - t0;
-    char samples[80] = "";
+    char samples[160] = "";
     if (runner_sampling_on(e))
         snprintf(samples, sizeof samples, ", %" PRIu64 " samples",
                  o.samples);
@@ -384,8 +384,10 @@ static int traffic_unit(void *ctx, uint32_t k, struct par_unit *u)
         snprintf(on, sizeof on, " over %u partition%s", tp.partitions,
                  tp.partitions == 1 ? "" : "s");
         snprintf(samples, sizeof samples,
-                 ", %" PRIu64 " windows, %" PRIu64 " packets crossed",
-                 o.xwindows, o.xpackets);
+                 ", %" PRIu64 " windows, %" PRIu64 " packets crossed; "
+                 "windows %.1f s (busiest %.1f), exchange %.1f s",
+                 o.xwindows, o.xpackets, o.xcompute_mean_s,
+                 o.xcompute_max_s, o.xexchange_s);
     } else {
         snprintf(on, sizeof on, "%s", par_where());
     }

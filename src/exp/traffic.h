@@ -168,6 +168,11 @@ struct traffic_result {
      * partitions (packets, credit returns written at a window's end) */
     uint32_t partitions;
     uint64_t xwindows, xpackets, xcredits;
+    uint64_t xbytes;           /* sent between processes (MPI) */
+    double xcompute_max_s;     /* wall seconds running windows: the
+                                  busiest process's, */
+    double xcompute_mean_s;    /* the processes' mean, */
+    double xexchange_s;        /* and exchanging, the processes' mean */
 };
 
 /* A run is saturated when the network did not take what was offered:

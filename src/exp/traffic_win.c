@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "core/sim.h"
+#include "core/time.h"
 #include "exp/traffic_internal.h"
 #include "exp/xchange.h"
 #include "net/partition.h"
@@ -63,6 +64,7 @@ static void window(struct tw *w, simtime to, uint64_t *v, simtime *last)
 {
     memset(v, 0, S_COUNT * sizeof *v);
     uint64_t m[1] = { UINT64_MAX };
+    double t0 = time_wall_seconds();
     for (uint32_t i = 0; i < w->x.k; i++) {
         struct gen *g = w->g[i];
         if (!sim_run_before(&g->s, to))
@@ -71,6 +73,7 @@ static void window(struct tw *w, simtime to, uint64_t *v, simtime *last)
         if (g->oom || g->n.xp->oom || sim_failed(&g->s))
             v[S_BAD] = 1;
     }
+    w->x.compute_s += time_wall_seconds() - t0;
     if (xchange_boxes(&w->x, w->nets) != 0)
         v[S_BAD] = 1;
     for (uint32_t i = 0; i < w->x.k; i++) {
@@ -381,9 +384,14 @@ int traffic_run_windowed(const struct topo *t, const struct net_params *np,
     if (done && !deadlock)
         rc = drain(&w, tp, &out->deadlock, d);
     out->partitions = tp->partitions;
-    out->xwindows = w.x.windows;
-    out->xpackets = w.x.pkts;
-    out->xcredits = w.x.crs;
+    uint64_t xs[4] = { w.x.windows, w.x.pkts, w.x.crs, w.x.bytes };
+    xchange_reduce(&w.x, xs + 1, 3, NULL, 0); /* windows: the same */
+    out->xwindows = xs[0];
+    out->xpackets = xs[1];
+    out->xcredits = xs[2];
+    out->xbytes = xs[3];
+    xchange_times(&w.x, &out->xcompute_max_s, &out->xcompute_mean_s,
+                  &out->xexchange_s);
 out:
     teardown(&w);
     return rc;

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/time.h"
+
 /* What the MPI side keeps between windows: the packed boxes going out
  * and what came in, grown as needed. */
 struct xmpi {
@@ -62,7 +64,6 @@ void xchange_free(struct xchange *x)
         free(m->in);
         free(m);
     }
-    free(x->cr);
     memset(x, 0, sizeof *x);
 }
 
@@ -85,26 +86,16 @@ static int room(char **buf, size_t *cap, size_t need)
 /* Every partition in this process: each box handed to its partition. */
 static int local_boxes(struct xchange *x, struct net *const *nets)
 {
-    for (uint32_t j = 0; j < x->k; j++) {
-        size_t ncr = 0;
+    for (uint32_t j = 0; j < x->k; j++)
         for (uint32_t i = 0; i < x->k; i++) {
             const struct xp_box *b = &nets[i]->xp->box[x->lo + j];
             x->pkts += b->n_pkt;
             x->crs += b->n_cr;
-            if (b->n_pkt &&
-                net_xp_receive(nets[j], b->pkt, b->n_pkt, NULL, 0) != 0)
+            if ((b->n_pkt || b->n_cr) &&
+                net_xp_receive(nets[j], b->pkt, b->n_pkt, b->cr,
+                               b->n_cr) != 0)
                 return -1;
-            if (!b->n_cr)
-                continue;
-            size_t bytes = (ncr + b->n_cr) * sizeof *x->cr;
-            if (room((char **)&x->cr, &x->cr_cap, bytes) != 0)
-                return -1;
-            memcpy(x->cr + ncr, b->cr, b->n_cr * sizeof *x->cr);
-            ncr += b->n_cr;
         }
-        if (ncr && net_xp_receive(nets[j], NULL, 0, x->cr, ncr) != 0)
-            return -1;
-    }
     return 0;
 }
 
@@ -162,7 +153,7 @@ static int mpi_boxes(struct xchange *x, struct net *net)
         return -1;
     if (mpi_kind(x, box, 1, sizeof(struct xp_cr), &nc) != 0)
         return -1;
-    if (nc && net_xp_receive(net, NULL, 0, (struct xp_cr *)(void *)m->in,
+    if (nc && net_xp_receive(net, NULL, 0, (const struct xp_cr *)(void *)m->in,
                              nc) != 0)
         return -1;
     return 0;
@@ -170,10 +161,12 @@ static int mpi_boxes(struct xchange *x, struct net *net)
 
 int xchange_boxes(struct xchange *x, struct net *const *nets)
 {
+    double t0 = time_wall_seconds();
     x->windows++;
     int rc = x->mpi ? mpi_boxes(x, nets[0]) : local_boxes(x, nets);
     for (uint32_t i = 0; i < x->k; i++)
         net_xp_clear(nets[i]);
+    x->exchange_s += time_wall_seconds() - t0;
     return rc;
 }
 
@@ -182,12 +175,31 @@ void xchange_reduce(struct xchange *x, uint64_t *v, size_t n, uint64_t *m,
 {
     if (!x->mpi)
         return;
+    double t0 = time_wall_seconds();
     if (n)
         MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T, MPI_SUM,
                       MPI_COMM_WORLD);
     if (nm)
         MPI_Allreduce(MPI_IN_PLACE, m, (int)nm, MPI_UINT64_T, MPI_MIN,
                       MPI_COMM_WORLD);
+    x->exchange_s += time_wall_seconds() - t0;
+}
+
+void xchange_times(struct xchange *x, double *compute_max,
+                   double *compute_mean, double *exchange_mean)
+{
+    double v[3] = { x->compute_s, x->compute_s, x->exchange_s };
+    if (x->mpi) {
+        MPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_DOUBLE, MPI_MAX,
+                      MPI_COMM_WORLD);
+        MPI_Allreduce(MPI_IN_PLACE, v + 1, 2, MPI_DOUBLE, MPI_SUM,
+                      MPI_COMM_WORLD);
+        v[1] /= x->procs;
+        v[2] /= x->procs;
+    }
+    *compute_max = v[0];
+    *compute_mean = v[1];
+    *exchange_mean = v[2];
 }
 
 void xchange_sum32(struct xchange *x, uint32_t *v, size_t n)

@@ -7,8 +7,7 @@
  * when it runs alone, one per MPI rank when it was started by mpirun
  * with a run dealt over the ranks (then P = the ranks, k = 1). The
  * exchange is the same either way: every partition's box for partition
- * j reaches j; the credit returns a partition receives are sorted there
- * (net_xp_receive), so the order they came in does not matter.
+ * j reaches j, in any order of the senders (net_xp_receive).
  *
  * Synchronisation (docs/performance.md, "Running one simulation on many
  * processes"): synchronous windows of the lookahead on a fixed grid,
@@ -29,11 +28,13 @@
 struct xchange {
     uint32_t P, lo, k;      /* partitions; this process's [lo, lo + k) */
     int procs;              /* processes sharing the run (1: alone) */
-    struct xp_cr *cr;       /* scratch: the returns one partition gets */
-    size_t cr_cap;
     void *mpi;              /* the MPI side (xchange.c), procs > 1 */
-    /* measured: the partitions' traffic */
+    /* measured: the partitions' traffic (this process's partitions'
+     * boxes: packets, credit returns and, over MPI, bytes sent), and the
+     * wall seconds this process spent running its partitions' windows
+     * and exchanging (the MPI calls, waiting for the others included) */
     uint64_t windows, pkts, crs, bytes;
+    double compute_s, exchange_s;
 };
 
 /* P partitions, in this process alone (procs 1) or one per MPI rank of
@@ -50,6 +51,11 @@ int xchange_boxes(struct xchange *x, struct net *const *nets);
  * (each process having combined its own partitions' first). */
 void xchange_reduce(struct xchange *x, uint64_t *v, size_t n, uint64_t *m,
                     size_t nm);
+
+/* Over the processes: the largest and the mean of compute_s, the mean of
+ * exchange_s (every process calls it at the same point). */
+void xchange_times(struct xchange *x, double *compute_max,
+                   double *compute_mean, double *exchange_mean);
 
 /* v[0 .. n) summed over the processes, 32-bit (a latency histogram). */
 void xchange_sum32(struct xchange *x, uint32_t *v, size_t n);

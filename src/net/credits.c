@@ -121,30 +121,23 @@ void net_credit_return(struct net *n, uint32_t r, uint32_t up, uint32_t vc,
                        uint32_t flits, simtime at)
 {
     if (__builtin_expect(n->xp != NULL, 0) && n->xp->defer[up]) {
-        net_xp_credit(n, up, vc, flits, at);
+        net_xp_credit(n, r, up, vc, flits, at);
         return;
     }
     net_credit_write(n, r, up, vc, flits, at);
 }
 
-void net_credit_write(struct net *n, uint32_t r, uint32_t up, uint32_t vc,
-                      uint32_t flits, simtime at)
+/* Return `flits` of VC vc into output up's queue at *at (delayed to the
+ * last return queued, to keep the queue in time order); false, with
+ * nothing written, when it does not fit a slot (the queue is full, or more
+ * flits than a slot holds): it must go as an event. */
+static bool cr_push(struct net *n, uint32_t up, uint32_t vc, uint32_t flits,
+                    simtime *at)
 {
     struct net_out *u = &n->out[up];
     uint8_t cnt = u->cr_n;
-    uint32_t nic = u->nic;
-    /* the rare return that does not fit a slot goes as an ordinary event,
-     * at the same time: the same model, only dearer */
-    if (cnt == NET_CR_DEPTH || flits > 0x1fff) {
-        uint64_t arg = (uint64_t)up | ((uint64_t)vc << 32) |
-                       ((uint64_t)flits << 40);
-        if (nic == NET_NONE)
-            sim_schedule(n->s, r, at, u->router, NET_EV_CREDIT, arg);
-        else
-            sim_schedule(n->s, r, at, net_nic_entity(n, nic),
-                         NET_EV_CREDIT, arg | (UINT64_C(1) << 63));
-        return;
-    }
+    if (cnt == NET_CR_DEPTH || flits > 0x1fff)
+        return false;
     uint64_t *q = cr_slots(n, up);
     uint32_t h = u->cr_head, first = cr_first(n);
     if (h && (h + cnt == NET_CR_DEPTH ||
@@ -157,14 +150,39 @@ void net_credit_write(struct net *n, uint32_t r, uint32_t up, uint32_t vc,
         /* keep the queue in time order: a short packet leaving right
          * after a long one returns its credits with the long one's */
         simtime last = CR_TIME(q[slot - 1]);
-        if (at < last)
-            at = last;
+        if (*at < last)
+            *at = last;
     }
-    assert(at < (UINT64_C(1) << 47)); /* 140 s */
-    q[slot] = (at << 17) | ((uint64_t)vc << 13) | flits;
+    assert(*at < (UINT64_C(1) << 47)); /* 140 s */
+    q[slot] = (*at << 17) | ((uint64_t)vc << 13) | flits;
     u->cr_n = (uint8_t)(cnt + 1);
     if (!cnt)
-        n->cr_due[up] = at;
+        n->cr_due[up] = *at;
+    return true;
+}
+
+/* The CREDIT event of a return that did not fit its queue. */
+static uint64_t cr_event_arg(uint32_t up, uint32_t vc, uint32_t flits)
+{
+    return (uint64_t)up | ((uint64_t)vc << 32) | ((uint64_t)flits << 40);
+}
+
+void net_credit_write(struct net *n, uint32_t r, uint32_t up, uint32_t vc,
+                      uint32_t flits, simtime at)
+{
+    struct net_out *u = &n->out[up];
+    uint32_t nic = u->nic;
+    /* the rare return that does not fit a slot goes as an ordinary event,
+     * at the same time: the same model, only dearer */
+    if (!cr_push(n, up, vc, flits, &at)) {
+        uint64_t arg = cr_event_arg(up, vc, flits);
+        if (nic == NET_NONE)
+            sim_schedule(n->s, r, at, u->router, NET_EV_CREDIT, arg);
+        else
+            sim_schedule(n->s, r, at, net_nic_entity(n, nic),
+                         NET_EV_CREDIT, arg | (UINT64_C(1) << 63));
+        return;
+    }
     /* A port that waits for credits must look again when they arrive:
      * whoever waits — the NICs injecting on an endpoint port that found no
      * room, an output with packets waiting — is woken at the return's time
@@ -176,6 +194,22 @@ void net_credit_write(struct net *n, uint32_t r, uint32_t up, uint32_t vc,
                 net_nic_wake_by(n, r, nic + k, at);
     } else if (u->vcs_waiting) {
         net_out_wake_by(n, r, up, at);
+    }
+}
+
+void net_credit_write_key(struct net *n, uint32_t up, uint32_t vc,
+                          uint32_t flits, simtime at, uint64_t key)
+{
+    struct net_out *u = &n->out[up];
+    assert(u->nic == NET_NONE); /* a link between routers */
+    if (!cr_push(n, up, vc, flits, &at)) {
+        sim_schedule_key(n->s, at, key, u->router, NET_EV_CREDIT,
+                         cr_event_arg(up, vc, flits));
+        return;
+    }
+    if (u->vcs_waiting && u->wake > at) { /* net_out_wake_by's rule */
+        u->wake = at;
+        sim_schedule_key(n->s, at, key, u->router, NET_EV_WAKE, up);
     }
 }
 

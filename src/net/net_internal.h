@@ -197,5 +197,12 @@ uint32_t net_pkt_alloc(struct net *n);
  * the returns over links between groups (net/xpart.h). */
 void net_credit_write(struct net *n, uint32_t r, uint32_t up, uint32_t vc,
                       uint32_t flits, simtime at);
+/* The same at a window's end, for a return over a link between groups
+ * (net/xpart.h): the event it may need (the upstream's wake, or the
+ * return itself when its queue is full) takes the key its sender took
+ * when it made the return, so that the order the returns are written in
+ * across ports does not matter. */
+void net_credit_write_key(struct net *n, uint32_t up, uint32_t vc,
+                          uint32_t flits, simtime at, uint64_t key);
 
 #endif

@@ -137,8 +137,8 @@ void net_xp_ship(struct net *n, uint32_t r, uint32_t id, simtime at,
     slots_release(PKT_SLOTS(n), id);
 }
 
-void net_xp_credit(struct net *n, uint32_t up, uint32_t vc, uint32_t flits,
-                   simtime at)
+void net_xp_credit(struct net *n, uint32_t r, uint32_t up, uint32_t vc,
+                   uint32_t flits, simtime at)
 {
     struct net_xp *x = n->xp;
     struct xp_box *b = &x->box[x->part_of[n->out[up].router]];
@@ -149,8 +149,8 @@ void net_xp_credit(struct net *n, uint32_t up, uint32_t vc, uint32_t flits,
         sim_stop(n->s);
         return;
     }
-    *v = (struct xp_cr){ .at = at, .up = up, .vc = vc, .flits = flits,
-                         .ord = (uint32_t)b->n_cr };
+    *v = (struct xp_cr){ .at = at, .key = sim_take_key(n->s, r), .up = up,
+                         .vc = vc, .flits = flits };
     b->n_cr++;
 }
 
@@ -263,14 +263,6 @@ void net_xp_msg_arrived(struct net *n, uint32_t mid, uint32_t home)
 
 /* ---- the window's end --------------------------------------------- */
 
-static int cr_order(const void *a, const void *b)
-{
-    const struct xp_cr *x = a, *y = b;
-    if (x->up != y->up)
-        return x->up < y->up ? -1 : 1;
-    return (x->ord > y->ord) - (x->ord < y->ord);
-}
-
 /* A request passing through here to a third partition keeps its message
  * as it came (transit[id]) for the next crossing. */
 static int keep_transit(struct net_xp *x, uint32_t id, const struct message *m)
@@ -318,17 +310,14 @@ static int receive_packet(struct net *n, const struct xp_pkt *v)
 }
 
 int net_xp_receive(struct net *n, const struct xp_pkt *pkt, size_t n_pkt,
-                   struct xp_cr *cr, size_t n_cr)
+                   const struct xp_cr *cr, size_t n_cr)
 {
     for (size_t i = 0; i < n_pkt; i++)
         if (receive_packet(n, &pkt[i]) != 0)
             return -1;
-    /* one sender per port: by port, then as that sender made them */
-    if (n_cr)
-        qsort(cr, n_cr, sizeof *cr, cr_order);
     for (size_t i = 0; i < n_cr; i++)
-        net_credit_write(n, n->out[cr[i].up].router, cr[i].up, cr[i].vc,
-                         cr[i].flits, cr[i].at);
+        net_credit_write_key(n, cr[i].up, cr[i].vc, cr[i].flits, cr[i].at,
+                             cr[i].key);
     return 0;
 }
 

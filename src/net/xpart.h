@@ -25,11 +25,12 @@
  *    buffer cannot read the upstream port's state (its credit queue, who
  *    waits), so the return is written into the upstream's queue at the
  *    window's end by the upstream's partition, and the wake of a port
- *    that waits is made there, by the upstream router. It is due a wire
- *    latency after it left (>= W), so nothing reads it before: in one
- *    partition and in many, the same returns reach the same queues in the
- *    same order (by port, then as they were made) and the same wakes are
- *    made with the same keys. The rule holds in a one-partition windowed
+ *    that waits is made there, with a key the router that made the return
+ *    took from its own count (sim_take_key). It is due a wire latency
+ *    after it left (>= W), so nothing reads it before: in one partition
+ *    and in many, the same returns reach the same queues in the same order
+ *    (a port's as its one sender made them) and the same wakes are made
+ *    with the same keys. The rule holds in a one-partition windowed
  *    run too, which is what makes P = 1 the reference.
  *
  * Invariants: a packet is in exactly one partition's pool, or in one
@@ -59,9 +60,11 @@ struct xp_pkt {
 /* A credit return over a link between groups, to the upstream port. */
 struct xp_cr {
     simtime at;               /* due */
+    uint64_t key;             /* taken by the router that made it: the key
+                                 of the event it may need at the upstream */
     uint32_t up;              /* the upstream output */
     uint32_t vc, flits;
-    uint32_t ord;             /* order made, in its sender's box */
+    uint32_t pad_;
 };
 
 /* What one partition sends another in a window. */
@@ -102,16 +105,19 @@ void net_xp_free(struct net *n);
 void net_xp_ship(struct net *n, uint32_t r, uint32_t id, simtime at,
                  uint32_t target);
 
-/* A credit return to output `up` over a link between groups, due at
- * `at` (credits.c): into the box of up's partition. */
-void net_xp_credit(struct net *n, uint32_t up, uint32_t vc, uint32_t flits,
-                   simtime at);
+/* Router r's credit return to output `up` over a link between groups,
+ * due at `at` (credits.c): into the box of up's partition, with a key
+ * taken from r. */
+void net_xp_credit(struct net *n, uint32_t r, uint32_t up, uint32_t vc,
+                   uint32_t flits, simtime at);
 
 /* At a window's end, what the partitions sent this one: packets (queued
- * with their keys) and credit returns (cr: all senders' together, sorted
- * here). 0, or -1 when out of memory (the run is void). */
+ * with their keys) and credit returns (each sender's in the order it made
+ * them; the senders in any order: a port has one sender, and the events
+ * they need carry their own keys). 0, or -1 when out of memory (the run
+ * is void). */
 int net_xp_receive(struct net *n, const struct xp_pkt *pkt, size_t n_pkt,
-                   struct xp_cr *cr, size_t n_cr);
+                   const struct xp_cr *cr, size_t n_cr);
 
 /* Every request of message mid has arrived (nic.c on_eject; home: the
  * last one's packet_cold.home): a foreign message's copy goes. */
