@@ -7,9 +7,17 @@
  * each user); the array doubles when it runs out — a few times early in a
  * run, then never.
  *
+ * The records a growth adds are threaded lazily: the free list reaches
+ * the first of them, marked SLOTS_FRESH, and each one handed out marks the
+ * next, so a record is written only when it is first used. The memory a
+ * process holds is then the most records ever live, not the doubled
+ * capacity (the pages past them are never touched); the ids come in the
+ * order a fully threaded list gives.
+ *
  * Invariants: *live counts the ids handed out and not released; the free
- * list holds every other id below *cap. Not thread-safe; O(1) but for the
- * growth.
+ * list holds every other id below *cap (the fresh ones as one run to
+ * *cap, reached through the one marked SLOTS_FRESH). Not thread-safe;
+ * O(1) but for the growth.
  */
 #ifndef DFSIM_SLOTS_H
 #define DFSIM_SLOTS_H
@@ -20,6 +28,9 @@
 
 #define SLOTS_NONE UINT32_MAX /* "no record": an empty free list */
 #define SLOTS_FIRST 1024u     /* records of the first allocation */
+#define SLOTS_FRESH (UINT32_MAX - 1) /* a free record's next: "every record
+                                        from here to the capacity is free
+                                        and never used" */
 
 /* Where one kind of record lives; the pointers point into its owner. */
 struct slots {
@@ -44,8 +55,8 @@ static inline uint32_t slots_next_cap(uint32_t cap)
  * themselves (line-aligned, or with a parallel array). */
 static inline void slots_grown(struct slots sl, void *arr, uint32_t cap)
 {
-    for (uint32_t i = *sl.cap; i < cap; i++)
-        *slot_next(arr, sl.size, i) = i + 1 < cap ? i + 1 : SLOTS_NONE;
+    if (*sl.cap < cap)
+        *slot_next(arr, sl.size, *sl.cap) = SLOTS_FRESH;
     *sl.arr = arr;
     *sl.free = *sl.cap;
     *sl.cap = cap;
@@ -62,7 +73,13 @@ static inline uint32_t slots_alloc(struct slots sl)
         slots_grown(sl, na, cap);
     }
     uint32_t id = *sl.free;
-    *sl.free = *slot_next(*sl.arr, sl.size, id);
+    uint32_t next = *slot_next(*sl.arr, sl.size, id);
+    if (next == SLOTS_FRESH) { /* the first of the untouched run */
+        next = id + 1 < *sl.cap ? id + 1 : SLOTS_NONE;
+        if (next != SLOTS_NONE)
+            *slot_next(*sl.arr, sl.size, next) = SLOTS_FRESH;
+    }
+    *sl.free = next;
     (*sl.live)++;
     return id;
 }
