@@ -260,6 +260,24 @@ static void test_mpirun_same_file(void)
         rm_dir(dir[i]);
 }
 
+/* A windowed run's folder is resumed windowed, with any P, and refused
+ * to a classic run (their rules differ: the settings say so). */
+static void test_resume_windowed(void)
+{
+    const char *cfg = write_temp("window-resume.cfg", cfg_text);
+    char dir[64] = "/tmp/dfsim-win-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK_EQ_U(run_cli(cfg, dir, "1", 0), 0);
+    const char *classic[] = { "run", cfg, "-o", dir, "--resume", NULL };
+    CHECK(run_dfsim(classic, out, sizeof out, err, sizeof err) != 0);
+    CHECK_STR_CONTAINS(err, "dfsim.windowed");
+    const char *split[] = { "run", cfg, "-o", dir, "--resume",
+                            "--partitions", "3", NULL };
+    CHECK_EQ_U(run_dfsim(split, out, sizeof out, err, sizeof err), 0);
+    CHECK_STR_CONTAINS(out, "all 2 traffic runs were done");
+    rm_dir(dir);
+}
+
 static void test_cli_bad_partitions(void)
 {
     const char *cfg = write_temp("window-bad.cfg", cfg_text);
@@ -274,6 +292,7 @@ const struct test_case tests_window[] = {
     TEST(test_close_to_classic),
     TEST(test_refusals),
     TEST(test_mpirun_same_file),
+    TEST(test_resume_windowed),
     TEST(test_cli_bad_partitions),
     { 0 },
 };

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/rng.h"
 #include "core/sim.h"
@@ -97,5 +98,7 @@ double tgen_first(struct gen *g, const struct topo *t,
                   const struct traffic_params *tp, uint64_t seed);
 void tgen_figures(const struct gen *g, double rate_sum,
                   struct traffic_result *out);
+/* The progress line (every 2 s of wall time) for the run's state eta. */
+void tgen_show(FILE *progress, const struct traffic_eta *eta);
 
 #endif

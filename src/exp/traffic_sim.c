@@ -81,28 +81,35 @@ static void run_shown(struct gen *g, simtime until, FILE *progress)
             .from = from, .now = s->now, .t_end = g->t_end,
             .horizon = until, .wall = now - t0,
             .recent_sim = s->now - shown_at, .recent_wall = now - shown };
-        double left = traffic_eta_seconds(&eta);
+        tgen_show(progress, &eta);
         shown = now;
         shown_at = s->now;
-        char eta_text[64] = "";
-        if (isfinite(left))
-            snprintf(eta_text, sizeof eta_text, ", at most about %.0f s left",
-                     left);
-        if (s->now < g->t_end)
-            fprintf(progress,
-                    "    %.1f us simulated, window to %.1f us, then the "
-                    "drain to %.1f us at most: %.0f s%s\n",
-                    (double)s->now / (double)SIMTIME_US,
-                    (double)g->t_end / (double)SIMTIME_US,
-                    (double)until / (double)SIMTIME_US, now - t0, eta_text);
-        else
-            fprintf(progress,
-                    "    %.1f us simulated, draining the measured packets "
-                    "(to %.1f us at most): %.0f s%s\n",
-                    (double)s->now / (double)SIMTIME_US,
-                    (double)until / (double)SIMTIME_US, now - t0, eta_text);
-        fflush(progress);
     }
+}
+
+void tgen_show(FILE *progress, const struct traffic_eta *eta)
+{
+    double left = traffic_eta_seconds(eta);
+    char eta_text[64] = "";
+    if (isfinite(left))
+        snprintf(eta_text, sizeof eta_text, ", at most about %.0f s left",
+                 left);
+    if (eta->now < eta->t_end)
+        fprintf(progress,
+                "    %.1f us simulated, window to %.1f us, then the "
+                "drain to %.1f us at most: %.0f s%s\n",
+                (double)eta->now / (double)SIMTIME_US,
+                (double)eta->t_end / (double)SIMTIME_US,
+                (double)eta->horizon / (double)SIMTIME_US, eta->wall,
+                eta_text);
+    else
+        fprintf(progress,
+                "    %.1f us simulated, draining the measured packets "
+                "(to %.1f us at most): %.0f s%s\n",
+                (double)eta->now / (double)SIMTIME_US,
+                (double)eta->horizon / (double)SIMTIME_US, eta->wall,
+                eta_text);
+    fflush(progress);
 }
 
 static void finish(struct gen *g)

@@ -45,6 +45,9 @@
 
 struct tw {
     struct xchange x;
+    FILE *progress;          /* the progress lines (rank 0's), or NULL */
+    double t0, shown;        /* wall: the run's start, the last line */
+    simtime shown_at;        /* simulated: at the last line */
     struct partition pt;
     struct gen **g;          /* [x.k]: this process's partitions */
     struct net **nets;       /* [x.k]: their networks */
@@ -90,6 +93,24 @@ static void window(struct tw *w, simtime to, uint64_t *v, simtime *last)
     xchange_reduce(&w->x, v, S_COUNT, m, 1);
     *last = UINT64_MAX - m[0];
     w->at = to;
+}
+
+/* A progress line every 2 s of wall time (traffic_sim.c's run_shown's),
+ * toward `horizon`. */
+static void show(struct tw *w, simtime horizon)
+{
+    if (!w->progress)
+        return;
+    double now = time_wall_seconds();
+    if (now - w->shown < 2.0)
+        return;
+    struct traffic_eta eta = {
+        .from = 0, .now = w->at, .t_end = w->g[0]->t_end,
+        .horizon = horizon, .wall = now - w->t0,
+        .recent_sim = w->at - w->shown_at, .recent_wall = now - w->shown };
+    tgen_show(w->progress, &eta);
+    w->shown = now;
+    w->shown_at = w->at;
 }
 
 /* The next window's end after w->at: the grid's, or an instant the rules
@@ -153,6 +174,7 @@ static int run_main(struct tw *w, simtime horizon, bool *done,
             *done = true;
             return 0;
         }
+        show(w, horizon);
     }
     return 0;
 }
@@ -180,6 +202,7 @@ static int drain(struct tw *w, const struct traffic_params *tp,
             *deadlock = true;
             return 0;
         }
+        show(w, limit);
     }
     if (v[S_FLIGHT] || v[S_MSGS])
         return 0; /* not empty by the limit: as the classic run, unchecked */
@@ -359,6 +382,8 @@ int traffic_run_windowed(const struct topo *t, const struct net_params *np,
     if (partition_make(t, np, tp->partitions, &w.pt, d) != 0)
         goto out;
     w.W = window_length(t);
+    w.progress = tp->progress;
+    w.t0 = w.shown = time_wall_seconds();
     if (setup(&w, t, np, tp, (uint32_t)size, seed, impl, &rate_sum, d) != 0)
         goto out;
     const struct gen *g = w.g[0];
