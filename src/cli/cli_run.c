@@ -446,7 +446,7 @@ static void print_summary(const struct experiment *e, const char *outdir)
 /* A run stopped by a signal: say where its finished results are and how
  * to go on; the exit status 128 + the signal. */
 static int interrupted(const struct experiment *e, const char *file,
-                       const char *outdir)
+                       const char *outdir, uint32_t partitions)
 {
     int sig = sim_interrupt;
     if (par_rank() != 0)
@@ -460,6 +460,10 @@ static int interrupted(const struct experiment *e, const char *file,
     if (e->impact.on)
         fprintf(stderr, "  an impact study runs from the start: dfsim "
                         "run %s -o %s\n", file, outdir);
+    else if (partitions) /* a windowed folder resumes windowed */
+        fprintf(stderr, "  to go on from there: dfsim run %s -o %s "
+                        "--resume --partitions %u (or any P)\n", file,
+                outdir, partitions);
     else
         fprintf(stderr, "  to go on from there: dfsim run %s -o %s "
                         "--resume\n", file, outdir);
@@ -519,7 +523,7 @@ out:
     if (rc == 0)
         print_summary(&e, outdir);
     if (rc != 0 && sim_interrupt)
-        rc = interrupted(&e, a.file, outdir);
+        rc = interrupted(&e, a.file, outdir, a.partitions);
     par_stop();
     catch_signals(false);
     sim_interrupt = 0;
