@@ -84,7 +84,7 @@ static void usage(FILE *out)
             "                     (default DIR results/<name>-quick)\n"
             "  --partitions P     run each simulation in windows over P\n"
             "                     partitions of the machine (whole\n"
-            "                     groups; traffic sweeps on a dragonfly):\n"
+            "                     groups or torus slabs; traffic sweeps):\n"
             "                     in this process, or started by mpirun\n"
             "                     with P ranks, one partition per rank;\n"
             "                     the results are the same for every P\n"

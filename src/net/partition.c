@@ -6,11 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The unit (group, or plane across dimension dim) of router r. */
-static uint32_t unit_of(const struct topo *t, int dim, uint32_t r)
+uint32_t partition_unit_of(const struct topo *t, int dim, uint32_t r)
 {
     return dim < 0 ? t->routers[r].group : t->routers[r].pos[dim];
 }
+
+#define unit_of partition_unit_of
 
 /* The planes across each dimension of a torus: one past the largest
  * coordinate its routers have (read from the routers, as every layer
@@ -263,6 +264,13 @@ static int deal_torus(const struct topo *t, const struct net_params *p,
 int partition_make(const struct topo *t, const struct net_params *p,
                    uint32_t P, struct partition *out, struct diag *d)
 {
+    return partition_make_dim(t, p, P, -1, out, d);
+}
+
+int partition_make_dim(const struct topo *t, const struct net_params *p,
+                       uint32_t P, int dim, struct partition *out,
+                       struct diag *d)
+{
     memset(out, 0, sizeof *out);
     bool df = topo_is(t->family, TOPO_SHAPE_DRAGONFLY);
     uint32_t max = partition_max(t);
@@ -282,6 +290,19 @@ int partition_make(const struct topo *t, const struct net_params *p,
     }
     int rc = df ? deal(t, p, -1, t->n_groups, P, out)
                 : deal_torus(t, p, P, out);
+    if (rc == 0 && !df && dim >= 0 && out->dim != dim) {
+        /* a dimension asked for: its cut, whatever is best */
+        uint32_t dims[3];
+        torus_dims(t, dims);
+        partition_free(out);
+        if (dims[dim] < P) {
+            diag_error(d, NULL, 0, "partitions",
+                       "%s: %u partitions, at most %u across dimension %c",
+                       t->system, P, dims[dim], "xyz"[dim]);
+            return -1;
+        }
+        rc = deal(t, p, dim, dims[dim], P, out);
+    }
     if (rc != 0)
         diag_error(d, NULL, 0, "partitions", "%s: out of memory",
                    t->system);

@@ -93,6 +93,17 @@ uint32_t partition_max(const struct topo *t);
 int partition_make(const struct topo *t, const struct net_params *p,
                    uint32_t P, struct partition *out, struct diag *d);
 
+/* The same, a torus cut across dimension dim (0 x, 1 y, 2 z) whatever
+ * cut is best (dim -1: the best; ignored on a dragonfly); P at most that
+ * dimension's planes. */
+int partition_make_dim(const struct topo *t, const struct net_params *p,
+                       uint32_t P, int dim, struct partition *out,
+                       struct diag *d);
+
+/* Router r's unit: its group (dim -1, a dragonfly) or its plane across
+ * dimension dim (a torus). */
+uint32_t partition_unit_of(const struct topo *t, int dim, uint32_t r);
+
 void partition_free(struct partition *pt);
 
 /* The event's name ("credit return", "packet arrival", "none"). */

@@ -9,17 +9,12 @@
 #include "core/slots.h"
 #include "net/net_internal.h"
 #include "net/nic_ctl.h"
+#include "net/partition.h"
 
 int net_xp_init(struct net *n, const uint32_t *part_of, uint32_t parts,
-                uint32_t me, struct diag *d)
+                uint32_t me, int dim, struct diag *d)
 {
     const struct topo *t = n->t;
-    if (!topo_is(t->family, TOPO_SHAPE_DRAGONFLY)) {
-        diag_error(d, NULL, 0, "partitions",
-                   "a windowed or partitioned run needs a dragonfly (whole "
-                   "groups); a torus is not split yet");
-        return -1;
-    }
     /* what reads across groups at no delay is not split yet
      * (docs/parallel-inventory.md): the peers' published input occupancy
      * (N3, N4) and the NIC controllers' machine-wide tick (N8, C1, C2) */
@@ -55,12 +50,13 @@ int net_xp_init(struct net *n, const uint32_t *part_of, uint32_t parts,
     x->parts = parts;
     x->me = me;
     x->part_of = part_of;
-    /* the links between groups: whatever P, a cut crosses only these */
+    /* the links between units (groups, or planes across dim): whatever
+     * P, a cut crosses only these */
     for (uint32_t i = 0; i < n->n_ports; i++) {
         const struct net_out *o = &n->out[i];
         x->defer[i] = o->peer_router != TOPO_NONE &&
-                      t->routers[o->router].group !=
-                          t->routers[o->peer_router].group;
+                      partition_unit_of(t, dim, o->router) !=
+                          partition_unit_of(t, dim, o->peer_router);
     }
     n->xp = x;
     return 0;

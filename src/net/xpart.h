@@ -80,7 +80,7 @@ struct net_xp {
     uint32_t parts, me;        /* P, and which this is */
     const uint32_t *part_of;   /* [router] -> its partition (not owned) */
     uint8_t *defer;            /* [port]: its credits wait for the window's
-                                  end (a link between groups) */
+                                  end (a link between two units) */
     struct xp_box *box;        /* [parts]: what goes to each this window */
     /* foreign messages: (source NIC << 32 | id there) -> id here */
     uint64_t *fm_key;          /* [fm_cap], 0: empty (keys are + 1) */
@@ -93,10 +93,11 @@ struct net_xp {
 };
 
 /* Make n one partition `me` of part_of's P (part_of[router], kept by the
- * caller while n lives); P = 1 is the windowed one-process run. The
- * network must be a dragonfly (groups). 0, or -1 reported. */
+ * caller while n lives), its units groups (dim -1) or planes across torus
+ * dimension dim (partition_unit_of); P = 1 is the windowed one-process
+ * run. 0, or -1 reported. */
 int net_xp_init(struct net *n, const uint32_t *part_of, uint32_t parts,
-                uint32_t me, struct diag *d);
+                uint32_t me, int dim, struct diag *d);
 void net_xp_free(struct net *n);
 
 /* Router r's output sends packet id over a link to router `target` of
