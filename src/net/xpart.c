@@ -75,7 +75,6 @@ void net_xp_free(struct net *n)
     free(x->defer);
     free(x->fm_key);
     free(x->fm_id);
-    free(x->transit);
     free(x);
     n->xp = NULL;
 }
@@ -124,12 +123,15 @@ void net_xp_ship(struct net *n, uint32_t r, uint32_t id, simtime at,
     bool home = home_part(n, p) == x->me;
     if (home)
         v->c.home = v->c.msg;
-    /* a request's message: at home, or a copy here, or as it came */
-    if (p->cls == PKT_REQ)
-        v->m = home || v->c.msg != NET_NONE ? n->msg[v->c.msg]
-                                            : x->transit[id];
-    else
+    /* a request's message: at home, or its copy here (a foreign one, or
+     * the one it passed through with, which goes with it) */
+    if (p->cls == PKT_REQ) {
+        v->m = n->msg[v->c.msg];
+        if (!home && x->part_of[p->dst_router] != x->me)
+            slots_release(MSG_SLOTS(n), v->c.msg);
+    } else {
         memset(&v->m, 0, sizeof v->m);
+    }
     slots_release(PKT_SLOTS(n), id);
 }
 
@@ -259,24 +261,6 @@ void net_xp_msg_arrived(struct net *n, uint32_t mid, uint32_t home)
 
 /* ---- the window's end --------------------------------------------- */
 
-/* A request passing through here to a third partition keeps its message
- * as it came (transit[id]) for the next crossing. */
-static int keep_transit(struct net_xp *x, uint32_t id, const struct message *m)
-{
-    if (id >= x->transit_cap) {
-        size_t c = x->transit_cap ? x->transit_cap : 64;
-        while (c <= id)
-            c *= 2;
-        struct message *nt = realloc(x->transit, c * sizeof *nt);
-        if (!nt)
-            return -1;
-        x->transit = nt;
-        x->transit_cap = c;
-    }
-    x->transit[id] = *m;
-    return 0;
-}
-
 /* Packet v, arrived: under an id of this pool, its message found. */
 static int receive_packet(struct net *n, const struct xp_pkt *v)
 {
@@ -296,10 +280,15 @@ static int receive_packet(struct net *n, const struct xp_pkt *v)
         c->msg = fm_get(n, &v->m, c->home);
         if (c->msg == NET_NONE)
             return -1;
-    } else {
-        c->msg = NET_NONE; /* passing through */
-        if (p->cls == PKT_REQ && keep_transit(x, id, &v->m) != 0)
+    } else if (p->cls == PKT_REQ) {
+        /* passing through to a third partition: its message as it came,
+         * in this pool until it leaves (net_xp_ship) */
+        c->msg = slots_alloc(MSG_SLOTS(n));
+        if (c->msg == NET_NONE)
             return -1;
+        n->msg[c->msg] = v->m;
+    } else {
+        c->msg = NET_NONE; /* a response passing through */
     }
     sim_schedule_key(n->s, v->at, v->key, v->target, NET_EV_ARRIVE, id);
     return 0;

@@ -18,9 +18,12 @@
  *    key it would have had in one process). The receiver queues it under
  *    a packet id of its own. A request's message becomes a copy in the
  *    destination's pool (a foreign message), found again by its source
- *    NIC and its id there; its response carries that id home.
+ *    NIC and its id there; its response carries that id home. A request
+ *    passing through a third partition keeps its message there, as a
+ *    copy of its own, until it leaves.
  *
- *  - a credit return over any link between two groups, whatever the
+ *  - a credit return over any link between two units (groups, or a
+ *    torus's planes across the dimension cut), whatever the
  *    partitions (credits.c net_credit_return): the router that frees the
  *    buffer cannot read the upstream port's state (its credit queue, who
  *    waits), so the return is written into the upstream's queue at the
@@ -86,9 +89,6 @@ struct net_xp {
     uint64_t *fm_key;          /* [fm_cap], 0: empty (keys are + 1) */
     uint32_t *fm_id;
     uint32_t fm_cap, fm_n;
-    struct message *transit;   /* [packet id]: a request passing through,
-                                  its message as it came */
-    size_t transit_cap;
     bool oom;                  /* a box could not grow: the run is void */
 };
 
