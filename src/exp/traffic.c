@@ -1,27 +1,18 @@
-/* exp/traffic.c — synthetic traffic (see traffic.h for what is modelled).
- *
- * One run is one struct sim with the network model on it and three event
- * types of our own: a generation at a NIC (created by and for that NIC's
- * entity, so each NIC's stream of events is its own), the end of the
- * measurement window and the watchdog tick (both kept by NIC 0's entity).
- * Everything the run measures is updated in the network's `delivered`
- * hook, in delivery order, from flat arrays sized at the start. With
- * counter sampling on, a fourth type belongs to the sampler, created by
- * one more entity past the network's (exp/sampler.h); it only reads.
+/* exp/traffic.c — synthetic traffic (see traffic.h for what is modelled):
+ * the experiment file's traffic section, the destination patterns and the
+ * latency histogram. A run is exp/traffic_sim.c's (one process) or
+ * exp/traffic_win.c's (in windows over partitions).
  */
 #include "exp/traffic.h"
 
 #include <assert.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/sim.h"
 #include "core/time.h"
-#include "net/links.h"
 #include "route/route.h"
 
 const char *const traffic_pattern_names[] = {
