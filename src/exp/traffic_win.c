@@ -3,10 +3,12 @@
  *
  * Each partition is a generator of its own (struct gen, exp/traffic_internal.h)
  * with the whole network built and its part run: its routers, their
- * NICs, the generations of those NICs (net/xpart.h). Time goes in
- * windows on a grid of W, the least wire latency of a link between two
- * groups (every event that crosses a cut is at least that late:
- * net/partition.h), cut also at the instants the run reads the machine
+ * NICs, the generations of those NICs (net/xpart.h). The units dealt are
+ * a dragonfly's groups or a torus's planes across one dimension, the
+ * same for every P (cut_dimension). Time goes in windows on a grid of W,
+ * the least wire latency of a link between two units (every event that
+ * crosses a cut is at least that late: net/partition.h), cut also at the
+ * instants the run reads the machine
  * as a whole: the window's opening, half-way point and end, the
  * watchdog's ticks and the horizon. At each window's end the partitions
  * exchange what crossed (exp/xchange.h) and sum the figures the rules
@@ -14,9 +16,10 @@
  * and for many (so P = 1 is the reference; they differ from the classic
  * one-process run, exp/traffic_sim.c, as docs/parallel-inventory.md
  * predicted):
- *  - credit returns over links between groups are written at the
- *    window's end (net/xpart.h): ties at one instant may order
- *    differently (inventory N2);
+ *  - credit returns over links between units are written at the
+ *    window's end, the event they may need keyed by the router that made
+ *    them (net/xpart.h): ties at one instant may order differently
+ *    (inventory N2);
  *  - a NIC's queue of messages (max_queued) shortens when the response
  *    comes back, not when the request arrives (T1): refusals differ at
  *    saturation only;
@@ -31,7 +34,9 @@
  *    events;
  *  - the deliveries' hash is a sum of one hash per delivery, the same
  *    whatever order partitions deliver in (T3).
- * Counter sampling and the links report are not yet split (refused). */
+ * Counter sampling and the links report are not yet split (refused).
+ * A NIC's first request (the fill's latency, traffic.h) is known to
+ * every partition from the NIC's own stream (traffic_sim.c first_send). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
