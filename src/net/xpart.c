@@ -53,10 +53,11 @@ int net_xp_init(struct net *n, const uint32_t *part_of, uint32_t parts,
     /* the links between units (groups, or planes across dim): whatever
      * P, a cut crosses only these */
     for (uint32_t i = 0; i < n->n_ports; i++) {
-        const struct net_out *o = &n->out[i];
-        x->defer[i] = o->peer_router != TOPO_NONE &&
-                      partition_unit_of(t, dim, o->router) !=
-                          partition_unit_of(t, dim, o->peer_router);
+        const struct topo_port *tp = &t->ports[i];
+        x->defer[i] = tp->peer != TOPO_NONE &&
+                      partition_unit_of(t, dim, tp->router) !=
+                          partition_unit_of(t, dim,
+                                            t->ports[tp->peer].router);
     }
     n->xp = x;
     return 0;
@@ -139,7 +140,7 @@ void net_xp_credit(struct net *n, uint32_t r, uint32_t up, uint32_t vc,
                    uint32_t flits, simtime at)
 {
     struct net_xp *x = n->xp;
-    struct xp_box *b = &x->box[x->part_of[n->out[up].router]];
+    struct xp_box *b = &x->box[x->part_of[n->t->ports[up].router]];
     struct xp_cr *v = grow((void **)&b->cr, b->n_cr, &b->cap_cr,
                            sizeof *b->cr);
     if (!v) {
