@@ -47,27 +47,10 @@
 #
 # Usage: bench/partition_model.sh   (PARTITION_FULL=1 adds slingshot-max,
 #   minutes and ~1.3 GB; cori is always in)   DFSIM=path/to/dfsim
-DFSIM=${DFSIM:-build/dfsim}
-TMP=$(mktemp -d /tmp/dfsim-model-XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-if ! command -v mpirun >/dev/null 2>&1; then
-    echo "partition_model: no mpirun: skipped"
-    exit 0
-fi
+. "$(dirname "$0")/partition_lib.sh"
+partition_setup partition_model
 ALPHA_US=${ALPHA_US:-2}
 BETA_GBS=${BETA_GBS:-10}
-
-cfg() { # NAME SYSTEM ROUTING LOAD WARM MEASURE
-    cat >"$TMP/$1.cfg" <<CFG
-experiment = { name = "$1"; seed = 1; };
-system = { name = "$2"; };
-network = { routing = "$3"; };
-probe = { pairs = 1; };
-traffic = { pattern = "uniform"; loads = [$4]; warmup_us = $5;
-            measure_us = $6; drain_us = 50.0; };
-CFG
-}
 
 # run NAME P MODE (classic | local | mpi): the summary line's figures
 # "wall windows crossed compute_mean compute_max exchange"
@@ -82,17 +65,7 @@ run() {
     shift
     "$@" -o "$TMP/$name-out" --force >"$TMP/out" 2>"$TMP/err" ||
         { echo "$name: dfsim failed" >&2; cat "$TMP/err" >&2; exit 1; }
-    grep '^traffic 1/1' "$TMP/err" | sed 's/.*: offered//' | awk '{
-        w = "-"; x = "-"; cm = "-"; cx = "-"; ex = "-"; wall = "-"
-        for (i = 1; i <= NF; i++) {
-            if ($(i+1) ~ /^windows,/) w = $i
-            if ($(i+1) == "packets" && $(i+2) ~ /^crossed/) x = $i
-            if ($i == "windows" && $(i+1) ~ /^[0-9.]+$/) cm = $(i+1)
-            if ($i == "(busiest") { cx = $(i+1); sub(/\),?/, "", cx) }
-            if ($i == "exchange") ex = $(i+1)
-            if ($i ~ /^\(/ && $(i+1) == "s,") { wall = $i; sub(/\(/, "", wall) }
-        }
-        print wall, w, x, cm, cx, ex }'
+    summary "$TMP/err"
 }
 
 # f(P) and the imbalance of NAME's system at P

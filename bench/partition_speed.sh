@@ -13,26 +13,9 @@
 # Usage: bench/partition_speed.sh   (df1056 UGAL uniform at 0.3 and 0.9)
 #   PARTITION_FULL=1 adds slingshot-max at 0.3 (minutes, ~GBs)
 #   DFSIM=path/to/dfsim   ROUNDS=n (3)
-DFSIM=${DFSIM:-build/dfsim}
 ROUNDS=${ROUNDS:-3}
-TMP=$(mktemp -d /tmp/dfsim-part-XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-if ! command -v mpirun >/dev/null 2>&1; then
-    echo "partition_speed: no mpirun: skipped"
-    exit 0
-fi
-
-cfg() { # NAME SYSTEM ROUTING LOAD WARM MEASURE
-    cat >"$TMP/$1.cfg" <<CFG
-experiment = { name = "$1"; seed = 1; };
-system = { name = "$2"; };
-network = { routing = "$3"; };
-probe = { pairs = 1; };
-traffic = { pattern = "uniform"; loads = [$4]; warmup_us = $5;
-            measure_us = $6; drain_us = 50.0; };
-CFG
-}
+. "$(dirname "$0")/partition_lib.sh"
+partition_setup partition_speed
 
 # one run: KIND (classic, p1, mpi2) of NAME; prints "wall rss windows
 # crossed"
@@ -47,15 +30,10 @@ one() {
     /usr/bin/time -f "%M" -o "$TMP/rss" "$@" "$TMP/$name.cfg" \
         -o "$TMP/$name-$kind" --force >"$TMP/out" 2>"$TMP/err" ||
         { echo "$name $kind: dfsim failed" >&2; cat "$TMP/err" >&2; exit 1; }
-    # mpirun's figure is its own; the ranks' peak is in /proc: take
-    # dfsim's own summary for the wall time, and each rank's VmHWM is not
-    # reachable after exit, so the two-rank run reports mpirun's maximum
-    # over its children (GNU time counts the largest child)
-    line=$(grep '^traffic 1/1' "$TMP/err")
-    wall=$(echo "$line" | sed -n 's/.*(\([0-9.]*\) s.*/\1/p')
-    win=$(echo "$line" | sed -n 's/.*, \([0-9]*\) windows.*/\1/p')
-    crossed=$(echo "$line" | sed -n 's/.*windows, \([0-9]*\) packets.*/\1/p')
-    echo "$wall $(cat "$TMP/rss") ${win:--} ${crossed:--}"
+    # GNU time's figure for mpirun is the largest of its children's peaks
+    # (the ranks'); the wall seconds are dfsim's own summary's
+    set -- $(summary "$TMP/err")
+    echo "$1 $(cat "$TMP/rss") $2 $3"
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }

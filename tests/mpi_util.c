@@ -86,21 +86,50 @@ uint32_t mpi_h_node_on(const struct topo *t, uint32_t r)
     return t->nics[t->routers[r].first_nic].node;
 }
 
-int mpi_h_torus(struct topo *t, uint32_t x, uint32_t y, uint32_t z)
+/* The builder `name` with its defaults in *prm, or NULL (a check fails). */
+static const struct topo_builder *builder(const char *name,
+                                          union topo_params *prm)
 {
     const struct topo_builder *b = (const struct topo_builder *)
-        registry_find(&topo_builder_registry, "torus");
+        registry_find(&topo_builder_registry, name);
     CHECK(b != NULL);
+    if (b)
+        b->defaults(prm);
+    return b;
+}
+
+static int build(struct topo *t, const struct topo_builder *b,
+                 const union topo_params *prm, const char *name)
+{
+    struct diag d;
+    diag_init(&d);
+    int rc = topo_build(t, b, prm, name, "test", &d, NULL);
+    CHECK(rc == 0);
+    return rc;
+}
+
+int mpi_h_torus(struct topo *t, uint32_t x, uint32_t y, uint32_t z)
+{
+    union topo_params prm;
+    const struct topo_builder *b = builder("torus", &prm);
     if (!b)
         return -1;
-    union topo_params prm;
-    b->defaults(&prm);
     prm.torus.x = x;
     prm.torus.y = y;
     prm.torus.z = z;
-    struct diag d;
-    diag_init(&d);
-    int rc = topo_build(t, b, &prm, "torus", "test", &d, NULL);
-    CHECK(rc == 0);
-    return rc;
+    return build(t, b, &prm, "torus");
+}
+
+int mpi_h_dragonfly(struct topo *t, uint32_t p, uint32_t a, uint32_t h,
+                    uint32_t g)
+{
+    union topo_params prm;
+    const struct topo_builder *b = builder("dragonfly", &prm);
+    if (!b)
+        return -1;
+    prm.dragonfly.p = p;
+    prm.dragonfly.a = a;
+    prm.dragonfly.h = h;
+    prm.dragonfly.g = g;
+    return build(t, b, &prm, "dragonfly");
 }

@@ -28,6 +28,12 @@ struct mpi_h {
  * (quietly; a check fails if it cannot be built). 0 or -1. */
 int mpi_h_torus(struct topo *t, uint32_t x, uint32_t y, uint32_t z);
 
+/* A generic dragonfly of p nodes a router, a routers a group, h global
+ * links a router and g groups (0: the balanced a * h + 1), the builder's
+ * other defaults, into t (as mpi_h_torus). 0 or -1. */
+int mpi_h_dragonfly(struct topo *t, uint32_t p, uint32_t a, uint32_t h,
+                    uint32_t g);
+
 /* Built-in system `system`, its network (counting if `counters`), seed 1.
  * Returns 0 or -1; mpi_h_teardown is harmless either way. */
 int mpi_h_setup(struct mpi_h *h, const char *system, bool counters);

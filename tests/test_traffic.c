@@ -32,28 +32,6 @@ static struct diag quiet(void)
     return d;
 }
 
-/* A generic dragonfly (p, a, h, g) or a torus (x, y, z), other parameters
- * at their defaults. */
-static int build_df(struct topo *t, uint32_t p, uint32_t a, uint32_t h,
-                    uint32_t g)
-{
-    const struct topo_builder *b = (const struct topo_builder *)
-        registry_find(&topo_builder_registry, "dragonfly");
-    CHECK(b != NULL);
-    if (!b)
-        return -1;
-    union topo_params prm;
-    b->defaults(&prm);
-    prm.dragonfly.p = p;
-    prm.dragonfly.a = a;
-    prm.dragonfly.h = h;
-    prm.dragonfly.g = g;
-    struct diag d = quiet();
-    int rc = topo_build(t, b, &prm, "dragonfly", "test", &d, NULL);
-    CHECK(rc == 0);
-    return rc;
-}
-
 static uint32_t node_group(const struct topo *t, uint32_t n)
 {
     return t->routers[t->nics[t->nodes[n].nic[0]].router].group;
@@ -77,7 +55,7 @@ static int dests(struct traffic_dests *td, const struct topo *t,
 static void test_uniform_never_self_covers_all(void)
 {
     struct topo t;
-    if (build_df(&t, 2, 4, 2, 0) != 0) /* 9 groups, 72 nodes */
+    if (mpi_h_dragonfly(&t, 2, 4, 2, 0) != 0) /* 9 groups, 72 nodes */
         return;
     struct traffic_dests td;
     if (dests(&td, &t, TRAFFIC_UNIFORM, 1) == 0) {
@@ -103,7 +81,7 @@ static void test_uniform_never_self_covers_all(void)
 static void test_worst_case_next_group(void)
 {
     struct topo t;
-    if (build_df(&t, 2, 4, 2, 0) != 0)
+    if (mpi_h_dragonfly(&t, 2, 4, 2, 0) != 0)
         return;
     struct traffic_dests td;
     if (dests(&td, &t, TRAFFIC_WORST_CASE, 3) == 0) {
@@ -138,7 +116,7 @@ static void test_worst_case_next_group(void)
 static void test_nearest_group_same_group(void)
 {
     struct topo t;
-    if (build_df(&t, 2, 4, 2, 0) != 0)
+    if (mpi_h_dragonfly(&t, 2, 4, 2, 0) != 0)
         return;
     struct traffic_dests td;
     if (dests(&td, &t, TRAFFIC_NEAREST_GROUP, 1) == 0) {
@@ -159,7 +137,7 @@ static void test_nearest_group_same_group(void)
 static void test_bit_complement(void)
 {
     struct topo t;
-    if (build_df(&t, 2, 4, 2, 0) != 0)
+    if (mpi_h_dragonfly(&t, 2, 4, 2, 0) != 0)
         return;
     struct traffic_dests td;
     if (dests(&td, &t, TRAFFIC_BIT_COMPLEMENT, 1) == 0) {
@@ -171,7 +149,7 @@ static void test_bit_complement(void)
     topo_free(&t);
 
     /* an odd count: the middle node has no partner */
-    if (build_df(&t, 1, 3, 1, 3) != 0) /* 9 nodes */
+    if (mpi_h_dragonfly(&t, 1, 3, 1, 3) != 0) /* 9 nodes */
         return;
     if (dests(&td, &t, TRAFFIC_BIT_COMPLEMENT, 1) == 0) {
         struct rng r = rng_stream(1, RNG_TEST, 5);
@@ -190,10 +168,10 @@ static void test_permutation_derangement(void)
 {
     struct topo tops[4];
     int ok[4] = {
-        build_df(&tops[0], 1, 1, 1, 2),  /* 2 nodes */
-        build_df(&tops[1], 1, 3, 1, 1),  /* 3 nodes */
+        mpi_h_dragonfly(&tops[0], 1, 1, 1, 2),  /* 2 nodes */
+        mpi_h_dragonfly(&tops[1], 1, 3, 1, 1),  /* 3 nodes */
         mpi_h_torus(&tops[2], 3, 1, 1),  /* 6 nodes */
-        build_df(&tops[3], 2, 4, 2, 0),  /* 72 nodes */
+        mpi_h_dragonfly(&tops[3], 2, 4, 2, 0),  /* 72 nodes */
     };
     for (int k = 0; k < 4; k++) {
         if (ok[k] != 0)
@@ -229,7 +207,7 @@ static void test_permutation_derangement(void)
 static void test_hotspot(void)
 {
     struct topo t;
-    if (build_df(&t, 2, 4, 2, 0) != 0)
+    if (mpi_h_dragonfly(&t, 2, 4, 2, 0) != 0)
         return;
     struct traffic_params p;
     traffic_defaults(&p);
@@ -679,7 +657,7 @@ static int run(const struct topo *t, const char *routing,
 static void test_run_uniform_minimal(void)
 {
     struct topo t;
-    if (build_df(&t, 2, 4, 2, 0) != 0)
+    if (mpi_h_dragonfly(&t, 2, 4, 2, 0) != 0)
         return;
     struct traffic_params tp = quick(TRAFFIC_UNIFORM, 0.3);
     struct traffic_result r;
@@ -714,7 +692,7 @@ static void test_run_uniform_minimal(void)
 static void test_run_deterministic(void)
 {
     struct topo t;
-    if (build_df(&t, 2, 4, 2, 0) != 0)
+    if (mpi_h_dragonfly(&t, 2, 4, 2, 0) != 0)
         return;
     struct traffic_params tp = quick(TRAFFIC_UNIFORM, 0.4);
     struct traffic_result a, b, c, e;
@@ -743,7 +721,7 @@ static void test_run_every_pattern(void)
     static const char *const routings[] = { "minimal", "valiant", "UGAL",
                                             "ADAPTIVE_0" };
     struct topo t;
-    if (build_df(&t, 2, 4, 2, 0) != 0)
+    if (mpi_h_dragonfly(&t, 2, 4, 2, 0) != 0)
         return;
     for (int pat = 0; pat < TRAFFIC_PATTERN_COUNT; pat++)
         for (size_t k = 0; k < sizeof routings / sizeof routings[0]; k++) {
@@ -777,7 +755,7 @@ static void test_run_every_pattern(void)
 static void test_run_worst_case_saturates(void)
 {
     struct topo t;
-    if (build_df(&t, 2, 4, 2, 0) != 0)
+    if (mpi_h_dragonfly(&t, 2, 4, 2, 0) != 0)
         return;
     struct traffic_params tp = quick(TRAFFIC_WORST_CASE, 0.8);
     tp.drain_us = 2;
@@ -814,7 +792,7 @@ static struct traffic_params no_warmup(enum traffic_pattern pat,
 static void test_run_short_warmup(void)
 {
     struct topo t;
-    if (build_df(&t, 2, 4, 2, 0) != 0)
+    if (mpi_h_dragonfly(&t, 2, 4, 2, 0) != 0)
         return;
     struct traffic_params tp = no_warmup(TRAFFIC_UNIFORM, 0.1);
     struct traffic_result r;
@@ -844,7 +822,7 @@ static void test_run_short_warmup(void)
 static void test_run_watchdog(void)
 {
     struct topo t;
-    if (build_df(&t, 2, 4, 2, 0) != 0)
+    if (mpi_h_dragonfly(&t, 2, 4, 2, 0) != 0)
         return;
     struct traffic_params tp = quick(TRAFFIC_UNIFORM, 0.5);
     tp.watchdog_us = 0.01; /* 10 ns: less than one router's delay */
@@ -864,7 +842,7 @@ static void test_run_watchdog(void)
 static void test_run_bad_parameters(void)
 {
     struct topo t;
-    if (build_df(&t, 2, 4, 2, 0) != 0)
+    if (mpi_h_dragonfly(&t, 2, 4, 2, 0) != 0)
         return;
     struct net_params np;
     cc_net_defaults(&np, &t);

@@ -22,27 +22,6 @@
 #include "route/route.h"
 #include "topo/topo.h"
 
-static int build_df(struct topo *t, uint32_t p, uint32_t a, uint32_t h,
-                    uint32_t g)
-{
-    const struct topo_builder *b = (const struct topo_builder *)
-        registry_find(&topo_builder_registry, "dragonfly");
-    CHECK(b != NULL);
-    if (!b)
-        return -1;
-    union topo_params prm;
-    b->defaults(&prm);
-    prm.dragonfly.p = p;
-    prm.dragonfly.a = a;
-    prm.dragonfly.h = h;
-    prm.dragonfly.g = g;
-    struct diag d;
-    diag_init(&d);
-    int rc = topo_build(t, b, &prm, "dragonfly", "test", &d, NULL);
-    CHECK(rc == 0);
-    return rc;
-}
-
 static struct traffic_params params(enum traffic_pattern pat, double load,
                                     uint32_t parts)
 {
@@ -122,7 +101,7 @@ static void same_for_every_p(const struct topo *t, const char *routing,
 static void test_same_for_every_p(void)
 {
     struct topo t;
-    if (build_df(&t, 2, 4, 2, 9) != 0) /* 9 groups, 72 nodes */
+    if (mpi_h_dragonfly(&t, 2, 4, 2, 9) != 0) /* 9 groups, 72 nodes */
         return;
     same_for_every_p(&t, "UGAL", params(TRAFFIC_UNIFORM, 0.4, 1));
     same_for_every_p(&t, "minimal", params(TRAFFIC_UNIFORM, 0.7, 1));
@@ -171,7 +150,7 @@ static void test_slingshot_cc(void)
 static void test_close_to_classic(void)
 {
     struct topo t;
-    if (build_df(&t, 2, 4, 2, 9) != 0)
+    if (mpi_h_dragonfly(&t, 2, 4, 2, 9) != 0)
         return;
     struct traffic_params tp = params(TRAFFIC_UNIFORM, 0.4, 0);
     struct traffic_result classic, win;
@@ -193,7 +172,7 @@ static void test_refusals(void)
     struct topo t;
     struct traffic_result r;
     struct capture c;
-    if (build_df(&t, 2, 4, 2, 3) != 0)
+    if (mpi_h_dragonfly(&t, 2, 4, 2, 3) != 0)
         return;
     struct traffic_params tp = params(TRAFFIC_UNIFORM, 0.3, 4);
     cap_init(&c);

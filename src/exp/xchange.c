@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/time.h"
+#include "core/vec.h"
 
 /* What the MPI side keeps between windows: the packed boxes going out
  * and what came in, grown as needed. */
@@ -67,22 +68,6 @@ void xchange_free(struct xchange *x)
     memset(x, 0, sizeof *x);
 }
 
-/* Room for `need` bytes in *buf. */
-static int room(char **buf, size_t *cap, size_t need)
-{
-    if (need <= *cap)
-        return 0;
-    size_t c = *cap ? *cap : 4096;
-    while (c < need)
-        c *= 2;
-    char *nb = realloc(*buf, c);
-    if (!nb)
-        return -1;
-    *buf = nb;
-    *cap = c;
-    return 0;
-}
-
 /* Every partition in this process: each box handed to its partition. */
 static int local_boxes(struct xchange *x, struct net *const *nets)
 {
@@ -117,8 +102,8 @@ static int mpi_kind(struct xchange *x, const struct xp_box *box, int which,
         m->rd[j] = (int)in;
         in += (size_t)m->rc[j];
     }
-    if (room(&m->out, &m->out_cap, out) != 0 ||
-        room(&m->in, &m->in_cap, in) != 0)
+    if (vec_reserve((void **)&m->out, &m->out_cap, out, 1) != 0 ||
+        vec_reserve((void **)&m->in, &m->in_cap, in, 1) != 0)
         return -1;
     for (uint32_t j = 0; j < x->P; j++) {
         const void *src = which ? (const void *)box[j].cr

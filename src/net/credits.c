@@ -207,10 +207,8 @@ void net_credit_write_key(struct net *n, uint32_t up, uint32_t vc,
                          cr_event_arg(up, vc, flits));
         return;
     }
-    if (u->vcs_waiting && u->wake > at) { /* net_out_wake_by's rule */
-        u->wake = at;
+    if (u->vcs_waiting && net_out_wake_due(u, at))
         sim_schedule_key(n->s, at, key, u->router, NET_EV_WAKE, up);
-    }
 }
 
 void net_port_credit_back(struct net *n, uint32_t port, uint32_t vc,

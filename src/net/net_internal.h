@@ -133,16 +133,24 @@ static inline void net_nic_wake_by(struct net *n, uint32_t creator,
                  NET_EV_NIC_WAKE, 0);
 }
 
+/* Whether output o needs a wake at `at` (none pending by then), noting
+ * the one about to be made: at most one pending wake an output. */
+static inline bool net_out_wake_due(struct net_out *o, simtime at)
+{
+    if (o->wake <= at)
+        return false;
+    o->wake = at;
+    return true;
+}
+
 /* Make sure output `port` is looked at again at time `at`; the event is
  * created by entity `creator` (the router whose handler runs). */
 static inline void net_out_wake_by(struct net *n, uint32_t creator,
                                    uint32_t port, simtime at)
 {
     struct net_out *o = &n->out[port];
-    if (o->wake <= at)
-        return;
-    o->wake = at;
-    sim_schedule(n->s, creator, at, o->router, NET_EV_WAKE, port);
+    if (net_out_wake_due(o, at))
+        sim_schedule(n->s, creator, at, o->router, NET_EV_WAKE, port);
 }
 
 /* ---- load publication (publish.c) --------------------------------- */

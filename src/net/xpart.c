@@ -7,6 +7,7 @@
 
 #include "core/sim.h"
 #include "core/slots.h"
+#include "core/vec.h"
 #include "net/net_internal.h"
 #include "net/nic_ctl.h"
 #include "net/partition.h"
@@ -80,20 +81,6 @@ void net_xp_free(struct net *n)
     n->xp = NULL;
 }
 
-/* Room for one more record of `size` bytes in *v (n used of *cap). */
-static void *grow(void **v, size_t n, size_t *cap, size_t size)
-{
-    if (n == *cap) {
-        size_t c = *cap ? 2 * *cap : 64;
-        void *nv = realloc(*v, c * size);
-        if (!nv)
-            return NULL;
-        *v = nv;
-        *cap = c;
-    }
-    return (char *)*v + n * size;
-}
-
 /* The partition of the NIC whose message a packet belongs to: a
  * request's source, a response's destination. */
 static uint32_t home_part(const struct net *n, const struct packet *p)
@@ -108,14 +95,13 @@ void net_xp_ship(struct net *n, uint32_t r, uint32_t id, simtime at,
     struct net_xp *x = n->xp;
     const struct packet *p = &n->pkt[id];
     struct xp_box *b = &x->box[x->part_of[target]];
-    struct xp_pkt *v = grow((void **)&b->pkt, b->n_pkt, &b->cap_pkt,
-                            sizeof *b->pkt);
-    if (!v) {
+    if (vec_reserve((void **)&b->pkt, &b->cap_pkt, b->n_pkt + 1,
+                    sizeof *b->pkt) != 0) {
         x->oom = true;
         sim_stop(n->s);
         return;
     }
-    b->n_pkt++;
+    struct xp_pkt *v = &b->pkt[b->n_pkt++];
     v->at = at;
     v->key = sim_take_key(n->s, r);
     v->target = target;
@@ -141,16 +127,15 @@ void net_xp_credit(struct net *n, uint32_t r, uint32_t up, uint32_t vc,
 {
     struct net_xp *x = n->xp;
     struct xp_box *b = &x->box[x->part_of[n->t->ports[up].router]];
-    struct xp_cr *v = grow((void **)&b->cr, b->n_cr, &b->cap_cr,
-                           sizeof *b->cr);
-    if (!v) {
+    if (vec_reserve((void **)&b->cr, &b->cap_cr, b->n_cr + 1,
+                    sizeof *b->cr) != 0) {
         x->oom = true;
         sim_stop(n->s);
         return;
     }
-    *v = (struct xp_cr){ .at = at, .key = sim_take_key(n->s, r), .up = up,
-                         .vc = vc, .flits = flits };
-    b->n_cr++;
+    b->cr[b->n_cr++] = (struct xp_cr){ .at = at,
+                                       .key = sim_take_key(n->s, r),
+                                       .up = up, .vc = vc, .flits = flits };
 }
 
 /* ---- foreign messages --------------------------------------------- */
