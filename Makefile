@@ -137,11 +137,12 @@ test: deps
 	    $(BUILD)/test.log $(SAN_BUILD)/test.log
 
 # The reproductions' scoreboard (issue 55): every row of
-# reproduce/rows.cfg over its seeds (hours; a cut-short run resumes),
+# reproduce/rows.cfg over its seeds, one run per core at once (hours; a
+# cut-short run resumes),
 # the table into docs/reproductions.md.
 reproduce: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all
-	$(BUILD)/dfsim scoreboard reproduce/rows.cfg --write docs/reproductions.md
+	$(BUILD)/dfsim scoreboard reproduce/rows.cfg -j $(NPROC) --write docs/reproductions.md
 
 # Traces of real MPI programs (issue 56; docs/tracer.md): the examples
 # of examples/traces/, LAMMPS's Lennard-Jones melt on 16 ranks and a

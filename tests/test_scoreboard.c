@@ -41,7 +41,10 @@ static void test_scoreboard_load(void)
         "  { id = \"ok\"; experiment = \"x.cfg\"; file = \"f.csv\";\n"
         "    column = \"c\"; claim = \"sideways\"; },\n"
         "  { id = \"ok\"; experiment = \"x.cfg\"; file = \"f.csv\";\n"
-        "    column = \"c\"; paper_value = 2.0; seeds = [1.5]; }\n"
+        "    column = \"c\"; paper_value = 2.0; seeds = [1.5]; },\n"
+        "  { id = \"half\"; paper_value = 2.0; experiment = \"x.cfg\"; },\n"
+        "  { id = \"both\"; not_reproduced = \"no model\";\n"
+        "    experiment = \"x.cfg\"; }\n"
         ");\n");
     struct capture c;
     cap_init(&c);
@@ -56,6 +59,11 @@ static void test_scoreboard_load(void)
     CHECK_STR_CONTAINS(cap_text(&c), ":5: error: rows[1].claim");
     CHECK_STR_CONTAINS(cap_text(&c), "rows[2]: seed 1.5: expected an integer");
     CHECK_STR_CONTAINS(cap_text(&c), "rows[2]: id \"ok\" is also row 1's");
+    CHECK_STR_CONTAINS(cap_text(&c), ":8: error: rows[3]: expected "
+                               "experiment, file and column (a row that "
+                               "runs) or not_reproduced = \"reason\"");
+    CHECK_STR_CONTAINS(cap_text(&c), ":9: error: rows[4]: not_reproduced "
+                               "with an experiment");
     cap_free(&c);
 
     const char *good = write_temp(
@@ -181,13 +189,16 @@ static void test_scoreboard_pipeline(void)
              "    where = [\"routing=minimal\"]; },\n"
              "  { id = \"wrong\"; claim = \"below\";\n"
              "    experiment = \"%s\"; seeds = [1];\n"
-             "    file = \"traffic.csv\"; column = \"no_such\"; }\n"
+             "    file = \"traffic.csv\"; column = \"no_such\"; },\n"
+             "  { id = \"fig-2\"; paper = \"P'20\"; figure = \"Fig. 2\";\n"
+             "    quantity = \"a switch's latency\";\n"
+             "    not_reproduced = \"no switch model\"; }\n"
              ");\n",
              exp, exp);
     const char *rows = write_temp("sb-rows.cfg", rows_text);
     char dir[64] = "/tmp/dfsim-sb-XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
-    const char *argv[] = { "scoreboard", rows, "-o", dir, NULL };
+    const char *argv[] = { "scoreboard", rows, "-o", dir, "-j", "2", NULL };
     CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 1);
     CHECK_STR_CONTAINS(err, "sb-rows.cfg:6: row wrong, seed 1: ");
     CHECK_STR_CONTAINS(err, "traffic.csv: no column \"no_such\"");
@@ -208,11 +219,22 @@ static void test_scoreboard_pipeline(void)
         CHECK_STR_CONTAINS(md, ", 2 | agrees | ");
         CHECK_STR_CONTAINS(md, "| wrong | ");
         CHECK_STR_CONTAINS(md, " | - | not run | below 1 | ");
-        CHECK_STR_CONTAINS(md, "2 rows: 1 agree, 0 in kind, 0 disagree, 1 "
-                               "not run.");
+        CHECK_STR_CONTAINS(md, "3 rows: 1 agree, 0 in kind, 0 disagree, 1 "
+                               "not run, 1 not reproduced.");
+        CHECK_STR_CONTAINS(md, "| P'20 | 1 | 0 | 0 | 0 | 0 | 1 |\n"
+                               "| all | 3 | 1 | 0 | 0 | 1 | 1 |\n");
+        CHECK_STR_CONTAINS(md, "| fig-2 | P'20 | Fig. 2 | a switch's "
+                               "latency | no switch model |\n");
+        /* a row not reproduced runs nothing */
+        CHECK(!strstr(out, "fig-2 seed"));
+        CHECK_STR_CONTAINS(out, "fig-2                                    "
+                                "not reproduced");
         CHECK(!strstr(md, "--quick"));
     }
-    /* again: the runs are read back, the table is the same bytes */
+    /* again, one run at a time: the runs are read back, the table is the
+     * same bytes */
+    argv[4] = "-j";
+    argv[5] = "1";
     CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 1);
     char *again = dir_read(dir, "scoreboard.md");
     CHECK(md && again && strcmp(md, again) == 0);
@@ -227,6 +249,10 @@ static void test_scoreboard_pipeline(void)
     md = dir_read(dir, "scoreboard.md");
     CHECK(md && strstr(md, "**--quick: every run was cut short."));
     free(md);
+    /* a bad -j is said, nothing runs */
+    const char *bj[] = { "scoreboard", rows, "-o", dir, "-j", "0", NULL };
+    CHECK_EQ_U(run_dfsim(bj, out, sizeof out, err, sizeof err), 2);
+    CHECK_STR_CONTAINS(err, "-j \"0\": expected the number of runs at once");
     rm_dir(dir);
     unlink(rows);
     unlink(exp);
@@ -242,7 +268,8 @@ static void test_scoreboard_rows_file(void)
     if (c.d.errors == 0) {
         CHECK(rows.n >= 5);
         for (uint32_t k = 0; k < rows.n; k++)
-            CHECK(access(src_path(rows.row[k].experiment), R_OK) == 0);
+            CHECK(rows.row[k].not_reproduced ||
+                  access(src_path(rows.row[k].experiment), R_OK) == 0);
         sb_free(&rows);
     } else {
         fprintf(stderr, "%s", cap_text(&c));

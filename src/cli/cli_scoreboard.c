@@ -1,11 +1,13 @@
-/* cli/cli_scoreboard.c — `dfsim scoreboard ROWS [-o DIR] [--quick]
+/* cli/cli_scoreboard.c — `dfsim scoreboard ROWS [-o DIR] [-j N] [--quick]
  * [--write FILE]`: every row of a rows file (results/scoreboard.h) run
  * over its seeds, each seed as `dfsim run EXPERIMENT -o
- * DIR/EXPERIMENT/seed-S --seed S --resume` in a child process (rows of
- * one experiment share its runs; a run finished before is read back, one
- * cut short goes on: the scoreboard resumes as its runs do),
- * the number read from each, the rows judged, the table written to
- * DIR/scoreboard.md (and FILE). */
+ * DIR/EXPERIMENT/seed-S --seed S --resume` in a child process, N
+ * children at once (rows of one experiment share its runs; a run
+ * finished before is read back, one cut short goes on: the scoreboard
+ * resumes as its runs do), then the number read from each, the rows
+ * judged, the table written to DIR/scoreboard.md (and FILE). The table
+ * depends on the runs' results only, not on N or the order they end in;
+ * rows marked not_reproduced run nothing. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +22,8 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: dfsim scoreboard ROWS [-o DIR] [--quick] [--write FILE]"
+            "usage: dfsim scoreboard ROWS [-o DIR] [-j N] [--quick] "
+            "[--write FILE]"
             "\n\n"
             "Run every row of ROWS (a rows file: results/scoreboard.h, "
             "reproduce/rows.cfg)\nover its seeds, read each row's number "
@@ -30,40 +33,11 @@ static void usage(FILE *out)
             "experiment's seed\n"
             "                in DIR/EXPERIMENT/seed-S, shared by its rows, "
             "resumed if cut short)\n"
+            "  -j N          N runs at once, each a process (1)\n"
             "  --quick       every run with --quick: checks the pipeline, "
             "not the numbers\n"
             "                (DIR default results/scoreboard-quick)\n"
             "  --write FILE  the table also to FILE (docs/reproductions.md)\n");
-}
-
-/* `dfsim run` of row r's seed into dir, by this executable in a child;
- * its output into dir/run.log. 0 if it exited 0. */
-static int run_seed(const struct sb_row *r, long long seed, const char *dir,
-                    bool quick)
-{
-    char seed_s[32], log[4200];
-    snprintf(seed_s, sizeof seed_s, "%lld", seed);
-    if (outdir_make(dir) != 0)
-        return -1;
-    snprintf(log, sizeof log, "%s.log", dir);
-    const char *argv[10] = { "dfsim", "run", r->experiment, "-o", dir,
-                             "--seed", seed_s, "--resume",
-                             quick ? "--quick" : NULL, NULL };
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        FILE *f = freopen(log, "w", stdout);
-        if (f && dup2(fileno(stdout), 2) >= 0)
-            execv("/proc/self/exe", (char *const *)argv);
-        _exit(127);
-    }
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
 /* The folder of an experiment's seed: out/<its path, '/' as '_', less
@@ -84,18 +58,121 @@ static void seed_dir(char *dir, size_t cap, const char *out,
              name[0] == '_' ? name + 1 : name, seed);
 }
 
-/* Row r over its seeds into res; each failure said on stderr. */
-static void run_row(const struct sb_row *r, const char *out, bool quick,
-                    struct sb_result *res)
+/* Start `dfsim run` of experiment's seed into dir, by this executable in
+ * a child, its output into dir.log: the child's pid, or -1. */
+static pid_t start_seed(const char *experiment, long long seed,
+                        const char *dir, bool quick)
+{
+    char seed_s[32], log[4200];
+    snprintf(seed_s, sizeof seed_s, "%lld", seed);
+    if (outdir_make(dir) != 0)
+        return -1;
+    snprintf(log, sizeof log, "%s.log", dir);
+    const char *argv[10] = { "dfsim", "run", experiment, "-o", dir,
+                             "--seed", seed_s, "--resume",
+                             quick ? "--quick" : NULL, NULL };
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        FILE *f = freopen(log, "w", stdout);
+        if (f && dup2(fileno(stdout), 2) >= 0)
+            execv("/proc/self/exe", (char *const *)argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+/* One run of the scoreboard: an experiment's seed, shared by the rows
+ * that read it. */
+struct sb_run {
+    const char *experiment;
+    long long seed;
+    char dir[4096];
+    pid_t pid;
+    int ok;                      /* -1 not yet, 0 failed, 1 exited 0 */
+};
+
+/* The runs rows need, each once, in the rows' order: how many (at most
+ * cap). */
+static uint32_t plan_runs(const struct sb_rows *rows, const char *out,
+                          struct sb_run *run, uint32_t cap)
+{
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < rows->n; k++) {
+        const struct sb_row *r = &rows->row[k];
+        for (uint32_t i = 0; i < r->seeds.n && !r->not_reproduced; i++) {
+            char dir[4096];
+            seed_dir(dir, sizeof dir, out, r->experiment,
+                     (long long)r->seeds.v[i]);
+            uint32_t j = 0;
+            while (j < n && strcmp(run[j].dir, dir) != 0)
+                j++;
+            if (j < n || n == cap)
+                continue;
+            run[n] = (struct sb_run){ .experiment = r->experiment,
+                                      .seed = (long long)r->seeds.v[i],
+                                      .pid = -1, .ok = -1 };
+            memcpy(run[n++].dir, dir, sizeof dir);
+        }
+    }
+    return n;
+}
+
+/* Every run, `jobs` at a time; each start and end said on stdout. */
+static void run_all(struct sb_run *run, uint32_t n, uint32_t jobs,
+                    bool quick)
+{
+    uint32_t next = 0, live = 0, done = 0;
+    while (done < n) {
+        while (live < jobs && next < n) {
+            struct sb_run *x = &run[next++];
+            printf("  [%u/%u] %s seed %lld ...\n", next, n, x->experiment,
+                   x->seed);
+            x->pid = start_seed(x->experiment, x->seed, x->dir, quick);
+            if (x->pid < 0) {
+                x->ok = 0;
+                done++;
+            } else {
+                live++;
+            }
+        }
+        if (live == 0)
+            continue;
+        int status;
+        pid_t pid = wait(&status);
+        if (pid < 0) {
+            if (errno == EINTR)
+                continue;
+            break; /* no child left: cannot happen while live > 0 */
+        }
+        for (uint32_t j = 0; j < n; j++)
+            if (run[j].pid == pid && run[j].ok < 0) {
+                run[j].ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+                printf("  %s seed %lld %s\n", run[j].experiment, run[j].seed,
+                       run[j].ok ? "done" : "failed");
+                fflush(stdout);
+                live--;
+                done++;
+            }
+    }
+}
+
+/* Row r's number from each of its seeds' runs into res, judged; each
+ * failure said on stderr. */
+static void read_row(const struct sb_row *r, const char *out,
+                     const struct sb_run *run, uint32_t n_run,
+                     struct sb_result *res)
 {
     memset(res, 0, sizeof *res);
-    for (uint32_t i = 0; i < r->seeds.n; i++) {
+    for (uint32_t i = 0; i < r->seeds.n && !r->not_reproduced; i++) {
         long long seed = (long long)r->seeds.v[i];
         char dir[4096], csv[4400], why[512];
         seed_dir(dir, sizeof dir, out, r->experiment, seed);
-        printf("  %s seed %lld ...\n", r->id, seed);
-        fflush(stdout);
-        if (run_seed(r, seed, dir, quick) != 0) {
+        uint32_t j = 0;
+        while (j < n_run && strcmp(run[j].dir, dir) != 0)
+            j++;
+        if (j == n_run || run[j].ok != 1) {
             fprintf(stderr,
                     "dfsim scoreboard: %s:%d: row %s, seed %lld: the run "
                     "failed (%s.log)\n",
@@ -141,12 +218,22 @@ int cli_scoreboard(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *write = NULL;
     bool quick = false;
+    long jobs = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
         } else if (!strcmp(argv[i], "--quick")) {
             quick = true;
+        } else if (!strcmp(argv[i], "-j") && i + 1 < argc) {
+            char *end;
+            errno = 0;
+            jobs = strtol(argv[++i], &end, 10);
+            if (errno || end == argv[i] || *end || jobs < 1 || jobs > 256) {
+                fprintf(stderr, "dfsim scoreboard: -j \"%s\": expected the "
+                        "number of runs at once, 1 to 256\n", argv[i]);
+                return 2;
+            }
         } else if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--write")) &&
                    i + 1 < argc) {
             *(argv[i][1] == 'o' ? &out : &write) = argv[i + 1];
@@ -179,10 +266,16 @@ int cli_scoreboard(int argc, char **argv)
         sb_free(&rows);
         return 1;
     }
+    uint32_t cap = rows.n * SB_SEEDS_MAX;
+    struct sb_run *run = calloc(cap ? cap : 1, sizeof *run);
+    uint32_t n_run = run ? plan_runs(&rows, out, run, cap) : 0;
+    if (run)
+        run_all(run, n_run, (uint32_t)jobs, quick);
     for (uint32_t k = 0; k < rows.n; k++) {
-        run_row(&rows.row[k], out, quick, &res[k]);
+        read_row(&rows.row[k], out, run, n_run, &res[k]);
         printf("%-40s %s\n", rows.row[k].id, sb_status_names[res[k].status]);
     }
+    free(run);
     char command[600], md[4200];
     snprintf(command, sizeof command, "dfsim scoreboard %s%s", file,
              quick ? " --quick" : "");
@@ -192,7 +285,7 @@ int cli_scoreboard(int argc, char **argv)
         rc = write_table(write, &rows, res, command, quick);
     uint32_t failed = 0;
     for (uint32_t k = 0; k < rows.n; k++)
-        failed += res[k].n < rows.row[k].seeds.n;
+        failed += !rows.row[k].not_reproduced && res[k].n < rows.row[k].seeds.n;
     if (rc == 0)
         printf("\nscoreboard: %s%s%s\n", md, write ? " and " : "",
                write ? write : "");

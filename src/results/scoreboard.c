@@ -8,7 +8,7 @@
 #include <string.h>
 
 const char *const sb_status_names[] = { "agrees", "in kind", "disagrees",
-                                        "not run" };
+                                        "not run", "not reproduced" };
 
 static const char *const claims[] = { "above", "below", NULL };
 
@@ -28,15 +28,11 @@ static const struct cfg_key row_keys[] = {
     R("paper", paper, CFG_STRING, "the paper (\"SC'19\")"),
     R("figure", figure, CFG_STRING, "its figure or table (\"Fig. 8\")"),
     R("quantity", quantity, CFG_STRING, "what the number is"),
-    { .name = "experiment", .type = CFG_STRING, .required = true,
-      .offset = offsetof(struct sb_row, experiment),
-      .help = "the experiment file, from the current folder" },
-    { .name = "file", .type = CFG_STRING, .required = true,
-      .offset = offsetof(struct sb_row, file),
-      .help = "the result file the number is read from (a CSV file)" },
-    { .name = "column", .type = CFG_STRING, .required = true,
-      .offset = offsetof(struct sb_row, column),
-      .help = "the column holding the number" },
+    R("experiment", experiment, CFG_STRING,
+      "the experiment file, from the current folder (a row that runs)"),
+    R("file", file, CFG_STRING,
+      "the result file the number is read from (a CSV file)"),
+    R("column", column, CFG_STRING, "the column holding the number"),
     { .name = "where", .type = CFG_STRINGS,
       .offset = offsetof(struct sb_row, where),
       .help = "\"column=value\" pairs that pick the one row" },
@@ -54,6 +50,9 @@ static const struct cfg_key row_keys[] = {
       .help = "in kind: the median above or below claim_ref" },
     RF("claim_ref", claim_ref, "the reference of the claim (1.0)"),
     R("why", why, CFG_STRING, "the reason for a setting of this row's own"),
+    R("not_reproduced", not_reproduced, CFG_STRING,
+      "why the figure has no experiment (then no experiment, file, "
+      "column, where)"),
     { .name = NULL },
 };
 
@@ -68,19 +67,15 @@ static void row_defaults(struct sb_row *r)
         r->seeds.v[i] = i + 1;
 }
 
-/* What a row must satisfy beyond its keys' types. */
-static void row_check(const struct sb_row *r, const char *at,
-                      struct sb_rows *rows, uint32_t k, struct diag *d)
+/* What a row that runs must satisfy: an experiment and where its number
+ * is read, something to judge it by, integer seeds, "column=value". */
+static void run_check(const struct sb_row *r, const char *at,
+                      struct diag *d)
 {
-    for (const char *p = r->id; p && *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-              (*p >= '0' && *p <= '9') || *p == '-' || *p == '_')) {
-            diag_error(d, r->src, r->line, at,
-                       "id \"%s\": expected letters, digits, - and _ only "
-                       "(it names a folder)",
-                       r->id);
-            break;
-        }
+    if (!r->experiment || !r->file || !r->column)
+        diag_error(d, r->src, r->line, at,
+                   "expected experiment, file and column (a row that runs) "
+                   "or not_reproduced = \"reason\"");
     if (isnan(r->paper_value) && isnan(r->paper_min) &&
         isnan(r->paper_max) && !r->claim)
         diag_error(d, r->src, r->line, at,
@@ -98,6 +93,27 @@ static void row_check(const struct sb_row *r, const char *at,
             diag_error(d, r->src, r->where.line[i], at,
                        "where \"%s\": expected \"column=value\"",
                        r->where.v[i]);
+}
+
+/* What a row must satisfy beyond its keys' types. */
+static void row_check(const struct sb_row *r, const char *at,
+                      struct sb_rows *rows, uint32_t k, struct diag *d)
+{
+    for (const char *p = r->id; p && *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+              (*p >= '0' && *p <= '9') || *p == '-' || *p == '_')) {
+            diag_error(d, r->src, r->line, at,
+                       "id \"%s\": expected letters, digits, - and _ only "
+                       "(it names a folder)",
+                       r->id);
+            break;
+        }
+    if (!r->not_reproduced)
+        run_check(r, at, d);
+    else if (r->experiment || r->file || r->column || r->where.n)
+        diag_error(d, r->src, r->line, at,
+                   "not_reproduced with an experiment, file, column or "
+                   "where: expected either the reason or a run");
     for (uint32_t j = 0; j < k && r->id; j++)
         if (rows->row[j].id && strcmp(rows->row[j].id, r->id) == 0)
             diag_error(d, r->src, r->line, at,
@@ -287,9 +303,9 @@ static int cmp_double(const void *a, const void *b)
 
 void sb_judge(const struct sb_row *r, struct sb_result *res)
 {
-    if (res->n == 0) {
+    if (res->n == 0 || r->not_reproduced) {
         res->median = res->lo = res->hi = NAN;
-        res->status = SB_NOT_RUN;
+        res->status = r->not_reproduced ? SB_NOT_REPRODUCED : SB_NOT_RUN;
         return;
     }
     double s[SB_SEEDS_MAX];
@@ -342,6 +358,70 @@ static void cell(FILE *out, const char *s)
     }
 }
 
+/* The count of each status, by paper in the order they first appear,
+ * and in all. */
+static void summary(FILE *out, const struct sb_rows *rows,
+                    const struct sb_result *res)
+{
+    fputs("| paper | rows | agree | in kind | disagree | not run | not "
+          "reproduced |\n|---|---|---|---|---|---|---|\n",
+          out);
+    uint32_t all[SB_STATUSES] = { 0 };
+    for (uint32_t k = 0; k < rows->n; k++) {
+        const char *paper = rows->row[k].paper ? rows->row[k].paper : "-";
+        uint32_t first = 0, count[SB_STATUSES] = { 0 }, n = 0;
+        while (first < k && strcmp(rows->row[first].paper
+                                       ? rows->row[first].paper : "-",
+                                   paper) != 0)
+            first++;
+        all[res[k].status]++;
+        if (first < k)
+            continue; /* counted at its first row */
+        for (uint32_t j = k; j < rows->n; j++)
+            if (strcmp(rows->row[j].paper ? rows->row[j].paper : "-",
+                       paper) == 0) {
+                count[res[j].status]++;
+                n++;
+            }
+        fputs("| ", out);
+        cell(out, paper);
+        fprintf(out, " | %u | %u | %u | %u | %u | %u |\n", n,
+                count[SB_AGREES], count[SB_IN_KIND], count[SB_DISAGREES],
+                count[SB_NOT_RUN], count[SB_NOT_REPRODUCED]);
+    }
+    fprintf(out, "| all | %u | %u | %u | %u | %u | %u |\n\n", rows->n,
+            all[SB_AGREES], all[SB_IN_KIND], all[SB_DISAGREES],
+            all[SB_NOT_RUN], all[SB_NOT_REPRODUCED]);
+}
+
+/* A row that runs as a line of the table. */
+static void run_line(FILE *out, const struct sb_row *r,
+                     const struct sb_result *x)
+{
+    char p[64], kind[48] = "-";
+    paper_text(r, p, sizeof p);
+    if (r->claim)
+        snprintf(kind, sizeof kind, "%s %.4g", r->claim, r->claim_ref);
+    fprintf(out, "| %s | ", r->id);
+    cell(out, r->paper);
+    fputs(" | ", out);
+    cell(out, r->figure);
+    fputs(" | ", out);
+    cell(out, r->quantity);
+    fprintf(out, " | %s | ", p);
+    if (x->n)
+        fprintf(out, "%.4g [%.4g, %.4g], %u", x->median, x->lo, x->hi,
+                x->n);
+    else
+        fputs("-", out);
+    fprintf(out, " | %s | %s | `%s` | `%s`: `%s`",
+            sb_status_names[x->status], kind, r->experiment, r->file,
+            r->column);
+    for (uint32_t i = 0; i < r->where.n; i++)
+        fprintf(out, "%s`%s`", i ? ", " : " where ", r->where.v[i]);
+    fputs(" |\n", out);
+}
+
 void sb_markdown(FILE *out, const struct sb_rows *rows,
                  const struct sb_result *res, const char *command,
                  bool quick)
@@ -353,43 +433,42 @@ void sb_markdown(FILE *out, const struct sb_rows *rows,
               "pipeline (runs, extraction, judging), not the model: its "
               "statuses are no results.**\n\n",
               out);
+    summary(out, rows, res);
     fputs("| row | paper | figure | quantity | paper's value | dfsim: "
           "median [range], seeds | status | in kind if | experiment | read "
           "from |\n|---|---|---|---|---|---|---|---|---|---|\n",
           out);
+    for (uint32_t k = 0; k < rows->n; k++)
+        if (!rows->row[k].not_reproduced)
+            run_line(out, &rows->row[k], &res[k]);
+    uint32_t count[SB_STATUSES] = { 0 };
+    for (uint32_t k = 0; k < rows->n; k++)
+        count[res[k].status]++;
+    fprintf(out, "\n%u rows: %u agree, %u in kind, %u disagree, %u not "
+                 "run, %u not reproduced.\n",
+            rows->n, count[SB_AGREES], count[SB_IN_KIND],
+            count[SB_DISAGREES], count[SB_NOT_RUN],
+            count[SB_NOT_REPRODUCED]);
+    for (uint32_t k = 0; k < rows->n; k++)
+        if (rows->row[k].why)
+            fprintf(out, "\n* %s: %s\n", rows->row[k].id, rows->row[k].why);
+    if (count[SB_NOT_REPRODUCED] == 0)
+        return;
+    fputs("\n## Figures and tables not reproduced\n\n| row | paper | "
+          "figure | what it shows | why not |\n|---|---|---|---|---|\n",
+          out);
     for (uint32_t k = 0; k < rows->n; k++) {
         const struct sb_row *r = &rows->row[k];
-        const struct sb_result *x = &res[k];
-        char p[64], kind[48] = "-";
-        paper_text(r, p, sizeof p);
-        if (r->claim)
-            snprintf(kind, sizeof kind, "%s %.4g", r->claim, r->claim_ref);
+        if (!r->not_reproduced)
+            continue;
         fprintf(out, "| %s | ", r->id);
         cell(out, r->paper);
         fputs(" | ", out);
         cell(out, r->figure);
         fputs(" | ", out);
         cell(out, r->quantity);
-        fprintf(out, " | %s | ", p);
-        if (x->n)
-            fprintf(out, "%.4g [%.4g, %.4g], %u", x->median, x->lo, x->hi,
-                    x->n);
-        else
-            fputs("-", out);
-        fprintf(out, " | %s | %s | `%s` | `%s`: `%s`", sb_status_names[x->status],
-                kind, r->experiment, r->file, r->column);
-        for (uint32_t i = 0; i < r->where.n; i++)
-            fprintf(out, "%s`%s`", i ? ", " : " where ", r->where.v[i]);
+        fputs(" | ", out);
+        cell(out, r->not_reproduced);
         fputs(" |\n", out);
     }
-    uint32_t count[4] = { 0 };
-    for (uint32_t k = 0; k < rows->n; k++)
-        count[res[k].status]++;
-    fprintf(out, "\n%u rows: %u agree, %u in kind, %u disagree, %u not "
-                 "run.\n",
-            rows->n, count[SB_AGREES], count[SB_IN_KIND],
-            count[SB_DISAGREES], count[SB_NOT_RUN]);
-    for (uint32_t k = 0; k < rows->n; k++)
-        if (rows->row[k].why)
-            fprintf(out, "\n* %s: %s\n", rows->row[k].id, rows->row[k].why);
 }

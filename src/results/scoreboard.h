@@ -21,6 +21,10 @@
  *       where = ["victim=allreduce", "aggressor=alltoall"];
  *       column = "impact";                   the one row's value
  *       why = "...";                         a row's own setting, said
+ *     },
+ *     { id = "sc20-fig2"; paper = "SC'20"; figure = "Fig. 2";
+ *       quantity = "switch latency distribution, RoCE traffic";
+ *       not_reproduced = "...";              why the model cannot carry it
  *     }, ... );
  *
  * The value of a seed is `column` of the single row of `file` whose
@@ -29,7 +33,10 @@
  * Its status: "agrees" when the median is within `tolerance` (relative)
  * of paper_value, or within [paper_min, paper_max] for a bound; else "in
  * kind" when it lies on the `claim` side of claim_ref ("above",
- * "below"); else "disagrees". */
+ * "below"); else "disagrees". A row with `not_reproduced` has no
+ * experiment (nor file, column, where): it is a figure or table of a
+ * paper that the scoreboard lists so that every one is accounted for,
+ * its status "not reproduced" and its reason printed. */
 #ifndef DFSIM_RESULTS_SCOREBOARD_H
 #define DFSIM_RESULTS_SCOREBOARD_H
 
@@ -47,6 +54,7 @@
 struct sb_row {
     const char *id, *paper, *figure, *quantity, *experiment, *file,
         *column, *claim, *why;
+    const char *not_reproduced;  /* the reason; NULL: a row that runs */
     struct cfg_strings where;    /* "column=value" */
     struct cfg_floats seeds;     /* integers >= 0 */
     double paper_value;          /* NaN: none */
@@ -63,7 +71,8 @@ struct sb_rows {
     struct sb_row *row;          /* [n] */
 };
 
-enum sb_status { SB_AGREES, SB_IN_KIND, SB_DISAGREES, SB_NOT_RUN };
+enum sb_status { SB_AGREES, SB_IN_KIND, SB_DISAGREES, SB_NOT_RUN,
+                 SB_NOT_REPRODUCED, SB_STATUSES };
 extern const char *const sb_status_names[];
 
 /* A row's outcome over its seeds. */
@@ -85,13 +94,15 @@ void sb_free(struct sb_rows *rows);
 int sb_extract(const char *path, const struct sb_row *r, double *v,
                char *why, size_t cap);
 
-/* Median and range of res->v[0..n), then the status by r's rule. */
+/* Median and range of res->v[0..n), then the status by r's rule ("not
+ * reproduced" for a row that has no experiment). */
 void sb_judge(const struct sb_row *r, struct sb_result *res);
 
-/* The scoreboard as Markdown: a table a row, a paper's number beside the
- * model's median and range over its seeds, the status and how it was
- * obtained; `command` is what regenerates it; `quick`: its runs were cut
- * short (said at the top). */
+/* The scoreboard as Markdown: the count of each status by paper, then a
+ * table a row, a paper's number beside the model's median and range over
+ * its seeds, the status and how it was obtained, then the rows' reasons
+ * (not reproduced, a setting of their own); `command` is what
+ * regenerates it; `quick`: its runs were cut short (said at the top). */
 void sb_markdown(FILE *out, const struct sb_rows *rows,
                  const struct sb_result *res, const char *command,
                  bool quick);
