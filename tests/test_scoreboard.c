@@ -225,12 +225,31 @@ static void test_scoreboard_pipeline(void)
                                "| all | 3 | 1 | 0 | 0 | 1 | 1 |\n");
         CHECK_STR_CONTAINS(md, "| fig-2 | P'20 | Fig. 2 | a switch's "
                                "latency | no switch model |\n");
+        CHECK_STR_CONTAINS(md, "the median (bar)](scoreboard.svg)\n");
         /* a row not reproduced runs nothing */
         CHECK(!strstr(out, "fig-2 seed"));
         CHECK_STR_CONTAINS(out, "fig-2                                    "
                                 "not reproduced");
         CHECK(!strstr(md, "--quick"));
     }
+    /* the picture: a strip for each row that runs, a dot for each seed
+     * with a number, the paper's band for the one with a value */
+    char *svg = dir_read(dir, "scoreboard.svg");
+    CHECK(svg != NULL);
+    if (svg) {
+        uint32_t dots = 0, bands = 0;
+        for (const char *p = svg; (p = strstr(p, "<circle")); p++)
+            dots++;
+        for (const char *p = svg; (p = strstr(p, "fill=\"#ddd\"")); p++)
+            bands++;
+        CHECK_EQ_U(dots, 2);
+        CHECK_EQ_U(bands, 1);
+        CHECK_STR_CONTAINS(svg, ">accepted</text>");
+        CHECK_STR_CONTAINS(svg, ">wrong</text>");
+        CHECK(!strstr(svg, ">fig-2</text>"));
+        CHECK_STR_CONTAINS(svg, "</svg>\n");
+    }
+    free(svg);
     /* again, one run at a time: the runs are read back, the table is the
      * same bytes */
     argv[4] = "-j";

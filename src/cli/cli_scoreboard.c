@@ -191,10 +191,19 @@ static void read_row(const struct sb_row *r, const char *out,
     sb_judge(r, res);
 }
 
-/* The table into path, whole or not at all (temporary, then renamed). */
-static int write_table(const char *path, const struct sb_rows *rows,
-                       const struct sb_result *res, const char *command,
-                       bool quick)
+/* What a scoreboard file holds. */
+struct sb_doc {
+    const struct sb_rows *rows;
+    const struct sb_result *res;
+    const char *command;
+    bool quick;
+    const char *svg;             /* for the table: the picture's name */
+};
+
+/* File path, whole or not at all (temporary, then renamed): the table,
+ * or the picture when `picture`. */
+static int write_file(const char *path, const struct sb_doc *doc,
+                      bool picture)
 {
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
@@ -204,7 +213,11 @@ static int write_table(const char *path, const struct sb_rows *rows,
                 strerror(errno));
         return -1;
     }
-    sb_markdown(f, rows, res, command, quick);
+    if (picture)
+        sb_svg(f, doc->rows, doc->res);
+    else
+        sb_markdown(f, doc->rows, doc->res, doc->command, doc->quick,
+                    doc->svg);
     if (fclose(f) != 0 || rename(tmp, path) != 0) {
         fprintf(stderr, "dfsim scoreboard: cannot write %s: %s\n", path,
                 strerror(errno));
@@ -212,6 +225,22 @@ static int write_table(const char *path, const struct sb_rows *rows,
         return -1;
     }
     return 0;
+}
+
+/* The table into path and the picture beside it (path less ".md", plus
+ * ".svg"), which the table shows by that name. */
+static int write_table(const char *path, struct sb_doc *doc)
+{
+    char svg[4200];
+    size_t n = strlen(path);
+    if (n > 3 && strcmp(path + n - 3, ".md") == 0)
+        n -= 3;
+    snprintf(svg, sizeof svg, "%.*s.svg", (int)n, path);
+    const char *base = strrchr(svg, '/');
+    doc->svg = base ? base + 1 : svg;
+    return write_file(svg, doc, true) != 0 || write_file(path, doc, false) != 0
+               ? -1
+               : 0;
 }
 
 int cli_scoreboard(int argc, char **argv)
@@ -280,9 +309,11 @@ int cli_scoreboard(int argc, char **argv)
     snprintf(command, sizeof command, "dfsim scoreboard %s%s", file,
              quick ? " --quick" : "");
     snprintf(md, sizeof md, "%s/scoreboard.md", out);
-    int rc = write_table(md, &rows, res, command, quick);
+    struct sb_doc doc = { .rows = &rows, .res = res, .command = command,
+                          .quick = quick };
+    int rc = write_table(md, &doc);
     if (rc == 0 && write)
-        rc = write_table(write, &rows, res, command, quick);
+        rc = write_table(write, &doc);
     uint32_t failed = 0;
     for (uint32_t k = 0; k < rows.n; k++)
         failed += !rows.row[k].not_reproduced && res[k].n < rows.row[k].seeds.n;
