@@ -259,6 +259,19 @@ static void test_scoreboard_pipeline(void)
     CHECK(md && again && strcmp(md, again) == 0);
     free(md);
     free(again);
+    /* --no-run: nothing starts, the finished runs are read, the others'
+     * rows say so */
+    snprintf(sub, sizeof sub, "%s/%s/seed-2.done", dir, base);
+    CHECK_EQ_U(unlink(sub), 0);
+    const char *nr[] = { "scoreboard", rows, "-o", dir, "--no-run", NULL };
+    CHECK_EQ_U(run_dfsim(nr, out, sizeof out, err, sizeof err), 1);
+    CHECK(!strstr(out, " seed 1 ..."));
+    CHECK_STR_CONTAINS(err, "row accepted, seed 2: the run has not "
+                            "finished");
+    md = dir_read(dir, "scoreboard.md");
+    CHECK(md && strstr(md, "`dfsim scoreboard ") &&
+          strstr(md, " --no-run`") && strstr(md, ", 1 | agrees | "));
+    free(md);
     rm_dir(dir);
 
     /* --quick says so at the top */

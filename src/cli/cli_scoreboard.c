@@ -1,5 +1,5 @@
 /* cli/cli_scoreboard.c — `dfsim scoreboard ROWS [-o DIR] [-j N] [--quick]
- * [--write FILE]`: every row of a rows file (results/scoreboard.h) run
+ * [--no-run] [--write FILE]`: every row of a rows file (results/scoreboard.h) run
  * over its seeds, each seed as `dfsim run EXPERIMENT -o
  * DIR/EXPERIMENT/seed-S --seed S --resume` in a child process, N
  * children at once (rows of one experiment share its runs; a run
@@ -7,7 +7,10 @@
  * resumes as its runs do), then the number read from each, the rows
  * judged, the table written to DIR/scoreboard.md (and FILE). The table
  * depends on the runs' results only, not on N or the order they end in;
- * rows marked not_reproduced run nothing. */
+ * rows marked not_reproduced run nothing. --no-run starts nothing and
+ * reads the runs that finished before (each leaves DIR/EXPERIMENT/
+ * seed-S.done): the state of a scoreboard that is still running or was
+ * cut short, its other rows "not run". */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +26,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: dfsim scoreboard ROWS [-o DIR] [-j N] [--quick] "
-            "[--write FILE]"
+            "[--no-run] [--write FILE]"
             "\n\n"
             "Run every row of ROWS (a rows file: results/scoreboard.h, "
             "reproduce/rows.cfg)\nover its seeds, read each row's number "
@@ -34,6 +37,10 @@ static void usage(FILE *out)
             "                in DIR/EXPERIMENT/seed-S, shared by its rows, "
             "resumed if cut short)\n"
             "  -j N          N runs at once, each a process (1)\n"
+            "  --no-run      run nothing: the table from the runs finished "
+            "before (a long\n"
+            "                scoreboard's state; the others' rows \"not "
+            "run\")\n"
             "  --quick       every run with --quick: checks the pipeline, "
             "not the numbers\n"
             "                (DIR default results/scoreboard-quick)\n"
@@ -90,8 +97,31 @@ struct sb_run {
     long long seed;
     char dir[4096];
     pid_t pid;
-    int ok;                      /* -1 not yet, 0 failed, 1 exited 0 */
+    int ok;                      /* -1 not yet, 0 failed, 1 finished,
+                                    2 not run (--no-run) */
 };
+
+/* A run that exited 0 leaves dir.done beside dir.log (--no-run reads
+ * it); one that starts or fails has none. */
+static void mark_done(const char *dir, bool done)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s.done", dir);
+    if (!done) {
+        unlink(path);
+        return;
+    }
+    FILE *f = fopen(path, "w");
+    if (f)
+        fclose(f);
+}
+
+static bool is_done(const char *dir)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s.done", dir);
+    return access(path, F_OK) == 0;
+}
 
 /* The runs rows need, each once, in the rows' order: how many (at most
  * cap). */
@@ -129,6 +159,7 @@ static void run_all(struct sb_run *run, uint32_t n, uint32_t jobs,
             struct sb_run *x = &run[next++];
             printf("  [%u/%u] %s seed %lld ...\n", next, n, x->experiment,
                    x->seed);
+            mark_done(x->dir, false);
             x->pid = start_seed(x->experiment, x->seed, x->dir, quick);
             if (x->pid < 0) {
                 x->ok = 0;
@@ -149,6 +180,7 @@ static void run_all(struct sb_run *run, uint32_t n, uint32_t jobs,
         for (uint32_t j = 0; j < n; j++)
             if (run[j].pid == pid && run[j].ok < 0) {
                 run[j].ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+                mark_done(run[j].dir, run[j].ok);
                 printf("  %s seed %lld %s\n", run[j].experiment, run[j].seed,
                        run[j].ok ? "done" : "failed");
                 fflush(stdout);
@@ -174,9 +206,12 @@ static void read_row(const struct sb_row *r, const char *out,
             j++;
         if (j == n_run || run[j].ok != 1) {
             fprintf(stderr,
-                    "dfsim scoreboard: %s:%d: row %s, seed %lld: the run "
-                    "failed (%s.log)\n",
-                    r->src, r->line, r->id, seed, dir);
+                    "dfsim scoreboard: %s:%d: row %s, seed %lld: %s (%s.log)"
+                    "\n",
+                    r->src, r->line, r->id, seed,
+                    j < n_run && run[j].ok == 2 ? "the run has not finished"
+                                                : "the run failed",
+                    dir);
             continue;
         }
         snprintf(csv, sizeof csv, "%s/%s", dir, r->file);
@@ -246,7 +281,7 @@ static int write_table(const char *path, struct sb_doc *doc)
 int cli_scoreboard(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *write = NULL;
-    bool quick = false;
+    bool quick = false, no_run = false;
     long jobs = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -254,6 +289,8 @@ int cli_scoreboard(int argc, char **argv)
             return 0;
         } else if (!strcmp(argv[i], "--quick")) {
             quick = true;
+        } else if (!strcmp(argv[i], "--no-run")) {
+            no_run = true;
         } else if (!strcmp(argv[i], "-j") && i + 1 < argc) {
             char *end;
             errno = 0;
@@ -298,7 +335,9 @@ int cli_scoreboard(int argc, char **argv)
     uint32_t cap = rows.n * SB_SEEDS_MAX;
     struct sb_run *run = calloc(cap ? cap : 1, sizeof *run);
     uint32_t n_run = run ? plan_runs(&rows, out, run, cap) : 0;
-    if (run)
+    for (uint32_t j = 0; j < n_run && no_run; j++)
+        run[j].ok = is_done(run[j].dir) ? 1 : 2;
+    if (run && !no_run)
         run_all(run, n_run, (uint32_t)jobs, quick);
     for (uint32_t k = 0; k < rows.n; k++) {
         read_row(&rows.row[k], out, run, n_run, &res[k]);
@@ -306,8 +345,8 @@ int cli_scoreboard(int argc, char **argv)
     }
     free(run);
     char command[600], md[4200];
-    snprintf(command, sizeof command, "dfsim scoreboard %s%s", file,
-             quick ? " --quick" : "");
+    snprintf(command, sizeof command, "dfsim scoreboard %s%s%s", file,
+             quick ? " --quick" : "", no_run ? " --no-run" : "");
     snprintf(md, sizeof md, "%s/scoreboard.md", out);
     struct sb_doc doc = { .rows = &rows, .res = res, .command = command,
                           .quick = quick };
