@@ -939,6 +939,27 @@ static void test_latency_model_run(void)
         fprintf(stderr, "  measured against estimated round trips: r %.3f\n",
                 r);
         CHECK(r > 0.9);
+        /* latency_fit.csv scores the chosen fit on those round trips:
+         * its r is theirs, its share within 30 % theirs */
+        uint32_t in30 = 0;
+        for (uint32_t i = 0; i < 8; i++)
+            in30 += fabs(x[i] - y[i]) <= 0.3 * y[i];
+        char *lf = file_in(dir[1], "latency_fit.csv");
+        CHECK(lf != NULL);
+        if (lf) {
+            CHECK(strncmp(lf, "fit,chosen,round_trips,k0_us,", 29) == 0);
+            const char *l1 = strchr(lf, '\n');
+            char buf[64];
+            CHECK(l1 && strncmp(l1 + 1, "absolute,1,8,", 13) == 0);
+            CHECK(l1 && strstr(l1 + 1, "\nrelative,0,8,") != NULL);
+            if (l1) {
+                field_of(l1 + 1, 7, buf, sizeof buf);
+                CHECK_NEAR(strtod(buf, NULL), r, 1e-4);
+                field_of(l1 + 1, 8, buf, sizeof buf);
+                CHECK_NEAR(strtod(buf, NULL), 100.0 * in30 / 8, 1e-4);
+            }
+            free(lf);
+        }
         free(lm);
     }
     char *s = file_in(dir[1], "sensitivity.csv");

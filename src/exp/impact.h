@@ -88,7 +88,8 @@
  *   latency_model.csv with latency_model: the first ping-pong victim's
  *                   round trips against Netscope's latency model
  *                   (ICS'21 §4.2, net/latency_model.h), read through a
- *                   jobs_observer every latency_window
+ *                   jobs_observer every latency_window; latency_fit.csv
+ *                   the fits' constants and scores (Fig. 4a)
  *   jobs.csv, iterations.csv, ranks.csv, metrics.csv, load.csv: the jobs
  *                   runner's files, the `run` column the simulation's
  *                   number in impact_runs.csv

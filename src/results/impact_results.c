@@ -217,6 +217,36 @@ static void print_fit(const char *lead, const char *loss,
            sc->con, m ? fig(b[6], 32, 1, sc->median) : "-");
 }
 
+/* latency_fit.csv: a row per fit (the chosen one first), its constants
+ * and its score — Fig. 4a's figures as data. */
+static int fit_csv(const char *dir, const char *const loss[2],
+                   const struct latm_fit *const fit[2],
+                   const struct fit_score *const sc[2], uint32_t m)
+{
+    struct outfile of = { 0 };
+    if (outfile_open(&of, dir, "latency_fit.csv", stderr) != 0)
+        return -1; /* reported */
+    fprintf(of.f, "fit,chosen,round_trips,k0_us,k1_us,k2_us,w,pearson_r,"
+                  "within30_pct,beside_aggressor,beside_within30_pct,"
+                  "median_error_pct\n");
+    for (int i = 0; i < 2; i++) {
+        fprintf(of.f, "%s,%d,%u", loss[i], i == 0, m);
+        impact_csv_num(of.f, fit[i]->k0, true);
+        impact_csv_num(of.f, fit[i]->k1, true);
+        impact_csv_num(of.f, fit[i]->k2, true);
+        impact_csv_num(of.f, fit[i]->w, true);
+        impact_csv_num(of.f, sc[i]->r, true);
+        impact_csv_num(of.f, m ? 100.0 * sc[i]->in30 / m : NAN, true);
+        fprintf(of.f, ",%u", sc[i]->con);
+        impact_csv_num(of.f,
+                       sc[i]->con ? 100.0 * sc[i]->con30 / sc[i]->con : NAN,
+                       true);
+        impact_csv_num(of.f, m ? sc[i]->median : NAN, true);
+        fputc('\n', of.f);
+    }
+    return outfile_commit(&of, stderr);
+}
+
 /* Netscope's latency model (ICS'21 §4.2, trained as §6.1 does): Eq. 12's
  * constants fitted on the first ping-pong victim's simulations, its
  * round trips (the mean iteration: one exchange) against the counters'
@@ -281,10 +311,16 @@ static int latency_fit(const struct impact_data *st, const char *dir,
     }
     if (outfile_commit(&of, stderr) != 0)
         goto done; /* reported */
+    const char *const losses[2] = { loss, loss2 };
+    const struct latm_fit *const fits[2] = { f, &other };
+    const struct fit_score *const scores[2] = { &sc, &sc2 };
+    if (fit_csv(dir, losses, fits, scores, m) != 0)
+        goto done; /* reported */
     printf("\nlatency model (ICS'21 §4.2), fitted on %s's %u round trips: "
            "RTT = k0 + D(there) + D(back), D = w (k1 Qmin + k2 Nmin) + "
            "(1 - w) (k1 Qnon + k2 Nnon) over the minimal and non-minimal "
-           "paths (latency_model.csv; ICS'21 Fig. 4a: 75 %% within 30 %%; "
+           "paths (latency_model.csv, latency_fit.csv; ICS'21 Fig. 4a: 75 "
+           "%% within 30 %%; "
            "r 0.71 Voltrino, 0.67 Cori)\n", ic->victim[ref].name, m);
     print_fit("  the fit", loss, f, &sc, m);
     print_fit("  beside it", loss2, &other, &sc2, m);

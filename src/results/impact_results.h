@@ -92,7 +92,7 @@ struct impact_report_info {
 
 /* The study's results from what its simulations collected (x, rank 0's):
  * the cells into impact.csv and the tables to stdout, controllers.csv,
- * latency_model.csv and sensitivity.csv where the section asks for them,
+ * latency_model.csv, latency_fit.csv and sensitivity.csv where the section asks for them,
  * and report.html (impact_report). Returns 0; -1 after reporting to d (a
  * file could not be written); a victim unfinished at the limit is
  * reported and its cell marked, and makes the return -1 too. */
