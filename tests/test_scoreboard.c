@@ -44,7 +44,9 @@ static void test_scoreboard_load(void)
         "    column = \"c\"; paper_value = 2.0; seeds = [1.5]; },\n"
         "  { id = \"half\"; paper_value = 2.0; experiment = \"x.cfg\"; },\n"
         "  { id = \"both\"; not_reproduced = \"no model\";\n"
-        "    experiment = \"x.cfg\"; }\n"
+        "    experiment = \"x.cfg\"; },\n"
+        "  { id = \"ctx\"; context = true; claim = \"above\";\n"
+        "    experiment = \"x.cfg\"; file = \"f.csv\"; column = \"c\"; }\n"
         ");\n");
     struct capture c;
     cap_init(&c);
@@ -64,6 +66,8 @@ static void test_scoreboard_load(void)
                                "runs) or not_reproduced = \"reason\"");
     CHECK_STR_CONTAINS(cap_text(&c), ":9: error: rows[4]: not_reproduced "
                                "with an experiment");
+    CHECK_STR_CONTAINS(cap_text(&c), ":11: error: rows[5]: context = true "
+                               "with a paper value or claim");
     cap_free(&c);
 
     const char *good = write_temp(
@@ -190,11 +194,15 @@ static void test_scoreboard_pipeline(void)
              "  { id = \"wrong\"; claim = \"below\";\n"
              "    experiment = \"%s\"; seeds = [1];\n"
              "    file = \"traffic.csv\"; column = \"no_such\"; },\n"
+             "  { id = \"hops\"; quantity = \"mean hops\"; context = true;\n"
+             "    experiment = \"%s\"; seeds = [1, 2];\n"
+             "    file = \"traffic.csv\"; column = \"hops_mean\";\n"
+             "    where = [\"routing=minimal\"]; },\n"
              "  { id = \"fig-2\"; paper = \"P'20\"; figure = \"Fig. 2\";\n"
              "    quantity = \"a switch's latency\";\n"
              "    not_reproduced = \"no switch model\"; }\n"
              ");\n",
-             exp, exp);
+             exp, exp, exp);
     const char *rows = write_temp("sb-rows.cfg", rows_text);
     char dir[64] = "/tmp/dfsim-sb-XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
@@ -219,10 +227,13 @@ static void test_scoreboard_pipeline(void)
         CHECK_STR_CONTAINS(md, ", 2 | agrees | ");
         CHECK_STR_CONTAINS(md, "| wrong | ");
         CHECK_STR_CONTAINS(md, " | - | not run | below 1 | ");
-        CHECK_STR_CONTAINS(md, "3 rows: 1 agree, 0 in kind, 0 disagree, 1 "
-                               "not run, 1 not reproduced.");
-        CHECK_STR_CONTAINS(md, "| P'20 | 1 | 0 | 0 | 0 | 0 | 1 |\n"
-                               "| all | 3 | 1 | 0 | 0 | 1 | 1 |\n");
+        CHECK_STR_CONTAINS(md, "4 rows: 1 agree, 0 in kind, 0 disagree, 1 "
+                               "not run, 1 not reproduced, 1 context.");
+        CHECK_STR_CONTAINS(md, "| P'20 | 1 | 0 | 0 | 0 | 0 | 1 | 0 |\n"
+                               "| all | 4 | 1 | 0 | 0 | 1 | 1 | 1 |\n");
+        /* a context row: its number, no paper's, status context */
+        CHECK_STR_CONTAINS(md, "| hops | - | - | mean hops | - | ");
+        CHECK_STR_CONTAINS(md, ", 2 | context | - | ");
         CHECK_STR_CONTAINS(md, "| fig-2 | P'20 | Fig. 2 | a switch's "
                                "latency | no switch model |\n");
         CHECK_STR_CONTAINS(md, "the median (bar)](scoreboard.svg)\n");
@@ -242,7 +253,7 @@ static void test_scoreboard_pipeline(void)
             dots++;
         for (const char *p = svg; (p = strstr(p, "fill=\"#ddd\"")); p++)
             bands++;
-        CHECK_EQ_U(dots, 2);
+        CHECK_EQ_U(dots, 4);
         CHECK_EQ_U(bands, 1);
         CHECK_STR_CONTAINS(svg, ">accepted</text>");
         CHECK_STR_CONTAINS(svg, ">wrong</text>");

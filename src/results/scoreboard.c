@@ -8,7 +8,8 @@
 #include <string.h>
 
 const char *const sb_status_names[] = { "agrees", "in kind", "disagrees",
-                                        "not run", "not reproduced" };
+                                        "not run", "not reproduced",
+                                        "context" };
 
 static const char *const claims[] = { "above", "below", NULL };
 
@@ -50,6 +51,9 @@ static const struct cfg_key row_keys[] = {
       .help = "in kind: the median above or below claim_ref" },
     RF("claim_ref", claim_ref, "the reference of the claim (1.0)"),
     R("why", why, CFG_STRING, "the reason for a setting of this row's own"),
+    R("context", context, CFG_BOOL,
+      "a condition of the runs, reported beside the rows, not judged "
+      "(false)"),
     R("not_reproduced", not_reproduced, CFG_STRING,
       "why the figure has no experiment (then no experiment, file, "
       "column, where)"),
@@ -76,11 +80,17 @@ static void run_check(const struct sb_row *r, const char *at,
         diag_error(d, r->src, r->line, at,
                    "expected experiment, file and column (a row that runs) "
                    "or not_reproduced = \"reason\"");
-    if (isnan(r->paper_value) && isnan(r->paper_min) &&
-        isnan(r->paper_max) && !r->claim)
+    bool judged = !isnan(r->paper_value) || !isnan(r->paper_min) ||
+                  !isnan(r->paper_max) || r->claim;
+    if (!judged && !r->context)
         diag_error(d, r->src, r->line, at,
                    "no paper_value, paper_min, paper_max or claim: "
-                   "nothing to judge the row by");
+                   "nothing to judge the row by (context = true: a "
+                   "condition reported, not judged)");
+    if (judged && r->context)
+        diag_error(d, r->src, r->line, at,
+                   "context = true with a paper value or claim: expected "
+                   "either a row judged or a condition reported");
     if (r->seeds.n > SB_SEEDS_MAX)
         diag_error(d, r->src, r->line, at, "%u seeds; at most %d",
                    r->seeds.n, SB_SEEDS_MAX);
@@ -308,6 +318,7 @@ void sb_judge(const struct sb_row *r, struct sb_result *res)
         res->status = r->not_reproduced ? SB_NOT_REPRODUCED : SB_NOT_RUN;
         return;
     }
+    /* the median and range first, for every row that ran */
     double s[SB_SEEDS_MAX];
     memcpy(s, res->v, res->n * sizeof *s);
     qsort(s, res->n, sizeof *s, cmp_double);
@@ -327,7 +338,10 @@ void sb_judge(const struct sb_row *r, struct sb_result *res)
     bool kind = r->claim && (strcmp(r->claim, "above") == 0
                                  ? m > r->claim_ref
                                  : m < r->claim_ref);
-    res->status = agrees ? SB_AGREES : kind ? SB_IN_KIND : SB_DISAGREES;
+    res->status = r->context ? SB_CONTEXT
+                  : agrees   ? SB_AGREES
+                  : kind     ? SB_IN_KIND
+                             : SB_DISAGREES;
 }
 
 /* ---- the table ----------------------------------------------------------- */
@@ -344,18 +358,35 @@ static void paper_text(const struct sb_row *r, char *buf, size_t cap)
         snprintf(buf, cap, "<= %.4g", r->paper_max);
     else if (!isnan(r->paper_min))
         snprintf(buf, cap, ">= %.4g", r->paper_min);
-    else
+    else if (r->claim)
         snprintf(buf, cap, "%s %.4g", r->claim, r->claim_ref);
+    else
+        snprintf(buf, cap, "-");
 }
 
-/* A table cell's text, with | escaped. */
+/* A table cell's text, with | escaped ("-" for none). */
 static void cell(FILE *out, const char *s)
 {
-    for (; s && *s; s++) {
+    if (!s)
+        s = "-";
+    for (; *s; s++) {
         if (*s == '|')
             fputc('\\', out);
         fputc(*s, out);
     }
+}
+
+/* One line of the summary: a label, the rows, the count of each status
+ * in sb_status's order. */
+static void count_line(FILE *out, const char *label, uint32_t n,
+                       const uint32_t count[SB_STATUSES])
+{
+    fputs("| ", out);
+    cell(out, label);
+    fprintf(out, " | %u", n);
+    for (int s = 0; s < SB_STATUSES; s++)
+        fprintf(out, " | %u", count[s]);
+    fputs(" |\n", out);
 }
 
 /* The count of each status, by paper in the order they first appear,
@@ -364,7 +395,7 @@ static void summary(FILE *out, const struct sb_rows *rows,
                     const struct sb_result *res)
 {
     fputs("| paper | rows | agree | in kind | disagree | not run | not "
-          "reproduced |\n|---|---|---|---|---|---|---|\n",
+          "reproduced | context |\n|---|---|---|---|---|---|---|---|\n",
           out);
     uint32_t all[SB_STATUSES] = { 0 };
     for (uint32_t k = 0; k < rows->n; k++) {
@@ -383,15 +414,10 @@ static void summary(FILE *out, const struct sb_rows *rows,
                 count[res[j].status]++;
                 n++;
             }
-        fputs("| ", out);
-        cell(out, paper);
-        fprintf(out, " | %u | %u | %u | %u | %u | %u |\n", n,
-                count[SB_AGREES], count[SB_IN_KIND], count[SB_DISAGREES],
-                count[SB_NOT_RUN], count[SB_NOT_REPRODUCED]);
+        count_line(out, paper, n, count);
     }
-    fprintf(out, "| all | %u | %u | %u | %u | %u | %u |\n\n", rows->n,
-            all[SB_AGREES], all[SB_IN_KIND], all[SB_DISAGREES],
-            all[SB_NOT_RUN], all[SB_NOT_REPRODUCED]);
+    count_line(out, "all", rows->n, all);
+    fputc('\n', out);
 }
 
 /* A row that runs as a line of the table. */
@@ -450,10 +476,10 @@ void sb_markdown(FILE *out, const struct sb_rows *rows,
     for (uint32_t k = 0; k < rows->n; k++)
         count[res[k].status]++;
     fprintf(out, "\n%u rows: %u agree, %u in kind, %u disagree, %u not "
-                 "run, %u not reproduced.\n",
+                 "run, %u not reproduced, %u context.\n",
             rows->n, count[SB_AGREES], count[SB_IN_KIND],
             count[SB_DISAGREES], count[SB_NOT_RUN],
-            count[SB_NOT_REPRODUCED]);
+            count[SB_NOT_REPRODUCED], count[SB_CONTEXT]);
     for (uint32_t k = 0; k < rows->n; k++)
         if (rows->row[k].why)
             fprintf(out, "\n* %s: %s\n", rows->row[k].id, rows->row[k].why);

@@ -25,7 +25,9 @@
  *     { id = "sc20-fig2"; paper = "SC'20"; figure = "Fig. 2";
  *       quantity = "switch latency distribution, RoCE traffic";
  *       not_reproduced = "...";              why the model cannot carry it
- *     }, ... );
+ *     },
+ *     { id = "fill-load"; context = true;    reported, not judged
+ *       experiment = ...; file = ...; column = ...; }, ... );
  *
  * The value of a seed is `column` of the single row of `file` whose
  * columns equal every `where` pair (zero or several rows: an error, not
@@ -36,7 +38,10 @@
  * "below"); else "disagrees". A row with `not_reproduced` has no
  * experiment (nor file, column, where): it is a figure or table of a
  * paper that the scoreboard lists so that every one is accounted for,
- * its status "not reproduced" and its reason printed. */
+ * its status "not reproduced" and its reason printed. A row with
+ * `context = true` has no paper value or claim: it reports a condition
+ * of the runs the other rows read (the load a background offers), its
+ * status "context". */
 #ifndef DFSIM_RESULTS_SCOREBOARD_H
 #define DFSIM_RESULTS_SCOREBOARD_H
 
@@ -55,6 +60,7 @@ struct sb_row {
     const char *id, *paper, *figure, *quantity, *experiment, *file,
         *column, *claim, *why;
     const char *not_reproduced;  /* the reason; NULL: a row that runs */
+    bool context;                /* a condition reported, not judged */
     struct cfg_strings where;    /* "column=value" */
     struct cfg_floats seeds;     /* integers >= 0 */
     double paper_value;          /* NaN: none */
@@ -72,7 +78,7 @@ struct sb_rows {
 };
 
 enum sb_status { SB_AGREES, SB_IN_KIND, SB_DISAGREES, SB_NOT_RUN,
-                 SB_NOT_REPRODUCED, SB_STATUSES };
+                 SB_NOT_REPRODUCED, SB_CONTEXT, SB_STATUSES };
 extern const char *const sb_status_names[];
 
 /* A row's outcome over its seeds. */

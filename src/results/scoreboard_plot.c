@@ -69,9 +69,10 @@ static struct axis strip_axis(const double *v, uint32_t n)
     return a;
 }
 
+/* in sb_status's order */
 static const char *const status_colour[] = { "#1a7f37", "#b35900",
                                              "#c62828", "#777777",
-                                             "#777777" };
+                                             "#777777", "#1f4e9e" };
 
 /* One row's strip at height y. */
 static void strip(FILE *out, const struct sb_row *r,
