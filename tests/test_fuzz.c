@@ -733,6 +733,12 @@ static void test_fuzz_include_chains(void)
         CHECK(text != NULL);
         if (!text)
             break;
+        if (strstr(text, "@include")) {
+            /* its own @include names a file beside it, which the
+             * chain's folders do not hold: not a whole file to split */
+            free(text);
+            continue;
+        }
         buf_set(&b, text, strlen(text));
         free(text);
         size_t at[4096];
