@@ -6,6 +6,7 @@
 #include "test.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -301,6 +302,62 @@ static void test_scoreboard_pipeline(void)
     unlink(exp);
 }
 
+/* SIGINT to a scoreboard mid-run: it passes the signal to its run, which
+ * keeps the points it finished, starts no other and writes no table;
+ * the same command then goes on and writes the table an uninterrupted
+ * scoreboard writes. */
+static void test_scoreboard_interrupted(void)
+{
+    const char *exp = write_temp(
+        "sb-int.cfg",
+        "system = { name = \"df1056\"; };\n"
+        "traffic = { pattern = \"uniform\"; loads = [0.1, 0.2, 0.3, 0.4];\n"
+        "  routings = [\"minimal\"]; warmup_us = 3.0; measure_us = 3.0; };\n");
+    char rows_text[1024];
+    snprintf(rows_text, sizeof rows_text,
+             "rows = (\n"
+             "  { id = \"acc\"; claim = \"above\"; claim_ref = 0.0;\n"
+             "    experiment = \"%s\"; seeds = [1, 2];\n"
+             "    file = \"traffic.csv\"; column = \"accepted\";\n"
+             "    where = [\"routing=minimal\", \"load=0.4000\"]; }\n"
+             ");\n",
+             exp);
+    const char *rows = write_temp("sb-int-rows.cfg", rows_text);
+    char dir[64] = "/tmp/dfsim-sb-XXXXXX", ref[64] = "/tmp/dfsim-sb-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL && mkdtemp(ref) != NULL);
+    char base[512], watch[700];
+    snprintf(base, sizeof base, "%s", exp + 1);
+    base[strlen(base) - 4] = '\0';
+    for (char *p = base; *p; p++)
+        *p = *p == '/' ? '_' : *p;
+    snprintf(watch, sizeof watch, "%s/%s/seed-1/traffic.csv", dir, base);
+    const char *argv[] = { "scoreboard", rows, "-o", dir, NULL };
+    int rc = interrupt_dfsim(argv, watch, 2, SIGINT, err, sizeof err);
+    CHECK_EQ_U(rc, 130);
+    if (rc == 130) {
+        CHECK_STR_CONTAINS(err, "dfsim scoreboard: interrupted (SIGINT): no "
+                                "table written");
+        CHECK(!dir_has(dir, "scoreboard.md"));
+        char sub[800];
+        snprintf(sub, sizeof sub, "%s/seed-2", base);
+        CHECK(!dir_has(dir, sub)); /* never started */
+        snprintf(sub, sizeof sub, "%s/seed-1/traffic.csv", base);
+        CHECK(dir_has(dir, sub)); /* its finished points kept */
+    }
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
+    const char *rv[] = { "scoreboard", rows, "-o", ref, NULL };
+    CHECK_EQ_U(run_dfsim(rv, out, sizeof out, err, sizeof err), 0);
+    char *a = dir_read(dir, "scoreboard.md"), *b = dir_read(ref, "scoreboard.md");
+    CHECK(a && b && strcmp(a, b) == 0);
+    CHECK(a && strstr(a, ", 2 | in kind | "));
+    free(a);
+    free(b);
+    rm_dir(dir);
+    rm_dir(ref);
+    unlink(rows);
+    unlink(exp);
+}
+
 /* The shipped rows file is well formed. */
 static void test_scoreboard_rows_file(void)
 {
@@ -325,6 +382,7 @@ const struct test_case tests_scoreboard[] = {
     TEST(test_scoreboard_extract),
     TEST(test_scoreboard_judge),
     TEST(test_scoreboard_pipeline),
+    TEST(test_scoreboard_interrupted),
     TEST(test_scoreboard_rows_file),
     { 0 },
 };

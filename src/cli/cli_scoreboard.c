@@ -12,6 +12,7 @@
  * seed-S.done): the state of a scoreboard that is still running or was
  * cut short, its other rows "not run". */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,10 @@ static pid_t start_seed(const char *experiment, long long seed,
     fflush(stderr);
     pid_t pid = fork();
     if (pid == 0) {
+        /* a process group of its own: a terminal's ^C reaches the
+         * scoreboard, which passes it on once (a second signal would end
+         * the run at once, SA_RESETHAND in cli_run.c) */
+        setpgid(0, 0);
         FILE *f = freopen(log, "w", stdout);
         if (f && dup2(fileno(stdout), 2) >= 0)
             execv("/proc/self/exe", (char *const *)argv);
@@ -149,24 +154,62 @@ static uint32_t plan_runs(const struct sb_rows *rows, const char *out,
     return n;
 }
 
-/* Every run, `jobs` at a time; each start and end said on stdout. */
-static void run_all(struct sb_run *run, uint32_t n, uint32_t jobs,
+/* SIGINT, SIGTERM: start no more runs, pass the signal on to the live
+ * ones (each keeps what it finished and ends), write no table. */
+static volatile sig_atomic_t sb_stop;
+
+static void on_stop(int sig)
+{
+    sb_stop = sig;
+}
+
+static void catch_stop(bool on)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on ? on_stop : SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+/* Child pid's end: its run's state, said on stdout. */
+static void ended(struct sb_run *run, uint32_t n, pid_t pid, int status)
+{
+    for (uint32_t j = 0; j < n; j++)
+        if (run[j].pid == pid && run[j].ok < 0) {
+            run[j].ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+            mark_done(run[j].dir, run[j].ok);
+            printf("  %s seed %lld %s\n", run[j].experiment, run[j].seed,
+                   run[j].ok ? "done" : sb_stop ? "interrupted" : "failed");
+            fflush(stdout);
+        }
+}
+
+/* Every run, `jobs` at a time; each start and end said on stdout.
+ * Returns false when a signal stopped it (sb_stop). */
+static bool run_all(struct sb_run *run, uint32_t n, uint32_t jobs,
                     bool quick)
 {
-    uint32_t next = 0, live = 0, done = 0;
-    while (done < n) {
-        while (live < jobs && next < n) {
+    uint32_t next = 0, live = 0;
+    bool passed_on = false;
+    while (live > 0 || (next < n && !sb_stop)) {
+        while (live < jobs && next < n && !sb_stop) {
             struct sb_run *x = &run[next++];
             printf("  [%u/%u] %s seed %lld ...\n", next, n, x->experiment,
                    x->seed);
             mark_done(x->dir, false);
             x->pid = start_seed(x->experiment, x->seed, x->dir, quick);
-            if (x->pid < 0) {
+            if (x->pid < 0)
                 x->ok = 0;
-                done++;
-            } else {
+            else
                 live++;
-            }
+        }
+        if (sb_stop && !passed_on) {
+            for (uint32_t j = 0; j < next; j++)
+                if (run[j].ok < 0 && run[j].pid > 0)
+                    kill(run[j].pid, (int)sb_stop);
+            passed_on = true;
         }
         if (live == 0)
             continue;
@@ -177,17 +220,10 @@ static void run_all(struct sb_run *run, uint32_t n, uint32_t jobs,
                 continue;
             break; /* no child left: cannot happen while live > 0 */
         }
-        for (uint32_t j = 0; j < n; j++)
-            if (run[j].pid == pid && run[j].ok < 0) {
-                run[j].ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-                mark_done(run[j].dir, run[j].ok);
-                printf("  %s seed %lld %s\n", run[j].experiment, run[j].seed,
-                       run[j].ok ? "done" : "failed");
-                fflush(stdout);
-                live--;
-                done++;
-            }
+        ended(run, n, pid, status);
+        live--;
     }
+    return !sb_stop;
 }
 
 /* Row r's number from each of its seeds' runs into res, judged; each
@@ -337,8 +373,23 @@ int cli_scoreboard(int argc, char **argv)
     uint32_t n_run = run ? plan_runs(&rows, out, run, cap) : 0;
     for (uint32_t j = 0; j < n_run && no_run; j++)
         run[j].ok = is_done(run[j].dir) ? 1 : 2;
-    if (run && !no_run)
-        run_all(run, n_run, (uint32_t)jobs, quick);
+    if (run && !no_run) {
+        catch_stop(true);
+        bool whole = run_all(run, n_run, (uint32_t)jobs, quick);
+        catch_stop(false);
+        if (!whole) {
+            fprintf(stderr,
+                    "dfsim scoreboard: interrupted (%s): no table written; "
+                    "the runs keep what they finished, and the same "
+                    "command goes on from there (--no-run: the table from "
+                    "the runs finished so far)\n",
+                    sb_stop == SIGINT ? "SIGINT" : "SIGTERM");
+            free(run);
+            free(res);
+            sb_free(&rows);
+            return 130;
+        }
+    }
     for (uint32_t k = 0; k < rows.n; k++) {
         read_row(&rows.row[k], out, run, n_run, &res[k]);
         printf("%-40s %s\n", rows.row[k].id, sb_status_names[res[k].status]);
