@@ -1494,16 +1494,38 @@ static void check_corr_field(const char *field, double want,
  * files (iterations.csv and variants.csv), not from the report's code. */
 struct corr_want {
     int runs, points, corr_runs;
-    double pooled, run_mean, alloc;
+    double pooled, run_mean, alloc, qcd_time, qcd_lat;
 };
+
+/* The quartile coefficient of dispersion of v[0..n) (sorted in place),
+ * quartiles interpolated linearly between order statistics (Hyndman and
+ * Fan's type 7, R's default). */
+static double qcd_of(double *v, int n)
+{
+    if (n == 0)
+        return NAN;
+    for (int i = 1; i < n; i++) /* insertion sort: a few points */
+        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double x = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = x;
+        }
+    double q[2];
+    for (int k = 0; k < 2; k++) {
+        double h = (n - 1) * (k ? 0.75 : 0.25);
+        int lo = (int)h;
+        q[k] = lo >= n - 1 ? v[n - 1] : v[lo] + (h - lo) * (v[lo + 1] - v[lo]);
+    }
+    return q[1] + q[0] != 0 ? (q[1] - q[0]) / (q[1] + q[0]) : NAN;
+}
 
 static struct corr_want corr_expected(const char *iters,
                                       const char *variants, const char *job,
                                       const char *variant)
 {
-    struct corr_want w = { 0, 0, 0, NAN, NAN, NAN };
+    struct corr_want w = { 0, 0, 0, NAN, NAN, NAN, NAN, NAN };
     enum { CAP = 4096, RUNS = 64 };
-    static double t[CAP], e[CAP], a[CAP], mt[RUNS], me[RUNS];
+    static double t[CAP], e[CAP], a[CAP], mt[RUNS], me[RUNS], lat[CAP];
     static int run[CAP], runs[RUNS];
     char *copy = strdup(iters), *p = copy, *l;
     char *f[16];
@@ -1516,10 +1538,16 @@ static struct corr_want corr_expected(const char *iters,
             continue;
         t[w.points] = strtod(f[7], NULL);
         e[w.points] = strtod(f[8], NULL);
+        lat[w.points] = strtod(f[9], NULL); /* lat_us: the NIC's L */
         run[w.points++] = atoi(f[0]);
     }
     free(copy);
     w.pooled = pearson_sums(t, e, w.points);
+    /* SC'19 Fig. 5's pair, on copies (the order matters below) */
+    memcpy(a, t, (size_t)w.points * sizeof *a);
+    w.qcd_time = qcd_of(a, w.points);
+    memcpy(a, lat, (size_t)w.points * sizeof *a);
+    w.qcd_lat = qcd_of(a, w.points);
     /* per run (allocation): the medians */
     for (int i = 0; i < w.points; i++) {
         int r = 0;
@@ -1582,10 +1610,11 @@ static int check_model_corr(const char *csv, const char *iters,
     int rows = 0;
     defined[0] = defined[1] = defined[2] = 0;
     CHECK(strcmp(next_line(&p), "job,variant,runs,iterations,pooled_corr,"
-                                "mean_run_corr,corr_runs,alloc_corr") == 0);
+                                "mean_run_corr,corr_runs,alloc_corr,"
+                                "qcd_time,qcd_latency,qcd_ratio") == 0);
     while ((l = next_line(&p)) != NULL) {
-        char *f[8];
-        CHECK_EQ_U(split_csv(l, f, 8), 8);
+        char *f[11];
+        CHECK_EQ_U(split_csv(l, f, 11), 11);
         struct corr_want w = corr_expected(iters, variants, f[0], f[1]);
         CHECK_EQ_U(atoi(f[2]), w.runs);
         CHECK_EQ_U(atoi(f[3]), w.points);
@@ -1593,6 +1622,10 @@ static int check_model_corr(const char *csv, const char *iters,
         check_corr_field(f[5], w.run_mean, "mean_run_corr", f[0]);
         CHECK_EQ_U(atoi(f[6]), w.corr_runs);
         check_corr_field(f[7], w.alloc, "alloc_corr", f[0]);
+        check_corr_field(f[8], w.qcd_time, "qcd_time", f[0]);
+        check_corr_field(f[9], w.qcd_lat, "qcd_latency", f[0]);
+        check_corr_field(f[10], w.qcd_lat > 0 ? w.qcd_time / w.qcd_lat : NAN,
+                         "qcd_ratio", f[0]);
         defined[0] += !isnan(w.pooled);
         defined[1] += !isnan(w.run_mean);
         defined[2] += !isnan(w.alloc);
@@ -1730,8 +1763,8 @@ static void test_model_corr(void)
         CHECK_EQ_U(defined[0], 1); /* a's pooled r */
         CHECK_EQ_U(defined[1], 1); /* a's mean: (0.5 - 0.25) / 2 */
         CHECK_EQ_U(defined[2], 0); /* a: 2 runs; b: constant */
-        CHECK_STR_CONTAINS(csv, ",0.125000,2,\n");
-        CHECK_STR_CONTAINS(csv, "\nb,default,3,3,,,0,\n");
+        CHECK_STR_CONTAINS(csv, ",0.125000,2,,0.333333,"); /* a: 1, 2, 4 us */
+        CHECK_STR_CONTAINS(csv, "\nb,default,3,3,,,0,,");
         CHECK(!strstr(csv, "\nc,"));
         /* the mean over jobs leaves b's undefined r out */
         double ta[3] = { 1, 2, 4 }, ea[3] = { 1.1, 1.9, 4.2 };

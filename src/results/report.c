@@ -238,11 +238,17 @@ static int write_model_corr(const char *dir, const struct report_series *s,
                 fprintf(err, "dfsim: out of memory for the report\n");
             return -1;
         }
-    FILE *f = report_open(dir, "model_corr.csv", err);
-    if (!f)
+    uint32_t cap = 0;
+    for (uint32_t i = 0; i < n; i++)
+        cap = s[i].n_model > cap ? s[i].n_model : cap;
+    double *scratch = malloc(2 * (size_t)cap * sizeof *scratch);
+    FILE *f = scratch ? report_open(dir, "model_corr.csv", err) : NULL;
+    if (!f) {
+        free(scratch);
         return -1;
+    }
     fprintf(f, "job,variant,runs,iterations,pooled_corr,mean_run_corr,"
-               "corr_runs,alloc_corr\n");
+               "corr_runs,alloc_corr,qcd_time,qcd_latency,qcd_ratio\n");
     for (uint32_t i = 0; i < n; i++) {
         if (!s[i].n_model)
             continue;
@@ -253,8 +259,17 @@ static int write_model_corr(const char *dir, const struct report_series *s,
         csv_corr(f, run_corr_of(&s[i]));
         fprintf(f, ",%u,", s[i].run_corr_n);
         csv_corr(f, mc[i].alloc);
+        double qt, ql;
+        report_model_qcd(&s[i], scratch, &qt, &ql);
+        fputc(',', f);
+        csv_corr(f, qt);
+        fputc(',', f);
+        csv_corr(f, ql);
+        fputc(',', f);
+        csv_corr(f, ql > 0 ? qt / ql : NAN);
         fputc('\n', f);
     }
+    free(scratch);
     return fclose(f) == 0 ? 1 : -1;
 }
 

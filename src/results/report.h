@@ -70,10 +70,12 @@
  * model values model.dat/.gp/.svg/.log, qcd.dat/.gp/.svg/.log (two jobs or
  * more) and model_corr.csv, a row per job and variant with model values:
  *   job,variant,runs,iterations,pooled_corr,mean_run_corr,corr_runs,
- *   alloc_corr
+ *   alloc_corr,qcd_time,qcd_latency,qcd_ratio
  * (runs: runs with an estimate; iterations: the pooled points; corr_runs:
  * the runs whose model_corr mean_run_corr averages; alloc_corr: r of the
- * runs' medians; undefined ones empty, as in variants.csv).
+ * runs' medians; qcd_time, qcd_latency: SC'19 Fig. 5's dispersions of
+ * the iteration time and of the NIC latency L, as qcd.dat, and the
+ * first over the second; undefined ones empty, as in variants.csv).
  */
 #ifndef DFSIM_REPORT_H
 #define DFSIM_REPORT_H

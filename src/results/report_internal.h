@@ -43,6 +43,11 @@ int report_write_paths(const char *dir, const struct report_info *info,
                        FILE *err);
 int report_write_model(const char *dir, const struct report_series *s,
                        uint32_t n, FILE *err);
+/* SC'19 Fig. 5's pair for a series with model values: the QCD of its
+ * iteration times and of its NIC latency L into *time and *lat (NaN
+ * without values); scratch: 2 x s->n_model doubles. */
+void report_model_qcd(const struct report_series *s, double *scratch,
+                      double *time, double *lat);
 int report_write_qcd(const char *dir, const struct report_series *s,
                      uint32_t n, FILE *err);
 

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -542,6 +543,24 @@ int report_write_model(const char *dir, const struct report_series *s,
     return 1;
 }
 
+void report_model_qcd(const struct report_series *s, double *scratch,
+                      double *time, double *lat)
+{
+    *time = *lat = NAN;
+    if (!s->n_model)
+        return;
+    struct stats_summary t, l;
+    double *v = scratch, *tmp = scratch + s->n_model;
+    for (uint32_t k = 0; k < s->n_model; k++)
+        v[k] = s->model[4 * k];
+    stats_summarize(v, s->n_model, tmp, &t);
+    for (uint32_t k = 0; k < s->n_model; k++)
+        v[k] = s->model[4 * k + 1];
+    stats_summarize(v, s->n_model, tmp, &l);
+    *time = t.qcd;
+    *lat = l.qcd;
+}
+
 /* qcd.dat / qcd.gp: SC'19 Fig. 5 — the quartile coefficient of
  * dispersion of the iteration time and of the NIC's packet latency L,
  * one point per job with model values (in the order given: a sweep of
@@ -585,14 +604,9 @@ int report_write_qcd(const char *dir, const struct report_series *s,
             last = s[i].job;
             if (strcmp(s[i].variant, vnames[vi]) != 0)
                 continue;
-            struct stats_summary t, l;
-            for (uint32_t k = 0; k < s[i].n_model; k++)
-                v[k] = s[i].model[4 * k];
-            stats_summarize(v, s[i].n_model, v + cap, &t);
-            for (uint32_t k = 0; k < s[i].n_model; k++)
-                v[k] = s[i].model[4 * k + 1];
-            stats_summarize(v, s[i].n_model, v + cap, &l);
-            fprintf(dat, "%u %.6f %.6f\n", x, t.qcd, l.qcd);
+            double qt, ql;
+            report_model_qcd(&s[i], v, &qt, &ql);
+            fprintf(dat, "%u %.6f %.6f\n", x, qt, ql);
         }
         fprintf(dat, "\n\n");
     }
