@@ -47,7 +47,9 @@ static void test_scoreboard_load(void)
         "  { id = \"both\"; not_reproduced = \"no model\";\n"
         "    experiment = \"x.cfg\"; },\n"
         "  { id = \"ctx\"; context = true; claim = \"above\";\n"
-        "    experiment = \"x.cfg\"; file = \"f.csv\"; column = \"c\"; }\n"
+        "    experiment = \"x.cfg\"; file = \"f.csv\"; column = \"c\"; },\n"
+        "  { id = \"ratio\"; claim = \"above\"; experiment = \"x.cfg\";\n"
+        "    file = \"f.csv\"; column = \"a/b/c\"; over = [\"x\"]; }\n"
         ");\n");
     struct capture c;
     cap_init(&c);
@@ -69,6 +71,10 @@ static void test_scoreboard_load(void)
                                "with an experiment");
     CHECK_STR_CONTAINS(cap_text(&c), ":11: error: rows[5]: context = true "
                                "with a paper value or claim");
+    CHECK_STR_CONTAINS(cap_text(&c), "rows[6]: column \"a/b/c\": expected "
+                               "a column or A/B");
+    CHECK_STR_CONTAINS(cap_text(&c), ":14: error: rows[6]: over \"x\": "
+                               "expected \"column=value\"");
     cap_free(&c);
 
     const char *good = write_temp(
@@ -137,6 +143,31 @@ static void test_scoreboard_extract(void)
     CHECK_STR_CONTAINS(why, "no column \"missing\"");
     CHECK(sb_extract("/nonexistent/x.csv", &r, &v, why, sizeof why) != 0);
     CHECK_STR_CONTAINS(why, "cannot read");
+
+    /* A/B: a row's A over its B */
+    r = row_of("impact/share", ax, 2);
+    CHECK_EQ_U(sb_extract(csv, &r, &v, why, sizeof why), 0);
+    CHECK(v == 5.0);
+    r = row_of("impact/nope", ax, 2);
+    CHECK(sb_extract(csv, &r, &v, why, sizeof why) != 0);
+    CHECK_STR_CONTAINS(why, "no column \"nope\"");
+    r = row_of("impact/note", ax, 2);
+    CHECK(sb_extract(csv, &r, &v, why, sizeof why) != 0);
+    CHECK_STR_CONTAINS(why, "not a number");
+    /* over: one row's column over another row's */
+    r = row_of("impact", ax, 2);
+    r.over.n = 2;
+    r.over.v[0] = ay[0];
+    r.over.v[1] = ay[1];
+    CHECK_EQ_U(sb_extract(csv, &r, &v, why, sizeof why), 0);
+    CHECK(v == 2.0);
+    r.over.n = 1;
+    r.over.v[0] = "victim=c"; /* two rows: not a guess */
+    CHECK(sb_extract(csv, &r, &v, why, sizeof why) != 0);
+    CHECK_STR_CONTAINS(why, "several rows match the row's `over`");
+    r.over.v[0] = "victim=z";
+    CHECK(sb_extract(csv, &r, &v, why, sizeof why) != 0);
+    CHECK_STR_CONTAINS(why, "no row matches the row's `over`");
     unlink(csv);
 }
 

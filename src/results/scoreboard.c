@@ -37,6 +37,10 @@ static const struct cfg_key row_keys[] = {
     { .name = "where", .type = CFG_STRINGS,
       .offset = offsetof(struct sb_row, where),
       .help = "\"column=value\" pairs that pick the one row" },
+    { .name = "over", .type = CFG_STRINGS,
+      .offset = offsetof(struct sb_row, over),
+      .help = "\"column=value\" pairs of another row: the number is "
+              "divided by that row's (a ratio of two rows)" },
     { .name = "seeds", .type = CFG_FLOATS,
       .offset = offsetof(struct sb_row, seeds), .fmin = 0, .fmax = 1e15,
       .once = "seed", .help = "the seeds run (1, 2, 3)" },
@@ -103,6 +107,18 @@ static void run_check(const struct sb_row *r, const char *at,
             diag_error(d, r->src, r->where.line[i], at,
                        "where \"%s\": expected \"column=value\"",
                        r->where.v[i]);
+    for (uint32_t i = 0; i < r->over.n; i++)
+        if (!strchr(r->over.v[i], '='))
+            diag_error(d, r->src, r->over.line[i], at,
+                       "over \"%s\": expected \"column=value\"",
+                       r->over.v[i]);
+    if (r->column && (strchr(r->column, '/') == r->column ||
+                      strchr(r->column, '/') !=
+                          strrchr(r->column, '/') ||
+                      (strchr(r->column, '/') &&
+                       strchr(r->column, '/')[1] == '\0')))
+        diag_error(d, r->src, r->line, at,
+                   "column \"%s\": expected a column or A/B", r->column);
 }
 
 /* What a row must satisfy beyond its keys' types. */
@@ -120,7 +136,8 @@ static void row_check(const struct sb_row *r, const char *at,
         }
     if (!r->not_reproduced)
         run_check(r, at, d);
-    else if (r->experiment || r->file || r->column || r->where.n)
+    else if (r->experiment || r->file || r->column || r->where.n ||
+             r->over.n)
         diag_error(d, r->src, r->line, at,
                    "not_reproduced with an experiment, file, column or "
                    "where: expected either the reason or a run");
@@ -233,16 +250,88 @@ static int column_of(char **h, uint32_t n, const char *name, size_t len)
 #define SB_FIELDS 512
 #define SB_LINE (1 << 16)
 
-/* Whether fields f match every `where` pair of r (wcol: their columns). */
-static bool row_matches(const struct sb_row *r, const int *wcol, char **f,
-                        uint32_t nf)
+/* What a number is read by: the pairs that pick its row, their columns
+ * in the header, and the column (or the two of a ratio A/B). */
+struct pick {
+    const struct cfg_strings *pairs;
+    int col[CFG_STRINGS_MAX];
+};
+
+/* The columns of pairs p in header h[0..nh) into k; 0, or -1 with why. */
+static int pick_columns(const char *path, char **h, uint32_t nh,
+                        const struct cfg_strings *p, struct pick *k,
+                        char *why, size_t cap)
 {
-    for (uint32_t i = 0; i < r->where.n; i++) {
-        const char *val = strchr(r->where.v[i], '=') + 1;
-        if ((uint32_t)wcol[i] >= nf || strcmp(f[wcol[i]], val) != 0)
+    k->pairs = p;
+    for (uint32_t i = 0; i < p->n; i++) {
+        const char *w = p->v[i];
+        size_t len = (size_t)(strchr(w, '=') - w);
+        k->col[i] = column_of(h, nh, w, len);
+        if (k->col[i] < 0) {
+            snprintf(why, cap, "%s: no column \"%.*s\"", path, (int)len, w);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Whether fields f match every pair of k. */
+static bool row_matches(const struct pick *k, char **f, uint32_t nf)
+{
+    for (uint32_t i = 0; i < k->pairs->n; i++) {
+        const char *val = strchr(k->pairs->v[i], '=') + 1;
+        if ((uint32_t)k->col[i] >= nf || strcmp(f[k->col[i]], val) != 0)
             return false;
     }
     return true;
+}
+
+/* Field `col` of f as a number into *x; 0, or -1 with why. */
+static int field_number(const char *path, const char *name, char **f,
+                        uint32_t nf, int col, double *x, char *why,
+                        size_t cap)
+{
+    char *end;
+    const char *s = (uint32_t)col < nf ? f[col] : "";
+    *x = strtod(s, &end);
+    if (end == s || *end) {
+        snprintf(why, cap, "%s: %s = \"%s\", not a number", path, name, s);
+        return -1;
+    }
+    return 0;
+}
+
+/* The value of the one row of fp (past its header) that k picks: column
+ * num, over column den when den >= 0. 0, or -1 with why. */
+static int pick_value(FILE *fp, const char *path, const struct sb_row *r,
+                      const struct pick *k, int num, int den, char *line,
+                      double *v, char *why, size_t cap)
+{
+    char *f[SB_FIELDS];
+    uint32_t found = 0;
+    rewind(fp);
+    if (!fgets(line, SB_LINE, fp))
+        return -1;
+    while (fgets(line, SB_LINE, fp)) {
+        uint32_t nf = csv_split(line, f, SB_FIELDS);
+        if (!row_matches(k, f, nf))
+            continue;
+        if (found++) {
+            snprintf(why, cap, "%s: several rows match the row's `%s`", path,
+                     k->pairs == &r->where ? "where" : "over");
+            return -1;
+        }
+        double b = 1;
+        if (field_number(path, r->column, f, nf, num, v, why, cap) != 0 ||
+            (den >= 0 &&
+             field_number(path, r->column, f, nf, den, &b, why, cap) != 0))
+            return -1;
+        *v /= b;
+    }
+    if (!found)
+        snprintf(why, cap, "%s: no row matches the row's `%s`", path,
+                 k->pairs == &r->where ? "where" : "over");
+    return found == 1 ? 0 : -1;
 }
 
 int sb_extract(const char *path, const struct sb_row *r, double *v,
@@ -254,48 +343,36 @@ int sb_extract(const char *path, const struct sb_row *r, double *v,
         return -1;
     }
     char *head = malloc(SB_LINE), *line = malloc(SB_LINE);
-    char *h[SB_FIELDS], *f[SB_FIELDS];
-    int wcol[CFG_STRINGS_MAX], col = -1, rc = -1;
-    uint32_t nh = 0, found = 0;
+    char *h[SB_FIELDS];
+    struct pick where, over;
+    int rc = -1;
     if (!head || !line || !fgets(head, SB_LINE, fp)) {
         snprintf(why, cap, "%s: no header line", path);
         goto out;
     }
-    nh = csv_split(head, h, SB_FIELDS);
-    col = column_of(h, nh, r->column, strlen(r->column));
-    for (uint32_t i = 0; i < r->where.n && col >= 0; i++) {
-        const char *w = r->where.v[i];
-        wcol[i] = column_of(h, nh, w, (size_t)(strchr(w, '=') - w));
-        if (wcol[i] < 0) {
-            snprintf(why, cap, "%s: no column \"%.*s\"", path,
-                     (int)(strchr(w, '=') - w), w);
-            goto out;
-        }
-    }
-    if (col < 0) {
-        snprintf(why, cap, "%s: no column \"%s\"", path, r->column);
+    uint32_t nh = csv_split(head, h, SB_FIELDS);
+    /* the column, or A/B */
+    const char *slash = strchr(r->column, '/');
+    size_t len = slash ? (size_t)(slash - r->column) : strlen(r->column);
+    int num = column_of(h, nh, r->column, len),
+        den = slash ? column_of(h, nh, slash + 1, strlen(slash + 1)) : -1;
+    if (num < 0 || (slash && den < 0)) {
+        const char *bad = num < 0 ? r->column : slash + 1;
+        snprintf(why, cap, "%s: no column \"%.*s\"", path,
+                 (int)(num < 0 ? len : strlen(bad)), bad);
         goto out;
     }
-    while (fgets(line, SB_LINE, fp)) {
-        uint32_t nf = csv_split(line, f, SB_FIELDS);
-        if (!row_matches(r, wcol, f, nf) || (uint32_t)col >= nf)
-            continue;
-        if (found++) {
-            snprintf(why, cap, "%s: several rows match the row's `where`",
-                     path);
-            goto out;
-        }
-        char *end;
-        *v = strtod(f[col], &end);
-        if (end == f[col] || *end) {
-            snprintf(why, cap, "%s: %s = \"%s\", not a number", path,
-                     r->column, f[col]);
-            goto out;
-        }
-    }
-    if (!found)
-        snprintf(why, cap, "%s: no row matches the row's `where`", path);
-    rc = found == 1 ? 0 : -1;
+    if (pick_columns(path, h, nh, &r->where, &where, why, cap) != 0 ||
+        (r->over.n &&
+         pick_columns(path, h, nh, &r->over, &over, why, cap) != 0))
+        goto out;
+    double ref = 1;
+    if (pick_value(fp, path, r, &where, num, den, line, v, why, cap) != 0 ||
+        (r->over.n &&
+         pick_value(fp, path, r, &over, num, den, line, &ref, why, cap) != 0))
+        goto out;
+    *v /= ref;
+    rc = 0;
 out:
     free(head);
     free(line);
@@ -445,6 +522,9 @@ static void run_line(FILE *out, const struct sb_row *r,
             r->column);
     for (uint32_t i = 0; i < r->where.n; i++)
         fprintf(out, "%s`%s`", i ? ", " : " where ", r->where.v[i]);
+    for (uint32_t i = 0; i < r->over.n; i++)
+        fprintf(out, "%s`%s`", i ? ", " : ", over the row where ",
+                r->over.v[i]);
     fputs(" |\n", out);
 }
 

@@ -19,7 +19,9 @@
  *       seeds = [1, 2, 3];                   (default: three seeds)
  *       file = "impact.csv";                 the result file read
  *       where = ["victim=allreduce", "aggressor=alltoall"];
- *       column = "impact";                   the one row's value
+ *       column = "impact";                   the one row's value, or
+ *                                            "A/B": its A over its B
+ *       over = ["victim=alone"];             divided by this row's
  *       why = "...";                         a row's own setting, said
  *     },
  *     { id = "sc20-fig2"; paper = "SC'20"; figure = "Fig. 2";
@@ -31,7 +33,9 @@
  *
  * The value of a seed is `column` of the single row of `file` whose
  * columns equal every `where` pair (zero or several rows: an error, not
- * a guess). A row's figure is the median of its seeds, with their range.
+ * a guess); "A/B" is that row's A over its B; with `over`, the value is
+ * divided by the same column's value in the single row `over` picks (a
+ * ratio of two rows: one distance's median over another's). A row's figure is the median of its seeds, with their range.
  * Its status: "agrees" when the median is within `tolerance` (relative)
  * of paper_value, or within [paper_min, paper_max] for a bound; else "in
  * kind" when it lies on the `claim` side of claim_ref ("above",
@@ -62,6 +66,7 @@ struct sb_row {
     const char *not_reproduced;  /* the reason; NULL: a row that runs */
     bool context;                /* a condition reported, not judged */
     struct cfg_strings where;    /* "column=value" */
+    struct cfg_strings over;     /* another row's, to divide by (none) */
     struct cfg_floats seeds;     /* integers >= 0 */
     double paper_value;          /* NaN: none */
     double paper_min, paper_max; /* NaN: no such bound */
