@@ -84,7 +84,8 @@ static void test_job_run_counters(void)
     CHECK_EQ_U(run_dfsim(a1, out, sizeof out, err, sizeof err), 0);
     CHECK_EQ_U(run_dfsim(a2, out, sizeof out, err, sizeof err), 0);
     CHECK_STR_CONTAINS(out, "nic_samples.csv, rtr_samples.csv, "
-                            "job_links.txt, jobs.csv");
+                            "job_links.txt, job_links_summary.csv, "
+                            "jobs.csv");
 
     /* reading the counters changes no result */
     static const char *const same[] = { "jobs.csv", "iterations.csv",
@@ -241,6 +242,19 @@ static void test_job_run_counters(void)
         CHECK_NEAR(mean, (traffic[0] + traffic[1]) / 2, 1.0);
         CHECK_NEAR(max, traffic[0] > traffic[1] ? traffic[0] : traffic[1],
                    0.5);
+        /* job_links_summary.csv: the same summary, a row per job and
+         * direction */
+        snprintf(p2, sizeof p2, "%s/job_links_summary.csv", d2);
+        char *csv = read_text(p2);
+        CHECK(csv && strncmp(csv, "job,dir,routers,traffic_b_mean,"
+                                  "traffic_b_max,inq_stalls_mean,", 52) == 0);
+        const char *row = csv ? strstr(csv, "\npp,PT,2,") : NULL;
+        double cm = -1, cx = -1;
+        CHECK(row && sscanf(row + strlen("\npp,PT,2,"), "%lf,%lf", &cm, &cx) == 2);
+        CHECK_NEAR(cm, mean, 0.5);
+        CHECK_NEAR(cx, max, 0.5);
+        CHECK(csv && strstr(csv, "\na2a,PT,") != NULL);
+        free(csv);
     }
     free(links);
     rm_dir(d1);

@@ -106,17 +106,18 @@ int cli_parse_u64(const char *s, unsigned long long *out)
     return 0;
 }
 
-/* Whether the experiment samples counters during its traffic runs. */
-/* The counter files a sampling section writes, ", name<sfx>.ext" each,
- * appended to buf at len; returns the new length. */
+/* The counter files a sampling section writes, ", name<sfx>.ext" each
+ * (the links report's summary as CSV when `summary` is not NULL: the
+ * job runs'), appended to buf at len; returns the new length. */
 static size_t list_counter_files(char *buf, size_t cap, size_t len,
                                  const struct sampler_config *c,
-                                 const char *sfx, const char *links)
+                                 const char *sfx, const char *links,
+                                 const char *summary)
 {
-    const char *name[3] = { "nic_samples", "rtr_samples", links };
-    const char *ext[3] = { "csv", "csv", "txt" };
-    bool on[3] = { c->nic, c->rtr, c->links };
-    for (int k = 0; k < 3; k++)
+    const char *name[4] = { "nic_samples", "rtr_samples", links, summary };
+    const char *ext[4] = { "csv", "csv", "txt", "csv" };
+    bool on[4] = { c->nic, c->rtr, c->links, c->links && summary };
+    for (int k = 0; k < 4; k++)
         if (on[k] && len < cap)
             len += (size_t)snprintf(buf + len, cap - len, ", %s%s.%s",
                                     name[k], sfx, ext[k]);
@@ -418,14 +419,14 @@ static void print_summary(const struct experiment *e, const char *outdir)
                         (e->traffic.routings.n ? e->traffic.routings.n : 1) >
                     1;
         len = list_counter_files(sampled, sizeof sampled, len, &e->sampling,
-                                 many ? "_*" : "", "links");
+                                 many ? "_*" : "", "links", NULL);
     }
     if (e->jobs.n) /* the job runs' counters (runner_jobs's names) */
         list_counter_files(sampled, sizeof sampled, len, &e->sampling,
                            e->has_traffic     ? "_jobs_run*"
                            : e->info.runs > 1 ? "_run*"
                                               : "",
-                           "job_links");
+                           "job_links", "job_links_summary");
     if (e->has_traffic)
         printf("\n%sreport: %s/%s\n",
                e->jobs.n || e->impact.on ? "traffic " : "", outdir,

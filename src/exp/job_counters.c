@@ -68,6 +68,7 @@ int job_counters_init(struct job_counters *jc, struct net *n,
             goto oom;
         jc->links_on = true;
         jc->links_path = p->links_path;
+        jc->summary_path = p->summary_path;
         for (uint32_t j = 0; j < n_jobs; j++)
             jc->n_report += spec[j].report;
         jc->job = calloc(jc->n_report ? jc->n_report : 1, sizeof *jc->job);
@@ -132,12 +133,17 @@ void job_counters_on_job(void *ctx, uint32_t job, bool end)
  * mean and maximum over the routers ("filled bars ... average per-Gemini
  * ...; error bars ... the Gemini with the most"). */
 #define MAX_DIRS 16
-static void write_summary(FILE *f, const struct job_counters *jc,
-                          const struct job_counters_job *jj)
-{
+struct job_summary {
     const char *dir[MAX_DIRS];
-    double sum[MAX_DIRS][3] = { { 0 } }, max[MAX_DIRS][3] = { { 0 } };
-    uint32_t nd = 0;
+    double mean[MAX_DIRS][3], max[MAX_DIRS][3]; /* bytes, in, out stalls */
+    uint32_t nd;
+};
+
+static void summarize(const struct job_counters *jc,
+                      const struct job_counters_job *jj,
+                      struct job_summary *js)
+{
+    memset(js, 0, sizeof *js);
     for (uint32_t k = 0; k < jj->n_routers; k++) {
         uint32_t r = jj->routers[k];
         double here[MAX_DIRS][3] = { { 0 } };
@@ -145,11 +151,11 @@ static void write_summary(FILE *f, const struct job_counters *jc,
              i++) {
             const char *name = link_dir(&jc->L.link[i]);
             uint32_t d = 0;
-            while (d < nd && strcmp(dir[d], name) != 0)
+            while (d < js->nd && strcmp(js->dir[d], name) != 0)
                 d++;
-            if (d == nd) {
-                assert(nd < MAX_DIRS); /* Gemini has the most: 7 */
-                dir[nd++] = name;
+            if (d == js->nd) {
+                assert(js->nd < MAX_DIRS); /* Gemini has the most: 7 */
+                js->dir[js->nd++] = name;
             }
             const struct link_counts *a = &jj->after[i], *b = &jj->before[i];
             struct link_metrics m;
@@ -162,35 +168,55 @@ static void write_summary(FILE *f, const struct job_counters *jc,
             here[d][1] += (double)dc.in_stall;
             here[d][2] += (double)dc.cr_stall;
         }
-        for (uint32_t d = 0; d < nd; d++)
+        for (uint32_t d = 0; d < js->nd; d++)
             for (int c = 0; c < 3; c++) {
-                sum[d][c] += here[d][c];
-                if (here[d][c] > max[d][c])
-                    max[d][c] = here[d][c];
+                js->mean[d][c] += here[d][c];
+                if (here[d][c] > js->max[d][c])
+                    js->max[d][c] = here[d][c];
             }
     }
+    double n = jj->n_routers ? (double)jj->n_routers : 1;
+    for (uint32_t d = 0; d < js->nd; d++)
+        for (int c = 0; c < 3; c++)
+            js->mean[d][c] /= n;
+}
+
+static void write_summary(FILE *f, const struct job_summary *js,
+                          uint32_t n_routers)
+{
     fprintf(f, "# summary: per router, each direction's links summed; mean "
                "and max over the job's %" PRIu32 " routers (CUG'13 Figs. "
                "6-7)\n#\tDIR\tTRAFFIC_B_MEAN\tTRAFFIC_B_MAX\t"
                "INQ_STALLS_MEAN\tINQ_STALLS_MAX\tOUTQ_STALLS_MEAN\t"
                "OUTQ_STALLS_MAX\n",
-            jj->n_routers);
-    double n = jj->n_routers ? (double)jj->n_routers : 1;
-    for (uint32_t d = 0; d < nd; d++)
-        fprintf(f, "#\t%s\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\n", dir[d],
-                sum[d][0] / n, max[d][0], sum[d][1] / n, max[d][1],
-                sum[d][2] / n, max[d][2]);
+            n_routers);
+    for (uint32_t d = 0; d < js->nd; d++)
+        fprintf(f, "#\t%s\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\n",
+                js->dir[d], js->mean[d][0], js->max[d][0], js->mean[d][1],
+                js->max[d][1], js->mean[d][2], js->max[d][2]);
 }
 
+/* The report, and with summary_path its summaries as CSV: a row per job
+ * and link direction, the figures of write_summary. */
 static int write_report(const struct job_counters *jc)
 {
     FILE *f = fopen(jc->links_path, "w");
-    if (!f)
+    FILE *c = jc->summary_path ? fopen(jc->summary_path, "w") : NULL;
+    if (!f || (jc->summary_path && !c)) {
+        if (f)
+            fclose(f);
+        if (c)
+            fclose(c);
         return -1;
+    }
     fprintf(f, "# the Gemini performance counter library's report per job "
                "(Pedretti et al., CUG'13 Fig. 4): the routers of the job's "
                "nodes, every logical link's counts from the job's start to "
                "its end\n");
+    if (c)
+        fprintf(c, "job,dir,routers,traffic_b_mean,traffic_b_max,"
+                   "inq_stalls_mean,inq_stalls_max,outq_stalls_mean,"
+                   "outq_stalls_max\n");
     for (uint32_t j = 0; j < jc->n_report; j++) {
         const struct job_counters_job *jj = &jc->job[j];
         if (!jj->ended) {
@@ -206,10 +232,19 @@ static int write_report(const struct job_counters *jc)
                 (double)jj->end / (double)SIMTIME_US);
         links_report(f, &jc->L, jc->n, jj->routers, jj->n_routers,
                      jj->before, jj->after, jj->end - jj->start);
-        write_summary(f, jc, jj);
+        struct job_summary js;
+        summarize(jc, jj, &js);
+        write_summary(f, &js, jj->n_routers);
+        for (uint32_t d = 0; c && d < js.nd; d++)
+            fprintf(c, "%s,%s,%" PRIu32 ",%.0f,%.0f,%.0f,%.0f,%.0f,%.0f\n",
+                    jj->name, js.dir[d], jj->n_routers, js.mean[d][0],
+                    js.max[d][0], js.mean[d][1], js.max[d][1],
+                    js.mean[d][2], js.max[d][2]);
     }
-    int bad = ferror(f);
-    return fclose(f) != 0 || bad ? -1 : 0;
+    int bad = ferror(f) || (c && ferror(c));
+    bad |= fclose(f) != 0;
+    bad |= c && fclose(c) != 0;
+    return bad ? -1 : 0;
 }
 
 int job_counters_finish(struct job_counters *jc, struct diag *d)

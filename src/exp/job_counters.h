@@ -41,6 +41,9 @@ struct job_counters_params {
                                               node_job is filled here) */
     const char *links_path;                /* the per-job links report;
                                               NULL: none */
+    const char *summary_path;              /* its summary as CSV (one row
+                                              per job and direction);
+                                              NULL: none */
 };
 
 static inline bool job_counters_on(const struct job_counters_params *p)
@@ -68,7 +71,7 @@ struct job_counters {
     uint32_t *node_job;      /* [nodes]: job number from 1, 0 idle */
     struct links L;
     bool links_on;
-    const char *links_path;
+    const char *links_path, *summary_path;
     struct job_counters_job *job; /* [n_report] */
     uint32_t n_report;
 };

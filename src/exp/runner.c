@@ -63,26 +63,30 @@ int runner_memory_check(const struct runner *rn, const char *what)
  * them done when it commits the run. */
 struct run_files {
     uint32_t n;
-    char name[3][160];
-    char tmp[3][4096];       /* outdir/NAME.tmp, what the samplers write */
+    const char *base[4];     /* "nic_samples", ...: what run_files_tmp
+                                looks up */
+    char name[4][160];
+    char tmp[4][4096];       /* outdir/NAME.tmp, what the samplers write */
 };
 
 /* f's names: <base><tag>.<ext> for each of nic_samples (.csv),
- * rtr_samples (.csv) and links (.txt: `links`, named so) that is on. */
+ * rtr_samples (.csv), links (.txt: `links`, named so) and its summary
+ * (.csv: `summary`, NULL for none) that is on. */
 static void run_files_name(struct run_files *f, const char *outdir,
                            const struct sampler_config *c, const char *tag,
-                           const char *links)
+                           const char *links, const char *summary)
 {
-    const char *base[3] = { "nic_samples", "rtr_samples", links };
-    const char *ext[3] = { "csv", "csv", "txt" };
-    bool on[3] = { c->nic, c->rtr, c->links };
+    const char *base[4] = { "nic_samples", "rtr_samples", links, summary };
+    const char *ext[4] = { "csv", "csv", "txt", "csv" };
+    bool on[4] = { c->nic, c->rtr, c->links, c->links && summary };
     f->n = 0;
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 4; k++) {
         if (!on[k])
             continue;
         char name[sizeof f->name[0]];
         snprintf(name, sizeof name, "%s%s.%s", base[k], tag, ext[k]);
         memcpy(f->name[f->n], name, sizeof name);
+        f->base[f->n] = base[k];
         snprintf(f->tmp[f->n], sizeof f->tmp[0], "%s/%s.tmp", outdir, name);
         f->n++;
     }
@@ -93,7 +97,7 @@ static void run_files_name(struct run_files *f, const char *outdir,
 static const char *run_files_tmp(const struct run_files *f, const char *base)
 {
     for (uint32_t i = 0; i < f->n; i++)
-        if (strncmp(f->name[i], base, strlen(base)) == 0)
+        if (strcmp(f->base[i], base) == 0)
             return f->tmp[i];
     return NULL;
 }
@@ -128,7 +132,7 @@ static void run_files_drop(const struct run_files *f)
 static int run_files_mark(const struct run_files *f, const char *outdir,
                           enum manifest_how how)
 {
-    const char *names[3];
+    const char *names[4];
     size_t n = 0;
     for (uint32_t i = 0; i < f->n; i++) {
         char path[4096];
@@ -288,7 +292,7 @@ static void point_files(const struct experiment *e, const char *outdir,
     if (total > 1)
         snprintf(tag, sizeof tag, "_%s_%.*f", r->base.name,
                  TRAFFIC_LOAD_DECIMALS, load);
-    run_files_name(f, outdir, &e->sampling, tag, "links");
+    run_files_name(f, outdir, &e->sampling, tag, "links", NULL);
 }
 
 /* Point k's counter files (point_files). */
@@ -633,7 +637,8 @@ static void job_run_files(const struct experiment *e, const char *outdir,
     if (e->info.runs > 1 || e->has_traffic)
         snprintf(tag, sizeof tag, "%s_run%u", e->has_traffic ? "_jobs" : "",
                  r);
-    run_files_name(f, outdir, &e->sampling, tag, "job_links");
+    run_files_name(f, outdir, &e->sampling, tag, "job_links",
+                   "job_links_summary");
 }
 
 /* The jobs list's units for par_deal: its runs. */
@@ -704,6 +709,7 @@ static int jobs_unit(void *ctx, uint32_t r, struct par_unit *u)
         cp.sampling = &sp;
     }
     cp.links_path = run_files_tmp(&rf, "job_links");
+    cp.summary_path = run_files_tmp(&rf, "job_links_summary");
     out.counters = job_counters_on(&cp) ? &cp : NULL;
     simtime end = 0;
     int rc = jobs_run(&e->jobs, jd->t, jd->np, seed, e->info.time_limit,
