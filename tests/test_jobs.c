@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "app/ember.h"
@@ -16,6 +17,7 @@
 #include "exp/jobs.h"
 #include "exp/manifest.h"
 #include "results/jobs_results.h"
+#include "results/phases.h"
 #include "results/report.h"
 #include "test.h"
 #include "topo/topo.h"
@@ -2178,10 +2180,73 @@ static void test_report_baseline(void)
     rm_dir(dir);
 }
 
+/* A text file dir/name; 0 or -1. */
+static int put_text(const char *dir, const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fputs(text, f);
+    return fclose(f);
+}
+
+/* phases.csv (results/phases.h) from jobs.csv and iterations.csv written
+ * by hand: A runs 0-100 us (1000 B over two iterations ending at 50 and
+ * 100), B 50-150 us (500 B, one iteration), C never finishes (the fill):
+ * three phases, A alone at 10 B/us, both (A 10, B 5 B/us: shares 2/3 and
+ * 1/3), B alone; a second run with A alone. */
+static void test_phases(void)
+{
+    char dir[64] = "/tmp/dfsim-phases-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK_EQ_U(put_text(dir, "jobs.csv",
+                        "run,job,name,background,start_us,end_us,finished,"
+                        "bytes\n"
+                        "0,0,A,0,0.000000,100.000000,1,1000\n"
+                        "0,1,B,1,50.000000,150.000000,1,500\n"
+                        "0,2,C,1,10.000000,,0,99999\n"
+                        "1,0,A,0,0.000000,40.000000,1,400\n"),
+               0);
+    CHECK_EQ_U(put_text(dir, "iterations.csv",
+                        "run,job,name,iteration,end_us\n"
+                        "0,0,A,0,50.000000\n"
+                        "0,0,A,1,100.000000\n"
+                        "0,1,B,0,150.000000\n"
+                        "0,2,C,0,20.000000\n"
+                        "1,0,A,0,40.000000\n"),
+               0);
+    CHECK_EQ_U(phases_write(dir, stderr), 1);
+    char *p = dir_read(dir, "phases.csv");
+    bool same = p && strcmp(p, "run,phase,start_us,end_us,job,name,gbps,"
+                               "share\n"
+                               "0,0,0.000000,50.000000,0,A,0.010000,1.000000\n"
+                               "0,1,50.000000,100.000000,0,A,0.010000,"
+                               "0.666667\n"
+                               "0,1,50.000000,100.000000,1,B,0.005000,"
+                               "0.333333\n"
+                               "0,2,100.000000,150.000000,1,B,0.005000,"
+                               "1.000000\n"
+                               "1,0,0.000000,40.000000,0,A,0.010000,1.000000\n"
+                               ) == 0;
+    CHECK(same);
+    if (p && !same)
+        fprintf(stderr, "  phases.csv:\n%s", p);
+    free(p);
+    /* no jobs.csv: nothing to do */
+    char sub[128];
+    snprintf(sub, sizeof sub, "%s/none", dir);
+    CHECK(mkdir(sub, 0700) == 0);
+    CHECK_EQ_U(phases_write(sub, NULL), 0);
+    rm_dir(dir);
+}
+
 const struct test_case tests_jobs[] = {
     TEST(test_report),
     TEST(test_report_axis),
     TEST(test_model_corr),
+    TEST(test_phases),
     TEST(test_runs_resume),
     TEST(test_planned_iterations),
     TEST(test_model),

@@ -8,6 +8,7 @@
  * (sensitivity.csv, Eq. 2), and the report with its heat maps
  * (impact_report.c). */
 #include "results/impact_results.h"
+#include "results/phases.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -641,7 +642,8 @@ int impact_results_write(const struct impact_data *x, const char *dir,
     char unfitted[1024];
     if (controllers_table(st, dir) != 0 ||
         latency_fit(st, dir, &lf, d) != 0 ||
-        sensitivity(st, dir, &lf, unfitted, sizeof unfitted, d) != 0)
+        sensitivity(st, dir, &lf, unfitted, sizeof unfitted, d) != 0 ||
+        phases_write(dir, stderr) < 0)
         goto done;
     bool drawn = false;
     struct impact_report_info page = *info;

@@ -19,6 +19,7 @@
 
 #include "ctl/sc19_model.h"
 #include "exp/offered.h"
+#include "results/phases.h"
 #include "results/report.h"
 #include "route/route.h"
 #include "results/stats.h"
@@ -451,6 +452,8 @@ int jobs_results_report(const struct experiment *e,
         .seed = (uint64_t)e->info.seed,
         .table = n_runs > 1 ? stdout : NULL };
     bool drawn;
+    if (phases_write(outdir, stderr) < 0)
+        return -1;
     int rrc = report_from_results(outdir, &info, &drawn, stderr);
     if (rrc < 0)
         return -1;
