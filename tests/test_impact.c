@@ -1055,9 +1055,85 @@ static void test_controllers(void)
         rm_dir(dir[i]);
 }
 
+/* The impact over time (results/impact_time.h) on a small study: every
+ * counted victim iteration beside the incast a row, since the incast's
+ * start (positive, growing); the rows' mean impact is impact.csv's C
+ * (one repetition), and the summary's halves average to it. */
+static void test_impact_time(void)
+{
+    static const char text[] =
+        "experiment = { name = \"it\"; seed = 3; };\n"
+        "system = { name = \"voltrino\"; };\n"
+        "impact = {\n"
+        "  nodes = 32; shares = [0.5]; allocation = \"random\";\n"
+        "  victim_nodes = 8; warmup_us = 20.0; runs = 1;\n"
+        "  victims = (\n"
+        "    { name = \"ar\"; workload = \"allreduce\"; bytes = 8;\n"
+        "      iterations = 21; }\n"
+        "  );\n"
+        "  aggressors = (\n"
+        "    { name = \"incast\"; workload = \"gpcnet-rma-incast\";\n"
+        "      bytes = 65536; }\n"
+        "  );\n"
+        "};\n";
+    char dir[64];
+    CHECK_EQ_U(run_cfg(text, dir, NULL), 0);
+    char *t = file_in(dir, "impact_time.csv"),
+         *sm = file_in(dir, "impact_time_summary.csv"),
+         *ic = file_in(dir, "impact.csv");
+    CHECK(t && sm && ic);
+    if (t && sm && ic) {
+        CHECK(strncmp(t, "run,victim,aggressor,congestion_control,share,rep,"
+                         "iteration,since_us,time_us,impact\n", 79) == 0);
+        double sum = 0, last = 0;
+        uint32_t n = 0;
+        bool growing = true;
+        for (const char *l = strchr(t, '\n'); l && l[1];
+             l = strchr(l + 1, '\n')) {
+            char buf[64];
+            field_of(l + 1, 7, buf, sizeof buf);
+            double since = strtod(buf, NULL);
+            growing = growing && since > last;
+            last = since;
+            field_of(l + 1, 9, buf, sizeof buf);
+            sum += strtod(buf, NULL);
+            n++;
+        }
+        CHECK(growing && n > 0);
+        const char *row = strstr(ic, "\nar,");
+        char buf[64];
+        CHECK(row != NULL);
+        if (row && n) {
+            field_of(row + 1, 12, buf, sizeof buf); /* impact */
+            double c = strtod(buf, NULL);
+            fprintf(stderr, "  %u iterations beside the incast: mean "
+                            "impact %.4f, impact.csv %.4f\n", n, sum / n, c);
+            CHECK_NEAR(sum / n, c, 1e-4);
+            const char *srow = strchr(sm, '\n');
+            CHECK(srow != NULL);
+            if (srow) {
+                field_of(srow + 1, 6, buf, sizeof buf);
+                uint32_t m = (uint32_t)strtoul(buf, NULL, 10);
+                field_of(srow + 1, 10, buf, sizeof buf);
+                double first = strtod(buf, NULL);
+                field_of(srow + 1, 11, buf, sizeof buf);
+                double second = strtod(buf, NULL);
+                CHECK_EQ_U(m, n);
+                CHECK_NEAR((first * (m / 2) + second * (m - m / 2)) / m, c,
+                           1e-4);
+            }
+        }
+    }
+    free(t);
+    free(sm);
+    free(ic);
+    rm_dir(dir);
+}
+
 const struct test_case tests_impact[] = {
     TEST(test_controllers),
     TEST(test_latency_model_run),
+    TEST(test_impact_time),
     TEST(test_sensitivity_fit),
     TEST(test_sensitivity_run),
     TEST(test_arithmetic),

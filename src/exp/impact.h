@@ -90,6 +90,11 @@
  *                   (ICS'21 §4.2, net/latency_model.h), read through a
  *                   jobs_observer every latency_window; latency_fit.csv
  *                   the fits' constants and scores (Fig. 4a)
+ *   impact_time.csv, impact_time_summary.csv: each victim iteration
+ *                   beside an aggressor against the time since it
+ *                   started, and each simulation's halves (transient,
+ *                   steady state; results/impact_time.h)
+ *   phases.csv      the jobs' bandwidth per phase (results/phases.h)
  *   jobs.csv, iterations.csv, ranks.csv, metrics.csv, load.csv: the jobs
  *                   runner's files, the `run` column the simulation's
  *                   number in impact_runs.csv

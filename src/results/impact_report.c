@@ -435,6 +435,27 @@ static void write_latency_gp(FILE *f)
           f);
 }
 
+/* impact_time.svg: every victim iteration beside an aggressor, its
+ * impact against the time since the aggressor started (impact_time.csv;
+ * log axes): the transient and the steady state. */
+static void write_time_gp(FILE *f)
+{
+    fputs("set terminal svg size 800,440 dynamic noenhanced font "
+          "\"sans,11\" background rgb \"white\"\n"
+          "set output \"impact_time.svg\"\n"
+          "set datafile separator \",\"\n"
+          "set title \"each victim iteration beside an aggressor: its time "
+          "over the victim's mean alone, against the time since the "
+          "aggressor started\"\n"
+          "set logscale xy\n"
+          "set grid\n"
+          "set xlabel \"since the aggressor started (us)\"\n"
+          "set ylabel \"iteration time / mean alone\"\n"
+          "plot \"impact_time.csv\" every ::1 using 8:10 with points pt 7 "
+          "ps 0.5 notitle, 1 notitle lc rgb \"black\" dt 2\n",
+          f);
+}
+
 /* The page's table: a row per cell (victim, aggressor and share), its
  * times and C as the console's table gives them. */
 static void html_table(FILE *h, const struct impact_config *ic,
@@ -510,6 +531,15 @@ int impact_report(const char *dir, const struct impact_config *ic,
     if (fclose(gp) != 0)
         return -1;
     *drawn = n > 0 && report_gnuplot(dir, "impact.gp", "impact.log") == 0;
+    FILE *tg = report_open(dir, "impact_time.gp", err);
+    if (!tg)
+        return -1;
+    write_time_gp(tg);
+    if (fclose(tg) != 0)
+        return -1;
+    bool time_drawn = n > 0 &&
+                      report_gnuplot(dir, "impact_time.gp",
+                                     "impact_time.log") == 0;
     bool lat_drawn = false;
     if (ic->latency_model) {
         FILE *lg = report_open(dir, "latency.gp", err);
@@ -549,6 +579,16 @@ int impact_report(const char *dir, const struct impact_config *ic,
               "not installed (Debian: apt-get install gnuplot-nox) or failed "
               "(impact.log). Draw them with <code>gnuplot impact.gp</code> "
               "in this folder.</p>\n",
+              h);
+    }
+    if (time_drawn) {
+        report_html_figure(h, dir, "impact_time.svg",
+                           "the impact of each victim iteration against the "
+                           "time since the aggressor started");
+        fputs("<p class=\"note\">The impact over time: impact_time.csv "
+              "(each iteration), impact_time_summary.csv (each simulation's "
+              "first and second half: the transient and the steady "
+              "state).</p>\n",
               h);
     }
     if (lat_drawn) {

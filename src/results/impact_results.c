@@ -8,6 +8,7 @@
  * (sensitivity.csv, Eq. 2), and the report with its heat maps
  * (impact_report.c). */
 #include "results/impact_results.h"
+#include "results/impact_time.h"
 #include "results/phases.h"
 
 #include <inttypes.h>
@@ -643,7 +644,7 @@ int impact_results_write(const struct impact_data *x, const char *dir,
     if (controllers_table(st, dir) != 0 ||
         latency_fit(st, dir, &lf, d) != 0 ||
         sensitivity(st, dir, &lf, unfitted, sizeof unfitted, d) != 0 ||
-        phases_write(dir, stderr) < 0)
+        phases_write(dir, stderr) < 0 || impact_time_write(dir, stderr) < 0)
         goto done;
     bool drawn = false;
     struct impact_report_info page = *info;
