@@ -1127,6 +1127,19 @@ static void test_impact_time(void)
     free(t);
     free(sm);
     free(ic);
+    /* --resume of a study that finished leaves it as it is */
+    char cfg[128];
+    snprintf(cfg, sizeof cfg, "%s/tiny.cfg", dir);
+    char *before = file_in(dir, "experiment.files");
+    const char *rv[] = { "run", cfg, "-o", dir, "--resume", NULL };
+    CHECK_EQ_U(run_dfsim(rv, out_buf, sizeof out_buf, err_buf,
+                         sizeof err_buf), 0);
+    CHECK_STR_CONTAINS(out_buf, "the impact study finished before");
+    CHECK(!strstr(out_buf, "impact 1/"));
+    char *after = file_in(dir, "experiment.files");
+    CHECK(before && after && strcmp(before, after) == 0);
+    free(before);
+    free(after);
     rm_dir(dir);
 }
 

@@ -33,6 +33,7 @@
 #include "core/sim.h"
 #include "exp/experiment.h"
 #include "exp/fingerprint.h"
+#include "exp/manifest.h"
 #include "exp/par.h"
 #include "exp/runner.h"
 #include "results/impact_results.h"
@@ -346,12 +347,42 @@ static int prepare(const struct run_args *a, struct experiment *e,
     return 0;
 }
 
+/* Whether dir holds an impact study that finished: its impact.csv is
+ * listed done, and so is every other file of its manifest (a study cut
+ * short leaves files open; the settings were compared when the folder
+ * was claimed). */
+static bool impact_finished(const char *dir)
+{
+    struct manifest m;
+    memset(&m, 0, sizeof m);
+    if (manifest_read(&m, dir, stderr) != 0) {
+        manifest_free(&m);
+        return false;
+    }
+    const struct manifest_entry *ic = manifest_find(&m, "impact.csv");
+    bool done = ic && ic->done;
+    for (size_t i = 0; i < m.n && done; i++)
+        done = m.v[i].done;
+    manifest_free(&m);
+    return done;
+}
+
 /* The impact study: its simulations (exp/impact.h), then on rank 0 its
- * results (results/impact_results.h). 0 or -1 (said). */
+ * results (results/impact_results.h). 0 or -1 (said). With --resume, a
+ * study that finished is left as it is; one cut short runs from the
+ * start (its simulations are not resumed one by one). */
 static int run_impact(const struct runner *rn, const char *file)
 {
     const struct experiment *e = rn->e;
     bool rank0 = par_rank() == 0;
+    if (rn->resume && impact_finished(rn->outdir)) {
+        if (rank0)
+            printf("\nthe impact study finished before (%s/impact.csv and "
+                   "every file of experiment.files done): nothing to run; "
+                   "--force runs it again\n",
+                   rn->outdir);
+        return 0;
+    }
     if (rank0 && rn->resume)
         fprintf(stderr, "dfsim run: --resume applies to a traffic "
                         "sweep and a jobs list's runs; the impact study "
