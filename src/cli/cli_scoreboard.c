@@ -200,10 +200,13 @@ static bool run_all(struct sb_run *run, uint32_t n, uint32_t jobs,
                    x->seed);
             mark_done(x->dir, false);
             x->pid = start_seed(x->experiment, x->seed, x->dir, quick);
-            if (x->pid < 0)
+            if (x->pid < 0) {
                 x->ok = 0;
-            else
+                printf("  %s seed %lld failed: no process started\n",
+                       x->experiment, x->seed);
+            } else {
                 live++;
+            }
         }
         if (sb_stop && !passed_on) {
             for (uint32_t j = 0; j < next; j++)
@@ -370,10 +373,16 @@ int cli_scoreboard(int argc, char **argv)
     }
     uint32_t cap = rows.n * SB_SEEDS_MAX;
     struct sb_run *run = calloc(cap ? cap : 1, sizeof *run);
-    uint32_t n_run = run ? plan_runs(&rows, out, run, cap) : 0;
+    if (!run) {
+        fprintf(stderr, "dfsim scoreboard: out of memory\n");
+        free(res);
+        sb_free(&rows);
+        return 1;
+    }
+    uint32_t n_run = plan_runs(&rows, out, run, cap);
     for (uint32_t j = 0; j < n_run && no_run; j++)
         run[j].ok = is_done(run[j].dir) ? 1 : 2;
-    if (run && !no_run) {
+    if (!no_run) {
         catch_stop(true);
         bool whole = run_all(run, n_run, (uint32_t)jobs, quick);
         catch_stop(false);
