@@ -389,6 +389,49 @@ static void test_scoreboard_interrupted(void)
     unlink(exp);
 }
 
+/* Runs go in rounds: every row's first seed, then the second ones, so
+ * that a scoreboard cut short has a number for as many rows as it can. */
+static void test_scoreboard_rounds(void)
+{
+    const char *a = write_temp(
+        "sb-ra.cfg",
+        "system = { name = \"df1056\"; };\n"
+        "traffic = { pattern = \"uniform\"; loads = [0.1];\n"
+        "  routings = [\"minimal\"]; warmup_us = 1.0; measure_us = 1.0; };\n");
+    const char *b = write_temp(
+        "sb-rb.cfg",
+        "system = { name = \"df1056\"; };\n"
+        "traffic = { pattern = \"uniform\"; loads = [0.2];\n"
+        "  routings = [\"minimal\"]; warmup_us = 1.0; measure_us = 1.0; };\n");
+    char text[1024];
+    snprintf(text, sizeof text,
+             "rows = (\n"
+             "  { id = \"a\"; claim = \"above\"; claim_ref = 0.0;\n"
+             "    experiment = \"%s\"; seeds = [1, 2];\n"
+             "    file = \"traffic.csv\"; column = \"accepted\"; },\n"
+             "  { id = \"b\"; claim = \"above\"; claim_ref = 0.0;\n"
+             "    experiment = \"%s\"; seeds = [1];\n"
+             "    file = \"traffic.csv\"; column = \"accepted\"; }\n"
+             ");\n",
+             a, b);
+    const char *rows = write_temp("sb-rounds.cfg", text);
+    char dir[64] = "/tmp/dfsim-sb-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *argv[] = { "scoreboard", rows, "-o", dir, NULL };
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
+    char want[3][600];
+    snprintf(want[0], sizeof want[0], "[1/3] %s seed 1 ...", a);
+    snprintf(want[1], sizeof want[1], "[2/3] %s seed 1 ...", b);
+    snprintf(want[2], sizeof want[2], "[3/3] %s seed 2 ...", a);
+    const char *p0 = strstr(out, want[0]), *p1 = strstr(out, want[1]),
+               *p2 = strstr(out, want[2]);
+    CHECK(p0 && p1 && p2 && p0 < p1 && p1 < p2);
+    rm_dir(dir);
+    unlink(rows);
+    unlink(a);
+    unlink(b);
+}
+
 /* The shipped rows file is well formed. */
 static void test_scoreboard_rows_file(void)
 {
@@ -414,6 +457,7 @@ const struct test_case tests_scoreboard[] = {
     TEST(test_scoreboard_judge),
     TEST(test_scoreboard_pipeline),
     TEST(test_scoreboard_interrupted),
+    TEST(test_scoreboard_rounds),
     TEST(test_scoreboard_rows_file),
     { 0 },
 };

@@ -2,7 +2,8 @@
  * [--no-run] [--write FILE]`: every row of a rows file (results/scoreboard.h) run
  * over its seeds, each seed as `dfsim run EXPERIMENT -o
  * DIR/EXPERIMENT/seed-S --seed S --resume` in a child process, N
- * children at once (rows of one experiment share its runs; a run
+ * children at once, every row's first seed before any second (rows of
+ * one experiment share its runs; a run
  * finished before is read back, one cut short goes on: the scoreboard
  * resumes as its runs do), then the number read from each, the rows
  * judged, the table written to DIR/scoreboard.md (and FILE). The table
@@ -128,15 +129,19 @@ static bool is_done(const char *dir)
     return access(path, F_OK) == 0;
 }
 
-/* The runs rows need, each once, in the rows' order: how many (at most
- * cap). */
+/* The runs rows need, each once, in rounds: every row's first seed in
+ * the rows' order, then every row's second, and so on — so that a
+ * scoreboard cut short (or read with --no-run while it runs) has a
+ * number for as many rows as it can. How many (at most cap). */
 static uint32_t plan_runs(const struct sb_rows *rows, const char *out,
                           struct sb_run *run, uint32_t cap)
 {
     uint32_t n = 0;
-    for (uint32_t k = 0; k < rows->n; k++) {
-        const struct sb_row *r = &rows->row[k];
-        for (uint32_t i = 0; i < r->seeds.n && !r->not_reproduced; i++) {
+    for (uint32_t i = 0; i < SB_SEEDS_MAX; i++)
+        for (uint32_t k = 0; k < rows->n; k++) {
+            const struct sb_row *r = &rows->row[k];
+            if (i >= r->seeds.n || r->not_reproduced)
+                continue;
             char dir[4096];
             seed_dir(dir, sizeof dir, out, r->experiment,
                      (long long)r->seeds.v[i]);
@@ -150,7 +155,6 @@ static uint32_t plan_runs(const struct sb_rows *rows, const char *out,
                                       .pid = -1, .ok = -1 };
             memcpy(run[n++].dir, dir, sizeof dir);
         }
-    }
     return n;
 }
 
