@@ -314,6 +314,11 @@ static void test_scoreboard_pipeline(void)
     md = dir_read(dir, "scoreboard.md");
     CHECK(md && strstr(md, "`dfsim scoreboard ") &&
           strstr(md, " --no-run`") && strstr(md, ", 1 | agrees | "));
+    /* and says so: `wrong` never had a number, `accepted` and `hops` one
+     * seed of their 2 */
+    CHECK(md && strstr(md, "**The runs finished so far (--no-run): rows "
+                           "not run yet 1, rows with fewer seeds than "
+                           "their own 2;"));
     free(md);
     rm_dir(dir);
 

@@ -274,7 +274,7 @@ struct sb_doc {
     const struct sb_rows *rows;
     const struct sb_result *res;
     const char *command;
-    bool quick;
+    bool quick, partial;         /* --quick; --no-run */
     const char *svg;             /* for the table: the picture's name */
 };
 
@@ -295,7 +295,7 @@ static int write_file(const char *path, const struct sb_doc *doc,
         sb_svg(f, doc->rows, doc->res);
     else
         sb_markdown(f, doc->rows, doc->res, doc->command, doc->quick,
-                    doc->svg);
+                    doc->partial, doc->svg);
     if (fclose(f) != 0 || rename(tmp, path) != 0) {
         fprintf(stderr, "dfsim scoreboard: cannot write %s: %s\n", path,
                 strerror(errno));
@@ -413,7 +413,7 @@ int cli_scoreboard(int argc, char **argv)
              quick ? " --quick" : "", no_run ? " --no-run" : "");
     snprintf(md, sizeof md, "%s/scoreboard.md", out);
     struct sb_doc doc = { .rows = &rows, .res = res, .command = command,
-                          .quick = quick };
+                          .quick = quick, .partial = no_run };
     int rc = write_table(md, &doc);
     if (rc == 0 && write)
         rc = write_table(write, &doc);

@@ -113,11 +113,13 @@ void sb_judge(const struct sb_row *r, struct sb_result *res);
  * table a row, a paper's number beside the model's median and range over
  * its seeds, the status and how it was obtained, then the rows' reasons
  * (not reproduced, a setting of their own); `command` is what
- * regenerates it; `quick`: its runs were cut short (said at the top);
+ * regenerates it; `quick`: its runs were cut short, `partial`: it is
+ * the state of a scoreboard still running or cut short (both said at
+ * the top);
  * `svg` (or NULL): the picture's file, shown under the summary. */
 void sb_markdown(FILE *out, const struct sb_rows *rows,
                  const struct sb_result *res, const char *command,
-                 bool quick, const char *svg);
+                 bool quick, bool partial, const char *svg);
 
 /* The rows that run as a picture (results/scoreboard_plot.c), for
  * sb_markdown's `svg`: a strip a row, on the row's own axis, the
