@@ -19,4 +19,9 @@ int cli_trace(int argc, char **argv);
 /* Parse a non-negative decimal integer that fits in uint64; 0 on success. */
 int cli_parse_u64(const char *s, unsigned long long *out);
 
+/* SIGINT and SIGTERM to `handler` with sigaction `flags` (0, or
+ * SA_RESETHAND: a second signal ends the process at once); NULL: back
+ * to the default. */
+void cli_catch_stop(void (*handler)(int), int flags);
+
 #endif

@@ -190,13 +190,13 @@ static void on_signal(int sig)
     sim_interrupt = sig;
 }
 
-static void catch_signals(bool on)
+void cli_catch_stop(void (*handler)(int), int flags)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on ? on_signal : SIG_DFL;
+    sa.sa_handler = handler ? handler : SIG_DFL;
     sigemptyset(&sa.sa_mask);
-    sa.sa_flags = on ? SA_RESETHAND : 0;
+    sa.sa_flags = handler ? flags : 0;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 }
@@ -532,7 +532,7 @@ int cli_run(int argc, char **argv)
         goto out;
     }
     /* from here on a signal stops the work in order (on_signal) */
-    catch_signals(true);
+    cli_catch_stop(on_signal, SA_RESETHAND);
     if (par_start() != 0)
         goto out;
     par_set_split(a.partitions > 0);
@@ -557,7 +557,7 @@ out:
     if (rc != 0 && sim_interrupt)
         rc = interrupted(&e, a.file, outdir, a.partitions);
     par_stop();
-    catch_signals(false);
+    cli_catch_stop(NULL, 0);
     sim_interrupt = 0;
     free(settings);
     topo_free(&t);

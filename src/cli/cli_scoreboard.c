@@ -167,15 +167,6 @@ static void on_stop(int sig)
     sb_stop = sig;
 }
 
-static void catch_stop(bool on)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on ? on_stop : SIG_DFL;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
 
 /* Child pid's end: its run's state, said on stdout. */
 static void ended(struct sb_run *run, uint32_t n, pid_t pid, int status)
@@ -387,9 +378,9 @@ int cli_scoreboard(int argc, char **argv)
     for (uint32_t j = 0; j < n_run && no_run; j++)
         run[j].ok = is_done(run[j].dir) ? 1 : 2;
     if (!no_run) {
-        catch_stop(true);
+        cli_catch_stop(on_stop, 0);
         bool whole = run_all(run, n_run, (uint32_t)jobs, quick);
-        catch_stop(false);
+        cli_catch_stop(NULL, 0);
         if (!whole) {
             fprintf(stderr,
                     "dfsim scoreboard: interrupted (%s): no table written; "

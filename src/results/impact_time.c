@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "results/csv.h"
+#include "results/impact_results.h"
 #include "results/report.h"
 
 /* The three files and the columns read. */
@@ -82,14 +83,6 @@ static double mean(const double *v, uint32_t n)
     return n ? s / n : NAN;
 }
 
-/* A number, or nothing when undefined. */
-static void put(FILE *f, double v)
-{
-    fputc(',', f);
-    if (isfinite(v))
-        fprintf(f, "%.6f", v);
-}
-
 /* Congested row k's rows into f (every iteration) and s (the halves). */
 static void write_sim(const struct itf *x, uint32_t k, double *buf,
                       uint32_t cap, FILE *f, FILE *s)
@@ -110,19 +103,19 @@ static void write_sim(const struct itf *x, uint32_t k, double *buf,
     for (uint32_t i = 0; i < n; i++) {
         fprintf(f, "%s,%s,%s,%s,%s,%s,%u", run, victim, aggr, cc,
                 rf(x, k, x->r_share), rf(x, k, x->r_rep), i);
-        put(f, end[i] - t0);
-        put(f, time[i]);
-        put(f, time[i] / base);
+        impact_csv_num(f, end[i] - t0, true);
+        impact_csv_num(f, time[i], true);
+        impact_csv_num(f, time[i] / base, true);
         fputc('\n', f);
     }
     uint32_t h = n / 2;
     fprintf(s, "%s,%s,%s,%s,%s,%s,%u", run, victim, aggr, cc,
             rf(x, k, x->r_share), rf(x, k, x->r_rep), n);
-    put(s, n ? end[0] - t0 : NAN);
-    put(s, h ? end[h - 1] - t0 : NAN);
-    put(s, n ? end[n - 1] - t0 : NAN);
-    put(s, mean(time, h) / base);
-    put(s, mean(time + h, n - h) / base);
+    impact_csv_num(s, n ? end[0] - t0 : NAN, true);
+    impact_csv_num(s, h ? end[h - 1] - t0 : NAN, true);
+    impact_csv_num(s, n ? end[n - 1] - t0 : NAN, true);
+    impact_csv_num(s, mean(time, h) / base, true);
+    impact_csv_num(s, mean(time + h, n - h) / base, true);
     fputc('\n', s);
 }
 

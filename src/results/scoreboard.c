@@ -497,6 +497,19 @@ static void summary(FILE *out, const struct sb_rows *rows,
     fputc('\n', out);
 }
 
+/* A table line's first cells: the row's id, paper, figure and quantity,
+ * then " | " for the next. */
+static void row_head(FILE *out, const struct sb_row *r)
+{
+    fprintf(out, "| %s | ", r->id);
+    cell(out, r->paper);
+    fputs(" | ", out);
+    cell(out, r->figure);
+    fputs(" | ", out);
+    cell(out, r->quantity);
+    fputs(" | ", out);
+}
+
 /* A row that runs as a line of the table. */
 static void run_line(FILE *out, const struct sb_row *r,
                      const struct sb_result *x)
@@ -505,13 +518,8 @@ static void run_line(FILE *out, const struct sb_row *r,
     paper_text(r, p, sizeof p);
     if (r->claim)
         snprintf(kind, sizeof kind, "%s %.4g", r->claim, r->claim_ref);
-    fprintf(out, "| %s | ", r->id);
-    cell(out, r->paper);
-    fputs(" | ", out);
-    cell(out, r->figure);
-    fputs(" | ", out);
-    cell(out, r->quantity);
-    fprintf(out, " | %s | ", p);
+    row_head(out, r);
+    fprintf(out, "%s | ", p);
     if (x->n)
         fprintf(out, "%.4g [%.4g, %.4g], %u", x->median, x->lo, x->hi,
                 x->n);
@@ -584,13 +592,7 @@ void sb_markdown(FILE *out, const struct sb_rows *rows,
         const struct sb_row *r = &rows->row[k];
         if (!r->not_reproduced)
             continue;
-        fprintf(out, "| %s | ", r->id);
-        cell(out, r->paper);
-        fputs(" | ", out);
-        cell(out, r->figure);
-        fputs(" | ", out);
-        cell(out, r->quantity);
-        fputs(" | ", out);
+        row_head(out, r);
         cell(out, r->not_reproduced);
         fputs(" |\n", out);
     }
