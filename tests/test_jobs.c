@@ -1903,8 +1903,20 @@ static void test_paths_files(void)
         }
         CHECK_STR_CONTAINS(o.variants, ",packets,nonmin_share,hops_mean\n");
         CHECK_STR_CONTAINS(o.iters, ",packets,nonmin_share,hops_mean\n");
-        CHECK_STR_CONTAINS(o.jobs,
-                           ",packets,nonmin_share,hops_mean,msg_us\n");
+        CHECK_STR_CONTAINS(
+            o.jobs, ",packets,nonmin_share,hops_mean,msg_us,routers,groups\n");
+        /* how far each job spreads: hop0's two nodes share router r0,
+         * hop1's and hop2's sit on r0 and another router of group 0 */
+        int j_ro = col_of(o.jobs, "routers"), j_gr = col_of(o.jobs, "groups");
+        for (int k = 0; k < 3; k++) {
+            char jp[64];
+            snprintf(jp, sizeof jp, "0,%d,%s,pingpong,", k, job[k]);
+            CHECK_NEAR(field(o.jobs, jp, j_ro), k ? 2 : 1, 0);
+            CHECK_NEAR(field(o.jobs, jp, j_gr), 1, 0);
+        }
+        double bg_ro = field(o.jobs, "0,3,bg,", j_ro);
+        CHECK(bg_ro >= 4 && bg_ro <= 16); /* 16 nodes, 4 a router */
+        CHECK(field(o.jobs, "0,3,bg,", j_gr) >= 1);
         int v_pk = col_of(o.variants, "packets"),
             v_nm = col_of(o.variants, "nonmin_share"),
             v_hp = col_of(o.variants, "hops_mean"),
@@ -1966,6 +1978,38 @@ static void test_paths_files(void)
         run_free(&o);
     }
     topo_free(&t);
+    cap_free(&c);
+}
+
+/* jobs.csv's routers and groups: how far a job's nodes spread (SC'19
+ * §5.1's terms). On the 12-cabinet XC four nodes share an Aries and 384
+ * a group: nodes 0-7 are two routers of one group, nodes 8, 400, 800 and
+ * 1200 four routers of four groups. */
+static void test_spread(void)
+{
+    struct capture c;
+    cap_init(&c);
+    struct run_out o;
+    int rc = run_text("experiment = { seed = 2; };\n"
+                      "system = { name = \"xc-12cab\"; };\n"
+                      "jobs = (\n"
+                      "  { name = \"packed\"; workload = \"allreduce\";\n"
+                      "    nodes = 8; allocation = \"list\";\n"
+                      "    node_list = \"0-7\"; iterations = 2; },\n"
+                      "  { name = \"spread\"; workload = \"allreduce\";\n"
+                      "    nodes = 4; allocation = \"list\";\n"
+                      "    node_list = \"8,400,800,1200\"; iterations = 2; }\n"
+                      ");\n",
+                      &o, &c);
+    if (!ran(rc, &o, &c))
+        return;
+    int ro = col_of(o.jobs, "routers"), gr = col_of(o.jobs, "groups");
+    CHECK(ro > 0 && gr == ro + 1);
+    CHECK_NEAR(field(o.jobs, "0,0,packed,", ro), 2, 0);
+    CHECK_NEAR(field(o.jobs, "0,0,packed,", gr), 1, 0);
+    CHECK_NEAR(field(o.jobs, "0,1,spread,", ro), 4, 0);
+    CHECK_NEAR(field(o.jobs, "0,1,spread,", gr), 4, 0);
+    run_free(&o);
     cap_free(&c);
 }
 
@@ -2262,6 +2306,7 @@ const struct test_case tests_jobs[] = {
     TEST(test_tiled_row_buffer_listed_once),
     TEST(test_registry),
     TEST(test_paths_files),
+    TEST(test_spread),
     TEST(test_paths_report),
     TEST(test_paths_pooled),
     TEST(test_report_baseline),

@@ -104,13 +104,41 @@ static void put_model(FILE *f, const struct sc19_model *mr, uint32_t j,
         fprintf(f, "%.6f", v);
 }
 
+/* How far n nodes spread: the distinct routers their first NICs sit on
+ * and the distinct groups of those routers (the packaging's level 2: a
+ * dragonfly's group, a torus's cabinet; alloc.h "Distances"). SC'19
+ * §5.1 describes its allocations so: 1,024 nodes "on 257 Aries routers
+ * spanning over 6 groups" of Piz Daint, 64 nodes "33 routers scattered
+ * on 5 Aries groups" of Cori. ",R,G", or "," if out of memory. */
+static void put_spread(FILE *f, const struct topo *t, const uint32_t *nodes,
+                       uint32_t n)
+{
+    uint32_t ng = t->family->level_size(t, 2);
+    uint8_t *seen = calloc((size_t)t->n_routers + ng + 1, 1);
+    if (!seen) {
+        fputs(",,", f);
+        return;
+    }
+    uint8_t *gseen = seen + t->n_routers;
+    uint32_t routers = 0, groups = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t r = t->nics[t->nodes[nodes[k]].nic[0]].router;
+        uint32_t g = t->family->level_key(t, r, 2);
+        routers += !seen[r];
+        groups += !gseen[g];
+        seen[r] = gseen[g] = 1;
+    }
+    free(seen);
+    fprintf(f, ",%u,%u", routers, groups);
+}
+
 /* The header lines of the result files, one place for both uses: with
  * the first run's rows (out->header), or ahead of any run
  * (write_headers). */
 static const char jobs_head[] =
     "run,job,name,workload,nodes,ppn,ranks,allocation,background,start_us,"
     "end_us,time_us,finished,iterations,msgs,bytes,packets,nonmin_share,"
-    "hops_mean,msg_us\n";
+    "hops_mean,msg_us,routers,groups\n";
 static const char iterations_head[] =
     "run,job,name,iteration,variant,counted,end_us,time_us,model_us,lat_us,"
     "stall_cycles,packets,nonmin_share,hops_mean\n";
@@ -303,6 +331,7 @@ static void write_jobs(const struct jobs_run_view *v,
         if (r->msg_timed)
             put_us(out->jobs, (r->msg_time + r->msg_timed / 2) /
                                   r->msg_timed);
+        put_spread(out->jobs, m->t, v->nodes[i], j->nodes);
         fputc('\n', out->jobs);
     }
 }
