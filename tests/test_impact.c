@@ -1055,6 +1055,60 @@ static void test_controllers(void)
         rm_dir(dir[i]);
 }
 
+/* The number in field k of the line of `text` that starts with
+ * `prefix`, or NaN. */
+static double field_after(const char *text, const char *prefix, int k)
+{
+    size_t n = strlen(prefix);
+    for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : l)
+        if (strncmp(l, prefix, n) == 0) {
+            char buf[64];
+            field_of(l, k, buf, sizeof buf);
+            return buf[0] ? strtod(buf, NULL) : NAN;
+        }
+    return NAN;
+}
+
+/* GPCNeT's release (warmup_iterations = 1): beside the incast the victim
+ * starts warmup_us after the aggressor's first iteration ended (the last
+ * sender's flush; the passive root ended at once), which is well after
+ * time 0; alone it starts at warmup_us. jobs.csv's start_us (field 9)
+ * and iterations.csv's end_us (field 6) of the same simulation. */
+static void test_release(void)
+{
+    static const char text[] =
+        "experiment = { name = \"rel\"; seed = 3; };\n"
+        "system = { name = \"voltrino\"; };\n"
+        "impact = {\n"
+        "  nodes = 32; shares = [0.5]; allocation = \"random\";\n"
+        "  victim_nodes = 8; warmup_us = 2.0; warmup_iterations = 1;\n"
+        "  runs = 1;\n"
+        "  victims = ( { name = \"ar\"; workload = \"allreduce\";\n"
+        "                bytes = 8; iterations = 6; } );\n"
+        "  aggressors = ( { name = \"incast\";\n"
+        "                   workload = \"gpcnet-rma-incast\";\n"
+        "                   bytes = 65536; } );\n"
+        "};\n";
+    char dir[64];
+    CHECK_EQ_U(run_cfg(text, dir, NULL), 0);
+    char *jobs = file_in(dir, "jobs.csv"), *it = file_in(dir, "iterations.csv");
+    CHECK(jobs && it);
+    if (jobs && it) {
+        double alone = field_after(jobs, "0,0,ar,", 9),
+               beside = field_after(jobs, "1,0,ar,", 9),
+               first = field_after(it, "1,1,incast,0,", 6);
+        fprintf(stderr, "  victim alone at %.6f us, beside the incast at "
+                        "%.6f (its first iteration ended at %.6f)\n",
+                alone, beside, first);
+        CHECK_NEAR(alone, 2.0, 1e-9);
+        CHECK(first > 10.0); /* 15 senders x 64 KiB into one NIC */
+        CHECK_NEAR(beside, first + 2.0, 1e-6);
+    }
+    free(jobs);
+    free(it);
+    rm_dir(dir);
+}
+
 /* The impact over time (results/impact_time.h) on a small study: every
  * counted victim iteration beside the incast a row, since the incast's
  * start (positive, growing); the rows' mean impact is impact.csv's C
@@ -1147,6 +1201,7 @@ const struct test_case tests_impact[] = {
     TEST(test_controllers),
     TEST(test_latency_model_run),
     TEST(test_impact_time),
+    TEST(test_release),
     TEST(test_sensitivity_fit),
     TEST(test_sensitivity_run),
     TEST(test_arithmetic),

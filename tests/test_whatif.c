@@ -147,6 +147,15 @@ static int whatif_check(const char *path, const char *root, FILE *out)
     config_t a, b;
     config_init(&a);
     config_init(&b);
+    /* an @include is read from the examples' folder, as dfsim reads it
+     * (core/config_include.c) */
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", twin);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    config_set_include_dir(&a, dir);
+    config_set_include_dir(&b, dir);
     int rc = -1;
     if (config_read_file(&a, twin) != CONFIG_TRUE) {
         fprintf(out, "%s: its twin %s cannot be read\n", path, twin);

@@ -61,6 +61,12 @@ static const struct cfg_key section_keys[] = {
         "the aggressors' head start: the victims start at this time, "
         "alone and with them, us (0)",
         .unit_ps = SIMTIME_US, .fmin = 0, .fmax = 1e9),
+    SEC(CFG_UINT32, "warmup_iterations", warmup_iterations,
+        "GPCNeT's release: beside an aggressor the victims start "
+        "warmup_us after every aggressor rank has run this many "
+        "iterations (its warm-up pass; GPCNeT: 1); alone, at warmup_us; "
+        "0: at warmup_us in both (0)",
+        .min = 0, .max = 1000000),
     SEC(CFG_UINT32, "runs", runs,
         "placements, run r with seed + r; the victims' iterations are "
         "pooled over them (1)",

@@ -28,6 +28,8 @@
  *     victim_nodes = 64;        nodes each victim runs on (default: all
  *                               the victims' nodes at that share)
  *     warmup_us = 20.0;         the aggressors' head start
+ *     warmup_iterations = 1;    or GPCNeT's: the victims go once every
+ *                               aggressor rank has run 1 iteration
  *     runs = 1;                 placements (seed + r), iterations pooled
  *     victims = ( { workload = "pingpong"; bytes = 8; ... }, ... );
  *     aggressors = ( { workload = "gpcnet-rma-incast";
@@ -42,7 +44,15 @@
  * victims' nodes it needs, allocation "list", starting at warmup_us),
  * and for each aggressor type one simulation of the same victim job on
  * the same nodes with the aggressor as job 1 (a background job on the
- * aggressors' nodes from time 0, stopped when the victim ends). The
+ * aggressors' nodes from time 0, stopped when the victim ends). With
+ * warmup_iterations = k the victim beside an aggressor starts warmup_us
+ * after every aggressor rank has marked k iterations (or ended: a
+ * passive RMA target) — GPCNeT's procedure (network_load_test.c: each
+ * congestor runs a warm-up pass, then an MPI_Ibarrier releases the
+ * canaries while the congestors loop on), the same rule whatever the
+ * system, so each machine's head start is its own aggressor's first
+ * iteration (SC'20's 128 KiB incast on Malbec: about 4.6 ms, the root's
+ * port draining 435 x 128 KiB); alone, it starts at warmup_us. The
  * victim is job 0 with the same seed in both, so its random choices
  * (GPCNeT's rings, rng_stream(seed, RNG_WORKLOAD, 0)) and the routers'
  * streams are the same; only the aggressor differs. The isolated run of
@@ -131,7 +141,12 @@ struct impact_config {
     struct cfg_floats shares;      /* the aggressors' share of nodes */
     const struct reg_entry *allocation; /* linear, interleaved, random */
     uint32_t victim_nodes;         /* 0: all the victims' nodes */
-    simtime warmup;                /* the victims start here */
+    simtime warmup;                /* the victims start here (with
+                                      warmup_iterations: this long after
+                                      the aggressor's warm-up pass) */
+    uint32_t warmup_iterations;    /* GPCNeT's release: the aggressor's
+                                      iterations before the victims go
+                                      (0: at warmup alone) */
     uint32_t runs;                 /* placements, seed + r */
     struct cfg_names ccs;          /* congestion controls, each a pass
                                       of the study (n 0: the network's) */

@@ -524,6 +524,11 @@ static int sim_unit(void *ctx, uint32_t u, struct par_unit *res)
         as_list(&jobs[1], st->nodes[1]);
         jobs[1].start = 0;
         jobs[1].background = true;
+        if (ic->warmup_iterations) { /* GPCNeT's release (impact.h) */
+            jobs[0].after = jobs[1].name;
+            jobs[0].after_job = 1;
+            jobs[0].after_marks = ic->warmup_iterations;
+        }
     }
     return simulate(st, jobs, a.w > 0 ? 2 : 1, u, a.r, sd, share, res,
                     st->d);

@@ -481,6 +481,7 @@ static int setup(struct setup *u, const struct jobs_config *jc,
             .ppn = j->ppn, .app = w->app(u->state[i].b),
             .start = j->start, .background = j->background,
             .chained = j->after != NULL, .after = j->after_job,
+            .after_marks = j->after_marks,
             .tc = j->tc,
         };
     }

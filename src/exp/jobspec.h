@@ -63,6 +63,11 @@ struct job_config {
     const char *file;
     int line;
     uint32_t after_job;                 /* after: that job's index */
+    uint32_t after_marks;               /* after: start when every rank
+                                           of that job has marked this
+                                           many iterations (0: when it
+                                           ends; set by exp/impact_sim.c:
+                                           GPCNeT's release) */
     int tc_line;                        /* traffic_class's line */
     int ds_line;                        /* delay_sensitivity's line, 0:
                                            not given */

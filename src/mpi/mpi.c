@@ -253,10 +253,27 @@ static void start_job(struct dmpi *m, uint32_t j, simtime at)
         resume_at(m, g, at);
 }
 
+/* One more rank of job j has marked release_k[j] iterations, or ended
+ * short of them: when none is left, the followers that wait for those
+ * marks start their offset later, in job order. */
+static void release_tick(struct dmpi *m, uint32_t j)
+{
+    if (--m->release_left[j] != 0)
+        return;
+    for (uint32_t i = m->follow_first[j]; i < m->follow_first[j + 1];
+         i++, steps_add(1)) {
+        uint32_t k = m->follow[i];
+        if (m->job[k].after_marks)
+            start_job(m, k, now(m) + m->job[k].start);
+    }
+}
+
 static void rank_end(struct dmpi *m, uint32_t g)
 {
     struct dmpi_rank *rk = &m->rank[g];
     rk->wait = W_DONE;
+    if (m->release_k[rk->job] && rk->n_marks < m->release_k[rk->job])
+        release_tick(m, rk->job);
     struct dmpi_job_result *res = &m->res[rk->job];
     res->rank_end[rk->r] = now(m);
     uint32_t first = m->job_first[rk->job], last = m->job_first[rk->job + 1];
@@ -273,7 +290,8 @@ static void rank_end(struct dmpi *m, uint32_t g)
     for (uint32_t i = m->follow_first[rk->job];
          i < m->follow_first[rk->job + 1]; i++, steps_add(1)) {
         uint32_t k = m->follow[i];
-        start_job(m, k, now(m) + m->job[k].start);
+        if (!m->job[k].after_marks)
+            start_job(m, k, now(m) + m->job[k].start);
     }
     /* the run ends when the last foreground job does: background jobs (the
      * congestors) run until then, as GPCNeT's congestors loop while the
@@ -293,6 +311,8 @@ static void mark(struct dmpi *m, uint32_t g, uint64_t iter)
     }
     rk->marks[rk->n_marks++] = (struct rank_mark){ now(m), rk->t_len };
     rk->t_len = SIMTIME_MAX;
+    if (rk->n_marks == m->release_k[rk->job])
+        release_tick(m, rk->job);
     if (m->on_mark)
         m->on_mark(m->mark_ctx, rk->job, rk->r, rk->n_marks - 1);
 }
@@ -601,6 +621,33 @@ static int followers_init(struct dmpi *m)
             m->follow[at[m->job[j].after]++] = j;
     steps_add(3 * (uint64_t)n);
     free(at);
+    m->release_k = calloc(n ? n : 1, sizeof *m->release_k);
+    m->release_left = calloc(n ? n : 1, sizeof *m->release_left);
+    if (!m->release_k || !m->release_left)
+        return -1;
+    return 0;
+}
+
+/* Each job's release_k from its followers' after_marks; 0, or -1 after
+ * reporting two followers that wait for different numbers of marks. */
+static int release_init(struct dmpi *m, struct diag *d)
+{
+    for (uint32_t j = 0; j < m->n_jobs; j++) {
+        const struct dmpi_job_spec *js = &m->job[j];
+        if (!js->chained || !js->after_marks)
+            continue;
+        uint32_t *k = &m->release_k[js->after];
+        if (*k && *k != js->after_marks) {
+            diag_error(d, NULL, 0, "jobs", "job %s: waits for %u marks of "
+                       "job %s, another follower for %u; expected one "
+                       "number", js->name, js->after_marks,
+                       m->job[js->after].name, *k);
+            return -1;
+        }
+        *k = js->after_marks;
+        m->release_left[js->after] =
+            m->job[js->after].n_nodes * m->job[js->after].ppn;
+    }
     return 0;
 }
 
@@ -663,6 +710,10 @@ int dmpi_init(struct dmpi *m, struct sim *s, struct net *n,
     memcpy(m->job, spec, n_jobs * sizeof *spec);
     if (followers_init(m) != 0)
         goto oom;
+    if (release_init(m, d) != 0) {
+        dmpi_free(m);
+        return -1;
+    }
     uint32_t g = 0;
     for (uint32_t j = 0; j < n_jobs; j++) {
         const struct dmpi_job_spec *js = &spec[j];
@@ -789,6 +840,8 @@ void dmpi_free(struct dmpi *m)
     free(m->job);
     free(m->follow_first);
     free(m->follow);
+    free(m->release_k);
+    free(m->release_left);
     free(m->res);
     free(m->req);
     free(m->xf);

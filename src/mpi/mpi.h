@@ -189,6 +189,13 @@ struct dmpi_job_spec {
     bool chained;          /* starts when job `after` ends (the next
                               command of a batch script) */
     uint32_t after;
+    uint32_t after_marks;  /* chained, > 0: starts instead when every
+                              rank of job `after` has marked this many
+                              iterations or ended (GPCNeT's canaries,
+                              released by an MPI_Ibarrier once the
+                              congestors' warm-up pass is done); every
+                              follower of one job that waits for marks
+                              waits for the same number */
     uint8_t tc;            /* traffic class of every message its ranks
                               post (< the net's n_tcs; 0: the first, the
                               only one by default): requests and their
@@ -274,6 +281,9 @@ struct dmpi {
     uint32_t *follow_first;  /* [n_jobs + 1]: job j's followers are */
     uint32_t *follow;        /*   follow[follow_first[j] .. [j + 1]), the
                                 chained jobs after it in job order */
+    uint32_t *release_k;     /* [n_jobs]: the marks job j's followers
+                                wait for (after_marks; 0: none waits) */
+    uint32_t *release_left;  /* [n_jobs]: its ranks short of them */
 
     struct dmpi_req *req;    /* requests, free list through `next` */
     uint32_t req_cap, req_free, req_live;
