@@ -431,6 +431,33 @@ static void test_scoreboard_rounds(void)
     const char *p0 = strstr(out, want[0]), *p1 = strstr(out, want[1]),
                *p2 = strstr(out, want[2]);
     CHECK(p0 && p1 && p2 && p0 < p1 && p1 < p2);
+    /* under mpirun -np 2 the three runs are dealt (rank 0: a's seed 1;
+     * rank 1: b's seed 1 and a's seed 2, exp/par.h), each run a child
+     * that does not join the ranks' job; rank 0's table is the one
+     * process's, byte for byte, and so is every run's traffic.csv */
+    char dir2[64] = "/tmp/dfsim-sb-XXXXXX";
+    CHECK(mkdtemp(dir2) != NULL);
+    const char *argv2[] = { "scoreboard", rows, "-o", dir2, NULL };
+    CHECK_EQ_U(run_dfsim_mpi(2, argv2, out, sizeof out, err, sizeof err), 0);
+    CHECK(strstr(out, want[0]) != NULL);
+    CHECK(strstr(out, want[1]) == NULL); /* rank 1's: not said by 0 */
+    char run_a2[600]; /* a's seed 2, run by rank 1 (cli_scoreboard.c
+                         seed_dir: the path less .cfg, '/' as '_') */
+    snprintf(run_a2, sizeof run_a2, "%.*s/seed-2/traffic.csv",
+             (int)(strlen(a) - 5), a + 1);
+    for (char *q = run_a2; *q && q < strstr(run_a2, "/seed-2"); q++)
+        if (*q == '/')
+            *q = '_';
+    for (int k = 0; k < 2; k++) {
+        const char *name = k ? run_a2 : "scoreboard.md";
+        char *m1 = dir_read(dir, name), *m2 = dir_read(dir2, name);
+        CHECK(m1 && m2 && strcmp(m1, m2) == 0);
+        if (!m1 || !m2)
+            fprintf(stderr, "  %s: missing\n", name);
+        free(m1);
+        free(m2);
+    }
+    rm_dir(dir2);
     rm_dir(dir);
     unlink(rows);
     unlink(a);

@@ -11,7 +11,12 @@
  * rows marked not_reproduced run nothing. --no-run starts nothing and
  * reads the runs that finished before (each leaves DIR/EXPERIMENT/
  * seed-S.done): the state of a scoreboard that is still running or was
- * cut short, its other rows "not run". */
+ * cut short, its other rows "not run". Under `mpirun -np R` (or srun)
+ * the runs are dealt over the ranks as an experiment's units are
+ * (exp/par.h: par_owner, in the rounds' order), each rank N at once in
+ * its own children, over a folder every rank sees (a cluster's shared
+ * file system); rank 0 writes the table once every rank is done, reading
+ * the others' runs from their .done marks. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,6 +27,7 @@
 
 #include "cli/cli.h"
 #include "exp/outdir.h"
+#include "exp/par.h"
 #include "results/scoreboard.h"
 
 static void usage(FILE *out)
@@ -46,7 +52,10 @@ static void usage(FILE *out)
             "  --quick       every run with --quick: checks the pipeline, "
             "not the numbers\n"
             "                (DIR default results/scoreboard-quick)\n"
-            "  --write FILE  the table also to FILE (docs/reproductions.md)\n");
+            "  --write FILE  the table also to FILE (docs/reproductions.md)\n"
+            "\nUnder mpirun -np R (or srun) the runs are dealt over the "
+            "ranks, each N at\nonce, in a folder every rank sees; rank 0 "
+            "writes the table.\n");
 }
 
 /* The folder of an experiment's seed: out/<its path, '/' as '_', less
@@ -65,6 +74,31 @@ static void seed_dir(char *dir, size_t cap, const char *out,
             *p = '_';
     snprintf(dir, cap, "%s/%s/seed-%lld", out,
              name[0] == '_' ? name + 1 : name, seed);
+}
+
+/* The child of a rank started by mpirun or srun runs on its own: without
+ * the launcher's variables it does not join the rank's MPI job
+ * (par_start looks for them). */
+static void leave_launcher(void)
+{
+    static const char *const prefix[] = { "OMPI_", "PMIX_", "PMI_" };
+    extern char **environ;
+    for (size_t i = 0; environ[i];) {
+        bool drop = false;
+        for (size_t k = 0; k < sizeof prefix / sizeof *prefix; k++)
+            drop = drop || strncmp(environ[i], prefix[k],
+                                   strlen(prefix[k])) == 0;
+        if (!drop) {
+            i++;
+            continue;
+        }
+        char name[256];
+        size_t n = strcspn(environ[i], "=");
+        snprintf(name, sizeof name, "%.*s", (int)(n < 255 ? n : 255),
+                 environ[i]);
+        if (unsetenv(name) != 0)
+            i++; /* cannot happen: a name from environ */
+    }
 }
 
 /* Start `dfsim run` of experiment's seed into dir, by this executable in
@@ -88,6 +122,7 @@ static pid_t start_seed(const char *experiment, long long seed,
          * scoreboard, which passes it on once (a second signal would end
          * the run at once, SA_RESETHAND in cli_run.c) */
         setpgid(0, 0);
+        leave_launcher();
         FILE *f = freopen(log, "w", stdout);
         if (f && dup2(fileno(stdout), 2) >= 0)
             execv("/proc/self/exe", (char *const *)argv);
@@ -104,7 +139,8 @@ struct sb_run {
     char dir[4096];
     pid_t pid;
     int ok;                      /* -1 not yet, 0 failed, 1 finished,
-                                    2 not run (--no-run) */
+                                    2 not run (--no-run), 3 another
+                                    rank's */
 };
 
 /* A run that exited 0 leaves dir.done beside dir.log (--no-run reads
@@ -191,6 +227,8 @@ static bool run_all(struct sb_run *run, uint32_t n, uint32_t jobs,
     while (live > 0 || (next < n && !sb_stop)) {
         while (live < jobs && next < n && !sb_stop) {
             struct sb_run *x = &run[next++];
+            if (x->ok == 3)
+                continue;
             printf("  [%u/%u] %s seed %lld ...\n", next, n, x->experiment,
                    x->seed);
             mark_done(x->dir, false);
@@ -378,9 +416,31 @@ int cli_scoreboard(int argc, char **argv)
     for (uint32_t j = 0; j < n_run && no_run; j++)
         run[j].ok = is_done(run[j].dir) ? 1 : 2;
     if (!no_run) {
+        if (par_start() != 0) {
+            free(run);
+            free(res);
+            sb_free(&rows);
+            return 1;
+        }
+        for (uint32_t j = 0; j < n_run; j++)
+            if (par_owner(j, 0, par_size()) != par_rank())
+                run[j].ok = 3;
         cli_catch_stop(on_stop, 0);
         bool whole = run_all(run, n_run, (uint32_t)jobs, quick);
         cli_catch_stop(NULL, 0);
+        /* every rank done (or stopped): rank 0 reads the others' runs */
+        whole = par_agree(whole ? 0 : 1) == 0 && whole;
+        for (uint32_t j = 0; j < n_run; j++)
+            if (run[j].ok == 3)
+                run[j].ok = is_done(run[j].dir);
+        bool rank0 = par_rank() == 0;
+        par_stop();
+        if (!rank0) {
+            free(run);
+            free(res);
+            sb_free(&rows);
+            return whole ? 0 : 130;
+        }
         if (!whole) {
             fprintf(stderr,
                     "dfsim scoreboard: interrupted (%s): no table written; "
