@@ -138,6 +138,48 @@ static void test_load(void)
     cap_free(&c);
 }
 
+/* The mpi section's defaults follow the system's family: Cray MPI over
+ * uGNI on Aries, libfabric's verbs;ofi_rxm on Slingshot (docs/mpi.md),
+ * and a key of the section overrides either. */
+static void test_mpi_stack(void)
+{
+    static const struct {
+        const char *system, *mpi;
+        uint32_t smsg, eager, rdv_get;
+    } cases[] = {
+        { "xc-12cab", "", 16, 4096, 262144 },
+        { "cielo", "", 16, 4096, 262144 },
+        { "malbec", "", 64, 131072, UINT32_MAX },
+        { "shandy", "mpi = { eager_max = 16384; };\n", 64, 16384,
+          UINT32_MAX },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "system = { name = \"%s\"; };\n%s"
+                 "jobs = ( { workload = \"pingpong\"; nodes = 2; } );\n",
+                 cases[i].system, cases[i].mpi);
+        struct capture c;
+        cap_init(&c);
+        struct experiment e;
+        int rc = load(&e, text, &c);
+        CHECK_EQ_U(rc, 0);
+        if (rc == 0) {
+            CHECK_EQ_U(e.jobs.mpi.smsg_max, cases[i].smsg);
+            CHECK_EQ_U(e.jobs.mpi.eager_max, cases[i].eager);
+            CHECK_EQ_U(e.jobs.mpi.rdv_get_max, cases[i].rdv_get);
+            CHECK_EQ_U(e.jobs.mpi.header_bytes, 64);
+            experiment_free(&e);
+        } else {
+            fprintf(stderr, "%s", cap_text(&c));
+        }
+        cap_free(&c);
+    }
+    struct dmpi_params p;
+    CHECK(dmpi_defaults_for(&p, "no-such-stack") != 0);
+    CHECK_EQ_U(p.eager_max, 4096); /* dmpi_defaults' */
+}
+
 /* Each mistake is reported at its line with what was expected. */
 static void test_load_errors(void)
 {
@@ -2299,6 +2341,7 @@ const struct test_case tests_jobs[] = {
     TEST(test_cli),
     TEST(test_load),
     TEST(test_load_errors),
+    TEST(test_mpi_stack),
     TEST(test_run),
     TEST(test_quicken_bounds),
     TEST(test_time_limit),

@@ -262,6 +262,42 @@ static bool run_all(struct sb_run *run, uint32_t n, uint32_t jobs,
     return !sb_stop;
 }
 
+enum { RAN_TABLE = -1 }; /* run_ranks: this rank writes the table */
+
+/* The runs, dealt over the ranks (one rank without mpirun), `jobs` at a
+ * time on each; then every rank waits for the others, and rank 0 reads
+ * their runs' ends from the .done marks. RAN_TABLE on rank 0 when every
+ * run was tried; else the exit status: 0 on another rank, 1 if the
+ * ranks could not start, 130 when a signal stopped the runs (said). */
+static int run_ranks(struct sb_run *run, uint32_t n_run, long jobs,
+                     bool quick)
+{
+    if (par_start() != 0)
+        return 1;
+    for (uint32_t j = 0; j < n_run; j++)
+        if (par_owner(j, 0, par_size()) != par_rank())
+            run[j].ok = 3;
+    cli_catch_stop(on_stop, 0);
+    bool whole = run_all(run, n_run, (uint32_t)jobs, quick);
+    cli_catch_stop(NULL, 0);
+    whole = par_agree(whole ? 0 : 1) == 0 && whole;
+    for (uint32_t j = 0; j < n_run; j++)
+        if (run[j].ok == 3)
+            run[j].ok = is_done(run[j].dir);
+    bool rank0 = par_rank() == 0;
+    par_stop();
+    if (!whole && rank0)
+        fprintf(stderr,
+                "dfsim scoreboard: interrupted (%s): no table written; the "
+                "runs keep what they finished, and the same command goes "
+                "on from there (--no-run: the table from the runs finished "
+                "so far)\n",
+                sb_stop == SIGINT ? "SIGINT" : "SIGTERM");
+    if (!whole)
+        return 130;
+    return rank0 ? RAN_TABLE : 0;
+}
+
 /* Row r's number from each of its seeds' runs into res, judged; each
  * failure said on stderr. */
 static void read_row(const struct sb_row *r, const char *out,
@@ -415,44 +451,12 @@ int cli_scoreboard(int argc, char **argv)
     uint32_t n_run = plan_runs(&rows, out, run, cap);
     for (uint32_t j = 0; j < n_run && no_run; j++)
         run[j].ok = is_done(run[j].dir) ? 1 : 2;
-    if (!no_run) {
-        if (par_start() != 0) {
-            free(run);
-            free(res);
-            sb_free(&rows);
-            return 1;
-        }
-        for (uint32_t j = 0; j < n_run; j++)
-            if (par_owner(j, 0, par_size()) != par_rank())
-                run[j].ok = 3;
-        cli_catch_stop(on_stop, 0);
-        bool whole = run_all(run, n_run, (uint32_t)jobs, quick);
-        cli_catch_stop(NULL, 0);
-        /* every rank done (or stopped): rank 0 reads the others' runs */
-        whole = par_agree(whole ? 0 : 1) == 0 && whole;
-        for (uint32_t j = 0; j < n_run; j++)
-            if (run[j].ok == 3)
-                run[j].ok = is_done(run[j].dir);
-        bool rank0 = par_rank() == 0;
-        par_stop();
-        if (!rank0) {
-            free(run);
-            free(res);
-            sb_free(&rows);
-            return whole ? 0 : 130;
-        }
-        if (!whole) {
-            fprintf(stderr,
-                    "dfsim scoreboard: interrupted (%s): no table written; "
-                    "the runs keep what they finished, and the same "
-                    "command goes on from there (--no-run: the table from "
-                    "the runs finished so far)\n",
-                    sb_stop == SIGINT ? "SIGINT" : "SIGTERM");
-            free(run);
-            free(res);
-            sb_free(&rows);
-            return 130;
-        }
+    int ran = no_run ? RAN_TABLE : run_ranks(run, n_run, jobs, quick);
+    if (ran != RAN_TABLE) {
+        free(run);
+        free(res);
+        sb_free(&rows);
+        return ran;
     }
     for (uint32_t k = 0; k < rows.n; k++) {
         read_row(&rows.row[k], out, run, n_run, &res[k]);

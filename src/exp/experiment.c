@@ -525,7 +525,10 @@ int experiment_load(struct experiment *e, const char *path,
 
     load_network(e, d);
     load_traffic(e, d);
-    jobs_load(e->cfg, &e->jobs, d);
+    /* the mpi section's defaults are those of the MPI software the
+     * system's family ran (mpi/params.c dmpi_defaults_for) */
+    jobs_load(e->cfg, &e->jobs,
+              e->builder ? e->builder->family->mpi_stack : NULL, d);
     load_sampling(e, d);
     impact_load(e->cfg, &e->impact, cfg_section(e->cfg, "jobs") != NULL,
                 e->jobs.prod.on, d);

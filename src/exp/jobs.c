@@ -48,11 +48,15 @@ static void check_with_fill(const struct jobs_config *jc, struct diag *d)
     }
 }
 
-int jobs_load(struct cfg_file *f, struct jobs_config *jc, struct diag *d)
+int jobs_load(struct cfg_file *f, struct jobs_config *jc,
+              const char *mpi_stack, struct diag *d)
 {
     int before = d->errors;
     memset(jc, 0, sizeof *jc);
-    dmpi_defaults(&jc->mpi);
+    if (dmpi_defaults_for(&jc->mpi, mpi_stack) != 0)
+        diag_error(d, cfg_path(f), 0, "mpi",
+                   "no protocol defaults for the MPI stack \"%s\" (a bug)",
+                   mpi_stack);
     awr_defaults(&jc->awr);
     config_setting_t *js = cfg_section(f, "jobs");
     config_setting_t *ms = cfg_section(f, "mpi");

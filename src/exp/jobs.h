@@ -87,8 +87,12 @@ struct jobs_config {
 /* Read the `jobs` list and the `mpi`, `app_aware` and `production`
  * sections of f into jc (n = 0 without a jobs list; mpi and app_aware
  * without jobs, or an impact section whose runs they set up, are
- * errors, as is production without a jobs list). Returns the number of errors reported to d. */
-int jobs_load(struct cfg_file *f, struct jobs_config *jc, struct diag *d);
+ * errors, as is production without a jobs list); the mpi section over
+ * the defaults of MPI software stack mpi_stack (the system family's,
+ * mpi/mpi.h dmpi_defaults_for; NULL: Cray MPI over uGNI). Returns the
+ * number of errors reported to d. */
+int jobs_load(struct cfg_file *f, struct jobs_config *jc,
+              const char *mpi_stack, struct diag *d);
 void jobs_config_free(struct jobs_config *jc);
 
 /* The checks that need the system t, before anything runs: the

@@ -131,6 +131,13 @@ struct dmpi_params {
 
 void dmpi_defaults(struct dmpi_params *p);
 
+/* dmpi_defaults, then the protocol switches of MPI software stack
+ * `stack` (a topology family's mpi_stack; NULL or "ugni": Cray MPI over
+ * uGNI, dmpi_defaults' own; "verbs-rxm": Cray MPI over libfabric's
+ * verbs;ofi_rxm, as SC'20's Slingshot systems ran it). Returns 0, or -1
+ * for a stack it does not know (p keeps dmpi_defaults'). */
+int dmpi_defaults_for(struct dmpi_params *p, const char *stack);
+
 /* Its keys: the experiment file's mpi section, into a struct dmpi_params
  * (core/config.h schema). */
 extern const struct cfg_key dmpi_param_keys[];

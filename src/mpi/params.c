@@ -27,12 +27,12 @@ const char *const dmpi_proto_names[] = { "smsg", "eager", "rendezvous-get",
 const struct cfg_key dmpi_param_keys[] = {
     MPI_U32("smsg_max", smsg_max, 0, UINT32_MAX,
             "largest message sent as one SMSG PUT, bytes (16; Pedretti "
-            "§V-D)"),
+            "§V-D; Slingshot 64: docs/mpi.md)"),
     MPI_U32("eager_max", eager_max, 0, UINT32_MAX,
-            "largest eager message, bytes (4096)"),
+            "largest eager message, bytes (4096; Slingshot 131072)"),
     MPI_U32("rdv_get_max", rdv_get_max, 0, UINT32_MAX,
             "largest GET-rendezvous message; larger ones use the PUT "
-            "rendezvous, bytes (262144)"),
+            "rendezvous, bytes (262144; Slingshot 4294967295)"),
     MPI_U32("header_bytes", header_bytes, 1, 65536,
             "MPI header and control messages, bytes (64)"),
     MPI_NS("o_send_ns", o_send,
@@ -139,6 +139,36 @@ void dmpi_defaults(struct dmpi_params *p)
      * app/) */
     p->compute_scale = 1.0;
     dmpi_coll_defaults(&p->coll);
+}
+
+int dmpi_defaults_for(struct dmpi_params *p, const char *stack)
+{
+    dmpi_defaults(p);
+    if (!stack || strcmp(stack, "ugni") == 0)
+        return 0;
+    if (strcmp(stack, "verbs-rxm") != 0)
+        return -1;
+    /* SC'20 §II-G: Slingshot's MPI traffic went through libfabric, Cray
+     * having "contributed with new features to the libfabric open-source
+     * verbs provider and RxM utility provider", over ConnectX-5 NICs.
+     * RxM's protocols (fi_rxm(7) and fi_verbs(7), libfabric 1.17,
+     * Debian's libfabric-dev): a message smaller than
+     * FI_OFI_RXM_BUFFER_SIZE ("default: ~16k") goes eager, copied at the
+     * receiver; up to FI_OFI_RXM_SAR_LIMIT (128 KiB) by segmentation and
+     * reassembly — segments of that buffer, pushed without a handshake
+     * and copied out: an eager protocol here; larger by rendezvous, the
+     * receiver reading the data by RMA ("RMA read/write ... used for
+     * implementing rendezvous protocol for large messages") — the GET
+     * rendezvous, for every size (RxM has no PUT-based one). Data up to
+     * FI_VERBS_INLINE_SIZE (64 B) rides in the work request itself, as
+     * an SMSG does. Cray MPICH's CH4 netmod hands every size to the
+     * provider, so these are MPI's switches. The host costs stay the XC
+     * white paper's: SC'20 Fig. 5's per-layer RTT/2 are not in its text
+     * (a documented assumption, docs/network.md). */
+    p->smsg_max = 64;
+    p->eager_max = 128 * 1024;
+    p->rdv_get_max = UINT32_MAX;
+    return 0;
 }
 
 enum dmpi_proto dmpi_protocol(const struct dmpi_params *p, uint64_t bytes)

@@ -395,6 +395,7 @@ static const struct topo_family aries_family = {
     .congestion_control = "none",   /* SC'20 §III measures Crystal
                                        without one */
     .counters = "aries",
+    .mpi_stack = "ugni",
     .traffic_classes = false,       /* its VCs are requests, responses
                                        and route segments */
     .chassis = true,

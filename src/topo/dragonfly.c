@@ -177,6 +177,7 @@ static const struct topo_family dragonfly_family = {
     .routing = "UGAL",           /* BookSim2's and the literature's */
     .congestion_control = "none",
     .counters = "generic",
+    .mpi_stack = "ugni",
     .traffic_classes = true,     /* a what-if: Slingshot's on any
                                     dragonfly */
     .chassis = false,

@@ -233,6 +233,7 @@ static const struct topo_family slingshot_family = {
     .routing = "SS_ADAPTIVE",
     .congestion_control = "slingshot", /* on by default (SC'20 §II-D) */
     .counters = "rosetta",
+    .mpi_stack = "verbs-rxm",
     .traffic_classes = true,           /* SC'20 §II-E */
     .chassis = false,                  /* a group's switches are all one
                                           hop apart */

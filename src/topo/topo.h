@@ -107,6 +107,11 @@ struct topo_family {
                                   control, by name ("none") */
     const char *counters;      /* its counter set, by name (net/counters.c:
                                   "aries", "gemini", "rosetta", "generic") */
+    const char *mpi_stack;     /* the MPI software its systems ran, by
+                                  name: the MPI layer's protocol defaults
+                                  (mpi/params.c: "ugni" for Cray MPI over
+                                  uGNI, "verbs-rxm" for Cray MPI over
+                                  libfabric's verbs;ofi_rxm) */
     bool traffic_classes;      /* has traffic classes (SC'20 §II-E) */
     bool chassis;              /* a chassis level between router and
                                   group (allocation distances) */

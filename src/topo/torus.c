@@ -284,6 +284,7 @@ static const struct topo_family torus_family = {
     .routing = "DOR",
     .congestion_control = "none",
     .counters = "gemini",
+    .mpi_stack = "ugni",
     .traffic_classes = false,
     .chassis = true,
     .group_word = "cabinet",
