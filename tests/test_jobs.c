@@ -2055,6 +2055,77 @@ static void test_spread(void)
     cap_free(&c);
 }
 
+/* metrics.csv's bandwidth of the micro benchmarks is what IMB and OSU
+ * print, from iterations.csv's counted iterations: a ping-pong's 2 x
+ * bytes over the mean round trip, osu_bw's window of messages over the
+ * mean iteration, osu_bibw's twice that; an allreduce prints none. */
+static void test_micro_bandwidth(void)
+{
+    struct capture c;
+    cap_init(&c);
+    struct run_out o;
+    int rc = run_text("experiment = { seed = 4; };\n"
+                      "system = { name = \"xc-12cab\"; };\n"
+                      "jobs = (\n"
+                      "  { name = \"pp\"; workload = \"pingpong\";\n"
+                      "    bytes = 65536; allocation = \"pair\";\n"
+                      "    distance = \"same-group\"; iterations = 5;\n"
+                      "    warmup = 2; },\n"
+                      "  { name = \"bw\"; workload = \"bw\"; bytes = 8192;\n"
+                      "    window = 16; allocation = \"pair\";\n"
+                      "    distance = \"different-groups\";\n"
+                      "    iterations = 4; warmup = 1; },\n"
+                      "  { name = \"bibw\"; workload = \"bibw\";\n"
+                      "    bytes = 8192; window = 16; allocation = \"pair\";\n"
+                      "    distance = \"same-chassis\"; iterations = 4;\n"
+                      "    warmup = 1; },\n"
+                      "  { name = \"ar\"; workload = \"allreduce\"; nodes = 4;\n"
+                      "    iterations = 3; }\n"
+                      ");\n",
+                      &o, &c);
+    if (!ran(rc, &o, &c))
+        return;
+    static const struct {
+        const char *name;
+        double moved; /* bytes an iteration counts */
+    } want[] = { { "pp", 2.0 * 65536 }, { "bw", 16.0 * 8192 },
+                 { "bibw", 2.0 * 16 * 8192 } };
+    int c_cnt = col_of(o.iters, "counted"), c_t = col_of(o.iters, "time_us"),
+        c_name = col_of(o.iters, "name");
+    for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+        double sum = 0;
+        unsigned n = 0;
+        char *copy = strdup(o.iters), *p = copy, *line;
+        next_line(&p);
+        while ((line = next_line(&p)) != NULL) {
+            char *f[32];
+            if (split_csv(line, f, 32) <= c_t ||
+                strcmp(f[c_name], want[k].name) != 0 ||
+                strcmp(f[c_cnt], "1") != 0)
+                continue;
+            sum += strtod(f[c_t], NULL);
+            n++;
+        }
+        free(copy);
+        char prefix[64];
+        snprintf(prefix, sizeof prefix, "0,%zu,%s,", k, want[k].name);
+        const char *row = strstr(o.metrics, prefix);
+        CHECK(row != NULL && n > 0);
+        if (!row || n == 0)
+            continue;
+        CHECK(strstr(row, ",bandwidth,GB/s,") != NULL);
+        double gbs = want[k].moved / (sum / n * 1e-6) / 1e9;
+        double got = field(o.metrics, prefix, 6);
+        fprintf(stderr, "  %s: %.3f GB/s (from iterations.csv %.4f)\n",
+                want[k].name, got, gbs);
+        CHECK_NEAR(got, gbs, 0.0006);
+        CHECK_NEAR(field(o.metrics, prefix, 8), n, 0);
+    }
+    CHECK(strstr(o.metrics, ",ar,") == NULL);
+    run_free(&o);
+    cap_free(&c);
+}
+
 /* Alternated variants on one allocation: the iterations of "network"
  * (network.routing NMIN_HASH) route every packet non-minimally, those
  * of "high-bias" (ADAPTIVE_3 on a network as quiet as one 8-byte
@@ -2342,6 +2413,7 @@ const struct test_case tests_jobs[] = {
     TEST(test_load),
     TEST(test_load_errors),
     TEST(test_mpi_stack),
+    TEST(test_micro_bandwidth),
     TEST(test_run),
     TEST(test_quicken_bounds),
     TEST(test_time_limit),

@@ -83,10 +83,11 @@ struct workload {
     /* The size of the messages its iterations are made of, for SC'19's
      * per-message model (exp/jobs.h `model`); NULL: none. */
     uint64_t (*msg_bytes)(const void *params);
-    /* Its own figure of job result r (NULL: none); 0, or -1 when there is
-     * nothing to report (no iterations) or out of memory. */
+    /* Its own figure of job result r, whose first `skip` iterations are
+     * the job's warm-up (NULL: none); 0, or -1 when there is nothing to
+     * report (no iterations) or out of memory. */
     int (*metric)(const void *state, const struct dmpi_job_result *r,
-                  struct workload_metric *out);
+                  uint32_t skip, struct workload_metric *out);
 };
 
 extern const struct registry workload_registry;

@@ -189,7 +189,9 @@ static void write_metrics(const struct jobs_config *jc, const struct dmpi *m,
         const struct job_config *j = &jc->job[i];
         const struct workload *w = (const struct workload *)j->workload;
         struct workload_metric x;
-        if (!w->metric || w->metric(state[i].b, &m->res[i], &x) != 0)
+        if (!w->metric ||
+            w->metric(state[i].b, &m->res[i],
+                      j->background ? 0 : j->warmup, &x) != 0)
             continue;
         if (f)
             fprintf(f, "%u,%u,%s,%s,%s,%s,%.3f,%.3f,%u\n", run, i, j->name,
