@@ -18,7 +18,9 @@
  * file system); rank 0 writes the table once every rank is done, reading
  * the others' runs from their .done marks. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,29 +78,32 @@ static void seed_dir(char *dir, size_t cap, const char *out,
              name[0] == '_' ? name + 1 : name, seed);
 }
 
-/* The child of a rank started by mpirun or srun runs on its own: without
- * the launcher's variables it does not join the rank's MPI job
- * (par_start looks for them). */
-static void leave_launcher(void)
+/* The environment of a run: this process's, less the variables of an
+ * MPI launcher (mpirun, srun), so that the child of a rank runs on its
+ * own instead of joining the rank's job (par_start looks for them).
+ * Built before the fork: after it, in a process with MPI's threads, the
+ * child calls only what is async-signal-safe. NULL out of memory. */
+static char **run_environment(void)
 {
     static const char *const prefix[] = { "OMPI_", "PMIX_", "PMI_" };
     extern char **environ;
-    for (size_t i = 0; environ[i];) {
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **env = malloc((n + 1) * sizeof *env);
+    if (!env)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
         bool drop = false;
-        for (size_t k = 0; k < sizeof prefix / sizeof *prefix; k++)
-            drop = drop || strncmp(environ[i], prefix[k],
-                                   strlen(prefix[k])) == 0;
-        if (!drop) {
-            i++;
-            continue;
-        }
-        char name[256];
-        size_t n = strcspn(environ[i], "=");
-        snprintf(name, sizeof name, "%.*s", (int)(n < 255 ? n : 255),
-                 environ[i]);
-        if (unsetenv(name) != 0)
-            i++; /* cannot happen: a name from environ */
+        for (size_t j = 0; j < sizeof prefix / sizeof *prefix; j++)
+            drop = drop ||
+                   strncmp(environ[i], prefix[j], strlen(prefix[j])) == 0;
+        if (!drop)
+            env[k++] = environ[i];
     }
+    env[k] = NULL;
+    return env;
 }
 
 /* Start `dfsim run` of experiment's seed into dir, by this executable in
@@ -114,6 +119,12 @@ static pid_t start_seed(const char *experiment, long long seed,
     const char *argv[10] = { "dfsim", "run", experiment, "-o", dir,
                              "--seed", seed_s, "--resume",
                              quick ? "--quick" : NULL, NULL };
+    char **env = run_environment();
+    int fd = env ? open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : -1;
+    if (fd < 0) {
+        free(env);
+        return -1;
+    }
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
@@ -122,12 +133,12 @@ static pid_t start_seed(const char *experiment, long long seed,
          * scoreboard, which passes it on once (a second signal would end
          * the run at once, SA_RESETHAND in cli_run.c) */
         setpgid(0, 0);
-        leave_launcher();
-        FILE *f = freopen(log, "w", stdout);
-        if (f && dup2(fileno(stdout), 2) >= 0)
-            execv("/proc/self/exe", (char *const *)argv);
+        if (dup2(fd, 1) >= 0 && dup2(fd, 2) >= 0)
+            execve("/proc/self/exe", (char *const *)argv, env);
         _exit(127);
     }
+    close(fd);
+    free(env);
     return pid;
 }
 
