@@ -64,7 +64,8 @@ static const struct cfg_key section_keys[] = {
     SEC(CFG_UINT32, "warmup_iterations", warmup_iterations,
         "GPCNeT's release: beside an aggressor the victims start "
         "warmup_us after every aggressor rank has run this many "
-        "iterations (its warm-up pass; GPCNeT: 1); alone, at warmup_us; "
+        "iterations (GPCNeT's release after its congestors' first pass, "
+        "scaled: 1); alone, at warmup_us; "
         "0: at warmup_us in both (0)",
         .min = 0, .max = 1000000),
     SEC(CFG_UINT32, "runs", runs,

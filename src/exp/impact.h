@@ -47,12 +47,15 @@
  * aggressors' nodes from time 0, stopped when the victim ends). With
  * warmup_iterations = k the victim beside an aggressor starts warmup_us
  * after every aggressor rank has marked k iterations (or ended: a
- * passive RMA target) — GPCNeT's procedure (network_load_test.c: each
- * congestor runs a warm-up pass, then an MPI_Ibarrier releases the
- * canaries while the congestors loop on), the same rule whatever the
- * system, so each machine's head start is its own aggressor's first
- * iteration (SC'20's 128 KiB incast on Malbec: about 4.6 ms, the root's
- * port draining 435 x 128 KiB); alone, it starts at warmup_us. The
+ * passive RMA target) — GPCNeT's procedure, scaled: network_load_test.c
+ * releases the canaries (an MPI_Ibarrier) once every congestor has run
+ * its first pass, ntests x (1 + niters) calls of its kernel bounded by a
+ * 10 s timeout, and keeps congesting while they run; here k calls of the
+ * kernel (one call: an incast's every sender has put and flushed, its
+ * opening flood drained; an all-to-all has exchanged with every peer
+ * once). The same rule whatever the system, so each machine's head start
+ * is its own aggressor's (SC'20's 128 KiB incast on 90 % of Malbec:
+ * 9.1 ms); alone, the victim starts at warmup_us. The
  * victim is job 0 with the same seed in both, so its random choices
  * (GPCNeT's rings, rng_stream(seed, RNG_WORKLOAD, 0)) and the routers'
  * streams are the same; only the aggressor differs. The isolated run of
