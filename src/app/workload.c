@@ -205,8 +205,8 @@ static uint32_t micro_witers(const void *params)
     return ((const struct micro_params *)params)->iterations;
 }
 
-/* The bandwidth the benchmark itself prints, in GB/s (1e9 bytes a
- * second), from the iterations after the job's warm-up: IMB PingPong's
+/* The bandwidth the benchmark itself prints, in MB/s (1e6 bytes a
+ * second, OSU's unit; IMB's "Mbytes" are 2^20 bytes), from the iterations after the job's warm-up: IMB PingPong's
  * bytes over half the mean round trip; OSU osu_bw's window of messages
  * over the mean iteration (osu_bibw: both directions' bytes); the
  * bisection's bytes every rank sent. `p99`: the same over the 99th
@@ -248,9 +248,9 @@ static int micro_wmetric(const void *state, const struct dmpi_job_result *r,
     uint32_t k99 = (uint32_t)ceil(0.99 * n) - 1; /* nearest rank */
     double ps_per_s = (double)SIMTIME_US * 1e6;
     out->name = "bandwidth";
-    out->unit = "GB/s";
-    out->avg = sum > 0 ? moved / (sum / n / ps_per_s) / 1e9 : 0;
-    out->p99 = t[k99] > 0 ? moved / ((double)t[k99] / ps_per_s) / 1e9 : 0;
+    out->unit = "MB/s";
+    out->avg = sum > 0 ? moved / (sum / n / ps_per_s) / 1e6 : 0;
+    out->p99 = t[k99] > 0 ? moved / ((double)t[k99] / ps_per_s) / 1e6 : 0;
     out->n = n;
     free(t);
     return 0;
