@@ -164,7 +164,7 @@ int dmpi_defaults_for(struct dmpi_params *p, const char *stack)
      * an SMSG does. Cray MPICH's CH4 netmod hands every size to the
      * provider, so these are MPI's switches. The host costs stay the XC
      * white paper's: SC'20 Fig. 5's per-layer RTT/2 are not in its text
-     * (a documented assumption, docs/network.md). */
+     * (a documented assumption, docs/mpi.md). */
     p->smsg_max = 64;
     p->eager_max = 128 * 1024;
     p->rdv_get_max = UINT32_MAX;
