@@ -11,6 +11,7 @@
  * jobs as background jobs and measures their offered load, which is
  * checked against the bytes the Aries packet format gives for the
  * messages they sent, counted here from the white paper's figures. */
+#include <glob.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -698,6 +699,50 @@ static void test_weights(void)
     cap_free(&c);
 }
 
+/* One protocol for every SC'19 row (issue 55): each SC'19 example with
+ * other users (examples/default.cfg and examples/sc19-*.cfg) has the same
+ * fill placement, "aged", the same share and the same stagger as
+ * examples/sc19-fill.inc, but the placement's own sensitivity file; a
+ * new SC'19 example that placed its fill otherwise fails here. */
+static void test_sc19_one_fill(void)
+{
+    glob_t g;
+    char pat[1024];
+    snprintf(pat, sizeof pat, "%s", src_path("examples/sc19-*.cfg"));
+    CHECK_EQ_U(glob(pat, 0, NULL, &g), 0);
+    uint32_t with_fill = 0;
+    for (size_t i = 0; i <= g.gl_pathc; i++) {
+        const char *path =
+            i < g.gl_pathc ? g.gl_pathv[i] : src_path("examples/default.cfg");
+        struct capture c;
+        cap_init(&c);
+        struct experiment e;
+        int rc = experiment_load(&e, path, -1, &c.d);
+        CHECK_EQ_U(rc, 0);
+        if (rc != 0) {
+            fprintf(stderr, "%s: %s", path, cap_text(&c));
+            cap_free(&c);
+            continue;
+        }
+        const struct production_config *pc = &e.jobs.prod;
+        if (pc->on) {
+            with_fill++;
+            bool sensitivity = strstr(path, "sc19-placement-random") != NULL;
+            if (strcmp(pc->placement, sensitivity ? "random" : "aged") != 0)
+                fprintf(stderr, "  %s: placement %s\n", path, pc->placement);
+            CHECK(strcmp(pc->placement, sensitivity ? "random" : "aged") ==
+                  0);
+            CHECK_NEAR(pc->fill, 0.85, 0);
+            CHECK_EQ_U(pc->stagger, 50 * SIMTIME_US);
+        }
+        experiment_free(&e);
+        cap_free(&c);
+    }
+    globfree(&g);
+    CHECK(with_fill >= 10); /* default, fig7, fig8 x4, fig10, 2 bg, 2 bias,
+                               placement-random */
+}
+
 /* Every system-level check passes on the example, and its fill draws. */
 static void test_example(void)
 {
@@ -1013,6 +1058,7 @@ const struct test_case tests_production[] = {
     TEST(test_placements),
     TEST(test_weights),
     TEST(test_example),
+    TEST(test_sc19_one_fill),
     TEST(test_run_offered),
     TEST(test_cli),
     { 0 },
