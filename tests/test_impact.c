@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <glob.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1055,6 +1056,63 @@ static void test_controllers(void)
         rm_dir(dir[i]);
 }
 
+/* An impact study cut short goes on from its journal: SIGINT once 8
+ * lines of impact_runs.csv (7 simulations) are written, then --resume,
+ * gives every file of an uninterrupted run byte for byte (the journal,
+ * the manifest and the results included), and says how many it took
+ * from the journal; a study that finished leaves a journal marked done. */
+static void test_resume_from_journal(void)
+{
+    static const char text[] =
+        "experiment = { name = \"res\"; seed = 3; };\n"
+        "system = { name = \"voltrino\"; };\n"
+        "impact = {\n"
+        "  nodes = 32; shares = [0.25, 0.5]; allocation = \"random\";\n"
+        "  victim_nodes = 8; warmup_us = 2.0; warmup_iterations = 1;\n"
+        "  runs = 2;\n"
+        "  victims = ( { name = \"ar\"; workload = \"allreduce\";\n"
+        "                bytes = 8; iterations = 30; },\n"
+        "              { name = \"lat\"; workload = \"gpcnet-rr-latency\";\n"
+        "                iterations = 8; iters_per_ring = 2; } );\n"
+        "  aggressors = ( { name = \"incast\";\n"
+        "                   workload = \"gpcnet-rma-incast\";\n"
+        "                   bytes = 65536; },\n"
+        "                 { name = \"a2a\"; workload = \"gpcnet-a2a\";\n"
+        "                   bytes = 4096; } );\n"
+        "};\n";
+    char whole[64];
+    CHECK_EQ_U(run_cfg(text, whole, NULL), 0);
+    char *m = file_in(whole, "experiment.files");
+    const char *jl = m ? strstr(m, " impact.journal\n") : NULL;
+    while (jl && jl > m && jl[-1] != '\n')
+        jl--; /* the start of its line */
+    CHECK(jl && strncmp(jl, "done ", 5) == 0);
+    free(m);
+    /* the same file and folder layout as run_cfg's: the file inside */
+    char cut[64] = "/tmp/dfsim-impact-XXXXXX";
+    CHECK(mkdtemp(cut) != NULL);
+    char cfg[128], runs[128];
+    snprintf(cfg, sizeof cfg, "%s/tiny.cfg", cut);
+    snprintf(runs, sizeof runs, "%s/impact_runs.csv", cut);
+    FILE *f = fopen(cfg, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+    const char *a1[] = { "run", cfg, "-o", cut, NULL };
+    int rc = interrupt_dfsim(a1, runs, 8, SIGINT, err_buf, sizeof err_buf);
+    CHECK_EQ_U(rc, 130);
+    CHECK_STR_CONTAINS(err_buf, "--resume");
+    const char *a2[] = { "run", cfg, "-o", cut, "--resume", NULL };
+    CHECK_EQ_U(run_dfsim(a2, out_buf, sizeof out_buf, err_buf,
+                         sizeof err_buf), 0);
+    CHECK_STR_CONTAINS(out_buf, "resumed: simulations 1-");
+    CHECK_EQ_U(same_files(whole, cut), 0);
+    rm_dir(whole);
+    rm_dir(cut);
+}
+
 /* The number in field k of the line of `text` that starts with
  * `prefix`, or NaN. */
 static double field_after(const char *text, const char *prefix, int k)
@@ -1202,6 +1260,7 @@ const struct test_case tests_impact[] = {
     TEST(test_latency_model_run),
     TEST(test_impact_time),
     TEST(test_release),
+    TEST(test_resume_from_journal),
     TEST(test_sensitivity_fit),
     TEST(test_sensitivity_run),
     TEST(test_arithmetic),

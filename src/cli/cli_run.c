@@ -58,7 +58,9 @@ static void usage(FILE *out)
             "                     traffic sweep after the last point\n"
             "                     DIR/traffic.csv records, its jobs' runs\n"
             "                     (experiment.runs) from the first that\n"
-            "                     DIR/runs.csv does not record as done; the\n"
+            "                     DIR/runs.csv does not record as done, its\n"
+            "                     impact study from the first simulation\n"
+            "                     DIR/impact.journal lacks; the\n"
             "                     file must be the one DIR was started with\n"
             "                     (same settings and seed), and every file\n"
             "                     DIR/experiment.files lists as dfsim wrote\n"
@@ -369,8 +371,8 @@ static bool impact_finished(const char *dir)
 
 /* The impact study: its simulations (exp/impact.h), then on rank 0 its
  * results (results/impact_results.h). 0 or -1 (said). With --resume, a
- * study that finished is left as it is; one cut short runs from the
- * start (its simulations are not resumed one by one). */
+ * study that finished is left as it is; one cut short goes on from the
+ * first simulation its journal lacks (impact.journal). */
 static int run_impact(const struct runner *rn, const char *file)
 {
     const struct experiment *e = rn->e;
@@ -383,10 +385,6 @@ static int run_impact(const struct runner *rn, const char *file)
                    rn->outdir);
         return 0;
     }
-    if (rank0 && rn->resume)
-        fprintf(stderr, "dfsim run: --resume applies to a traffic "
-                        "sweep and a jobs list's runs; the impact study "
-                        "runs from the start\n");
     struct impact_report_info info = {
         .title = e->info.name, .description = e->info.description,
         .system = e->system ? e->system->base.name : e->builder->base.name,
@@ -395,7 +393,8 @@ static int run_impact(const struct runner *rn, const char *file)
     struct impact_data x;
     int rc = impact_simulate(&e->impact, &e->jobs, rn->t, rn->np,
                              (uint64_t)e->info.seed, e->info.time_limit,
-                             rn->outdir, &jobs_results_writer, &x, rn->d);
+                             rn->outdir, &jobs_results_writer, rn->resume,
+                             &x, rn->d);
     if (rc == 0)
         rc = runner_memory_check(rn, "the impact study");
     if (rc == 0 && rank0) /* the cells and the report are rank 0's */
@@ -489,10 +488,7 @@ static int interrupted(const struct experiment *e, const char *file,
             "are in %s/\n",
             sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "signal",
             outdir);
-    if (e->impact.on)
-        fprintf(stderr, "  an impact study runs from the start: dfsim "
-                        "run %s -o %s\n", file, outdir);
-    else if (partitions) /* a windowed folder resumes windowed */
+    if (partitions) /* a windowed folder resumes windowed */
         fprintf(stderr, "  to go on from there: dfsim run %s -o %s "
                         "--resume --partitions %u (or any P)\n", file,
                 outdir, partitions);

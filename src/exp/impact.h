@@ -246,13 +246,17 @@ struct impact_data {
  * (jobs.csv, iterations.csv, ranks.csv, metrics.csv by `writer`, load.csv,
  * impact_runs.csv) into dir, progress on stderr; what they collected into
  * *data (rank 0's: the other ranks' is empty), which the caller frees
- * with impact_data_free, whatever the return. Returns 0, SIM_INTERRUPTED,
- * or -1 after reporting to d. */
+ * with impact_data_free, whatever the return. Rank 0 journals every
+ * simulation it commits (dir/impact.journal, exp/journal.h); with
+ * `resume` it first commits the journal's simulations again (the rows
+ * and samples as the first time) and the study goes on from the first
+ * simulation the journal lacks. Returns 0, SIM_INTERRUPTED, or -1 after
+ * reporting to d. */
 int impact_simulate(const struct impact_config *ic,
                     const struct jobs_config *jc, const struct topo *t,
                     const struct net_params *np, uint64_t seed,
                     simtime limit, const char *dir,
-                    const struct jobs_writer *writer,
+                    const struct jobs_writer *writer, bool resume,
                     struct impact_data *data, struct diag *d);
 void impact_data_free(struct impact_data *data);
 

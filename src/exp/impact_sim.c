@@ -20,6 +20,7 @@
 #include "app/workload.h"
 #include "ctl/cc.h"
 #include "exp/alloc.h"
+#include "exp/journal.h"
 #include "exp/manifest.h"
 #include "exp/par.h"
 #include "net/counters.h"
@@ -92,6 +93,8 @@ struct study {
     uint64_t seed;
     uint32_t *nodes[2];              /* the placement of run and share... */
     uint32_t placed;                 /* ... r * n_sh + s + 1 (0: none) */
+    struct journal jr;               /* rank 0: the units committed
+                                        (exp/journal.h) */
     struct diag *d;
 };
 
@@ -619,7 +622,36 @@ static int sim_commit(void *ctx, uint32_t u, struct par_unit *res)
         diag_error(st->d, NULL, 0, "impact", "out of memory");
         return -1;
     }
-    return 0;
+    return journal_add(&st->jr, u, res, stderr);
+}
+
+/* The journal's name in the results folder (exp/journal.h). */
+static const char journal_name[] = "impact.journal";
+
+/* Rank 0 of a resumed study: the simulations dir's journal holds,
+ * committed again in order (the run files rewritten, the samples
+ * rebuilt, the journal written afresh with them). The number of them,
+ * or -1 (reported). */
+static int64_t replay(struct study *st, const char *dir)
+{
+    struct par_unit *v;
+    int64_t n = journal_read(dir, journal_name, st->total, &v);
+    if (n < 0) {
+        diag_error(st->d, NULL, 0, "impact", "out of memory");
+        return -1;
+    }
+    int rc = journal_start(&st->jr, dir, journal_name, stderr);
+    for (int64_t u = 0; u < n && rc == 0; u++)
+        rc = sim_commit(st, (uint32_t)u, &v[u]);
+    for (int64_t u = 0; u < n; u++)
+        par_unit_free(&v[u]);
+    free(v);
+    if (rc != 0)
+        return -1;
+    if (n)
+        printf("resumed: simulations 1-%" PRId64 " of %u from %s/%s\n", n,
+               st->total, dir, journal_name);
+    return n;
 }
 
 /* x's arrays for the study of ic (n_cc controllers, n_iso isolated
@@ -690,7 +722,7 @@ int impact_simulate(const struct impact_config *ic,
                     const struct jobs_config *jc, const struct topo *t,
                     const struct net_params *np, uint64_t seed,
                     simtime limit, const char *dir,
-                    const struct jobs_writer *writer,
+                    const struct jobs_writer *writer, bool resume,
                     struct impact_data *data, struct diag *d)
 {
     memset(data, 0, sizeof *data);
@@ -755,7 +787,18 @@ int impact_simulate(const struct impact_config *ic,
     st.x.study_nodes = study_nodes;
     st.seed = seed;
     st.d = d;
-    int prc = par_deal(0, st.total, sim_unit, sim_commit, &st);
+    /* rank 0 journals every simulation it commits; resumed, it commits
+     * the journal's again first, and every rank deals from the first
+     * simulation not in it (rank 0's count, agreed) */
+    int64_t n_done = 0;
+    if (par_rank() == 0)
+        n_done = resume ? replay(&st, dir)
+                 : journal_start(&st.jr, dir, journal_name, stderr) == 0 ? 0
+                                                                        : -1;
+    int first = par_agree(par_rank() == 0 ? (int)n_done : 0);
+    if (first < 0)
+        goto done;
+    int prc = par_deal((uint32_t)first, st.total, sim_unit, sim_commit, &st);
     alloc_free(st.nodes, 2);
     if (prc != 0) {
         rc = prc == SIM_INTERRUPTED ? SIM_INTERRUPTED : -1;
@@ -766,6 +809,8 @@ done:
     for (size_t i = 0; i < N_RUN_FILES; i++)
         if (st.f[i])
             fclose(st.f[i]);
+    if (journal_end(&st.jr, rc == 0, stderr) != 0 && rc == 0)
+        rc = -1;
     *data = st.x; /* the caller frees it (impact_data_free), failed or
                      not */
     return rc;
