@@ -394,18 +394,27 @@ static char out_buf[1 << 16], err_buf[1 << 16];
 
 /* Run `text` with the CLI into a fresh folder (dir, 64 bytes); returns
  * the exit status. */
-static int run_cfg(const char *text, char *dir, const char *seed)
+/* A fresh folder (dir, 64 bytes) holding `text` as tiny.cfg, whose path
+ * goes to cfg (128 bytes). 0, or -1 (a check failed). */
+static int cfg_in_dir(const char *text, char *dir, char *cfg)
 {
     snprintf(dir, 64, "/tmp/dfsim-impact-XXXXXX");
     CHECK(mkdtemp(dir) != NULL);
-    char cfg[128];
-    snprintf(cfg, sizeof cfg, "%s/tiny.cfg", dir);
+    snprintf(cfg, 128, "%s/tiny.cfg", dir);
     FILE *f = fopen(cfg, "w");
     CHECK(f != NULL);
     if (!f)
         return -1;
     fputs(text, f);
     fclose(f);
+    return 0;
+}
+
+static int run_cfg(const char *text, char *dir, const char *seed)
+{
+    char cfg[128];
+    if (cfg_in_dir(text, dir, cfg) != 0)
+        return -1;
     const char *argv[] = { "run", cfg, "-o", dir, "--seed", seed, NULL };
     if (!seed)
         argv[4] = NULL;
@@ -1089,17 +1098,9 @@ static void test_resume_from_journal(void)
     CHECK(jl && strncmp(jl, "done ", 5) == 0);
     free(m);
     /* the same file and folder layout as run_cfg's: the file inside */
-    char cut[64] = "/tmp/dfsim-impact-XXXXXX";
-    CHECK(mkdtemp(cut) != NULL);
-    char cfg[128], runs[128];
-    snprintf(cfg, sizeof cfg, "%s/tiny.cfg", cut);
+    char cut[64], cfg[128], runs[128];
+    CHECK_EQ_U(cfg_in_dir(text, cut, cfg), 0);
     snprintf(runs, sizeof runs, "%s/impact_runs.csv", cut);
-    FILE *f = fopen(cfg, "w");
-    CHECK(f != NULL);
-    if (f) {
-        fputs(text, f);
-        fclose(f);
-    }
     const char *a1[] = { "run", cfg, "-o", cut, NULL };
     int rc = interrupt_dfsim(a1, runs, 8, SIGINT, err_buf, sizeof err_buf);
     CHECK_EQ_U(rc, 130);
