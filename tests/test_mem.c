@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "core/arena.h"
+#include "core/keymap.h"
 #include "core/pool.h"
 #include "core/zmem.h"
 
@@ -219,6 +220,52 @@ static void test_pool_distinct_objects(void)
  * array 64-byte aligned and zero in every byte, also where the memory of
  * a freed array of the same size, written all over, is handed out again;
  * sizes that overflow are refused. */
+/* keymap against a plain array: random puts and takes (colliding keys
+ * of the form nic << 32 | id), every key findable with its value after
+ * each removal's shifting, absent keys absent, 0 and large keys fine. */
+static void test_keymap_against_array(void)
+{
+    enum { N = 3000 };
+    static uint64_t keys[N];
+    static uint32_t vals[N];
+    static bool in[N];
+    struct keymap m = { 0 };
+    uint64_t x = 88172645463325252ull;
+    for (int i = 0; i < N; i++) {
+        keys[i] = (uint64_t)(i % 37) << 32 | (uint64_t)(i / 37);
+        vals[i] = (uint32_t)(i * 7 + 1);
+    }
+    keys[1] = UINT64_MAX - 1; /* keys[0] is 0 */
+    keys[2] = UINT64_C(1) << 63;
+    int live = 0, bad = 0;
+    for (int step = 0; step < 20 * N; step++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int i = (int)(x % N);
+        uint32_t v = 0;
+        if (!in[i]) {
+            CHECK(keymap_get(&m, keys[i]) == NULL);
+            CHECK(!keymap_take(&m, keys[i], &v));
+            CHECK(keymap_put(&m, keys[i], vals[i]) == 0);
+            in[i] = true;
+            live++;
+        } else if (x & 256) {
+            bad += !keymap_take(&m, keys[i], &v) || v != vals[i];
+            in[i] = false;
+            live--;
+        }
+        if (step % 997 == 0)
+            for (int k = 0; k < N; k++) {
+                const uint32_t *g = keymap_get(&m, keys[k]);
+                bad += in[k] ? (!g || *g != vals[k]) : g != NULL;
+            }
+    }
+    CHECK_EQ_U(bad, 0);
+    CHECK_EQ_U(m.n, (unsigned)live);
+    CHECK(2 * (uint64_t)m.n <= m.cap);
+    keymap_free(&m);
+    CHECK(m.cap == 0 && keymap_get(&m, 5) == NULL);
+}
+
 static void test_zmem_lines(void)
 {
     const size_t sizes[] = { 1, 63, 64, 1000, ZMEM_MAP_MIN - 64 - 1,
@@ -252,6 +299,7 @@ static void test_zmem_lines(void)
 
 const struct test_case tests_mem[] = {
     TEST(test_arena_alignment),
+    TEST(test_keymap_against_array),
     TEST(test_arena_no_overlap),
     TEST(test_arena_calloc_strdup),
     TEST(test_pool_reuse_lifo),

@@ -92,8 +92,8 @@ static double share(uint32_t n_tcs, const struct net_tc *tcs, uint8_t tc0,
     CHECK(h.t.nics[0].router == h.t.nics[1].router);
     CHECK(h.t.nics[2].router == h.t.nics[3].router);
     CHECK(h.t.nics[0].router != h.t.nics[2].router);
-    net_send_tc(&h.n, 0, 2, NET_PUT, 1u << 20, 0, tc0, 0);
-    net_send_tc(&h.n, 1, 3, NET_PUT, 1u << 20, 0, tc1, 0);
+    net_send_tc(&h.n, 0, 2, NET_PUT, 1u << 20, 0, tc0, 0, 0);
+    net_send_tc(&h.n, 1, 3, NET_PUT, 1u << 20, 0, tc1, 0, 0);
     sim_run(&h.s, SIMTIME_MAX);
     CHECK(h.first_done);
     CHECK_EQ_U(h.bytes[0], 1u << 20);

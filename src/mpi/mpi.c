@@ -481,7 +481,7 @@ static bool call_rma(struct dmpi *m, uint32_t g, const struct dmpi_op *op)
     m->xf[xid] = (struct dmpi_xfer){ .next = NONE, .src = g,
                                      .dst = peer, .bytes = op->bytes,
                                      .sreq = NONE, .rreq = NONE,
-                                     .rma = 1, .refs = 1 };
+                                     .far = XF_NONE, .rma = 1 };
     rk->rma_open++;
     struct dmpi_job_result *res = &m->res[rk->job];
     res->msgs++; /* a one-sided call moves data too */
@@ -845,6 +845,6 @@ void dmpi_free(struct dmpi *m)
     free(m->res);
     free(m->req);
     free(m->xf);
-    free(m->origin);
+    keymap_free(&m->env);
     memset(m, 0, sizeof *m);
 }

@@ -69,10 +69,11 @@
  * when its poster has moved on counts where its message was sent. Per
  * class, packets, those routed non-minimally (PKT_NONMIN) and their
  * router-to-router hops; packets still in the network when the run stops
- * are not counted. The poster of each message in flight is kept in a
- * flat array indexed by the net's message id, the counts per job in one
- * indexed by iteration, both grown when a message is posted, never when
- * a packet arrives.
+ * are not counted. The poster's job and iteration travel with each
+ * message (its second cookie, struct message.origin); the counts per job
+ * are a flat array indexed by iteration, grown when a message is posted
+ * (and, where the message's target runs in another partition, at the
+ * first packet of an iteration the counts there have not reached).
  *
  * Jobs start at their start offset, a chained job that long after the
  * job it follows has ended; a background job (a congestor) runs
@@ -90,7 +91,10 @@
  * Memory: requests, transfers and queues live in flat arrays with free
  * lists that grow by doubling (never once the largest set in flight has
  * been reached); a rank's program is fetched in batches into a buffer of
- * its own.
+ * its own. A transfer is two records, one at each end (p2p.c), so that
+ * the two ends can run in different partitions of one simulation: the
+ * receiver's is made from the envelope the sender mails (struct
+ * dmpi_env), as the header of its message tells a real receiver.
  */
 #ifndef DFSIM_MPI_H
 #define DFSIM_MPI_H
@@ -99,6 +103,7 @@
 #include <stdint.h>
 
 #include "core/config.h"
+#include "core/keymap.h"
 
 #include "core/diag.h"
 #include "core/sim.h"
@@ -262,10 +267,18 @@ struct dmpi_job_result {
     uint32_t n_paths, paths_cap;
 };
 
-/* The poster of a network message in flight: the job and the
- * iteration its packets count in (struct dmpi_paths). */
-struct dmpi_origin {
-    uint32_t job, iter;
+/* An MPI envelope: what a point-to-point message's header tells its
+ * receiver, mailed by the sender's half of the transfer when the message
+ * leaves the host (p2p.c): the receiver's layer makes its half of the
+ * transfer from it (dmpi_env_in) and finds it again when the message
+ * arrives, by the sender's NIC and the sender's half's id. */
+struct dmpi_env {
+    uint32_t src, dst;    /* global ranks */
+    uint32_t tag, seq;    /* the MPI tag; the per (src, dst) number */
+    uint64_t bytes;
+    uint32_t src_nic;     /* the sender's NIC */
+    uint32_t sxid;        /* the sender's half */
+    uint8_t proto;        /* enum dmpi_proto */
 };
 
 struct dmpi_req;      /* mpi.c */
@@ -294,10 +307,16 @@ struct dmpi {
 
     struct dmpi_req *req;    /* requests, free list through `next` */
     uint32_t req_cap, req_free, req_live;
-    struct dmpi_xfer *xf;    /* messages in flight (envelopes) */
+    struct dmpi_xfer *xf;    /* transfers' halves at this end (p2p.c) */
     uint32_t xf_cap, xf_free, xf_live;
-    struct dmpi_origin *origin; /* [net message id]: who posted it */
-    uint32_t origin_cap;
+    struct keymap env;       /* envelopes in ahead of their message:
+                                sender's NIC << 32 | its half -> the
+                                receiver's half */
+    /* Where an envelope goes when its message leaves the sender's host:
+     * NULL, to this layer (dmpi_env_in); a run split over partitions
+     * hands those of another partition's ranks to it. */
+    void (*mail)(void *ctx, const struct dmpi_env *e);
+    void *mail_ctx;
 
     /* The routing mode of each network message the layer posts (index
      * into the net's modes; NULL: mode 0), and a call after the post:
@@ -338,6 +357,11 @@ void dmpi_free(struct dmpi *m);
  * iter_time[i]: its time, as the comment at the top says). 0, or -1 out
  * of memory. */
 int dmpi_collect(struct dmpi *m);
+
+/* Envelope e reaches the receiver's layer (its rank's partition): the
+ * receiver's half of its transfer is made, to be found when its message
+ * arrives (struct dmpi.mail). Out of memory: the run fails. */
+void dmpi_env_in(struct dmpi *m, const struct dmpi_env *e);
 
 /* Transfers and requests not yet given back (0 and 0 once the network
  * has drained after every rank finished: nothing leaks). */

@@ -50,20 +50,59 @@ struct dmpi_req {
     uint8_t local;   /* a receive matched from a rank of its own node */
 };
 
+/* A transfer is kept in two halves, one at each end, each in its own
+ * end's layer (so that the two ends can live in different partitions of
+ * one simulation: net/xpart.h): the sender's, made by the send (or the
+ * one-sided call), and the receiver's, made from the envelope the sender
+ * mails when the message leaves its host (dmpi_env_in); each knows the
+ * other's id once it has been told it (`far`). Every network message of
+ * a transfer carries both ids in its cookie (msg_tag). */
 struct dmpi_xfer {
     uint32_t next;     /* free list; unexpected / early queue link */
     uint32_t src, dst; /* global ranks */
     uint32_t tag;
     uint32_t seq;      /* per (src, dst) envelope number */
     uint64_t bytes;
-    uint32_t sreq;     /* the send request */
-    uint32_t rreq;     /* the matching receive, NONE until matched */
+    uint32_t sreq;     /* the sender's half: the send request */
+    uint32_t rreq;     /* the receiver's half: the matching receive,
+                          NONE until matched */
+    uint32_t far;      /* the other half's id, XF_NONE until known */
     uint8_t proto;     /* enum dmpi_proto */
     uint8_t rma;       /* one-sided: no requests, counts in rma_open */
-    uint8_t refs;      /* ends still to see it: an eager transfer is
-                          released when its send is acknowledged and its
-                          receive matched, whichever comes last */
 };
+
+/* A network message's cookie: its kind, the id of the poster's half of
+ * its transfer and the id of the other end's (XF_NONE: not known to the
+ * poster), XF_BITS each. */
+#define XF_BITS 28
+#define XF_NONE ((UINT32_C(1) << XF_BITS) - 1)
+
+static inline uint64_t msg_tag(uint32_t own, uint32_t far, enum kind k)
+{
+    return (uint64_t)far << 32 | (uint64_t)own << 4 | (uint64_t)k;
+}
+
+static inline uint32_t tag_own(uint64_t tag)
+{
+    return (uint32_t)(tag >> 4) & XF_NONE;
+}
+
+static inline uint32_t tag_far(uint64_t tag)
+{
+    return (uint32_t)(tag >> 32) & XF_NONE;
+}
+
+static inline enum kind tag_kind(uint64_t tag)
+{
+    return (enum kind)(tag & 15);
+}
+
+/* A network message's second cookie (struct message.origin): the job and
+ * the iteration its poster was in, where its packets count. */
+static inline uint64_t origin_of(uint32_t job, uint32_t iter)
+{
+    return (uint64_t)job << 32 | iter;
+}
 
 /* A small map peer -> counter (open addressing, linear probing). */
 struct seqmap {
@@ -153,6 +192,10 @@ static inline void req_release(struct dmpi *m, uint32_t id)
 static inline uint32_t xf_new(struct dmpi *m)
 {
     uint32_t id = slots_alloc(XF_SLOTS(m));
+    if (id != SLOTS_NONE && id >= XF_NONE) { /* no room in a cookie */
+        slots_release(XF_SLOTS(m), id);
+        id = SLOTS_NONE;
+    }
     if (id == SLOTS_NONE)
         dmpi_fail(m, "out of memory for MPI messages");
     return id;
@@ -161,14 +204,6 @@ static inline uint32_t xf_new(struct dmpi *m)
 static inline void xf_release(struct dmpi *m, uint32_t id)
 {
     slots_release(XF_SLOTS(m), id);
-}
-
-/* One end is done with transfer id. */
-static inline void xf_put(struct dmpi *m, uint32_t id)
-{
-    assert(m->xf[id].refs > 0);
-    if (--m->xf[id].refs == 0)
-        xf_release(m, id);
 }
 
 static inline simtime now(const struct dmpi *m)

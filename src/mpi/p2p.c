@@ -2,9 +2,14 @@
  *
  * A request is a send or a receive a rank has posted; a transfer ("xfer")
  * is one point-to-point message between two ranks, from its send to its
- * completion at both ends, and its id travels in the tag of every network
- * message it causes: tag = xfer << 4 | kind. The protocol (SMSG, eager,
- * GET or PUT rendezvous) follows the size (mpi.h).
+ * completion at both ends, kept in two halves, one at each end
+ * (mpi_internal.h): the sender's, made by the send; the receiver's, made
+ * from the envelope the sender mails as the message leaves its host
+ * (dmpi_env_in). Every network message of a transfer carries the
+ * poster's half's id and, once known, the other end's in its cookie
+ * (msg_tag); each end reads and writes only its own half, so the two
+ * ends may run in different partitions of one simulation. The protocol
+ * (SMSG, eager, GET or PUT rendezvous) follows the size (mpi.h).
  *
  * Non-overtaking: the sender numbers its envelopes per destination; the
  * receiver keeps, per source, the next number it expects, and holds an
@@ -16,15 +21,35 @@
 
 #include "mpi/mpi_internal.h"
 
+/* Room in job j's packet counts for its iteration `iter`. 0, or -1 (the
+ * run fails). */
+static int paths_room(struct dmpi *m, uint32_t j, uint32_t iter)
+{
+    struct dmpi_job_result *res = &m->res[j];
+    if (iter < res->n_paths)
+        return 0;
+    if (dmpi_grow((void **)&res->paths, &res->paths_cap, sizeof *res->paths,
+                  iter + 1) != 0) {
+        dmpi_fail(m, "out of memory for the packet counts");
+        return -1;
+    }
+    memset(&res->paths[res->n_paths], 0,
+           (size_t)(iter + 1 - res->n_paths) * sizeof *res->paths);
+    res->n_paths = iter + 1;
+    return 0;
+}
+
 /* Hand a network message of a transfer to the NIC of `from`, in the
  * routing mode the controller (if any) chooses and in the traffic class
  * of the rank's job (SC'20 §II-E: "the job scheduler will assign to each
  * job a small number of traffic classes"; MPI picks one from an
  * environment variable): every message of a job, control messages and
- * rendezvous GETs included, and their responses (net/nic.c). */
+ * rendezvous GETs included, and their responses (net/nic.c). own: the
+ * poster's half of the transfer; far: the other end's, XF_NONE if the
+ * poster does not know it yet. */
 static void send_net(struct dmpi *m, uint32_t from, uint32_t to,
-                     enum net_op op, uint64_t bytes, uint32_t xfer,
-                     enum kind k)
+                     enum net_op op, uint64_t bytes, uint32_t own,
+                     uint32_t far, enum kind k)
 {
     const struct dmpi_rank *rk = &m->rank[from];
     struct nic_post q = {
@@ -35,7 +60,7 @@ static void send_net(struct dmpi *m, uint32_t from, uint32_t to,
          * control messages and the smallest data go by SMSG mailboxes, which
          * the SC'19 library always sends with ADAPTIVE_3 (ctl/awr.c) */
         .smsg = k == K_RTS || k == K_FIN ||
-                (k == K_EAGER && m->xf[xfer].proto == DMPI_SMSG),
+                (k == K_EAGER && m->xf[own].proto == DMPI_SMSG),
         .alltoall = rk->in_coll && rk->coll_code == DMPI_ALLTOALL,
     };
     uint8_t mode = m->route_mode ? m->route_mode(m->route_ctx, &q) : 0;
@@ -46,33 +71,16 @@ static void send_net(struct dmpi *m, uint32_t from, uint32_t to,
     }
     /* where its packets will count: room for this iteration's counts
      * now, so that a packet's arrival only adds */
-    struct dmpi_job_result *res = &m->res[q.job];
-    if (q.iter >= res->n_paths) {
-        if (dmpi_grow((void **)&res->paths, &res->paths_cap,
-                      sizeof *res->paths, q.iter + 1) != 0) {
-            dmpi_fail(m, "out of memory for the packet counts");
-            return;
-        }
-        memset(&res->paths[res->n_paths], 0,
-               (size_t)(q.iter + 1 - res->n_paths) * sizeof *res->paths);
-        res->n_paths = q.iter + 1;
-    }
+    if (paths_room(m, q.job, q.iter) != 0)
+        return;
+    /* its poster's job and iteration travel with it (on_delivered) */
     uint32_t id = net_send_tc(m->n, q.src_nic, q.dst_nic, op,
                               (uint32_t)bytes, mode, m->job[q.job].tc,
-                              (uint64_t)xfer << 4 | k);
+                              msg_tag(own, far, k), origin_of(q.job, q.iter));
     if (id == NET_NONE) {
         dmpi_fail(m, "out of memory for network messages");
         return;
     }
-    /* the net's message ids are dense: as many origins as it has room
-     * for messages (grown with it) */
-    if (id >= m->origin_cap &&
-        dmpi_grow((void **)&m->origin, &m->origin_cap, sizeof *m->origin,
-                  m->n->msg_cap > id ? m->n->msg_cap : id + 1) != 0) {
-        dmpi_fail(m, "out of memory for network messages");
-        return;
-    }
-    m->origin[id] = (struct dmpi_origin){ .job = q.job, .iter = q.iter };
     if (m->route_sent)
         m->route_sent(m->route_ctx, &q, mode);
 }
@@ -91,18 +99,68 @@ void p2p_send_later(struct dmpi *m, uint32_t xid, enum kind k)
 static void envelope_arrived(struct dmpi *m, uint32_t xid);
 static void req_done(struct dmpi *m, uint32_t id);
 
+/* The envelope of the sender's half sxid. */
+static struct dmpi_env env_of(const struct dmpi *m, uint32_t sxid)
+{
+    const struct dmpi_xfer *x = &m->xf[sxid];
+    return (struct dmpi_env){ .src = x->src, .dst = x->dst, .tag = x->tag,
+                              .seq = x->seq, .bytes = x->bytes,
+                              .src_nic = m->rank[x->src].nic, .sxid = sxid,
+                              .proto = x->proto };
+}
+
+/* The receiver's half made from envelope e: its id, or NONE (the run
+ * fails). */
+static uint32_t half_from(struct dmpi *m, const struct dmpi_env *e)
+{
+    uint32_t rxid = xf_new(m);
+    if (rxid == NONE)
+        return NONE;
+    m->xf[rxid] = (struct dmpi_xfer){
+        .next = NONE, .src = e->src, .dst = e->dst, .tag = e->tag,
+        .seq = e->seq, .bytes = e->bytes, .sreq = NONE, .rreq = NONE,
+        .far = e->sxid, .proto = e->proto };
+    return rxid;
+}
+
+static uint64_t env_key(uint32_t src_nic, uint32_t sxid)
+{
+    return (uint64_t)src_nic << 32 | sxid;
+}
+
+void dmpi_env_in(struct dmpi *m, const struct dmpi_env *e)
+{
+    uint32_t rxid = half_from(m, e);
+    if (rxid == NONE)
+        return;
+    if (keymap_put(&m->env, env_key(e->src_nic, e->sxid), rxid) != 0)
+        dmpi_fail(m, "out of memory for MPI envelopes");
+}
+
 void p2p_inject(struct dmpi *m, uint64_t arg)
 {
     uint32_t xid = (uint32_t)((arg & ~INJECT_FLAG) >> 4);
     enum kind k = (enum kind)(arg & 15);
     const struct dmpi_xfer *x = &m->xf[xid];
+    if (k == K_EAGER || k == K_RTS) {
+        /* the envelope leaves with the message's header */
+        struct dmpi_env e = env_of(m, xid);
+        if (m->mail)
+            m->mail(m->mail_ctx, &e);
+        else
+            dmpi_env_in(m, &e);
+        x = &m->xf[xid];
+    }
     switch (k) {
     case K_LOCAL: { /* copied into the receiver's shared buffer: the send
-                       is complete, the envelope is at the receiver */
-        uint32_t sid = x->sreq;
-        m->xf[xid].sreq = NONE;
-        envelope_arrived(m, xid);
-        xf_put(m, xid);
+                       is complete, the envelope is at the receiver (of
+                       the same node) */
+        struct dmpi_env e = env_of(m, xid);
+        uint32_t sid = x->sreq, rxid = half_from(m, &e);
+        if (rxid == NONE)
+            return;
+        envelope_arrived(m, rxid);
+        xf_release(m, xid);
         req_done(m, sid);
         break;
     }
@@ -113,16 +171,17 @@ void p2p_inject(struct dmpi *m, uint64_t arg)
      * no header. */
     case K_EAGER:
         send_net(m, x->src, x->dst, NET_PUT, m->p.header_bytes + x->bytes,
-                 xid, k);
+                 xid, XF_NONE, k);
         break;
     case K_RTS:
-        send_net(m, x->src, x->dst, NET_PUT, m->p.header_bytes, xid, k);
+        send_net(m, x->src, x->dst, NET_PUT, m->p.header_bytes, xid,
+                 XF_NONE, k);
         break;
     case K_RMA_PUT:
-        send_net(m, x->src, x->dst, NET_PUT, x->bytes, xid, k);
+        send_net(m, x->src, x->dst, NET_PUT, x->bytes, xid, XF_NONE, k);
         break;
     default:
-        send_net(m, x->src, x->dst, NET_GET, x->bytes, xid, k);
+        send_net(m, x->src, x->dst, NET_GET, x->bytes, xid, XF_NONE, k);
         break;
     }
 }
@@ -166,8 +225,8 @@ static bool matches(const struct dmpi_req *q, const struct dmpi_xfer *x)
 
 static void rdv_start(struct dmpi *m, uint32_t xid);
 
-/* Transfer xid meets receive rid: the receive's data is on its way or
- * here. */
+/* The receiver's half xid meets receive rid: the receive's data is on
+ * its way or here. */
 static void matched(struct dmpi *m, uint32_t xid, uint32_t rid)
 {
     struct dmpi_xfer *x = &m->xf[xid];
@@ -190,7 +249,7 @@ static void matched(struct dmpi *m, uint32_t xid, uint32_t rid)
             /* an eager message lands in the receiver's eager buffer and is
              * copied out when matched (~10 GB/s memcpy, copy_ps_per_kib) */
             m->rank[x->dst].debt += x->bytes * m->p.copy_ps_per_kib / 1024;
-        xf_put(m, xid);
+        xf_release(m, xid); /* the receiver is done with it */
         req_done(m, rid);
     } else {
         rdv_start(m, xid);
@@ -314,13 +373,8 @@ void p2p_send_start(struct dmpi *m, uint32_t g, uint32_t sid,
      * (mpi/params.c) */
     *x = (struct dmpi_xfer){ .next = NONE, .src = g, .dst = dst,
                              .tag = tag, .seq = (*seq)++, .bytes = bytes,
-                             .sreq = sid, .rreq = NONE,
-                             .proto = (uint8_t)dmpi_protocol(&m->p, bytes),
-                             .refs = 1 };
-    if (x->proto == DMPI_SMSG || x->proto == DMPI_EAGER)
-        /* an eager transfer is freed when both its send is acknowledged and
-         * its receive matched, in either order */
-        x->refs = 2;
+                             .sreq = sid, .rreq = NONE, .far = XF_NONE,
+                             .proto = (uint8_t)dmpi_protocol(&m->p, bytes) };
     m->req[sid].xfer = xid;
     struct dmpi_job_result *res = &m->res[m->rank[g].job];
     res->msgs++;
@@ -330,7 +384,6 @@ void p2p_send_start(struct dmpi *m, uint32_t g, uint32_t sid,
          * the size (single-copy transfers for large messages); matched
          * like an eager message, without a second copy */
         x->proto = DMPI_SMSG;
-        x->refs = 2;
         uint32_t e = m->rank[g].entity;
         sim_schedule(m->s, e,
                      now(m) + m->p.shm_latency +
@@ -344,7 +397,7 @@ void p2p_send_start(struct dmpi *m, uint32_t g, uint32_t sid,
                                                                    : K_RTS);
 }
 
-/* A rendezvous transfer is matched at its receiver (whose NIC's handler
+/* A rendezvous transfer's receiver's half is matched (whose NIC's handler
  * this runs in, or the receiver's own resume). */
 static void rdv_start(struct dmpi *m, uint32_t xid)
 {
@@ -356,19 +409,18 @@ static void rdv_start(struct dmpi *m, uint32_t xid)
      * of destination to source GET transactions") whose arrival makes the
      * sender PUT the data. */
     if (x->proto == DMPI_RDV_GET)
-        send_net(m, x->dst, x->src, NET_GET, x->bytes, xid, K_GETDATA);
+        send_net(m, x->dst, x->src, NET_GET, x->bytes, xid, x->far,
+                 K_GETDATA);
     else
-        send_net(m, x->dst, x->src, NET_GET, m->p.header_bytes, xid, K_CTS);
+        send_net(m, x->dst, x->src, NET_GET, m->p.header_bytes, xid, x->far,
+                 K_CTS);
 }
 
-/* Network message mid (msg) of the layer has arrived at t: its time to
- * its job's M (struct dmpi_job_result.msg_time). */
-static void time_msg(struct dmpi *m, uint32_t mid, const struct message *msg,
-                     simtime t)
+/* Network message msg of the layer has arrived at t: its time to its
+ * poster's job's M (struct dmpi_job_result.msg_time). */
+static void time_msg(struct dmpi *m, const struct message *msg, simtime t)
 {
-    if (mid >= m->origin_cap)
-        return; /* its origin could not be stored: the run has failed */
-    struct dmpi_job_result *r = &m->res[m->origin[mid].job];
+    struct dmpi_job_result *r = &m->res[msg->origin >> 32];
     r->msg_time += t - msg->t_created;
     r->msg_timed++;
 }
@@ -378,31 +430,38 @@ static void on_msg_arrived(void *ctx, uint32_t mid, const struct message *msg,
                            simtime t)
 {
     struct dmpi *m = ctx;
-    uint32_t xid = (uint32_t)(msg->tag >> 4);
-    enum kind k = (enum kind)(msg->tag & 15);
+    (void)mid;
+    uint32_t own = tag_own(msg->tag), far = tag_far(msg->tag);
     /* Netscope's M, a message's delivery time (ICS'21 §4.1), measured: a
      * PUT's when its last request has arrived, a GET's when its last
      * response is back (on_msg_done) */
     if (msg->op == NET_PUT) /* its data is there */
-        time_msg(m, mid, msg, t);
-    switch (k) {
+        time_msg(m, msg, t);
+    switch (tag_kind(msg->tag)) {
     case K_EAGER:
-    case K_RTS:
-        envelope_arrived(m, xid);
+    case K_RTS: { /* at the receiver: its half, made from the envelope */
+        uint32_t rxid;
+        if (keymap_take(&m->env, env_key(msg->src_nic, own), &rxid))
+            envelope_arrived(m, rxid);
+        else /* its envelope could not be stored: the run has failed */
+            assert(m->error);
         break;
-    case K_CTS: /* the descriptor request reached the sender: PUT */
-        send_net(m, m->xf[xid].src, m->xf[xid].dst, NET_PUT,
-                 m->xf[xid].bytes, xid, K_PUTDATA);
+    }
+    case K_CTS: { /* the descriptor request reached the sender: PUT */
+        struct dmpi_xfer *x = &m->xf[far];
+        x->far = own; /* the receiver's half, for the PUT's arrival */
+        send_net(m, x->src, x->dst, NET_PUT, x->bytes, far, own, K_PUTDATA);
         break;
+    }
     case K_PUTDATA: { /* the data is at the receiver */
-        uint32_t r = m->xf[xid].rreq;
-        m->xf[xid].rreq = NONE;
+        uint32_t r = m->xf[far].rreq;
+        xf_release(m, far);
         req_done(m, r);
         break;
     }
     case K_FIN: { /* the sender learns the receiver has the data */
-        uint32_t s = m->xf[xid].sreq;
-        xf_release(m, xid);
+        uint32_t s = m->xf[far].sreq;
+        xf_release(m, far);
         req_done(m, s);
         break;
     }
@@ -413,17 +472,19 @@ static void on_msg_arrived(void *ctx, uint32_t mid, const struct message *msg,
 
 /* A packet of one of the layer's messages reached its destination NIC
  * (a request at the target, a response back at the poster): count it
- * where its message was posted. No allocation: the counts were made room
- * for at the post. */
+ * where its message was posted, which travels with the message. No
+ * allocation where the poster runs: the counts were made room for at the
+ * post; at a target in another partition, room is made at the first
+ * packet of an iteration the counts there have not reached. */
 static void on_delivered(void *ctx, const struct packet *p, simtime t)
 {
     struct dmpi *m = ctx;
     (void)t;
-    uint32_t msg = net_pkt_cold(m->n, p)->msg;
-    if (msg >= m->origin_cap)
-        return; /* its origin could not be stored: the run has failed */
-    const struct dmpi_origin *o = &m->origin[msg];
-    struct dmpi_paths *w = &m->res[o->job].paths[o->iter];
+    uint64_t o = m->n->msg[net_pkt_cold(m->n, p)->msg].origin;
+    uint32_t job = (uint32_t)(o >> 32), iter = (uint32_t)o;
+    if (iter >= m->res[job].n_paths && paths_room(m, job, iter) != 0)
+        return;
+    struct dmpi_paths *w = &m->res[job].paths[iter];
     w->pkts[p->cls]++;
     w->nonmin[p->cls] += (p->flags & PKT_NONMIN) != 0;
     w->hops[p->cls] += p->hops;
@@ -435,39 +496,39 @@ static void on_msg_done(void *ctx, uint32_t mid, const struct message *msg,
                         simtime t)
 {
     struct dmpi *m = ctx;
-    uint32_t xid = (uint32_t)(msg->tag >> 4);
-    enum kind k = (enum kind)(msg->tag & 15);
+    (void)mid;
+    uint32_t own = tag_own(msg->tag);
     if (msg->op == NET_GET) /* its data is back */
-        time_msg(m, mid, msg, t);
-    switch (k) {
+        time_msg(m, msg, t);
+    switch (tag_kind(msg->tag)) {
     case K_EAGER: { /* the sender's buffer is free */
-        uint32_t s = m->xf[xid].sreq;
-        m->xf[xid].sreq = NONE;
-        xf_put(m, xid);
+        uint32_t s = m->xf[own].sreq;
+        xf_release(m, own);
         req_done(m, s);
         break;
     }
     /* GET rendezvous: the sender's buffer is free only once the receiver
      * says so (FIN), a control PUT back */
     case K_GETDATA: { /* the receiver has the data: FIN to the sender */
-        struct dmpi_xfer *x = &m->xf[xid];
+        struct dmpi_xfer *x = &m->xf[own];
         uint32_t r = x->rreq;
-        x->rreq = NONE;
-        send_net(m, x->dst, x->src, NET_PUT, m->p.header_bytes, xid, K_FIN);
+        send_net(m, x->dst, x->src, NET_PUT, m->p.header_bytes, XF_NONE,
+                 x->far, K_FIN);
+        xf_release(m, own);
         req_done(m, r);
         break;
     }
     case K_PUTDATA: { /* acknowledged: the send is complete */
-        uint32_t s = m->xf[xid].sreq;
-        xf_release(m, xid);
+        uint32_t s = m->xf[own].sreq;
+        xf_release(m, own);
         req_done(m, s);
         break;
     }
     case K_RMA_PUT:
     case K_RMA_GET: {
-        uint32_t g = m->xf[xid].src;
+        uint32_t g = m->xf[own].src;
         struct dmpi_rank *rk = &m->rank[g];
-        xf_release(m, xid);
+        xf_release(m, own);
         assert(rk->rma_open > 0);
         if (--rk->rma_open == 0 && rk->wait == W_RMA)
             wake(m, g);

@@ -192,9 +192,13 @@ struct message {
     uint32_t injected;    /* requests injected so far */
     uint32_t req_arrived; /* requests delivered at the destination */
     uint32_t rsp_arrived; /* responses back at the source */
+    uint8_t op, mode, tc;
     uint64_t tag;         /* the sender's cookie */
     simtime t_created;
-    uint8_t op, mode, tc;
+    uint64_t origin;      /* the sender's second cookie (the MPI layer:
+                             the job and iteration its packets count in);
+                             both cookies travel with the message to
+                             another partition (net/xpart.h) */
 };
 
 /* Counters the model keeps for itself (cheap, always on). */
@@ -690,10 +694,11 @@ int net_add_mode(struct net *n, const struct routing *r);
 uint32_t net_send(struct net *n, uint32_t src_nic, uint32_t dst_nic,
                   enum net_op op, uint32_t bytes, uint8_t mode, uint64_t tag);
 
-/* The same in traffic class `tc` (< net.n_tcs; net_send: class 0). */
+/* The same in traffic class `tc` (< net.n_tcs; net_send: class 0), with
+ * a second cookie `origin` (struct message). */
 uint32_t net_send_tc(struct net *n, uint32_t src_nic, uint32_t dst_nic,
                      enum net_op op, uint32_t bytes, uint8_t mode, uint8_t tc,
-                     uint64_t tag);
+                     uint64_t tag, uint64_t origin);
 
 /* The rate controllers' sleep for a process of NIC nic that posts a
  * message of `bytes` to the network now (struct nic_ctl.sleep:

@@ -79,6 +79,7 @@ _Static_assert(NET_NONE == SLOTS_NONE, "one 'none' for ids");
 
 _Static_assert(sizeof(struct packet) == 64, "packet: one line");
 _Static_assert(sizeof(struct packet_cold) == 32, "packet_cold: 32 bytes");
+_Static_assert(sizeof(struct message) == 64, "message: one line");
 
 /* A free packet id, NET_NONE when out of memory. The arrays double as
  * slots_alloc's would, by realloc (a large block grows in place, so the
@@ -779,7 +780,7 @@ uint32_t net_nic_outstanding(const struct net *n, uint32_t nic)
 uint32_t net_send(struct net *n, uint32_t src_nic, uint32_t dst_nic,
                   enum net_op op, uint32_t bytes, uint8_t mode, uint64_t tag)
 {
-    return net_send_tc(n, src_nic, dst_nic, op, bytes, mode, 0, tag);
+    return net_send_tc(n, src_nic, dst_nic, op, bytes, mode, 0, tag, 0);
 }
 
 simtime net_cc_sleep(struct net *n, uint32_t nic, uint64_t bytes,
@@ -871,7 +872,7 @@ double net_nic_line_rate(const struct net *n)
 
 uint32_t net_send_tc(struct net *n, uint32_t src_nic, uint32_t dst_nic,
                      enum net_op op, uint32_t bytes, uint8_t mode, uint8_t tc,
-                     uint64_t tag)
+                     uint64_t tag, uint64_t origin)
 {
     assert(src_nic < n->n_nics && dst_nic < n->n_nics);
     assert(mode < n->n_modes && bytes >= 1 && tc < n->n_tcs);
@@ -888,6 +889,7 @@ uint32_t net_send_tc(struct net *n, uint32_t src_nic, uint32_t dst_nic,
      * are back (on_eject) */
     m->packets = (bytes + n->p.max_payload - 1) / n->p.max_payload;
     m->tag = tag;
+    m->origin = origin;
     m->t_created = n->s->now;
     m->op = (uint8_t)op;
     m->mode = mode;

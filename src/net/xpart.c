@@ -2,6 +2,7 @@
  * (net/xpart.h says what and why). */
 #include "net/xpart.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,8 +76,7 @@ void net_xp_free(struct net *n)
     }
     free(x->box);
     free(x->defer);
-    free(x->fm_key);
-    free(x->fm_id);
+    keymap_free(&x->fm);
     free(x);
     n->xp = NULL;
 }
@@ -140,47 +140,9 @@ void net_xp_credit(struct net *n, uint32_t r, uint32_t up, uint32_t vc,
 
 /* ---- foreign messages --------------------------------------------- */
 
-static size_t fm_slot(const struct net_xp *x, uint64_t key)
-{
-    return (size_t)((key * UINT64_C(0x9e3779b97f4a7c15)) >> 32) &
-           (x->fm_cap - 1);
-}
-
-/* Room for one more entry (a load of at most 1/2). */
-static int fm_room(struct net_xp *x)
-{
-    if (2 * (x->fm_n + 1) <= x->fm_cap)
-        return 0;
-    uint32_t oc = x->fm_cap, nc = oc ? 2 * oc : 256;
-    uint64_t *ok = x->fm_key;
-    uint32_t *oi = x->fm_id;
-    x->fm_key = calloc(nc, sizeof *x->fm_key);
-    x->fm_id = calloc(nc, sizeof *x->fm_id);
-    if (!x->fm_key || !x->fm_id) {
-        free(x->fm_key);
-        free(x->fm_id);
-        x->fm_key = ok;
-        x->fm_id = oi;
-        return -1;
-    }
-    x->fm_cap = nc;
-    for (uint32_t i = 0; i < oc; i++) {
-        if (!ok[i])
-            continue;
-        size_t s = fm_slot(x, ok[i]);
-        while (x->fm_key[s])
-            s = (s + 1) & (nc - 1);
-        x->fm_key[s] = ok[i];
-        x->fm_id[s] = oi[i];
-    }
-    free(ok);
-    free(oi);
-    return 0;
-}
-
 static uint64_t fm_key_of(const struct message *m, uint32_t home)
 {
-    return ((uint64_t)m->src_nic << 32 | home) + 1;
+    return (uint64_t)m->src_nic << 32 | home;
 }
 
 /* The copy of a request's message here (made at its first request):
@@ -191,32 +153,26 @@ static uint32_t fm_get(struct net *n, const struct message *m, uint32_t home)
 {
     struct net_xp *x = n->xp;
     uint64_t key = fm_key_of(m, home);
-    size_t s = 0;
-    if (x->fm_cap) {
-        for (s = fm_slot(x, key); x->fm_key[s]; s = (s + 1) & (x->fm_cap - 1))
-            if (x->fm_key[s] == key) {
-                struct message *c = &n->msg[x->fm_id[s]];
-                if (m->packets > c->packets)
-                    c->packets = m->packets;
-                if (m->sent > c->sent)
-                    c->sent = m->sent;
-                return x->fm_id[s];
-            }
+    const uint32_t *known = keymap_get(&x->fm, key);
+    if (known) {
+        struct message *c = &n->msg[*known];
+        if (m->packets > c->packets)
+            c->packets = m->packets;
+        if (m->sent > c->sent)
+            c->sent = m->sent;
+        return *known;
     }
-    if (fm_room(x) != 0)
-        return NET_NONE;
     uint32_t id = slots_alloc(MSG_SLOTS(n));
     if (id == NET_NONE)
         return NET_NONE;
+    if (keymap_put(&x->fm, key, id) != 0) {
+        slots_release(MSG_SLOTS(n), id);
+        return NET_NONE;
+    }
     struct message *c = &n->msg[id];
     *c = *m;
     c->next = NET_NONE;
     c->req_arrived = c->rsp_arrived = 0;
-    for (s = fm_slot(x, key); x->fm_key[s]; s = (s + 1) & (x->fm_cap - 1))
-        ;
-    x->fm_key[s] = key;
-    x->fm_id[s] = id;
-    x->fm_n++;
     return id;
 }
 
@@ -226,22 +182,10 @@ void net_xp_msg_arrived(struct net *n, uint32_t mid, uint32_t home)
     const struct message *m = &n->msg[mid];
     if (x->part_of[n->t->nics[m->src_nic].router] == x->me)
         return; /* its own: it stays for its responses */
-    uint64_t key = fm_key_of(m, home);
-    size_t mask = x->fm_cap - 1, s = fm_slot(x, key);
-    while (x->fm_key[s] != key)
-        s = (s + 1) & mask; /* there: made when its first request came */
-    /* remove, shifting back the entries of its run that hashed before */
-    size_t hole = s;
-    for (size_t j = (s + 1) & mask; x->fm_key[j]; j = (j + 1) & mask) {
-        size_t want = fm_slot(x, x->fm_key[j]);
-        if (((j - want) & mask) >= ((j - hole) & mask)) {
-            x->fm_key[hole] = x->fm_key[j];
-            x->fm_id[hole] = x->fm_id[j];
-            hole = j;
-        }
-    }
-    x->fm_key[hole] = 0;
-    x->fm_n--;
+    uint32_t id;
+    bool held = keymap_take(&x->fm, fm_key_of(m, home), &id);
+    (void)held;
+    assert(held && id == mid); /* made when its first request came */
     slots_release(MSG_SLOTS(n), mid);
 }
 

@@ -47,6 +47,7 @@
 #include <stdint.h>
 
 #include "core/diag.h"
+#include "core/keymap.h"
 #include "net/net.h"
 
 /* A packet crossing to another partition, with its event. */
@@ -86,9 +87,7 @@ struct net_xp {
                                   end (a link between two units) */
     struct xp_box *box;        /* [parts]: what goes to each this window */
     /* foreign messages: (source NIC << 32 | id there) -> id here */
-    uint64_t *fm_key;          /* [fm_cap], 0: empty (keys are + 1) */
-    uint32_t *fm_id;
-    uint32_t fm_cap, fm_n;
+    struct keymap fm;
     bool oom;                  /* a box could not grow: the run is void */
 };
 
