@@ -87,7 +87,8 @@ static void usage(FILE *out)
             "                     (default DIR results/<name>-quick)\n"
             "  --partitions P     run each simulation in windows over P\n"
             "                     partitions of the machine (whole\n"
-            "                     groups or torus slabs; traffic sweeps):\n"
+            "                     groups or torus slabs; traffic sweeps\n"
+            "                     and jobs, not impact studies):\n"
             "                     in this process, or started by mpirun\n"
             "                     with P ranks, one partition per rank;\n"
             "                     the results are the same for every P\n"
@@ -333,13 +334,14 @@ static int prepare(const struct run_args *a, struct experiment *e,
         experiment_free(e);
         return -1;
     }
-    if (a->partitions && (e->jobs.n || e->impact.on)) {
-        /* the MPI layer's and the jobs' rules are not yet split (issue
-         * 54, docs/parallel-inventory.md) */
+    if (a->partitions && e->impact.on) {
+        /* an impact study's observers are not yet split (issue 54,
+         * docs/parallel-inventory.md I1) */
         fprintf(stderr,
-                "dfsim run: %s: --partitions splits traffic sweeps only; "
-                "this experiment runs %s, which are not split yet\n",
-                a->file, e->impact.on ? "an impact study" : "jobs");
+                "dfsim run: %s: --partitions splits traffic sweeps and "
+                "jobs; this experiment runs an impact study, which is not "
+                "split yet\n",
+                a->file);
         topo_free(t);
         experiment_free(e);
         return -1;

@@ -1,5 +1,6 @@
 /* exp/jobs.c — see jobs.h. */
 #include "exp/jobs.h"
+#include "exp/jobs_internal.h"
 
 #include <inttypes.h>
 #include <libconfig.h>
@@ -292,7 +293,7 @@ static void run_until(struct sim *s, struct dmpi *m, simtime limit,
 
 /* The start of the measured window: the earliest start of a foreground
  * job that does not wait for another. */
-static simtime window_start(const struct jobs_config *jc)
+simtime jobs_window_start(const struct jobs_config *jc)
 {
     simtime t0 = SIMTIME_MAX;
     for (uint32_t i = 0; i < jc->n; i++) {
@@ -314,10 +315,8 @@ void jobs_capture_free(struct jobs_capture *c)
     c->n = 0;
 }
 
-/* Copy what out->capture asks for from the collected results. -1: out of
- * memory (nothing captured). */
-static int capture(struct jobs_capture *c, const struct jobs_config *jc,
-                   const struct dmpi *m, uint32_t *const *nodes)
+int jobs_capture_fill(struct jobs_capture *c, const struct jobs_config *jc,
+                      const struct dmpi *m, uint32_t *const *nodes)
 {
     c->job = calloc(jc->n ? jc->n : 1, sizeof *c->job);
     if (!c->job)
@@ -365,29 +364,7 @@ static void ctl_job_of(struct ctl_job *c, const struct job_config *j,
     }
 }
 
-/* A run of jobs set up and not yet run: everything run_all builds before
- * the first event, so that a check (jobs_check_run) and a run go through
- * the same code and a check finds every error a run would find before
- * its first event. */
-struct setup {
-    uint32_t n;                 /* jobs */
-    struct alloc_request *req;  /* [n] */
-    uint32_t **nodes;           /* [n]: placed */
-    struct jobs_wl_state *state;     /* [n] */
-    struct dmpi_job_spec *spec; /* [n] */
-    struct ctl_job *cj;         /* [n] */
-    uint32_t inited;            /* workloads initialised */
-    struct sim s;
-    struct net net;
-    struct dmpi m;
-    struct ctl_run ctl;
-    struct sc19_model mr;
-    struct offered off;
-    struct job_counters ctr;    /* counters read during the run */
-    bool sim_ok, net_ok, mpi_ok, ctl_ok;
-};
-
-static void teardown(struct setup *u, const struct jobs_config *jc)
+void jobs_teardown(struct setup *u, const struct jobs_config *jc)
 {
     offered_free(&u->off);
     job_counters_free(&u->ctr);
@@ -442,13 +419,10 @@ static int jobs_tell_controllers(struct net *net, const struct topo *t,
     return 0;
 }
 
-/* Place the jobs of jc (the file's, and the fill's if any) with the
- * seed's streams, initialise their workloads, build the network, the
- * controllers, the MPI layer, the model and the offered-load meters.
- * Returns 0, or -1 after reporting to d (then teardown all the same). */
-static int setup(struct setup *u, const struct jobs_config *jc,
-                 const struct topo *t, const struct net_params *np,
-                 uint64_t seed, uint32_t extra_entities, struct diag *d)
+int jobs_setup(struct setup *u, const struct jobs_config *jc,
+               const struct topo *t, const struct net_params *np,
+               uint64_t seed, uint32_t extra_entities,
+               const struct jobs_part *part, struct diag *d)
 {
     uint32_t n = jc->n;
     memset(u, 0, sizeof *u);
@@ -499,9 +473,16 @@ static int setup(struct setup *u, const struct jobs_config *jc,
     p.counters = p.counters || ctl_needs_counters(u->cj, n);
     for (uint32_t i = 0; i < n; i++)
         p.counters = p.counters || jc->job[i].model;
-    if (net_init(&u->net, t, &p, &u->s, seed, d) != 0)
+    if (net_init_part(&u->net, t, &p, &u->s, seed,
+                      part ? part->part_of : NULL, part ? part->me : 0,
+                      d) != 0)
         return -1;
     u->net_ok = true;
+    /* a split run's exchange before the MPI layer, which then runs only
+     * this partition's ranks */
+    if (part && net_xp_init(&u->net, part->part_of, part->parts, part->me,
+                            part->dim, d) != 0)
+        return -1;
     if (jobs_tell_controllers(&u->net, t, jc, u->nodes, n) != 0) {
         diag_error(d, NULL, 0, "jobs", "out of memory");
         return -1;
@@ -568,6 +549,8 @@ static int run_all(const struct jobs_config *jc, const struct topo *t,
                    const struct jobs_output *out, simtime *end,
                    struct diag *d)
 {
+    if (out->partitions)
+        return jobs_win_run(jc, t, np, seed, limit, out, end, d);
     struct setup *u = malloc(sizeof *u);
     if (!u) {
         diag_error(d, NULL, 0, "jobs", "out of memory");
@@ -579,7 +562,7 @@ static int run_all(const struct jobs_config *jc, const struct topo *t,
     p.counters = p.counters || out->observer || ctr; /* they read them */
     /* the sampler creates its events as an entity of its own, past the
      * network's, so that every other event keeps its place */
-    if (setup(u, jc, t, &p, seed, ctr ? 1 : 0, d) != 0)
+    if (jobs_setup(u, jc, t, &p, seed, ctr ? 1 : 0, NULL, d) != 0)
         goto done;
     struct sim *s = &u->s;
     struct dmpi *m = &u->m;
@@ -588,7 +571,7 @@ static int run_all(const struct jobs_config *jc, const struct topo *t,
     const struct jobs_observer *obs = out->observer;
     /* the window opens when the first measured job starts: what the
      * background sent before does not count */
-    simtime t0 = window_start(jc);
+    simtime t0 = jobs_window_start(jc);
     if (t0 > 0 && t0 <= limit)
         sim_run_before(s, t0);
     offered_start(&u->off, t0);
@@ -630,7 +613,8 @@ static int run_all(const struct jobs_config *jc, const struct topo *t,
     if (ctr && job_counters_finish(&u->ctr, d) != 0)
         goto done;
     offered_write(&u->off, out->load, out->header, out->run, out->table);
-    if (out->capture && capture(out->capture, jc, m, u->nodes) != 0) {
+    if (out->capture &&
+        jobs_capture_fill(out->capture, jc, m, u->nodes) != 0) {
         diag_error(d, NULL, 0, "jobs", "out of memory");
         goto done;
     }
@@ -644,7 +628,7 @@ static int run_all(const struct jobs_config *jc, const struct topo *t,
                    (double)s->now / (double)SIMTIME_US);
     }
 done:
-    teardown(u, jc);
+    jobs_teardown(u, jc);
     free(u);
     return rc;
 }
@@ -745,8 +729,8 @@ static int check_setup(const struct jobs_config *jc, const struct topo *t,
         diag_error(d, NULL, 0, "jobs", "out of memory");
         return -1;
     }
-    int rc = setup(u, jc, t, np, seed, 0, d);
-    teardown(u, jc);
+    int rc = jobs_setup(u, jc, t, np, seed, 0, NULL, d);
+    jobs_teardown(u, jc);
     free(u);
     return rc;
 }

@@ -188,6 +188,10 @@ struct jobs_output {
                                         (exp/job_counters.h), or NULL */
     const struct jobs_writer *writer; /* writes a finished run's rows into
                                         the files above (NULL: none) */
+    uint32_t partitions;             /* 0: in one process, as it comes;
+                                        P: in windows over P partitions
+                                        of the machine (exp/jobs_win.c) */
+    int procs;                       /* processes sharing them (1) */
 };
 
 /* How a run's results are written: the rows of jobs.csv, iterations.csv,

@@ -684,7 +684,9 @@ static int jobs_unit(void *ctx, uint32_t r, struct par_unit *u)
                                .progress = stderr, .jobs = f[0],
                                .iterations = f[1], .ranks = f[2],
                                .metrics = f[3], .variants = f[4],
-                               .load = f[5], .run = r };
+                               .load = f[5], .run = r,
+                               .partitions = jd->rn->partitions,
+                               .procs = par_split() ? par_size() : 1 };
     double t0 = time_wall_seconds();
     uint64_t seed = (uint64_t)e->info.seed + r;
     const char *on = par_where();
@@ -864,7 +866,11 @@ int runner_jobs(const struct runner *rn, const struct jobs_writer *writer)
         goto done;
     printf("\njobs: %u sharing the machine, routing %s, %u run%s\n",
            e->jobs.n, np->routing->base.name, n_runs, n_runs == 1 ? "" : "s");
-    if (par_size() > 1)
+    if (rn->partitions)
+        printf("each run in windows over %u partition%s%s\n",
+               rn->partitions, rn->partitions == 1 ? "" : "s",
+               par_split() ? ", one per MPI rank" : ", in this process");
+    else if (par_size() > 1)
         printf("runs dealt over %d MPI ranks\n", par_size());
     if (e->jobs.prod.on) {
         const struct production_config *pc = &e->jobs.prod;

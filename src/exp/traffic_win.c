@@ -296,41 +296,6 @@ static int merge(struct tw *w, struct gen *acc)
     return 0;
 }
 
-/* The window: the least wire latency of a link between two groups (what
- * a credit return across a cut takes at least; a packet's arrival takes
- * a router delay more), whatever the partitions, so that the windows are
- * the same for every P. A system of one group: 100 ns. */
-static simtime window_length(const struct topo *t, int dim)
-{
-    simtime W = SIMTIME_MAX;
-    for (uint32_t i = 0; i < t->n_ports; i++) {
-        const struct topo_port *p = &t->ports[i];
-        if (p->peer != TOPO_NONE &&
-            partition_unit_of(t, dim, p->router) !=
-                partition_unit_of(t, dim, t->ports[p->peer].router) &&
-            p->latency < W)
-            W = p->latency;
-    }
-    return W == SIMTIME_MAX || W == 0 ? 100 * SIMTIME_NS : W;
-}
-
-/* The units a windowed run cuts between, the same for every P (the
- * links whose credits wait for the windows' end must not depend on P):
- * a dragonfly's groups (-1); a torus's planes across the dimension its
- * best two-part cut crosses (net/partition.h: the largest lookahead). */
-static int cut_dimension(const struct topo *t, const struct net_params *np,
-                         struct diag *d)
-{
-    if (topo_is(t->family, TOPO_SHAPE_DRAGONFLY) || partition_max(t) < 2)
-        return -1;
-    struct partition two;
-    if (partition_make(t, np, 2, &two, d) != 0)
-        return -2;
-    int dim = two.dim;
-    partition_free(&two);
-    return dim;
-}
-
 /* The local partitions' generators, their networks split. 0, or -1
  * reported. */
 static int setup(struct tw *w, const struct topo *t,
@@ -404,11 +369,11 @@ int traffic_run_windowed(const struct topo *t, const struct net_params *np,
     double rate_sum = 0;
     if (xchange_init(&w.x, tp->partitions, tp->procs, d) != 0)
         return -1;
-    w.dim = cut_dimension(t, np, d);
+    w.dim = partition_cut_dim(t, np, d);
     if (w.dim == -2 ||
         partition_make_dim(t, np, tp->partitions, w.dim, &w.pt, d) != 0)
         goto out;
-    w.W = window_length(t, w.dim);
+    w.W = partition_window(t, w.dim);
     w.progress = tp->progress;
     w.t0 = w.shown = time_wall_seconds();
     if (setup(&w, t, np, tp, (uint32_t)size, seed, impl, &rate_sum, d) != 0)

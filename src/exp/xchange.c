@@ -12,7 +12,7 @@
 /* What the MPI side keeps between windows: the packed boxes going out
  * and what came in, grown as needed. */
 struct xmpi {
-    uint64_t *cnt_out, *cnt_in;  /* [2 P]: packets, returns per rank */
+    uint64_t *cnt_out, *cnt_in;  /* [3 P]: packets, returns, mail per rank */
     int *sc, *sd, *rc, *rd;      /* [P]: byte counts and displacements */
     char *out, *in;
     size_t out_cap, in_cap;
@@ -39,7 +39,7 @@ int xchange_init(struct xchange *x, uint32_t P, int procs, struct diag *d)
     x->lo = (uint32_t)rank;
     x->k = 1;
     struct xmpi *m = calloc(1, sizeof *m);
-    if (!m || !(m->cnt_out = calloc(4 * (size_t)P, sizeof *m->cnt_out)) ||
+    if (!m || !(m->cnt_out = calloc(6 * (size_t)P, sizeof *m->cnt_out)) ||
         !(m->sc = calloc(4 * (size_t)P, sizeof *m->sc))) {
         if (m)
             free(m->cnt_out);
@@ -47,7 +47,7 @@ int xchange_init(struct xchange *x, uint32_t P, int procs, struct diag *d)
         diag_error(d, NULL, 0, "partitions", "out of memory");
         return -1;
     }
-    m->cnt_in = m->cnt_out + 2 * P;
+    m->cnt_in = m->cnt_out + 3 * P;
     m->sd = m->sc + P;
     m->rc = m->sc + 2 * P;
     m->rd = m->sc + 3 * P;
@@ -76,29 +76,38 @@ static int local_boxes(struct xchange *x, struct net *const *nets)
             const struct xp_box *b = &nets[i]->xp->box[x->lo + j];
             x->pkts += b->n_pkt;
             x->crs += b->n_cr;
-            if ((b->n_pkt || b->n_cr) &&
-                net_xp_receive(nets[j], b->pkt, b->n_pkt, b->cr,
-                               b->n_cr) != 0)
+            if ((b->n_pkt || b->n_cr || b->n_mail) &&
+                net_xp_receive(nets[j], b->pkt, b->n_pkt, b->cr, b->n_cr,
+                               b->mail, b->n_mail) != 0)
                 return -1;
         }
     return 0;
 }
 
-/* One all-to-all of what the boxes hold of one kind: `off` the offset
- * of the records' array in struct xp_box, `cnt` of their count, `size`
- * a record's bytes, `which` 0 packets or 1 returns. Into m->in; *got
- * records. */
+/* A box's records of one kind (0 packets, 1 credit returns, 2 mail):
+ * their array and count. */
+static const void *kind_of(const struct xp_box *b, int which, size_t *n)
+{
+    *n = which == 0 ? b->n_pkt : which == 1 ? b->n_cr : b->n_mail;
+    return which == 0 ? (const void *)b->pkt
+                      : which == 1 ? (const void *)b->cr
+                                   : (const void *)b->mail;
+}
+
+/* One all-to-all of what the boxes hold of one kind (`which`, kind_of),
+ * `size` a record's bytes. Into m->in; *got records. */
 static int mpi_kind(struct xchange *x, const struct xp_box *box, int which,
                     size_t size, size_t *got)
 {
     struct xmpi *m = x->mpi;
     size_t out = 0, in = 0;
     for (uint32_t j = 0; j < x->P; j++) {
-        size_t n = which ? box[j].n_cr : box[j].n_pkt;
+        size_t n;
+        kind_of(&box[j], which, &n);
         m->sc[j] = (int)(n * size);
         m->sd[j] = (int)out;
         out += n * size;
-        m->rc[j] = (int)(m->cnt_in[2 * j + (uint32_t)which] * size);
+        m->rc[j] = (int)(m->cnt_in[3 * j + (uint32_t)which] * size);
         m->rd[j] = (int)in;
         in += (size_t)m->rc[j];
     }
@@ -106,8 +115,8 @@ static int mpi_kind(struct xchange *x, const struct xp_box *box, int which,
         vec_reserve((void **)&m->in, &m->in_cap, in, 1) != 0)
         return -1;
     for (uint32_t j = 0; j < x->P; j++) {
-        const void *src = which ? (const void *)box[j].cr
-                                : (const void *)box[j].pkt;
+        size_t n;
+        const void *src = kind_of(&box[j], which, &n);
         if (m->sc[j])
             memcpy(m->out + m->sd[j], src, (size_t)m->sc[j]);
     }
@@ -123,23 +132,33 @@ static int mpi_boxes(struct xchange *x, struct net *net)
     struct xmpi *m = x->mpi;
     const struct xp_box *box = net->xp->box;
     for (uint32_t j = 0; j < x->P; j++) {
-        m->cnt_out[2 * j] = box[j].n_pkt;
-        m->cnt_out[2 * j + 1] = box[j].n_cr;
+        m->cnt_out[3 * j] = box[j].n_pkt;
+        m->cnt_out[3 * j + 1] = box[j].n_cr;
+        m->cnt_out[3 * j + 2] = box[j].n_mail;
         x->pkts += box[j].n_pkt;
         x->crs += box[j].n_cr;
     }
-    MPI_Alltoall(m->cnt_out, 2, MPI_UINT64_T, m->cnt_in, 2, MPI_UINT64_T,
+    MPI_Alltoall(m->cnt_out, 3, MPI_UINT64_T, m->cnt_in, 3, MPI_UINT64_T,
                  MPI_COMM_WORLD);
-    size_t np, nc;
+    size_t np, nc, nm;
+    /* the mail first (as local_boxes delivers it: net_xp_receive); every
+     * rank takes part, mail for it or not (x->mail is the run's) */
+    if (x->mail) {
+        if (mpi_kind(x, box, 2, sizeof(struct xp_mail), &nm) != 0)
+            return -1;
+        if (net_xp_receive(net, NULL, 0, NULL, 0,
+                           (const struct xp_mail *)(void *)m->in, nm) != 0)
+            return -1;
+    }
     if (mpi_kind(x, box, 0, sizeof(struct xp_pkt), &np) != 0)
         return -1;
     if (np && net_xp_receive(net, (const struct xp_pkt *)(void *)m->in, np,
-                             NULL, 0) != 0)
+                             NULL, 0, NULL, 0) != 0)
         return -1;
     if (mpi_kind(x, box, 1, sizeof(struct xp_cr), &nc) != 0)
         return -1;
     if (nc && net_xp_receive(net, NULL, 0, (const struct xp_cr *)(void *)m->in,
-                             nc) != 0)
+                             nc, NULL, 0) != 0)
         return -1;
     return 0;
 }

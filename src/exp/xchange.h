@@ -19,6 +19,7 @@
 #ifndef DFSIM_EXP_XCHANGE_H
 #define DFSIM_EXP_XCHANGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,6 +29,8 @@
 struct xchange {
     uint32_t P, lo, k;      /* partitions; this process's [lo, lo + k) */
     int procs;              /* processes sharing the run (1: alone) */
+    bool mail;              /* the layer above the network mails
+                               (net_xp_mail): exchanged too */
     void *mpi;              /* the MPI side (xchange.c), procs > 1 */
     /* measured: the partitions' traffic (this process's partitions'
      * boxes: packets, credit returns and, over MPI, bytes sent), and the

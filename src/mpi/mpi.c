@@ -246,11 +246,34 @@ static uint32_t peer_id(struct dmpi *m, const struct dmpi_rank *rk,
     return m->job_first[rk->job] + peer;
 }
 
+/* Whether rank g runs here: its NIC's router is this partition's (every
+ * rank outside a split run). */
+static bool rank_here(const struct dmpi *m, uint32_t g)
+{
+    return net_owns(m->n, m->t->nics[m->rank[g].nic].router);
+}
+
 static void start_job(struct dmpi *m, uint32_t j, simtime at)
 {
     m->res[j].start = at;
     for (uint32_t g = m->job_first[j]; g < m->job_first[j + 1]; g++)
-        resume_at(m, g, at);
+        if (rank_here(m, g))
+            resume_at(m, g, at);
+}
+
+/* Job j's followers that wait for its end (after_marks false) or for its
+ * marks (true) start their offset after `at`, not before `floor`. */
+static void start_followers(struct dmpi *m, uint32_t j, bool marks,
+                            simtime at, simtime floor)
+{
+    for (uint32_t i = m->follow_first[j]; i < m->follow_first[j + 1];
+         i++, steps_add(1)) {
+        uint32_t k = m->follow[i];
+        if (m->job[k].after_marks != marks)
+            continue;
+        simtime t = at + m->job[k].start;
+        start_job(m, k, t > floor ? t : floor);
+    }
 }
 
 /* One more rank of job j has marked release_k[j] iterations, or ended
@@ -258,14 +281,15 @@ static void start_job(struct dmpi *m, uint32_t j, simtime at)
  * marks start their offset later, in job order. */
 static void release_tick(struct dmpi *m, uint32_t j)
 {
+    if (m->split) { /* counted here, summed at the window's end */
+        m->part[j].marked++;
+        m->part[j].marked_at = now(m);
+        m->part_events++;
+        return;
+    }
     if (--m->release_left[j] != 0)
         return;
-    for (uint32_t i = m->follow_first[j]; i < m->follow_first[j + 1];
-         i++, steps_add(1)) {
-        uint32_t k = m->follow[i];
-        if (m->job[k].after_marks)
-            start_job(m, k, now(m) + m->job[k].start);
-    }
+    start_followers(m, j, true, now(m), 0);
 }
 
 static void rank_end(struct dmpi *m, uint32_t g)
@@ -276,6 +300,12 @@ static void rank_end(struct dmpi *m, uint32_t g)
         release_tick(m, rk->job);
     struct dmpi_job_result *res = &m->res[rk->job];
     res->rank_end[rk->r] = now(m);
+    if (m->split) { /* counted here, summed at the window's end */
+        m->part[rk->job].ended++;
+        m->part[rk->job].end_at = now(m);
+        m->part_events++;
+        return;
+    }
     uint32_t first = m->job_first[rk->job], last = m->job_first[rk->job + 1];
     for (uint32_t i = first; i < last; i++)
         if (m->rank[i].wait != W_DONE)
@@ -287,17 +317,32 @@ static void rank_end(struct dmpi *m, uint32_t g)
     /* a chained job starts its offset after the job it follows has ended
      * (a production sequence on the same nodes); its followers in job
      * order, as a scan of every job found them */
-    for (uint32_t i = m->follow_first[rk->job];
-         i < m->follow_first[rk->job + 1]; i++, steps_add(1)) {
-        uint32_t k = m->follow[i];
-        if (!m->job[k].after_marks)
-            start_job(m, k, now(m) + m->job[k].start);
-    }
+    start_followers(m, rk->job, false, now(m), 0);
     /* the run ends when the last foreground job does: background jobs (the
      * congestors) run until then, as GPCNeT's congestors loop while the
      * canary tests run */
     if (!m->job[rk->job].background && --m->fg_left == 0)
         sim_stop(m->s);
+}
+
+void dmpi_split_apply(struct dmpi *m, const struct dmpi_part_job *sum,
+                      simtime T)
+{
+    for (uint32_t j = 0; j < m->n_jobs; j++) {
+        struct dmpi_job_result *res = &m->res[j];
+        uint32_t nr = res->n_ranks;
+        if (m->release_k[j] && !m->released[j] && sum[j].marked == nr) {
+            m->released[j] = true;
+            start_followers(m, j, true, sum[j].marked_at, T);
+        }
+        if (res->finished || sum[j].ended != nr)
+            continue;
+        res->finished = true;
+        res->end = sum[j].end_at;
+        start_followers(m, j, false, res->end, T);
+        if (!m->job[j].background)
+            m->fg_left--;
+    }
 }
 
 static void mark(struct dmpi *m, uint32_t g, uint64_t iter)
@@ -705,7 +750,11 @@ int dmpi_init(struct dmpi *m, struct sim *s, struct net *n,
     m->job_first = calloc(n_jobs + 1, sizeof *m->job_first);
     m->job = calloc(n_jobs ? n_jobs : 1, sizeof *m->job);
     m->res = calloc(n_jobs ? n_jobs : 1, sizeof *m->res);
-    if (!m->rank || !m->job_first || !m->job || !m->res)
+    m->split = n->xp != NULL;
+    m->part = calloc(n_jobs ? n_jobs : 1, sizeof *m->part);
+    m->released = calloc(n_jobs ? n_jobs : 1, sizeof *m->released);
+    if (!m->rank || !m->job_first || !m->job || !m->res || !m->part ||
+        !m->released)
         goto oom;
     memcpy(m->job, spec, n_jobs * sizeof *spec);
     if (followers_init(m) != 0)
@@ -739,6 +788,8 @@ int dmpi_init(struct dmpi *m, struct sim *s, struct net *n,
             rk->posted_head = rk->posted_tail = NONE;
             rk->unexp_head = rk->unexp_tail = rk->early_head = NONE;
             rk->t_len = SIMTIME_MAX;
+            if (!rank_here(m, g))
+                continue; /* another partition's: never runs here */
             rk->cap = BATCH;
             rk->ops = malloc(BATCH * sizeof *rk->ops);
             if (!rk->ops)
@@ -816,6 +867,45 @@ int dmpi_collect(struct dmpi *m)
     return 0;
 }
 
+int dmpi_merge(struct dmpi *into, struct dmpi *from)
+{
+    for (uint32_t j = 0; j < into->n_jobs; j++) {
+        struct dmpi_job_result *a = &into->res[j];
+        const struct dmpi_job_result *b = &from->res[j];
+        a->msgs += b->msgs;
+        a->bytes += b->bytes;
+        a->msg_time += b->msg_time;
+        a->msg_timed += b->msg_timed;
+        a->started = a->started || b->started;
+        if (b->n_paths > a->n_paths) {
+            if (dmpi_grow((void **)&a->paths, &a->paths_cap,
+                          sizeof *a->paths, b->n_paths) != 0)
+                return -1;
+            memset(&a->paths[a->n_paths], 0,
+                   (size_t)(b->n_paths - a->n_paths) * sizeof *a->paths);
+            a->n_paths = b->n_paths;
+        }
+        for (uint32_t k = 0; k < b->n_paths; k++)
+            dmpi_paths_add(&a->paths[k], &b->paths[k]);
+        for (uint32_t r = 0; r < b->n_ranks; r++) {
+            uint32_t g = into->job_first[j] + r;
+            if (!rank_here(from, g))
+                continue;
+            a->rank_end[r] = b->rank_end[r];
+            struct dmpi_rank *x = &into->rank[g], *y = &from->rank[g];
+            struct rank_mark *marks = x->marks;
+            uint32_t n = x->n_marks, cap = x->marks_cap;
+            x->marks = y->marks;
+            x->n_marks = y->n_marks;
+            x->marks_cap = y->marks_cap;
+            y->marks = marks;
+            y->n_marks = n;
+            y->marks_cap = cap;
+        }
+    }
+    return 0;
+}
+
 void dmpi_free(struct dmpi *m)
 {
     for (uint32_t i = 0; m->rank && i < m->n_ranks; i++) {
@@ -842,6 +932,8 @@ void dmpi_free(struct dmpi *m)
     free(m->follow);
     free(m->release_k);
     free(m->release_left);
+    free(m->part);
+    free(m->released);
     free(m->res);
     free(m->req);
     free(m->xf);

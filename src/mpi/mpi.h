@@ -281,6 +281,16 @@ struct dmpi_env {
     uint8_t proto;        /* enum dmpi_proto */
 };
 
+/* A run split over partitions (net/xpart.h): what this partition's ranks
+ * of a job did, for the window's reduction (dmpi_split_apply). */
+struct dmpi_part_job {
+    uint64_t ended;       /* ranks that ended */
+    simtime end_at;       /* the latest end (0: none) */
+    uint64_t marked;      /* ranks that marked release_k iterations or
+                             ended short of them (GPCNeT's release) */
+    simtime marked_at;    /* the latest of those (0: none) */
+};
+
 struct dmpi_req;      /* mpi.c */
 struct dmpi_xfer;
 struct dmpi_rank;
@@ -337,6 +347,16 @@ struct dmpi {
     void (*on_job)(void *ctx, uint32_t job, bool end);
     void *job_ctx;
 
+    /* A run split over partitions (the network's xp set, net/xpart.h):
+     * this layer runs the ranks of its own partition's NICs only; a
+     * job's end and its ranks' release marks are counted here (part) and
+     * acted on at a window's end, from the sums over every partition
+     * (dmpi_split_apply; docs/parallel-inventory.md M8-M10). */
+    bool split;
+    struct dmpi_part_job *part; /* [n_jobs] */
+    uint64_t part_events;    /* ends and release marks counted so far */
+    bool *released;          /* [n_jobs]: its followers released */
+
     int error;               /* -1: out of memory or a program error,
                                 reported in `why` */
     char why[256];
@@ -357,6 +377,25 @@ void dmpi_free(struct dmpi *m);
  * iter_time[i]: its time, as the comment at the top says). 0, or -1 out
  * of memory. */
 int dmpi_collect(struct dmpi *m);
+
+/* A split run at a window's end T (every partition there): sum[j] the
+ * sums over every partition of their part[j] (ended, marked: added;
+ * end_at, marked_at: the latest). A job whose every rank has ended is
+ * over, at its last rank's end; its followers start their offset after
+ * it, or at T if that is past (a launcher's start cannot be known a
+ * window ahead: docs/parallel-inventory.md M9); when every foreground job
+ * is over the run is done (dmpi_done: the driver stops at T, M10). A job
+ * whose every rank has marked its followers' iterations releases them
+ * likewise (M9b). The same on every partition, in job order. */
+void dmpi_split_apply(struct dmpi *m, const struct dmpi_part_job *sum,
+                      simtime T);
+
+/* A split run's end: partition from's results added into those of
+ * `into` (another partition's layer of the same run): per job its
+ * messages, bytes, message times and packet counts, whether it started,
+ * and the marks and end of each of from's ranks (moved). Before
+ * dmpi_collect. 0, or -1 out of memory. */
+int dmpi_merge(struct dmpi *into, struct dmpi *from);
 
 /* Envelope e reaches the receiver's layer (its rank's partition): the
  * receiver's half of its transfer is made, to be found when its message

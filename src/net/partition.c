@@ -308,3 +308,30 @@ int partition_make_dim(const struct topo *t, const struct net_params *p,
                    t->system);
     return rc;
 }
+
+int partition_cut_dim(const struct topo *t, const struct net_params *p,
+                      struct diag *d)
+{
+    if (topo_is(t->family, TOPO_SHAPE_DRAGONFLY) || partition_max(t) < 2)
+        return -1;
+    struct partition two;
+    if (partition_make(t, p, 2, &two, d) != 0)
+        return -2;
+    int dim = two.dim;
+    partition_free(&two);
+    return dim;
+}
+
+simtime partition_window(const struct topo *t, int dim)
+{
+    simtime W = SIMTIME_MAX;
+    for (uint32_t i = 0; i < t->n_ports; i++) {
+        const struct topo_port *tp = &t->ports[i];
+        if (tp->peer != TOPO_NONE &&
+            partition_unit_of(t, dim, tp->router) !=
+                partition_unit_of(t, dim, t->ports[tp->peer].router) &&
+            tp->latency < W)
+            W = tp->latency;
+    }
+    return W == SIMTIME_MAX || W == 0 ? 100 * SIMTIME_NS : W;
+}

@@ -104,6 +104,20 @@ int partition_make_dim(const struct topo *t, const struct net_params *p,
  * dimension dim (a torus). */
 uint32_t partition_unit_of(const struct topo *t, int dim, uint32_t r);
 
+/* The units a windowed run cuts between, the same for every P (the links
+ * whose credits wait for the windows' end must not depend on P): a
+ * dragonfly's groups (-1); a torus's planes across the dimension its best
+ * two-part cut crosses (the largest lookahead). -2: reported to d. */
+int partition_cut_dim(const struct topo *t, const struct net_params *p,
+                      struct diag *d);
+
+/* A windowed run's window: the least wire latency of a link between two
+ * units of dim (what a credit return across a cut takes at least; a
+ * packet's arrival takes a router delay more), whatever the partitions,
+ * so that the windows are the same for every P. A system of one unit:
+ * 100 ns. */
+simtime partition_window(const struct topo *t, int dim);
+
 void partition_free(struct partition *pt);
 
 /* The event's name ("credit return", "packet arrival", "none"). */

@@ -73,6 +73,7 @@ void net_xp_free(struct net *n)
     for (uint32_t i = 0; i < x->parts; i++) {
         free(x->box[i].pkt);
         free(x->box[i].cr);
+        free(x->box[i].mail);
     }
     free(x->box);
     free(x->defer);
@@ -136,6 +137,19 @@ void net_xp_credit(struct net *n, uint32_t r, uint32_t up, uint32_t vc,
     b->cr[b->n_cr++] = (struct xp_cr){ .at = at,
                                        .key = sim_take_key(n->s, r),
                                        .up = up, .vc = vc, .flits = flits };
+}
+
+void net_xp_mail(struct net *n, uint32_t part, const struct xp_mail *m)
+{
+    struct net_xp *x = n->xp;
+    struct xp_box *b = &x->box[part];
+    if (vec_reserve((void **)&b->mail, &b->cap_mail, b->n_mail + 1,
+                    sizeof *b->mail) != 0) {
+        x->oom = true;
+        sim_stop(n->s);
+        return;
+    }
+    b->mail[b->n_mail++] = *m;
 }
 
 /* ---- foreign messages --------------------------------------------- */
@@ -225,8 +239,13 @@ static int receive_packet(struct net *n, const struct xp_pkt *v)
 }
 
 int net_xp_receive(struct net *n, const struct xp_pkt *pkt, size_t n_pkt,
-                   const struct xp_cr *cr, size_t n_cr)
+                   const struct xp_cr *cr, size_t n_cr,
+                   const struct xp_mail *mail, size_t n_mail)
 {
+    struct net_xp *x = n->xp;
+    for (size_t i = 0; i < n_mail; i++)
+        if (x->mail_in)
+            x->mail_in(x->mail_ctx, &mail[i]);
     for (size_t i = 0; i < n_pkt; i++)
         if (receive_packet(n, &pkt[i]) != 0)
             return -1;
@@ -240,5 +259,5 @@ void net_xp_clear(struct net *n)
 {
     struct net_xp *x = n->xp;
     for (uint32_t i = 0; i < x->parts; i++)
-        x->box[i].n_pkt = x->box[i].n_cr = 0;
+        x->box[i].n_pkt = x->box[i].n_cr = x->box[i].n_mail = 0;
 }

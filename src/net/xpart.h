@@ -71,12 +71,24 @@ struct xp_cr {
     uint32_t pad_;
 };
 
+/* A record a layer above the network sends another partition (the MPI
+ * layer's envelopes, mpi/mpi.h struct dmpi_env), opaque here: delivered
+ * at the window's end to that partition's mail_in. Its sender makes sure
+ * nothing reads it there before (an envelope goes when its message leaves
+ * the host; the message crosses a cut, so arrives a window later at the
+ * earliest). */
+struct xp_mail {
+    uint64_t w[5];
+};
+
 /* What one partition sends another in a window. */
 struct xp_box {
     struct xp_pkt *pkt;
     size_t n_pkt, cap_pkt;
     struct xp_cr *cr;
     size_t n_cr, cap_cr;
+    struct xp_mail *mail;
+    size_t n_mail, cap_mail;
 };
 
 /* A partition's side of the exchange (net.xp). */
@@ -89,6 +101,9 @@ struct net_xp {
     /* foreign messages: (source NIC << 32 | id there) -> id here */
     struct keymap fm;
     bool oom;                  /* a box could not grow: the run is void */
+    /* the layer above's mail, at the window's end (NULL: none comes) */
+    void (*mail_in)(void *ctx, const struct xp_mail *m);
+    void *mail_ctx;
 };
 
 /* Make n one partition `me` of part_of's P (part_of[router], kept by the
@@ -111,13 +126,18 @@ void net_xp_ship(struct net *n, uint32_t r, uint32_t id, simtime at,
 void net_xp_credit(struct net *n, uint32_t r, uint32_t up, uint32_t vc,
                    uint32_t flits, simtime at);
 
+/* A record of the layer above for partition `part`'s mail_in, at the
+ * window's end. */
+void net_xp_mail(struct net *n, uint32_t part, const struct xp_mail *m);
+
 /* At a window's end, what the partitions sent this one: packets (queued
- * with their keys) and credit returns (each sender's in the order it made
+ * with their keys), credit returns (each sender's in the order it made
  * them; the senders in any order: a port has one sender, and the events
- * they need carry their own keys). 0, or -1 when out of memory (the run
- * is void). */
+ * they need carry their own keys) and mail (to mail_in). 0, or -1 when
+ * out of memory (the run is void). */
 int net_xp_receive(struct net *n, const struct xp_pkt *pkt, size_t n_pkt,
-                   const struct xp_cr *cr, size_t n_cr);
+                   const struct xp_cr *cr, size_t n_cr,
+                   const struct xp_mail *mail, size_t n_mail);
 
 /* Every request of message mid has arrived (nic.c on_eject; home: the
  * last one's packet_cold.home): a foreign message's copy goes. */

@@ -1,0 +1,413 @@
+/* exp/jobs_win.c — a run of jobs in windows, dealt over P partitions
+ * (issue 54; jobs_output.partitions).
+ *
+ * Each partition is a set-up of its own (exp/jobs_internal.h): every
+ * job placed and every workload initialised as in one process, the
+ * whole network built and its part run (net/xpart.h), and the MPI layer
+ * running the ranks of its partition's NICs (mpi/mpi.h, struct dmpi
+ * .split). Time goes in windows on the grid of traffic_win.c (W, the
+ * least wire latency of a link between two units: every event that
+ * crosses a cut is at least that late), cut also at the measured
+ * window's opening (the offered load's t0) and past the limit. At each
+ * window's end the partitions exchange what crossed: packets, credit
+ * returns and the MPI envelopes mailed to another partition's ranks
+ * (an envelope goes when its message leaves the host; the message
+ * crosses a cut, so it arrives a window later at the earliest). Then
+ * they sum what the jobs' rules read, and act on it, every partition
+ * the same, in job order (docs/parallel-inventory.md):
+ *  - a job is over when every rank has ended (M8), at its last rank's
+ *    end; a job that follows it starts its offset after that end, or at
+ *    the window's end if that is past (M9);
+ *  - GPCNeT's release (M9b) likewise, from the ranks' k-th marks;
+ *  - the run stops at the end of the window in which the last foreground
+ *    job ended (M10): the background jobs run to that window's end.
+ * These are the rules of a windowed run, the same for one partition and
+ * for many (so P = 1 is the reference); the one-process run
+ * (exp/jobs.c) acts at the instant instead.
+ *
+ * At the end the partitions' results are added into the first one's
+ * (merge): per job its messages, bytes, message times and packet counts;
+ * each rank's marks and end from its own partition; the controllers'
+ * bytes per mode; the SC'19 model from its rank 0's partition; the
+ * offered load's sums. The writer then sees one run.
+ *
+ * Not split yet (refused by jobs_win_check): counter samples, the links
+ * report and the observers (J1, S1, I1), impact studies (their
+ * observers), a run over MPI ranks (its merge). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/time.h"
+#include "exp/jobs_internal.h"
+#include "exp/xchange.h"
+#include "net/partition.h"
+
+_Static_assert(sizeof(struct dmpi_env) <= sizeof(struct xp_mail),
+               "an envelope fits a mail record");
+
+struct jw {
+    struct xchange x;
+    struct partition pt;
+    int dim;
+    simtime W, at;
+    struct setup **u;        /* [x.k]: this process's partitions */
+    struct net **nets;       /* [x.k]: their networks */
+    struct jobs_part *part;  /* [x.k] */
+    struct dmpi_part_job *sum; /* [jobs]: the window's sums */
+    uint64_t events;         /* ends and release marks acted on so far */
+    double t0, shown;        /* wall: the run's start, the last line */
+};
+
+/* ---- the MPI layer's mail --------------------------------------------- */
+
+/* An envelope of partition u's layer to its receiver's partition: at
+ * once if it is this one, else in the window's mail. */
+static void mail_out(void *ctx, const struct dmpi_env *e)
+{
+    struct setup *u = ctx;
+    struct net *n = &u->net;
+    uint32_t nic = dmpi_rank_nic(&u->m, e->dst);
+    uint32_t part = n->xp->part_of[n->t->nics[nic].router];
+    if (part == n->xp->me) {
+        dmpi_env_in(&u->m, e);
+        return;
+    }
+    struct xp_mail mail;
+    memset(&mail, 0, sizeof mail);
+    memcpy(&mail, e, sizeof *e);
+    net_xp_mail(n, part, &mail);
+}
+
+static void mail_in(void *ctx, const struct xp_mail *mail)
+{
+    struct setup *u = ctx;
+    struct dmpi_env e;
+    memcpy(&e, mail, sizeof e);
+    dmpi_env_in(&u->m, &e);
+}
+
+/* ---- windows ------------------------------------------------------------ */
+
+/* The sums the loop reads at a window's end. */
+enum { S_BAD, S_ERR, S_INTR, S_QUEUED, S_EVENTS, S_COUNT };
+
+/* Run every local partition to the window's end `to`, exchange, and sum
+ * v[S_*]; *next: the earliest event left in any partition (SIMTIME_MAX:
+ * none). */
+static void window(struct jw *w, simtime to, uint64_t *v, simtime *next)
+{
+    memset(v, 0, S_COUNT * sizeof *v);
+    uint64_t first = SIMTIME_MAX;
+    double t0 = time_wall_seconds();
+    for (uint32_t i = 0; i < w->x.k; i++) {
+        struct setup *u = w->u[i];
+        if (!sim_run_before(&u->s, to) && sim_interrupt && !u->m.error &&
+            !sim_failed(&u->s))
+            v[S_INTR] = 1;
+    }
+    w->x.compute_s += time_wall_seconds() - t0;
+    if (xchange_boxes(&w->x, w->nets) != 0)
+        v[S_BAD] = 1;
+    for (uint32_t i = 0; i < w->x.k; i++) {
+        const struct setup *u = w->u[i];
+        if (u->net.xp->oom || sim_failed(&u->s) || u->mr.oom)
+            v[S_BAD] = 1;
+        if (u->m.error)
+            v[S_ERR] = 1;
+        v[S_QUEUED] += evq_size(&u->s.q);
+        v[S_EVENTS] += u->m.part_events;
+        if (evq_size(&u->s.q) && evq_peek(&u->s.q)->time < first)
+            first = evq_peek(&u->s.q)->time;
+    }
+    xchange_reduce(&w->x, v, S_COUNT, &first, 1);
+    *next = first;
+    w->at = to;
+}
+
+/* The jobs' rules at the window's end: the sums of every partition's
+ * counts, acted on by each. Only when something was counted since the
+ * last time (most windows: nothing). 0, or -1 out of memory. */
+static int jobs_rules(struct jw *w, uint64_t events)
+{
+    if (events == w->events)
+        return 0;
+    w->events = events;
+    const struct dmpi *m0 = &w->u[0]->m;
+    uint32_t nj = m0->n_jobs;
+    /* counts summed, latest times as minima of their complements */
+    uint64_t *v = calloc(4 * (size_t)(nj ? nj : 1), sizeof *v);
+    if (!v)
+        return -1;
+    uint64_t *c = v, *t = v + 2 * nj;
+    for (uint32_t j = 0; j < nj; j++)
+        t[2 * j] = t[2 * j + 1] = UINT64_MAX;
+    for (uint32_t i = 0; i < w->x.k; i++)
+        for (uint32_t j = 0; j < nj; j++) {
+            const struct dmpi_part_job *p = &w->u[i]->m.part[j];
+            c[2 * j] += p->ended;
+            c[2 * j + 1] += p->marked;
+            if (UINT64_MAX - p->end_at < t[2 * j])
+                t[2 * j] = UINT64_MAX - p->end_at;
+            if (UINT64_MAX - p->marked_at < t[2 * j + 1])
+                t[2 * j + 1] = UINT64_MAX - p->marked_at;
+        }
+    xchange_reduce(&w->x, c, 2 * nj, t, 2 * nj);
+    for (uint32_t j = 0; j < nj; j++)
+        w->sum[j] = (struct dmpi_part_job){
+            .ended = c[2 * j], .end_at = UINT64_MAX - t[2 * j],
+            .marked = c[2 * j + 1], .marked_at = UINT64_MAX - t[2 * j + 1] };
+    free(v);
+    for (uint32_t i = 0; i < w->x.k; i++)
+        dmpi_split_apply(&w->u[i]->m, w->sum, w->at);
+    return 0;
+}
+
+/* The next window's end after w->at: the grid's, or t0, or just past
+ * the limit (events at the limit run, as in one process). Windows with
+ * no event before `next` (the earliest left anywhere) are skipped whole,
+ * grid points and all (YAWNS: nothing can cross before it), unless t0 or
+ * the limit comes first. */
+static simtime next_end(const struct jw *w, simtime t0, simtime limit,
+                        simtime next)
+{
+    simtime past = limit == SIMTIME_MAX ? SIMTIME_MAX : limit + 1;
+    simtime at = w->at, skip = next / w->W * w->W;
+    if (skip > at && !(t0 > at && t0 < skip) && !(past > at && past < skip))
+        at = skip;
+    simtime b = (at / w->W + 1) * w->W;
+    if (t0 > at && t0 < b)
+        b = t0;
+    if (past > at && past < b)
+        b = past;
+    return b;
+}
+
+/* A progress line every 2 s of wall time. */
+static void show(struct jw *w, FILE *progress)
+{
+    double now = time_wall_seconds();
+    if (!progress || now - w->shown < 2.0)
+        return;
+    const struct dmpi *m = &w->u[0]->m;
+    uint32_t ended = 0;
+    for (uint32_t j = 0; j < m->n_jobs; j++)
+        ended += m->res[j].finished;
+    fprintf(progress, "  %.1f us simulated, %u of %u jobs ended, %.0f s "
+                      "(%u partitions)\n",
+            (double)w->at / (double)SIMTIME_US, ended, m->n_jobs,
+            now - w->t0, w->x.P);
+    w->shown = now;
+}
+
+/* Windows until the foreground jobs are over, past the limit, nothing is
+ * left to run, or a failure. 0, -1 (out of memory or an MPI error,
+ * reported by the caller) or SIM_INTERRUPTED. */
+static int run_windows(struct jw *w, simtime t0, simtime limit,
+                       FILE *progress)
+{
+    uint64_t v[S_COUNT];
+    simtime next = 0;
+    bool opened = t0 == 0;
+    if (opened)
+        for (uint32_t i = 0; i < w->x.k; i++)
+            offered_start(&w->u[i]->off, 0);
+    while (!dmpi_done(&w->u[0]->m) &&
+           (limit == SIMTIME_MAX || w->at <= limit)) {
+        window(w, next_end(w, t0, limit, next), v, &next);
+        if (v[S_BAD] || v[S_ERR])
+            return -1;
+        if (v[S_INTR])
+            return SIM_INTERRUPTED;
+        if (!opened && w->at == t0) { /* the measured window opens */
+            opened = true;
+            for (uint32_t i = 0; i < w->x.k; i++)
+                offered_start(&w->u[i]->off, t0);
+        }
+        uint64_t before = w->events;
+        if (jobs_rules(w, v[S_EVENTS]) != 0)
+            return -1;
+        for (uint32_t i = 0; i < w->x.k; i++)
+            if (w->u[i]->m.error)
+                return -1;
+        if (v[S_QUEUED] == 0 && before == w->events)
+            break; /* nothing left to run, and nothing started */
+        show(w, progress);
+    }
+    if (!opened) /* stopped before t0 (the limit): as one process does */
+        for (uint32_t i = 0; i < w->x.k; i++)
+            offered_start(&w->u[i]->off, t0);
+    return 0;
+}
+
+/* ---- the results, added into the first partition's ------------------- */
+
+/* Every other local partition's results into the first's. 0, or -1 out
+ * of memory. */
+static int merge(struct jw *w)
+{
+    struct setup *u0 = w->u[0];
+    for (uint32_t i = 1; i < w->x.k; i++) {
+        struct setup *ui = w->u[i];
+        if (dmpi_merge(&u0->m, &ui->m) != 0)
+            return -1;
+        size_t nb = (size_t)u0->ctl.n_jobs * CTL_MAX_VARIANTS * NET_MAX_MODES;
+        for (size_t k = 0; k < nb; k++)
+            u0->ctl.bytes[k] += ui->ctl.bytes[k];
+        for (uint32_t j = 0; j < u0->mr.n_jobs; j++) {
+            uint32_t nic = dmpi_rank_nic(&u0->m, dmpi_rank_id(&u0->m, j, 0));
+            if (u0->mr.job[j].on &&
+                net_owns(&ui->net, ui->net.t->nics[nic].router)) {
+                struct sc19_model_job tmp = u0->mr.job[j];
+                u0->mr.job[j] = ui->mr.job[j];
+                ui->mr.job[j] = tmp;
+            }
+        }
+        u0->mr.oom = u0->mr.oom || ui->mr.oom;
+        for (int c = 0; c < OFFERED_CLASSES; c++) {
+            u0->off.at0[c].flits += ui->off.at0[c].flits;
+            u0->off.at0[c].data += ui->off.at0[c].data;
+            u0->off.at1[c].flits += ui->off.at1[c].flits;
+            u0->off.at1[c].data += ui->off.at1[c].data;
+        }
+    }
+    return 0;
+}
+
+/* ---- set-up ------------------------------------------------------------- */
+
+int jobs_win_check(const struct jobs_output *out, struct diag *d)
+{
+    if (out->counters || out->observer) {
+        diag_error(d, NULL, 0, "partitions",
+                   "counter samples, the links report and the observers "
+                   "of impact studies are not yet available in a "
+                   "windowed (partitioned) run of jobs");
+        return -1;
+    }
+    if (out->procs > 1) {
+        diag_error(d, NULL, 0, "partitions",
+                   "a run of jobs is not yet split over MPI ranks (its "
+                   "results are not merged across processes); run it "
+                   "with --partitions in one process");
+        return -1;
+    }
+    return 0;
+}
+
+static int setup_all(struct jw *w, const struct jobs_config *jc,
+                     const struct topo *t, const struct net_params *np,
+                     uint64_t seed, struct diag *d)
+{
+    w->u = calloc(w->x.k, sizeof *w->u);
+    w->nets = calloc(w->x.k, sizeof *w->nets);
+    w->part = calloc(w->x.k, sizeof *w->part);
+    w->sum = calloc(jc->n ? jc->n : 1, sizeof *w->sum);
+    if (!w->u || !w->nets || !w->part || !w->sum) {
+        diag_error(d, NULL, 0, "jobs", "out of memory");
+        return -1;
+    }
+    for (uint32_t i = 0; i < w->x.k; i++) {
+        w->part[i] = (struct jobs_part){ .part_of = w->pt.router_part,
+                                         .parts = w->x.P,
+                                         .me = w->x.lo + i, .dim = w->dim };
+        struct setup *u = w->u[i] = malloc(sizeof *u);
+        if (!u) {
+            diag_error(d, NULL, 0, "jobs", "out of memory");
+            return -1;
+        }
+        int rc = jobs_setup(u, jc, t, np, seed, 0, &w->part[i], d);
+        if (u->net_ok)
+            w->nets[i] = &u->net;
+        if (rc != 0)
+            return -1;
+        u->m.mail = mail_out;
+        u->m.mail_ctx = u;
+        u->net.xp->mail_in = mail_in;
+        u->net.xp->mail_ctx = u;
+    }
+    return 0;
+}
+
+static void teardown_all(struct jw *w, const struct jobs_config *jc)
+{
+    for (uint32_t i = 0; w->u && i < w->x.k; i++)
+        if (w->u[i]) {
+            jobs_teardown(w->u[i], jc);
+            free(w->u[i]);
+        }
+    free(w->u);
+    free(w->nets);
+    free(w->part);
+    free(w->sum);
+    partition_free(&w->pt);
+    xchange_free(&w->x);
+}
+
+int jobs_win_run(const struct jobs_config *jc, const struct topo *t,
+                 const struct net_params *np, uint64_t seed, simtime limit,
+                 const struct jobs_output *out, simtime *end,
+                 struct diag *d)
+{
+    if (jobs_win_check(out, d) != 0)
+        return -1;
+    struct jw w = { 0 };
+    int rc = -1;
+    if (xchange_init(&w.x, out->partitions, 1, d) != 0)
+        return -1;
+    w.x.mail = true;
+    w.dim = partition_cut_dim(t, np, d);
+    if (w.dim == -2 ||
+        partition_make_dim(t, np, out->partitions, w.dim, &w.pt, d) != 0)
+        goto done;
+    w.W = partition_window(t, w.dim);
+    w.t0 = w.shown = time_wall_seconds();
+    if (setup_all(&w, jc, t, np, seed, d) != 0)
+        goto done;
+    simtime t0 = jobs_window_start(jc);
+    rc = run_windows(&w, t0, limit, out->progress);
+    if (rc == SIM_INTERRUPTED)
+        goto done;
+    for (uint32_t i = 0; rc == -1 && i < w.x.k; i++)
+        if (w.u[i]->m.error) {
+            diag_error(d, NULL, 0, "jobs", "%s", w.u[i]->m.why);
+            goto done;
+        }
+    if (rc == -1) {
+        diag_error(d, NULL, 0, "jobs", "out of memory in a windowed run");
+        goto done;
+    }
+    rc = -1;
+    for (uint32_t i = 0; i < w.x.k; i++)
+        offered_end(&w.u[i]->off, w.at);
+    struct setup *u = w.u[0];
+    if (merge(&w) != 0 || dmpi_collect(&u->m) != 0) {
+        diag_error(d, NULL, 0, "jobs", "out of memory");
+        goto done;
+    }
+    struct jobs_run_view view = { .jc = jc, .m = &u->m, .c = &u->ctl,
+                                  .mr = &u->mr, .nodes = u->nodes,
+                                  .state = u->state };
+    if (out->writer && out->writer->write(&view, out) != 0) {
+        diag_error(d, NULL, 0, "jobs", "out of memory");
+        goto done;
+    }
+    offered_write(&u->off, out->load, out->header, out->run, out->table);
+    if (out->capture &&
+        jobs_capture_fill(out->capture, jc, &u->m, u->nodes) != 0) {
+        diag_error(d, NULL, 0, "jobs", "out of memory");
+        goto done;
+    }
+    *end = w.at;
+    rc = dmpi_done(&u->m) ? 0 : 1;
+    if (rc == 1 && (limit == SIMTIME_MAX || w.at <= limit)) {
+        rc = -1;
+        diag_error(d, NULL, 0, "jobs",
+                   "the run stopped at %.3f us with a foreground job "
+                   "waiting for a message that never comes (deadlock)",
+                   (double)w.at / (double)SIMTIME_US);
+    }
+done:
+    teardown_all(&w, jc);
+    return rc;
+}
