@@ -399,6 +399,16 @@ int jobs_win_run(const struct jobs_config *jc, const struct topo *t,
         goto done;
     }
     *end = w.at;
+    if (out->progress) {
+        uint64_t xs[3] = { w.x.pkts, w.x.crs, w.x.mails };
+        xchange_reduce(&w.x, xs, 3, NULL, 0);
+        fprintf(out->progress,
+                "  %" PRIu64 " windows of %.1f ns over %u partitions: "
+                "%" PRIu64 " packets, %" PRIu64 " credit returns and "
+                "%" PRIu64 " MPI envelopes crossed\n",
+                w.x.windows, (double)w.W / (double)SIMTIME_NS, w.x.P, xs[0],
+                xs[1], xs[2]);
+    }
     rc = dmpi_done(&u->m) ? 0 : 1;
     if (rc == 1 && (limit == SIMTIME_MAX || w.at <= limit)) {
         rc = -1;

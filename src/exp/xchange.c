@@ -76,6 +76,7 @@ static int local_boxes(struct xchange *x, struct net *const *nets)
             const struct xp_box *b = &nets[i]->xp->box[x->lo + j];
             x->pkts += b->n_pkt;
             x->crs += b->n_cr;
+            x->mails += b->n_mail;
             if ((b->n_pkt || b->n_cr || b->n_mail) &&
                 net_xp_receive(nets[j], b->pkt, b->n_pkt, b->cr, b->n_cr,
                                b->mail, b->n_mail) != 0)
@@ -137,6 +138,7 @@ static int mpi_boxes(struct xchange *x, struct net *net)
         m->cnt_out[3 * j + 2] = box[j].n_mail;
         x->pkts += box[j].n_pkt;
         x->crs += box[j].n_cr;
+        x->mails += box[j].n_mail;
     }
     MPI_Alltoall(m->cnt_out, 3, MPI_UINT64_T, m->cnt_in, 3, MPI_UINT64_T,
                  MPI_COMM_WORLD);

@@ -36,7 +36,7 @@ struct xchange {
      * boxes: packets, credit returns and, over MPI, bytes sent), and the
      * wall seconds this process spent running its partitions' windows
      * and exchanging (the MPI calls, waiting for the others included) */
-    uint64_t windows, pkts, crs, bytes;
+    uint64_t windows, pkts, crs, mails, bytes;
     double compute_s, exchange_s;
 };
 

@@ -1,0 +1,189 @@
+/* tests/test_jobs_win.c — a run of jobs in windows over P partitions
+ * (exp/jobs_win.c, the MPI layer's split rules in mpi/mpi.c and p2p.c;
+ * issue 54).
+ *
+ * The property: every result file of a windowed run of jobs is the same,
+ * byte for byte, for every number of partitions, while packets, credit
+ * returns and MPI envelopes really cross between them (the run's line
+ * counts them); the jobs exercise every protocol (SMSG, eager, GET and
+ * PUT rendezvous, one-sided PUTs), collectives, ranks sharing a node, a
+ * background job, a chained job and a production fill. Against the
+ * one-process run, the windowed rules change only the stop (at a
+ * window's end: the background's rows and the offered load's end) and a
+ * chained job's start (at a window's end if its offset is past): on a
+ * file without a chain the foreground's iterations and ranks are the
+ * one-process run's. Refusals are checked on their messages. */
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char system_text[] =
+    "system = { topology = \"dragonfly\"; p = 2; a = 4; h = 2; g = 9; };\n";
+
+/* every protocol, collectives, ppn 2, a background RMA incast, a fill */
+static const char jobs_text[] =
+    "jobs = (\n"
+    "  { name = \"pp-put\"; workload = \"pingpong\"; nodes = 2;\n"
+    "    allocation = \"random\"; bytes = 300000; iterations = 3; },\n"
+    "  { name = \"pp-get\"; workload = \"pingpong\"; nodes = 2;\n"
+    "    allocation = \"random\"; bytes = 20000; iterations = 4; },\n"
+    "  { name = \"halo\"; workload = \"halo3d\"; nodes = 8; ppn = 2;\n"
+    "    allocation = \"random\"; iterations = 3; },\n"
+    "  { name = \"a2a\"; workload = \"alltoall\"; nodes = 8;\n"
+    "    allocation = \"random\"; bytes = 2048; iterations = 3; },\n"
+    "  { name = \"puts\"; workload = \"gpcnet-rma-incast\"; nodes = 8;\n"
+    "    allocation = \"random\"; bytes = 4096; background = true; }\n"
+    ");\n"
+    "production = { fill = 0.6; sizes = [4, 8];\n"
+    "  stagger_us = 2.0; mix = ( { workload = \"allreduce\"; },\n"
+    "  { workload = \"incast\"; bytes = 8; } ); };\n";
+
+/* ... and a job that follows another */
+static const char chain_text[] =
+    "jobs = (\n"
+    "  { name = \"a2a\"; workload = \"alltoall\"; nodes = 8;\n"
+    "    allocation = \"random\"; bytes = 2048; iterations = 2; },\n"
+    "  { name = \"next\"; workload = \"allreduce\"; nodes = 8;\n"
+    "    allocation = \"same\"; after = \"a2a\"; start_us = 0.0;\n"
+    "    iterations = 2; },\n"
+    "  { name = \"bg\"; workload = \"gpcnet-a2a\"; nodes = 8;\n"
+    "    allocation = \"random\"; bytes = 512; background = true; }\n"
+    ");\n";
+
+static char out[1 << 16], err[1 << 16];
+
+static const char *config(const char *name, const char *jobs)
+{
+    static char text[4096];
+    snprintf(text, sizeof text,
+             "experiment = { name = \"%s\"; seed = 5; };\n%s%s", name,
+             system_text, jobs);
+    return write_temp(name, text);
+}
+
+/* `dfsim run cfg -o dir [--partitions P]` (P NULL: one process) */
+static int run_in(const char *cfg, const char *dir, const char *P)
+{
+    const char *argv[] = { "run", cfg, "-o", dir, "--force",
+                           P ? "--partitions" : NULL, P, NULL };
+    int rc = run_dfsim(argv, out, sizeof out, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "  dfsim run --partitions %s: %d\n%s\n", P ? P : "-",
+                rc, err);
+    return rc;
+}
+
+/* The count before `what` in the run's line ("... 12 MPI envelopes
+ * crossed"), or -1. */
+static long crossed(const char *what)
+{
+    const char *p = strstr(err, what);
+    if (!p)
+        return -1;
+    while (p > err && p[-1] == ' ')
+        p--;
+    while (p > err && p[-1] >= '0' && p[-1] <= '9')
+        p--;
+    return strtol(p, NULL, 10);
+}
+
+static void same_for_every_p(const char *cfg, const char *classic_dir)
+{
+    static const char *const P[] = { "1", "2", "3", "4", "7" };
+    char dir[5][64];
+    for (int i = 0; i < 5; i++) {
+        strcpy(dir[i], "/tmp/dfsim-jw-XXXXXX");
+        CHECK(mkdtemp(dir[i]) != NULL);
+        CHECK_EQ_U(run_in(cfg, dir[i], P[i]), 0);
+        if (i == 0)
+            continue;
+        CHECK_EQ_U(same_files(dir[0], dir[i]), 0);
+        /* really split: packets and envelopes crossed */
+        CHECK(crossed(" packets,") > 0);
+        CHECK(crossed(" MPI envelopes crossed") > 0);
+    }
+    if (classic_dir) {
+        CHECK_EQ_U(run_in(cfg, classic_dir, NULL), 0);
+        CHECK(strstr(err, "windows of") == NULL);
+    }
+    for (int i = 1; i < 5; i++)
+        rm_dir(dir[i]);
+    if (classic_dir) { /* the caller compares it with P = 1's */
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "%s-p1", classic_dir);
+        rm_dir(cmd);
+        CHECK(rename(dir[0], cmd) == 0);
+    } else {
+        rm_dir(dir[0]);
+    }
+}
+
+/* a file's bytes the same in two folders (both there) */
+static bool same_file(const char *a, const char *b, const char *name)
+{
+    char pa[256], pb[256];
+    snprintf(pa, sizeof pa, "%s/%s", a, name);
+    snprintf(pb, sizeof pb, "%s/%s", b, name);
+    FILE *fa = fopen(pa, "rb"), *fb = fopen(pb, "rb");
+    bool same = fa && fb;
+    while (same) {
+        int ca = fgetc(fa), cb = fgetc(fb);
+        same = ca == cb;
+        if (ca == EOF)
+            break;
+    }
+    if (fa)
+        fclose(fa);
+    if (fb)
+        fclose(fb);
+    return same;
+}
+
+static void test_jobs_same_for_every_p(void)
+{
+    char classic[64] = "/tmp/dfsim-jw-XXXXXX";
+    CHECK(mkdtemp(classic) != NULL);
+    same_for_every_p(config("jw-all", jobs_text), classic);
+    char p1[96];
+    snprintf(p1, sizeof p1, "%s-p1", classic);
+    /* no chain: the foreground's iterations, ranks and variants are the
+     * one-process run's; the stop differs (runs.csv's end) */
+    CHECK(same_file(classic, p1, "iterations.csv"));
+    CHECK(same_file(classic, p1, "ranks.csv"));
+    CHECK(same_file(classic, p1, "variants.csv"));
+    CHECK(!same_file(classic, p1, "runs.csv"));
+    rm_dir(classic);
+    rm_dir(p1);
+}
+
+static void test_chain_same_for_every_p(void)
+{
+    same_for_every_p(config("jw-chain", chain_text), NULL);
+}
+
+static void test_jobs_refusals(void)
+{
+    const char *cfg = write_temp(
+        "jw-samples.cfg",
+        "experiment = { name = \"jw-samples\"; };\n"
+        "system = { topology = \"dragonfly\"; p = 2; a = 4; h = 2; g = 9; };\n"
+        "sampling = { links = true; };\n"
+        "jobs = ( { name = \"a\"; workload = \"allreduce\"; nodes = 4;\n"
+        "  iterations = 2; } );\n");
+    CHECK(run_in(cfg, "/tmp/dfsim-jw-never", "2") != 0);
+    CHECK_STR_CONTAINS(err, "not yet available in a windowed");
+    const char *impact = "examples/sc20-impact-malbec.cfg";
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", getenv("DFSIM_SRC") ? getenv("DFSIM_SRC") : ".",
+             impact);
+    CHECK(run_in(path, "/tmp/dfsim-jw-never", "2") != 0);
+    CHECK_STR_CONTAINS(err, "impact study, which is not split yet");
+}
+
+const struct test_case tests_jobs_win[] = {
+    TEST(test_jobs_same_for_every_p),
+    TEST(test_chain_same_for_every_p),
+    TEST(test_jobs_refusals),
+    { 0 },
+};
