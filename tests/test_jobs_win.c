@@ -162,6 +162,34 @@ static void test_chain_same_for_every_p(void)
     same_for_every_p(config("jw-chain", chain_text), NULL);
 }
 
+/* Over MPI, one partition a rank: the other ranks' results reach the
+ * first as bytes (xchange_gather), and the files are the one process's. */
+static void test_jobs_mpirun(void)
+{
+    const char *cfg = config("jw-mpi", jobs_text);
+    char dir[3][64];
+    for (int i = 0; i < 3; i++) {
+        strcpy(dir[i], "/tmp/dfsim-jw-XXXXXX");
+        CHECK(mkdtemp(dir[i]) != NULL);
+    }
+    CHECK_EQ_U(run_in(cfg, dir[0], "1"), 0);
+    for (int np = 2; np <= 3; np++) {
+        char P[8];
+        snprintf(P, sizeof P, "%d", np);
+        const char *argv[] = { "run", cfg, "-o", dir[np - 1], "--force",
+                               "--partitions", P, NULL };
+        int rc = run_dfsim_mpi(np, argv, out, sizeof out, err, sizeof err);
+        if (rc != 0)
+            fprintf(stderr, "  mpirun -np %d: %d\n%s\n", np, rc, err);
+        CHECK_EQ_U(rc, 0);
+        CHECK_STR_CONTAINS(out, "one per MPI rank");
+        CHECK(crossed(" MPI envelopes crossed") > 0);
+        CHECK_EQ_U(same_files(dir[0], dir[np - 1]), 0);
+    }
+    for (int i = 0; i < 3; i++)
+        rm_dir(dir[i]);
+}
+
 static void test_jobs_refusals(void)
 {
     const char *cfg = write_temp(
@@ -184,6 +212,7 @@ static void test_jobs_refusals(void)
 const struct test_case tests_jobs_win[] = {
     TEST(test_jobs_same_for_every_p),
     TEST(test_chain_same_for_every_p),
+    TEST(test_jobs_mpirun),
     TEST(test_jobs_refusals),
     { 0 },
 };

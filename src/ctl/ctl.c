@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/pack.h"
 #include "route/route.h"
 
 /* SC'19 §2.2: MPICH_GNI_ROUTING_MODE selects the mode of every message,
@@ -260,4 +261,20 @@ void ctl_attach(struct ctl_run *c, struct dmpi *m)
     m->route_mode = ctl_mode;
     m->route_sent = ctl_sent;
     m->route_ctx = c;
+}
+
+void ctl_run_pack(const struct ctl_run *c, struct pack *p)
+{
+    size_t n = (size_t)c->n_jobs * CTL_MAX_VARIANTS * NET_MAX_MODES;
+    pack_bytes(p, c->bytes, n * sizeof *c->bytes);
+}
+
+void ctl_run_unpack_add(struct ctl_run *c, struct unpack *u)
+{
+    size_t n = (size_t)c->n_jobs * CTL_MAX_VARIANTS * NET_MAX_MODES;
+    for (size_t k = 0; k < n; k++) {
+        uint64_t v;
+        unpack_bytes(u, &v, sizeof v);
+        c->bytes[k] += v;
+    }
 }

@@ -134,6 +134,13 @@ int ctl_run_init(struct ctl_run *c, struct net *n, const struct ctl_job *jobs,
                  struct diag *d);
 void ctl_run_free(struct ctl_run *c);
 
+/* A split run (exp/jobs_win.c): the bytes this partition's NICs posted
+ * per job, variant and mode into p; another partition's added into c. */
+struct pack;
+struct unpack;
+void ctl_run_pack(const struct ctl_run *c, struct pack *p);
+void ctl_run_unpack_add(struct ctl_run *c, struct unpack *u);
+
 /* Let the MPI layer ask c for each post's mode. */
 void ctl_attach(struct ctl_run *c, struct dmpi *m);
 

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/pack.h"
 #include "core/time.h"
 
 /* By meaning, in enum order: the library's REQ_PKTS, REQ_FLITS,
@@ -140,4 +141,46 @@ double sc19_model_value(const struct sc19_model *mr, uint32_t j, uint32_t k,
     return which == SC19_EST ? mj->us[k]
            : which == SC19_L ? mj->lat[k]
                              : mj->stall[k];
+}
+
+void sc19_model_pack(const struct sc19_model *mr, struct pack *p)
+{
+    uint64_t k = 0;
+    for (uint32_t j = 0; j < mr->n_jobs; j++)
+        k += mr->job[j].on && mr->job[j].n > 0;
+    pack_u64(p, k);
+    pack_u64(p, mr->oom);
+    for (uint32_t j = 0; j < mr->n_jobs; j++) {
+        const struct sc19_model_job *mj = &mr->job[j];
+        if (!mj->on || mj->n == 0)
+            continue;
+        pack_u64(p, j);
+        pack_u64(p, mj->n);
+        pack_bytes(p, mj->us, mj->n * sizeof *mj->us);
+        pack_bytes(p, mj->lat, mj->n * sizeof *mj->lat);
+        pack_bytes(p, mj->stall, mj->n * sizeof *mj->stall);
+    }
+}
+
+void sc19_model_unpack(struct sc19_model *mr, struct unpack *u)
+{
+    uint64_t k = unpack_u64(u);
+    mr->oom = mr->oom || unpack_u64(u) != 0;
+    for (uint64_t i = 0; i < k && !u->bad; i++) {
+        uint64_t j = unpack_u64(u), n = unpack_u64(u);
+        if (j >= mr->n_jobs || n == 0 || n > UINT32_MAX) {
+            u->bad = true;
+            return;
+        }
+        struct sc19_model_job *mj = &mr->job[j];
+        if (!grow(mj, (uint32_t)(n - 1))) {
+            mr->oom = true;
+            u->bad = true;
+            return;
+        }
+        unpack_bytes(u, mj->us, n * sizeof *mj->us);
+        unpack_bytes(u, mj->lat, n * sizeof *mj->lat);
+        unpack_bytes(u, mj->stall, n * sizeof *mj->stall);
+        mj->n = (uint32_t)n;
+    }
 }

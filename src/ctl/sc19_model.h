@@ -77,4 +77,12 @@ enum { SC19_EST, SC19_L, SC19_S };
 double sc19_model_value(const struct sc19_model *mr, uint32_t j, uint32_t k,
                         int which);
 
+/* A split run (exp/jobs_win.c): the estimates this partition made (jobs
+ * whose rank 0 runs here) into p, and another partition's added into mr
+ * (no job is estimated in two). */
+struct pack;
+struct unpack;
+void sc19_model_pack(const struct sc19_model *mr, struct pack *p);
+void sc19_model_unpack(struct sc19_model *mr, struct unpack *u);
+
 #endif

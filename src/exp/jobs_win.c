@@ -31,13 +31,17 @@
  * bytes per mode; the SC'19 model from its rank 0's partition; the
  * offered load's sums. The writer then sees one run.
  *
+ * Over MPI (mpirun -np P, one partition a rank) the other ranks' results
+ * reach the first as the same bytes (xchange_gather); only it writes.
+ *
  * Not split yet (refused by jobs_win_check): counter samples, the links
  * report and the observers (J1, S1, I1), impact studies (their
- * observers), a run over MPI ranks (its merge). */
+ * observers). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/pack.h"
 #include "core/time.h"
 #include "exp/jobs_internal.h"
 #include "exp/xchange.h"
@@ -242,36 +246,63 @@ static int run_windows(struct jw *w, simtime t0, simtime limit,
 
 /* ---- the results, added into the first partition's ------------------- */
 
-/* Every other local partition's results into the first's. 0, or -1 out
- * of memory. */
+/* Partition u's results, packed for the first partition to add. */
+static void pack_part(const struct setup *u, struct pack *p)
+{
+    dmpi_pack(&u->m, p);
+    ctl_run_pack(&u->ctl, p);
+    sc19_model_pack(&u->mr, p);
+    offered_pack(&u->off, p);
+}
+
+/* Another partition's results (pack_part's) added into u's. 0, or -1
+ * out of memory or malformed. */
+static int add_part(struct setup *u, const void *b, size_t n)
+{
+    struct unpack r = { .b = b, .n = n };
+    if (dmpi_unpack_add(&u->m, &r) != 0)
+        return -1;
+    ctl_run_unpack_add(&u->ctl, &r);
+    sc19_model_unpack(&u->mr, &r);
+    offered_unpack_add(&u->off, &r);
+    return r.bad || r.at != r.n ? -1 : 0;
+}
+
+/* Every other partition's results added into the first's: those of this
+ * process's others, then (over MPI) every other process's, in partition
+ * order, through the same bytes. 0, or -1 out of memory (on the first
+ * process; the others return 0). */
 static int merge(struct jw *w)
 {
-    struct setup *u0 = w->u[0];
-    for (uint32_t i = 1; i < w->x.k; i++) {
-        struct setup *ui = w->u[i];
-        if (dmpi_merge(&u0->m, &ui->m) != 0)
-            return -1;
-        size_t nb = (size_t)u0->ctl.n_jobs * CTL_MAX_VARIANTS * NET_MAX_MODES;
-        for (size_t k = 0; k < nb; k++)
-            u0->ctl.bytes[k] += ui->ctl.bytes[k];
-        for (uint32_t j = 0; j < u0->mr.n_jobs; j++) {
-            uint32_t nic = dmpi_rank_nic(&u0->m, dmpi_rank_id(&u0->m, j, 0));
-            if (u0->mr.job[j].on &&
-                net_owns(&ui->net, ui->net.t->nics[nic].router)) {
-                struct sc19_model_job tmp = u0->mr.job[j];
-                u0->mr.job[j] = ui->mr.job[j];
-                ui->mr.job[j] = tmp;
+    struct pack p = { 0 };
+    int rc = 0;
+    for (uint32_t i = 1; i < w->x.k && rc == 0; i++) {
+        p.n = 0;
+        pack_part(w->u[i], &p);
+        rc = p.oom || add_part(w->u[0], p.b, p.n) != 0 ? -1 : 0;
+    }
+    if (w->x.procs > 1) {
+        p.n = 0;
+        if (w->x.lo != 0)
+            pack_part(w->u[0], &p);
+        void *all;
+        size_t *len;
+        if (p.oom) /* the first finds it malformed */
+            p.n = 0;
+        if (xchange_gather(&w->x, p.b, p.n, &all, &len) != 0)
+            rc = -1;
+        else if (all) { /* the first process: the others' after its own */
+            size_t at = len[0];
+            for (int r = 1; r < w->x.procs && rc == 0; r++) {
+                rc = add_part(w->u[0], (const char *)all + at, len[r]);
+                at += len[r];
             }
-        }
-        u0->mr.oom = u0->mr.oom || ui->mr.oom;
-        for (int c = 0; c < OFFERED_CLASSES; c++) {
-            u0->off.at0[c].flits += ui->off.at0[c].flits;
-            u0->off.at0[c].data += ui->off.at0[c].data;
-            u0->off.at1[c].flits += ui->off.at1[c].flits;
-            u0->off.at1[c].data += ui->off.at1[c].data;
+            free(all);
+            free(len);
         }
     }
-    return 0;
+    pack_free(&p);
+    return rc;
 }
 
 /* ---- set-up ------------------------------------------------------------- */
@@ -283,13 +314,6 @@ int jobs_win_check(const struct jobs_output *out, struct diag *d)
                    "counter samples, the links report and the observers "
                    "of impact studies are not yet available in a "
                    "windowed (partitioned) run of jobs");
-        return -1;
-    }
-    if (out->procs > 1) {
-        diag_error(d, NULL, 0, "partitions",
-                   "a run of jobs is not yet split over MPI ranks (its "
-                   "results are not merged across processes); run it "
-                   "with --partitions in one process");
         return -1;
     }
     return 0;
@@ -353,7 +377,7 @@ int jobs_win_run(const struct jobs_config *jc, const struct topo *t,
         return -1;
     struct jw w = { 0 };
     int rc = -1;
-    if (xchange_init(&w.x, out->partitions, 1, d) != 0)
+    if (xchange_init(&w.x, out->partitions, out->procs, d) != 0)
         return -1;
     w.x.mail = true;
     w.dim = partition_cut_dim(t, np, d);
@@ -388,27 +412,29 @@ int jobs_win_run(const struct jobs_config *jc, const struct topo *t,
     struct jobs_run_view view = { .jc = jc, .m = &u->m, .c = &u->ctl,
                                   .mr = &u->mr, .nodes = u->nodes,
                                   .state = u->state };
-    if (out->writer && out->writer->write(&view, out) != 0) {
+    bool first = w.x.lo == 0; /* over MPI, the others' results are its */
+    if (first && out->writer && out->writer->write(&view, out) != 0) {
         diag_error(d, NULL, 0, "jobs", "out of memory");
         goto done;
     }
-    offered_write(&u->off, out->load, out->header, out->run, out->table);
-    if (out->capture &&
+    if (first)
+        offered_write(&u->off, out->load, out->header, out->run,
+                      out->table);
+    if (first && out->capture &&
         jobs_capture_fill(out->capture, jc, &u->m, u->nodes) != 0) {
         diag_error(d, NULL, 0, "jobs", "out of memory");
         goto done;
     }
     *end = w.at;
-    if (out->progress) {
-        uint64_t xs[3] = { w.x.pkts, w.x.crs, w.x.mails };
-        xchange_reduce(&w.x, xs, 3, NULL, 0);
+    uint64_t xs[3] = { w.x.pkts, w.x.crs, w.x.mails };
+    xchange_reduce(&w.x, xs, 3, NULL, 0); /* every process: collective */
+    if (out->progress)
         fprintf(out->progress,
                 "  %" PRIu64 " windows of %.1f ns over %u partitions: "
                 "%" PRIu64 " packets, %" PRIu64 " credit returns and "
                 "%" PRIu64 " MPI envelopes crossed\n",
                 w.x.windows, (double)w.W / (double)SIMTIME_NS, w.x.P, xs[0],
                 xs[1], xs[2]);
-    }
     rc = dmpi_done(&u->m) ? 0 : 1;
     if (rc == 1 && (limit == SIMTIME_MAX || w.at <= limit)) {
         rc = -1;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/pack.h"
 #include "topo/topo.h"
 
 const char *const offered_class_names[] = {
@@ -167,5 +168,25 @@ void offered_write(const struct offered *o, FILE *csv, bool header,
                 offered_class_names[c], o->jobs[c], o->nodes[c],
                 isnan(f.gbps) ? 0.0 : f.gbps, pct(f.injection, a, sizeof a),
                 pct(f.global, b, sizeof b), pct(f.own, d, sizeof d));
+    }
+}
+
+void offered_pack(const struct offered *o, struct pack *p)
+{
+    for (int c = 0; c < OFFERED_CLASSES; c++) {
+        pack_u64(p, o->at0[c].flits);
+        pack_u64(p, o->at0[c].data);
+        pack_u64(p, o->at1[c].flits);
+        pack_u64(p, o->at1[c].data);
+    }
+}
+
+void offered_unpack_add(struct offered *o, struct unpack *u)
+{
+    for (int c = 0; c < OFFERED_CLASSES; c++) {
+        o->at0[c].flits += unpack_u64(u);
+        o->at0[c].data += unpack_u64(u);
+        o->at1[c].flits += unpack_u64(u);
+        o->at1[c].data += unpack_u64(u);
     }
 }

@@ -87,6 +87,13 @@ void offered_add_job(struct offered *o, enum offered_class c,
 void offered_start(struct offered *o, simtime t0);
 void offered_end(struct offered *o, simtime t1);
 
+/* A split run (exp/jobs_win.c): this partition's NICs' sums into p;
+ * another partition's added into o. */
+struct pack;
+struct unpack;
+void offered_pack(const struct offered *o, struct pack *p);
+void offered_unpack_add(struct offered *o, struct unpack *u);
+
 /* Class c's figures. */
 void offered_get(const struct offered *o, enum offered_class c,
                  struct offered_figures *f);

@@ -687,6 +687,8 @@ static int jobs_unit(void *ctx, uint32_t r, struct par_unit *u)
                                .load = f[5], .run = r,
                                .partitions = jd->rn->partitions,
                                .procs = par_split() ? par_size() : 1 };
+    if (par_split() && par_rank() != 0)
+        out.progress = NULL; /* one run, said once, by rank 0 */
     double t0 = time_wall_seconds();
     uint64_t seed = (uint64_t)e->info.seed + r;
     const char *on = par_where();

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/pack.h"
 #include "core/steps.h"
 #include "mpi/mpi_internal.h"
 #include "topo/topo.h"
@@ -867,42 +868,79 @@ int dmpi_collect(struct dmpi *m)
     return 0;
 }
 
-int dmpi_merge(struct dmpi *into, struct dmpi *from)
+void dmpi_pack(const struct dmpi *m, struct pack *p)
 {
-    for (uint32_t j = 0; j < into->n_jobs; j++) {
-        struct dmpi_job_result *a = &into->res[j];
-        const struct dmpi_job_result *b = &from->res[j];
-        a->msgs += b->msgs;
-        a->bytes += b->bytes;
-        a->msg_time += b->msg_time;
-        a->msg_timed += b->msg_timed;
-        a->started = a->started || b->started;
-        if (b->n_paths > a->n_paths) {
-            if (dmpi_grow((void **)&a->paths, &a->paths_cap,
-                          sizeof *a->paths, b->n_paths) != 0)
-                return -1;
-            memset(&a->paths[a->n_paths], 0,
-                   (size_t)(b->n_paths - a->n_paths) * sizeof *a->paths);
-            a->n_paths = b->n_paths;
-        }
-        for (uint32_t k = 0; k < b->n_paths; k++)
-            dmpi_paths_add(&a->paths[k], &b->paths[k]);
-        for (uint32_t r = 0; r < b->n_ranks; r++) {
-            uint32_t g = into->job_first[j] + r;
-            if (!rank_here(from, g))
+    for (uint32_t j = 0; j < m->n_jobs; j++) {
+        const struct dmpi_job_result *r = &m->res[j];
+        pack_u64(p, r->msgs);
+        pack_u64(p, r->bytes);
+        pack_u64(p, r->msg_time);
+        pack_u64(p, r->msg_timed);
+        pack_u64(p, r->started);
+        pack_u64(p, r->n_paths);
+        pack_bytes(p, r->paths, r->n_paths * sizeof *r->paths);
+        uint64_t here = 0;
+        for (uint32_t g = m->job_first[j]; g < m->job_first[j + 1]; g++)
+            here += rank_here(m, g);
+        pack_u64(p, here);
+        for (uint32_t g = m->job_first[j]; g < m->job_first[j + 1]; g++) {
+            if (!rank_here(m, g))
                 continue;
-            a->rank_end[r] = b->rank_end[r];
-            struct dmpi_rank *x = &into->rank[g], *y = &from->rank[g];
-            struct rank_mark *marks = x->marks;
-            uint32_t n = x->n_marks, cap = x->marks_cap;
-            x->marks = y->marks;
-            x->n_marks = y->n_marks;
-            x->marks_cap = y->marks_cap;
-            y->marks = marks;
-            y->n_marks = n;
-            y->marks_cap = cap;
+            const struct dmpi_rank *rk = &m->rank[g];
+            pack_u64(p, rk->r);
+            pack_u64(p, r->rank_end[rk->r]);
+            pack_u64(p, rk->n_marks);
+            pack_bytes(p, rk->marks, rk->n_marks * sizeof *rk->marks);
         }
     }
+}
+
+/* One job's packed results added into m's (dmpi_unpack_add). */
+static int unpack_job(struct dmpi *m, uint32_t j, struct unpack *u)
+{
+    struct dmpi_job_result *a = &m->res[j];
+    a->msgs += unpack_u64(u);
+    a->bytes += unpack_u64(u);
+    a->msg_time += unpack_u64(u);
+    a->msg_timed += unpack_u64(u);
+    a->started = unpack_u64(u) != 0 || a->started;
+    uint64_t np = unpack_u64(u);
+    if (np > UINT32_MAX)
+        return -1;
+    if (np > a->n_paths) {
+        if (dmpi_grow((void **)&a->paths, &a->paths_cap, sizeof *a->paths,
+                      (uint32_t)np) != 0)
+            return -1;
+        memset(&a->paths[a->n_paths], 0,
+               (size_t)(np - a->n_paths) * sizeof *a->paths);
+        a->n_paths = (uint32_t)np;
+    }
+    for (uint64_t k = 0; k < np && !u->bad; k++) {
+        struct dmpi_paths w;
+        unpack_bytes(u, &w, sizeof w);
+        dmpi_paths_add(&a->paths[k], &w);
+    }
+    uint64_t here = unpack_u64(u);
+    for (uint64_t i = 0; i < here && !u->bad; i++) {
+        uint64_t r = unpack_u64(u), end = unpack_u64(u), n = unpack_u64(u);
+        if (r >= a->n_ranks || n > UINT32_MAX)
+            return -1;
+        struct dmpi_rank *rk = &m->rank[m->job_first[j] + r];
+        a->rank_end[r] = end;
+        if (dmpi_grow((void **)&rk->marks, &rk->marks_cap,
+                      sizeof *rk->marks, (uint32_t)n) != 0)
+            return -1;
+        unpack_bytes(u, rk->marks, n * sizeof *rk->marks);
+        rk->n_marks = (uint32_t)n;
+    }
+    return u->bad ? -1 : 0;
+}
+
+int dmpi_unpack_add(struct dmpi *m, struct unpack *u)
+{
+    for (uint32_t j = 0; j < m->n_jobs; j++)
+        if (unpack_job(m, j, u) != 0)
+            return -1;
     return 0;
 }
 

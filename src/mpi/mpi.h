@@ -390,12 +390,16 @@ int dmpi_collect(struct dmpi *m);
 void dmpi_split_apply(struct dmpi *m, const struct dmpi_part_job *sum,
                       simtime T);
 
-/* A split run's end: partition from's results added into those of
- * `into` (another partition's layer of the same run): per job its
- * messages, bytes, message times and packet counts, whether it started,
- * and the marks and end of each of from's ranks (moved). Before
- * dmpi_collect. 0, or -1 out of memory. */
-int dmpi_merge(struct dmpi *into, struct dmpi *from);
+/* A split run's end (exp/jobs_win.c): this partition's results into p —
+ * per job its messages, bytes, message times and packet counts and
+ * whether it started, and the end and marks of each of its ranks — and
+ * another partition's, so packed, added into m (a layer of the same
+ * run). Before dmpi_collect. dmpi_unpack_add: 0, or -1 out of memory or
+ * a malformed buffer. */
+struct pack;
+struct unpack;
+void dmpi_pack(const struct dmpi *m, struct pack *p);
+int dmpi_unpack_add(struct dmpi *m, struct unpack *u);
 
 /* Envelope e reaches the receiver's layer (its rank's partition): the
  * receiver's half of its transfer is made, to be found when its message
