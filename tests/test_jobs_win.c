@@ -53,6 +53,13 @@ static const char chain_text[] =
 
 static char out[1 << 16], err[1 << 16];
 
+/* examples/NAME under the sources */
+static void example(char *path, size_t cap, const char *name)
+{
+    const char *src = getenv("DFSIM_SRC");
+    snprintf(path, cap, "%s/examples/%s", src ? src : ".", name);
+}
+
 static const char *config(const char *name, const char *jobs)
 {
     static char text[4096];
@@ -201,18 +208,48 @@ static void test_jobs_refusals(void)
         "  iterations = 2; } );\n");
     CHECK(run_in(cfg, "/tmp/dfsim-jw-never", "2") != 0);
     CHECK_STR_CONTAINS(err, "not yet available in a windowed");
-    const char *impact = "examples/sc20-impact-malbec.cfg";
     char path[512];
-    snprintf(path, sizeof path, "%s/%s", getenv("DFSIM_SRC") ? getenv("DFSIM_SRC") : ".",
-             impact);
+    example(path, sizeof path, "ics21-table1.cfg");
     CHECK(run_in(path, "/tmp/dfsim-jw-never", "2") != 0);
-    CHECK_STR_CONTAINS(err, "impact study, which is not split yet");
+    CHECK_STR_CONTAINS(err, "does not yet split an impact study's latency");
+}
+
+/* An impact study (SC'20 Fig. 9 on Malbec, --quick: GPCNeT's release,
+ * Slingshot's congestion control): every simulation split, the same
+ * files for P = 1 and 3 in one process and over two MPI ranks (every
+ * rank runs every simulation; the merged results on each). */
+static void test_impact_split(void)
+{
+    char path[512];
+    example(path, sizeof path, "sc20-impact-malbec.cfg");
+    char dir[3][64];
+    for (int i = 0; i < 3; i++) {
+        strcpy(dir[i], "/tmp/dfsim-jw-XXXXXX");
+        CHECK(mkdtemp(dir[i]) != NULL);
+    }
+    const char *a1[] = { "run", path, "--quick", "-o", dir[0], "--force",
+                         "--partitions", "1", NULL };
+    const char *a3[] = { "run", path, "--quick", "-o", dir[1], "--force",
+                         "--partitions", "3", NULL };
+    const char *a2[] = { "run", path, "--quick", "-o", dir[2], "--force",
+                         "--partitions", "2", NULL };
+    CHECK_EQ_U(run_dfsim(a1, out, sizeof out, err, sizeof err), 0);
+    CHECK_EQ_U(run_dfsim(a3, out, sizeof out, err, sizeof err), 0);
+    int rc = run_dfsim_mpi(2, a2, out, sizeof out, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "  mpirun -np 2: %d\n%s\n", rc, err);
+    CHECK_EQ_U(rc, 0);
+    CHECK_EQ_U(same_files(dir[0], dir[1]), 0);
+    CHECK_EQ_U(same_files(dir[0], dir[2]), 0);
+    for (int i = 0; i < 3; i++)
+        rm_dir(dir[i]);
 }
 
 const struct test_case tests_jobs_win[] = {
     TEST(test_jobs_same_for_every_p),
     TEST(test_chain_same_for_every_p),
     TEST(test_jobs_mpirun),
+    TEST(test_impact_split),
     TEST(test_jobs_refusals),
     { 0 },
 };

@@ -334,13 +334,14 @@ static int prepare(const struct run_args *a, struct experiment *e,
         experiment_free(e);
         return -1;
     }
-    if (a->partitions && e->impact.on) {
+    if (a->partitions && e->impact.on &&
+        (e->impact.latency_model || e->impact.ccs.n)) {
         /* an impact study's observers are not yet split (issue 54,
          * docs/parallel-inventory.md I1) */
         fprintf(stderr,
-                "dfsim run: %s: --partitions splits traffic sweeps and "
-                "jobs; this experiment runs an impact study, which is not "
-                "split yet\n",
+                "dfsim run: %s: --partitions does not yet split an impact "
+                "study's latency observers (impact.latency_model, "
+                "impact.congestion_controls)\n",
                 a->file);
         topo_free(t);
         experiment_free(e);
@@ -396,7 +397,7 @@ static int run_impact(const struct runner *rn, const char *file)
     int rc = impact_simulate(&e->impact, &e->jobs, rn->t, rn->np,
                              (uint64_t)e->info.seed, e->info.time_limit,
                              rn->outdir, &jobs_results_writer, rn->resume,
-                             &x, rn->d);
+                             rn->partitions, &x, rn->d);
     if (rc == 0)
         rc = runner_memory_check(rn, "the impact study");
     if (rc == 0 && rank0) /* the cells and the report are rank 0's */

@@ -83,6 +83,7 @@ struct study {
     const struct net_params *np;
     const struct jobs_writer *writer; /* the runs' rows (exp/jobs.h) */
     simtime limit;
+    uint32_t partitions;             /* each simulation's (0: one process) */
     FILE *f[N_RUN_FILES];
     uint32_t sims, total;            /* simulations so far, in all */
     uint32_t cc;                     /* the controller running */
@@ -416,6 +417,8 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
         .jobs = f[0], .iterations = f[1], .ranks = f[2], .metrics = f[3],
         .load = f[4], .run = u, .header = u == 0, .capture = &cap,
         .observer = lat ? &obs : NULL, .writer = st->writer,
+        .partitions = st->partitions,
+        .procs = par_split() ? par_size() : 1,
     };
     double t0 = time_wall_seconds();
     simtime end = 0;
@@ -723,7 +726,8 @@ int impact_simulate(const struct impact_config *ic,
                     const struct net_params *np, uint64_t seed,
                     simtime limit, const char *dir,
                     const struct jobs_writer *writer, bool resume,
-                    struct impact_data *data, struct diag *d)
+                    uint32_t partitions, struct impact_data *data,
+                    struct diag *d)
 {
     memset(data, 0, sizeof *data);
     /* with congestion_controls, every simulation once per controller:
@@ -747,7 +751,8 @@ int impact_simulate(const struct impact_config *ic,
         }
     }
     struct study st = { .x = { .ic = ic }, .jc = jc, .t = t, .np = np,
-                        .writer = writer, .limit = limit };
+                        .writer = writer, .limit = limit,
+                        .partitions = partitions };
     st.total = ic->runs * n_sh * n_v * n_cc * (1 + n_a);
     uint32_t n_cells = n_ca * n_sh * n_v, n_iso = n_cc * n_sh * n_v;
     int rc = -1;

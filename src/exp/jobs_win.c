@@ -268,10 +268,12 @@ static int add_part(struct setup *u, const void *b, size_t n)
     return r.bad || r.at != r.n ? -1 : 0;
 }
 
-/* Every other partition's results added into the first's: those of this
- * process's others, then (over MPI) every other process's, in partition
- * order, through the same bytes. 0, or -1 out of memory (on the first
- * process; the others return 0). */
+/* Every other partition's results added into the first local one's:
+ * those of this process's others, then (over MPI) every other
+ * process's, through the same bytes; so every process ends with the
+ * whole run's results (an impact study reads them on every rank). 0, or
+ * -1 out of memory or malformed (on every process over MPI: the
+ * verdict is agreed). */
 static int merge(struct jw *w)
 {
     struct pack p = { 0 };
@@ -283,23 +285,24 @@ static int merge(struct jw *w)
     }
     if (w->x.procs > 1) {
         p.n = 0;
-        if (w->x.lo != 0)
-            pack_part(w->u[0], &p);
+        pack_part(w->u[0], &p);
+        if (p.oom) /* the others find it malformed */
+            p.n = 0;
         void *all;
         size_t *len;
-        if (p.oom) /* the first finds it malformed */
-            p.n = 0;
-        if (xchange_gather(&w->x, p.b, p.n, &all, &len) != 0)
+        if (xchange_allgather(&w->x, p.b, p.n, &all, &len) != 0)
             rc = -1;
-        else if (all) { /* the first process: the others' after its own */
-            size_t at = len[0];
-            for (int r = 1; r < w->x.procs && rc == 0; r++) {
+        size_t at = 0;
+        for (int r = 0; all && r < w->x.procs; r++) {
+            if ((uint32_t)r != w->x.lo && rc == 0)
                 rc = add_part(w->u[0], (const char *)all + at, len[r]);
-                at += len[r];
-            }
-            free(all);
-            free(len);
+            at += len[r];
         }
+        free(all);
+        free(len);
+        uint64_t bad = rc != 0;
+        xchange_reduce(&w->x, &bad, 1, NULL, 0);
+        rc = bad ? -1 : 0;
     }
     pack_free(&p);
     return rc;
@@ -420,7 +423,7 @@ int jobs_win_run(const struct jobs_config *jc, const struct topo *t,
     if (first)
         offered_write(&u->off, out->load, out->header, out->run,
                       out->table);
-    if (first && out->capture &&
+    if (out->capture && /* every process: an impact study reads it */
         jobs_capture_fill(out->capture, jc, &u->m, u->nodes) != 0) {
         diag_error(d, NULL, 0, "jobs", "out of memory");
         goto done;

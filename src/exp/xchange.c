@@ -176,78 +176,58 @@ int xchange_boxes(struct xchange *x, struct net *const *nets)
     return rc;
 }
 
-/* The first process's verdict on every process (it alone allocates). */
+/* Whether every process is ok. */
 static bool agreed(bool ok)
 {
     uint64_t v = ok;
-    MPI_Bcast(&v, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
     return v != 0;
 }
 
-int xchange_gather(struct xchange *x, const void *b, size_t n, void **all,
-                   size_t **len)
+int xchange_allgather(struct xchange *x, const void *b, size_t n,
+                      void **all, size_t **len)
 {
+    int P = x->mpi ? x->procs : 1;
+    uint64_t mine = n, total = 0;
+    uint64_t *sizes = calloc((size_t)P, sizeof *sizes);
+    int *cnt = calloc((size_t)P, sizeof *cnt);
+    int *disp = calloc((size_t)P, sizeof *disp);
+    *len = malloc((size_t)P * sizeof **len);
     *all = NULL;
-    *len = NULL;
-    if (!x->mpi) {
-        *all = malloc(n ? n : 1);
-        *len = malloc(sizeof **len);
-        if (!*all || !*len) {
-            free(*all);
-            free(*len);
-            *all = NULL;
-            *len = NULL;
-            return -1;
-        }
-        if (n)
-            memcpy(*all, b, n);
-        (*len)[0] = n;
-        return 0;
-    }
-    int P = x->procs, rc = -1;
-    bool first = x->lo == 0;
-    uint64_t mine = n, *sizes = NULL, total = 0;
-    int *cnt = NULL, *disp = NULL;
-    if (first) {
-        sizes = calloc((size_t)P, sizeof *sizes);
-        cnt = calloc((size_t)P, sizeof *cnt);
-        disp = calloc((size_t)P, sizeof *disp);
-    }
-    if (!agreed(!first || (sizes && cnt && disp)))
-        goto out;
-    MPI_Gather(&mine, 1, MPI_UINT64_T, sizes, 1, MPI_UINT64_T, 0,
-               MPI_COMM_WORLD);
-    bool ok = true;
-    for (int i = 0; first && i < P; i++) {
-        ok = ok && sizes[i] <= (uint64_t)INT32_MAX - total;
+    bool ok = sizes && cnt && disp && *len;
+    if (x->mpi && agreed(ok))
+        MPI_Allgather(&mine, 1, MPI_UINT64_T, sizes, 1, MPI_UINT64_T,
+                      MPI_COMM_WORLD);
+    else if (ok)
+        sizes[0] = n;
+    for (int i = 0; ok && i < P; i++) {
+        ok = sizes[i] <= (uint64_t)INT32_MAX - total;
         disp[i] = (int)total;
         cnt[i] = (int)sizes[i];
+        (*len)[i] = (size_t)sizes[i];
         total += sizes[i];
     }
-    if (first && ok) {
-        *all = malloc(total ? total : 1);
-        *len = malloc((size_t)P * sizeof **len);
-        ok = *all && *len;
-        for (int i = 0; ok && i < P; i++)
-            (*len)[i] = (size_t)sizes[i];
-    }
-    if (!agreed(ok))
-        goto out;
-    MPI_Gatherv(b, (int)n, MPI_BYTE, *all, cnt, disp, MPI_BYTE, 0,
-                MPI_COMM_WORLD);
-    x->bytes += n;
-    rc = 0;
-out:
-    if (rc != 0) {
-        free(*all);
-        free(*len);
-        *all = NULL;
-        *len = NULL;
+    if (ok)
+        ok = (*all = malloc(total ? total : 1)) != NULL;
+    if (x->mpi) {
+        if ((ok = agreed(ok)))
+            MPI_Allgatherv(b, (int)n, MPI_BYTE, *all, cnt, disp, MPI_BYTE,
+                           MPI_COMM_WORLD);
+        x->bytes += n * (size_t)(P - 1);
+    } else if (ok && n) {
+        memcpy(*all, b, n);
     }
     free(sizes);
     free(cnt);
     free(disp);
-    return rc;
+    if (!ok) {
+        free(*all);
+        free(*len);
+        *all = NULL;
+        *len = NULL;
+        return -1;
+    }
+    return 0;
 }
 
 void xchange_reduce(struct xchange *x, uint64_t *v, size_t n, uint64_t *m,

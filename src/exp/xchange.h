@@ -50,13 +50,12 @@ void xchange_free(struct xchange *x);
  * process gets -1: the run is void). */
 int xchange_boxes(struct xchange *x, struct net *const *nets);
 
-/* Every process's bytes b[0 .. n) to the first process (lo = 0), which
- * gets them one after another in process order in *all (malloc'd; the
- * first's own first) and each one's length in len[procs] (malloc'd);
- * the others get NULLs. Alone: a copy of b. 0, or -1 out of memory
- * (every process: the sizes are gathered first). */
-int xchange_gather(struct xchange *x, const void *b, size_t n, void **all,
-                   size_t **len);
+/* Every process's bytes b[0 .. n) to every process: one after another
+ * in process order in *all (malloc'd), each one's length in len[procs]
+ * (malloc'd). Alone: a copy of b. 0, or -1 out of memory (on every
+ * process: they agree). */
+int xchange_allgather(struct xchange *x, const void *b, size_t n,
+                      void **all, size_t **len);
 
 /* v[0 .. n) summed, then m[0 .. nm) their minimum, over the processes
  * (each process having combined its own partitions' first). */
