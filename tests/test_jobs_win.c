@@ -95,11 +95,17 @@ static long crossed(const char *what)
     return strtol(p, NULL, 10);
 }
 
-static void same_for_every_p(const char *cfg, const char *classic_dir)
+/* P = 1, 2, 3, 4 and 7 (those up to most): the same files; the classic
+ * run's into classic_dir if given (and P = 1's into classic_dir-p1) */
+static void same_up_to(const char *cfg, const char *classic_dir,
+                       uint32_t most)
 {
     static const char *const P[] = { "1", "2", "3", "4", "7" };
     char dir[5][64];
-    for (int i = 0; i < 5; i++) {
+    int n = 0;
+    while (n < 5 && (uint32_t)atoi(P[n]) <= most)
+        n++;
+    for (int i = 0; i < n; i++) {
         strcpy(dir[i], "/tmp/dfsim-jw-XXXXXX");
         CHECK(mkdtemp(dir[i]) != NULL);
         CHECK_EQ_U(run_in(cfg, dir[i], P[i]), 0);
@@ -114,7 +120,7 @@ static void same_for_every_p(const char *cfg, const char *classic_dir)
         CHECK_EQ_U(run_in(cfg, classic_dir, NULL), 0);
         CHECK(strstr(err, "windows of") == NULL);
     }
-    for (int i = 1; i < 5; i++)
+    for (int i = 1; i < n; i++)
         rm_dir(dir[i]);
     if (classic_dir) { /* the caller compares it with P = 1's */
         char cmd[256];
@@ -124,6 +130,16 @@ static void same_for_every_p(const char *cfg, const char *classic_dir)
     } else {
         rm_dir(dir[0]);
     }
+}
+
+static void same_for_every_p(const char *cfg, const char *classic_dir)
+{
+    same_up_to(cfg, classic_dir, 7);
+}
+
+static void same_for_every_p_of(const char *cfg, uint32_t most)
+{
+    same_up_to(cfg, NULL, most);
 }
 
 /* a file's bytes the same in two folders (both there) */
@@ -167,6 +183,36 @@ static void test_jobs_same_for_every_p(void)
 static void test_chain_same_for_every_p(void)
 {
     same_for_every_p(config("jw-chain", chain_text), NULL);
+}
+
+/* Netscope's AIMD (ICS'21 §5) ticks every 20 us on every NIC from its
+ * own stall counter: a split run takes each partition's ticks at their
+ * exact times (inventory N8, C1), and the files are the same for every
+ * P. Cray's supervisor decides for the machine at once: refused. */
+static const char netscope_text[] =
+    "experiment = { name = \"jw-ns\"; seed = 4; };\n"
+    "system = { name = \"malbec\"; };\n"
+    "network = { congestion_control = \"%s\"; };\n"
+    "jobs = (\n"
+    "  { name = \"pp\"; workload = \"pingpong\"; nodes = 2;\n"
+    "    allocation = \"random\"; bytes = 8; iterations = 30; },\n"
+    "  { name = \"a2a\"; workload = \"alltoall\"; nodes = 32;\n"
+    "    allocation = \"random\"; bytes = 4096; iterations = 2; },\n"
+    "  { name = \"inc\"; workload = \"gpcnet-rma-incast\"; nodes = 64;\n"
+    "    allocation = \"random\"; bytes = 131072; background = true;\n"
+    "    %s }\n"
+    ");\n";
+
+static void test_netscope_split(void)
+{
+    char text[2048];
+    snprintf(text, sizeof text, netscope_text, "netscope",
+             "delay_sensitivity = 2.0;");
+    same_for_every_p_of(write_temp("jw-ns.cfg", text), 4);
+    snprintf(text, sizeof text, netscope_text, "cray", "");
+    const char *cfg = write_temp("jw-cray.cfg", text);
+    CHECK(run_in(cfg, "/tmp/dfsim-jw-never", "2") != 0);
+    CHECK_STR_CONTAINS(err, "machine-wide tick of the cray");
 }
 
 /* Over MPI, one partition a rank: the other ranks' results reach the
@@ -249,6 +295,7 @@ const struct test_case tests_jobs_win[] = {
     TEST(test_jobs_same_for_every_p),
     TEST(test_chain_same_for_every_p),
     TEST(test_jobs_mpirun),
+    TEST(test_netscope_split),
     TEST(test_impact_split),
     TEST(test_jobs_refusals),
     { 0 },

@@ -294,6 +294,8 @@ static void ns_tick(void *st, simtime now)
     struct netscope *s = st;
     simtime window = s->window;
     for (uint32_t i = 0; i < s->n->t->n_nics; i++) {
+        if (!net_owns(s->n, s->n->t->nics[i].router))
+            continue; /* another partition's (net/xpart.h) */
         struct ns_nic *c = &s->nic[i];
         simtime t = net_nic_req_stalled(s->n, i, now);
         /* nic2hsn, the signal of Eq. 14: the share of the window this NIC's
@@ -404,7 +406,7 @@ static const struct net_part ns_part = {
     .roles = NIC_CTL_RATE, .part = &ns_part, .counters = true,               \
     .init = init_fn, .free = ns_free, .admit_msg = ns_admit_msg,             \
     .sleep = ns_sleep, .sleeping = ns_sleeping, .inject = ns_sent,           \
-    .tick = ns_tick
+    .tick = ns_tick, .tick_per_nic = true
 
 const struct nic_ctl cc_netscope = {
     .base = { "netscope", "Netscope: per NIC, an AIMD rate from the NIC's "

@@ -127,6 +127,9 @@ static void window(struct jw *w, simtime to, uint64_t *v, simtime *next)
     xchange_reduce(&w->x, v, S_COUNT, &first, 1);
     *next = first;
     w->at = to;
+    for (uint32_t i = 0; i < w->x.k; i++) /* exact ticks (N8, C1) */
+        if (net_xp_next_tick(w->nets[i]) == to)
+            net_cc_take_ticks(w->nets[i], to);
 }
 
 /* The jobs' rules at the window's end: the sums of every partition's
@@ -176,14 +179,20 @@ static simtime next_end(const struct jw *w, simtime t0, simtime limit,
                         simtime next)
 {
     simtime past = limit == SIMTIME_MAX ? SIMTIME_MAX : limit + 1;
+    /* the instants read or acted at: the window's opening, past the
+     * limit, the rate controllers' next tick */
+    const simtime cut[] = { t0, past, net_xp_next_tick(w->nets[0]) };
+    enum { N_CUT = sizeof cut / sizeof *cut };
     simtime at = w->at, skip = next / w->W * w->W;
-    if (skip > at && !(t0 > at && t0 < skip) && !(past > at && past < skip))
+    for (int i = 0; i < N_CUT; i++)
+        if (cut[i] > at && cut[i] < skip)
+            skip = at;
+    if (skip > at)
         at = skip;
     simtime b = (at / w->W + 1) * w->W;
-    if (t0 > at && t0 < b)
-        b = t0;
-    if (past > at && past < b)
-        b = past;
+    for (int i = 0; i < N_CUT; i++)
+        if (cut[i] > at && cut[i] < b)
+            b = cut[i];
     return b;
 }
 

@@ -100,6 +100,9 @@ static void window(struct tw *w, simtime to, uint64_t *v, simtime *last)
     xchange_reduce(&w->x, v, S_COUNT, m, 1);
     *last = UINT64_MAX - m[0];
     w->at = to;
+    for (uint32_t i = 0; i < w->x.k; i++) /* exact ticks (N8, C1) */
+        if (net_xp_next_tick(w->nets[i]) == to)
+            net_cc_take_ticks(w->nets[i], to);
 }
 
 /* A progress line every 2 s of wall time (traffic_sim.c's run_shown's),
@@ -127,7 +130,8 @@ static simtime next_end(const struct tw *w, const struct gen *g,
 {
     simtime at = w->at, b = (at / w->W + 1) * w->W;
     simtime tick = (at / g->tick + 1) * g->tick;
-    const simtime cut[] = { g->t_warm, g->t_mid, g->t_end, tick, horizon };
+    const simtime cut[] = { g->t_warm, g->t_mid, g->t_end, tick, horizon,
+                            net_xp_next_tick(w->nets[0]) };
     for (size_t i = 0; i < sizeof cut / sizeof *cut; i++)
         if (cut[i] > at && cut[i] < b)
             b = cut[i];

@@ -718,6 +718,11 @@ void net_ctl_job(struct net *n, const struct nic_job *j);
  * (SIMTIME_MAX: never, or no such controller). */
 simtime net_ctl_next_tick(const struct net *n, const void *st);
 
+/* The rate controllers' ticks due at or before `now`, taken (each at its
+ * own time); what the NICs' own events do lazily, for a windowed run's
+ * exact ticks (net/xpart.h net_xp_ticks). */
+void net_cc_take_ticks(struct net *n, simtime now);
+
 /* The state of rate controller c on n (what its init made), or NULL if
  * n does not run it: for its own accessors (tests, reports). */
 void *net_ctl_state(const struct net *n, const struct nic_ctl *c);

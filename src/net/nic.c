@@ -435,6 +435,11 @@ static void cc_ticks(struct net *n, simtime now)
     }
 }
 
+void net_cc_take_ticks(struct net *n, simtime now)
+{
+    cc_ticks(n, now);
+}
+
 /* net_nic_try's response turn: the response at the head of NIC nic's
  * queue goes on the port nic_port gives. False if no port can take it:
  * its back-pressure is counted, and that of the request behind it, and

@@ -146,6 +146,12 @@ struct nic_ctl {
     void (*ack)(void *st, const struct packet *p, simtime now);
     /* every setup.period */
     void (*tick)(void *st, simtime now);
+    /* the tick acts on each NIC alone, from that NIC's own counters
+     * (Netscope's per-process window): a run split over partitions ticks
+     * each partition's NICs at the exact tick times (net_xp_ticks); a
+     * tick that decides for the machine at once (Cray's supervisor)
+     * cannot be split */
+    bool tick_per_nic;
 
     /* -- a router routes packet p to an output with q flits waiting
      * (q > setup.mark_above): set its marks (PKT_MARK_*) -- */

@@ -29,10 +29,12 @@ int net_xp_init(struct net *n, const uint32_t *part_of, uint32_t parts,
     }
     /* controllers acting at the source alone split as they are (per-pair
      * and per-NIC state, marks carried by the packets: Slingshot's,
-     * DCQCN, app-aware routing; inventory C3-C7); a machine-wide tick
-     * does not (Netscope, Cray's supervisor) */
+     * DCQCN, app-aware routing; inventory C3-C7), and so do ticks that
+     * act on each NIC alone (Netscope, dcqcn-stall: inventory N8, C1),
+     * taken at their exact times at the windows' ends (net_xp_next_tick); a
+     * machine-wide decision does not (Cray's supervisor, C2) */
     for (uint32_t i = 0; i < n->ctl.n; i++)
-        if (n->ctl.ctl[i]->tick) {
+        if (n->ctl.ctl[i]->tick && !n->ctl.ctl[i]->tick_per_nic) {
             diag_error(d, NULL, 0, "partitions",
                        "a windowed run does not yet split the "
                        "machine-wide tick of the %s rate controller "
@@ -150,6 +152,11 @@ void net_xp_mail(struct net *n, uint32_t part, const struct xp_mail *m)
         return;
     }
     b->mail[b->n_mail++] = *m;
+}
+
+simtime net_xp_next_tick(const struct net *n)
+{
+    return n->ctl.first_tick;
 }
 
 /* ---- foreign messages --------------------------------------------- */

@@ -143,6 +143,16 @@ int net_xp_receive(struct net *n, const struct xp_pkt *pkt, size_t n_pkt,
  * last one's packet_cold.home): a foreign message's copy goes. */
 void net_xp_msg_arrived(struct net *n, uint32_t mid, uint32_t home);
 
+/* The rate controllers' next tick (SIMTIME_MAX: none), the same in every
+ * partition: a windowed run ends a window there and, with every event
+ * before it run and none at it, takes the tick (net_cc_take_ticks: each
+ * controller's tick_per_nic over this partition's NICs). So a tick reads
+ * each NIC's counters exactly at its time, in one partition or many
+ * (the one-process run takes it at the first NIC event at or after it,
+ * reading counters an interval closed since may have moved: inventory
+ * N8). */
+simtime net_xp_next_tick(const struct net *n);
+
 /* Empty every box (after the exchange has copied them). */
 void net_xp_clear(struct net *n);
 
