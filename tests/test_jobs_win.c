@@ -243,31 +243,13 @@ static void test_jobs_mpirun(void)
         rm_dir(dir[i]);
 }
 
-static void test_jobs_refusals(void)
-{
-    const char *cfg = write_temp(
-        "jw-samples.cfg",
-        "experiment = { name = \"jw-samples\"; };\n"
-        "system = { topology = \"dragonfly\"; p = 2; a = 4; h = 2; g = 9; };\n"
-        "sampling = { links = true; };\n"
-        "jobs = ( { name = \"a\"; workload = \"allreduce\"; nodes = 4;\n"
-        "  iterations = 2; } );\n");
-    CHECK(run_in(cfg, "/tmp/dfsim-jw-never", "2") != 0);
-    CHECK_STR_CONTAINS(err, "not yet available in a windowed");
-    char path[512];
-    example(path, sizeof path, "ics21-table1.cfg");
-    CHECK(run_in(path, "/tmp/dfsim-jw-never", "2") != 0);
-    CHECK_STR_CONTAINS(err, "does not yet split an impact study's latency");
-}
-
-/* An impact study (SC'20 Fig. 9 on Malbec, --quick: GPCNeT's release,
- * Slingshot's congestion control): every simulation split, the same
- * files for P = 1 and 3 in one process and over two MPI ranks (every
- * rank runs every simulation; the merged results on each). */
-static void test_impact_split(void)
+/* An impact study `name` --quick: every simulation split, the same files
+ * for P = 1 and 3 in one process and over two MPI ranks (every rank runs
+ * every simulation; the merged results on each). */
+static void impact_split(const char *name)
 {
     char path[512];
-    example(path, sizeof path, "sc20-impact-malbec.cfg");
+    example(path, sizeof path, name);
     char dir[3][64];
     for (int i = 0; i < 3; i++) {
         strcpy(dir[i], "/tmp/dfsim-jw-XXXXXX");
@@ -291,12 +273,45 @@ static void test_impact_split(void)
         rm_dir(dir[i]);
 }
 
+/* SC'20 Fig. 9 on Malbec: GPCNeT's release (M9b), Slingshot's
+ * congestion control */
+static void test_impact_split(void)
+{
+    impact_split("sc20-impact-malbec.cfg");
+}
+
+/* ICS'21 Fig. 4a on Cori: the latency model's observer reads the whole
+ * machine's counters at its instants (net/xview.h) */
+static void test_observer_split(void)
+{
+    impact_split("ics21-fig4a-cori.cfg");
+}
+
+static void test_jobs_refusals(void)
+{
+    const char *cfg = write_temp(
+        "jw-samples.cfg",
+        "experiment = { name = \"jw-samples\"; };\n"
+        "system = { topology = \"dragonfly\"; p = 2; a = 4; h = 2; g = 9; };\n"
+        "sampling = { links = true; };\n"
+        "jobs = ( { name = \"a\"; workload = \"allreduce\"; nodes = 4;\n"
+        "  iterations = 2; } );\n");
+    CHECK(run_in(cfg, "/tmp/dfsim-jw-never", "2") != 0);
+    CHECK_STR_CONTAINS(err, "not yet available in a windowed");
+    /* one group: no link between groups to cut at */
+    char path[512];
+    example(path, sizeof path, "ics21-fig7.cfg");
+    CHECK(run_in(path, "/tmp/dfsim-jw-never", "2") != 0);
+    CHECK_STR_CONTAINS(err, "at most 1");
+}
+
 const struct test_case tests_jobs_win[] = {
     TEST(test_jobs_same_for_every_p),
     TEST(test_chain_same_for_every_p),
     TEST(test_jobs_mpirun),
     TEST(test_netscope_split),
     TEST(test_impact_split),
+    TEST(test_observer_split),
     TEST(test_jobs_refusals),
     { 0 },
 };

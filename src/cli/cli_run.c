@@ -334,19 +334,6 @@ static int prepare(const struct run_args *a, struct experiment *e,
         experiment_free(e);
         return -1;
     }
-    if (a->partitions && e->impact.on &&
-        (e->impact.latency_model || e->impact.ccs.n)) {
-        /* an impact study's observers are not yet split (issue 54,
-         * docs/parallel-inventory.md I1) */
-        fprintf(stderr,
-                "dfsim run: %s: --partitions does not yet split an impact "
-                "study's latency observers (impact.latency_model, "
-                "impact.congestion_controls)\n",
-                a->file);
-        topo_free(t);
-        experiment_free(e);
-        return -1;
-    }
     if (a->quick) /* the real experiment checked, a short one run */
         experiment_quicken(e);
     return 0;

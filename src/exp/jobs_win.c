@@ -34,9 +34,13 @@
  * Over MPI (mpirun -np P, one partition a rank) the other ranks' results
  * reach the first as the same bytes (xchange_gather); only it writes.
  *
- * Not split yet (refused by jobs_win_check): counter samples, the links
- * report and the observers (J1, S1, I1), impact studies (their
- * observers). */
+ * An observer (an impact study's latency model and NIC samples, I1)
+ * reads a view of the whole machine's counters at its instants, which
+ * cut the windows (net/xview.h): every process the same view, so the
+ * same readings.
+ *
+ * Not split yet (refused by jobs_win_check): counter samples and the
+ * links report (S1, J1). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +50,7 @@
 #include "exp/jobs_internal.h"
 #include "exp/xchange.h"
 #include "net/partition.h"
+#include "net/xview.h"
 
 _Static_assert(sizeof(struct dmpi_env) <= sizeof(struct xp_mail),
                "an envelope fits a mail record");
@@ -61,6 +66,10 @@ struct jw {
     struct dmpi_part_job *sum; /* [jobs]: the window's sums */
     uint64_t events;         /* ends and release marks acted on so far */
     double t0, shown;        /* wall: the run's start, the last line */
+    const struct jobs_observer *obs; /* or NULL */
+    struct net_view view;    /* what it reads: the whole machine's
+                                counters at its instants (net/xview.h) */
+    simtime obs_next;        /* its next instant (SIMTIME_MAX: none) */
 };
 
 /* ---- the MPI layer's mail --------------------------------------------- */
@@ -181,7 +190,8 @@ static simtime next_end(const struct jw *w, simtime t0, simtime limit,
     simtime past = limit == SIMTIME_MAX ? SIMTIME_MAX : limit + 1;
     /* the instants read or acted at: the window's opening, past the
      * limit, the rate controllers' next tick */
-    const simtime cut[] = { t0, past, net_xp_next_tick(w->nets[0]) };
+    const simtime cut[] = { t0, past, net_xp_next_tick(w->nets[0]),
+                            w->obs_next };
     enum { N_CUT = sizeof cut / sizeof *cut };
     simtime at = w->at, skip = next / w->W * w->W;
     for (int i = 0; i < N_CUT; i++)
@@ -213,6 +223,62 @@ static void show(struct jw *w, FILE *progress)
     w->shown = now;
 }
 
+/* The view of the whole machine's counters at w->at: every partition's,
+ * here or (over MPI) from every process. 0, or -1 out of memory or
+ * malformed (agreed over MPI). */
+static int view_refresh(struct jw *w)
+{
+    struct pack p = { 0 };
+    int rc = 0;
+    net_view_at(&w->view, w->at);
+    if (w->x.procs == 1) {
+        for (uint32_t i = 0; i < w->x.k && rc == 0; i++) {
+            p.n = 0;
+            net_view_pack(w->nets[i], &p);
+            struct unpack u = { .b = p.b, .n = p.n };
+            rc = p.oom || net_view_add(&w->view, w->x.lo + i, &u) != 0 ||
+                         u.at != u.n
+                     ? -1
+                     : 0;
+        }
+    } else {
+        net_view_pack(w->nets[0], &p);
+        if (p.oom)
+            p.n = 0;
+        void *all;
+        size_t *len, at = 0;
+        rc = xchange_allgather(&w->x, p.b, p.n, &all, &len);
+        for (int r = 0; rc == 0 && r < w->x.procs; r++) {
+            struct unpack u = { .b = (const unsigned char *)all + at,
+                                .n = len[r] };
+            rc = net_view_add(&w->view, (uint32_t)r, &u) != 0 || u.at != u.n
+                     ? -1
+                     : 0;
+            at += len[r];
+        }
+        if (all) {
+            free(all);
+            free(len);
+        }
+        uint64_t bad = rc != 0;
+        xchange_reduce(&w->x, &bad, 1, NULL, 0);
+        rc = bad ? -1 : 0;
+    }
+    pack_free(&p);
+    return rc;
+}
+
+/* The observer at w->at (closing: the run's end), on the view. */
+static int observe(struct jw *w, bool closing)
+{
+    if (!w->obs)
+        return 0;
+    if (view_refresh(w) != 0)
+        return -1;
+    w->obs->at(w->obs->ctx, &w->view.n, closing);
+    return 0;
+}
+
 /* Windows until the foreground jobs are over, past the limit, nothing is
  * left to run, or a failure. 0, -1 (out of memory or an MPI error,
  * reported by the caller) or SIM_INTERRUPTED. */
@@ -222,9 +288,15 @@ static int run_windows(struct jw *w, simtime t0, simtime limit,
     uint64_t v[S_COUNT];
     simtime next = 0;
     bool opened = t0 == 0;
-    if (opened)
+    w->obs_next = SIMTIME_MAX;
+    if (opened) {
         for (uint32_t i = 0; i < w->x.k; i++)
             offered_start(&w->u[i]->off, 0);
+        if (observe(w, false) != 0) /* the observer's first look */
+            return -1;
+        if (w->obs && w->obs->period)
+            w->obs_next = w->obs->period;
+    }
     while (!dmpi_done(&w->u[0]->m) &&
            (limit == SIMTIME_MAX || w->at <= limit)) {
         window(w, next_end(w, t0, limit, next), v, &next);
@@ -236,6 +308,10 @@ static int run_windows(struct jw *w, simtime t0, simtime limit,
             opened = true;
             for (uint32_t i = 0; i < w->x.k; i++)
                 offered_start(&w->u[i]->off, t0);
+            if (observe(w, false) != 0)
+                return -1;
+            if (w->obs && w->obs->period)
+                w->obs_next = t0 + w->obs->period;
         }
         uint64_t before = w->events;
         if (jobs_rules(w, v[S_EVENTS]) != 0)
@@ -245,12 +321,17 @@ static int run_windows(struct jw *w, simtime t0, simtime limit,
                 return -1;
         if (v[S_QUEUED] == 0 && before == w->events)
             break; /* nothing left to run, and nothing started */
+        if (!dmpi_done(&w->u[0]->m) && w->at == w->obs_next) {
+            if (observe(w, false) != 0) /* its instant */
+                return -1;
+            w->obs_next += w->obs->period;
+        }
         show(w, progress);
     }
     if (!opened) /* stopped before t0 (the limit): as one process does */
         for (uint32_t i = 0; i < w->x.k; i++)
             offered_start(&w->u[i]->off, t0);
-    return 0;
+    return observe(w, true); /* its closing look, at the stop */
 }
 
 /* ---- the results, added into the first partition's ------------------- */
@@ -321,11 +402,10 @@ static int merge(struct jw *w)
 
 int jobs_win_check(const struct jobs_output *out, struct diag *d)
 {
-    if (out->counters || out->observer) {
+    if (out->counters) {
         diag_error(d, NULL, 0, "partitions",
-                   "counter samples, the links report and the observers "
-                   "of impact studies are not yet available in a "
-                   "windowed (partitioned) run of jobs");
+                   "counter samples and the links report are not yet "
+                   "available in a windowed (partitioned) run of jobs");
         return -1;
     }
     return 0;
@@ -378,6 +458,8 @@ static void teardown_all(struct jw *w, const struct jobs_config *jc)
     free(w->sum);
     partition_free(&w->pt);
     xchange_free(&w->x);
+    if (w->view.ok)
+        net_view_free(&w->view);
 }
 
 int jobs_win_run(const struct jobs_config *jc, const struct topo *t,
@@ -398,8 +480,15 @@ int jobs_win_run(const struct jobs_config *jc, const struct topo *t,
         goto done;
     w.W = partition_window(t, w.dim);
     w.t0 = w.shown = time_wall_seconds();
-    if (setup_all(&w, jc, t, np, seed, d) != 0)
+    struct net_params p = *np;
+    p.counters = p.counters || out->observer; /* it reads them */
+    if (setup_all(&w, jc, t, &p, seed, d) != 0)
         goto done;
+    w.obs = out->observer;
+    if (w.obs && net_view_init(&w.view, w.nets[0]) != 0) {
+        diag_error(d, NULL, 0, "jobs", "out of memory");
+        goto done;
+    }
     simtime t0 = jobs_window_start(jc);
     rc = run_windows(&w, t0, limit, out->progress);
     if (rc == SIM_INTERRUPTED)
