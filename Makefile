@@ -165,6 +165,8 @@ bench: deps
 	@DFSIM=$(BUILD)/dfsim sh bench/replay_speed.sh
 	@echo "== bench/partition_speed.sh (one run over two MPI ranks)"
 	@DFSIM=$(BUILD)/dfsim sh bench/partition_speed.sh
+	@echo "== bench/partition_jobs.sh (make run's experiment over two MPI ranks)"
+	@DFSIM=$(BUILD)/dfsim sh bench/partition_jobs.sh
 	@echo "== bench/partition_model.sh (the speed model at P processes, its counts checked)"
 	@DFSIM=$(BUILD)/dfsim sh bench/partition_model.sh
 
