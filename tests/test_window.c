@@ -236,6 +236,28 @@ static int run_cli(const char *cfg, const char *dir, const char *P, int np)
     return rc;
 }
 
+/* Four ranks in two groups of two: the sweep's two points at once, each
+ * split over its group; two ranks alone (--partitions 1): the points
+ * dealt, each in windows in one process. The files are the one
+ * process's. */
+static void test_mpirun_groups(void)
+{
+    const char *cfg = write_temp("window-groups.cfg", cfg_text);
+    char dir[3][64];
+    for (int i = 0; i < 3; i++) {
+        strcpy(dir[i], "/tmp/dfsim-win-XXXXXX");
+        CHECK(mkdtemp(dir[i]) != NULL);
+    }
+    CHECK_EQ_U(run_cli(cfg, dir[0], "1", 0), 0);
+    CHECK_EQ_U(run_cli(cfg, dir[1], "2", 4), 0);
+    CHECK_STR_CONTAINS(out, "one per MPI rank, 2 runs at once");
+    CHECK_EQ_U(run_cli(cfg, dir[2], "1", 2), 0);
+    CHECK_EQ_U(same_files(dir[0], dir[1]), 0);
+    CHECK_EQ_U(same_files(dir[0], dir[2]), 0);
+    for (int i = 0; i < 3; i++)
+        rm_dir(dir[i]);
+}
+
 static void test_mpirun_same_file(void)
 {
     const char *cfg = write_temp("window.cfg", cfg_text);
@@ -249,9 +271,10 @@ static void test_mpirun_same_file(void)
     CHECK_EQ_U(run_cli(cfg, dir[2], "3", 3), 0);
     CHECK_EQ_U(same_files(dir[0], dir[1]), 0);
     CHECK_EQ_U(same_files(dir[0], dir[2]), 0);
-    /* a split run wants one partition per rank */
+    /* a split run wants one partition per rank: the ranks in groups of
+     * P, each running its runs */
     CHECK(run_cli(cfg, dir[2], "3", 2) != 0);
-    CHECK_STR_CONTAINS(err, "3 partitions over 2 MPI ranks");
+    CHECK_STR_CONTAINS(err, "2 MPI ranks cannot be grouped 3 to a run");
     for (int i = 0; i < 3; i++)
         rm_dir(dir[i]);
 }
@@ -289,6 +312,7 @@ const struct test_case tests_window[] = {
     TEST(test_refusals),
     TEST(test_torus),
     TEST(test_mpirun_same_file),
+    TEST(test_mpirun_groups),
     TEST(test_resume_windowed),
     TEST(test_cli_bad_partitions),
     { 0 },

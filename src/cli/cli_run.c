@@ -496,7 +496,6 @@ int cli_run(int argc, char **argv)
         return rc;
     struct diag d;
     diag_init(&d);
-    par_set_split(a.partitions > 0);
     struct experiment e;
     struct topo t;
     struct net_params np;
@@ -521,7 +520,14 @@ int cli_run(int argc, char **argv)
     cli_catch_stop(on_signal, SA_RESETHAND);
     if (par_start() != 0)
         goto out;
-    par_set_split(a.partitions > 0);
+    if (par_set_split(a.partitions) != 0) {
+        if (par_rank() == 0)
+            fprintf(stderr, "dfsim run: %d MPI ranks cannot be grouped %u "
+                            "to a run: expected a multiple of --partitions "
+                            "%u\n",
+                    par_size(), a.partitions, a.partitions);
+        goto out;
+    }
     /* rank 0 claims the folder and writes what is not dealt: the
      * system's figures and the probe */
     struct runner rn = { .e = &e, .t = &t, .np = &np, .outdir = outdir,

@@ -418,7 +418,7 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
         .load = f[4], .run = u, .header = u == 0, .capture = &cap,
         .observer = lat ? &obs : NULL, .writer = st->writer,
         .partitions = st->partitions,
-        .procs = par_split() ? par_size() : 1,
+        .procs = par_group_size(),
     };
     double t0 = time_wall_seconds();
     simtime end = 0;

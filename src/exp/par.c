@@ -14,7 +14,11 @@ enum { TAG = 17 };
 
 static int rank_, size_ = 1;
 static bool on_;
-static bool split_; /* every rank runs every unit, split (par_set_split) */
+/* Split runs (par_set_split): the ranks in groups of P_ consecutive
+ * ones, each group running its units together, one partition a rank, on
+ * its own communicator; P_ 1: every rank alone */
+static int P_ = 1;
+static MPI_Comm group_ = MPI_COMM_NULL;
 
 /* sends not yet known to be complete */
 static MPI_Request *req_;
@@ -286,7 +290,7 @@ static void commit_ready(struct deal *dl, bool wait)
 {
     while (dl->next < dl->total) {
         uint32_t u = dl->next;
-        int from = par_owner(u, dl->first, size_);
+        int from = par_owner(u, dl->first, size_ / P_) * P_;
         if (from == 0) {
             if (!dl->ran[u - dl->first]) {
                 if (!wait)
@@ -304,27 +308,71 @@ static void commit_ready(struct deal *dl, bool wait)
     }
 }
 
-void par_set_split(bool on) { split_ = on && size_ > 1; }
-
-bool par_split(void) { return split_; }
-
-/* Split runs: every rank runs unit after unit together; rank 0 commits. */
-static int deal_split(uint32_t first, uint32_t total, par_run_fn *run,
-                      par_commit_fn *commit, void *ctx)
+int par_set_split(uint32_t parts)
 {
-    int status = 0;
-    for (uint32_t u = first; u < total && status == 0; u++) {
+    if (group_ != MPI_COMM_NULL)
+        MPI_Comm_free(&group_);
+    P_ = 1;
+    if (!on_ || parts <= 1)
+        return 0;
+    if (size_ % (int)parts != 0)
+        return -1;
+    P_ = (int)parts;
+    MPI_Comm_split(MPI_COMM_WORLD, rank_ / P_, rank_ % P_, &group_);
+    return 0;
+}
+
+bool par_split(void) { return P_ > 1; }
+
+int par_group_size(void) { return P_; }
+
+int par_group_rank(void) { return rank_ % P_; }
+
+int par_groups(void) { return size_ / P_; }
+
+void *par_group_comm(void) { return &group_; }
+
+/* The first rank's rc of a group if not 0, else its first other rank's
+ * that is not 0, else 0 (par_agree over the group). */
+static int group_agree(int rc)
+{
+    if (P_ <= 1)
+        return rc;
+    int me = rank_ % P_;
+    int r0 = me == 0 ? rc : 0;
+    MPI_Bcast(&r0, 1, MPI_INT, 0, group_);
+    if (r0 != 0)
+        return r0;
+    int mine = rc != 0 ? me : P_, first;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, group_);
+    if (first == P_)
+        return 0;
+    int v = rc;
+    MPI_Bcast(&v, 1, MPI_INT, first, group_);
+    return v;
+}
+
+/* A rank of a group other than rank 0's: its group's units, run with the
+ * group; the leader sends each unit's output to rank 0, the others drop
+ * theirs (the same: the group's results are merged on every rank). */
+static int deal_member(uint32_t first, uint32_t total, par_run_fn *run,
+                       void *ctx)
+{
+    int status = 0, G = size_ / P_, g = rank_ / P_;
+    bool leader = rank_ % P_ == 0;
+    for (uint32_t u = first; u < total; u++) {
+        if (par_owner(u, first, G) != g)
+            continue;
         struct par_unit out = { .status = PAR_NOT_RUN };
-        out.status = run(ctx, u, &out);
-        status = par_agree(out.status);
-        if (rank_ == 0) {
+        if (status == 0) {
+            out.status = run(ctx, u, &out);
+            status = group_agree(out.status);
             out.status = status;
-            int rc = commit(ctx, u, &out);
-            if (status == 0)
-                status = rc;
         }
-        par_unit_free(&out);
-        status = par_agree(status);
+        if (leader && par_send(&out) != 0 && status == 0)
+            status = -1;
+        if (!leader)
+            par_unit_free(&out);
     }
     return status;
 }
@@ -333,22 +381,11 @@ int par_deal(uint32_t first, uint32_t total, par_run_fn *run,
              par_commit_fn *commit, void *ctx)
 {
     int status = 0;
-    if (split_)
-        return deal_split(first, total, run, commit, ctx);
-    if (rank_ != 0) {
-        for (uint32_t u = first; u < total; u++) {
-            if (par_owner(u, first, size_) != rank_)
-                continue;
-            struct par_unit out = { .status = PAR_NOT_RUN };
-            if (status == 0) {
-                out.status = run(ctx, u, &out);
-                status = out.status;
-            }
-            if (par_send(&out) != 0 && status == 0)
-                status = -1;
-        }
-        return status;
-    }
+    /* units are dealt over the groups (of one rank each unless split);
+     * a group's first rank is its leader, rank 0 leads group 0 */
+    int G = size_ / P_;
+    if (rank_ != 0)
+        return deal_member(first, total, run, ctx);
     struct deal dl = { .first = first, .total = total, .next = first,
                        .commit = commit, .ctx = ctx };
     uint32_t n = total > first ? total - first : 0;
@@ -363,15 +400,17 @@ int par_deal(uint32_t first, uint32_t total, par_run_fn *run,
         return -1;
     }
     for (uint32_t u = first; u < total; u++) {
-        if (par_owner(u, first, size_) != 0)
+        if (par_owner(u, first, G) != 0)
             continue;
-        if (dl.status != 0 || status != 0)
+        if (status != 0)
             break;
         struct par_unit *out = &dl.held[u - first];
         out->status = run(ctx, u, out);
         dl.ran[u - first] = true;
-        status = out->status;
         commit_ready(&dl, false);
+        /* with its group: on only if the unit and what was committed so
+         * far went well (the others in the group stop with rank 0) */
+        status = group_agree(out->status != 0 ? out->status : dl.status);
     }
     commit_ready(&dl, true);
     for (uint32_t i = 0; i < n; i++)

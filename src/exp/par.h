@@ -55,11 +55,21 @@ static inline int par_owner(uint32_t u, uint32_t first, int size)
  * else 0. */
 int par_agree(int rc);
 
-/* Split runs (dfsim run --partitions P under mpirun): every rank runs
- * every unit, each its partition of one simulation (exp/xchange.h), and
- * rank 0 commits them; par_deal deals nothing. Off with one rank. */
-void par_set_split(bool on);
+/* Split runs (dfsim run --partitions P under mpirun -np N, N a multiple
+ * of P): the ranks in N / P groups of P consecutive ones, each with a
+ * communicator of its own (par_group_comm: an MPI_Comm *); par_deal
+ * deals the units over the groups as it deals them over ranks otherwise,
+ * every rank of a group runs its group's units together, each its
+ * partition of one simulation (exp/xchange.h), and the group's first
+ * rank sends the output to rank 0, which commits. P <= 1 or one rank:
+ * every rank alone (par_split false, a group of one). -1 if N is not a
+ * multiple of P. Collective: every rank calls it with the same P. */
+int par_set_split(uint32_t parts);
 bool par_split(void);
+int par_group_size(void);  /* P (1: not split) */
+int par_group_rank(void);  /* this rank's place in its group */
+int par_groups(void);      /* N / P */
+void *par_group_comm(void);
 
 /* Rank 0's value of v, on every rank. */
 long par_bcast(long v);

@@ -335,8 +335,8 @@ static int traffic_unit(void *ctx, uint32_t k, struct par_unit *u)
     tp.load = sw->loads.v[k % sw->loads.n];
     tp.progress = stderr;
     tp.partitions = td->rn->partitions;
-    tp.procs = par_split() ? par_size() : 1;
-    if (par_split() && par_rank() != 0)
+    tp.procs = par_group_size();
+    if (par_group_rank() != 0)
         tp.progress = NULL; /* one run, said once, by rank 0 */
     struct run_files rf = { 0 };
     if (runner_sampling_on(e)) {
@@ -381,7 +381,7 @@ static int traffic_unit(void *ctx, uint32_t k, struct par_unit *u)
                  o.lat_mean_ns, o.lat_p99_ns);
     else
         snprintf(lat, sizeof lat, "no packet measured");
-    if (par_split() && par_rank() != 0)
+    if (par_group_rank() != 0)
         return 0;
     char on[64];
     if (tp.partitions) {
@@ -442,6 +442,14 @@ static int traffic_commit(void *ctx, uint32_t k, struct par_unit *u)
         return -1;
     td->done = k + 1;
     return 0;
+}
+
+/* ", N runs at once": the groups of ranks (exp/par.h) */
+static const char *runs_at_once(void)
+{
+    static char buf[48];
+    snprintf(buf, sizeof buf, ", %d runs at once", par_groups());
+    return buf;
 }
 
 /* Rank 0, before the sweep's points are dealt: traffic.csv opened (with
@@ -511,9 +519,10 @@ int runner_traffic(const struct runner *rn, struct traffic_result **res_out,
     }
     td.done = (uint32_t)first;
     if (rank0 && rn->partitions)
-        printf("each run in windows over %u partition%s%s\n",
+        printf("each run in windows over %u partition%s%s%s\n",
                rn->partitions, rn->partitions == 1 ? "" : "s",
-               par_split() ? ", one per MPI rank" : ", in this process");
+               par_split() ? ", one per MPI rank" : ", in this process",
+               par_groups() > 1 ? runs_at_once() : "");
     if (rank0) {
         if (first == (long)total)
             printf("\nresuming: all %u traffic run%s were done\n", total,
@@ -686,8 +695,8 @@ static int jobs_unit(void *ctx, uint32_t r, struct par_unit *u)
                                .metrics = f[3], .variants = f[4],
                                .load = f[5], .run = r,
                                .partitions = jd->rn->partitions,
-                               .procs = par_split() ? par_size() : 1 };
-    if (par_split() && par_rank() != 0)
+                               .procs = par_group_size() };
+    if (par_group_rank() != 0)
         out.progress = NULL; /* one run, said once, by rank 0 */
     double t0 = time_wall_seconds();
     uint64_t seed = (uint64_t)e->info.seed + r;
@@ -869,9 +878,10 @@ int runner_jobs(const struct runner *rn, const struct jobs_writer *writer)
     printf("\njobs: %u sharing the machine, routing %s, %u run%s\n",
            e->jobs.n, np->routing->base.name, n_runs, n_runs == 1 ? "" : "s");
     if (rn->partitions)
-        printf("each run in windows over %u partition%s%s\n",
+        printf("each run in windows over %u partition%s%s%s\n",
                rn->partitions, rn->partitions == 1 ? "" : "s",
-               par_split() ? ", one per MPI rank" : ", in this process");
+               par_split() ? ", one per MPI rank" : ", in this process",
+               par_groups() > 1 ? runs_at_once() : "");
     else if (par_size() > 1)
         printf("runs dealt over %d MPI ranks\n", par_size());
     if (e->jobs.prod.on) {

@@ -8,6 +8,10 @@
 
 #include "core/time.h"
 #include "core/vec.h"
+#include "exp/par.h"
+
+/* the run's ranks: its group's (exp/par.h) */
+#define COMM (*(MPI_Comm *)par_group_comm())
 
 /* What the MPI side keeps between windows: the packed boxes going out
  * and what came in, grown as needed. */
@@ -28,8 +32,9 @@ int xchange_init(struct xchange *x, uint32_t P, int procs, struct diag *d)
     if (procs <= 1)
         return 0;
     int size = 0, rank = 0;
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm comm = COMM;
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_rank(comm, &rank);
     if ((uint32_t)size != P) {
         diag_error(d, NULL, 0, "partitions",
                    "%u partitions over %d MPI ranks: with mpirun, a run is "
@@ -122,7 +127,7 @@ static int mpi_kind(struct xchange *x, const struct xp_box *box, int which,
             memcpy(m->out + m->sd[j], src, (size_t)m->sc[j]);
     }
     MPI_Alltoallv(m->out, m->sc, m->sd, MPI_BYTE, m->in, m->rc, m->rd,
-                  MPI_BYTE, MPI_COMM_WORLD);
+                  MPI_BYTE, COMM);
     x->bytes += out;
     *got = in / size;
     return 0;
@@ -141,7 +146,7 @@ static int mpi_boxes(struct xchange *x, struct net *net)
         x->mails += box[j].n_mail;
     }
     MPI_Alltoall(m->cnt_out, 3, MPI_UINT64_T, m->cnt_in, 3, MPI_UINT64_T,
-                 MPI_COMM_WORLD);
+                 COMM);
     size_t np, nc, nm;
     /* the mail first (as local_boxes delivers it: net_xp_receive); every
      * rank takes part, mail for it or not (x->mail is the run's) */
@@ -180,7 +185,7 @@ int xchange_boxes(struct xchange *x, struct net *const *nets)
 static bool agreed(bool ok)
 {
     uint64_t v = ok;
-    MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_UINT64_T, MPI_MIN, COMM);
     return v != 0;
 }
 
@@ -197,7 +202,7 @@ int xchange_allgather(struct xchange *x, const void *b, size_t n,
     bool ok = sizes && cnt && disp && *len;
     if (x->mpi && agreed(ok))
         MPI_Allgather(&mine, 1, MPI_UINT64_T, sizes, 1, MPI_UINT64_T,
-                      MPI_COMM_WORLD);
+                      COMM);
     else if (ok)
         sizes[0] = n;
     for (int i = 0; ok && i < P; i++) {
@@ -212,7 +217,7 @@ int xchange_allgather(struct xchange *x, const void *b, size_t n,
     if (x->mpi) {
         if ((ok = agreed(ok)))
             MPI_Allgatherv(b, (int)n, MPI_BYTE, *all, cnt, disp, MPI_BYTE,
-                           MPI_COMM_WORLD);
+                           COMM);
         x->bytes += n * (size_t)(P - 1);
     } else if (ok && n) {
         memcpy(*all, b, n);
@@ -238,10 +243,10 @@ void xchange_reduce(struct xchange *x, uint64_t *v, size_t n, uint64_t *m,
     double t0 = time_wall_seconds();
     if (n)
         MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T, MPI_SUM,
-                      MPI_COMM_WORLD);
+                      COMM);
     if (nm)
         MPI_Allreduce(MPI_IN_PLACE, m, (int)nm, MPI_UINT64_T, MPI_MIN,
-                      MPI_COMM_WORLD);
+                      COMM);
     x->exchange_s += time_wall_seconds() - t0;
 }
 
@@ -251,9 +256,9 @@ void xchange_times(struct xchange *x, double *compute_max,
     double v[3] = { x->compute_s, x->compute_s, x->exchange_s };
     if (x->mpi) {
         MPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_DOUBLE, MPI_MAX,
-                      MPI_COMM_WORLD);
+                      COMM);
         MPI_Allreduce(MPI_IN_PLACE, v + 1, 2, MPI_DOUBLE, MPI_SUM,
-                      MPI_COMM_WORLD);
+                      COMM);
         v[1] /= x->procs;
         v[2] /= x->procs;
     }
@@ -266,5 +271,5 @@ void xchange_sum32(struct xchange *x, uint32_t *v, size_t n)
 {
     if (x->mpi && n)
         MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT32_T, MPI_SUM,
-                      MPI_COMM_WORLD);
+                      COMM);
 }
