@@ -12,7 +12,9 @@
  * window's end: the background's rows and the offered load's end) and a
  * chained job's start (at a window's end if its offset is past): on a
  * file without a chain the foreground's iterations and ranks are the
- * one-process run's. Refusals are checked on their messages. */
+ * one-process run's. Netscope's ticks, GPCNeT's release, observers and
+ * counters are split too (each test below says how). Refusals are
+ * checked on their messages. */
 #include "test.h"
 
 #include <stdlib.h>
@@ -243,9 +245,9 @@ static void test_jobs_mpirun(void)
         rm_dir(dir[i]);
 }
 
-/* An impact study `name` --quick: every simulation split, the same files
- * for P = 1 and 3 in one process and over two MPI ranks (every rank runs
- * every simulation; the merged results on each). */
+/* Example `name` --quick split: the same files for P = 1 and 3 in one
+ * process and over two MPI ranks (an impact study: every rank runs every
+ * simulation, the merged results on each). */
 static void impact_split(const char *name)
 {
     char path[512];
@@ -287,18 +289,32 @@ static void test_observer_split(void)
     impact_split("ics21-fig4a-cori.cfg");
 }
 
+/* The counters of a split run (LDMS samples of every NIC and router,
+ * the per-job links report: inventory S1, J1) read a view of the whole
+ * machine at their instants: the same files for every P, a chained job's
+ * links included; and a Gemini torus's job run (CUG'13 Fig. 6, --quick)
+ * with its links report, in one process and over two MPI ranks. */
+static const char counters_text[] =
+    "sampling = { nic = true; rtr = true; interval_us = 2.0;\n"
+    "  links = true; };\n"
+    "jobs = (\n"
+    "  { name = \"a2a\"; workload = \"alltoall\"; nodes = 8;\n"
+    "    allocation = \"random\"; bytes = 2048; iterations = 3; },\n"
+    "  { name = \"next\"; workload = \"allreduce\"; nodes = 8;\n"
+    "    allocation = \"same\"; after = \"a2a\"; iterations = 2; },\n"
+    "  { name = \"bg\"; workload = \"gpcnet-rma-incast\"; nodes = 8;\n"
+    "    allocation = \"random\"; bytes = 4096; background = true; }\n"
+    ");\n";
+
+static void test_counters_split(void)
+{
+    same_for_every_p(config("jw-ctr", counters_text), NULL);
+    impact_split("cug-fig6.cfg");
+}
+
+/* A system of one group cannot be cut between groups. */
 static void test_jobs_refusals(void)
 {
-    const char *cfg = write_temp(
-        "jw-samples.cfg",
-        "experiment = { name = \"jw-samples\"; };\n"
-        "system = { topology = \"dragonfly\"; p = 2; a = 4; h = 2; g = 9; };\n"
-        "sampling = { links = true; };\n"
-        "jobs = ( { name = \"a\"; workload = \"allreduce\"; nodes = 4;\n"
-        "  iterations = 2; } );\n");
-    CHECK(run_in(cfg, "/tmp/dfsim-jw-never", "2") != 0);
-    CHECK_STR_CONTAINS(err, "not yet available in a windowed");
-    /* one group: no link between groups to cut at */
     char path[512];
     example(path, sizeof path, "ics21-fig7.cfg");
     CHECK(run_in(path, "/tmp/dfsim-jw-never", "2") != 0);
@@ -312,6 +328,7 @@ const struct test_case tests_jobs_win[] = {
     TEST(test_netscope_split),
     TEST(test_impact_split),
     TEST(test_observer_split),
+    TEST(test_counters_split),
     TEST(test_jobs_refusals),
     { 0 },
 };

@@ -516,13 +516,9 @@ int jobs_setup(struct setup *u, const struct jobs_config *jc,
     return 0;
 }
 
-/* The counters of the run (exp/job_counters.h), on jobs placed by setup:
- * the sampler's events are the type after dmpi's, created by the entity
- * past the network's. */
-static int start_counters(struct setup *u, const struct jobs_config *jc,
-                          const struct topo *t,
-                          const struct job_counters_params *cp,
-                          struct diag *d)
+int jobs_start_counters(struct setup *u, const struct jobs_config *jc,
+                        const struct job_counters_params *cp, struct net *n,
+                        struct sim *s, uint32_t entity, struct diag *d)
 {
     struct job_counters_spec *spec =
         calloc(u->n ? u->n : 1, sizeof *spec);
@@ -534,11 +530,9 @@ static int start_counters(struct setup *u, const struct jobs_config *jc,
         spec[i] = (struct job_counters_spec){
             .name = jc->job[i].name, .nodes = u->nodes[i],
             .n_nodes = jc->job[i].nodes, .report = !jc->job[i].fill };
-    int rc = job_counters_init(&u->ctr, &u->net, &u->s, NET_EV_COUNT + 1,
-                               net_entities(t), spec, u->n, cp, d);
+    int rc = job_counters_init(&u->ctr, n, s, NET_EV_COUNT + 1, entity,
+                               spec, u->n, cp, d);
     free(spec);
-    u->m.on_job = job_counters_on_job;
-    u->m.job_ctx = &u->ctr;
     return rc;
 }
 
@@ -566,8 +560,15 @@ static int run_all(const struct jobs_config *jc, const struct topo *t,
         goto done;
     struct sim *s = &u->s;
     struct dmpi *m = &u->m;
-    if (ctr && start_counters(u, jc, t, out->counters, d) != 0)
+    /* the sampler's events are the type after dmpi's, created by the
+     * entity past the network's */
+    if (ctr && jobs_start_counters(u, jc, out->counters, &u->net, &u->s,
+                                   net_entities(t), d) != 0)
         goto done;
+    if (ctr) {
+        u->m.on_job = job_counters_on_job;
+        u->m.job_ctx = &u->ctr;
+    }
     const struct jobs_observer *obs = out->observer;
     /* the window opens when the first measured job starts: what the
      * background sent before does not count */

@@ -57,6 +57,13 @@ int jobs_setup(struct setup *u, const struct jobs_config *jc,
                const struct jobs_part *part, struct diag *d);
 void jobs_teardown(struct setup *u, const struct jobs_config *jc);
 
+/* The counters of the run (exp/job_counters.h) for u's jobs, read on n
+ * at s's times; the sampler's events (unless cp's sampling is driven)
+ * of the type after dmpi's, created by `entity`. 0, or -1 reported. */
+int jobs_start_counters(struct setup *u, const struct jobs_config *jc,
+                        const struct job_counters_params *cp, struct net *n,
+                        struct sim *s, uint32_t entity, struct diag *d);
+
 /* The start of the measured window: the earliest start of a foreground
  * job that does not wait for another. */
 simtime jobs_window_start(const struct jobs_config *jc);

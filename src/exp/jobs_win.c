@@ -39,8 +39,10 @@
  * cut the windows (net/xview.h): every process the same view, so the
  * same readings.
  *
- * Not split yet (refused by jobs_win_check): counter samples and the
- * links report (S1, J1). */
+ * The run's counters (LDMS samples, the per-job links report: S1, J1)
+ * read the same view at their instants, which cut the windows too: a
+ * sample every interval, a job's links at its start; at its end, at the
+ * window's end that finds it over. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,9 +69,18 @@ struct jw {
     uint64_t events;         /* ends and release marks acted on so far */
     double t0, shown;        /* wall: the run's start, the last line */
     const struct jobs_observer *obs; /* or NULL */
-    struct net_view view;    /* what it reads: the whole machine's
-                                counters at its instants (net/xview.h) */
+    struct net_view view;    /* what it and the counters read: the whole
+                                machine's counters at their instants
+                                (net/xview.h) */
     simtime obs_next;        /* its next instant (SIMTIME_MAX: none) */
+    /* the run's counters (exp/job_counters.h; S1, J1): the samples every
+     * interval up to `until`, each job's links at its start and end; on
+     * the first process only (ctr), every process refreshing the view */
+    const struct job_counters_params *cp; /* or NULL */
+    struct job_counters *ctr; /* the first process's, or NULL */
+    bool links;              /* the links report is on */
+    simtime sample_next, sample_every, sample_until;
+    uint8_t *snap;           /* [job]: 1 start taken, 2 end taken */
 };
 
 /* ---- the MPI layer's mail --------------------------------------------- */
@@ -179,6 +190,19 @@ static int jobs_rules(struct jw *w, uint64_t events)
     return 0;
 }
 
+/* The next instant the counters read at after w->at: a sample, or a
+ * job's start not yet read (SIMTIME_MAX: none). */
+static simtime counters_next(const struct jw *w)
+{
+    simtime t = w->sample_next;
+    const struct dmpi *m = &w->u[0]->m;
+    for (uint32_t j = 0; w->links && j < m->n_jobs; j++)
+        if (!w->snap[j] && m->res[j].start != SIMTIME_MAX &&
+            m->res[j].start > w->at && m->res[j].start < t)
+            t = m->res[j].start;
+    return t;
+}
+
 /* The next window's end after w->at: the grid's, or t0, or just past
  * the limit (events at the limit run, as in one process). Windows with
  * no event before `next` (the earliest left anywhere) are skipped whole,
@@ -191,7 +215,7 @@ static simtime next_end(const struct jw *w, simtime t0, simtime limit,
     /* the instants read or acted at: the window's opening, past the
      * limit, the rate controllers' next tick */
     const simtime cut[] = { t0, past, net_xp_next_tick(w->nets[0]),
-                            w->obs_next };
+                            w->obs_next, counters_next(w) };
     enum { N_CUT = sizeof cut / sizeof *cut };
     simtime at = w->at, skip = next / w->W * w->W;
     for (int i = 0; i < N_CUT; i++)
@@ -279,6 +303,45 @@ static int observe(struct jw *w, bool closing)
     return 0;
 }
 
+/* The counters at w->at (every process alike; the first reads): the
+ * links of the jobs that start now (before their first events) and of
+ * those found over at this window's end (inventory J1: at the window's
+ * end, not the instant), and a sample if one is due (S1). 0, or -1. */
+static int counters_at(struct jw *w)
+{
+    if (!w->cp)
+        return 0;
+    const struct dmpi *m = &w->u[0]->m;
+    bool due = w->at == w->sample_next;
+    for (uint32_t j = 0; w->links && j < m->n_jobs; j++)
+        due = due || (!w->snap[j] && m->res[j].start == w->at) ||
+              (w->snap[j] == 1 && m->res[j].finished);
+    if (!due)
+        return 0;
+    if (view_refresh(w) != 0)
+        return -1;
+    for (uint32_t j = 0; w->links && j < m->n_jobs; j++) {
+        if (!w->snap[j] && m->res[j].start == w->at) {
+            w->snap[j] = 1;
+            if (w->ctr)
+                job_counters_on_job(w->ctr, j, false);
+        }
+        if (w->snap[j] == 1 && m->res[j].finished) {
+            w->snap[j] = 2;
+            if (w->ctr)
+                job_counters_on_job(w->ctr, j, true);
+        }
+    }
+    if (w->at == w->sample_next) {
+        if (w->ctr)
+            sampler_sample_now(&w->ctr->sm);
+        w->sample_next = w->sample_next + w->sample_every < w->sample_until
+                             ? w->sample_next + w->sample_every
+                             : SIMTIME_MAX;
+    }
+    return 0;
+}
+
 /* Windows until the foreground jobs are over, past the limit, nothing is
  * left to run, or a failure. 0, -1 (out of memory or an MPI error,
  * reported by the caller) or SIM_INTERRUPTED. */
@@ -297,6 +360,8 @@ static int run_windows(struct jw *w, simtime t0, simtime limit,
         if (w->obs && w->obs->period)
             w->obs_next = w->obs->period;
     }
+    if (counters_at(w) != 0) /* the jobs that start at 0 */
+        return -1;
     while (!dmpi_done(&w->u[0]->m) &&
            (limit == SIMTIME_MAX || w->at <= limit)) {
         window(w, next_end(w, t0, limit, next), v, &next);
@@ -319,6 +384,8 @@ static int run_windows(struct jw *w, simtime t0, simtime limit,
         for (uint32_t i = 0; i < w->x.k; i++)
             if (w->u[i]->m.error)
                 return -1;
+        if (counters_at(w) != 0)
+            return -1;
         if (v[S_QUEUED] == 0 && before == w->events)
             break; /* nothing left to run, and nothing started */
         if (!dmpi_done(&w->u[0]->m) && w->at == w->obs_next) {
@@ -331,7 +398,9 @@ static int run_windows(struct jw *w, simtime t0, simtime limit,
     if (!opened) /* stopped before t0 (the limit): as one process does */
         for (uint32_t i = 0; i < w->x.k; i++)
             offered_start(&w->u[i]->off, t0);
-    return observe(w, true); /* its closing look, at the stop */
+    if (w->obs)
+        return observe(w, true); /* its closing look, at the stop */
+    return w->cp ? view_refresh(w) : 0; /* the counters' last sample */
 }
 
 /* ---- the results, added into the first partition's ------------------- */
@@ -402,12 +471,8 @@ static int merge(struct jw *w)
 
 int jobs_win_check(const struct jobs_output *out, struct diag *d)
 {
-    if (out->counters) {
-        diag_error(d, NULL, 0, "partitions",
-                   "counter samples and the links report are not yet "
-                   "available in a windowed (partitioned) run of jobs");
-        return -1;
-    }
+    (void)out;
+    (void)d;
     return 0;
 }
 
@@ -460,6 +525,47 @@ static void teardown_all(struct jw *w, const struct jobs_config *jc)
     xchange_free(&w->x);
     if (w->view.ok)
         net_view_free(&w->view);
+    free(w->snap);
+}
+
+/* The run's counters (cp, or NULL): the schedule on every process, the
+ * job counters on the first, read from the view, sampled by the windows
+ * (driven). 0, or -1 reported. */
+static int counters_setup(struct jw *w, const struct jobs_config *jc,
+                          const struct job_counters_params *cp,
+                          struct diag *d)
+{
+    w->sample_next = SIMTIME_MAX;
+    if (!cp)
+        return 0;
+    w->cp = cp;
+    w->links = cp->links_path != NULL;
+    w->snap = calloc(jc->n ? jc->n : 1, sizeof *w->snap);
+    if (!w->snap) {
+        diag_error(d, NULL, 0, "jobs", "out of memory");
+        return -1;
+    }
+    const struct sampler_params *sp = cp->sampling;
+    if (sp && sampler_enabled(sp)) {
+        w->sample_every = sp->interval;
+        w->sample_until = sp->until;
+        if (sp->interval < sp->until)
+            w->sample_next = sp->interval;
+    }
+    if (w->x.lo != 0)
+        return 0; /* only the first process reads and writes */
+    struct sampler_params driven;
+    struct job_counters_params c = *cp;
+    if (sp) {
+        driven = *sp;
+        driven.driven = true;
+        c.sampling = &driven;
+    }
+    struct setup *u = w->u[0];
+    if (jobs_start_counters(u, jc, &c, &w->view.n, &w->view.s, 0, d) != 0)
+        return -1;
+    w->ctr = &u->ctr;
+    return 0;
 }
 
 int jobs_win_run(const struct jobs_config *jc, const struct topo *t,
@@ -481,14 +587,16 @@ int jobs_win_run(const struct jobs_config *jc, const struct topo *t,
     w.W = partition_window(t, w.dim);
     w.t0 = w.shown = time_wall_seconds();
     struct net_params p = *np;
-    p.counters = p.counters || out->observer; /* it reads them */
+    p.counters = p.counters || out->observer || out->counters; /* read */
     if (setup_all(&w, jc, t, &p, seed, d) != 0)
         goto done;
     w.obs = out->observer;
-    if (w.obs && net_view_init(&w.view, w.nets[0]) != 0) {
+    if ((w.obs || out->counters) && net_view_init(&w.view, w.nets[0]) != 0) {
         diag_error(d, NULL, 0, "jobs", "out of memory");
         goto done;
     }
+    if (counters_setup(&w, jc, out->counters, d) != 0)
+        goto done;
     simtime t0 = jobs_window_start(jc);
     rc = run_windows(&w, t0, limit, out->progress);
     if (rc == SIM_INTERRUPTED)
@@ -518,6 +626,8 @@ int jobs_win_run(const struct jobs_config *jc, const struct topo *t,
         diag_error(d, NULL, 0, "jobs", "out of memory");
         goto done;
     }
+    if (w.ctr && job_counters_finish(w.ctr, d) != 0)
+        goto done;
     if (first)
         offered_write(&u->off, out->load, out->header, out->run,
                       out->table);

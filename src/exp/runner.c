@@ -731,9 +731,12 @@ static int jobs_unit(void *ctx, uint32_t r, struct par_unit *u)
     snprintf(what, sizeof what, "run %u of the jobs", r + 1);
     if (rc >= 0 && runner_memory_check(jd->rn, what) != 0)
         rc = -1;
-    if (rc >= 0 && run_files_keep(&rf) != 0)
+    /* a split run's counter files are its group's first rank's alone
+     * (exp/jobs_win.c): the others leave them be */
+    bool mine = par_group_rank() == 0;
+    if (rc >= 0 && mine && run_files_keep(&rf) != 0)
         rc = -1;
-    if (rc < 0)
+    if (rc < 0 && mine)
         run_files_drop(&rf);
     if (rc >= 0)
         fprintf(f[N_JOB_FILES - 1], "%u,%" PRIu64 ",%" PRIu64 ".%06" PRIu64

@@ -560,8 +560,8 @@ int sampler_init(struct sampler *sm, struct net *n, struct sim *s,
                  const struct sampler_params *sp, struct diag *d)
 {
     memset(sm, 0, sizeof *sm);
-    assert(ev_type >= NET_EV_COUNT && ev_type < SIM_MAX_TYPES);
-    assert(entity < s->n_entities);
+    assert(sp->driven || (ev_type >= NET_EV_COUNT && ev_type < SIM_MAX_TYPES));
+    assert(sp->driven || entity < s->n_entities);
     sm->n = n;
     sm->s = s;
     sm->ev_type = ev_type;
@@ -592,6 +592,8 @@ int sampler_init(struct sampler *sm, struct net *n, struct sim *s,
         sampler_free(sm);
         return -1;
     }
+    if (sp->driven)
+        return 0;
     sim_on(s, ev_type, on_sample, sm);
     /* the first multiple of the interval after now (at setup: interval) */
     simtime first = (s->now / sp->interval + 1) * sp->interval;

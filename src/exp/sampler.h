@@ -92,6 +92,11 @@ struct sampler_params {
                                          measurement window (net/links.h),
                                          written by the workload; NULL:
                                          none */
+    bool driven;                      /* no events of its own: the caller
+                                         samples at every multiple of the
+                                         interval (sampler_sample_now; a
+                                         run split over partitions, on a
+                                         view of the machine, net/xview.h) */
 };
 
 /* Everything off. */
