@@ -34,19 +34,11 @@ one() {
     cat "$TMP/time"
 }
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-
 echo "medians of $ROUNDS interleaved round(s); wall: the whole command's seconds; MiB: peak resident (two ranks: the larger)"
 printf "%-28s %8s %8s %8s %8s %6s %8s %8s %8s %5s %10s\n" run classic "P=1" \
     "2 ranks" speedup eff "MiB cl" "MiB P1" "MiB 2r" same "as classic"
 for f in "$@"; do
-    : >"$TMP/classic.w"; : >"$TMP/p1.w"; : >"$TMP/mpi2.w"
-    for r in $(seq "$ROUNDS"); do
-        for k in classic p1 mpi2; do
-            one "$f" $k >"$TMP/$k.last"
-            cut -d' ' -f1 "$TMP/$k.last" >>"$TMP/$k.w"
-        done
-    done
+    interleave "$f"
     same=yes
     for x in "$TMP"/p1/*.csv; do
         cmp -s "$x" "$TMP/mpi2/$(basename "$x")" || same=NO

@@ -1,7 +1,7 @@
 # bench/partition_lib.sh — what bench/partition_speed.sh and
 # bench/partition_model.sh share (sourced, not run): the scratch folder,
-# the mpirun check, an experiment file for one traffic run, and the
-# figures of a run's summary line on stderr.
+# the mpirun check, an experiment file for one traffic run, the figures
+# of a run's summary line on stderr, and a median.
 #
 # partition_setup NAME: DFSIM defaulted, TMP made (removed at exit),
 # mpirun allowed as root; exits 0 with "NAME: no mpirun: skipped" without
@@ -43,4 +43,20 @@ summary() { # FILE
             if ($i ~ /^\(/ && $(i+1) == "s,") { wall = $i; sub(/\(/, "", wall) }
         }
         print wall, w, x, cm, cx, ex }'
+}
+
+# The median of the numbers on stdin, one a line.
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# ROUNDS interleaved rounds of the caller's `one ARG KIND` for KIND in
+# classic, p1 and mpi2: $TMP/KIND.w the first field (the wall seconds)
+# of each, $TMP/KIND.last the last one's line.
+interleave() { # ARG
+    : >"$TMP/classic.w"; : >"$TMP/p1.w"; : >"$TMP/mpi2.w"
+    for r in $(seq "$ROUNDS"); do
+        for k in classic p1 mpi2; do
+            one "$1" $k >"$TMP/$k.last"
+            cut -d' ' -f1 "$TMP/$k.last" >>"$TMP/$k.w"
+        done
+    done
 }

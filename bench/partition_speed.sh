@@ -36,16 +36,8 @@ one() {
     echo "$1 $(cat "$TMP/rss") $2 $3"
 }
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-
 bench() { # NAME
-    : >"$TMP/classic.w"; : >"$TMP/p1.w"; : >"$TMP/mpi2.w"
-    for r in $(seq "$ROUNDS"); do
-        for k in classic p1 mpi2; do
-            one "$1" $k >"$TMP/$k.last"
-            cut -d' ' -f1 "$TMP/$k.last" >>"$TMP/$k.w"
-        done
-    done
+    interleave "$1"
     cmp -s "$TMP/$1-p1/traffic.csv" "$TMP/$1-mpi2/traffic.csv" &&
         same=yes || same=NO
     c=$(median <"$TMP/classic.w"); p=$(median <"$TMP/p1.w")

@@ -247,49 +247,72 @@ static void show(struct jw *w, FILE *progress)
     w->shown = now;
 }
 
-/* The view of the whole machine's counters at w->at: every partition's,
- * here or (over MPI) from every process. 0, or -1 out of memory or
- * malformed (agreed over MPI). */
-static int view_refresh(struct jw *w)
+/* Every partition's bytes to every process: pack(w, i, p) packs local
+ * partition i's; add(w, part, u) takes partition part's, for every
+ * partition (own: also this process's own ones) into the process's
+ * first. In one process the bytes go partition by partition, over MPI
+ * through one all-gather, the same bytes either way. 0, or -1 out of
+ * memory or malformed (agreed over MPI). */
+typedef void part_pack_fn(struct jw *w, uint32_t i, struct pack *p);
+typedef int part_add_fn(struct jw *w, uint32_t part, struct unpack *u);
+static int spread(struct jw *w, bool own, part_pack_fn *pack,
+                  part_add_fn *add)
 {
     struct pack p = { 0 };
     int rc = 0;
-    net_view_at(&w->view, w->at);
     if (w->x.procs == 1) {
-        for (uint32_t i = 0; i < w->x.k && rc == 0; i++) {
+        for (uint32_t i = own ? 0 : 1; i < w->x.k && rc == 0; i++) {
             p.n = 0;
-            net_view_pack(w->nets[i], &p);
+            pack(w, i, &p);
             struct unpack u = { .b = p.b, .n = p.n };
-            rc = p.oom || net_view_add(&w->view, w->x.lo + i, &u) != 0 ||
+            rc = p.oom || add(w, w->x.lo + i, &u) != 0 || u.bad ||
                          u.at != u.n
                      ? -1
                      : 0;
         }
-    } else {
-        net_view_pack(w->nets[0], &p);
-        if (p.oom)
-            p.n = 0;
-        void *all;
-        size_t *len, at = 0;
-        rc = xchange_allgather(&w->x, p.b, p.n, &all, &len);
-        for (int r = 0; rc == 0 && r < w->x.procs; r++) {
-            struct unpack u = { .b = (const unsigned char *)all + at,
-                                .n = len[r] };
-            rc = net_view_add(&w->view, (uint32_t)r, &u) != 0 || u.at != u.n
-                     ? -1
-                     : 0;
-            at += len[r];
-        }
-        if (all) {
-            free(all);
-            free(len);
-        }
-        uint64_t bad = rc != 0;
-        xchange_reduce(&w->x, &bad, 1, NULL, 0);
-        rc = bad ? -1 : 0;
+        pack_free(&p);
+        return rc;
+    }
+    pack(w, 0, &p);
+    if (p.oom) /* the others find it malformed */
+        p.n = 0;
+    void *all;
+    size_t *len, at = 0;
+    rc = xchange_allgather(&w->x, p.b, p.n, &all, &len);
+    for (int r = 0; rc == 0 && r < w->x.procs; r++) {
+        struct unpack u = { .b = (const unsigned char *)all + at,
+                            .n = len[r] };
+        if (own || (uint32_t)r != w->x.lo)
+            rc = add(w, (uint32_t)r, &u) != 0 || u.bad || u.at != u.n ? -1
+                                                                      : 0;
+        at += len[r];
+    }
+    if (all) {
+        free(all);
+        free(len);
     }
     pack_free(&p);
-    return rc;
+    uint64_t bad = rc != 0;
+    xchange_reduce(&w->x, &bad, 1, NULL, 0);
+    return bad ? -1 : 0;
+}
+
+static void view_pack(struct jw *w, uint32_t i, struct pack *p)
+{
+    net_view_pack(w->nets[i], p);
+}
+
+static int view_add(struct jw *w, uint32_t part, struct unpack *u)
+{
+    return net_view_add(&w->view, part, u);
+}
+
+/* The view of the whole machine's counters at w->at: every partition's
+ * (spread). 0, or -1. */
+static int view_refresh(struct jw *w)
+{
+    net_view_at(&w->view, w->at);
+    return spread(w, true, view_pack, view_add);
 }
 
 /* The observer at w->at (closing: the run's end), on the view. */
@@ -405,66 +428,36 @@ static int run_windows(struct jw *w, simtime t0, simtime limit,
 
 /* ---- the results, added into the first partition's ------------------- */
 
-/* Partition u's results, packed for the first partition to add. */
-static void pack_part(const struct setup *u, struct pack *p)
+/* Partition i's results, packed for the first partition to add. */
+static void pack_part(struct jw *w, uint32_t i, struct pack *p)
 {
+    const struct setup *u = w->u[i];
     dmpi_pack(&u->m, p);
     ctl_run_pack(&u->ctl, p);
     sc19_model_pack(&u->mr, p);
     offered_pack(&u->off, p);
 }
 
-/* Another partition's results (pack_part's) added into u's. 0, or -1
- * out of memory or malformed. */
-static int add_part(struct setup *u, const void *b, size_t n)
+/* Another partition's results (pack_part's) added into the first local
+ * one's. 0, or -1 out of memory or malformed. */
+static int add_part(struct jw *w, uint32_t part, struct unpack *r)
 {
-    struct unpack r = { .b = b, .n = n };
-    if (dmpi_unpack_add(&u->m, &r) != 0)
+    (void)part;
+    struct setup *u = w->u[0];
+    if (dmpi_unpack_add(&u->m, r) != 0)
         return -1;
-    ctl_run_unpack_add(&u->ctl, &r);
-    sc19_model_unpack(&u->mr, &r);
-    offered_unpack_add(&u->off, &r);
-    return r.bad || r.at != r.n ? -1 : 0;
+    ctl_run_unpack_add(&u->ctl, r);
+    sc19_model_unpack(&u->mr, r);
+    offered_unpack_add(&u->off, r);
+    return 0;
 }
 
-/* Every other partition's results added into the first local one's:
- * those of this process's others, then (over MPI) every other
- * process's, through the same bytes; so every process ends with the
- * whole run's results (an impact study reads them on every rank). 0, or
- * -1 out of memory or malformed (on every process over MPI: the
- * verdict is agreed). */
+/* Every other partition's results added into the first local one's
+ * (spread): so every process ends with the whole run's results (an
+ * impact study reads them on every rank). 0, or -1. */
 static int merge(struct jw *w)
 {
-    struct pack p = { 0 };
-    int rc = 0;
-    for (uint32_t i = 1; i < w->x.k && rc == 0; i++) {
-        p.n = 0;
-        pack_part(w->u[i], &p);
-        rc = p.oom || add_part(w->u[0], p.b, p.n) != 0 ? -1 : 0;
-    }
-    if (w->x.procs > 1) {
-        p.n = 0;
-        pack_part(w->u[0], &p);
-        if (p.oom) /* the others find it malformed */
-            p.n = 0;
-        void *all;
-        size_t *len;
-        if (xchange_allgather(&w->x, p.b, p.n, &all, &len) != 0)
-            rc = -1;
-        size_t at = 0;
-        for (int r = 0; all && r < w->x.procs; r++) {
-            if ((uint32_t)r != w->x.lo && rc == 0)
-                rc = add_part(w->u[0], (const char *)all + at, len[r]);
-            at += len[r];
-        }
-        free(all);
-        free(len);
-        uint64_t bad = rc != 0;
-        xchange_reduce(&w->x, &bad, 1, NULL, 0);
-        rc = bad ? -1 : 0;
-    }
-    pack_free(&p);
-    return rc;
+    return spread(w, false, pack_part, add_part);
 }
 
 /* ---- set-up ------------------------------------------------------------- */
