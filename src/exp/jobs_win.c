@@ -80,7 +80,8 @@ struct jw {
     struct job_counters *ctr; /* the first process's, or NULL */
     bool links;              /* the links report is on */
     simtime sample_next, sample_every, sample_until;
-    uint8_t *snap;           /* [job]: 1 start taken, 2 end taken */
+    uint8_t *snap;           /* [job]: 1 start taken, 2 end taken; 3
+                                never (a fill's job: not reported) */
 };
 
 /* ---- the MPI layer's mail --------------------------------------------- */
@@ -538,6 +539,9 @@ static int counters_setup(struct jw *w, const struct jobs_config *jc,
         diag_error(d, NULL, 0, "jobs", "out of memory");
         return -1;
     }
+    for (uint32_t j = 0; j < jc->n; j++) /* the report's jobs: the file's */
+        if (jc->job[j].fill)
+            w->snap[j] = 3;
     const struct sampler_params *sp = cp->sampling;
     if (sp && sampler_enabled(sp)) {
         w->sample_every = sp->interval;
