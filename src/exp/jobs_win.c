@@ -25,14 +25,14 @@
  * for many (so P = 1 is the reference); the one-process run
  * (exp/jobs.c) acts at the instant instead.
  *
- * At the end the partitions' results are added into the first one's
- * (merge): per job its messages, bytes, message times and packet counts;
- * each rank's marks and end from its own partition; the controllers'
- * bytes per mode; the SC'19 model from its rank 0's partition; the
- * offered load's sums. The writer then sees one run.
- *
- * Over MPI (mpirun -np P, one partition a rank) the other ranks' results
- * reach the first as the same bytes (xchange_gather); only it writes.
+ * At the end the partitions' results are added into the first local
+ * one's (merge): per job its messages, bytes, message times and packet
+ * counts; each rank's marks and end from its own partition; the
+ * controllers' bytes per mode; the SC'19 model from its rank 0's
+ * partition; the offered load's sums. The writer then sees one run.
+ * Over MPI (one partition a rank) the results travel as the same bytes,
+ * all-gathered (spread): every rank holds the whole run's; the first
+ * writes.
  *
  * An observer (an impact study's latency model and NIC samples, I1)
  * reads a view of the whole machine's counters at its instants, which
