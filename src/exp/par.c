@@ -352,9 +352,10 @@ static int group_agree(int rc)
     return v;
 }
 
-/* A rank of a group other than rank 0's: its group's units, run with the
- * group; the leader sends each unit's output to rank 0, the others drop
- * theirs (the same: the group's results are merged on every rank). */
+/* Every rank but rank 0: its group's units, run with the group; a
+ * group's leader (its first rank, not rank 0) sends each unit's output
+ * to rank 0, the others drop theirs (the same: a split run's results are
+ * merged on every rank of its group). */
 static int deal_member(uint32_t first, uint32_t total, par_run_fn *run,
                        void *ctx)
 {
