@@ -14,7 +14,7 @@ static int room(struct keymap *m)
 {
     if (2 * ((uint64_t)m->n + 1) <= m->cap)
         return 0;
-    uint32_t oc = m->cap, nc = oc ? 2 * oc : 256;
+    uint32_t oc = m->cap, nc = oc ? 2 * oc : 16;
     uint64_t *key = calloc(nc, sizeof *key);
     uint32_t *val = calloc(nc, sizeof *val);
     if (!key || !val || nc <= oc) {

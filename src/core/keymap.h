@@ -4,7 +4,8 @@
  * What it is for: finding a record of another layer or another partition
  * again by a key made of two ids (a source NIC and a message id there, a
  * NIC and an MPI transfer's id there) where the record itself lives in a
- * flat array (core/slots.h). Keys are any value but UINT64_MAX (a key is
+ * flat array (core/slots.h), and a rank's envelope number per peer
+ * (mpi/p2p.c). Keys are any value but UINT64_MAX (a key is
  * stored + 1; 0 marks an empty slot). The load stays at most 1/2; the
  * arrays double when it would not. Lookups and removals allocate nothing.
  *

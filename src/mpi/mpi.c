@@ -48,45 +48,18 @@ int dmpi_grow(void **arr, uint32_t *cap, size_t size, uint32_t need)
     return 0;
 }
 
-/* The counter of `peer` in map s (created at 0). */
-uint32_t *dmpi_seq_slot(struct dmpi *m, struct seqmap *s, uint32_t peer)
+/* The counter of `peer` in map s (created at 0; valid until the map's
+ * next new peer). */
+uint32_t *dmpi_seq_slot(struct dmpi *m, struct keymap *s, uint32_t peer)
 {
-    if (2 * (s->n + 1) > s->cap) {
-        uint32_t cap = s->cap ? 2 * s->cap : 8;
-        uint32_t *key = malloc(cap * sizeof *key);
-        uint32_t *val = malloc(cap * sizeof *val);
-        if (!key || !val) {
-            free(key);
-            free(val);
-            dmpi_fail(m, "out of memory for MPI sequence numbers");
-            return NULL;
-        }
-        for (uint32_t i = 0; i < cap; i++)
-            key[i] = NONE;
-        for (uint32_t i = 0; i < s->cap; i++) {
-            if (s->key[i] == NONE)
-                continue;
-            uint32_t h = (s->key[i] * 2654435761u) & (cap - 1);
-            while (key[h] != NONE)
-                h = (h + 1) & (cap - 1);
-            key[h] = s->key[i];
-            val[h] = s->val[i];
-        }
-        free(s->key);
-        free(s->val);
-        s->key = key;
-        s->val = val;
-        s->cap = cap;
+    uint32_t *v = keymap_get(s, peer);
+    if (v)
+        return v;
+    if (keymap_put(s, peer, 0) != 0) {
+        dmpi_fail(m, "out of memory for MPI sequence numbers");
+        return NULL;
     }
-    uint32_t h = (peer * 2654435761u) & (s->cap - 1);
-    while (s->key[h] != NONE && s->key[h] != peer)
-        h = (h + 1) & (s->cap - 1);
-    if (s->key[h] == NONE) {
-        s->key[h] = peer;
-        s->val[h] = 0;
-        s->n++;
-    }
-    return &s->val[h];
+    return keymap_get(s, peer);
 }
 
 uint32_t dmpi_job_marks(const struct dmpi *m, uint32_t job)
@@ -952,10 +925,8 @@ void dmpi_free(struct dmpi *m)
         free(rk->coll);
         free(rk->hreq);
         free(rk->marks);
-        free(rk->send_seq.key);
-        free(rk->send_seq.val);
-        free(rk->recv_seq.key);
-        free(rk->recv_seq.val);
+        keymap_free(&rk->send_seq);
+        keymap_free(&rk->recv_seq);
     }
     for (uint32_t j = 0; m->res && j < m->n_jobs; j++) {
         free(m->res[j].rank_end);

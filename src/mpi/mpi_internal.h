@@ -104,13 +104,6 @@ static inline uint64_t origin_of(uint32_t job, uint32_t iter)
     return (uint64_t)job << 32 | iter;
 }
 
-/* A small map peer -> counter (open addressing, linear probing). */
-struct seqmap {
-    uint32_t *key; /* NONE: empty */
-    uint32_t *val;
-    uint32_t cap, n;
-};
-
 enum wait { W_NONE, W_REQ, W_ALL, W_RMA, W_SLEEP, W_DONE };
 
 /* A rank's iteration i: when it marked it, and the interval it timed in
@@ -146,7 +139,7 @@ struct dmpi_rank {
     uint32_t posted_head, posted_tail; /* posted receives, in order */
     uint32_t unexp_head, unexp_tail;   /* unmatched arrived envelopes */
     uint32_t early_head;               /* envelopes ahead of their turn */
-    struct seqmap send_seq, recv_seq;
+    struct keymap send_seq, recv_seq; /* peer -> its envelope number */
     /* results */
     struct rank_mark *marks;
     uint32_t n_marks, marks_cap;
@@ -164,7 +157,7 @@ void dmpi_fail(struct dmpi *m, const char *fmt, ...)
 /* Grow *arr (of *cap elements of `size`) to hold `need`, doubling. */
 int dmpi_grow(void **arr, uint32_t *cap, size_t size, uint32_t need);
 /* The counter of `peer` in map s (created at 0); NULL out of memory. */
-uint32_t *dmpi_seq_slot(struct dmpi *m, struct seqmap *s, uint32_t peer);
+uint32_t *dmpi_seq_slot(struct dmpi *m, struct keymap *s, uint32_t peer);
 
 /* Requests and transfers: core/slots.h records (`next` first). */
 _Static_assert(offsetof(struct dmpi_req, next) == 0, "next first");
