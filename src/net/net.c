@@ -60,7 +60,8 @@ static void set_publish(struct net *n)
      * exact near-end and credits in use. */
     n->publish = NET_PUB_GLOBAL;
     for (uint32_t i = 0; i < n->n_ports; i++)
-        if (n->out[i].peer != TOPO_NONE &&
+        if (net_owns(n, n->t->ports[i].router) &&
+            n->out[i].peer != TOPO_NONE &&
             topo_port_class((enum port_kind)n->t->ports[i].kind) ==
                 PCLASS_GLOBAL)
             n->out[i].publish = 1;
@@ -390,6 +391,18 @@ oom:
     return -1;
 }
 
+uint64_t net_ser_fp(const struct net_params *p, const struct topo_port *tp)
+{
+    if (!tp->bw)
+        return 0;
+    /* ps per flit * 1024, with the link-layer efficiency on links between
+     * routers (not on-chip NIC links) */
+    double ps = (double)p->flit_bytes * 1e12 / (double)tp->bw;
+    if (tp->medium != MEDIUM_ONCHIP)
+        ps = ps * p->link_eff_den / p->link_eff_num;
+    return (uint64_t)(ps * 1024.0 + 0.5);
+}
+
 /* Every port's output and input records from its topology port: what the
  * hot path reads of the topology copied in, its buffer's capacity by its
  * class, its serialization time per flit; -1 (reported to d) for a link
@@ -401,6 +414,26 @@ static int ports_init(struct net *n, const struct topo *t,
         const struct topo_port *tp = &t->ports[i];
         struct net_out *o = &n->out[i];
         struct net_in *in = &n->in[i];
+        enum port_class pc = topo_port_class((enum port_kind)tp->kind);
+        n->port_class[i] = (uint8_t)pc;
+        n->buf_cap[i] = pc == PCLASS_GLOBAL ? p->buf_global
+                        : pc == PCLASS_ENDPOINT ? p->buf_endpoint
+                                                : p->buf_local;
+        if (n->buf_cap[i] > UINT16_MAX) /* past a credit block's 16 bits */
+            n->cr_big = true;
+        uint64_t fp = net_ser_fp(p, tp);
+        if (fp > UINT32_MAX) {
+            diag_error(d, NULL, 0, "network", "port %u: a flit takes "
+                       "%.0f ps, more than the model handles", i,
+                       (double)fp / 1024.0);
+            return -1;
+        }
+        /* a partition writes the records of its own routers' ports alone
+         * (the others' pages are never touched: core/zmem.h); nothing it
+         * runs reads another's — a packet or a credit return crossing a
+         * cut goes as a record (net/xpart.h) */
+        if (!net_owns(n, tp->router))
+            continue;
         o->wake = SIMTIME_MAX;
         o->router = tp->router;
         o->peer = tp->peer;
@@ -416,25 +449,7 @@ static int ports_init(struct net *n, const struct topo *t,
         }
         in->up = tp->peer != TOPO_NONE ? tp->peer : i;
         in->latency = tp->latency;
-        enum port_class pc = topo_port_class((enum port_kind)tp->kind);
-        n->port_class[i] = (uint8_t)pc;
-        n->buf_cap[i] = pc == PCLASS_GLOBAL ? p->buf_global
-                        : pc == PCLASS_ENDPOINT ? p->buf_endpoint
-                                                : p->buf_local;
-        if (n->buf_cap[i] > UINT16_MAX) /* past a credit block's 16 bits */
-            n->cr_big = true;
         if (tp->bw) {
-            /* ps per flit * 1024, with the link-layer efficiency on
-             * links between routers (not on-chip NIC links) */
-            double ps = (double)p->flit_bytes * 1e12 / (double)tp->bw;
-            if (tp->medium != MEDIUM_ONCHIP)
-                ps = ps * p->link_eff_den / p->link_eff_num;
-            uint64_t fp = (uint64_t)(ps * 1024.0 + 0.5);
-            if (fp > UINT32_MAX) {
-                diag_error(d, NULL, 0, "network", "port %u: a flit takes "
-                           "%.0f ps, more than the model handles", i, ps);
-                return -1;
-            }
             o->ser_fp = (uint32_t)fp;
             if (tp->peer != TOPO_NONE)
                 /* The credits a link running at full rate has in use with
@@ -490,14 +505,14 @@ static int nics_init(struct net *n, const struct topo *t, uint64_t seed,
 {
     for (uint32_t c = 0; c < t->n_nics; c++) {
         const struct topo_nic *tn = &t->nics[c];
+        if (!net_owns(n, tn->router))
+            continue; /* another partition's (its ports too) */
         for (uint32_t k = 0; k < tn->n_ports; k++) {
             struct net_out *o = &n->out[tn->first_port + k];
             if (o->nic == NET_NONE)
                 o->nic = c;
             o->nics++;
         }
-        if (!net_owns(n, tn->router))
-            continue; /* another partition's */
         n->nic[c] = (struct net_nic){ .req_head = NET_NONE,
                                       .req_tail = NET_NONE,
                                       .rsp_head = NET_NONE,
@@ -509,7 +524,8 @@ static int nics_init(struct net *n, const struct topo *t, uint64_t seed,
      * pairs): the credit handler wakes out.nic .. out.nic + nics - 1 */
     for (uint32_t c = 0; c < t->n_nics; c++) {
         const struct topo_nic *tn = &t->nics[c];
-        for (uint32_t k = 0; k < tn->n_ports; k++) {
+        for (uint32_t k = 0; net_owns(n, tn->router) && k < tn->n_ports;
+             k++) {
             uint32_t port = tn->first_port + k;
             if (c >= n->out[port].nic + n->out[port].nics) {
                 diag_error(d, NULL, 0, "network", "NICs sharing port %u "
@@ -804,7 +820,7 @@ int net_check_drained(struct net *n, struct diag *d)
         /* the credit returns still in the queues are due by the end of time:
          * applied, every VC must be back at its buffer's capacity (a
          * partition: its own ports) */
-        if (net_owns(n, n->out[i].router))
+        if (net_owns(n, n->t->ports[i].router))
             net_credit_sync(n, i, SIMTIME_MAX);
 #define FAIL(...)                                                          \
     do {                                                                   \
@@ -834,7 +850,7 @@ int net_check_drained(struct net *n, struct diag *d)
     for (uint32_t i = 0; i < n->n_ports; i++) {
         const struct topo_port *tp = &n->t->ports[i];
         const struct net_out *o = &n->out[i];
-        if (!net_owns(n, o->router))
+        if (!net_owns(n, tp->router))
             continue;
         if (n->in[i].occ || o->qflits || o->vcs_waiting || o->used)
             FAIL("port %u not empty (buffer %u, queue %u, VCs waiting 0x%x, "

@@ -849,6 +849,12 @@ void net_port_credit_back(struct net *n, uint32_t port, uint32_t vc,
  * next router's pipeline delay + the largest packet's serialization). */
 uint32_t net_port_bdp(const struct net *n, uint32_t port);
 
+/* A flit's serialization time on topology port tp under p, ps x 1024
+ * (the link-layer efficiency on links between routers); 0 for a port
+ * without bandwidth. The output record's ser_fp holds it for the hot
+ * path; this reads the topology alone (any partition's port). */
+uint64_t net_ser_fp(const struct net_params *p, const struct topo_port *tp);
+
 /* The largest bandwidth-delay product (net_port_bdp) of any port of t
  * under p, flits. */
 uint32_t net_max_bdp(const struct net_params *p, const struct topo *t);

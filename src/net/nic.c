@@ -926,10 +926,14 @@ static double nic_rate(const struct net *n, uint32_t nic, uint32_t flits,
     double rate = 0;
     for (uint32_t k = 0; k < tn->n_ports; k++) {
         uint32_t port = tn->first_port + k;
-        double ps = (double)flits * (double)n->out[port].ser_fp / 1024.0;
+        /* from the topology, not the port's record: a partition reads
+         * another's NICs' rates (a traffic run's rates at load 1) */
+        double ps = (double)flits *
+                    (double)net_ser_fp(&n->p, &n->t->ports[port]) / 1024.0;
         /* an Aries processor tile is shared by a NIC pair (topo/aries.c): each
          * NIC counts on half of it when both are busy */
-        rate += 1e12 / ps / (shared ? (double)n->out[port].nics : 1.0);
+        rate += 1e12 / ps /
+                (shared ? (double)topo_port_users(n->t, port) : 1.0);
     }
     if (n->p.nic_gap) {
         double gap_rate = 1e12 / (double)n->p.nic_gap;

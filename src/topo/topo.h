@@ -471,6 +471,10 @@ int topo_figures(const struct topo *t, struct topo_figures *f);
  * net_nic_rate shares them). */
 double topo_nic_injection_bw(const struct topo *t, uint32_t nic);
 
+/* How many NICs use endpoint port `port` (an Aries NIC pair shares its
+ * processor tiles: 2; 0 for a port no NIC uses). */
+uint32_t topo_port_users(const struct topo *t, uint32_t port);
+
 /* The injection bandwidth of t, bytes/s one direction: the sum over its
  * NICs, i.e. of every endpoint port a NIC uses. */
 double topo_injection_bw(const struct topo *t);

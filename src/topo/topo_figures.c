@@ -420,24 +420,25 @@ static int bisection(const struct topo *t, struct cut *best)
 /* ---- figures -------------------------------------------------------- */
 
 /* NICs share endpoint ports only with NICs of their own router (an Aries
- * NIC pair's four processor tiles), and NICs are numbered router by
- * router, so the sharers of a port are found next to the NIC. */
+ * NIC pair's four processor tiles), so the sharers of a port are among
+ * its router's NICs. */
+uint32_t topo_port_users(const struct topo *t, uint32_t port)
+{
+    const struct topo_router *rt = &t->routers[t->ports[port].router];
+    uint32_t users = 0;
+    for (uint32_t i = rt->first_nic; i < rt->first_nic + rt->n_nics; i++)
+        users += port >= t->nics[i].first_port &&
+                 port < t->nics[i].first_port + t->nics[i].n_ports;
+    return users;
+}
+
 double topo_nic_injection_bw(const struct topo *t, uint32_t nic)
 {
     const struct topo_nic *n = &t->nics[nic];
-    uint32_t lo = nic, hi = nic + 1;
-    while (lo > 0 && t->nics[lo - 1].router == n->router)
-        lo--;
-    while (hi < t->n_nics && t->nics[hi].router == n->router)
-        hi++;
     double bw = 0;
-    for (uint32_t p = n->first_port; p < n->first_port + n->n_ports; p++) {
-        uint32_t users = 0;
-        for (uint32_t i = lo; i < hi; i++)
-            users += p >= t->nics[i].first_port &&
-                     p < t->nics[i].first_port + t->nics[i].n_ports;
-        bw += (double)t->ports[p].bw / users; /* users >= 1: nic itself */
-    }
+    for (uint32_t p = n->first_port; p < n->first_port + n->n_ports; p++)
+        /* users >= 1: nic itself */
+        bw += (double)t->ports[p].bw / topo_port_users(t, p);
     return bw;
 }
 
