@@ -1210,7 +1210,9 @@ static void test_runs_resume(void)
         free(iters);
         return;
     }
-    CHECK(strncmp(runs, "run,seed,end_us,finished\n0,5,", 29) == 0);
+    CHECK(strncmp(runs, "run,seed,end_us,finished,windowed\n0,5,", 38) == 0);
+    /* one process: not windowed */
+    CHECK(strstr(runs, ",0\n2,7,") != NULL);
     CHECK_STR_CONTAINS(runs, "\n1,6,");
     CHECK_STR_CONTAINS(runs, "\n2,7,");
     CHECK_STR_CONTAINS(iters, "\n0,0,pp,5,high-bias,1,");

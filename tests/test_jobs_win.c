@@ -319,6 +319,24 @@ static void test_jobs_refusals(void)
     example(path, sizeof path, "ics21-fig7.cfg");
     CHECK(run_in(path, "/tmp/dfsim-jw-never", "2") != 0);
     CHECK_STR_CONTAINS(err, "at most 1");
+    /* runs.csv says which rules a run followed, and a resume under the
+     * other ones is refused (experiment.settings): the files would mix
+     * two models */
+    const char *cfg = config("jw-rules.cfg", chain_text);
+    char dir[64] = "/tmp/dfsim-jw-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    for (int windowed = 0; windowed < 2; windowed++) {
+        CHECK_EQ_U(run_in(cfg, dir, windowed ? "2" : NULL), 0);
+        char *runs = dir_read(dir, "runs.csv");
+        CHECK(runs && strstr(runs, windowed ? ",1\n" : ",0\n") &&
+              !strstr(runs, windowed ? ",0\n" : ",1\n"));
+        free(runs);
+        const char *argv[] = { "run", cfg, "-o", dir, "--resume",
+                               windowed ? NULL : "--partitions", "1",
+                               NULL };
+        CHECK(run_dfsim(argv, out, sizeof out, err, sizeof err) != 0);
+        CHECK_STR_CONTAINS(err, "dfsim.windowed");
+    }
 }
 
 const struct test_case tests_jobs_win[] = {

@@ -950,7 +950,7 @@ static void test_quick_folder_apart(void)
     const char *a1[] = { "run", cfg, "-o", dir, "--quick", NULL };
     CHECK_EQ_U(run_dfsim(a1, out, sizeof out, err, sizeof err), 0);
     char *runs = dir_read(dir, "runs.csv");
-    CHECK(runs && strcmp(runs, "run,seed,end_us,finished\n0,5,") > 0 &&
+    CHECK(runs && strcmp(runs, "run,seed,end_us,finished,windowed\n0,5,") > 0 &&
           !strstr(runs, "\n1,")); /* one run of 3 */
     free(runs);
     const char *a2[] = { "run", cfg, "-o", dir, NULL };

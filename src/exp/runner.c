@@ -591,11 +591,18 @@ static int keep_runs(const char *dir, const char *name, uint32_t keep)
     return 0;
 }
 
+/* runs.csv's first line: a run's number, seed, end, whether it finished
+ * and whether it ran under the windowed rules (any --partitions P: the
+ * files are the same for every P, so P itself is not written) */
+#define RUNS_HEADER "run,seed,end_us,finished,windowed\n"
+
 /* How many runs of this experiment dir/runs.csv records as finished
  * (rows 0, 1, ... with the seeds seed + run, in unsigned 64-bit
  * arithmetic as the runs use them, so a seed near INT64_MAX is no
- * overflow); -1 if it records another experiment's (reported). A missing
- * file: 0. */
+ * overflow); -1 if it records another experiment's, or its first line
+ * is another version's (reported). A missing file: 0. (A resume under
+ * the other rules, windowed or one process, is refused before: the
+ * settings' dfsim.windowed, exp/fingerprint.c.) */
 static long finished_runs(const char *dir, int64_t seed)
 {
     char path[4096];
@@ -607,6 +614,14 @@ static long finished_runs(const char *dir, int64_t seed)
     long n = 0;
     bool head = true;
     while (fgets(line, sizeof line, f)) {
+        if (head && strcmp(line, RUNS_HEADER) != 0) {
+            fprintf(stderr, "dfsim run: %s: its first line is not \"%.*s\" "
+                            "(written by another version of dfsim); run "
+                            "the experiment anew, without --resume\n",
+                    path, (int)strlen(RUNS_HEADER) - 1, RUNS_HEADER);
+            fclose(f);
+            return -1;
+        }
         if (head) {
             head = false;
             continue;
@@ -740,8 +755,9 @@ static int jobs_unit(void *ctx, uint32_t r, struct par_unit *u)
         run_files_drop(&rf);
     if (rc >= 0)
         fprintf(f[N_JOB_FILES - 1], "%u,%" PRIu64 ",%" PRIu64 ".%06" PRIu64
-                                    ",%d\n",
-                r, seed, end / SIMTIME_US, end % SIMTIME_US, rc == 0);
+                                    ",%d,%d\n",
+                r, seed, end / SIMTIME_US, end % SIMTIME_US, rc == 0,
+                jd->rn->partitions > 0);
     for (uint32_t i = 0; i < JOBS_PARTS; i++)
         if (fclose(f[i]) != 0)
             ok = false;
@@ -843,7 +859,7 @@ static long jobs_open(const struct runner *rn, struct jobs_deal *jd)
             .ranks = jd->files[2], .metrics = jd->files[3],
             .variants = jd->files[4], .load = jd->files[5] };
         jd->writer->headers(&out);
-        fprintf(jd->files[N_JOB_FILES - 1], "run,seed,end_us,finished\n");
+        fputs(RUNS_HEADER, jd->files[N_JOB_FILES - 1]);
     }
     for (size_t i = 0; first >= 0 && i < N_JOB_FILES; i++)
         if (fflush(jd->files[i]) != 0) {
