@@ -138,6 +138,44 @@ static void test_protocol_traffic(void)
     }
 }
 
+/* A dual-NIC Slingshot node (Shandy) running two ranks sends through
+ * both its NICs, one rank each (topo_rank_nic); one rank a node, through
+ * the first alone. */
+static void test_two_nics(void)
+{
+    for (uint32_t ppn = 1; ppn <= 2; ppn++) {
+        struct mpi_h h;
+        if (mpi_h_setup(&h, "shandy", true) != 0) {
+            CHECK(!"setup");
+            mpi_h_teardown(&h);
+            return;
+        }
+        uint32_t nodes[2] = { 0, 700 }; /* two groups */
+        struct micro mb;
+        char err[128];
+        struct micro_params mp = { .kind = MICRO_ALLTOALL, .bytes = 65536,
+                                   .iterations = 2 };
+        CHECK(micro_init(&mb, &mp, 2 * ppn, err, sizeof err) == 0);
+        struct dmpi_job_spec js = { .name = "a2a", .nodes = nodes,
+                                    .n_nodes = 2, .ppn = ppn,
+                                    .app = micro_app(&mb) };
+        if (mpi_h_start(&h, NULL, &js, 1) == 0 && mpi_h_run(&h) == 0) {
+            CHECK_EQ_U(h.m.res[0].n_iter, 2);
+            for (uint32_t k = 0; k < 2; k++)
+                for (uint32_t c = 0; c < 2; c++) {
+                    uint32_t nic = h.t.nodes[nodes[k]].nic[c];
+                    uint64_t flits = h.n.ct.nic[nic].flits[0];
+                    if (c < ppn)
+                        CHECK(flits > 0);
+                    else
+                        CHECK_EQ_U(flits, 0);
+                }
+        }
+        micro_free(&mb);
+        mpi_h_teardown(&h);
+    }
+}
+
 /* Collectives through the network: every rank finishes, the number of
  * messages is the algorithm's, and larger buffers take longer. */
 static void test_collectives_run(void)
@@ -838,6 +876,7 @@ const struct test_case tests_mpi[] = {
     TEST(test_pingpong_bandwidth_aries),
     TEST(test_protocol_switches),
     TEST(test_protocol_traffic),
+    TEST(test_two_nics),
     TEST(test_collectives_run),
     TEST(test_jobs_and_determinism),
     TEST(test_disjoint_groups),

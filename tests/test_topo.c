@@ -586,6 +586,14 @@ static void test_slingshot_shandy(void)
         uint32_t r0 = t.nics[nd->nic[0]].router, r1 = t.nics[nd->nic[1]].router;
         CHECK(r0 != r1);
         CHECK_EQ_U(t.routers[r0].group, t.routers[r1].group);
+        /* ranks dealt to them in blocks: one rank, the first; two, one
+         * each; four, two each; three, 0 0 1 */
+        CHECK_EQ_U(topo_rank_nic(&t, n, 0, 1), nd->nic[0]);
+        CHECK_EQ_U(topo_rank_nic(&t, n, 1, 2), nd->nic[1]);
+        CHECK_EQ_U(topo_rank_nic(&t, n, 1, 4), nd->nic[0]);
+        CHECK_EQ_U(topo_rank_nic(&t, n, 2, 4), nd->nic[1]);
+        CHECK_EQ_U(topo_rank_nic(&t, n, 1, 3), nd->nic[0]);
+        CHECK_EQ_U(topo_rank_nic(&t, n, 2, 3), nd->nic[1]);
     }
     topo_free(&t);
 

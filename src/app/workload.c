@@ -209,7 +209,8 @@ static uint32_t micro_witers(const void *params)
  * second, OSU's unit; IMB's "Mbytes" are 2^20 bytes), from the iterations after the job's warm-up: IMB PingPong's
  * bytes over half the mean round trip; OSU osu_bw's window of messages
  * over the mean iteration (osu_bibw: both directions' bytes); the
- * bisection's bytes every rank sent. `p99`: the same over the 99th
+ * bisection's bytes every rank sent; the alltoall's blocks every rank
+ * sent to the others. `p99`: the same over the 99th
  * percentile of the iteration times (nearest rank: the slow tail). The
  * other motifs print times, which iterations.csv has. */
 static int micro_wmetric(const void *state, const struct dmpi_job_result *r,
@@ -226,6 +227,11 @@ static int micro_wmetric(const void *state, const struct dmpi_job_result *r,
         moved = 2.0 * (double)p->window * (double)p->bytes;
     else if (p->kind == MICRO_BISECTION)
         moved = (double)mb->nranks * (double)p->window * (double)p->bytes;
+    else if (p->kind == MICRO_ALLTOALL)
+        /* every rank's block to every other rank: the bandwidth SC'20
+         * Fig. 6 plots against the all-to-all's theoretical peak */
+        moved = (double)mb->nranks * (double)(mb->nranks - 1) *
+                (double)p->bytes;
     else
         return -1;
     if (r->n_iter <= skip)

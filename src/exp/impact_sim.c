@@ -232,20 +232,30 @@ static int lat_obs_init(struct lat_obs *o, const struct topo *t,
     o->lat = lat;
     o->traf = traf;
     o->pp_a = o->pp_b = UINT32_MAX;
-    o->n_nic = j->nodes;
+    /* every NIC the job's ranks use: a node's first min(ppn, its NICs)
+     * (topo_rank_nic deals them in blocks) */
+    o->n_nic = 0;
+    for (uint32_t i = 0; i < j->nodes; i++)
+        o->n_nic += j->ppn < t->nodes[nodes[i]].n_nics
+                        ? j->ppn
+                        : t->nodes[nodes[i]].n_nics;
     o->nic = malloc((o->n_nic ? o->n_nic : 1) * sizeof *o->nic);
     if (o->nics)
         o->prev = calloc(3 * (size_t)(t->n_nics ? t->n_nics : 1),
                          sizeof *o->prev);
     if (!o->nic || (o->nics && !o->prev))
         return -1;
-    for (uint32_t i = 0; i < o->n_nic; i++)
-        o->nic[i] = t->nodes[nodes[i]].nic[0];
+    for (uint32_t i = 0, k = 0; i < j->nodes; i++) {
+        const struct topo_node *nd = &t->nodes[nodes[i]];
+        for (uint32_t c = 0; c < nd->n_nics && c < j->ppn; c++)
+            o->nic[k++] = nd->nic[c];
+    }
     if (impact_is_pingpong(j)) {
         const struct micro_params *mp = (const void *)j->params;
         uint32_t b = alloc_rank_node(nodes, j->ppn, mp->peer);
-        o->pp_a = t->nodes[alloc_rank_node(nodes, j->ppn, 0)].nic[0];
-        o->pp_b = t->nodes[b].nic[0];
+        o->pp_a = topo_rank_nic(t, alloc_rank_node(nodes, j->ppn, 0), 0,
+                                j->ppn);
+        o->pp_b = topo_rank_nic(t, b, mp->peer % j->ppn, j->ppn);
     }
     return 0;
 }

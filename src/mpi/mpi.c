@@ -755,9 +755,9 @@ int dmpi_init(struct dmpi *m, struct sim *s, struct net *n,
             rk->job = j;
             rk->r = r;
             /* ranks fill a node before the next (block placement, ppn per
-             * node), each on its node's first NIC */
+             * node), its NICs dealt to them in blocks (topo_rank_nic) */
             rk->node = js->nodes[r / js->ppn];
-            rk->nic = t->nodes[rk->node].nic[0];
+            rk->nic = topo_rank_nic(t, rk->node, r % js->ppn, js->ppn);
             rk->entity = net_nic_entity(n, rk->nic);
             rk->posted_head = rk->posted_tail = NONE;
             rk->unexp_head = rk->unexp_tail = rk->early_head = NONE;

@@ -525,6 +525,15 @@ static uint32_t ring_dist(uint32_t a, uint32_t b, uint32_t k)
     return d < k - d ? d : k - d;
 }
 
+uint32_t topo_rank_nic(const struct topo *t, uint32_t node, uint32_t local,
+                       uint32_t ppn)
+{
+    const struct topo_node *nd = &t->nodes[node];
+    if (ppn <= 1 || nd->n_nics <= 1)
+        return nd->nic[0];
+    return nd->nic[(uint64_t)(local % ppn) * nd->n_nics / ppn];
+}
+
 uint32_t topo_min_hops(const struct topo *t, uint32_t src, uint32_t dst)
 {
     const struct topo_router *s = &t->routers[src], *d = &t->routers[dst];

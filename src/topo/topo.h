@@ -443,6 +443,17 @@ static inline uint8_t topo_group_hops(const struct topo *t, uint32_t g,
 char *topo_router_name(const struct topo *t, uint32_t r, char *buf,
                        size_t cap);
 char *topo_node_name(const struct topo *t, uint32_t n, char *buf, size_t cap);
+
+/* The NIC that rank `local` (0 .. ppn - 1) of a node running ppn ranks
+ * uses: the node's NICs dealt to its ranks in blocks (ranks 0 .. ppn/k -
+ * 1 the first of its k NICs, ...), as MPI libraries pin ranks to the
+ * NICs of a multi-NIC node by default (Intel MPI's "NIC pinning":
+ * "available NICs are distributed between MPI ranks as equally as
+ * possible", four ranks on two NICs: 0, 1 on nic0, 2, 3 on nic1;
+ * Cray MPICH's MPICH_OFI_NIC_POLICY offers the same BLOCK policy). With
+ * one NIC, or one rank, the node's first. */
+uint32_t topo_rank_nic(const struct topo *t, uint32_t node, uint32_t local,
+                       uint32_t ppn);
 char *topo_port_name(const struct topo *t, uint32_t p, char *buf, size_t cap);
 
 /* Check the graph invariants (see the file header); report to d. */
