@@ -443,6 +443,7 @@ static inline uint8_t topo_group_hops(const struct topo *t, uint32_t g,
 char *topo_router_name(const struct topo *t, uint32_t r, char *buf,
                        size_t cap);
 char *topo_node_name(const struct topo *t, uint32_t n, char *buf, size_t cap);
+char *topo_port_name(const struct topo *t, uint32_t p, char *buf, size_t cap);
 
 /* The NIC that rank `local` (0 .. ppn - 1) of a node running ppn ranks
  * uses: the node's NICs dealt to its ranks in blocks (ranks 0 .. ppn/k -
@@ -454,7 +455,6 @@ char *topo_node_name(const struct topo *t, uint32_t n, char *buf, size_t cap);
  * one NIC, or one rank, the node's first. */
 uint32_t topo_rank_nic(const struct topo *t, uint32_t node, uint32_t local,
                        uint32_t ppn);
-char *topo_port_name(const struct topo *t, uint32_t p, char *buf, size_t cap);
 
 /* Check the graph invariants (see the file header); report to d. */
 int topo_check(const struct topo *t, struct diag *d);
