@@ -232,24 +232,22 @@ static int lat_obs_init(struct lat_obs *o, const struct topo *t,
     o->lat = lat;
     o->traf = traf;
     o->pp_a = o->pp_b = UINT32_MAX;
-    /* every NIC the job's ranks use: a node's first min(ppn, its NICs)
-     * (topo_rank_nic deals them in blocks) */
-    o->n_nic = 0;
-    for (uint32_t i = 0; i < j->nodes; i++)
-        o->n_nic += j->ppn < t->nodes[nodes[i]].n_nics
-                        ? j->ppn
-                        : t->nodes[nodes[i]].n_nics;
-    o->nic = malloc((o->n_nic ? o->n_nic : 1) * sizeof *o->nic);
+    /* every NIC the job's ranks use, once: topo_rank_nic deals a node's
+     * NICs to its ranks in blocks, so a node's distinct NICs come in
+     * order (at most ppn a node) */
+    o->nic = malloc(((size_t)j->nodes * j->ppn + 1) * sizeof *o->nic);
     if (o->nics)
         o->prev = calloc(3 * (size_t)(t->n_nics ? t->n_nics : 1),
                          sizeof *o->prev);
     if (!o->nic || (o->nics && !o->prev))
         return -1;
-    for (uint32_t i = 0, k = 0; i < j->nodes; i++) {
-        const struct topo_node *nd = &t->nodes[nodes[i]];
-        for (uint32_t c = 0; c < nd->n_nics && c < j->ppn; c++)
-            o->nic[k++] = nd->nic[c];
-    }
+    o->n_nic = 0;
+    for (uint32_t i = 0; i < j->nodes; i++)
+        for (uint32_t l = 0; l < j->ppn; l++) {
+            uint32_t c = topo_rank_nic(t, nodes[i], l, j->ppn);
+            if (l == 0 || c != o->nic[o->n_nic - 1])
+                o->nic[o->n_nic++] = c;
+        }
     if (impact_is_pingpong(j)) {
         const struct micro_params *mp = (const void *)j->params;
         uint32_t b = alloc_rank_node(nodes, j->ppn, mp->peer);

@@ -524,8 +524,9 @@ static int nics_init(struct net *n, const struct topo *t, uint64_t seed,
      * pairs): the credit handler wakes out.nic .. out.nic + nics - 1 */
     for (uint32_t c = 0; c < t->n_nics; c++) {
         const struct topo_nic *tn = &t->nics[c];
-        for (uint32_t k = 0; net_owns(n, tn->router) && k < tn->n_ports;
-             k++) {
+        if (!net_owns(n, tn->router))
+            continue; /* its ports' records are another partition's */
+        for (uint32_t k = 0; k < tn->n_ports; k++) {
             uint32_t port = tn->first_port + k;
             if (c >= n->out[port].nic + n->out[port].nics) {
                 diag_error(d, NULL, 0, "network", "NICs sharing port %u "
