@@ -187,6 +187,33 @@ static void test_chain_same_for_every_p(void)
     same_for_every_p(config("jw-chain", chain_text), NULL);
 }
 
+/* A job packed on the first two of the nine groups (8 nodes each): the
+ * parts are balanced by the ranks placed, so two partitions cut between
+ * its groups and its envelopes cross (by NICs the cut would be 0-3 |
+ * 4-8, the job all in the first part); the files are the same. */
+static const char corner_text[] =
+    "jobs = (\n"
+    "  { name = \"a2a\"; workload = \"alltoall\"; nodes = 16;\n"
+    "    allocation = \"linear\"; bytes = 1024; iterations = 2; }\n"
+    ");\n";
+
+static void test_split_by_ranks_placed(void)
+{
+    char dir[2][64];
+    for (int i = 0; i < 2; i++) {
+        strcpy(dir[i], "/tmp/dfsim-jw-XXXXXX");
+        CHECK(mkdtemp(dir[i]) != NULL);
+    }
+    const char *cfg = config("jw-corner", corner_text);
+    CHECK_EQ_U(run_in(cfg, dir[0], "1"), 0);
+    CHECK_EQ_U(run_in(cfg, dir[1], "2"), 0);
+    CHECK_STR_CONTAINS(err, "over 2 partitions (groups 0 | 1-8, by ranks");
+    CHECK(crossed(" MPI envelopes crossed") > 0);
+    CHECK_EQ_U(same_files(dir[0], dir[1]), 0);
+    for (int i = 0; i < 2; i++)
+        rm_dir(dir[i]);
+}
+
 /* Netscope's AIMD (ICS'21 §5) ticks every 20 us on every NIC from its
  * own stall counter: a split run takes each partition's ticks at their
  * exact times (inventory N8, C1), and the files are the same for every
@@ -242,6 +269,34 @@ static void test_jobs_mpirun(void)
         CHECK_EQ_U(same_files(dir[0], dir[np - 1]), 0);
     }
     for (int i = 0; i < 3; i++)
+        rm_dir(dir[i]);
+}
+
+/* --partitions auto: over two MPI ranks a file of one run is split in
+ * two, in one process it is windowed whole; the files are the same. */
+static void test_partitions_auto(void)
+{
+    const char *cfg = config("jw-auto", corner_text);
+    char dir[2][64];
+    for (int i = 0; i < 2; i++) {
+        strcpy(dir[i], "/tmp/dfsim-jw-XXXXXX");
+        CHECK(mkdtemp(dir[i]) != NULL);
+    }
+    CHECK_EQ_U(run_in(cfg, dir[0], "auto"), 0);
+    CHECK_STR_CONTAINS(out, "--partitions auto: 1 (1 MPI rank, 1 "
+                            "simulation");
+    const char *argv[] = { "run", cfg, "-o", dir[1], "--force",
+                           "--partitions", "auto", NULL };
+    int rc = run_dfsim_mpi(2, argv, out, sizeof out, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "  mpirun -np 2 --partitions auto: %d\n%s\n", rc,
+                err);
+    CHECK_EQ_U(rc, 0);
+    CHECK_STR_CONTAINS(out, "--partitions auto: 2 (2 MPI ranks");
+    CHECK_STR_CONTAINS(out, "one per MPI rank");
+    CHECK(crossed(" MPI envelopes crossed") > 0);
+    CHECK_EQ_U(same_files(dir[0], dir[1]), 0);
+    for (int i = 0; i < 2; i++)
         rm_dir(dir[i]);
 }
 
@@ -342,7 +397,9 @@ static void test_jobs_refusals(void)
 const struct test_case tests_jobs_win[] = {
     TEST(test_jobs_same_for_every_p),
     TEST(test_chain_same_for_every_p),
+    TEST(test_split_by_ranks_placed),
     TEST(test_jobs_mpirun),
+    TEST(test_partitions_auto),
     TEST(test_netscope_split),
     TEST(test_impact_split),
     TEST(test_observer_split),

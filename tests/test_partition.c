@@ -220,6 +220,46 @@ static void test_df1056_blocks(void)
     topo_free(&t);
 }
 
+/* Balanced by load: the ranks of a job on df1056's first four groups
+ * (32 NICs each) split two and two, the 29 groups without ranks going
+ * with the second part (routers break the tie: as even as they can be);
+ * without a load, NICs balance 16 and 17 groups. */
+static void test_balanced_by_load(void)
+{
+    struct topo t;
+    if (build(&t, "df1056") != 0)
+        return;
+    struct net_params np;
+    net_params_defaults(&np, &t);
+    uint32_t *load = calloc(t.n_routers, sizeof *load);
+    if (!load) {
+        CHECK(load != NULL);
+        topo_free(&t);
+        return;
+    }
+    for (uint32_t r = 0; r < t.n_routers; r++)
+        if (t.routers[r].group < 4)
+            load[r] = 2 * t.routers[r].n_nics; /* ppn 2 */
+    struct partition pt;
+    struct diag d;
+    diag_init(&d);
+    if (partition_make_dim(&t, &np, 2, -1, load, &pt, &d) == 0) {
+        CHECK_EQ_U(pt.part[0].units, 2);
+        CHECK_EQ_U(pt.part[1].first_unit, 2);
+        CHECK_EQ_U(pt.part[0].load, pt.part[1].load);
+        CHECK_EQ_U(pt.part[0].load, 2 * 2 * 32);
+        CHECK(partition_imbalance(&pt) == 1.0);
+        partition_free(&pt);
+    }
+    if (partition_make_dim(&t, &np, 2, -1, NULL, &pt, &d) == 0) {
+        CHECK(pt.part[0].units == 16 || pt.part[0].units == 17);
+        CHECK_EQ_U(pt.part[0].load, pt.part[0].nics);
+        partition_free(&pt);
+    }
+    free(load);
+    topo_free(&t);
+}
+
 /* Same input, same partition. */
 static void test_deterministic(void)
 {
@@ -422,6 +462,7 @@ static void test_cli(void)
 const struct test_case tests_partition[] = {
     TEST(test_df1056),
     TEST(test_df1056_blocks),
+    TEST(test_balanced_by_load),
     TEST(test_deterministic),
     TEST(test_refused),
     TEST(test_lookahead_follows_ports),

@@ -36,6 +36,7 @@
 #include "exp/manifest.h"
 #include "exp/par.h"
 #include "exp/runner.h"
+#include "net/partition.h"
 #include "results/impact_results.h"
 #include "results/jobs_results.h"
 #include "results/traffic_results.h"
@@ -87,12 +88,16 @@ static void usage(FILE *out)
             "                     (default DIR results/<name>-quick)\n"
             "  --partitions P     run each simulation in windows over P\n"
             "                     partitions of the machine (whole\n"
-            "                     groups or torus slabs; traffic sweeps\n"
-            "                     and jobs, not impact studies):\n"
-            "                     in this process, or started by mpirun\n"
-            "                     with P ranks, one partition per rank;\n"
-            "                     the results are the same for every P\n"
-            "                     (docs/performance.md)\n"
+            "                     groups or torus slabs; traffic sweeps,\n"
+            "                     jobs and impact studies): in this\n"
+            "                     process, or started by mpirun with a\n"
+            "                     multiple of P ranks, one partition per\n"
+            "                     rank; the results are the same for\n"
+            "                     every P (docs/performance.md)\n"
+            "  --partitions auto  the same, P from the MPI ranks: the\n"
+            "                     largest divisor of them that leaves a\n"
+            "                     group of ranks to each simulation of\n"
+            "                     the largest kind of run\n"
             "  -h, --help         this text, then every key of an "
             "experiment file\n\n");
 }
@@ -214,6 +219,7 @@ struct run_args {
     bool resume, force, quick;
     size_t max_memory;   /* 0: what the machine has */
     uint32_t partitions; /* 0: classic runs; else windowed over P */
+    bool auto_p;         /* --partitions auto: P from the MPI ranks */
 };
 
 /* Parse argv into a. Returns -1 to go on, else the exit status (0 after
@@ -261,10 +267,16 @@ static int parse_args(int argc, char **argv, struct run_args *a)
             break;
         case 'p': {
             unsigned long long v;
+            if (strcmp(optarg, "auto") == 0) {
+                a->auto_p = true;
+                a->partitions = 1; /* until the ranks are known */
+                break;
+            }
             if (cli_parse_u64(optarg, &v) != 0 || v < 1 || v > 65536) {
                 fprintf(stderr,
                         "dfsim run: --partitions expects a number of "
-                        "partitions from 1 to 65536, got \"%s\"\n",
+                        "partitions from 1 to 65536 or \"auto\", got "
+                        "\"%s\"\n",
                         optarg);
                 return 2;
             }
@@ -488,6 +500,35 @@ static int interrupted(const struct experiment *e, const char *file,
     return 128 + sig;
 }
 
+/* --partitions auto: split each simulation as far as the runs leave MPI
+ * ranks over. With N ranks and S simulations in the experiment's largest
+ * kind (a traffic sweep's points, a jobs list's runs), the largest P that
+ * divides N, is at most N / S and at most what the system can be cut
+ * into (partition_max); 1 (windowed, in this process) without mpirun.
+ * Under the windowed rules the files are the same for every P, so the
+ * choice changes the speed, never the results. */
+static uint32_t auto_partitions(const struct experiment *e,
+                                const struct topo *t)
+{
+    uint32_t n = (uint32_t)par_size(), sims = 1;
+    if (e->has_traffic) {
+        const struct traffic_sweep *sw = &e->traffic;
+        sims = (sw->routings.n ? sw->routings.n : 1) * sw->loads.n;
+    }
+    if (e->jobs.n && e->info.runs > sims)
+        sims = e->info.runs;
+    uint32_t want = n / sims, max = partition_max(t), P = 1;
+    for (uint32_t q = want < max ? want : max; q > 1 && P == 1; q--)
+        if (n % q == 0)
+            P = q;
+    if (par_rank() == 0)
+        printf("--partitions auto: %u (%u MPI rank%s, %u simulation%s in "
+               "the largest kind of run, %s cut into at most %u)\n",
+               P, n, n == 1 ? "" : "s", sims, sims == 1 ? "" : "s",
+               t->system, max);
+    return P;
+}
+
 int cli_run(int argc, char **argv)
 {
     struct run_args a;
@@ -520,6 +561,8 @@ int cli_run(int argc, char **argv)
     cli_catch_stop(on_signal, SA_RESETHAND);
     if (par_start() != 0)
         goto out;
+    if (a.auto_p)
+        a.partitions = auto_partitions(&e, &t);
     if (par_set_split(a.partitions) != 0) {
         if (par_rank() == 0)
             fprintf(stderr, "dfsim run: %d MPI ranks cannot be grouped %u "

@@ -565,6 +565,51 @@ static int counters_setup(struct jw *w, const struct jobs_config *jc,
     return 0;
 }
 
+/* The load a run of jobs puts on each router, to balance the partitions
+ * by (partition_make_dim): the ranks placed on its NICs, every job's (the
+ * fill's too), placed as jobs_setup places them (alloc_place is a pure
+ * function of the requests and the seed). A rank's events (its host
+ * costs, its messages' injection and ejection, its matching) are its
+ * NIC's (mpi/mpi.c); the routers in between carry the transit, which the
+ * ranks' routes spread over the machine and the tie-break on routers
+ * approximates. Why: SC'19's 1,024-node all-to-all sits in 6 of xc-16cab's
+ * 14 groups, which a cut balanced by NICs put in one part (0 MPI
+ * envelopes crossed, the other process routing only transit). *load is
+ * malloc'd; 0, or -1 reported. */
+static int rank_load(const struct jobs_config *jc, const struct topo *t,
+                     uint64_t seed, uint32_t **load, struct diag *d)
+{
+    uint32_t n = jc->n;
+    struct alloc_request *req = calloc(n ? n : 1, sizeof *req);
+    uint32_t **nodes = calloc(n ? n : 1, sizeof *nodes);
+    *load = calloc(t->n_routers, sizeof **load);
+    int rc = -1;
+    if (!req || !nodes || !*load) {
+        diag_error(d, NULL, 0, "jobs", "out of memory");
+        goto out;
+    }
+    jobs_alloc_requests(jc, req);
+    if (alloc_place(t, req, n, seed, nodes, d) != 0)
+        goto out;
+    for (uint32_t i = 0; i < n; i++) {
+        const struct job_config *j = &jc->job[i];
+        for (uint32_t k = 0; k < j->nodes; k++)
+            for (uint32_t l = 0; l < j->ppn; l++)
+                (*load)[t->nics[topo_rank_nic(t, nodes[i][k], l, j->ppn)]
+                            .router]++;
+    }
+    rc = 0;
+out:
+    alloc_free(nodes, n);
+    free(nodes);
+    free(req);
+    if (rc) {
+        free(*load);
+        *load = NULL;
+    }
+    return rc;
+}
+
 int jobs_win_run(const struct jobs_config *jc, const struct topo *t,
                  const struct net_params *np, uint64_t seed, simtime limit,
                  const struct jobs_output *out, simtime *end,
@@ -578,9 +623,23 @@ int jobs_win_run(const struct jobs_config *jc, const struct topo *t,
         return -1;
     w.x.mail = true;
     w.dim = partition_cut_dim(t, np, d);
-    if (w.dim == -2 ||
-        partition_make_dim(t, np, out->partitions, w.dim, &w.pt, d) != 0)
+    uint32_t *load = NULL;
+    if (w.dim == -2 || rank_load(jc, t, seed, &load, d) != 0)
         goto done;
+    int made = partition_make_dim(t, np, out->partitions, w.dim, load,
+                                  &w.pt, d);
+    free(load);
+    if (made != 0)
+        goto done;
+    if (out->progress && w.x.lo == 0 && w.pt.parts > 1) {
+        fprintf(out->progress, "  the machine cut into ");
+        partition_print_blocks(out->progress, &w.pt);
+        fprintf(out->progress, ", balanced by the ranks placed:");
+        for (uint32_t k = 0; k < w.pt.parts; k++)
+            fprintf(out->progress, "%s %" PRIu64, k ? " |" : "",
+                    w.pt.part[k].load);
+        fprintf(out->progress, "\n");
+    }
     w.W = partition_window(t, w.dim);
     w.t0 = w.shown = time_wall_seconds();
     struct net_params p = *np;
@@ -636,13 +695,16 @@ int jobs_win_run(const struct jobs_config *jc, const struct topo *t,
     *end = w.at;
     uint64_t xs[3] = { w.x.pkts, w.x.crs, w.x.mails };
     xchange_reduce(&w.x, xs, 3, NULL, 0); /* every process: collective */
-    if (out->progress)
+    if (out->progress) {
         fprintf(out->progress,
-                "  %" PRIu64 " windows of %.1f ns over %u partitions: "
-                "%" PRIu64 " packets, %" PRIu64 " credit returns and "
-                "%" PRIu64 " MPI envelopes crossed\n",
-                w.x.windows, (double)w.W / (double)SIMTIME_NS, w.x.P, xs[0],
-                xs[1], xs[2]);
+                "  %" PRIu64 " windows of %.1f ns over %u partitions (",
+                w.x.windows, (double)w.W / (double)SIMTIME_NS, w.x.P);
+        partition_print_blocks(out->progress, &w.pt);
+        fprintf(out->progress,
+                ", by ranks placed): %" PRIu64 " packets, %" PRIu64
+                " credit returns and %" PRIu64 " MPI envelopes crossed\n",
+                xs[0], xs[1], xs[2]);
+    }
     rc = dmpi_done(&u->m) ? 0 : 1;
     if (rc == 1 && (limit == SIMTIME_MAX || w.at <= limit)) {
         rc = -1;

@@ -375,7 +375,7 @@ int traffic_run_windowed(const struct topo *t, const struct net_params *np,
         return -1;
     w.dim = partition_cut_dim(t, np, d);
     if (w.dim == -2 ||
-        partition_make_dim(t, np, tp->partitions, w.dim, &w.pt, d) != 0)
+        partition_make_dim(t, np, tp->partitions, w.dim, NULL, &w.pt, d) != 0)
         goto out;
     w.W = partition_window(t, w.dim);
     w.progress = tp->progress;

@@ -56,28 +56,29 @@ double partition_imbalance(const struct partition *pt)
 {
     uint64_t sum = 0, max = 0;
     for (uint32_t k = 0; k < pt->parts; k++) {
-        sum += pt->part[k].nics;
-        max = pt->part[k].nics > max ? pt->part[k].nics : max;
+        sum += pt->part[k].load;
+        max = pt->part[k].load > max ? pt->part[k].load : max;
     }
     return sum ? (double)max * pt->parts / (double)sum : 0.0;
 }
 
-/* Balance cost of a block of n NICs and r routers: squares, so that the
- * sum over the blocks is least when they are even (moving a unit from a
- * block to a lighter neighbour lowers it while they differ by more than
- * the unit: at the optimum, neighbours are within one unit of each
- * other). NICs first, routers breaking ties. */
+/* Balance cost of a block of load n (its NICs, or the ranks placed on
+ * them) and r routers: squares, so that the sum over the blocks is least
+ * when they are even (moving a unit from a block to a lighter neighbour
+ * lowers it while they differ by more than the unit: at the optimum,
+ * neighbours are within one unit of each other). The load first,
+ * routers breaking ties. */
 struct cost {
-    uint64_t nics, routers;
+    uint64_t load, routers;
 };
 
 static bool cost_less(struct cost a, struct cost b)
 {
-    return a.nics != b.nics ? a.nics < b.nics : a.routers < b.routers;
+    return a.load != b.load ? a.load < b.load : a.routers < b.routers;
 }
 
 /* The unit boundaries b[0..P] of P contiguous blocks of n units whose
- * NICs and routers up to unit i are pn[i] and pr[i], least in the summed
+ * load and routers up to unit i are pn[i] and pr[i], least in the summed
  * cost: dynamic programming over (blocks, units), O(P n^2) for n <= the
  * groups (545 on slingshot-max), in integers; among equal costs the
  * earliest boundary, so nothing depends on the order of a loop. */
@@ -101,7 +102,7 @@ static int bounds(const uint64_t *pn, const uint64_t *pr, uint32_t n,
             struct cost best = { UINT64_MAX, UINT64_MAX };
             for (uint32_t j = k - 1; j < i; j++) {
                 uint64_t dn = pn[i] - pn[j], dr = pr[i] - pr[j];
-                struct cost x = { prev[j].nics + dn * dn,
+                struct cost x = { prev[j].load + dn * dn,
                                   prev[j].routers + dr * dr };
                 if (cost_less(x, best)) {
                     best = x;
@@ -161,9 +162,18 @@ static void cut_of(const struct topo *t, const struct net_params *p,
                                                     : PARTITION_ARRIVE;
 }
 
-/* pt dealt over P blocks of the units across dim (-1: groups). */
+/* A router's load: load[r], or its NICs without load. */
+static uint64_t load_of(const struct topo *t, const uint32_t *load,
+                        uint32_t r)
+{
+    return load ? load[r] : t->routers[r].n_nics;
+}
+
+/* pt dealt over P blocks of the units across dim (-1: groups), balanced
+ * by load (NULL: NICs). */
 static int deal(const struct topo *t, const struct net_params *p, int dim,
-                uint32_t units, uint32_t P, struct partition *pt)
+                uint32_t units, uint32_t P, const uint32_t *load,
+                struct partition *pt)
 {
     memset(pt, 0, sizeof *pt);
     pt->parts = P;
@@ -183,7 +193,7 @@ static int deal(const struct topo *t, const struct net_params *p, int dim,
     uint64_t *pr = pn + units + 1;
     for (uint32_t r = 0; r < t->n_routers; r++) {
         uint32_t u = unit_of(t, dim, r);
-        pn[u + 1] += t->routers[r].n_nics;
+        pn[u + 1] += load_of(t, load, r);
         pr[u + 1]++;
     }
     for (uint32_t u = 0; u < units; u++) {
@@ -202,6 +212,7 @@ static int deal(const struct topo *t, const struct net_params *p, int dim,
         uint32_t k = pt->router_part[r] = unit_part[unit_of(t, dim, r)];
         pt->part[k].routers++;
         pt->part[k].nics += t->routers[r].n_nics;
+        pt->part[k].load += load_of(t, load, r);
     }
     /* a node runs where its first NIC is (its ranks' entity, mpi/mpi.c) */
     for (uint32_t n = 0; n < t->n_nodes; n++)
@@ -235,7 +246,8 @@ static bool better(const struct partition *a, const struct partition *b)
 
 /* The best of the torus's cuts across each dimension that has P planes. */
 static int deal_torus(const struct topo *t, const struct net_params *p,
-                      uint32_t P, struct partition *out)
+                      uint32_t P, const uint32_t *load,
+                      struct partition *out)
 {
     uint32_t dims[3];
     torus_dims(t, dims);
@@ -244,7 +256,7 @@ static int deal_torus(const struct topo *t, const struct net_params *p,
         if (dims[k] < P)
             continue;
         struct partition c;
-        if (deal(t, p, k, dims[k], P, &c) != 0) {
+        if (deal(t, p, k, dims[k], P, load, &c) != 0) {
             if (have)
                 partition_free(out);
             return -1;
@@ -264,12 +276,12 @@ static int deal_torus(const struct topo *t, const struct net_params *p,
 int partition_make(const struct topo *t, const struct net_params *p,
                    uint32_t P, struct partition *out, struct diag *d)
 {
-    return partition_make_dim(t, p, P, -1, out, d);
+    return partition_make_dim(t, p, P, -1, NULL, out, d);
 }
 
 int partition_make_dim(const struct topo *t, const struct net_params *p,
-                       uint32_t P, int dim, struct partition *out,
-                       struct diag *d)
+                       uint32_t P, int dim, const uint32_t *load,
+                       struct partition *out, struct diag *d)
 {
     memset(out, 0, sizeof *out);
     bool df = topo_is(t->family, TOPO_SHAPE_DRAGONFLY);
@@ -288,8 +300,8 @@ int partition_make_dim(const struct topo *t, const struct net_params *p,
                                          "dimension");
         return -1;
     }
-    int rc = df ? deal(t, p, -1, t->n_groups, P, out)
-                : deal_torus(t, p, P, out);
+    int rc = df ? deal(t, p, -1, t->n_groups, P, load, out)
+                : deal_torus(t, p, P, load, out);
     if (rc == 0 && !df && dim >= 0 && out->dim != dim) {
         /* a dimension asked for: its cut, whatever is best */
         uint32_t dims[3];
@@ -301,7 +313,7 @@ int partition_make_dim(const struct topo *t, const struct net_params *p,
                        t->system, P, dims[dim], "xyz"[dim]);
             return -1;
         }
-        rc = deal(t, p, dim, dims[dim], P, out);
+        rc = deal(t, p, dim, dims[dim], P, load, out);
     }
     if (rc != 0)
         diag_error(d, NULL, 0, "partitions", "%s: out of memory",

@@ -14,10 +14,11 @@
  *    0.5 and 2.5 ns links with cables, topo/torus.c medium_of); among
  *    equal lookaheads the longest dimension (the brief's choice: thinner
  *    slabs, the most parts), then the fewest cut links, then the lower.
- * Blocks are balanced by NICs (the load a part carries), routers breaking
- * ties: the blocks whose NICs have the least sum of squares (then their
- * routers), which keeps neighbouring blocks within one unit's NICs of each
- * other. Nothing random: the same topology, parameters and P give the
+ * Blocks are balanced by load, routers breaking ties: by NICs (every NIC a
+ * source, as in a traffic run), or by the ranks a run of jobs places on
+ * them (partition_make_dim). The blocks whose loads have the least sum
+ * of squares (then their routers), which keeps neighbouring blocks within
+ * one unit's load of each other. Nothing random: the same topology, parameters and P give the
  * same partition.
  *
  * The lookahead. Three kinds of event cross a cut link (the inventory's
@@ -49,6 +50,8 @@
 struct partition_part {
     uint32_t first_unit, units;
     uint32_t routers, nics, nodes;
+    uint64_t load;             /* what it was balanced by: its NICs, or the
+                                  ranks placed on them (partition_make_dim) */
     uint32_t cut_links;        /* links from this part to any other */
 };
 
@@ -95,10 +98,13 @@ int partition_make(const struct topo *t, const struct net_params *p,
 
 /* The same, a torus cut across dimension dim (0 x, 1 y, 2 z) whatever
  * cut is best (dim -1: the best; ignored on a dragonfly); P at most that
- * dimension's planes. */
+ * dimension's planes. The blocks balanced by load[router] (the work
+ * expected there: the ranks a run of jobs places on its NICs,
+ * exp/jobs_win.c)
+ * instead of NICs, routers still breaking ties; NULL: by NICs. */
 int partition_make_dim(const struct topo *t, const struct net_params *p,
-                       uint32_t P, int dim, struct partition *out,
-                       struct diag *d);
+                       uint32_t P, int dim, const uint32_t *load,
+                       struct partition *out, struct diag *d);
 
 /* Router r's unit: its group (dim -1, a dragonfly) or its plane across
  * dimension dim (a torus). */
@@ -123,7 +129,7 @@ void partition_free(struct partition *pt);
 /* The event's name ("credit return", "packet arrival", "none"). */
 const char *partition_event_name(enum partition_event e);
 
-/* Max NICs of a part over the mean (1 when balanced; 0 without NICs). */
+/* Max load of a part over the mean (1 when balanced; 0 without load). */
 double partition_imbalance(const struct partition *pt);
 
 /* `dfsim topo NAME --partitions P`, as text and as one JSON object
@@ -132,5 +138,8 @@ void partition_print(FILE *out, const struct topo *t,
                      const struct partition *pt);
 void partition_print_json(FILE *out, const struct topo *t,
                           const struct partition *pt);
+
+/* The parts' units on one line: "groups 0-2 | 3-13". */
+void partition_print_blocks(FILE *out, const struct partition *pt);
 
 #endif

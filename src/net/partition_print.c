@@ -46,6 +46,17 @@ static void print_lookahead(FILE *out, const struct topo *t,
             ns(pt->arrive_min));
 }
 
+void partition_print_blocks(FILE *out, const struct partition *pt)
+{
+    fprintf(out, "%ss ", pt->unit_word);
+    for (uint32_t k = 0; k < pt->parts; k++) {
+        const struct partition_part *q = &pt->part[k];
+        fprintf(out, "%s%u", k ? " | " : "", q->first_unit);
+        if (q->units > 1)
+            fprintf(out, "-%u", q->first_unit + q->units - 1);
+    }
+}
+
 void partition_print(FILE *out, const struct topo *t,
                      const struct partition *pt)
 {
