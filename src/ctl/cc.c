@@ -152,67 +152,98 @@ static inline uint64_t pair_key(uint32_t src, uint32_t dst)
     return (uint64_t)src << 32 | dst;
 }
 
-/* A 64-bit mix (the finaliser of SplitMix64) spreading keys over slots. */
-static inline uint32_t pair_slot(const struct cc_pairs *t, uint64_t k)
+/* A 64-bit mix (the finaliser of SplitMix64) of a key: its top bits
+ * choose the segment, its low bits the slot. */
+static inline uint64_t pair_hash(uint64_t k)
 {
     k ^= k >> 30;
     k *= UINT64_C(0xbf58476d1ce4e5b9);
     k ^= k >> 27;
     k *= UINT64_C(0x94d049bb133111eb);
     k ^= k >> 31;
-    return (uint32_t)k & (t->cap - 1);
+    return k;
 }
 
-int cc_pairs_init(struct cc_pairs *t, uint32_t cap)
+_Static_assert((CC_PAIR_SEGS & (CC_PAIR_SEGS - 1)) == 0 &&
+                   CC_PAIR_SEGS > 1 && CC_PAIR_SEGS <= 256,
+               "segments: a power of two, from the hash's top 8 bits");
+#define SEG_SHIFT (64 - __builtin_ctz(CC_PAIR_SEGS))
+
+static inline struct cc_pair_seg *seg_of(const struct cc_pairs *t,
+                                         uint64_t h)
+{
+    return (struct cc_pair_seg *)&t->seg[h >> SEG_SHIFT];
+}
+
+static inline uint32_t slot_of(const struct cc_pair_seg *g, uint64_t h)
+{
+    return (uint32_t)h & (g->cap - 1);
+}
+
+static int seg_init(struct cc_pair_seg *g, uint32_t cap)
 {
     uint32_t c = 16;
     while (c < cap)
         c *= 2;
-    t->e = malloc((size_t)c * sizeof *t->e);
-    if (!t->e)
+    g->e = malloc((size_t)c * sizeof *g->e);
+    if (!g->e)
         return -1;
     for (uint32_t i = 0; i < c; i++)
-        t->e[i].key = CC_PAIR_FREE;
-    t->cap = c;
-    t->n = 0;
+        g->e[i].key = CC_PAIR_FREE;
+    g->cap = c;
+    g->n = 0;
+    return 0;
+}
+
+int cc_pairs_init(struct cc_pairs *t, uint32_t cap)
+{
+    memset(t, 0, sizeof *t);
+    for (uint32_t s = 0; s < CC_PAIR_SEGS; s++)
+        if (seg_init(&t->seg[s], cap / CC_PAIR_SEGS) != 0) {
+            cc_pairs_free(t);
+            return -1;
+        }
     return 0;
 }
 
 void cc_pairs_free(struct cc_pairs *t)
 {
-    free(t->e);
-    t->e = NULL;
-    t->cap = t->n = 0;
+    for (uint32_t s = 0; s < CC_PAIR_SEGS; s++)
+        free(t->seg[s].e);
+    memset(t, 0, sizeof *t);
 }
 
 struct cc_pair *cc_pairs_find(const struct cc_pairs *t, uint32_t src,
                               uint32_t dst)
 {
-    uint64_t k = pair_key(src, dst);
-    for (uint32_t i = pair_slot(t, k);; i = (i + 1) & (t->cap - 1)) {
-        if (t->e[i].key == k)
-            return &t->e[i];
-        if (t->e[i].key == CC_PAIR_FREE)
+    uint64_t k = pair_key(src, dst), h = pair_hash(k);
+    const struct cc_pair_seg *g = seg_of(t, h);
+    for (uint32_t i = slot_of(g, h);; i = (i + 1) & (g->cap - 1)) {
+        if (g->e[i].key == k)
+            return &g->e[i];
+        if (g->e[i].key == CC_PAIR_FREE)
             return NULL;
     }
 }
 
-static int grow(struct cc_pairs *t)
+/* Segment g doubled: its entries placed again in an array twice as big
+ * (the others untouched). */
+static int grow(struct cc_pair_seg *g)
 {
-    struct cc_pairs nt;
-    if (cc_pairs_init(&nt, t->cap * 2) != 0)
+    struct cc_pair_seg ng;
+    if (seg_init(&ng, g->cap * 2) != 0)
         return -1;
-    for (uint32_t i = 0; i < t->cap; i++) {
-        if (t->e[i].key == CC_PAIR_FREE)
+    for (uint32_t i = 0; i < g->cap; i++) {
+        if (g->e[i].key == CC_PAIR_FREE)
             continue;
-        uint32_t j = pair_slot(&nt, t->e[i].key);
-        while (nt.e[j].key != CC_PAIR_FREE)
-            j = (j + 1) & (nt.cap - 1);
-        nt.e[j] = t->e[i];
-        nt.n++;
+        uint32_t j = slot_of(&ng, pair_hash(g->e[i].key));
+        while (ng.e[j].key != CC_PAIR_FREE)
+            j = (j + 1) & (ng.cap - 1);
+        ng.e[j] = g->e[i];
+        ng.n++;
     }
-    free(t->e);
-    *t = nt;
+    free(g->e);
+    *g = ng;
     return 0;
 }
 
@@ -222,34 +253,38 @@ struct cc_pair *cc_pairs_get(struct cc_pairs *t, uint32_t src, uint32_t dst,
     struct cc_pair *e = cc_pairs_find(t, src, dst);
     if (e)
         return e;
+    uint64_t k = pair_key(src, dst), h = pair_hash(k);
+    struct cc_pair_seg *g = seg_of(t, h);
     /* kept at most half full: linear probing's runs stay short */
-    if (2 * (t->n + 1) > t->cap && grow(t) != 0)
+    if (2 * (g->n + 1) > g->cap && grow(g) != 0)
         return NULL;
-    uint64_t k = pair_key(src, dst);
-    uint32_t i = pair_slot(t, k);
-    while (t->e[i].key != CC_PAIR_FREE)
-        i = (i + 1) & (t->cap - 1);
-    t->e[i] = (struct cc_pair){ .key = k, .win = win };
+    uint32_t i = slot_of(g, h);
+    while (g->e[i].key != CC_PAIR_FREE)
+        i = (i + 1) & (g->cap - 1);
+    g->e[i] = (struct cc_pair){ .key = k, .win = win };
+    g->n++;
     t->n++;
-    return &t->e[i];
+    return &g->e[i];
 }
 
 void cc_pairs_del(struct cc_pairs *t, struct cc_pair *e)
 {
-    uint32_t mask = t->cap - 1, i = (uint32_t)(e - t->e);
+    struct cc_pair_seg *g = seg_of(t, pair_hash(e->key));
+    uint32_t mask = g->cap - 1, i = (uint32_t)(e - g->e);
     /* backward shift: move up every later entry of the run that would no
      * longer be found past the hole */
-    for (uint32_t j = (i + 1) & mask; t->e[j].key != CC_PAIR_FREE;
+    for (uint32_t j = (i + 1) & mask; g->e[j].key != CC_PAIR_FREE;
          j = (j + 1) & mask) {
-        uint32_t home = pair_slot(t, t->e[j].key);
+        uint32_t home = slot_of(g, pair_hash(g->e[j].key));
         /* j's entry may fill hole i unless its home lies in (i, j] */
         bool stays = i <= j ? (home > i && home <= j)
                             : (home > i || home <= j);
         if (!stays) {
-            t->e[i] = t->e[j];
+            g->e[i] = g->e[j];
             i = j;
         }
     }
-    t->e[i].key = CC_PAIR_FREE;
+    g->e[i].key = CC_PAIR_FREE;
+    g->n--;
     t->n--;
 }
