@@ -116,20 +116,31 @@ static simtime cray_admit(void *st, uint32_t src, uint32_t dst, simtime now)
     return now;
 }
 
-static void cray_tick(void *st, simtime now)
+/* The supervisor's input at a look: the NICs (this network's own: a
+ * partition's) whose requests waited for credits at least stall_share of
+ * the period (REQ_STALLED as time), each NIC's count kept for the next. */
+static uint64_t cray_count(void *st, simtime now)
 {
     struct cray *c = st;
     const struct net *n = c->n;
     simtime window = c->period;
-    uint32_t congested = 0;
+    uint64_t congested = 0;
     for (uint32_t i = 0; i < n->t->n_nics; i++) {
+        if (!net_owns(n, n->t->nics[i].router))
+            continue;
         simtime t = net_nic_req_stalled(n, i, now);
-        /* the start criterion's input: a NIC whose requests waited for credits
-         * at least stall_share of the period (REQ_STALLED as time) */
         congested += (double)(t - c->stalled[i]) >=
                      c->stall_share * (double)window;
         c->stalled[i] = t;
     }
+    return congested;
+}
+
+/* The decision, from the machine's congested NICs. */
+static void cray_decide(void *st, simtime now, uint64_t congested)
+{
+    struct cray *c = st;
+    const struct net *n = c->n;
     bool start = (double)congested >= c->start_share * (double)n->t->n_nics;
     if (start && !c->on) {
         c->on = true;
@@ -145,6 +156,11 @@ static void cray_tick(void *st, simtime now)
     }
     c->st.periods++;
     c->st.throttled_periods += c->on;
+}
+
+static void cray_tick(void *st, simtime now)
+{
+    cray_decide(st, now, cray_count(st, now));
 }
 
 /* Inferred (the header says so): 50 us, half the period, 5 % of the NICs,
@@ -205,6 +221,8 @@ const struct nic_ctl cc_cray = {
     .free = cray_free,
     .admit = cray_admit,
     .tick = cray_tick,
+    .tick_count = cray_count,
+    .tick_decide = cray_decide,
 };
 
 struct cray_stats cc_cray_stats(const void *st)

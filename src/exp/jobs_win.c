@@ -148,9 +148,9 @@ static void window(struct jw *w, simtime to, uint64_t *v, simtime *next)
     xchange_reduce(&w->x, v, S_COUNT, &first, 1);
     *next = first;
     w->at = to;
-    for (uint32_t i = 0; i < w->x.k; i++) /* exact ticks (N8, C1) */
-        if (net_xp_next_tick(w->nets[i]) == to)
-            net_cc_take_ticks(w->nets[i], to);
+    /* exact ticks (N8, C1), a machine-wide one's input summed (C2) */
+    if (net_xp_next_tick(w->nets[0]) == to)
+        net_cc_take_ticks_split(w->nets, w->x.k, to, xchange_sum1, &w->x);
 }
 
 /* The jobs' rules at the window's end: the sums of every partition's
@@ -248,63 +248,15 @@ static void show(struct jw *w, FILE *progress)
     w->shown = now;
 }
 
-/* Every partition's bytes to every process: pack(w, i, p) packs local
- * partition i's; add(w, part, u) takes partition part's, for every
- * partition (own: also this process's own ones) into the process's
- * first. In one process the bytes go partition by partition, over MPI
- * through one all-gather, the same bytes either way. 0, or -1 out of
- * memory or malformed (agreed over MPI). */
-typedef void part_pack_fn(struct jw *w, uint32_t i, struct pack *p);
-typedef int part_add_fn(struct jw *w, uint32_t part, struct unpack *u);
-static int spread(struct jw *w, bool own, part_pack_fn *pack,
-                  part_add_fn *add)
+static void view_pack(void *ctx, uint32_t i, struct pack *p)
 {
-    struct pack p = { 0 };
-    int rc = 0;
-    if (w->x.procs == 1) {
-        for (uint32_t i = own ? 0 : 1; i < w->x.k && rc == 0; i++) {
-            p.n = 0;
-            pack(w, i, &p);
-            struct unpack u = { .b = p.b, .n = p.n };
-            rc = p.oom || add(w, w->x.lo + i, &u) != 0 || u.bad ||
-                         u.at != u.n
-                     ? -1
-                     : 0;
-        }
-        pack_free(&p);
-        return rc;
-    }
-    pack(w, 0, &p);
-    if (p.oom) /* the others find it malformed */
-        p.n = 0;
-    void *all;
-    size_t *len, at = 0;
-    rc = xchange_allgather(&w->x, p.b, p.n, &all, &len);
-    for (int r = 0; rc == 0 && r < w->x.procs; r++) {
-        struct unpack u = { .b = (const unsigned char *)all + at,
-                            .n = len[r] };
-        if (own || (uint32_t)r != w->x.lo)
-            rc = add(w, (uint32_t)r, &u) != 0 || u.bad || u.at != u.n ? -1
-                                                                      : 0;
-        at += len[r];
-    }
-    if (all) {
-        free(all);
-        free(len);
-    }
-    pack_free(&p);
-    uint64_t bad = rc != 0;
-    xchange_reduce(&w->x, &bad, 1, NULL, 0);
-    return bad ? -1 : 0;
-}
-
-static void view_pack(struct jw *w, uint32_t i, struct pack *p)
-{
+    struct jw *w = ctx;
     net_view_pack(w->nets[i], p);
 }
 
-static int view_add(struct jw *w, uint32_t part, struct unpack *u)
+static int view_add(void *ctx, uint32_t part, struct unpack *u)
 {
+    struct jw *w = ctx;
     return net_view_add(&w->view, part, u);
 }
 
@@ -313,7 +265,7 @@ static int view_add(struct jw *w, uint32_t part, struct unpack *u)
 static int view_refresh(struct jw *w)
 {
     net_view_at(&w->view, w->at);
-    return spread(w, true, view_pack, view_add);
+    return xchange_spread(&w->x, true, w, view_pack, view_add);
 }
 
 /* The observer at w->at (closing: the run's end), on the view. */
@@ -430,8 +382,9 @@ static int run_windows(struct jw *w, simtime t0, simtime limit,
 /* ---- the results, added into the first partition's ------------------- */
 
 /* Partition i's results, packed for the first partition to add. */
-static void pack_part(struct jw *w, uint32_t i, struct pack *p)
+static void pack_part(void *ctx, uint32_t i, struct pack *p)
 {
+    const struct jw *w = ctx;
     const struct setup *u = w->u[i];
     dmpi_pack(&u->m, p);
     ctl_run_pack(&u->ctl, p);
@@ -441,9 +394,10 @@ static void pack_part(struct jw *w, uint32_t i, struct pack *p)
 
 /* Another partition's results (pack_part's) added into the first local
  * one's. 0, or -1 out of memory or malformed. */
-static int add_part(struct jw *w, uint32_t part, struct unpack *r)
+static int add_part(void *ctx, uint32_t part, struct unpack *r)
 {
     (void)part;
+    struct jw *w = ctx;
     struct setup *u = w->u[0];
     if (dmpi_unpack_add(&u->m, r) != 0)
         return -1;
@@ -458,7 +412,7 @@ static int add_part(struct jw *w, uint32_t part, struct unpack *r)
  * impact study reads them on every rank). 0, or -1. */
 static int merge(struct jw *w)
 {
-    return spread(w, false, pack_part, add_part);
+    return xchange_spread(&w->x, false, w, pack_part, add_part);
 }
 
 /* ---- set-up ------------------------------------------------------------- */

@@ -98,6 +98,15 @@ double tgen_first(struct gen *g, const struct topo *t,
                   const struct traffic_params *tp, uint64_t seed);
 void tgen_figures(const struct gen *g, double rate_sum,
                   struct traffic_result *out);
+/* The links report of the window [t_warm, t_end) into path: every
+ * router's block, from snap[0 .. L->n) at t_warm and snap[L->n ..) at
+ * t_end, read on n (a network, or a view of a split one). 0, or -1
+ * reported. */
+struct links;
+struct link_counts;
+int tgen_write_links(const char *path, const struct links *L,
+                     const struct net *n, const struct link_counts *snap,
+                     simtime interval, struct diag *d);
 /* The progress line (every 2 s of wall time) for the run's state eta. */
 void tgen_show(FILE *progress, const struct traffic_eta *eta);
 

@@ -261,10 +261,9 @@ simtime traffic_us_to_ps(double us)
     return (simtime)llround(us * (double)SIMTIME_US);
 }
 
-/* The links report of the window [t_warm, t_end): every router's block. */
-static int write_links(const char *path, const struct links *L,
-                       const struct net *n, const struct link_counts *snap,
-                       simtime interval, struct diag *d)
+int tgen_write_links(const char *path, const struct links *L,
+                     const struct net *n, const struct link_counts *snap,
+                     simtime interval, struct diag *d)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
@@ -608,8 +607,8 @@ int traffic_run(const struct topo *t, const struct net_params *np,
     if (g->sampling && sampler_status(&g->sm, d) != 0)
         goto out;
     if (links && !g->deadlock &&
-        write_links(tp->sampling.links_path, &L, &g->n, snap,
-                    g->t_end - g->t_warm, d) != 0)
+        tgen_write_links(tp->sampling.links_path, &L, &g->n, snap,
+                         g->t_end - g->t_warm, d) != 0)
         goto out;
     rc = 0;
 out:

@@ -34,7 +34,13 @@
  *    events;
  *  - the deliveries' hash is a sum of one hash per delivery, the same
  *    whatever order partitions deliver in (T3).
- * Counter sampling and the links report are not yet split (refused).
+ * Counter sampling and the links report (S1, T9) read a view of the whole
+ * machine's counters (net/xview.h) at their instants, which cut the
+ * windows: a sample every interval up to the horizon (taken at the
+ * window's end, before the instant's own events: the classic sampler's
+ * events come after them), the links at t_warm and t_end (as the
+ * classic run reads them: before those instants' events). Every process
+ * refreshes the view; the first samples and writes.
  * A NIC's first request (the fill's latency, traffic.h) is known to
  * every partition from the NIC's own stream (traffic_sim.c first_send). */
 #include <inttypes.h>
@@ -45,8 +51,10 @@
 #include "core/time.h"
 #include "exp/traffic_internal.h"
 #include "exp/xchange.h"
+#include "net/links.h"
 #include "net/partition.h"
 #include "net/xpart.h"
+#include "net/xview.h"
 
 struct tw {
     struct xchange x;
@@ -62,6 +70,17 @@ struct tw {
     simtime at;              /* the last window's end */
     simtime idle_at;         /* the watchdog's last look with nothing in
                                 flight */
+    /* the counters (S1, T9): the view every process refreshes at their
+     * instants; the sampler, driven, on the first process (sm_on) */
+    struct net_view view;
+    struct sampler sm;
+    bool sampling, sm_on;
+    simtime sample_next, sample_every, sample_until;
+    uint64_t samples;        /* taken: every process counts them */
+    struct links L;
+    struct link_counts *snap; /* [2 * L.n]: the links at t_warm, t_end;
+                                 NULL without a links report */
+    uint32_t snaps;          /* snapshots taken */
 };
 
 /* The sums the rules read at a window's end. */
@@ -100,9 +119,9 @@ static void window(struct tw *w, simtime to, uint64_t *v, simtime *last)
     xchange_reduce(&w->x, v, S_COUNT, m, 1);
     *last = UINT64_MAX - m[0];
     w->at = to;
-    for (uint32_t i = 0; i < w->x.k; i++) /* exact ticks (N8, C1) */
-        if (net_xp_next_tick(w->nets[i]) == to)
-            net_cc_take_ticks(w->nets[i], to);
+    /* exact ticks (N8, C1), a machine-wide one's input summed (C2) */
+    if (net_xp_next_tick(w->nets[0]) == to)
+        net_cc_take_ticks_split(w->nets, w->x.k, to, xchange_sum1, &w->x);
 }
 
 /* A progress line every 2 s of wall time (traffic_sim.c's run_shown's),
@@ -131,11 +150,56 @@ static simtime next_end(const struct tw *w, const struct gen *g,
     simtime at = w->at, b = (at / w->W + 1) * w->W;
     simtime tick = (at / g->tick + 1) * g->tick;
     const simtime cut[] = { g->t_warm, g->t_mid, g->t_end, tick, horizon,
-                            net_xp_next_tick(w->nets[0]) };
+                            net_xp_next_tick(w->nets[0]),
+                            w->sampling ? w->sample_next : SIMTIME_MAX };
     for (size_t i = 0; i < sizeof cut / sizeof *cut; i++)
         if (cut[i] > at && cut[i] < b)
             b = cut[i];
     return b;
+}
+
+static void view_pack(void *ctx, uint32_t i, struct pack *p)
+{
+    const struct tw *w = ctx;
+    net_view_pack(w->nets[i], p);
+}
+
+static int view_add(void *ctx, uint32_t part, struct unpack *u)
+{
+    struct tw *w = ctx;
+    return net_view_add(&w->view, part, u);
+}
+
+/* The counters' instants at w->at (S1, T9): the view refreshed on every
+ * process, then a sample (the first process's sampler) and the links'
+ * snapshot. 0, or -1 out of memory or malformed. */
+static int observe(struct tw *w)
+{
+    const struct gen *g = w->g[0];
+    bool sample = w->sampling && w->at == w->sample_next;
+    int k = !w->snap                 ? -1
+            : w->at == g->t_warm     ? 0
+            : w->at == g->t_end      ? 1
+                                     : -1;
+    if (!sample && k < 0)
+        return 0;
+    net_view_at(&w->view, w->at);
+    if (xchange_spread(&w->x, true, w, view_pack, view_add) != 0)
+        return -1;
+    if (k >= 0) {
+        for (uint32_t i = 0; i < w->L.n; i++)
+            links_read(&w->L, &w->view.n, i,
+                       &w->snap[(size_t)k * w->L.n + i]);
+        w->snaps++;
+    }
+    if (sample) {
+        if (w->sm_on)
+            sampler_sample_now(&w->sm);
+        w->samples++;
+        simtime next = w->sample_next + w->sample_every;
+        w->sample_next = next < w->sample_until ? next : SIMTIME_MAX;
+    }
+    return 0;
 }
 
 /* The watchdog at a tick (on_watch's rule): 1 when it finds a deadlock. */
@@ -163,7 +227,7 @@ static int run_main(struct tw *w, simtime horizon, bool *done,
     simtime last;
     while (w->at < horizon) {
         window(w, next_end(w, g, horizon), v, &last);
-        if (v[S_BAD])
+        if (v[S_BAD] || observe(w) != 0)
             return -1;
         if (v[S_INTR])
             return SIM_INTERRUPTED;
@@ -205,7 +269,7 @@ static int drain(struct tw *w, const struct traffic_params *tp,
     v[S_FLIGHT] = 1;
     while ((v[S_FLIGHT] || v[S_MSGS]) && w->at < limit) {
         window(w, next_end(w, g, limit), v, &last);
-        if (v[S_BAD])
+        if (v[S_BAD] || observe(w) != 0)
             return -1;
         if (v[S_INTR])
             return SIM_INTERRUPTED;
@@ -349,8 +413,52 @@ static void teardown(struct tw *w)
     }
     free(w->g);
     free(w->nets);
+    sampler_free(&w->sm);
+    if (w->view.ok)
+        net_view_free(&w->view);
+    links_free(&w->L);
+    free(w->snap);
     partition_free(&w->pt);
     xchange_free(&w->x);
+}
+
+/* The counters' set-up (S1, T9) once the partitions are: the view, the
+ * first process's sampler (driven, on the view, up to the horizon) and
+ * the links' snapshots. 0, or -1 reported. */
+static int counters_setup(struct tw *w, const struct topo *t,
+                          const struct traffic_params *tp, simtime horizon,
+                          struct diag *d)
+{
+    w->sampling = sampler_enabled(&tp->sampling);
+    w->sample_next = SIMTIME_MAX;
+    if (!w->sampling && !tp->sampling.links_path)
+        return 0;
+    if (net_view_init(&w->view, w->nets[0]) != 0) {
+        diag_error(d, NULL, 0, "traffic", "out of memory");
+        return -1;
+    }
+    if (w->sampling) {
+        w->sample_every = tp->sampling.interval;
+        w->sample_until = horizon;
+        if (w->sample_every < horizon)
+            w->sample_next = w->sample_every;
+        struct sampler_params sp = tp->sampling;
+        sp.until = horizon;
+        sp.driven = true;
+        if (w->x.lo == 0) { /* the first process writes the samples */
+            if (sampler_init(&w->sm, &w->view.n, &w->view.s, 0, 0, &sp,
+                             d) != 0)
+                return -1;
+            w->sm_on = true;
+        }
+    }
+    if (tp->sampling.links_path &&
+        (links_build(&w->L, t) != 0 ||
+         !(w->snap = calloc(2 * (size_t)w->L.n + 1, sizeof *w->snap)))) {
+        diag_error(d, NULL, 0, "traffic", "out of memory");
+        return -1;
+    }
+    return 0;
 }
 
 int traffic_run_windowed(const struct topo *t, const struct net_params *np,
@@ -362,12 +470,11 @@ int traffic_run_windowed(const struct topo *t, const struct net_params *np,
     int64_t size;
     if (tgen_check(t, np, tp, &size, d) != 0)
         return -1;
-    if (sampler_enabled(&tp->sampling) || tp->sampling.links_path) {
-        diag_error(d, NULL, 0, "partitions",
-                   "counter sampling and the links report are not yet "
-                   "available in a windowed (partitioned) run");
-        return -1;
-    }
+    /* sampling and the links report read the counters; keeping them
+     * changes nothing else (net/counters.h) */
+    struct net_params npc = *np;
+    npc.counters = npc.counters || sampler_enabled(&tp->sampling) ||
+                   tp->sampling.links_path;
     struct tw w = { 0 };
     int rc = -1;
     double rate_sum = 0;
@@ -380,11 +487,14 @@ int traffic_run_windowed(const struct topo *t, const struct net_params *np,
     w.W = partition_window(t, w.dim);
     w.progress = tp->progress;
     w.t0 = w.shown = time_wall_seconds();
-    if (setup(&w, t, np, tp, (uint32_t)size, seed, impl, &rate_sum, d) != 0)
+    if (setup(&w, t, &npc, tp, (uint32_t)size, seed, impl, &rate_sum, d) !=
+        0)
         goto out;
     const struct gen *g = w.g[0];
     bool done = false, deadlock = false;
     simtime horizon = g->t_end + traffic_us_to_ps(tp->drain_us);
+    if (counters_setup(&w, t, tp, horizon, d) != 0)
+        goto out;
     rc = run_main(&w, horizon, &done, &deadlock);
     if (rc != 0) {
         if (rc == -1)
@@ -404,6 +514,14 @@ int traffic_run_windowed(const struct topo *t, const struct net_params *np,
     free(acc.hist.bins);
     if (done && !deadlock)
         rc = drain(&w, tp, &out->deadlock, d);
+    out->samples = w.samples;
+    if (rc == 0 && w.sm_on && sampler_status(&w.sm, d) != 0)
+        rc = -1;
+    if (rc == 0 && w.snaps == 2 && !deadlock && !out->deadlock &&
+        w.x.lo == 0 &&
+        tgen_write_links(tp->sampling.links_path, &w.L, &w.view.n, w.snap,
+                         g->t_end - g->t_warm, d) != 0)
+        rc = -1;
     out->partitions = tp->partitions;
     uint64_t xs[4] = { w.x.windows, w.x.pkts, w.x.crs, w.x.bytes };
     xchange_reduce(&w.x, xs + 1, 3, NULL, 0); /* windows: the same */

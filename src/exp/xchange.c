@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/pack.h"
 #include "core/time.h"
 #include "core/vec.h"
 #include "exp/par.h"
@@ -272,4 +273,52 @@ void xchange_sum32(struct xchange *x, uint32_t *v, size_t n)
     if (x->mpi && n)
         MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT32_T, MPI_SUM,
                       COMM);
+}
+
+int xchange_spread(struct xchange *x, bool own, void *ctx,
+                   xchange_pack_fn *pack, xchange_add_fn *add)
+{
+    struct pack p = { 0 };
+    int rc = 0;
+    if (x->procs == 1) {
+        for (uint32_t i = own ? 0 : 1; i < x->k && rc == 0; i++) {
+            p.n = 0;
+            pack(ctx, i, &p);
+            struct unpack u = { .b = p.b, .n = p.n };
+            rc = p.oom || add(ctx, x->lo + i, &u) != 0 || u.bad ||
+                         u.at != u.n
+                     ? -1
+                     : 0;
+        }
+        pack_free(&p);
+        return rc;
+    }
+    pack(ctx, 0, &p);
+    if (p.oom) /* the others find it malformed */
+        p.n = 0;
+    void *all;
+    size_t *len, at = 0;
+    rc = xchange_allgather(x, p.b, p.n, &all, &len);
+    for (int r = 0; rc == 0 && r < x->procs; r++) {
+        struct unpack u = { .b = (const unsigned char *)all + at,
+                            .n = len[r] };
+        if (own || (uint32_t)r != x->lo)
+            rc = add(ctx, (uint32_t)r, &u) != 0 || u.bad || u.at != u.n
+                     ? -1
+                     : 0;
+        at += len[r];
+    }
+    if (all) {
+        free(all);
+        free(len);
+    }
+    pack_free(&p);
+    uint64_t bad = rc != 0;
+    xchange_reduce(x, &bad, 1, NULL, 0);
+    return bad ? -1 : 0;
+}
+
+void xchange_sum1(void *x, uint64_t *v)
+{
+    xchange_reduce(x, v, 1, NULL, 0);
 }

@@ -57,6 +57,20 @@ int xchange_boxes(struct xchange *x, struct net *const *nets);
 int xchange_allgather(struct xchange *x, const void *b, size_t n,
                       void **all, size_t **len);
 
+/* Every partition's bytes to every process: pack(ctx, i, p) packs local
+ * partition i's (i from 0: partition lo + i); add(ctx, part, u) takes
+ * partition part's, for every partition (own: this process's own ones
+ * too, else only the others'). In one process the bytes go partition by
+ * partition, over MPI through one all-gather (one partition a process),
+ * the same bytes either way. Collective. 0, or -1 out of memory or
+ * malformed (agreed over MPI). */
+struct pack;
+struct unpack;
+typedef void xchange_pack_fn(void *ctx, uint32_t i, struct pack *p);
+typedef int xchange_add_fn(void *ctx, uint32_t part, struct unpack *u);
+int xchange_spread(struct xchange *x, bool own, void *ctx,
+                   xchange_pack_fn *pack, xchange_add_fn *add);
+
 /* v[0 .. n) summed, then m[0 .. nm) their minimum, over the processes
  * (each process having combined its own partitions' first). */
 void xchange_reduce(struct xchange *x, uint64_t *v, size_t n, uint64_t *m,
@@ -66,6 +80,10 @@ void xchange_reduce(struct xchange *x, uint64_t *v, size_t n, uint64_t *m,
  * exchange_s (every process calls it at the same point). */
 void xchange_times(struct xchange *x, double *compute_max,
                    double *compute_mean, double *exchange_mean);
+
+/* *v summed over the processes (x a struct xchange *: the shape of
+ * net_cc_take_ticks_split's sum). */
+void xchange_sum1(void *x, uint64_t *v);
 
 /* v[0 .. n) summed over the processes, 32-bit (a latency histogram). */
 void xchange_sum32(struct xchange *x, uint32_t *v, size_t n);

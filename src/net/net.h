@@ -723,6 +723,16 @@ simtime net_ctl_next_tick(const struct net *n, const void *st);
  * exact ticks (net/xpart.h net_xp_ticks). */
 void net_cc_take_ticks(struct net *n, simtime now);
 
+/* The same for the k partitions nets[0..k) of one run (one process's),
+ * every controller's ticks in turn: a per-NIC tick on each partition, a
+ * machine-wide one (nic_ctl.tick_count) counted on each, the counts
+ * summed, sum(ctx, &v) adding the other processes' (a collective: every
+ * process takes the same ticks), and decided on each from the total. */
+void net_cc_take_ticks_split(struct net *const *nets, uint32_t k,
+                             simtime now,
+                             void (*sum)(void *ctx, uint64_t *v),
+                             void *ctx);
+
 /* The state of rate controller c on n (what its init made), or NULL if
  * n does not run it: for its own accessors (tests, reports). */
 void *net_ctl_state(const struct net *n, const struct nic_ctl *c);

@@ -415,6 +415,27 @@ static uint32_t req_pick(struct net *n, uint32_t nic, simtime now,
 /* The rate controllers' ticks due by now, in time order (ties in the
  * stack's order); they are taken when the network does something, so a
  * quiet network costs none. */
+/* The controller whose tick is next on k (the lowest index among equal
+ * times). */
+static uint32_t tick_next(const struct net_ctl_stack *k)
+{
+    uint32_t c = 0;
+    for (uint32_t i = 1; i < k->n; i++)
+        if (k->next_tick[i] < k->next_tick[c])
+            c = i;
+    return c;
+}
+
+/* Controller c's tick taken: its next, and the stack's first. */
+static void tick_taken(struct net_ctl_stack *k, uint32_t c)
+{
+    k->next_tick[c] += k->period[c];
+    k->first_tick = SIMTIME_MAX;
+    for (uint32_t i = 0; i < k->n; i++)
+        if (k->next_tick[i] < k->first_tick)
+            k->first_tick = k->next_tick[i];
+}
+
 static void cc_ticks(struct net *n, simtime now)
 {
     struct net_ctl_stack *k = &n->ctl;
@@ -422,22 +443,43 @@ static void cc_ticks(struct net *n, simtime now)
      * time (the controller sees the time it was due, not now), so a
      * controller's windows are exact however lazily they are taken */
     while (k->first_tick <= now) {
-        uint32_t c = 0;
-        for (uint32_t i = 1; i < k->n; i++)
-            if (k->next_tick[i] < k->next_tick[c])
-                c = i;
+        uint32_t c = tick_next(k);
         k->ctl[c]->tick(k->st[c], k->next_tick[c]);
-        k->next_tick[c] += k->period[c];
-        k->first_tick = SIMTIME_MAX;
-        for (uint32_t i = 0; i < k->n; i++)
-            if (k->next_tick[i] < k->first_tick)
-                k->first_tick = k->next_tick[i];
+        tick_taken(k, c);
     }
 }
 
 void net_cc_take_ticks(struct net *n, simtime now)
 {
     cc_ticks(n, now);
+}
+
+void net_cc_take_ticks_split(struct net *const *nets, uint32_t k,
+                             simtime now,
+                             void (*sum)(void *ctx, uint64_t *v),
+                             void *ctx)
+{
+    /* every partition has the same controllers and schedule: the first's
+     * says which tick is next */
+    const struct net_ctl_stack *k0 = &nets[0]->ctl;
+    while (k0->first_tick <= now) {
+        uint32_t c = tick_next(k0);
+        simtime at = k0->next_tick[c];
+        const struct nic_ctl *ctl = k0->ctl[c];
+        if (ctl->tick_count) {
+            uint64_t v = 0;
+            for (uint32_t i = 0; i < k; i++)
+                v += ctl->tick_count(nets[i]->ctl.st[c], at);
+            sum(ctx, &v);
+            for (uint32_t i = 0; i < k; i++)
+                ctl->tick_decide(nets[i]->ctl.st[c], at, v);
+        } else {
+            for (uint32_t i = 0; i < k; i++)
+                ctl->tick(nets[i]->ctl.st[c], at);
+        }
+        for (uint32_t i = 0; i < k; i++)
+            tick_taken(&nets[i]->ctl, c);
+    }
 }
 
 /* net_nic_try's response turn: the response at the head of NIC nic's

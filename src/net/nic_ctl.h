@@ -148,10 +148,17 @@ struct nic_ctl {
     void (*tick)(void *st, simtime now);
     /* the tick acts on each NIC alone, from that NIC's own counters
      * (Netscope's per-process window): a run split over partitions ticks
-     * each partition's NICs at the exact tick times (net_xp_ticks); a
-     * tick that decides for the machine at once (Cray's supervisor)
-     * cannot be split */
+     * each partition's NICs at the exact tick times (net_xp_ticks) */
     bool tick_per_nic;
+    /* a tick that decides for the machine at once (Cray's supervisor), in
+     * two halves so that a run split over partitions can add up its
+     * input over them (net_cc_take_ticks_split): tick_count reads the
+     * network's own NICs at `now` (a partition's: net_owns) and returns
+     * what the decision counts; tick_decide decides from the machine's
+     * total. In one process tick is tick_decide(tick_count). NULL: a
+     * machine-wide tick that cannot be split. */
+    uint64_t (*tick_count)(void *st, simtime now);
+    void (*tick_decide)(void *st, simtime now, uint64_t total);
 
     /* -- a router routes packet p to an output with q flits waiting
      * (q > setup.mark_above): set its marks (PKT_MARK_*) -- */

@@ -31,10 +31,12 @@ int net_xp_init(struct net *n, const uint32_t *part_of, uint32_t parts,
      * and per-NIC state, marks carried by the packets: Slingshot's,
      * DCQCN, app-aware routing; inventory C3-C7), and so do ticks that
      * act on each NIC alone (Netscope, dcqcn-stall: inventory N8, C1),
-     * taken at their exact times at the windows' ends (net_xp_next_tick); a
-     * machine-wide decision does not (Cray's supervisor, C2) */
+     * taken at their exact times at the windows' ends (net_xp_next_tick);
+     * a machine-wide decision too when its input adds up over the
+     * partitions (tick_count: Cray's supervisor, C2) */
     for (uint32_t i = 0; i < n->ctl.n; i++)
-        if (n->ctl.ctl[i]->tick && !n->ctl.ctl[i]->tick_per_nic) {
+        if (n->ctl.ctl[i]->tick && !n->ctl.ctl[i]->tick_per_nic &&
+            !n->ctl.ctl[i]->tick_count) {
             diag_error(d, NULL, 0, "partitions",
                        "a windowed run does not yet split the "
                        "machine-wide tick of the %s rate controller "
