@@ -415,8 +415,7 @@ static uint32_t req_pick(struct net *n, uint32_t nic, simtime now,
 /* The rate controllers' ticks due by now, in time order (ties in the
  * stack's order); they are taken when the network does something, so a
  * quiet network costs none. */
-/* The controller whose tick is next on k (the lowest index among equal
- * times). */
+/* The controller whose tick is next on k (lowest index first). */
 static uint32_t tick_next(const struct net_ctl_stack *k)
 {
     uint32_t c = 0;
@@ -454,14 +453,11 @@ void net_cc_take_ticks(struct net *n, simtime now)
     cc_ticks(n, now);
 }
 
-void net_cc_take_ticks_split(struct net *const *nets, uint32_t k,
-                             simtime now,
+void net_cc_take_ticks_split(struct net *const *nets, uint32_t k, simtime now,
                              void (*sum)(void *ctx, uint64_t *v),
                              void *ctx)
 {
-    /* every partition has the same controllers and schedule: the first's
-     * says which tick is next */
-    const struct net_ctl_stack *k0 = &nets[0]->ctl;
+    const struct net_ctl_stack *k0 = &nets[0]->ctl; /* all alike */
     while (k0->first_tick <= now) {
         uint32_t c = tick_next(k0);
         simtime at = k0->next_tick[c];
@@ -473,12 +469,12 @@ void net_cc_take_ticks_split(struct net *const *nets, uint32_t k,
             sum(ctx, &v);
             for (uint32_t i = 0; i < k; i++)
                 ctl->tick_decide(nets[i]->ctl.st[c], at, v);
-        } else {
-            for (uint32_t i = 0; i < k; i++)
-                ctl->tick(nets[i]->ctl.st[c], at);
         }
-        for (uint32_t i = 0; i < k; i++)
+        for (uint32_t i = 0; i < k; i++) {
+            if (!ctl->tick_count)
+                ctl->tick(nets[i]->ctl.st[c], at);
             tick_taken(&nets[i]->ctl, c);
+        }
     }
 }
 
