@@ -312,6 +312,16 @@ static void test_partitions_auto(void)
     CHECK_STR_CONTAINS(out, "one per MPI rank");
     CHECK(crossed(" MPI envelopes crossed") > 0);
     CHECK_EQ_U(same_files(dir[0], dir[1]), 0);
+    /* an impact study's simulations are counted as the study counts
+     * them */
+    char ex[512];
+    example(ex, sizeof ex, "sc20-tc.cfg");
+    const char *quick[] = { "run", ex, "-o", dir[0], "--force", "--quick",
+                            "--partitions", "auto", NULL };
+    CHECK_EQ_U(run_dfsim(quick, out, sizeof out, err, sizeof err), 0);
+    CHECK_STR_CONTAINS(out, "--partitions auto: 1 (1 MPI rank, 3 "
+                            "simulations in the largest kind");
+    CHECK_STR_CONTAINS(out, "1 run: 3 simulations");
     for (int i = 0; i < 2; i++)
         rm_dir(dir[i]);
 }

@@ -502,7 +502,8 @@ static int interrupted(const struct experiment *e, const char *file,
 
 /* --partitions auto: split each simulation as far as the runs leave MPI
  * ranks over. With N ranks and S simulations in the experiment's largest
- * kind (a traffic sweep's points, a jobs list's runs), the largest P that
+ * kind (a traffic sweep's points, a jobs list's runs, an impact study's
+ * simulations), the largest P that
  * divides N, is at most N / S and at most what the system can be cut
  * into (partition_max); 1 (windowed, in this process) without mpirun.
  * Under the windowed rules the files are the same for every P, so the
@@ -517,6 +518,8 @@ static uint32_t auto_partitions(const struct experiment *e,
     }
     if (e->jobs.n && e->info.runs > sims)
         sims = e->info.runs;
+    if (e->impact.on && impact_simulations(&e->impact) > sims)
+        sims = impact_simulations(&e->impact);
     uint32_t want = n / sims, max = partition_max(t), P = 1;
     for (uint32_t q = want < max ? want : max; q > 1 && P == 1; q--)
         if (n % q == 0)

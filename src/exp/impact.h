@@ -240,6 +240,10 @@ struct impact_data {
     struct impact_dvec *nlat, *ntraf; /* [controller] */
 };
 
+/* The study's simulations: per run, share, victim and congestion
+ * control, the victim alone and beside each aggressor. */
+uint32_t impact_simulations(const struct impact_config *ic);
+
 /* Run the study's simulations of ic on t with network parameters np (jc:
  * the mpi and app_aware sections), runs with seed + r, each simulation
  * stopped at `limit`, dealt over the MPI ranks (exp/par.h); their rows

@@ -665,6 +665,12 @@ static int64_t replay(struct study *st, const char *dir)
     return n;
 }
 
+uint32_t impact_simulations(const struct impact_config *ic)
+{
+    return ic->runs * ic->shares.n * ic->n_victims *
+           (ic->ccs.n ? ic->ccs.n : 1) * (1 + ic->n_aggressors);
+}
+
 /* x's arrays for the study of ic (n_cc controllers, n_iso isolated
  * cells, n_cells congested ones), their samples empty, every run
  * counted finished until one is not, the per-run means NaN; and with
@@ -761,7 +767,7 @@ int impact_simulate(const struct impact_config *ic,
     struct study st = { .x = { .ic = ic }, .jc = jc, .t = t, .np = np,
                         .writer = writer, .limit = limit,
                         .partitions = partitions };
-    st.total = ic->runs * n_sh * n_v * n_cc * (1 + n_a);
+    st.total = impact_simulations(ic);
     uint32_t n_cells = n_ca * n_sh * n_v, n_iso = n_cc * n_sh * n_v;
     int rc = -1;
     if (study_alloc(&st.x, ic, n_cc, n_iso, n_cells) != 0) {
