@@ -12,6 +12,8 @@
 #
 # Usage: bench/partition_speed.sh   (df1056 UGAL uniform at 0.3 and 0.9)
 #   PARTITION_FULL=1 adds slingshot-max at 0.3 (minutes, ~GBs)
+#   PARTITION_ONLY=NAME runs that row alone (df1056-ugal-0.3,
+#   df1056-ugal-0.9, slingshot-max-0.3; the last with its rounds, not 1)
 #   DFSIM=path/to/dfsim   ROUNDS=n (3)
 ROUNDS=${ROUNDS:-3}
 . "$(dirname "$0")/partition_lib.sh"
@@ -55,11 +57,21 @@ echo "medians of $ROUNDS interleaved rounds; wall: the run's own seconds; MiB: p
 printf "%-26s %8s %8s %8s %8s %6s %8s %8s %8s %8s %9s %10s %5s\n" run classic \
     "P=1" "2 ranks" speedup eff "vs P=1" "MiB cl" "MiB P1" "MiB 2r" \
     windows crossed same
-cfg df1056-ugal-0.3 df1056 UGAL 0.3 5.0 80.0
-bench df1056-ugal-0.3
-cfg df1056-ugal-0.9 df1056 UGAL 0.9 5.0 20.0
-bench df1056-ugal-0.9
-if [ -n "$PARTITION_FULL" ]; then
+row() { # NAME: whether to run it (PARTITION_ONLY)
+    [ -z "$PARTITION_ONLY" ] || [ "$PARTITION_ONLY" = "$1" ]
+}
+if row df1056-ugal-0.3; then
+    cfg df1056-ugal-0.3 df1056 UGAL 0.3 5.0 80.0
+    bench df1056-ugal-0.3
+fi
+if row df1056-ugal-0.9; then
+    cfg df1056-ugal-0.9 df1056 UGAL 0.9 5.0 20.0
+    bench df1056-ugal-0.9
+fi
+if [ "$PARTITION_ONLY" = slingshot-max-0.3 ]; then
+    cfg slingshot-max-0.3 slingshot-max SS_ADAPTIVE 0.3 1.0 2.0
+    bench slingshot-max-0.3
+elif [ -n "$PARTITION_FULL" ] && row slingshot-max-0.3; then
     cfg slingshot-max-0.3 slingshot-max SS_ADAPTIVE 0.3 1.0 2.0
     ROUNDS=1 bench slingshot-max-0.3
 fi
