@@ -649,6 +649,8 @@ int jobs_win_run(const struct jobs_config *jc, const struct topo *t,
     *end = w.at;
     uint64_t xs[3] = { w.x.pkts, w.x.crs, w.x.mails };
     xchange_reduce(&w.x, xs, 3, NULL, 0); /* every process: collective */
+    double cmax, cmean, xmean; /* the balance: wall seconds in windows */
+    xchange_times(&w.x, &cmax, &cmean, &xmean);
     if (out->progress) {
         fprintf(out->progress,
                 "  %" PRIu64 " windows of %.1f ns over %u partitions (",
@@ -656,8 +658,10 @@ int jobs_win_run(const struct jobs_config *jc, const struct topo *t,
         partition_print_blocks(out->progress, &w.pt);
         fprintf(out->progress,
                 ", by ranks placed): %" PRIu64 " packets, %" PRIu64
-                " credit returns and %" PRIu64 " MPI envelopes crossed\n",
-                xs[0], xs[1], xs[2]);
+                " credit returns and %" PRIu64 " MPI envelopes crossed; "
+                "windows %.1f s a process (the busiest %.1f), exchange "
+                "%.1f s\n",
+                xs[0], xs[1], xs[2], cmean, cmax, xmean);
     }
     rc = dmpi_done(&u->m) ? 0 : 1;
     if (rc == 1 && (limit == SIMTIME_MAX || w.at <= limit)) {
