@@ -60,6 +60,19 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
 
+# The commit the build comes from (cli/version.c: `dfsim --version`, the
+# scoreboard's kept values): the header is rewritten only when it changes.
+DFSIM_COMMIT := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+$(BUILD)/gen/dfsim_commit.h: FORCE
+	@mkdir -p $(dir $@)
+	@echo '#define DFSIM_COMMIT "$(DFSIM_COMMIT)"' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(BUILD)/obj/src/cli/version.o: $(BUILD)/gen/dfsim_commit.h
+$(BUILD)/obj/src/cli/version.o: CFLAGS_ALL += -I$(BUILD)/gen
+
+FORCE:
+
 $(BUILD)/libdfsim.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
@@ -139,10 +152,13 @@ test: deps
 # The reproductions' scoreboard (issue 55): every row of
 # reproduce/rows.cfg over its seeds, one run per core at once (hours; a
 # cut-short run resumes),
-# the table into docs/reproductions.md.
+# the table into docs/reproductions.md; each seed's value kept in
+# reproduce/measured.csv with the commit that measured it, so that the
+# next session's machine goes on from there instead of from nothing.
 reproduce: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all
-	$(BUILD)/dfsim scoreboard reproduce/rows.cfg -j $(NPROC) --write docs/reproductions.md
+	$(BUILD)/dfsim scoreboard reproduce/rows.cfg -j $(NPROC) \
+	    --keep reproduce/measured.csv --write docs/reproductions.md
 
 # Traces of real MPI programs (issue 56; docs/tracer.md): the examples
 # of examples/traces/, LAMMPS's Lennard-Jones melt on 16 ranks and a

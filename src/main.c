@@ -40,7 +40,8 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
-        printf("dfsim %s\n", DFSIM_VERSION);
+        printf("dfsim %s\nbuilt from commit %s\n", DFSIM_VERSION,
+               dfsim_build() + strlen(DFSIM_VERSION) + 1);
         return 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

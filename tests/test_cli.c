@@ -218,11 +218,17 @@ static void test_help(void)
     CHECK_STR_CONTAINS(out, "allocation");
 }
 
-/* dfsim --version (and -V) prints the release, as cli.h has it. */
+/* dfsim --version (and -V) prints the release, as cli.h has it, and the
+ * commit. */
 static void test_version(void)
 {
     CHECK_EQ_U(dfsim("--version", NULL), 0);
     CHECK_STR_CONTAINS(out, "dfsim " DFSIM_VERSION "\n");
+    /* and the commit it was built from, as the library has it */
+    char line[128];
+    snprintf(line, sizeof line, "built from commit %s\n",
+             dfsim_build() + strlen(DFSIM_VERSION " "));
+    CHECK_STR_CONTAINS(out, line);
     CHECK_EQ_U(strlen(err), 0);
     CHECK_EQ_U(dfsim("-V", NULL), 0);
     CHECK_STR_CONTAINS(out, "dfsim " DFSIM_VERSION "\n");

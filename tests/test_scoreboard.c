@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "results/scoreboard.h"
 
 static char out[1 << 16], err[1 << 16];
@@ -338,6 +339,155 @@ static void test_scoreboard_pipeline(void)
     unlink(exp);
 }
 
+/* The line of md that starts with "| id | ", or "" (a copy, static). */
+static const char *md_line(const char *md, const char *id)
+{
+    static char line[2048];
+    char key[64];
+    snprintf(key, sizeof key, "\n| %s | ", id);
+    const char *p = md ? strstr(md, key) : NULL;
+    line[0] = '\0';
+    if (p) {
+        size_t n = strcspn(p + 1, "\n");
+        snprintf(line, sizeof line, "%.*s", (int)n, p + 1);
+    }
+    return line;
+}
+
+/* test_scoreboard_keep's rows: two on exp's seeds 1 and 2, and with
+ * `offered` a third on its seed 1. */
+static void keep_rows(char *text, size_t cap, const char *exp, bool offered)
+{
+    int n = snprintf(
+        text, cap,
+        "rows = (\n"
+        "  { id = \"accepted\"; paper_value = 0.1; tolerance = 0.05;\n"
+        "    experiment = \"%s\"; seeds = [1, 2];\n"
+        "    file = \"traffic.csv\"; column = \"accepted\";\n"
+        "    where = [\"routing=minimal\"]; },\n"
+        "  { id = \"hops\"; context = true;\n"
+        "    experiment = \"%s\"; seeds = [1, 2];\n"
+        "    file = \"traffic.csv\"; column = \"hops_mean\"; }",
+        exp, exp);
+    if (offered)
+        n += snprintf(text + n, cap - (size_t)n,
+                      ",\n  { id = \"offered\"; context = true;\n"
+                      "    experiment = \"%s\"; seeds = [1];\n"
+                      "    file = \"traffic.csv\"; column = \"offered\"; }",
+                      exp);
+    snprintf(text + n, cap - (size_t)n, "\n);\n");
+}
+
+/* --keep: each seed's value kept with the dfsim that measured it; a
+ * scoreboard whose run folders are gone (another machine) runs nothing
+ * and gives the same rows from the kept values; a row added on the same
+ * experiment runs the seed it lacks, and only that one; a malformed
+ * line is an error at its line, a row no longer in the file a warning
+ * (and the line dropped); no --keep with --quick. */
+static void test_scoreboard_keep(void)
+{
+    const char *exp = write_temp(
+        "sbk-exp.cfg",
+        "system = { name = \"df1056\"; };\n"
+        "traffic = { pattern = \"uniform\"; loads = [0.1];\n"
+        "  routings = [\"minimal\"]; warmup_us = 2.0; measure_us = 2.0; };\n");
+    char text[1024], keep[600], dir[64] = "/tmp/dfsim-sbk-XXXXXX";
+    keep_rows(text, sizeof text, exp, false);
+    const char *rows = write_temp("sbk-rows.cfg", text);
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(keep, sizeof keep, "%s/measured.csv", dir);
+    char d1[128], d2[128], d3[128];
+    snprintf(d1, sizeof d1, "%s/one", dir);
+    snprintf(d2, sizeof d2, "%s/two", dir);
+    snprintf(d3, sizeof d3, "%s/three", dir);
+    const char *argv[] = { "scoreboard", rows, "-o", d1, "--keep", keep,
+                           NULL };
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
+    char *kept = read_text(keep), *md1 = dir_read(d1, "scoreboard.md");
+    char line[256];
+    snprintf(line, sizeof line, "row,seed,value,dfsim\naccepted,1,");
+    CHECK(kept && strncmp(kept, line, strlen(line)) == 0);
+    snprintf(line, sizeof line, ",%s\nhops,2,", dfsim_build());
+    CHECK(kept && strstr(kept, line));
+    uint32_t lines = 0;
+    for (const char *p = kept; p && (p = strchr(p, '\n')); p++)
+        lines++;
+    CHECK_EQ_U(lines, 5);
+    CHECK(md1 && strstr(md1, "4 values (a row's seeds): 4 from this "
+                             "scoreboard's runs, 0 kept from earlier"));
+    snprintf(line, sizeof line, "measured by dfsim %s (4).", dfsim_build());
+    CHECK(md1 && strstr(md1, line));
+    /* a run's mark names the dfsim that ran it */
+    char base[512], sub[700];
+    snprintf(base, sizeof base, "%s", exp + 1);
+    base[strlen(base) - 4] = '\0';
+    for (char *p = base; *p; p++)
+        *p = *p == '/' ? '_' : *p;
+    snprintf(sub, sizeof sub, "%s/%s/seed-1.done", d1, base);
+    char *mark = read_text(sub);
+    snprintf(line, sizeof line, "%s\n", dfsim_build());
+    CHECK(mark && strcmp(mark, line) == 0);
+    free(mark);
+
+    /* another machine: no run folders; nothing runs, the rows the same */
+    argv[3] = d2;
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
+    CHECK(!strstr(out, " seed 1 ...") && !strstr(out, " seed 2 ..."));
+    char *md2 = dir_read(d2, "scoreboard.md"), *kept2 = read_text(keep);
+    CHECK(md2 && strstr(md2, "4 values (a row's seeds): 0 from this "
+                             "scoreboard's runs, 4 kept from earlier"));
+    char first[2048];
+    snprintf(first, sizeof first, "%s", md_line(md1, "accepted"));
+    CHECK(strcmp(first, md_line(md2, "accepted")) == 0);
+    CHECK(md_line(md1, "accepted")[0] != '\0');
+    snprintf(first, sizeof first, "%s", md_line(md1, "hops"));
+    CHECK(first[0] && strcmp(first, md_line(md2, "hops")) == 0);
+    CHECK(kept && kept2 && strcmp(kept, kept2) == 0);
+    free(kept2);
+
+    /* a row added on the same experiment: seed 1 runs, seed 2 does not */
+    keep_rows(text, sizeof text, exp, true);
+    const char *rows3 = write_temp("sbk-rows3.cfg", text);
+    const char *a3[] = { "scoreboard", rows3, "-o", d3, "--keep", keep,
+                         NULL };
+    CHECK_EQ_U(run_dfsim(a3, out, sizeof out, err, sizeof err), 0);
+    CHECK_STR_CONTAINS(out, " seed 1 ...");
+    CHECK(!strstr(out, " seed 2 ..."));
+    kept2 = read_text(keep);
+    CHECK(kept2 && strstr(kept2, "\noffered,1,"));
+
+    /* a row gone from the rows file: its lines dropped, said */
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
+    CHECK_STR_CONTAINS(err, "measured.csv:6: warning: row: \"offered\" seed "
+                            "1 is no longer a row's seed: dropped");
+    free(kept2);
+    kept2 = read_text(keep);
+    CHECK(kept && kept2 && strcmp(kept, kept2) == 0);
+
+    /* bad lines, each at its line */
+    FILE *f = fopen(keep, "a");
+    CHECK(f != NULL);
+    if (f) {
+        fputs("accepted,2,abc,x\nhops,-1,0.5,x\n", f);
+        fclose(f);
+    }
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 1);
+    CHECK_STR_CONTAINS(err, "measured.csv:6: error: value: \"abc\": expected a "
+                            "finite number");
+    CHECK_STR_CONTAINS(err, "measured.csv:7: error: seed: \"-1\": expected a seed");
+    const char *q[] = { "scoreboard", rows, "--quick", "--keep", keep, NULL };
+    CHECK_EQ_U(run_dfsim(q, out, sizeof out, err, sizeof err), 2);
+    CHECK_STR_CONTAINS(err, "--keep with --quick");
+    free(kept);
+    free(kept2);
+    free(md1);
+    free(md2);
+    rm_dir(dir);
+    unlink(rows);
+    unlink(rows3);
+    unlink(exp);
+}
+
 /* SIGINT to a scoreboard mid-run: it passes the signal to its run, which
  * keeps the points it finished, starts no other and writes no table;
  * the same command then goes on and writes the table an uninterrupted
@@ -488,6 +638,7 @@ const struct test_case tests_scoreboard[] = {
     TEST(test_scoreboard_extract),
     TEST(test_scoreboard_judge),
     TEST(test_scoreboard_pipeline),
+    TEST(test_scoreboard_keep),
     TEST(test_scoreboard_interrupted),
     TEST(test_scoreboard_rounds),
     TEST(test_scoreboard_rows_file),

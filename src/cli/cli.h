@@ -9,6 +9,10 @@
  * result files' layout or of a model that changes results. */
 #define DFSIM_VERSION "0.11.0"
 
+/* The release and the commit this dfsim was built from: "0.11.0
+ * 43d0e31abcde" (cli/version.c; the scoreboard's kept values name it). */
+const char *dfsim_build(void);
+
 int cli_run(int argc, char **argv);
 int cli_topo(int argc, char **argv);
 int cli_list(int argc, char **argv);

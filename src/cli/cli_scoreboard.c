@@ -16,7 +16,9 @@
  * (exp/par.h: par_owner, in the rounds' order), each rank N at once in
  * its own children, over a folder every rank sees (a cluster's shared
  * file system); rank 0 writes the table once every rank is done, reading
- * the others' runs from their .done marks. */
+ * the others' runs from their .done marks. --keep FILE keeps each
+ * seed's value with the dfsim that measured it (results/scoreboard.h),
+ * so that the table outlives the runs' folders: a session's machine. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -36,7 +38,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: dfsim scoreboard ROWS [-o DIR] [-j N] [--quick] "
-            "[--no-run] [--write FILE]"
+            "[--no-run] [--write FILE]\n"
+            "                        [--keep FILE]"
             "\n\n"
             "Run every row of ROWS (a rows file: results/scoreboard.h, "
             "reproduce/rows.cfg)\nover its seeds, read each row's number "
@@ -54,7 +57,12 @@ static void usage(FILE *out)
             "  --quick       every run with --quick: checks the pipeline, "
             "not the numbers\n"
             "                (DIR default results/scoreboard-quick)\n"
-            "  --write FILE  the table also to FILE (docs/reproductions.md)\n"
+            "  --write FILE  the table also to FILE (docs/reproductions.md)\n"            "  --keep FILE   each seed's value kept in FILE with the dfsim "
+            "that measured\n"
+            "                it (reproduce/measured.csv): a seed whose rows "
+            "are all kept is\n"
+            "                not run again, a run finished in DIR "
+            "replaces its values\n"
             "\nUnder mpirun -np R (or srun) the runs are dealt over the "
             "ranks, each N at\nonce, in a folder every rank sees; rank 0 "
             "writes the table.\n");
@@ -151,11 +159,12 @@ struct sb_run {
     pid_t pid;
     int ok;                      /* -1 not yet, 0 failed, 1 finished,
                                     2 not run (--no-run), 3 another
-                                    rank's */
+                                    rank's, 4 its rows' values kept */
 };
 
 /* A run that exited 0 leaves dir.done beside dir.log (--no-run reads
- * it); one that starts or fails has none. */
+ * it), naming the dfsim that ran it (dfsim_build: the kept values'
+ * record); one that starts or fails has none. */
 static void mark_done(const char *dir, bool done)
 {
     char path[4200];
@@ -165,8 +174,10 @@ static void mark_done(const char *dir, bool done)
         return;
     }
     FILE *f = fopen(path, "w");
-    if (f)
+    if (f) {
+        fprintf(f, "%s\n", dfsim_build());
         fclose(f);
+    }
 }
 
 static bool is_done(const char *dir)
@@ -174,6 +185,24 @@ static bool is_done(const char *dir)
     char path[4200];
     snprintf(path, sizeof path, "%s.done", dir);
     return access(path, F_OK) == 0;
+}
+
+/* The dfsim a finished run's .done mark names into by ("unrecorded": a
+ * mark older than the record). */
+static void done_by(const char *dir, char *by, size_t cap)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s.done", dir);
+    FILE *f = fopen(path, "r");
+    by[0] = '\0';
+    if (f) {
+        if (!fgets(by, (int)cap, f))
+            by[0] = '\0';
+        fclose(f);
+    }
+    by[strcspn(by, "\r\n")] = '\0';
+    if (!by[0] || strchr(by, ','))
+        snprintf(by, cap, "unrecorded");
 }
 
 /* The runs rows need, each once, in rounds: every row's first seed in
@@ -238,7 +267,7 @@ static bool run_all(struct sb_run *run, uint32_t n, uint32_t jobs,
     while (live > 0 || (next < n && !sb_stop)) {
         while (live < jobs && next < n && !sb_stop) {
             struct sb_run *x = &run[next++];
-            if (x->ok == 3)
+            if (x->ok == 3 || x->ok == 4)
                 continue;
             printf("  [%u/%u] %s seed %lld ...\n", next, n, x->experiment,
                    x->seed);
@@ -286,7 +315,7 @@ static int run_ranks(struct sb_run *run, uint32_t n_run, long jobs,
     if (par_start() != 0)
         return 1;
     for (uint32_t j = 0; j < n_run; j++)
-        if (par_owner(j, 0, par_size()) != par_rank())
+        if (run[j].ok < 0 && par_owner(j, 0, par_size()) != par_rank())
             run[j].ok = 3;
     cli_catch_stop(on_stop, 0);
     bool whole = run_all(run, n_run, (uint32_t)jobs, quick);
@@ -309,13 +338,16 @@ static int run_ranks(struct sb_run *run, uint32_t n_run, long jobs,
     return rank0 ? RAN_TABLE : 0;
 }
 
-/* Row r's number from each of its seeds' runs into res, judged; each
- * failure said on stderr. */
-static void read_row(const struct sb_row *r, const char *out,
-                     const struct sb_run *run, uint32_t n_run,
-                     struct sb_result *res)
+/* Row r's number from each of its seeds' runs into res, judged: a
+ * finished run's (then kept in keep, if any, with the dfsim its mark
+ * names), else the value kept before; each failure said on stderr.
+ * -1 when a value could not be kept (out of memory), else 0. */
+static int read_row(const struct sb_row *r, const char *out,
+                    const struct sb_run *run, uint32_t n_run,
+                    struct sb_keep *keep, struct sb_result *res)
 {
     memset(res, 0, sizeof *res);
+    int rc = 0;
     for (uint32_t i = 0; i < r->seeds.n && !r->not_reproduced; i++) {
         long long seed = (long long)r->seeds.v[i];
         char dir[4096], csv[4400], why[512];
@@ -323,6 +355,14 @@ static void read_row(const struct sb_row *r, const char *out,
         uint32_t j = 0;
         while (j < n_run && strcmp(run[j].dir, dir) != 0)
             j++;
+        const struct sb_kept *kept =
+            keep ? sb_keep_find(keep, r->id, seed) : NULL;
+        if ((j == n_run || run[j].ok != 1) && kept) {
+            res->by[res->n] = kept->dfsim;
+            res->v[res->n++] = kept->v;
+            res->kept++;
+            continue;
+        }
         if (j == n_run || run[j].ok != 1) {
             fprintf(stderr,
                     "dfsim scoreboard: %s:%d: row %s, seed %lld: %s (%s.log)"
@@ -340,9 +380,36 @@ static void read_row(const struct sb_row *r, const char *out,
                     r->src, r->line, r->id, seed, why);
             continue;
         }
+        char by[256];
+        done_by(dir, by, sizeof by);
+        if (keep && sb_keep_set(keep, r->id, seed, v, by) != 0)
+            rc = -1;
+        kept = keep ? sb_keep_find(keep, r->id, seed) : NULL;
+        res->by[res->n] = kept ? kept->dfsim : NULL;
         res->v[res->n++] = v;
     }
     sb_judge(r, res);
+    return rc;
+}
+
+/* The runs whose every row has its seed's value kept: not run again
+ * (unless finished in the folder, whose values then replace them). */
+static void skip_kept(const struct sb_rows *rows, const struct sb_keep *keep,
+                      struct sb_run *run, uint32_t n_run)
+{
+    for (uint32_t j = 0; j < n_run; j++) {
+        bool all = !is_done(run[j].dir);
+        for (uint32_t k = 0; k < rows->n && all; k++) {
+            const struct sb_row *r = &rows->row[k];
+            bool reads = false;
+            for (uint32_t i = 0; i < r->seeds.n && !r->not_reproduced; i++)
+                reads = reads || (strcmp(r->experiment, run[j].experiment) == 0 &&
+                                  (long long)r->seeds.v[i] == run[j].seed);
+            all = !reads || sb_keep_find(keep, r->id, run[j].seed);
+        }
+        if (all)
+            run[j].ok = 4;
+    }
 }
 
 /* What a scoreboard file holds. */
@@ -351,6 +418,7 @@ struct sb_doc {
     const struct sb_result *res;
     const char *command;
     bool quick, partial;         /* --quick; --no-run */
+    const char *keep;            /* --keep's file, or NULL */
     const char *svg;             /* for the table: the picture's name */
 };
 
@@ -371,7 +439,7 @@ static int write_file(const char *path, const struct sb_doc *doc,
         sb_svg(f, doc->rows, doc->res);
     else
         sb_markdown(f, doc->rows, doc->res, doc->command, doc->quick,
-                    doc->partial, doc->svg);
+                    doc->partial, doc->svg, doc->keep);
     if (fclose(f) != 0 || rename(tmp, path) != 0) {
         fprintf(stderr, "dfsim scoreboard: cannot write %s: %s\n", path,
                 strerror(errno));
@@ -399,7 +467,7 @@ static int write_table(const char *path, struct sb_doc *doc)
 
 int cli_scoreboard(int argc, char **argv)
 {
-    const char *file = NULL, *out = NULL, *write = NULL;
+    const char *file = NULL, *out = NULL, *write = NULL, *keep_path = NULL;
     bool quick = false, no_run = false;
     long jobs = 1;
     for (int i = 1; i < argc; i++) {
@@ -419,9 +487,11 @@ int cli_scoreboard(int argc, char **argv)
                         "number of runs at once, 1 to 256\n", argv[i]);
                 return 2;
             }
-        } else if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--write")) &&
+        } else if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--write") ||
+                    !strcmp(argv[i], "--keep")) &&
                    i + 1 < argc) {
-            *(argv[i][1] == 'o' ? &out : &write) = argv[i + 1];
+            *(argv[i][1] == 'o' ? &out
+              : argv[i][2] == 'w' ? &write : &keep_path) = argv[i + 1];
             i++;
         } else if (argv[i][0] == '-' || file) {
             fprintf(stderr, "dfsim scoreboard: unexpected argument \"%s\"\n",
@@ -437,6 +507,11 @@ int cli_scoreboard(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    if (quick && keep_path) {
+        fprintf(stderr, "dfsim scoreboard: --keep with --quick: a cut-short "
+                "run's numbers are no values to keep\n");
+        return 2;
+    }
     if (!out)
         out = quick ? "results/scoreboard-quick" : "results/scoreboard";
     struct diag d;
@@ -444,52 +519,67 @@ int cli_scoreboard(int argc, char **argv)
     struct sb_rows rows;
     if (sb_load(file, &rows, &d) != 0)
         return 1;
-    struct sb_result *res = calloc(rows.n ? rows.n : 1, sizeof *res);
-    if (!res || outdir_make(out) != 0) {
-        fprintf(stderr, "dfsim scoreboard: cannot use %s\n", out);
-        free(res);
+    struct sb_keep keep = { 0 };
+    if (keep_path && sb_keep_load(keep_path, &rows, &keep, &d) != 0) {
         sb_free(&rows);
         return 1;
     }
     uint32_t cap = rows.n * SB_SEEDS_MAX;
+    struct sb_result *res = calloc(rows.n ? rows.n : 1, sizeof *res);
     struct sb_run *run = calloc(cap ? cap : 1, sizeof *run);
-    if (!run) {
-        fprintf(stderr, "dfsim scoreboard: out of memory\n");
-        free(res);
-        sb_free(&rows);
-        return 1;
+    int rc = 1;
+    if (!res || !run || outdir_make(out) != 0) {
+        fprintf(stderr, "dfsim scoreboard: cannot use %s%s\n", out,
+                res && run ? "" : ": out of memory");
+        goto done;
     }
     uint32_t n_run = plan_runs(&rows, out, run, cap);
+    if (keep_path)
+        skip_kept(&rows, &keep, run, n_run);
     for (uint32_t j = 0; j < n_run && no_run; j++)
-        run[j].ok = is_done(run[j].dir) ? 1 : 2;
+        if (run[j].ok != 4)
+            run[j].ok = is_done(run[j].dir) ? 1 : 2;
     int ran = no_run ? RAN_TABLE : run_ranks(run, n_run, jobs, quick);
     if (ran != RAN_TABLE) {
-        free(run);
-        free(res);
-        sb_free(&rows);
-        return ran;
+        rc = ran;
+        goto done;
     }
+    rc = 0;
     for (uint32_t k = 0; k < rows.n; k++) {
-        read_row(&rows.row[k], out, run, n_run, &res[k]);
+        if (read_row(&rows.row[k], out, run, n_run,
+                     keep_path ? &keep : NULL, &res[k]) != 0)
+            rc = -1;
         printf("%-40s %s\n", rows.row[k].id, sb_status_names[res[k].status]);
     }
-    free(run);
+    if (keep_path && (rc != 0 || sb_keep_write(keep_path, &rows, &keep) != 0)) {
+        fprintf(stderr, "dfsim scoreboard: cannot write %s: %s\n", keep_path,
+                rc ? "out of memory" : strerror(errno));
+        rc = -1;
+    }
     char command[600], md[4200];
-    snprintf(command, sizeof command, "dfsim scoreboard %s%s%s", file,
-             quick ? " --quick" : "", no_run ? " --no-run" : "");
+    snprintf(command, sizeof command, "dfsim scoreboard %s%s%s%s%s", file,
+             quick ? " --quick" : "", no_run ? " --no-run" : "",
+             keep_path ? " --keep " : "", keep_path ? keep_path : "");
     snprintf(md, sizeof md, "%s/scoreboard.md", out);
     struct sb_doc doc = { .rows = &rows, .res = res, .command = command,
-                          .quick = quick, .partial = no_run };
-    int rc = write_table(md, &doc);
+                          .quick = quick, .partial = no_run,
+                          .keep = keep_path };
+    if (rc == 0)
+        rc = write_table(md, &doc);
     if (rc == 0 && write)
         rc = write_table(write, &doc);
     uint32_t failed = 0;
     for (uint32_t k = 0; k < rows.n; k++)
         failed += !rows.row[k].not_reproduced && res[k].n < rows.row[k].seeds.n;
     if (rc == 0)
-        printf("\nscoreboard: %s%s%s\n", md, write ? " and " : "",
-               write ? write : "");
+        printf("\nscoreboard: %s%s%s%s%s\n", md, write ? " and " : "",
+               write ? write : "", keep_path ? "; values kept in " : "",
+               keep_path ? keep_path : "");
+    rc = rc != 0 || failed ? 1 : 0;
+done:
+    free(run);
     free(res);
+    sb_keep_free(&keep);
     sb_free(&rows);
-    return rc != 0 || failed ? 1 : 0;
+    return rc;
 }

@@ -18,7 +18,8 @@ int csv_read(const char *dir, const char *name, struct csv *c, FILE *err)
 {
     memset(c, 0, sizeof *c);
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(path, sizeof path, "%s%s%s", dir ? dir : "", dir ? "/" : "",
+             name);
     FILE *f = fopen(path, "r");
     if (!f) {
         if (err)

@@ -15,7 +15,7 @@ struct csv {
     char **head;      /* [cols] */
 };
 
-/* Read dir/name (every line a row of the header's fields; a last line
+/* Read dir/name (name alone when dir is NULL; every line a row of the header's fields; a last line
  * without its newline is not a row). Returns 0, or -1 reported to err
  * (NULL: not reported). */
 int csv_read(const char *dir, const char *name, struct csv *c, FILE *err);

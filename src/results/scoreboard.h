@@ -45,7 +45,23 @@
  * its status "not reproduced" and its reason printed. A row with
  * `context = true` has no paper value or claim: it reports a condition
  * of the runs the other rows read (the load a background offers), its
- * status "context". */
+ * status "context".
+ *
+ * Kept values (`dfsim scoreboard --keep FILE`, reproduce/measured.csv):
+ * a run's folder does not outlive the machine it ran on, and the rows'
+ * runs take longer than a working session, so each seed's number is
+ * kept in a CSV file of the repository with the dfsim that measured it:
+ *
+ *   row,seed,value,dfsim
+ *   sc20-tc-same-class,1,2.0203...,0.11.0 43d0e31abcde
+ *
+ * (release and commit: `dfsim --version`; "-dirty" when the tree had
+ * changes; "unrecorded" for a run whose .done mark is older than the
+ * record). A seed whose rows all have a kept value is not run again; a
+ * run finished in the folder replaces its rows' kept values. A change
+ * that moves an experiment's results deletes its rows' lines, so that
+ * the next `make reproduce` measures them again: the table says which
+ * dfsim measured its values. */
 #ifndef DFSIM_RESULTS_SCOREBOARD_H
 #define DFSIM_RESULTS_SCOREBOARD_H
 
@@ -90,6 +106,8 @@ extern const char *const sb_status_names[];
 struct sb_result {
     uint32_t n;                  /* seeds with a value */
     double v[SB_SEEDS_MAX];      /* each seed's, in the row's seed order */
+    const char *by[SB_SEEDS_MAX]; /* the dfsim that measured each */
+    uint32_t kept;               /* of them, values kept from before */
     double median, lo, hi;
     enum sb_status status;
 };
@@ -116,10 +134,48 @@ void sb_judge(const struct sb_row *r, struct sb_result *res);
  * regenerates it; `quick`: its runs were cut short, `partial`: it is
  * the state of a scoreboard still running or cut short (both said at
  * the top);
- * `svg` (or NULL): the picture's file, shown under the summary. */
+ * `svg` (or NULL): the picture's file, shown under the summary; `keep`
+ * (or NULL): the kept values' file, named with how many values it gave
+ * and which dfsim measured the values (sb_result.by). */
 void sb_markdown(FILE *out, const struct sb_rows *rows,
                  const struct sb_result *res, const char *command,
-                 bool quick, bool partial, const char *svg);
+                 bool quick, bool partial, const char *svg,
+                 const char *keep);
+
+/* A seed's kept value of a row. */
+struct sb_kept {
+    char *row;                   /* the row's id */
+    long long seed;
+    double v;
+    char *dfsim;                 /* release and commit that measured it */
+};
+
+struct sb_keep {
+    uint32_t n, cap;
+    struct sb_kept *e;           /* [n] */
+};
+
+/* Read the kept values of file `path` for rows into k (a missing file:
+ * none kept). A line of a row or seed that rows no longer have is
+ * dropped with a warning; a malformed one is an error naming the file
+ * and line. 0, or -1 (nothing to free). */
+int sb_keep_load(const char *path, const struct sb_rows *rows,
+                 struct sb_keep *k, struct diag *d);
+
+/* Row's seed's kept value, or NULL. */
+const struct sb_kept *sb_keep_find(const struct sb_keep *k, const char *row,
+                                   long long seed);
+
+/* Keep v as row's seed's value, measured by dfsim (replacing one kept
+ * before). 0, or -1 out of memory. */
+int sb_keep_set(struct sb_keep *k, const char *row, long long seed, double v,
+                const char *dfsim);
+
+/* Write k into path whole or not at all, in the rows' and their seeds'
+ * order (the same values give the same bytes). 0, or -1 (errno). */
+int sb_keep_write(const char *path, const struct sb_rows *rows,
+                  const struct sb_keep *k);
+void sb_keep_free(struct sb_keep *k);
 
 /* The rows that run as a picture (results/scoreboard_plot.c), for
  * sb_markdown's `svg`: a strip a row, on the row's own axis, the

@@ -1,0 +1,179 @@
+/* results/scoreboard_keep.c — the scoreboard's kept values (see
+ * scoreboard.h): each seed's number of each row, with the dfsim that
+ * measured it, in a CSV file that outlives the runs' folders. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "results/csv.h"
+#include "results/scoreboard.h"
+
+static const char *const keep_head[] = { "row", "seed", "value", "dfsim" };
+
+/* Row id's index in rows, or -1. */
+static int row_index(const struct sb_rows *rows, const char *id)
+{
+    for (uint32_t k = 0; k < rows->n; k++)
+        if (strcmp(rows->row[k].id, id) == 0)
+            return (int)k;
+    return -1;
+}
+
+static bool row_has_seed(const struct sb_row *r, long long seed)
+{
+    for (uint32_t i = 0; i < r->seeds.n; i++)
+        if ((long long)r->seeds.v[i] == seed)
+            return true;
+    return false;
+}
+
+const struct sb_kept *sb_keep_find(const struct sb_keep *k, const char *row,
+                                   long long seed)
+{
+    for (uint32_t i = 0; i < k->n; i++)
+        if (k->e[i].seed == seed && strcmp(k->e[i].row, row) == 0)
+            return &k->e[i];
+    return NULL;
+}
+
+int sb_keep_set(struct sb_keep *k, const char *row, long long seed, double v,
+                const char *dfsim)
+{
+    struct sb_kept *e = (struct sb_kept *)sb_keep_find(k, row, seed);
+    char *by = strdup(dfsim);
+    if (!by)
+        return -1;
+    if (!e) {
+        if (k->n == k->cap) {
+            uint32_t cap = k->cap ? 2 * k->cap : 64;
+            struct sb_kept *g = realloc(k->e, cap * sizeof *g);
+            if (!g) {
+                free(by);
+                return -1;
+            }
+            k->e = g;
+            k->cap = cap;
+        }
+        e = &k->e[k->n];
+        *e = (struct sb_kept){ .row = strdup(row), .seed = seed };
+        if (!e->row) {
+            free(by);
+            return -1;
+        }
+        k->n++;
+    }
+    free(e->dfsim);
+    e->dfsim = by;
+    e->v = v;
+    return 0;
+}
+
+void sb_keep_free(struct sb_keep *k)
+{
+    for (uint32_t i = 0; i < k->n; i++) {
+        free(k->e[i].row);
+        free(k->e[i].dfsim);
+    }
+    free(k->e);
+    memset(k, 0, sizeof *k);
+}
+
+/* Line `line` (the file's numbering) of c, row i: checked, then kept. */
+static void keep_line(const char *path, const struct csv *c, uint32_t i,
+                      const struct sb_rows *rows, struct sb_keep *k,
+                      struct diag *d)
+{
+    int line = (int)i + 2;
+    const char *id = csv_at(c, i, 0), *s = csv_at(c, i, 1),
+               *v = csv_at(c, i, 2), *by = csv_at(c, i, 3);
+    char *end;
+    errno = 0;
+    long long seed = strtoll(s, &end, 10);
+    if (errno || end == s || *end || seed < 0) {
+        diag_error(d, path, line, "seed", "\"%s\": expected a seed, an "
+                   "integer >= 0", s);
+        return;
+    }
+    errno = 0;
+    double x = strtod(v, &end);
+    if (errno || end == v || *end || !isfinite(x)) {
+        diag_error(d, path, line, "value", "\"%s\": expected a finite "
+                   "number", v);
+        return;
+    }
+    if (!*by) {
+        diag_error(d, path, line, "dfsim", "empty: expected the dfsim that "
+                   "measured the value (release and commit)");
+        return;
+    }
+    int r = row_index(rows, id);
+    if (r < 0 || rows->row[r].not_reproduced ||
+        !row_has_seed(&rows->row[r], seed)) {
+        diag_warn(d, path, line, "row", "\"%s\" seed %lld is no longer a "
+                  "row's seed: dropped", id, seed);
+        return;
+    }
+    if (sb_keep_find(k, id, seed)) {
+        diag_error(d, path, line, "row", "\"%s\" seed %lld kept twice", id,
+                   seed);
+        return;
+    }
+    if (sb_keep_set(k, id, seed, x, by) != 0)
+        diag_error(d, path, line, NULL, "out of memory");
+}
+
+int sb_keep_load(const char *path, const struct sb_rows *rows,
+                 struct sb_keep *k, struct diag *d)
+{
+    memset(k, 0, sizeof *k);
+    if (access(path, F_OK) != 0 && errno == ENOENT)
+        return 0; /* none kept yet: written at the table */
+    int before = d->errors;
+    struct csv c;
+    if (csv_read(NULL, path, &c, d->out) != 0) {
+        d->errors++;
+        return -1;
+    }
+    bool head = c.cols == 4;
+    for (uint32_t j = 0; head && j < 4; j++)
+        head = strcmp(c.head[j], keep_head[j]) == 0;
+    if (!head)
+        diag_error(d, path, 1, NULL, "expected the header "
+                   "\"row,seed,value,dfsim\"");
+    for (uint32_t i = 0; head && i < c.rows; i++)
+        keep_line(path, &c, i, rows, k, d);
+    csv_free(&c);
+    if (d->errors != before) {
+        sb_keep_free(k);
+        return -1;
+    }
+    return 0;
+}
+
+int sb_keep_write(const char *path, const struct sb_rows *rows,
+                  const struct sb_keep *k)
+{
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return -1;
+    fputs("row,seed,value,dfsim\n", f);
+    for (uint32_t r = 0; r < rows->n; r++) {
+        const struct sb_row *row = &rows->row[r];
+        for (uint32_t i = 0; i < row->seeds.n && !row->not_reproduced; i++) {
+            long long seed = (long long)row->seeds.v[i];
+            const struct sb_kept *e = sb_keep_find(k, row->id, seed);
+            if (e)
+                fprintf(f, "%s,%lld,%.17g,%s\n", row->id, seed, e->v,
+                        e->dfsim);
+        }
+    }
+    if (fclose(f) != 0 || rename(tmp, path) != 0) {
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
