@@ -301,6 +301,57 @@ static void test_sampling_split(void)
         rm_dir(dir[i]);
 }
 
+/* Aries' occupancy load (aries_load "occupancy", inventory N3): a
+ * router reads the input occupancy the next router published a link
+ * latency ago, across the cut from a replica of the far end's ring
+ * written at the windows' ends. Every file the same for P = 1, 3 and
+ * over two MPI ranks, and not those of the credit load (the mode is at
+ * work); with publish_cycles 0 (the occupancy as it is now, N4) a split
+ * is refused. */
+static const char occupancy_text[] =
+    "experiment = { name = \"window-occupancy\"; seed = 3; };\n"
+    "system = { topology = \"aries\"; groups = 3; chassis_last = 2;\n"
+    "  cables_per_pair = 4; };\n"
+    "network = { aries_load = \"%s\"; publish_cycles = %d; };\n"
+    "traffic = { pattern = \"uniform\"; loads = [0.3];\n"
+    "  routings = [\"ADAPTIVE_0\"]; warmup_us = 0.5; measure_us = 1.0;\n"
+    "  drain_us = 2.0; };\n";
+
+static void test_occupancy_split(void)
+{
+    char text[1024];
+    snprintf(text, sizeof text, occupancy_text, "occupancy", 10);
+    const char *cfg = write_temp("window-occ.cfg", text);
+    snprintf(text, sizeof text, occupancy_text, "credit", 10);
+    const char *credit = write_temp("window-occ-credit.cfg", text);
+    snprintf(text, sizeof text, occupancy_text, "occupancy", 0);
+    const char *now = write_temp("window-occ-now.cfg", text);
+    char dir[4][64];
+    for (int i = 0; i < 4; i++) {
+        strcpy(dir[i], "/tmp/dfsim-win-XXXXXX");
+        CHECK(mkdtemp(dir[i]) != NULL);
+    }
+    CHECK_EQ_U(run_cli(cfg, dir[0], "1", 0), 0);
+    CHECK_EQ_U(run_cli(cfg, dir[1], "3", 0), 0);
+    CHECK(!strstr(out, " 0 packets crossed"));
+    CHECK_EQ_U(run_cli(cfg, dir[2], "2", 2), 0);
+    CHECK_EQ_U(same_files(dir[0], dir[1]), 0);
+    CHECK_EQ_U(same_files(dir[0], dir[2]), 0);
+    CHECK_EQ_U(run_cli(credit, dir[3], "1", 0), 0);
+    char *a = dir_read(dir[0], "traffic.csv"), *b = dir_read(dir[3],
+                                                             "traffic.csv");
+    CHECK(a && b && strcmp(a, b) != 0);
+    free(a);
+    free(b);
+    CHECK(run_cli(now, dir[3], "2", 0) != 0);
+    CHECK_STR_CONTAINS(err, "publish_cycles 0");
+    for (int i = 0; i < 4; i++)
+        rm_dir(dir[i]);
+    unlink(cfg);
+    unlink(credit);
+    unlink(now);
+}
+
 static void test_mpirun_same_file(void)
 {
     const char *cfg = write_temp("window.cfg", cfg_text);
@@ -352,6 +403,7 @@ const struct test_case tests_window[] = {
     TEST(test_same_for_every_p),
     TEST(test_sampling_split),
     TEST(test_slingshot_cc),
+    TEST(test_occupancy_split),
     TEST(test_close_to_classic),
     TEST(test_refusals),
     TEST(test_torus),

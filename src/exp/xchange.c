@@ -14,10 +14,13 @@
 /* the run's ranks: its group's (exp/par.h) */
 #define COMM (*(MPI_Comm *)par_group_comm())
 
+enum { KINDS = 4 }; /* of records in a box: kind_of */
+
 /* What the MPI side keeps between windows: the packed boxes going out
  * and what came in, grown as needed. */
 struct xmpi {
-    uint64_t *cnt_out, *cnt_in;  /* [3 P]: packets, returns, mail per rank */
+    uint64_t *cnt_out, *cnt_in;  /* [KINDS P]: packets, returns, mail,
+                                    publication entries per rank */
     int *sc, *sd, *rc, *rd;      /* [P]: byte counts and displacements */
     char *out, *in;
     size_t out_cap, in_cap;
@@ -45,7 +48,7 @@ int xchange_init(struct xchange *x, uint32_t P, int procs, struct diag *d)
     x->lo = (uint32_t)rank;
     x->k = 1;
     struct xmpi *m = calloc(1, sizeof *m);
-    if (!m || !(m->cnt_out = calloc(6 * (size_t)P, sizeof *m->cnt_out)) ||
+    if (!m || !(m->cnt_out = calloc(2 * KINDS * (size_t)P, sizeof *m->cnt_out)) ||
         !(m->sc = calloc(4 * (size_t)P, sizeof *m->sc))) {
         if (m)
             free(m->cnt_out);
@@ -53,7 +56,7 @@ int xchange_init(struct xchange *x, uint32_t P, int procs, struct diag *d)
         diag_error(d, NULL, 0, "partitions", "out of memory");
         return -1;
     }
-    m->cnt_in = m->cnt_out + 3 * P;
+    m->cnt_in = m->cnt_out + KINDS * P;
     m->sd = m->sc + P;
     m->rc = m->sc + 2 * P;
     m->rd = m->sc + 3 * P;
@@ -87,18 +90,21 @@ static int local_boxes(struct xchange *x, struct net *const *nets)
                 net_xp_receive(nets[j], b->pkt, b->n_pkt, b->cr, b->n_cr,
                                b->mail, b->n_mail) != 0)
                 return -1;
+            net_xp_receive_pub(nets[j], b->pub, b->n_pub);
         }
     return 0;
 }
 
-/* A box's records of one kind (0 packets, 1 credit returns, 2 mail):
- * their array and count. */
+/* A box's records of one kind (0 packets, 1 credit returns, 2 mail, 3
+ * publication entries): their array and count. */
 static const void *kind_of(const struct xp_box *b, int which, size_t *n)
 {
-    *n = which == 0 ? b->n_pkt : which == 1 ? b->n_cr : b->n_mail;
-    return which == 0 ? (const void *)b->pkt
-                      : which == 1 ? (const void *)b->cr
-                                   : (const void *)b->mail;
+    switch (which) {
+    case 0: *n = b->n_pkt; return b->pkt;
+    case 1: *n = b->n_cr; return b->cr;
+    case 2: *n = b->n_mail; return b->mail;
+    default: *n = b->n_pub; return b->pub;
+    }
 }
 
 /* One all-to-all of what the boxes hold of one kind (`which`, kind_of),
@@ -114,7 +120,7 @@ static int mpi_kind(struct xchange *x, const struct xp_box *box, int which,
         m->sc[j] = (int)(n * size);
         m->sd[j] = (int)out;
         out += n * size;
-        m->rc[j] = (int)(m->cnt_in[3 * j + (uint32_t)which] * size);
+        m->rc[j] = (int)(m->cnt_in[KINDS * j + (uint32_t)which] * size);
         m->rd[j] = (int)in;
         in += (size_t)m->rc[j];
     }
@@ -139,16 +145,17 @@ static int mpi_boxes(struct xchange *x, struct net *net)
     struct xmpi *m = x->mpi;
     const struct xp_box *box = net->xp->box;
     for (uint32_t j = 0; j < x->P; j++) {
-        m->cnt_out[3 * j] = box[j].n_pkt;
-        m->cnt_out[3 * j + 1] = box[j].n_cr;
-        m->cnt_out[3 * j + 2] = box[j].n_mail;
+        m->cnt_out[KINDS * j] = box[j].n_pkt;
+        m->cnt_out[KINDS * j + 1] = box[j].n_cr;
+        m->cnt_out[KINDS * j + 2] = box[j].n_mail;
+        m->cnt_out[KINDS * j + 3] = box[j].n_pub;
         x->pkts += box[j].n_pkt;
         x->crs += box[j].n_cr;
         x->mails += box[j].n_mail;
     }
-    MPI_Alltoall(m->cnt_out, 3, MPI_UINT64_T, m->cnt_in, 3, MPI_UINT64_T,
-                 COMM);
-    size_t np, nc, nm;
+    MPI_Alltoall(m->cnt_out, KINDS, MPI_UINT64_T, m->cnt_in, KINDS,
+                 MPI_UINT64_T, COMM);
+    size_t np, nc, nm, nu;
     /* the mail first (as local_boxes delivers it: net_xp_receive); every
      * rank takes part, mail for it or not (x->mail is the run's) */
     if (x->mail) {
@@ -168,6 +175,13 @@ static int mpi_boxes(struct xchange *x, struct net *net)
     if (nc && net_xp_receive(net, NULL, 0, (const struct xp_cr *)(void *)m->in,
                              nc, NULL, 0) != 0)
         return -1;
+    /* publication entries only with aries_load "occupancy" (every rank
+     * the same network parameters: every rank takes part or none) */
+    if (net->p.aries_load == NET_ARIES_OCCUPANCY) {
+        if (mpi_kind(x, box, 3, sizeof(struct xp_pub), &nu) != 0)
+            return -1;
+        net_xp_receive_pub(net, (const struct xp_pub *)(void *)m->in, nu);
+    }
     return 0;
 }
 
@@ -175,7 +189,11 @@ int xchange_boxes(struct xchange *x, struct net *const *nets)
 {
     double t0 = time_wall_seconds();
     x->windows++;
-    int rc = x->mpi ? mpi_boxes(x, nets[0]) : local_boxes(x, nets);
+    int rc = 0;
+    for (uint32_t i = 0; i < x->k && rc == 0; i++)
+        rc = net_xp_flush(nets[i]);
+    if (rc == 0)
+        rc = x->mpi ? mpi_boxes(x, nets[0]) : local_boxes(x, nets);
     for (uint32_t i = 0; i < x->k; i++)
         net_xp_clear(nets[i]);
     x->exchange_s += time_wall_seconds() - t0;

@@ -13,18 +13,64 @@
 #include "net/nic_ctl.h"
 #include "net/partition.h"
 
+/* With aries_load "occupancy": the input ports of this partition's
+ * routers that a router of another partition reads (N3), each with its
+ * reader's partition, once a link's latency is short enough that no
+ * entry a reader needs leaves the ring before it reads (xpart.h). 0, or
+ * -1 reported. */
+static int pub_ports(struct net *n, struct diag *d)
+{
+    struct net_xp *x = n->xp;
+    const struct topo *t = n->t;
+    simtime most = (simtime)(NET_PUB_DEPTH - 3) * n->p.publish_period;
+    uint32_t k = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        k = 0;
+        for (uint32_t i = 0; i < n->n_ports; i++) {
+            uint32_t dp = t->ports[i].peer;
+            if (dp == TOPO_NONE || t->ports[i].nic != TOPO_NONE ||
+                x->part_of[t->ports[dp].router] != x->me ||
+                x->part_of[t->ports[i].router] == x->me)
+                continue;
+            if (pass == 0 && n->out[i].latency > most) {
+                diag_error(d, NULL, 0, "partitions",
+                           "a link between partitions is %.1f ns long, more "
+                           "than the %u publication periods the routers' "
+                           "rings keep (%.1f ns): a windowed run cannot "
+                           "split aries_load \"occupancy\" there",
+                           (double)n->out[i].latency / SIMTIME_NS,
+                           NET_PUB_DEPTH - 3, (double)most / SIMTIME_NS);
+                return -1;
+            }
+            if (pass == 1) {
+                x->pub_port[k] = dp;
+                x->pub_to[k] = x->part_of[t->ports[i].router];
+            }
+            k++;
+        }
+        if (pass == 0 && k &&
+            (!(x->pub_port = calloc(k, sizeof *x->pub_port)) ||
+             !(x->pub_to = calloc(k, sizeof *x->pub_to)) ||
+             !(x->pub_sent = calloc(k, sizeof *x->pub_sent)))) {
+            diag_error(d, NULL, 0, "partitions", "out of memory");
+            return -1;
+        }
+    }
+    x->n_pub_port = k;
+    return 0;
+}
+
 int net_xp_init(struct net *n, const uint32_t *part_of, uint32_t parts,
                 uint32_t me, int dim, struct diag *d)
 {
     const struct topo *t = n->t;
-    /* what reads across groups at no delay is not split yet
-     * (docs/parallel-inventory.md): the peers' published input occupancy
-     * (N3, N4) and the NIC controllers' machine-wide tick (N8, C1, C2) */
-    if (n->publish == NET_PUB_INPUT) {
+    /* the far end's occupancy as it is now (publish_cycles 0: N4) would
+     * be read across the cut at no delay */
+    if (n->p.aries_load == NET_ARIES_OCCUPANCY && !n->p.publish_period) {
         diag_error(d, NULL, 0, "partitions",
-                   "a windowed run cannot yet read the far end's published "
-                   "occupancy (aries_load \"occupancy\"): use aries_load "
-                   "\"credit\" or another routing");
+                   "a windowed run cannot read the far end's occupancy as "
+                   "it is now (aries_load \"occupancy\" with publish_cycles "
+                   "0): give publish_cycles > 0 (the hardware's 10)");
         return -1;
     }
     /* controllers acting at the source alone split as they are (per-pair
@@ -66,6 +112,10 @@ int net_xp_init(struct net *n, const uint32_t *part_of, uint32_t parts,
                                             t->ports[tp->peer].router);
     }
     n->xp = x;
+    if (n->p.aries_load == NET_ARIES_OCCUPANCY && pub_ports(n, d) != 0) {
+        net_xp_free(n);
+        return -1;
+    }
     return 0;
 }
 
@@ -78,7 +128,11 @@ void net_xp_free(struct net *n)
         free(x->box[i].pkt);
         free(x->box[i].cr);
         free(x->box[i].mail);
+        free(x->box[i].pub);
     }
+    free(x->pub_port);
+    free(x->pub_to);
+    free(x->pub_sent);
     free(x->box);
     free(x->defer);
     keymap_free(&x->fm);
@@ -264,9 +318,48 @@ int net_xp_receive(struct net *n, const struct xp_pkt *pkt, size_t n_pkt,
     return 0;
 }
 
+int net_xp_flush(struct net *n)
+{
+    struct net_xp *x = n->xp;
+    if (n->publish != NET_PUB_INPUT)
+        return 0;
+    for (uint32_t k = 0; k < x->n_pub_port; k++) {
+        uint32_t port = x->pub_port[k];
+        const struct net_in *in = &n->in[port];
+        const uint64_t *ring = n->pub + (size_t)port * NET_PUB_DEPTH;
+        uint64_t sent = x->pub_sent[k];
+        struct xp_box *b = &x->box[x->pub_to[k]];
+        /* oldest to newest: each entry after the newest sent, and that
+         * one again if its epoch's value changed since */
+        for (uint8_t j = in->pub_n; j > 0; j--) {
+            uint64_t w = ring[(in->pub_top + NET_PUB_DEPTH + 1u - j) %
+                              NET_PUB_DEPTH];
+            if (sent && ((w >> 24) < ((sent - 1) >> 24) || w == sent - 1))
+                continue;
+            if (vec_reserve((void **)&b->pub, &b->cap_pub, b->n_pub + 1,
+                            sizeof *b->pub) != 0) {
+                x->oom = true;
+                return -1;
+            }
+            b->pub[b->n_pub++] = (struct xp_pub){ .port = port, .word = w };
+            sent = w + 1;
+        }
+        x->pub_sent[k] = sent;
+    }
+    return 0;
+}
+
+void net_xp_receive_pub(struct net *n, const struct xp_pub *pub, size_t n_pub)
+{
+    for (size_t i = 0; i < n_pub; i++)
+        net_pub_record(n, pub[i].port, pub[i].word & ((UINT64_C(1) << 24) - 1),
+                       (simtime)(pub[i].word >> 24) * n->p.publish_period);
+}
+
 void net_xp_clear(struct net *n)
 {
     struct net_xp *x = n->xp;
     for (uint32_t i = 0; i < x->parts; i++)
-        x->box[i].n_pkt = x->box[i].n_cr = x->box[i].n_mail = 0;
+        x->box[i].n_pkt = x->box[i].n_cr = x->box[i].n_mail =
+            x->box[i].n_pub = 0;
 }

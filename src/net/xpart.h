@@ -22,6 +22,16 @@
  *    passing through a third partition keeps its message there, as a
  *    copy of its own, until it leaves.
  *
+ *  - with aries_load "occupancy", what a router publishes of its input
+ *    ports' occupancy (net/publish.c) to the routers upstream of them in
+ *    other partitions: at a window's end, the ring entries recorded since
+ *    the last (net_xp_flush), written into the reader's replica of the
+ *    ring at the exchange. A reader sees only epochs that ended a link
+ *    latency (>= W) before it reads, so every entry it can use ended
+ *    before the window began; with at most NET_PUB_DEPTH - 3 epochs in a
+ *    link's latency (else refused) no entry it needs has left the ring,
+ *    in one partition or many, so the reads are the same.
+ *
  *  - a credit return over any link between two units (groups, or a
  *    torus's planes across the dimension cut), whatever the
  *    partitions (credits.c net_credit_return): the router that frees the
@@ -71,6 +81,15 @@ struct xp_cr {
     uint32_t pad_;
 };
 
+/* An entry of an input port's publication ring (net/publish.c: (epoch
+ * << 24) | occupancy) that a router of another partition reads, a link
+ * latency later, with aries_load "occupancy" (inventory N3). */
+struct xp_pub {
+    uint32_t port;            /* the input port, of the sender's router */
+    uint32_t pad_;
+    uint64_t word;
+};
+
 /* A record a layer above the network sends another partition (the MPI
  * layer's envelopes, mpi/mpi.h struct dmpi_env), opaque here: delivered
  * at the window's end to that partition's mail_in. Its sender makes sure
@@ -89,6 +108,8 @@ struct xp_box {
     size_t n_cr, cap_cr;
     struct xp_mail *mail;
     size_t n_mail, cap_mail;
+    struct xp_pub *pub;
+    size_t n_pub, cap_pub;
 };
 
 /* A partition's side of the exchange (net.xp). */
@@ -101,6 +122,12 @@ struct net_xp {
     /* foreign messages: (source NIC << 32 | id there) -> id here */
     struct keymap fm;
     bool oom;                  /* a box could not grow: the run is void */
+    /* with aries_load "occupancy": this partition's input ports that a
+     * router of another partition reads, the reader's partition, and the
+     * newest entry of each sent so far (+ 1; 0: none) */
+    uint32_t n_pub_port;
+    uint32_t *pub_port, *pub_to;
+    uint64_t *pub_sent;
     /* the layer above's mail, at the window's end (NULL: none comes) */
     void (*mail_in)(void *ctx, const struct xp_mail *m);
     void *mail_ctx;
@@ -152,6 +179,15 @@ void net_xp_msg_arrived(struct net *n, uint32_t mid, uint32_t home);
  * reading counters an interval closed since may have moved: inventory
  * N8). */
 simtime net_xp_next_tick(const struct net *n);
+
+/* At a window's end, before the exchange: the publication entries of
+ * this partition's read ports recorded since the last, into their
+ * readers' boxes. 0, or -1 out of memory (the run is void). */
+int net_xp_flush(struct net *n);
+
+/* The publication entries other partitions sent this one, into its
+ * replicas of their rings, in the order each sent them. */
+void net_xp_receive_pub(struct net *n, const struct xp_pub *pub, size_t n_pub);
 
 /* Empty every box (after the exchange has copied them). */
 void net_xp_clear(struct net *n);
