@@ -89,6 +89,39 @@ static void test_stream_ops(void)
     CHECK(micro_init(&mb, &p, 3, err, sizeof err) != 0);
 }
 
+/* bisection with barrier_after (osu_mbw_mr's barrier after its warm-up):
+ * the barrier opens that iteration, on every rank, and only that one;
+ * a barrier after the last iteration is refused. */
+static void test_bisection_barrier(void)
+{
+    struct dmpi_op ops[256];
+    struct micro mb;
+    char err[128];
+    struct micro_params p = { .kind = MICRO_BISECTION, .bytes = 64,
+                              .iterations = 3, .window = 2,
+                              .barrier_after = 1 };
+    CHECK(micro_init(&mb, &p, 4, err, sizeof err) == 0);
+    for (uint32_t r = 0; r < 4; r++) {
+        /* 2 IRECV, 2 ISEND, WAITALL, MARK; the second with a BARRIER
+         * first */
+        uint32_t n = drain(&mb, r, ops, 256);
+        CHECK_EQ_U(n, 19);
+        uint32_t barriers = 0;
+        for (uint32_t i = 0; i < n; i++)
+            barriers += ops[i].code == DMPI_BARRIER;
+        CHECK_EQ_U(barriers, 1);
+        CHECK(ops[5].code == DMPI_MARK && ops[5].arg == 0);
+        CHECK_EQ_U(ops[6].code, DMPI_BARRIER);
+        CHECK(ops[7].code == DMPI_IRECV && ops[7].peer == (r + 2) % 4);
+        CHECK(ops[12].code == DMPI_MARK && ops[12].arg == 1);
+        CHECK(ops[13].code == DMPI_IRECV && ops[18].code == DMPI_MARK);
+    }
+    micro_free(&mb);
+    p.barrier_after = 3;
+    CHECK(micro_init(&mb, &p, 4, err, sizeof err) != 0);
+    CHECK_STR_CONTAINS(err, "barrier_after 3");
+}
+
 /* Time per iteration of micro job p between the first nodes of routers
  * ra and rb of xc-12cab, in ns: the mean of the iterations after the
  * first (bibw's iterations have no closing ack, so their boundaries
@@ -499,6 +532,7 @@ const struct test_case tests_micro[] = {
     TEST(test_route_hook),
     TEST(test_collective_scaling),
     TEST(test_stream_ops),
+    TEST(test_bisection_barrier),
     TEST(test_stream_bandwidth_aries),
     { 0 },
 };

@@ -52,6 +52,13 @@ int micro_init(struct micro *mb, const struct micro_params *p,
                  micro_kind_names[p->kind], nranks);
         return -1;
     }
+    if (p->barrier_after && p->barrier_after >= p->iterations) {
+        snprintf(err, err_cap, "%s: barrier_after %u: the barrier comes "
+                 "before one of the %u iterations (0 to %u)",
+                 micro_kind_names[p->kind], p->barrier_after, p->iterations,
+                 p->iterations - 1);
+        return -1;
+    }
     if (stream && p->window == 0) {
         snprintf(err, err_cap, "%s: the window must be 1 or more",
                  micro_kind_names[p->kind]);
@@ -221,6 +228,15 @@ static bool stream_op(const struct micro *mb, uint32_t r, uint32_t i,
 {
     const struct micro_params *p = &mb->p;
     uint32_t w = p->window;
+    /* the barrier first, then the iteration's compute (osu_mbw_mr
+     * times from its end) */
+    if (p->barrier_after && mb->iter[r] == p->barrier_after) {
+        if (i == 0) {
+            *o = op(DMPI_BARRIER, 0, 0);
+            return true;
+        }
+        i--;
+    }
     if (p->compute) {
         if (i == 0) {
             *o = (struct dmpi_op){ .code = DMPI_COMPUTE, .arg = p->compute };

@@ -98,6 +98,9 @@ struct micro_params {
     uint32_t burst;      /* put-incast: iterations per burst (0: no
                             pause) */
     simtime gap;         /* put-incast: the pause after every burst */
+    uint32_t barrier_after; /* bisection: a barrier of the job's ranks
+                            before this iteration (osu_mbw_mr's after its
+                            `skip` warm-up iterations); 0: none */
 };
 
 struct micro {

@@ -156,6 +156,11 @@ static const struct cfg_key bisection_keys[] = {
             "osu_bibw's WINDOW_SIZE_LARGE)"),
     KEY_US(M, "compute_us", compute,
            "compute phase before each iteration, us (0; OSU has none)"),
+    KEY_U32(M, "barrier_after", barrier_after, 0, UINT32_MAX - 2,
+            "a barrier of the job's ranks before this iteration, so that "
+            "the iterations after it start together (0: none; "
+            "osu_mbw_mr's after its warm-up: set it to the job's "
+            "warmup)"),
     KEY_END,
 };
 #undef M
