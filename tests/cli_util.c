@@ -186,6 +186,20 @@ void rm_dir(const char *path)
     rmdir(path);
 }
 
+void temp_dirs(char (*dir)[64], int n, const char *tag)
+{
+    for (int i = 0; i < n; i++) {
+        snprintf(dir[i], sizeof dir[i], "/tmp/dfsim-%s-XXXXXX", tag);
+        CHECK(mkdtemp(dir[i]) != NULL);
+    }
+}
+
+void rm_dirs(char (*dir)[64], int n)
+{
+    for (int i = 0; i < n; i++)
+        rm_dir(dir[i]);
+}
+
 void test_temps_remove(void)
 {
     char pat[64];

@@ -95,6 +95,10 @@ char *read_text(const char *path);
 /* rm -r path: a tests' scratch folder and everything in it (links are
  * removed, not followed). */
 void rm_dir(const char *path);
+/* n fresh scratch folders /tmp/dfsim-TAG-XXXXXX into dir[0..n) (one
+ * that cannot be made counts as a failure); rm_dirs removes them. */
+void temp_dirs(char (*dir)[64], int n, const char *tag);
+void rm_dirs(char (*dir)[64], int n);
 /* Remove every /tmp/dfsim-test-PID-* of this process (write_temp's files,
  * and folders named so): the runner calls it after each test. */
 void test_temps_remove(void);

@@ -200,18 +200,14 @@ static const char corner_text[] =
 static void test_split_by_ranks_placed(void)
 {
     char dir[2][64];
-    for (int i = 0; i < 2; i++) {
-        strcpy(dir[i], "/tmp/dfsim-jw-XXXXXX");
-        CHECK(mkdtemp(dir[i]) != NULL);
-    }
+    temp_dirs(dir, 2, "jw");
     const char *cfg = config("jw-corner", corner_text);
     CHECK_EQ_U(run_in(cfg, dir[0], "1"), 0);
     CHECK_EQ_U(run_in(cfg, dir[1], "2"), 0);
     CHECK_STR_CONTAINS(err, "over 2 partitions (groups 0 | 1-8, by ranks");
     CHECK(crossed(" MPI envelopes crossed") > 0);
     CHECK_EQ_U(same_files(dir[0], dir[1]), 0);
-    for (int i = 0; i < 2; i++)
-        rm_dir(dir[i]);
+    rm_dirs(dir, 2);
 }
 
 /* Netscope's AIMD (ICS'21 §5) ticks every 20 us on every NIC from its
@@ -249,15 +245,11 @@ static void test_netscope_split(void)
     snprintf(text, sizeof text, netscope_text, "none", "");
     const char *none = write_temp("jw-none.cfg", text);
     char dir[2][64];
-    for (int i = 0; i < 2; i++) {
-        strcpy(dir[i], "/tmp/dfsim-jw-XXXXXX");
-        CHECK(mkdtemp(dir[i]) != NULL);
-    }
+    temp_dirs(dir, 2, "jw");
     CHECK_EQ_U(run_in(cray, dir[0], "2"), 0);
     CHECK_EQ_U(run_in(none, dir[1], "2"), 0);
     CHECK(!same_file(dir[0], dir[1], "iterations.csv"));
-    for (int i = 0; i < 2; i++)
-        rm_dir(dir[i]);
+    rm_dirs(dir, 2);
 }
 
 /* Over MPI, one partition a rank: the other ranks' results reach the
@@ -266,10 +258,7 @@ static void test_jobs_mpirun(void)
 {
     const char *cfg = config("jw-mpi", jobs_text);
     char dir[3][64];
-    for (int i = 0; i < 3; i++) {
-        strcpy(dir[i], "/tmp/dfsim-jw-XXXXXX");
-        CHECK(mkdtemp(dir[i]) != NULL);
-    }
+    temp_dirs(dir, 3, "jw");
     CHECK_EQ_U(run_in(cfg, dir[0], "1"), 0);
     for (int np = 2; np <= 3; np++) {
         char P[8];
@@ -284,8 +273,7 @@ static void test_jobs_mpirun(void)
         CHECK(crossed(" MPI envelopes crossed") > 0);
         CHECK_EQ_U(same_files(dir[0], dir[np - 1]), 0);
     }
-    for (int i = 0; i < 3; i++)
-        rm_dir(dir[i]);
+    rm_dirs(dir, 3);
 }
 
 /* --partitions auto: over two MPI ranks a file of one run is split in
@@ -294,10 +282,7 @@ static void test_partitions_auto(void)
 {
     const char *cfg = config("jw-auto", corner_text);
     char dir[2][64];
-    for (int i = 0; i < 2; i++) {
-        strcpy(dir[i], "/tmp/dfsim-jw-XXXXXX");
-        CHECK(mkdtemp(dir[i]) != NULL);
-    }
+    temp_dirs(dir, 2, "jw");
     CHECK_EQ_U(run_in(cfg, dir[0], "auto"), 0);
     CHECK_STR_CONTAINS(out, "--partitions auto: 1 (1 MPI rank, 1 "
                             "simulation");
@@ -322,8 +307,7 @@ static void test_partitions_auto(void)
     CHECK_STR_CONTAINS(out, "--partitions auto: 1 (1 MPI rank, 3 "
                             "simulations in the largest kind");
     CHECK_STR_CONTAINS(out, "1 run: 3 simulations");
-    for (int i = 0; i < 2; i++)
-        rm_dir(dir[i]);
+    rm_dirs(dir, 2);
 }
 
 /* Example `name` --quick split: the same files for P = 1 and 3 in one
@@ -334,10 +318,7 @@ static void impact_split(const char *name)
     char path[512];
     example(path, sizeof path, name);
     char dir[3][64];
-    for (int i = 0; i < 3; i++) {
-        strcpy(dir[i], "/tmp/dfsim-jw-XXXXXX");
-        CHECK(mkdtemp(dir[i]) != NULL);
-    }
+    temp_dirs(dir, 3, "jw");
     const char *a1[] = { "run", path, "--quick", "-o", dir[0], "--force",
                          "--partitions", "1", NULL };
     const char *a3[] = { "run", path, "--quick", "-o", dir[1], "--force",
@@ -352,8 +333,7 @@ static void impact_split(const char *name)
     CHECK_EQ_U(rc, 0);
     CHECK_EQ_U(same_files(dir[0], dir[1]), 0);
     CHECK_EQ_U(same_files(dir[0], dir[2]), 0);
-    for (int i = 0; i < 3; i++)
-        rm_dir(dir[i]);
+    rm_dirs(dir, 3);
 }
 
 /* SC'20 Fig. 9 on Malbec: GPCNeT's release (M9b), Slingshot's

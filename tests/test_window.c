@@ -242,18 +242,14 @@ static void test_mpirun_groups(void)
 {
     const char *cfg = write_temp("window-groups.cfg", cfg_text);
     char dir[3][64];
-    for (int i = 0; i < 3; i++) {
-        strcpy(dir[i], "/tmp/dfsim-win-XXXXXX");
-        CHECK(mkdtemp(dir[i]) != NULL);
-    }
+    temp_dirs(dir, 3, "win");
     CHECK_EQ_U(run_cli(cfg, dir[0], "1", 0), 0);
     CHECK_EQ_U(run_cli(cfg, dir[1], "2", 4), 0);
     CHECK_STR_CONTAINS(out, "one per MPI rank, 2 runs at once");
     CHECK_EQ_U(run_cli(cfg, dir[2], "1", 2), 0);
     CHECK_EQ_U(same_files(dir[0], dir[1]), 0);
     CHECK_EQ_U(same_files(dir[0], dir[2]), 0);
-    for (int i = 0; i < 3; i++)
-        rm_dir(dir[i]);
+    rm_dirs(dir, 3);
 }
 
 /* Counter sampling (both samplers) and the links report in a split
@@ -273,10 +269,7 @@ static void test_sampling_split(void)
 {
     const char *cfg = write_temp("window-sampled.cfg", sampled_text);
     char dir[3][64];
-    for (int i = 0; i < 3; i++) {
-        strcpy(dir[i], "/tmp/dfsim-win-XXXXXX");
-        CHECK(mkdtemp(dir[i]) != NULL);
-    }
+    temp_dirs(dir, 3, "win");
     CHECK_EQ_U(run_cli(cfg, dir[0], "1", 0), 0);
     CHECK_EQ_U(run_cli(cfg, dir[1], "3", 0), 0);
     CHECK_EQ_U(run_cli(cfg, dir[2], "2", 2), 0);
@@ -297,8 +290,7 @@ static void test_sampling_split(void)
         fclose(fp);
         CHECK(lines > 10); /* a header and rows */
     }
-    for (int i = 0; i < 3; i++)
-        rm_dir(dir[i]);
+    rm_dirs(dir, 3);
 }
 
 /* Aries' occupancy load (aries_load "occupancy", inventory N3): a
@@ -327,10 +319,7 @@ static void test_occupancy_split(void)
     snprintf(text, sizeof text, occupancy_text, "occupancy", 0);
     const char *now = write_temp("window-occ-now.cfg", text);
     char dir[4][64];
-    for (int i = 0; i < 4; i++) {
-        strcpy(dir[i], "/tmp/dfsim-win-XXXXXX");
-        CHECK(mkdtemp(dir[i]) != NULL);
-    }
+    temp_dirs(dir, 4, "win");
     CHECK_EQ_U(run_cli(cfg, dir[0], "1", 0), 0);
     CHECK_EQ_U(run_cli(cfg, dir[1], "3", 0), 0);
     CHECK(!strstr(out, " 0 packets crossed"));
@@ -345,8 +334,7 @@ static void test_occupancy_split(void)
     free(b);
     CHECK(run_cli(now, dir[3], "2", 0) != 0);
     CHECK_STR_CONTAINS(err, "publish_cycles 0");
-    for (int i = 0; i < 4; i++)
-        rm_dir(dir[i]);
+    rm_dirs(dir, 4);
     unlink(cfg);
     unlink(credit);
     unlink(now);
@@ -356,10 +344,7 @@ static void test_mpirun_same_file(void)
 {
     const char *cfg = write_temp("window.cfg", cfg_text);
     char dir[3][64];
-    for (int i = 0; i < 3; i++) {
-        strcpy(dir[i], "/tmp/dfsim-win-XXXXXX");
-        CHECK(mkdtemp(dir[i]) != NULL);
-    }
+    temp_dirs(dir, 3, "win");
     CHECK_EQ_U(run_cli(cfg, dir[0], "1", 0), 0);
     CHECK_EQ_U(run_cli(cfg, dir[1], "2", 2), 0);
     CHECK_EQ_U(run_cli(cfg, dir[2], "3", 3), 0);
@@ -369,8 +354,7 @@ static void test_mpirun_same_file(void)
      * P, each running its runs */
     CHECK(run_cli(cfg, dir[2], "3", 2) != 0);
     CHECK_STR_CONTAINS(err, "2 MPI ranks cannot be grouped 3 to a run");
-    for (int i = 0; i < 3; i++)
-        rm_dir(dir[i]);
+    rm_dirs(dir, 3);
 }
 
 /* A windowed run's folder is resumed windowed, with any P, and refused
