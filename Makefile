@@ -121,13 +121,26 @@ deps:
 
 # The main job: the default experiment (examples/default.cfg); --force,
 # because results/default is this job's folder whatever the file says.
+# make run: examples/default.cfg sets experiment.windowed, so its files
+# are the same in one process and over two MPI ranks: with two cores or
+# more it runs over two (in one process if mpirun cannot start).
 run: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all
 	@if [ -d results/default ] && [ ! -e results/default/experiment.files ]; then \
 	    echo "make run: results/default has no experiment.files (an older dfsim's), so --force would refuse it: moved to results/default.old"; \
 	    rm -rf results/default.old; mv results/default results/default.old; \
 	fi
-	$(BUILD)/dfsim run examples/default.cfg -o results/default --force
+	@if [ $(NPROC) -ge 2 ] && command -v mpirun >/dev/null 2>&1; then \
+	    echo "mpirun -np 2 $(BUILD)/dfsim run examples/default.cfg -o results/default --force"; \
+	    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+	        mpirun -np 2 $(BUILD)/dfsim run examples/default.cfg \
+	        -o results/default --force || { \
+	    echo "make run: mpirun failed; the same run in one process"; \
+	    $(BUILD)/dfsim run examples/default.cfg -o results/default --force; }; \
+	else \
+	    echo "$(BUILD)/dfsim run examples/default.cfg -o results/default --force"; \
+	    $(BUILD)/dfsim run examples/default.cfg -o results/default --force; \
+	fi
 
 # One suite in one build folder; used twice by `test`. The tests run in
 # child processes, as many at a time as there are processors

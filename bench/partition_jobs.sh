@@ -1,6 +1,7 @@
 #!/bin/sh
 # bench/partition_jobs.sh — a run of jobs over two processes (issue 54):
-# an experiment with jobs run classic (one process, no windows), in
+# an experiment with jobs run classic (one process, no windows:
+# --partitions 0, whatever experiment.windowed says), in
 # windows in one process (--partitions 1: the reference every P
 # reproduces) and over two MPI ranks (mpirun -np 2 --partitions 2),
 # interleaved ROUNDS times; per run the wall seconds of the whole
@@ -24,7 +25,7 @@ partition_setup partition_jobs
 one() {
     f=$1 kind=$2
     case $kind in
-    classic) set -- "$DFSIM" run ;;
+    classic) set -- "$DFSIM" run --partitions 0 ;;
     p1) set -- "$DFSIM" run --partitions 1 ;;
     mpi2) set -- mpirun -np 2 "$DFSIM" run --partitions 2 ;;
     esac

@@ -284,7 +284,7 @@ static void test_partitions_auto(void)
     char dir[2][64];
     temp_dirs(dir, 2, "jw");
     CHECK_EQ_U(run_in(cfg, dir[0], "auto"), 0);
-    CHECK_STR_CONTAINS(out, "--partitions auto: 1 (1 MPI rank, 1 "
+    CHECK_STR_CONTAINS(out, "--partitions auto: 1 partition (1 MPI rank, 1 "
                             "simulation");
     const char *argv[] = { "run", cfg, "-o", dir[1], "--force",
                            "--partitions", "auto", NULL };
@@ -293,7 +293,7 @@ static void test_partitions_auto(void)
         fprintf(stderr, "  mpirun -np 2 --partitions auto: %d\n%s\n", rc,
                 err);
     CHECK_EQ_U(rc, 0);
-    CHECK_STR_CONTAINS(out, "--partitions auto: 2 (2 MPI ranks");
+    CHECK_STR_CONTAINS(out, "--partitions auto: 2 partitions (2 MPI ranks");
     CHECK_STR_CONTAINS(out, "one per MPI rank");
     CHECK(crossed(" MPI envelopes crossed") > 0);
     CHECK_EQ_U(same_files(dir[0], dir[1]), 0);
@@ -304,10 +304,47 @@ static void test_partitions_auto(void)
     const char *quick[] = { "run", ex, "-o", dir[0], "--force", "--quick",
                             "--partitions", "auto", NULL };
     CHECK_EQ_U(run_dfsim(quick, out, sizeof out, err, sizeof err), 0);
-    CHECK_STR_CONTAINS(out, "--partitions auto: 1 (1 MPI rank, 3 "
+    CHECK_STR_CONTAINS(out, "--partitions auto: 1 partition (1 MPI rank, 3 "
                             "simulations in the largest kind");
     CHECK_STR_CONTAINS(out, "1 run: 3 simulations");
     rm_dirs(dir, 2);
+}
+
+/* experiment.windowed: the file asks for the windowed rules; `dfsim run`
+ * alone runs it windowed in one process, under mpirun -np 2 split in two
+ * (as --partitions auto), and both give --partitions 1's files;
+ * --partitions 0 runs it under the one-process rules. */
+static void test_windowed_key(void)
+{
+    static char text[4096];
+    snprintf(text, sizeof text,
+             "experiment = { name = \"jw-windowed\"; seed = 5; windowed = "
+             "true; };\n%s%s", system_text, corner_text);
+    const char *cfg = write_temp("jw-windowed", text);
+    char dir[3][64];
+    temp_dirs(dir, 3, "jw");
+    CHECK_EQ_U(run_in(cfg, dir[0], "1"), 0);
+    CHECK_EQ_U(run_in(cfg, dir[1], NULL), 0);
+    CHECK_STR_CONTAINS(out, "experiment.windowed, the windowed rules: 1 "
+                            "partition (1 MPI rank");
+    const char *argv[] = { "run", cfg, "-o", dir[2], "--force", NULL };
+    CHECK_EQ_U(run_dfsim_mpi(2, argv, out, sizeof out, err, sizeof err), 0);
+    CHECK_STR_CONTAINS(out, "experiment.windowed, the windowed rules: 2 "
+                            "partitions (2 MPI ranks");
+    CHECK(crossed(" MPI envelopes crossed") > 0);
+    CHECK_EQ_U(same_files(dir[0], dir[1]), 0);
+    CHECK_EQ_U(same_files(dir[0], dir[2]), 0);
+    char *runs = dir_read(dir[1], "runs.csv");
+    CHECK(runs && strstr(runs, ",1\n")); /* windowed */
+    free(runs);
+    /* --partitions 0: the one-process rules all the same */
+    CHECK_EQ_U(run_in(cfg, dir[2], "0"), 0);
+    CHECK(!strstr(out, "experiment.windowed"));
+    CHECK(!strstr(err, "windows of"));
+    runs = dir_read(dir[2], "runs.csv");
+    CHECK(runs && strstr(runs, ",0\n"));
+    free(runs);
+    rm_dirs(dir, 3);
 }
 
 /* Example `name` --quick split: the same files for P = 1 and 3 in one
@@ -406,6 +443,7 @@ const struct test_case tests_jobs_win[] = {
     TEST(test_split_by_ranks_placed),
     TEST(test_jobs_mpirun),
     TEST(test_partitions_auto),
+    TEST(test_windowed_key),
     TEST(test_netscope_split),
     TEST(test_impact_split),
     TEST(test_observer_split),

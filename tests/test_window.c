@@ -378,7 +378,7 @@ static void test_resume_windowed(void)
 static void test_cli_bad_partitions(void)
 {
     const char *cfg = write_temp("window-bad.cfg", cfg_text);
-    CHECK_EQ_U(run_cli(cfg, "/tmp/dfsim-win-never", "0", 0), 2);
+    CHECK_EQ_U(run_cli(cfg, "/tmp/dfsim-win-never", "65537", 0), 2);
     CHECK_STR_CONTAINS(err, "--partitions expects a number of partitions");
     CHECK_EQ_U(run_cli(cfg, "/tmp/dfsim-win-never", "x", 0), 2);
 }

@@ -97,7 +97,10 @@ static void usage(FILE *out)
             "  --partitions auto  the same, P from the MPI ranks: the\n"
             "                     largest divisor of them that leaves a\n"
             "                     group of ranks to each simulation of\n"
-            "                     the largest kind of run\n"
+            "                     the largest kind of run (what a file\n"
+            "                     with experiment.windowed gets)\n"
+            "  --partitions 0     the one-process rules, no windows (the\n"
+            "                     default but for experiment.windowed)\n"
             "  -h, --help         this text, then every key of an "
             "experiment file\n\n");
 }
@@ -220,6 +223,8 @@ struct run_args {
     size_t max_memory;   /* 0: what the machine has */
     uint32_t partitions; /* 0: classic runs; else windowed over P */
     bool auto_p;         /* --partitions auto: P from the MPI ranks */
+    bool given_p;        /* --partitions given (0: the one-process rules
+                            even for experiment.windowed) */
 };
 
 /* Parse argv into a. Returns -1 to go on, else the exit status (0 after
@@ -272,15 +277,16 @@ static int parse_args(int argc, char **argv, struct run_args *a)
                 a->partitions = 1; /* until the ranks are known */
                 break;
             }
-            if (cli_parse_u64(optarg, &v) != 0 || v < 1 || v > 65536) {
+            if (cli_parse_u64(optarg, &v) != 0 || v > 65536) {
                 fprintf(stderr,
                         "dfsim run: --partitions expects a number of "
-                        "partitions from 1 to 65536 or \"auto\", got "
-                        "\"%s\"\n",
+                        "partitions from 1 to 65536, \"auto\", or 0 (the "
+                        "one-process rules), got \"%s\"\n",
                         optarg);
                 return 2;
             }
             a->partitions = (uint32_t)v;
+            a->given_p = true;
             break;
         }
         case 's': {
@@ -509,7 +515,7 @@ static int interrupted(const struct experiment *e, const char *file,
  * Under the windowed rules the files are the same for every P, so the
  * choice changes the speed, never the results. */
 static uint32_t auto_partitions(const struct experiment *e,
-                                const struct topo *t)
+                                const struct topo *t, bool from_file)
 {
     uint32_t n = (uint32_t)par_size(), sims = 1;
     if (e->has_traffic) {
@@ -525,10 +531,12 @@ static uint32_t auto_partitions(const struct experiment *e,
         if (n % q == 0)
             P = q;
     if (par_rank() == 0)
-        printf("--partitions auto: %u (%u MPI rank%s, %u simulation%s in "
+        printf("%s: %u partition%s (%u MPI rank%s, %u simulation%s in "
                "the largest kind of run, %s cut into at most %u)\n",
-               P, n, n == 1 ? "" : "s", sims, sims == 1 ? "" : "s",
-               t->system, max);
+               from_file ? "experiment.windowed, the windowed rules"
+                         : "--partitions auto",
+               P, P == 1 ? "" : "s", n, n == 1 ? "" : "s", sims,
+               sims == 1 ? "" : "s", t->system, max);
     return P;
 }
 
@@ -554,6 +562,13 @@ int cli_run(int argc, char **argv)
     }
     rc = 1;
     bool claimed = false; /* rank 0: the folder is this experiment's */
+    /* an experiment that asks for the windowed rules: split as far as
+     * the MPI ranks allow, in one process P = 1 */
+    bool from_file = e.info.windowed && a.partitions == 0 && !a.given_p;
+    if (from_file) {
+        a.partitions = 1;
+        a.auto_p = true;
+    }
     char *settings = fingerprint_text(e.cfg, e.info.seed, a.quick,
                                       a.partitions > 0);
     if (!settings) {
@@ -565,7 +580,7 @@ int cli_run(int argc, char **argv)
     if (par_start() != 0)
         goto out;
     if (a.auto_p)
-        a.partitions = auto_partitions(&e, &t);
+        a.partitions = auto_partitions(&e, &t, from_file);
     if (par_set_split(a.partitions) != 0) {
         if (par_rank() == 0)
             fprintf(stderr, "dfsim run: %d MPI ranks cannot be grouped %u "

@@ -35,6 +35,13 @@ static const struct cfg_key experiment_keys[] = {
       .unit_ps = SIMTIME_MS, .fmin = 0.001, .fmax = 1e6,
       .help = "simulated time after which a run with jobs stops, ms; jobs "
               "not ended by then are reported unfinished (10000)" },
+    { .name = "windowed", .type = CFG_BOOL,
+      .offset = offsetof(struct experiment_info, windowed),
+      .help = "run every simulation under the windowed rules (those of "
+              "--partitions), in one process or split over MPI ranks "
+              "(--partitions auto without --partitions), so that its "
+              "files are the same whatever the number of processes "
+              "(false)" },
     { .name = NULL },
 };
 

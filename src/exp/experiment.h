@@ -59,6 +59,9 @@ struct experiment_info {
                             stops here */
     uint32_t runs;       /* experiment.runs: runs of the jobs, run r with
                             seed + r */
+    bool windowed;       /* experiment.windowed: the windowed rules
+                            whatever the processes (cli_run: --partitions
+                            auto unless --partitions is given) */
 };
 
 struct system_choice {

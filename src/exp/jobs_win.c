@@ -653,8 +653,9 @@ int jobs_win_run(const struct jobs_config *jc, const struct topo *t,
     xchange_times(&w.x, &cmax, &cmean, &xmean);
     if (out->progress) {
         fprintf(out->progress,
-                "  %" PRIu64 " windows of %.1f ns over %u partitions (",
-                w.x.windows, (double)w.W / (double)SIMTIME_NS, w.x.P);
+                "  %" PRIu64 " windows of %.1f ns over %u partition%s (",
+                w.x.windows, (double)w.W / (double)SIMTIME_NS, w.x.P,
+                w.x.P == 1 ? "" : "s");
         partition_print_blocks(out->progress, &w.pt);
         fprintf(out->progress,
                 ", by ranks placed): %" PRIu64 " packets, %" PRIu64
