@@ -614,7 +614,9 @@ static void test_scoreboard_rounds(void)
     unlink(b);
 }
 
-/* The shipped rows file is well formed. */
+/* The shipped rows file is well formed: reproduce/rows.cfg loads, its
+ * experiments exist, and the values kept in reproduce/measured.csv are
+ * its rows'. */
 static void test_scoreboard_rows_file(void)
 {
     struct capture c;
@@ -626,6 +628,17 @@ static void test_scoreboard_rows_file(void)
         for (uint32_t k = 0; k < rows.n; k++)
             CHECK(rows.row[k].not_reproduced ||
                   access(src_path(rows.row[k].experiment), R_OK) == 0);
+        /* the kept values (make reproduce's): well formed, and every line
+         * a seed of a row the file still has (a stale one would be
+         * dropped with a warning) */
+        const char *kept = src_path("reproduce/measured.csv");
+        struct sb_keep k;
+        if (access(kept, R_OK) == 0) {
+            CHECK_EQ_U(sb_keep_load(kept, &rows, &k, &c.d), 0);
+            CHECK_EQ_U(strlen(cap_text(&c)), 0);
+            CHECK(c.d.errors == 0 && k.n > 0);
+            sb_keep_free(&k);
+        }
         sb_free(&rows);
     } else {
         fprintf(stderr, "%s", cap_text(&c));
