@@ -405,7 +405,7 @@ static void test_scoreboard_keep(void)
     CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
     char *kept = read_text(keep), *md1 = dir_read(d1, "scoreboard.md");
     char line[256];
-    snprintf(line, sizeof line, "row,seed,value,dfsim\naccepted,1,");
+    snprintf(line, sizeof line, "row,seed,value,read,dfsim\naccepted,1,");
     CHECK(kept && strncmp(kept, line, strlen(line)) == 0);
     snprintf(line, sizeof line, ",%s\nhops,2,", dfsim_build());
     CHECK(kept && strstr(kept, line));
@@ -464,11 +464,35 @@ static void test_scoreboard_keep(void)
     kept2 = read_text(keep);
     CHECK(kept && kept2 && strcmp(kept, kept2) == 0);
 
+    /* a row that reads another column: its kept values are not its own
+     * any more; dropped, said, and its seeds run again */
+    keep_rows(text, sizeof text, exp, false);
+    char *col = strstr(text, "\"hops_mean\"");
+    CHECK(col != NULL);
+    if (col)
+        memcpy(col, "\"packets\"  ", 11);
+    const char *rows4 = write_temp("sbk-rows4.cfg", text);
+    char d4[128];
+    snprintf(d4, sizeof d4, "%s/four", dir);
+    const char *a4[] = { "scoreboard", rows4, "-o", d4, "--keep", keep,
+                         NULL };
+    CHECK_EQ_U(run_dfsim(a4, out, sizeof out, err, sizeof err), 0);
+    CHECK_STR_CONTAINS(err, "measured.csv:4: warning: read: \"hops\" seed 1 "
+                            "was kept when the row read another");
+    CHECK_STR_CONTAINS(out, " seed 1 ...");
+    CHECK_STR_CONTAINS(out, " seed 2 ...");
+    /* and back: the first rows' values again (the runs are in d1) */
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
+    free(kept2);
+    kept2 = read_text(keep);
+    CHECK(kept && kept2 && strcmp(kept, kept2) == 0);
+    unlink(rows4);
+
     /* bad lines, each at its line */
     FILE *f = fopen(keep, "a");
     CHECK(f != NULL);
     if (f) {
-        fputs("accepted,2,abc,x\nhops,-1,0.5,x\n", f);
+        fputs("accepted,2,abc,0,x\nhops,-1,0.5,0,x\n", f);
         fclose(f);
     }
     CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 1);

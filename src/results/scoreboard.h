@@ -52,10 +52,13 @@
  * runs take longer than a working session, so each seed's number is
  * kept in a CSV file of the repository with the dfsim that measured it:
  *
- *   row,seed,value,dfsim
- *   sc20-tc-same-class,1,2.0203...,0.11.0 43d0e31abcde
+ *   row,seed,value,read,dfsim
+ *   sc20-tc-same-class,1,2.0203...,5c0f...,0.11.0 43d0e31abcde
  *
- * (release and commit: `dfsim --version`; "-dirty" when the tree had
+ * (`read`: a hash of what the row reads — its experiment, file, column,
+ * where and over —, so that a row given another reading drops its kept
+ * values with a warning instead of passing them off as its own;
+ * `dfsim`: release and commit, `dfsim --version`; "-dirty" when the tree had
  * changes; "unrecorded" for a run whose .done mark is older than the
  * record). A seed whose rows all have a kept value is not run again; a
  * run finished in the folder replaces its rows' kept values. A change

@@ -10,7 +10,32 @@
 #include "results/csv.h"
 #include "results/scoreboard.h"
 
-static const char *const keep_head[] = { "row", "seed", "value", "dfsim" };
+static const char *const keep_head[] = { "row", "seed", "value", "read",
+                                         "dfsim" };
+#define KEEP_COLS (sizeof keep_head / sizeof *keep_head)
+
+/* FNV-1a over s (Fowler, Noll, Vo: offset basis 14695981039346656037,
+ * prime 1099511628211), from h. */
+static uint64_t fnv(uint64_t h, const char *s)
+{
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+    return (h ^ '\n') * UINT64_C(1099511628211);
+}
+
+/* What row r reads, hashed: its experiment, file, column, where and
+ * over; a kept value is the row's only while they are unchanged. */
+static uint64_t row_read(const struct sb_row *r)
+{
+    uint64_t h = UINT64_C(14695981039346656037);
+    h = fnv(fnv(fnv(h, r->experiment), r->file), r->column);
+    for (uint32_t i = 0; i < r->where.n; i++)
+        h = fnv(h, r->where.v[i]);
+    h = fnv(h, "over");
+    for (uint32_t i = 0; i < r->over.n; i++)
+        h = fnv(h, r->over.v[i]);
+    return h;
+}
 
 /* Row id's index in rows, or -1. */
 static int row_index(const struct sb_rows *rows, const char *id)
@@ -87,7 +112,8 @@ static void keep_line(const char *path, const struct csv *c, uint32_t i,
 {
     int line = (int)i + 2;
     const char *id = csv_at(c, i, 0), *s = csv_at(c, i, 1),
-               *v = csv_at(c, i, 2), *by = csv_at(c, i, 3);
+               *v = csv_at(c, i, 2), *rd = csv_at(c, i, 3),
+               *by = csv_at(c, i, 4);
     char *end;
     errno = 0;
     long long seed = strtoll(s, &end, 10);
@@ -115,6 +141,15 @@ static void keep_line(const char *path, const struct csv *c, uint32_t i,
                   "row's seed: dropped", id, seed);
         return;
     }
+    char want[32];
+    snprintf(want, sizeof want, "%016llx",
+             (unsigned long long)row_read(&rows->row[r]));
+    if (strcmp(rd, want) != 0) {
+        diag_warn(d, path, line, "read", "\"%s\" seed %lld was kept when "
+                  "the row read another experiment, file, column or where: "
+                  "dropped", id, seed);
+        return;
+    }
     if (sb_keep_find(k, id, seed)) {
         diag_error(d, path, line, "row", "\"%s\" seed %lld kept twice", id,
                    seed);
@@ -136,12 +171,12 @@ int sb_keep_load(const char *path, const struct sb_rows *rows,
         d->errors++;
         return -1;
     }
-    bool head = c.cols == 4;
-    for (uint32_t j = 0; head && j < 4; j++)
+    bool head = c.cols == KEEP_COLS;
+    for (uint32_t j = 0; head && j < KEEP_COLS; j++)
         head = strcmp(c.head[j], keep_head[j]) == 0;
     if (!head)
         diag_error(d, path, 1, NULL, "expected the header "
-                   "\"row,seed,value,dfsim\"");
+                   "\"row,seed,value,read,dfsim\"");
     for (uint32_t i = 0; head && i < c.rows; i++)
         keep_line(path, &c, i, rows, k, d);
     csv_free(&c);
@@ -160,15 +195,15 @@ int sb_keep_write(const char *path, const struct sb_rows *rows,
     FILE *f = fopen(tmp, "w");
     if (!f)
         return -1;
-    fputs("row,seed,value,dfsim\n", f);
+    fputs("row,seed,value,read,dfsim\n", f);
     for (uint32_t r = 0; r < rows->n; r++) {
         const struct sb_row *row = &rows->row[r];
         for (uint32_t i = 0; i < row->seeds.n && !row->not_reproduced; i++) {
             long long seed = (long long)row->seeds.v[i];
             const struct sb_kept *e = sb_keep_find(k, row->id, seed);
             if (e)
-                fprintf(f, "%s,%lld,%.17g,%s\n", row->id, seed, e->v,
-                        e->dfsim);
+                fprintf(f, "%s,%lld,%.17g,%016llx,%s\n", row->id, seed,
+                        e->v, (unsigned long long)row_read(row), e->dfsim);
         }
     }
     if (fclose(f) != 0 || rename(tmp, path) != 0) {
