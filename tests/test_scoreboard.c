@@ -498,7 +498,8 @@ static void test_scoreboard_keep(void)
     CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 1);
     CHECK_STR_CONTAINS(err, "measured.csv:6: error: value: \"abc\": expected a "
                             "finite number");
-    CHECK_STR_CONTAINS(err, "measured.csv:7: error: seed: \"-1\": expected a seed");
+    CHECK_STR_CONTAINS(err, "measured.csv:7: error: seed: \"-1\": expected "
+                            "a seed");
     const char *q[] = { "scoreboard", rows, "--quick", "--keep", keep, NULL };
     CHECK_EQ_U(run_dfsim(q, out, sizeof out, err, sizeof err), 2);
     CHECK_STR_CONTAINS(err, "--keep with --quick");

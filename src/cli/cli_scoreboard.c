@@ -57,7 +57,8 @@ static void usage(FILE *out)
             "  --quick       every run with --quick: checks the pipeline, "
             "not the numbers\n"
             "                (DIR default results/scoreboard-quick)\n"
-            "  --write FILE  the table also to FILE (docs/reproductions.md)\n"            "  --keep FILE   each seed's value kept in FILE with the dfsim "
+            "  --write FILE  the table also to FILE (docs/reproductions.md)\n"
+            "  --keep FILE   each seed's value kept in FILE with the dfsim "
             "that measured\n"
             "                it (reproduce/measured.csv): a seed whose rows "
             "are all kept is\n"
@@ -403,8 +404,9 @@ static void skip_kept(const struct sb_rows *rows, const struct sb_keep *keep,
             const struct sb_row *r = &rows->row[k];
             bool reads = false;
             for (uint32_t i = 0; i < r->seeds.n && !r->not_reproduced; i++)
-                reads = reads || (strcmp(r->experiment, run[j].experiment) == 0 &&
-                                  (long long)r->seeds.v[i] == run[j].seed);
+                reads = reads ||
+                        ((long long)r->seeds.v[i] == run[j].seed &&
+                         strcmp(r->experiment, run[j].experiment) == 0);
             all = !reads || sb_keep_find(keep, r->id, run[j].seed);
         }
         if (all)

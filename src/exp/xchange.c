@@ -48,7 +48,8 @@ int xchange_init(struct xchange *x, uint32_t P, int procs, struct diag *d)
     x->lo = (uint32_t)rank;
     x->k = 1;
     struct xmpi *m = calloc(1, sizeof *m);
-    if (!m || !(m->cnt_out = calloc(2 * KINDS * (size_t)P, sizeof *m->cnt_out)) ||
+    if (!m ||
+        !(m->cnt_out = calloc(2 * KINDS * (size_t)P, sizeof *m->cnt_out)) ||
         !(m->sc = calloc(4 * (size_t)P, sizeof *m->sc))) {
         if (m)
             free(m->cnt_out);
