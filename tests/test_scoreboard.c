@@ -597,8 +597,16 @@ static void test_scoreboard_rounds(void)
     const char *rows = write_temp("sb-rounds.cfg", text);
     char dir[64] = "/tmp/dfsim-sb-XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
-    const char *argv[] = { "scoreboard", rows, "-o", dir, NULL };
+    /* the kept values too (one path for both runs, since the table names
+     * it; removed between them, else the second would run nothing) */
+    char keep[128];
+    snprintf(keep, sizeof keep, "/tmp/dfsim-test-%d-kept.csv", (int)getpid());
+    const char *argv[] = { "scoreboard", rows, "-o", dir, "--keep", keep,
+                           NULL };
     CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
+    char *kept1 = read_text(keep);
+    CHECK(kept1 != NULL);
+    unlink(keep);
     char want[3][600];
     snprintf(want[0], sizeof want[0], "[1/3] %s seed 1 ...", a);
     snprintf(want[1], sizeof want[1], "[2/3] %s seed 1 ...", b);
@@ -609,11 +617,18 @@ static void test_scoreboard_rounds(void)
     /* under mpirun -np 2 the three runs are dealt (rank 0: a's seed 1;
      * rank 1: b's seed 1 and a's seed 2, exp/par.h), each run a child
      * that does not join the ranks' job; rank 0's table is the one
-     * process's, byte for byte, and so is every run's traffic.csv */
+     * process's, byte for byte, and so are every run's traffic.csv and
+     * the kept values */
     char dir2[64] = "/tmp/dfsim-sb-XXXXXX";
     CHECK(mkdtemp(dir2) != NULL);
-    const char *argv2[] = { "scoreboard", rows, "-o", dir2, NULL };
+    const char *argv2[] = { "scoreboard", rows, "-o", dir2, "--keep", keep,
+                            NULL };
     CHECK_EQ_U(run_dfsim_mpi(2, argv2, out, sizeof out, err, sizeof err), 0);
+    char *kept2 = read_text(keep);
+    CHECK(kept1 && kept2 && strcmp(kept1, kept2) == 0);
+    free(kept1);
+    free(kept2);
+    unlink(keep);
     CHECK(strstr(out, want[0]) != NULL);
     CHECK(strstr(out, want[1]) == NULL); /* rank 1's: not said by 0 */
     char run_a2[600]; /* a's seed 2, run by rank 1 (cli_scoreboard.c
