@@ -201,9 +201,16 @@ int sb_keep_write(const char *path, const struct sb_rows *rows,
         for (uint32_t i = 0; i < row->seeds.n && !row->not_reproduced; i++) {
             long long seed = (long long)row->seeds.v[i];
             const struct sb_kept *e = sb_keep_find(k, row->id, seed);
-            if (e)
-                fprintf(f, "%s,%lld,%.17g,%016llx,%s\n", row->id, seed,
-                        e->v, (unsigned long long)row_read(row), e->dfsim);
+            if (!e)
+                continue;
+            /* the shortest of 15 or 17 digits that reads back the same
+             * double (a value read from a result file has few) */
+            char num[40];
+            snprintf(num, sizeof num, "%.15g", e->v);
+            if (strtod(num, NULL) != e->v)
+                snprintf(num, sizeof num, "%.17g", e->v);
+            fprintf(f, "%s,%lld,%s,%016llx,%s\n", row->id, seed, num,
+                    (unsigned long long)row_read(row), e->dfsim);
         }
     }
     if (fclose(f) != 0 || rename(tmp, path) != 0) {
