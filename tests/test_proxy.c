@@ -1,7 +1,8 @@
 /* tests/test_proxy.c — the proxy applications (app/proxy.h): the
  * operations each rank emits per iteration against hand-computed counts
  * and sizes, every send matched by a receive of the same size, MILC's
- * hyper-prime layout, MiniGhost's blocked mapping, a stream that does not
+ * hyper-prime layout, MiniGhost's blocked mapping, HPCG's exchanges and
+ * the FFT's transposes, a stream that does not
  * depend on the layer's batch size, a run of each on the simulated XC, and
  * bad parameters. */
 #include "test.h"
@@ -26,6 +27,8 @@ struct msg {
 struct tally {
     uint32_t nranks, iters;
     uint32_t *sends, *bsends, *recvs, *brecvs, *allreduces, *computes;
+    uint32_t *alltoalls;
+    uint64_t *a2a_bytes;   /* per peer, summed over the alltoalls */
     uint64_t *bytes;       /* sent */
     simtime *compute_ps;
     uint64_t *peers;       /* [r] bitmask of ranks sent to (ranks < 64) */
@@ -44,6 +47,8 @@ static void tally_free(struct tally *t)
     free(t->brecvs);
     free(t->allreduces);
     free(t->computes);
+    free(t->alltoalls);
+    free(t->a2a_bytes);
     free(t->bytes);
     free(t->compute_ps);
     free(t->peers);
@@ -91,6 +96,8 @@ static void drain(struct proxy *x, uint32_t cap, struct tally *t)
     t->brecvs = calloc(cells, sizeof *t->brecvs);
     t->allreduces = calloc(cells, sizeof *t->allreduces);
     t->computes = calloc(cells, sizeof *t->computes);
+    t->alltoalls = calloc(cells, sizeof *t->alltoalls);
+    t->a2a_bytes = calloc(cells, sizeof *t->a2a_bytes);
     t->bytes = calloc(cells, sizeof *t->bytes);
     t->compute_ps = calloc(cells, sizeof *t->compute_ps);
     t->peers = calloc(n, sizeof *t->peers);
@@ -100,7 +107,8 @@ static void drain(struct proxy *x, uint32_t cap, struct tally *t)
     uint64_t *coll = calloc(n, sizeof *coll);
     struct dmpi_op *buf = malloc(cap * sizeof *buf);
     if (!t->sends || !t->bsends || !t->recvs || !t->brecvs ||
-        !t->allreduces || !t->computes || !t->bytes || !t->compute_ps ||
+        !t->allreduces || !t->computes || !t->alltoalls || !t->a2a_bytes ||
+        !t->bytes || !t->compute_ps ||
         !t->peers || !t->s || !t->v || !coll || !buf) {
         CHECK(!"out of memory");
         free(coll);
@@ -170,6 +178,11 @@ static void drain(struct proxy *x, uint32_t cap, struct tally *t)
                 case DMPI_ALLREDUCE:
                     t->allreduces[c]++;
                     hash_in(&coll[r], op->bytes + 1);
+                    break;
+                case DMPI_ALLTOALL:
+                    t->alltoalls[c]++;
+                    t->a2a_bytes[c] += op->bytes;
+                    hash_in(&coll[r], ~op->bytes);
                     break;
                 case DMPI_COMPUTE:
                     t->computes[c]++;
@@ -459,6 +472,110 @@ static void test_amg_ops(void)
     proxy_free(&x);
 }
 
+/* ---- hpcg ------------------------------------------------------------------ */
+
+/* 8 ranks, 2 x 2 x 2, 8^3 points, 2 levels (sides 8, 4): every rank is
+ * a corner with 7 neighbours. Level 0: 3 faces of 64 values, 3 edges of
+ * 8, a corner: 217 values, 1736 B; level 1: 3 x 16 + 3 x 4 + 1 = 61
+ * values, 488 B. Exchanges: level 0 pre SYMGS, residual SpMV, post
+ * SYMGS, CG's SpMV; level 1 the coarsest SYMGS. Flops as ReportResults
+ * counts them (n = 512 rows, 27 nonzeros): SYMGS 4 x 27 n, SpMV 2 x 27
+ * n, three dots and three WAXPBYs 2 n each, coarse SYMGS 4 x 27 x 64. */
+static void test_hpcg_ops(void)
+{
+    struct proxy_params p;
+    struct proxy x;
+    struct tally t;
+    proxy_defaults(&p, PROXY_HPCG);
+    p.nx = p.ny = p.nz = 8;
+    p.levels = 2;
+    p.iterations = 2;
+    if (init_ok(&x, &p, 8, 1) != 0)
+        return;
+    const simtime flops = 2 * 55296 + 27648 + 6912 + 27648 + 12 * 512;
+    CHECK_EQ_U(x.t_iter, flops * SIMTIME_NS);
+    drain(&x, 64, &t);
+    for (uint32_t r = 0; r < 8 && t.sends; r++)
+        for (uint32_t it = 0; it < 2; it++) {
+            CHECK_EQ_U(AT(&t, sends, r, it), 5 * 7);
+            CHECK_EQ_U(AT(&t, bsends, r, it), 5 * 7); /* MPI_Send */
+            CHECK_EQ_U(AT(&t, recvs, r, it), 5 * 7);
+            CHECK_EQ_U(AT(&t, brecvs, r, it), 0);     /* MPI_Irecv */
+            CHECK_EQ_U(AT(&t, bytes, r, it), 4 * 1736 + 488);
+            CHECK_EQ_U(AT(&t, allreduces, r, it), 3);
+            CHECK_EQ_U(AT(&t, compute_ps, r, it), flops * SIMTIME_NS);
+        }
+    tally_free(&t);
+    proxy_free(&x);
+
+    /* 27 ranks, 3 x 3 x 3: the middle rank (13) exchanges with all 26
+     * others, 6 faces x 64 + 12 edges x 8 + 8 corners = 488 values on
+     * level 0; its first exchange posts 26 receives, then sends to them
+     * in ascending rank order (SetupHalo_ref's neighbour list) */
+    p.iterations = 1;
+    if (init_ok(&x, &p, 27, 1) != 0)
+        return;
+    drain(&x, 64, &t);
+    if (t.sends) {
+        CHECK_EQ_U(t.peers[13], ((1ull << 27) - 1) & ~(1ull << 13));
+        CHECK_EQ_U(t.peers[0], (1u << 1) | (1u << 3) | (1u << 4) |
+                                   (1u << 9) | (1u << 10) | (1u << 12) |
+                                   (1u << 13));
+        CHECK_EQ_U(AT(&t, sends, 13, 0), 5 * 26);
+    }
+    tally_free(&t);
+    proxy_free(&x);
+    if (init_ok(&x, &p, 27, 1) != 0) /* the cursors at the start again */
+        return;
+    struct dmpi_op ops[64];
+    struct dmpi_app app = proxy_app(&x);
+    uint32_t k = app.next(app.ctx, 13, ops, 64), sends = 0, last = 0;
+    CHECK(k >= 52);
+    for (uint32_t i = 0; i < 26 && i < k; i++)
+        CHECK_EQ_U(ops[i].code, DMPI_IRECV);
+    for (uint32_t i = 26; i < 52 && i < k; i++) {
+        CHECK_EQ_U(ops[i].code, DMPI_SEND);
+        CHECK(i == 26 || ops[i].peer > last);
+        last = ops[i].peer;
+        sends += ops[i].bytes;
+    }
+    CHECK_EQ_U(sends, 8 * 488);
+    proxy_free(&x);
+}
+
+/* ---- fft ------------------------------------------------------------------- */
+
+/* 4 ranks, 8 x 8 x 4 points: slabs of 2 planes (64 points a rank); the
+ * transpose sends 2 x 2 x 4 complex doubles = 256 B to each rank; 2-D
+ * transforms 5 x 64 x log2(32) = 1600 flops, 1-D 5 x 64 x log2(8) =
+ * 960, at 1e9. Two alltoalls, or one with transposed_out. */
+static void test_fft_ops(void)
+{
+    for (int out = 0; out <= 1; out++) {
+        struct proxy_params p;
+        struct proxy x;
+        struct tally t;
+        proxy_defaults(&p, PROXY_FFT);
+        p.nx = p.ny = 8, p.nz = 4;
+        p.peflops = 1e9;
+        p.transposed_out = out;
+        p.iterations = 3;
+        if (init_ok(&x, &p, 4, 1) != 0)
+            return;
+        CHECK_EQ_U(x.t_iter, (1600 + 960) * SIMTIME_NS);
+        drain(&x, 64, &t);
+        for (uint32_t r = 0; r < 4 && t.sends; r++)
+            for (uint32_t it = 0; it < 3; it++) {
+                CHECK_EQ_U(AT(&t, alltoalls, r, it), 2 - out);
+                CHECK_EQ_U(AT(&t, a2a_bytes, r, it), (2 - out) * 256);
+                CHECK_EQ_U(AT(&t, sends, r, it), 0);
+                CHECK_EQ_U(AT(&t, computes, r, it), 2);
+            }
+        tally_free(&t);
+        proxy_free(&x);
+    }
+}
+
 /* ---- minighost ------------------------------------------------------------ */
 
 /* 8 ranks, 2 x 2 x 2, 10^3 points, 5 variables: 3 faces of 10*10*5*8 =
@@ -612,6 +729,13 @@ static void kind_small(struct proxy_params *p, enum proxy_kind k)
         p->nx = p->ny = p->nz = 8;
         p->levels = 3;
         break;
+    case PROXY_HPCG:
+        p->nx = p->ny = p->nz = 8;
+        p->levels = 2;
+        break;
+    case PROXY_FFT:
+        p->nx = p->ny = 32, p->nz = 16;
+        break;
     default:
         p->nx = p->ny = p->nz = 16;
         p->mapping = 1;
@@ -703,8 +827,15 @@ static void test_defaults(void)
     /* milc 64^4 on 4 x 4 x 2 x 2: 16*16*32*32 sites; 4 mmvs4d + resid */
     const simtime milc = 4 * 3774873600ull + 1028915200ull;
     /* lammps: 32000 atoms x 480 ns; minighost: 5 x 1e6 x 5 / 1e10 s */
+    /* hpcg 104^3 = n rows: 12 n (dots, WAXPBYs) + 54 n (SpMV) + 270 n on
+     * each of levels 0-2 (sides 104, 52, 26) + 108 n on level 3 (13);
+     * fft 256^3 on 64: 262,144 points a rank, 5 x that x (16 + 8) flops
+     * at 2e9 */
     const simtime want[PROXY_KIND_COUNT] = {
         [PROXY_MILC] = milc,
+        [PROXY_HPCG] = (13498368ull + 60742656 + 303713280 + 37964160 +
+                        4745520 + 237276) * SIMTIME_NS,
+        [PROXY_FFT] = 15728640 * SIMTIME_NS,
         [PROXY_LAMMPS] = 32000 * 480 * SIMTIME_NS,
         [PROXY_MINIGHOST] = 2500 * SIMTIME_US,
     };
@@ -802,6 +933,36 @@ static void test_bad_params(void)
     p.num_vars = 0;
     bad(&p, 8, 1, "num_vars");
 
+    proxy_defaults(&p, PROXY_HPCG);
+    p.periodic = true;
+    bad(&p, 8, 1, "no periodic");
+    proxy_defaults(&p, PROXY_HPCG);
+    p.nx = 100; /* 4 levels: multiples of 8 */
+    bad(&p, 8, 1, "multiples of 8");
+    proxy_defaults(&p, PROXY_HPCG);
+    p.levels = 9;
+    bad(&p, 8, 1, "levels must be 1 to 8");
+    proxy_defaults(&p, PROXY_HPCG);
+    p.nx = p.ny = 8, p.nz = 128;
+    bad(&p, 8, 1, "local problem 8 x 8 x 128 is too thin");
+    proxy_defaults(&p, PROXY_HPCG);
+    bad(&p, 17, 1, "process grid 1 x 1 x 17 is too thin");
+    proxy_defaults(&p, PROXY_HPCG);
+    p.px = 2, p.py = 2, p.pz = 1;
+    bad(&p, 8, 1, "does not hold the job's 8 ranks");
+
+    proxy_defaults(&p, PROXY_FFT);
+    bad(&p, 3, 1, "ranks must divide nx (256) and ny (256)");
+    proxy_defaults(&p, PROXY_FFT);
+    p.ny = 100;
+    bad(&p, 8, 1, "must divide");
+    proxy_defaults(&p, PROXY_FFT);
+    p.px = 4;
+    bad(&p, 4, 1, "not FFT parameters");
+    proxy_defaults(&p, PROXY_FFT);
+    p.peflops = 0;
+    bad(&p, 4, 1, "peflops");
+
     proxy_defaults(&p, PROXY_MINIGHOST);
     p.kind = PROXY_KIND_COUNT;
     bad(&p, 8, 1, "is not one of milc");
@@ -814,6 +975,8 @@ const struct test_case tests_proxy[] = {
     TEST(test_milc_ops),
     TEST(test_lammps_ops),
     TEST(test_amg_ops),
+    TEST(test_hpcg_ops),
+    TEST(test_fft_ops),
     TEST(test_minighost_ops),
     TEST(test_minighost_mapping),
     TEST(test_batch_independent),

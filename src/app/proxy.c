@@ -1,8 +1,9 @@
 /* app/proxy.c — proxy-application skeletons (see proxy.h).
  *
  * How it works: proxy_init builds one iteration of the application as a
- * list of steps (struct proxy_phase) shared by every rank: a compute
- * delay, an allreduce, a WAITALL, the mark, or a point-to-point step over
+ * list of steps (struct proxy_phase, app/proxy_build.h; HPCG's and the
+ * FFT's builders have files of their own) shared by every rank: a compute
+ * delay, a collective, a WAITALL, the mark, or a point-to-point step over
  * a list of grid offsets (struct proxy_ent), each offset one message to or
  * from the rank at that offset (none if there is no rank there). A step
  * can be conditional (LAMMPS: re-neighbouring and thermo steps); the
@@ -19,8 +20,8 @@
  * dimension of two ranks) never match each other's receives.
  */
 #include "app/proxy.h"
+#include "app/proxy_build.h"
 
-#include "app/ember.h"
 #include "core/rng.h"
 
 #include <math.h>
@@ -29,57 +30,11 @@
 #include <string.h>
 
 #define NO_RANK UINT32_MAX
-#define TAG_SHIFT 17
-#define MAX_GROUPS (DMPI_TAG_COLL >> TAG_SHIFT)
+#define MAX_GROUPS (DMPI_TAG_COLL >> PROXY_TAG_SHIFT)
 #define OFF_MAX 8 /* |offset| per dimension; 17^4 codes < 2^17 */
 
 const char *const proxy_kind_names[] = { "milc", "lammps", "amg",
-                                         "minighost", NULL };
-
-enum ph_code {
-    PH_COMPUTE,   /* t */
-    PH_ALLREDUCE, /* bytes */
-    PH_IRECV,     /* entries [first, first + count) */
-    PH_ISEND,
-    PH_SEND,      /* blocking */
-    PH_RECV,      /* blocking */
-    PH_WAITALL,
-    PH_MARK
-};
-
-enum ph_when {
-    W_ALWAYS,
-    W_REN,        /* lammps: a re-neighbouring step */
-    W_NOREN,      /* lammps: any other step */
-    W_THERMO      /* lammps: a thermo-output step */
-};
-
-struct proxy_phase {
-    uint8_t code;    /* enum ph_code */
-    uint8_t when;    /* enum ph_when */
-    uint32_t first;  /* point-to-point: entries */
-    uint32_t count;
-    uint32_t tag;    /* point-to-point: the exchange's tag block */
-    uint64_t bytes;  /* allreduce */
-    simtime t;       /* compute */
-};
-
-struct proxy_ent {
-    int8_t off[4];   /* grid offset x, y, z, t */
-    uint64_t bytes;  /* message size either way */
-};
-
-struct proxy_cursor {
-    uint32_t iter;   /* iterations finished */
-    uint32_t phase;  /* step within the iteration */
-    uint32_t j;      /* entry within a point-to-point step */
-};
-
-#define FAIL(...)                                                            \
-    do {                                                                     \
-        snprintf(err, err_cap, __VA_ARGS__);                                 \
-        return -1;                                                           \
-    } while (0)
+                                         "minighost", "hpcg", "fft", NULL };
 
 /* ---- defaults ------------------------------------------------------------ */
 
@@ -136,6 +91,21 @@ void proxy_defaults(struct proxy_params *p, enum proxy_kind kind)
         p->peflops = 1e10;           /* emberhalo3d.cc arg.peflops */
         p->iterations = 100;         /* num_tsteps */
         break;
+    case PROXY_HPCG:
+        p->nx = p->ny = p->nz = 104; /* bin/hpcg.dat */
+        p->levels = 4;               /* main.cpp numberOfMgLevels */
+        p->pre_sweeps = 1;           /* MGData.hpp */
+        p->post_sweeps = 1;
+        p->coarse_sweeps = 1;        /* ComputeMG_ref: one SYMGS */
+        p->nnz_fine = 27;            /* 27-point stencil */
+        p->peflops = 1e9;            /* INFERENCE, as amg: memory-bound */
+        p->iterations = 50;          /* main.cpp refMaxIters */
+        break;
+    case PROXY_FFT:
+        p->nx = p->ny = p->nz = 256; /* INFERENCE: SC'19 gives no size */
+        p->peflops = 2e9;            /* INFERENCE, proxy.h */
+        p->iterations = 10;          /* INFERENCE: transforms timed */
+        break;
     default:
         break;
     }
@@ -180,25 +150,6 @@ static int hyper_prime(uint32_t n, const uint32_t lat[4], uint32_t g[4],
         sq[dir] /= prime[k];
         g[dir] *= prime[k];
     }
-    return 0;
-}
-
-/* The 3-D grid of lammps, amg and minighost into x->grid. */
-static int grid_3d(struct proxy *x, const char *name, char *err,
-                   size_t err_cap)
-{
-    struct proxy_params *p = &x->p;
-    if (p->pt > 1)
-        FAIL("%s: pt is milc's fourth grid dimension (give 0 or 1)", name);
-    if (!p->px && !p->py && !p->pz) {
-        ember_grid3(x->nranks, &p->px, &p->py, &p->pz);
-    }
-    if ((uint64_t)p->px * p->py * p->pz != x->nranks)
-        FAIL("%s: a %u x %u x %u grid does not hold the job's %u ranks",
-             name, p->px, p->py, p->pz, x->nranks);
-    p->pt = 1;
-    x->grid[0] = p->px, x->grid[1] = p->py, x->grid[2] = p->pz;
-    x->grid[3] = 1;
     return 0;
 }
 
@@ -300,102 +251,6 @@ uint32_t proxy_neighbour(const struct proxy *x, uint32_t r,
 
 /* ---- building an iteration ----------------------------------------------- */
 
-struct bld {
-    struct proxy *x;
-    uint8_t when;    /* of the steps added next */
-    bool oom;
-    bool too_long;   /* a compute phase past simtime's range */
-};
-
-static simtime secs(double s)
-{
-    return (simtime)llround(s * (double)SIMTIME_S);
-}
-
-static void add_ph(struct bld *b, struct proxy_phase ph)
-{
-    struct proxy *x = b->x;
-    if (x->n_ph == x->ph_cap) {
-        uint32_t cap = x->ph_cap ? 2 * x->ph_cap : 64;
-        struct proxy_phase *q = realloc(x->ph, cap * sizeof *q);
-        if (!q) {
-            b->oom = true;
-            return;
-        }
-        x->ph = q, x->ph_cap = cap;
-    }
-    ph.when = b->when;
-    x->ph[x->n_ph++] = ph;
-}
-
-/* A new entry (offset dx dy dz dt, bytes); returns its index. */
-static uint32_t add_ent(struct bld *b, int dx, int dy, int dz, int dt,
-                        uint64_t bytes)
-{
-    struct proxy *x = b->x;
-    if (x->n_ent == x->ent_cap) {
-        uint32_t cap = x->ent_cap ? 2 * x->ent_cap : 64;
-        struct proxy_ent *q = realloc(x->ent, cap * sizeof *q);
-        if (!q) {
-            b->oom = true;
-            return 0;
-        }
-        x->ent = q, x->ent_cap = cap;
-    }
-    x->ent[x->n_ent] = (struct proxy_ent){
-        .off = { (int8_t)dx, (int8_t)dy, (int8_t)dz, (int8_t)dt },
-        .bytes = bytes };
-    return x->n_ent++;
-}
-
-static uint32_t new_tag(struct bld *b)
-{
-    return b->x->n_groups++ << TAG_SHIFT;
-}
-
-/* A compute step of `s` seconds (or the `compute` override). */
-static void compute(struct bld *b, double s)
-{
-    simtime t = b->x->p.compute;
-    if (!t) {
-        if (!(s * (double)SIMTIME_S < 9e18)) { /* llround's range */
-            b->too_long = true;
-            s = 0;
-        }
-        t = secs(s);
-    }
-    if (b->when == W_ALWAYS || b->when == W_NOREN)
-        b->x->t_iter += t;
-    add_ph(b, (struct proxy_phase){ .code = PH_COMPUTE, .t = t });
-}
-
-static void allreduce(struct bld *b, uint64_t bytes)
-{
-    add_ph(b, (struct proxy_phase){ .code = PH_ALLREDUCE, .bytes = bytes });
-}
-
-static void waitall(struct bld *b)
-{
-    add_ph(b, (struct proxy_phase){ .code = PH_WAITALL });
-}
-
-static void p2p(struct bld *b, uint8_t code, uint32_t first, uint32_t count,
-                uint32_t tag)
-{
-    add_ph(b, (struct proxy_phase){ .code = code, .first = first,
-                                    .count = count, .tag = tag });
-}
-
-/* Receive from and send to every offset of entries [first, first+count)
- * (non-blocking), then wait for all. */
-static void halo(struct bld *b, uint32_t first, uint32_t count)
-{
-    uint32_t tag = new_tag(b);
-    p2p(b, PH_IRECV, first, count, tag);
-    p2p(b, PH_ISEND, first, count, tag);
-    waitall(b);
-}
-
 /* One swap along dimension `dim`: receive from the rank at -dir, send to
  * the rank at +dir (`send`: PH_SEND blocking or PH_ISEND), wait. */
 static void swap(struct bld *b, int dim, int dir, uint64_t bytes,
@@ -403,18 +258,13 @@ static void swap(struct bld *b, int dim, int dir, uint64_t bytes,
 {
     int o[4] = { 0, 0, 0, 0 };
     o[dim] = -dir;
-    uint32_t from = add_ent(b, o[0], o[1], o[2], o[3], bytes);
+    uint32_t from = bld_add_ent(b, o[0], o[1], o[2], o[3], bytes);
     o[dim] = dir;
-    uint32_t to = add_ent(b, o[0], o[1], o[2], o[3], bytes);
-    uint32_t tag = new_tag(b);
-    p2p(b, PH_IRECV, from, 1, tag);
-    p2p(b, send, to, 1, tag);
-    waitall(b);
-}
-
-static void mark(struct bld *b)
-{
-    add_ph(b, (struct proxy_phase){ .code = PH_MARK });
+    uint32_t to = bld_add_ent(b, o[0], o[1], o[2], o[3], bytes);
+    uint32_t tag = bld_new_tag(b);
+    bld_p2p(b, PH_IRECV, from, 1, tag);
+    bld_p2p(b, send, to, 1, tag);
+    bld_waitall(b);
 }
 
 /* ---- milc ----------------------------------------------------------------- */
@@ -461,7 +311,7 @@ static int build_milc(struct bld *b, char *err, size_t err_cap)
             uint64_t n = naik ? face : (face / 2 ? face / 2 : 1);
             int o[4] = { 0, 0, 0, 0 };
             o[d] = sign;
-            add_ent(b, o[0], o[1], o[2], o[3], 48 * n);
+            bld_add_ent(b, o[0], o[1], o[2], o[3], 48 * n);
         }
     }
     /* ember lqcd's flop counts: 288 per site for the matrix-vector product
@@ -469,23 +319,23 @@ static int build_milc(struct bld *b, char *err, size_t err_cap)
     double mmvs = (double)sites * 288 / p->peflops;
     double resid = (double)(sites * 157 / 2) / p->peflops;
     for (int parity = 0; parity < 2; parity++) {
-        uint32_t t1 = new_tag(b), t3 = new_tag(b);
-        p2p(b, PH_IRECV, e[2], 4, t1);
-        p2p(b, PH_IRECV, e[3], 4, t3);
-        p2p(b, PH_ISEND, e[0], 4, t1);
-        p2p(b, PH_ISEND, e[1], 4, t3);
-        p2p(b, PH_ISEND, e[2], 4, t1);
-        p2p(b, PH_ISEND, e[3], 4, t3);
-        p2p(b, PH_RECV, e[0], 4, t1); /* wait for the + gathers */
-        p2p(b, PH_RECV, e[1], 4, t3);
-        compute(b, mmvs);
-        waitall(b);                   /* the - gathers and the sends */
-        compute(b, mmvs);
+        uint32_t t1 = bld_new_tag(b), t3 = bld_new_tag(b);
+        bld_p2p(b, PH_IRECV, e[2], 4, t1);
+        bld_p2p(b, PH_IRECV, e[3], 4, t3);
+        bld_p2p(b, PH_ISEND, e[0], 4, t1);
+        bld_p2p(b, PH_ISEND, e[1], 4, t3);
+        bld_p2p(b, PH_ISEND, e[2], 4, t1);
+        bld_p2p(b, PH_ISEND, e[3], 4, t3);
+        bld_p2p(b, PH_RECV, e[0], 4, t1); /* wait for the + gathers */
+        bld_p2p(b, PH_RECV, e[1], 4, t3);
+        bld_compute(b, mmvs);
+        bld_waitall(b);                   /* the - gathers and the sends */
+        bld_compute(b, mmvs);
     }
-    allreduce(b, 8);
-    compute(b, resid);
-    allreduce(b, 8);
-    mark(b);
+    bld_allreduce(b, 8);
+    bld_compute(b, resid);
+    bld_allreduce(b, 8);
+    bld_mark(b);
     return 0;
 }
 
@@ -505,7 +355,7 @@ static int build_lammps(struct bld *b, char *err, size_t err_cap)
     if (!(p->pair_ns_per_atom >= 0) || !(p->neigh_ns_per_atom >= 0))
         FAIL("lammps: pair_ns_per_atom and neigh_ns_per_atom must not be "
              "negative");
-    if (grid_3d(x, "lammps", err, err_cap) != 0)
+    if (bld_grid_3d(x, "lammps", err, err_cap) != 0)
         return -1;
     double rho = p->density, atoms = p->atoms_per_rank;
     double side = cbrt(atoms / rho), r = p->cutoff + p->skin;
@@ -550,25 +400,25 @@ static int build_lammps(struct bld *b, char *err, size_t err_cap)
         swap(b, d, dir, 4, PH_ISEND);
         swap(b, d, dir, g[d] * p->border_bytes, PH_SEND);
     }
-    compute(b, atoms * p->neigh_ns_per_atom * 1e-9);
+    bld_compute(b, atoms * p->neigh_ns_per_atom * 1e-9);
     b->when = W_NOREN; /* comm->forward_comm() */
     for (int s = 0; s < 6; s++)
         swap(b, s / 2, s % 2 ? +1 : -1, g[s / 2] * p->forward_bytes,
              PH_SEND);
     b->when = W_ALWAYS;
-    compute(b, atoms * p->pair_ns_per_atom * 1e-9);
+    bld_compute(b, atoms * p->pair_ns_per_atom * 1e-9);
     if (p->newton) /* comm->reverse_comm(): the swaps backwards */
         for (int s = 5; s >= 0; s--)
             swap(b, s / 2, s % 2 ? -1 : +1, g[s / 2] * p->reverse_bytes,
                  PH_SEND);
     b->when = W_THERMO; /* thermo_style one, thermo.cpp */
-    allreduce(b, 16);   /* lost_check: 2 bigints */
-    allreduce(b, 8);    /* temp */
-    allreduce(b, 24);   /* press: virial, 3 doubles */
-    allreduce(b, 8);    /* pe */
-    allreduce(b, 8);    /* epair */
+    bld_allreduce(b, 16);   /* lost_check: 2 bigints */
+    bld_allreduce(b, 8);    /* temp */
+    bld_allreduce(b, 24);   /* press: virial, 3 doubles */
+    bld_allreduce(b, 8);    /* pe */
+    bld_allreduce(b, 8);    /* epair */
     b->when = W_ALWAYS;
-    mark(b);
+    bld_mark(b);
     return 0;
 }
 
@@ -597,7 +447,7 @@ static int build_amg(struct bld *b, char *err, size_t err_cap)
         FAIL("amg: krylov_dots must be 1 to 64");
     if (!(p->nnz_fine > 0) || !(p->nnz_coarse > 0) || !(p->interp_nnz > 0))
         FAIL("amg: nnz_fine, nnz_coarse and interp_nnz must be positive");
-    if (grid_3d(x, "amg", err, err_cap) != 0)
+    if (bld_grid_3d(x, "amg", err, err_cap) != 0)
         return -1;
 
     uint32_t L = p->levels;
@@ -633,7 +483,7 @@ static int build_amg(struct bld *b, char *err, size_t err_cap)
                                     : fmin(n[d], reach - (a - 1) * n[d]);
                     }
                     uint64_t vals = (uint64_t)ceil(v - 1e-9);
-                    add_ent(b, ox, oy, oz, 0, 8 * (vals ? vals : 1));
+                    bld_add_ent(b, ox, oy, oz, 0, 8 * (vals ? vals : 1));
                 }
         count[l] = x->n_ent - first[l];
         double nnz = l == 0 ? p->nnz_fine : p->nnz_coarse;
@@ -642,12 +492,12 @@ static int build_amg(struct bld *b, char *err, size_t err_cap)
     }
 
     /* PCG iteration (hypre pcg.c order) with one V-cycle */
-    halo(b, first[0], count[0]); /* s = A p */
-    compute(b, sweep[0]);
-    allreduce(b, 8);             /* <s, p> */
-    compute(b, rows0 * 2 * (p->krylov_dots + 3) / p->peflops);
+    bld_halo(b, first[0], count[0]); /* s = A p */
+    bld_compute(b, sweep[0]);
+    bld_allreduce(b, 8);             /* <s, p> */
+    bld_compute(b, rows0 * 2 * (p->krylov_dots + 3) / p->peflops);
     for (uint32_t i = 2; i < p->krylov_dots; i++)
-        allreduce(b, 8);         /* <r, r> for the stopping test */
+        bld_allreduce(b, 8);         /* <r, r> for the stopping test */
     /* The V-cycle down: on each level the smoother's sweeps, each a halo
      * exchange of that level's reach and a sweep over its rows, then the
      * residual and its restriction to the next; coarser levels have fewer
@@ -655,29 +505,29 @@ static int build_amg(struct bld *b, char *err, size_t err_cap)
      * reference notes §7, from AMG2013's README and its level table) */
     for (uint32_t l = 0; l + 1 < L; l++) {
         for (uint32_t s = 0; s < p->pre_sweeps; s++) {
-            halo(b, first[l], count[l]);
-            compute(b, sweep[l]);
+            bld_halo(b, first[l], count[l]);
+            bld_compute(b, sweep[l]);
         }
-        halo(b, first[l], count[l]); /* residual */
-        compute(b, sweep[l]);
-        halo(b, first[l + 1], count[l + 1]); /* restriction */
-        compute(b, xfer[l]);
+        bld_halo(b, first[l], count[l]); /* residual */
+        bld_compute(b, sweep[l]);
+        bld_halo(b, first[l + 1], count[l + 1]); /* restriction */
+        bld_compute(b, xfer[l]);
     }
     for (uint32_t s = 0; s < p->coarse_sweeps; s++) {
-        halo(b, first[L - 1], count[L - 1]);
-        compute(b, sweep[L - 1]);
+        bld_halo(b, first[L - 1], count[L - 1]);
+        bld_compute(b, sweep[L - 1]);
     }
     for (uint32_t l = L - 1; l-- > 0;) {
-        halo(b, first[l + 1], count[l + 1]); /* interpolation */
-        compute(b, xfer[l]);
+        bld_halo(b, first[l + 1], count[l + 1]); /* interpolation */
+        bld_compute(b, xfer[l]);
         for (uint32_t s = 0; s < p->post_sweeps; s++) {
-            halo(b, first[l], count[l]);
-            compute(b, sweep[l]);
+            bld_halo(b, first[l], count[l]);
+            bld_compute(b, sweep[l]);
         }
     }
     if (p->krylov_dots >= 2)
-        allreduce(b, 8);         /* <r, s> */
-    mark(b);
+        bld_allreduce(b, 8);         /* <r, s> */
+    bld_mark(b);
     return 0;
 }
 
@@ -703,7 +553,7 @@ static int build_minighost(struct bld *b, char *err, size_t err_cap)
     if (p->mapping > 2)
         FAIL("minighost: mapping %u is not 0 (linear), 1 (blocked) or 2 "
              "(random)", p->mapping);
-    if (grid_3d(x, "minighost", err, err_cap) != 0)
+    if (bld_grid_3d(x, "minighost", err, err_cap) != 0)
         return -1;
     if (p->mapping == 1 && map_blocked(x, err, err_cap) != 0)
         return -1;
@@ -722,18 +572,18 @@ static int build_minighost(struct bld *b, char *err, size_t err_cap)
         for (int dir = -1; dir <= 1; dir += 2) {
             int o[3] = { 0, 0, 0 };
             o[d] = dir;
-            add_ent(b, o[0], o[1], o[2], 0, face[d]);
+            bld_add_ent(b, o[0], o[1], o[2], 0, face[d]);
         }
-    halo(b, first, 6); /* MG_IRECV, MG_SEND_BSPMA, MG_UNPACK_BSPMA */
+    bld_halo(b, first, 6); /* MG_IRECV, MG_SEND_BSPMA, MG_UNPACK_BSPMA */
     double cells = (double)p->nx * p->ny * p->nz;
     double t = cells * points[p->stencil - 21] / p->peflops;
     uint32_t nsum = p->num_vars * p->percent_sum / 100;
     for (uint32_t v = 0; v < p->num_vars; v++) {
-        compute(b, t);           /* MG_STENCIL */
+        bld_compute(b, t);           /* MG_STENCIL */
         if (v < nsum)
-            allreduce(b, 8);     /* MG_SUM_GRID */
+            bld_allreduce(b, 8);     /* MG_SUM_GRID */
     }
-    mark(b);
+    bld_mark(b);
     return 0;
 }
 
@@ -743,8 +593,8 @@ static int setup(struct proxy *x, char *err, size_t err_cap)
 {
     const struct proxy_params *p = &x->p;
     if ((unsigned)p->kind >= PROXY_KIND_COUNT)
-        FAIL("proxy: kind %u is not one of milc, lammps, amg, minighost",
-             (unsigned)p->kind);
+        FAIL("proxy: kind %u is not one of milc, lammps, amg, minighost, "
+             "hpcg, fft", (unsigned)p->kind);
     const char *name = proxy_kind_names[p->kind];
     if (x->nranks == 0)
         FAIL("%s: the job has no ranks", name);
@@ -763,6 +613,12 @@ static int setup(struct proxy *x, char *err, size_t err_cap)
         break;
     case PROXY_AMG:
         rc = build_amg(&b, err, err_cap);
+        break;
+    case PROXY_HPCG:
+        rc = proxy_build_hpcg(&b, err, err_cap);
+        break;
+    case PROXY_FFT:
+        rc = proxy_build_fft(&b, err, err_cap);
         break;
     default:
         rc = build_minighost(&b, err, err_cap);
@@ -864,6 +720,10 @@ static uint32_t proxy_next(void *ctx, uint32_t r, struct dmpi_op *out,
                 break;
             case PH_ALLREDUCE:
                 out[k++] = (struct dmpi_op){ .code = DMPI_ALLREDUCE,
+                                             .bytes = ph->bytes };
+                break;
+            case PH_ALLTOALL:
+                out[k++] = (struct dmpi_op){ .code = DMPI_ALLTOALL,
                                              .bytes = ph->bytes };
                 break;
             case PH_WAITALL:

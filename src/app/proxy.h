@@ -1,6 +1,7 @@
 /* app/proxy.h — communication skeletons of the victim applications of the
- * SC'20 and Netscope studies (MILC, LAMMPS, AMG, MiniGhost) as programs of
- * the MPI-like layer (mpi/op.h), in the style of app/ember.h.
+ * SC'19, SC'20 and Netscope studies (MILC, LAMMPS, AMG, MiniGhost, HPCG,
+ * a 3-D FFT) as programs of the MPI-like layer (mpi/op.h), in the style
+ * of app/ember.h.
  *
  * Facts and their sources: papers-and-workloads.md §7 ("Victim
  * applications") and §2 "lqcd" (SST ember's MILC motif), and the public
@@ -11,7 +12,7 @@
  * DRIVER_BSPMA, MG_BSPMA, MG_SEND_BSPMA, MG_SUM_GRID). Values no source
  * gives are parameters whose default says how it was chosen (INFERENCE).
  *
- * Common to all four. Ranks sit on a process grid, x fastest (rank r at
+ * Common to all. Ranks sit on a process grid, x fastest (rank r at
  * x = r mod px, y = (r / px) mod py, ...), except MiniGhost's blocked
  * mapping (below). A 3-D grid given as 0 0 0 is chosen as ember chooses
  * halo3d's: among all px·py·pz = ranks, the one whose sides vary least.
@@ -160,6 +161,50 @@
  *   node's ranks are scattered over the grid, so nearly every face leaves
  *   the node).
  *
+ * hpcg — the timed conjugate gradient of the HPCG benchmark (reference
+ *   implementation, hpcg-benchmark/hpcg; proxy_hpcg.c names the files
+ *   read). A 27-point stencil on nx·ny·nz points per rank (104^3:
+ *   bin/hpcg.dat), not periodic, ranks on a 3-D grid x fastest
+ *   (GenerateGeometry: ipx = rank mod npx); a grid of 0 0 0 is chosen as
+ *   the other kinds' (HPCG's ComputeOptimalShapeXYZ also factors the
+ *   ranks into the most cubic grid). The preconditioner is a multigrid
+ *   V-cycle of `levels` (4: main.cpp numberOfMgLevels), each halving the
+ *   sides (GenerateCoarseProblem, so nx ny nz must be multiples of
+ *   2^(levels-1)), with `pre_sweeps` and `post_sweeps` (1 and 1:
+ *   MGData.hpp) symmetric Gauss-Seidel sweeps and one on the coarsest
+ *   (`coarse_sweeps` 1, ComputeMG_ref). Every SYMGS and SpMV starts with
+ *   ExchangeHalo: MPI_Irecv from each of the up to 26 neighbours, a
+ *   blocking MPI_Send to each in ascending rank order, MPI_Wait; a
+ *   neighbour across a face receives side·side values, across an edge a
+ *   side, across a corner one (SetupHalo_ref), 8 B each. One iteration =
+ *   CG_ref's loop body: the V-cycle (down: pre sweeps, the residual's
+ *   SpMV; the coarsest sweep; up: post sweeps: 3·(levels-1) + 1
+ *   exchanges), the dot product r·z (8-byte MPI_Allreduce), p = βp + z,
+ *   the SpMV A·p (an exchange), p·Ap (allreduce), two WAXPBYs, r·r
+ *   (allreduce). Compute as ReportResults.cpp counts flops: 4 per nonzero
+ *   per SYMGS, 2 per SpMV (nnz_fine 27 per row), 2 per row per dot or
+ *   WAXPBY, at peflops (1e9: the AMG rate, INFERENCE — HPCG is memory-
+ *   bound, a CSR nonzero 2 flops for 12 B). HPCG's CheckAspectRatio is
+ *   kept: the local box and the process grid must have their smallest
+ *   side at least 0.125 of their largest, else HPCG refuses to run.
+ *   Default 50 iterations (main.cpp refMaxIters, one CG set).
+ *
+ * fft — one complex double-precision 3-D transform of nx·ny·nz points
+ *   (global, strong scaling) as FFTW 3's MPI interface computes it, the
+ *   benchmark SC'19 Fig. 10 ran (FFTW's mpi-bench; proxy_fft.c names the
+ *   files read): slabs of nx/P planes per rank (FFTW's default block;
+ *   P must divide nx and ny, so every pair exchanges the same block and
+ *   FFTW's transpose uses MPI_Alltoall), the 2-D transforms of the local
+ *   planes, a global transpose (MPI_Alltoall of (nx/P)·(ny/P)·nz·16 B
+ *   per peer), the 1-D transforms along x, and the transpose back unless
+ *   `transposed_out` (FFTW_MPI_TRANSPOSED_OUT, one transpose). Compute:
+ *   benchFFT's 5·N·log2 N flops for N points, split as the two local
+ *   stages, at peflops (2e9, INFERENCE: a few GFLOP/s per core for large
+ *   double-precision 3-D transforms, which are memory-bound). Default
+ *   256^3 (SC'19 gives no size; mpi-bench takes it on its command line)
+ *   and 10 transforms. Not modelled: FFTW's local rearrangements, its
+ *   planner's choice of the pairwise transpose (MPI_Sendrecv rounds).
+ *
  * Not modelled: setup phases (MILC's gauge-field setup, LAMMPS's setup
  * and PPPM long-range solvers, AMG's setup phase, miniGhost's spike
  * insertion and checkpointing); MILC's other RHMC phases (force, link
@@ -181,9 +226,9 @@
 #include "mpi/mpi.h"
 
 enum proxy_kind { PROXY_MILC, PROXY_LAMMPS, PROXY_AMG, PROXY_MINIGHOST,
-                  PROXY_KIND_COUNT };
+                  PROXY_HPCG, PROXY_FFT, PROXY_KIND_COUNT };
 
-/* "milc", "lammps", "amg", "minighost", NULL */
+/* "milc", "lammps", "amg", "minighost", "hpcg", "fft", NULL */
 extern const char *const proxy_kind_names[];
 
 /* Flat parameters: only scalars, so that an experiment file's schema can
@@ -191,19 +236,20 @@ extern const char *const proxy_kind_names[];
  * kind; fields of other kinds are ignored. */
 struct proxy_params {
     enum proxy_kind kind;
-    uint32_t iterations;     /* CG iterations (milc), timesteps (lammps),
-                                PCG iterations (amg), time steps
-                                (minighost) */
+    uint32_t iterations;     /* CG iterations (milc, hpcg), timesteps
+                                (lammps), PCG iterations (amg), time
+                                steps (minighost), transforms (fft) */
 
     /* process grid (all kinds; 0 0 0 (0): chosen, see above) */
     uint32_t px, py, pz;     /* minighost's npx npy npz */
     uint32_t pt;             /* milc only: 4th dimension */
 
-    /* domain: milc's global lattice; amg's and minighost's points per
-     * rank (weak scaling); unused by lammps */
+    /* domain: milc's global lattice; amg's, minighost's and hpcg's
+     * points per rank (weak scaling); fft's global transform; unused by
+     * lammps */
     uint32_t nx, ny, nz;
     uint32_t nt;             /* milc only */
-    double peflops;          /* flop/s per rank (milc, amg, minighost) */
+    double peflops;          /* flop/s per rank (all but lammps) */
     bool periodic;           /* milc, lammps (amg and minighost refuse it:
                                 their originals have Dirichlet
                                 boundaries) */
@@ -224,8 +270,8 @@ struct proxy_params {
     double pair_ns_per_atom; /* pair compute, ns per atom and step */
     double neigh_ns_per_atom; /* neighbour-list build, ns per atom */
 
-    /* amg */
-    uint32_t levels;         /* 1 .. 32 */
+    /* amg (hpcg: levels, the three sweeps, nnz_fine) */
+    uint32_t levels;         /* 1 .. 32 (hpcg 1 .. 8) */
     double coarsen_first;    /* row ratio level 0 -> 1 */
     double coarsen;          /* row ratio of each later level */
     uint32_t coarse_reach;   /* halo reach on coarse levels, points 1..4 */
@@ -244,6 +290,9 @@ struct proxy_params {
                                 (the workload layer sets both: the run's
                                 seed and the job's index) */
     uint32_t instance;
+
+    /* fft */
+    bool transposed_out;     /* FFTW_MPI_TRANSPOSED_OUT: one transpose */
 
     simtime compute;         /* if > 0, replaces every computed compute
                                 phase */

@@ -651,6 +651,42 @@ static const struct cfg_key minighost_keys[] = {
     PX_ITER("time steps (100, num_tsteps)"),
     PX_COMPUTE, KEY_END,
 };
+static const struct cfg_key hpcg_keys[] = {
+    PX_GRID3,
+    KEY_U32Q(P, "nx", nx, 1, 1 << 20, 16, "points along x per rank (104, "
+                                         "bin/hpcg.dat); a multiple of "
+                                         "2^(levels-1)"),
+    KEY_U32Q(P, "ny", ny, 1, 1 << 20, 16, "points along y (104)"),
+    KEY_U32Q(P, "nz", nz, 1, 1 << 20, 16, "points along z (104)"),
+    KEY_U32(P, "levels", levels, 1, 8,
+            "multigrid levels, each halving the sides (4, main.cpp)"),
+    KEY_U32(P, "pre_sweeps", pre_sweeps, 0, 64,
+            "SYMGS sweeps before coarsening (1, MGData.hpp)"),
+    KEY_U32(P, "post_sweeps", post_sweeps, 0, 64,
+            "SYMGS sweeps after (1, MGData.hpp)"),
+    KEY_U32(P, "coarse_sweeps", coarse_sweeps, 0, 64,
+            "SYMGS sweeps on the coarsest level (1, ComputeMG_ref)"),
+    KEY_F(P, "nnz_fine", nnz_fine, 1, 1e6,
+          "nonzeros per row (27: the 27-point stencil)"),
+    PX_FLOPS("1e9, inference: memory-bound, as amg"),
+    PX_ITER("CG iterations (50, main.cpp refMaxIters)"),
+    PX_COMPUTE, KEY_END,
+};
+static const struct cfg_key fft_keys[] = {
+    KEY_U32(P, "nx", nx, 1, 1 << 20, "transform points along x, the "
+                                     "distributed dimension; the job's "
+                                     "ranks must divide it (256, "
+                                     "inference)"),
+    KEY_U32(P, "ny", ny, 1, 1 << 20, "points along y; the ranks must "
+                                     "divide it (256)"),
+    KEY_U32(P, "nz", nz, 1, 1 << 20, "points along z (256)"),
+    KEY_BOOL(P, "transposed_out", transposed_out,
+             "FFTW_MPI_TRANSPOSED_OUT: output left transposed, one "
+             "all-to-all instead of two (false, mpi-bench's default)"),
+    PX_FLOPS("2e9, inference: FFTW on one core, memory-bound sizes"),
+    PX_ITER("transforms (10, inference)"),
+    PX_COMPUTE, KEY_END,
+};
 #undef P
 
 static int proxy_winit(void *state, const void *params,
@@ -686,6 +722,10 @@ PROXY(amg, PROXY_AMG, "AMG2013 PCG + V-cycle: 27-point halos, coarse "
                       "levels farther, dot products");
 PROXY(minighost, PROXY_MINIGHOST, "MiniGhost BSPMA: 6-face exchange of "
                                   "aggregated variables, grid sums");
+PROXY(hpcg, PROXY_HPCG, "HPCG CG + multigrid: 26-neighbour halos on 4 "
+                        "levels, SYMGS sweeps, three dot products");
+PROXY(fft, PROXY_FFT, "FFTW MPI 3-D FFT: slabs, local transforms, two "
+                      "MPI_Alltoall transposes");
 
 /* ---- traces (app/otf2.h) ------------------------------------------------ */
 
@@ -740,7 +780,8 @@ static const struct reg_entry *const entries[] = {
     &wl_gp_set.base,
     &wl_gp_rr_latency.base, &wl_gp_rr_bw_sync.base, &wl_gp_allreduce.base,
     &wl_milc.base,          &wl_lammps.base,        &wl_amg.base,
-    &wl_minighost.base,     &wl_otf2.base,
+    &wl_minighost.base,     &wl_hpcg.base,          &wl_fft.base,
+    &wl_otf2.base,
 };
 
 const struct registry workload_registry = {
