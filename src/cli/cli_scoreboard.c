@@ -30,6 +30,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/hash.h"
+#include "exp/fingerprint.h"
 #include "exp/outdir.h"
 #include "exp/par.h"
 #include "results/scoreboard.h"
@@ -63,7 +65,9 @@ static void usage(FILE *out)
             "                it (reproduce/measured.csv): a seed whose rows "
             "are all kept is\n"
             "                not run again, a run finished in DIR "
-            "replaces its values\n"
+            "replaces its values; a value\n"
+            "                measured before its experiment file "
+            "changed is measured again\n"
             "\nUnder mpirun -np R (or srun) the runs are dealt over the "
             "ranks, each N at\nonce, in a folder every rank sees; rank 0 "
             "writes the table.\n");
@@ -116,9 +120,11 @@ static char **run_environment(void)
 }
 
 /* Start `dfsim run` of experiment's seed into dir, by this executable in
- * a child, its output into dir.log: the child's pid, or -1. */
+ * a child, its output into dir.log: the child's pid, or -1. `fresh`: the
+ * folder holds a run of another version of the experiment, replaced
+ * (--force) rather than resumed. */
 static pid_t start_seed(const char *experiment, long long seed,
-                        const char *dir, bool quick)
+                        const char *dir, bool quick, bool fresh)
 {
     char seed_s[32], log[4200];
     snprintf(seed_s, sizeof seed_s, "%lld", seed);
@@ -126,7 +132,8 @@ static pid_t start_seed(const char *experiment, long long seed,
         return -1;
     snprintf(log, sizeof log, "%s.log", dir);
     const char *argv[10] = { "dfsim", "run", experiment, "-o", dir,
-                             "--seed", seed_s, "--resume",
+                             "--seed", seed_s,
+                             fresh ? "--force" : "--resume",
                              quick ? "--quick" : NULL, NULL };
     char **env = run_environment();
     int fd = env ? open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : -1;
@@ -161,6 +168,9 @@ struct sb_run {
     int ok;                      /* -1 not yet, 0 failed, 1 finished,
                                     2 not run (--no-run), 3 another
                                     rank's, 4 its rows' values kept */
+    uint64_t input;              /* hash of the settings it records (0:
+                                    the file could not be read) */
+    bool fresh;                  /* its folder holds another version's */
 };
 
 /* A run that exited 0 leaves dir.done beside dir.log (--no-run reads
@@ -186,6 +196,52 @@ static bool is_done(const char *dir)
     char path[4200];
     snprintf(path, sizeof path, "%s.done", dir);
     return access(path, F_OK) == 0;
+}
+
+/* A run finished, of the experiment as its file is now. */
+static bool finished(const struct sb_run *x)
+{
+    return !x->fresh && is_done(x->dir);
+}
+
+/* Each run's settings hash, into the rows that read it (kept values'
+ * `input`); a run whose folder was started with other settings (the
+ * experiment file changed since) is run again from the start, said; a
+ * run finished before is read as it is (ok 1: its mark keeps naming the
+ * dfsim that ran it; resuming it would mark it again with this one). */
+static void plan_inputs(struct sb_rows *rows, struct sb_run *run,
+                        uint32_t n_run, bool quick)
+{
+    for (uint32_t j = 0; j < n_run; j++) {
+        char *now = fingerprint_file(run[j].experiment, run[j].seed, quick);
+        if (now)
+            run[j].input = fnv1a(FNV1A_START, now, strlen(now));
+        char *stored = now ? outdir_slurp(run[j].dir, FINGERPRINT_FILE)
+                           : NULL;
+        int differ = stored ? fingerprint_diff(stored, now, NULL, NULL, 0)
+                            : 0;
+        if (differ) {
+            run[j].fresh = true;
+            fprintf(stderr, "dfsim scoreboard: %s holds a run of another "
+                    "version of %s (%d setting%s differ%s): %s\n",
+                    run[j].dir, run[j].experiment, differ,
+                    differ == 1 ? "" : "s", differ == 1 ? "s" : "",
+                    is_done(run[j].dir) ? "not read, run again"
+                                        : "run again from the start");
+        }
+        free(stored);
+        free(now);
+        if (finished(&run[j]))
+            run[j].ok = 1;
+    }
+    for (uint32_t k = 0; k < rows->n; k++) {
+        struct sb_row *r = &rows->row[k];
+        for (uint32_t i = 0; i < r->seeds.n && !r->not_reproduced; i++)
+            for (uint32_t j = 0; j < n_run; j++)
+                if (run[j].seed == (long long)r->seeds.v[i] &&
+                    strcmp(run[j].experiment, r->experiment) == 0)
+                    r->input[i] = run[j].input;
+    }
 }
 
 /* The dfsim a finished run's .done mark names into by ("unrecorded": a
@@ -268,12 +324,13 @@ static bool run_all(struct sb_run *run, uint32_t n, uint32_t jobs,
     while (live > 0 || (next < n && !sb_stop)) {
         while (live < jobs && next < n && !sb_stop) {
             struct sb_run *x = &run[next++];
-            if (x->ok == 3 || x->ok == 4)
+            if (x->ok != -1) /* another rank's, kept, finished before */
                 continue;
             printf("  [%u/%u] %s seed %lld ...\n", next, n, x->experiment,
                    x->seed);
             mark_done(x->dir, false);
-            x->pid = start_seed(x->experiment, x->seed, x->dir, quick);
+            x->pid = start_seed(x->experiment, x->seed, x->dir, quick,
+                                x->fresh);
             if (x->pid < 0) {
                 x->ok = 0;
                 printf("  %s seed %lld failed: no process started\n",
@@ -324,7 +381,7 @@ static int run_ranks(struct sb_run *run, uint32_t n_run, long jobs,
     whole = par_agree(whole ? 0 : 1) == 0 && whole;
     for (uint32_t j = 0; j < n_run; j++)
         if (run[j].ok == 3)
-            run[j].ok = is_done(run[j].dir);
+            run[j].ok = finished(&run[j]);
     bool rank0 = par_rank() == 0;
     par_stop();
     if (!whole && rank0)
@@ -399,7 +456,7 @@ static void skip_kept(const struct sb_rows *rows, const struct sb_keep *keep,
                       struct sb_run *run, uint32_t n_run)
 {
     for (uint32_t j = 0; j < n_run; j++) {
-        bool all = !is_done(run[j].dir);
+        bool all = !finished(&run[j]);
         for (uint32_t k = 0; k < rows->n && all; k++) {
             const struct sb_row *r = &rows->row[k];
             bool reads = false;
@@ -522,10 +579,6 @@ int cli_scoreboard(int argc, char **argv)
     if (sb_load(file, &rows, &d) != 0)
         return 1;
     struct sb_keep keep = { 0 };
-    if (keep_path && sb_keep_load(keep_path, &rows, &keep, &d) != 0) {
-        sb_free(&rows);
-        return 1;
-    }
     uint32_t cap = rows.n * SB_SEEDS_MAX;
     struct sb_result *res = calloc(rows.n ? rows.n : 1, sizeof *res);
     struct sb_run *run = calloc(cap ? cap : 1, sizeof *run);
@@ -536,11 +589,14 @@ int cli_scoreboard(int argc, char **argv)
         goto done;
     }
     uint32_t n_run = plan_runs(&rows, out, run, cap);
+    plan_inputs(&rows, run, n_run, quick);
+    if (keep_path && sb_keep_load(keep_path, &rows, &keep, &d) != 0)
+        goto done;
     if (keep_path)
         skip_kept(&rows, &keep, run, n_run);
     for (uint32_t j = 0; j < n_run && no_run; j++)
         if (run[j].ok != 4)
-            run[j].ok = is_done(run[j].dir) ? 1 : 2;
+            run[j].ok = finished(&run[j]) ? 1 : 2;
     int ran = no_run ? RAN_TABLE : run_ranks(run, n_run, jobs, quick);
     if (ran != RAN_TABLE) {
         rc = ran;

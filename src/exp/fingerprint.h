@@ -28,6 +28,13 @@
 char *fingerprint_text(struct cfg_file *f, int64_t seed, bool quick,
                        bool windowed);
 
+/* The settings `dfsim run PATH --seed seed [--quick]` alone records
+ * (windowed as the file's experiment.windowed asks, as cli_run.c decides
+ * without --partitions), or NULL when the file cannot be read or parsed
+ * (nothing said: its run says why) or out of memory. For the scoreboard,
+ * which must know before running what a folder's run would record. */
+char *fingerprint_file(const char *path, int64_t seed, bool quick);
+
 /* Compare `stored` (a folder's fingerprint) with `now` (this run's): 0 if
  * they hold the same settings; otherwise the number of differing keys,
  * the first `max_lines` of them printed to out, one a line, as

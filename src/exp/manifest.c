@@ -9,18 +9,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/hash.h"
 #include "exp/outdir.h"
-
-#define FNV_PRIME 1099511628211ULL
 
 uint64_t manifest_hash(uint64_t h, const void *p, size_t n)
 {
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++) {
-        h ^= b[i];
-        h *= FNV_PRIME;
-    }
-    return h;
+    return fnv1a(h, p, n);
 }
 
 bool manifest_name_ok(const char *name)

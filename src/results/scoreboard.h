@@ -52,17 +52,23 @@
  * runs take longer than a working session, so each seed's number is
  * kept in a CSV file of the repository with the dfsim that measured it:
  *
- *   row,seed,value,read,dfsim
- *   sc20-tc-same-class,1,2.0203...,5c0f...,0.11.0 43d0e31abcde
+ *   row,seed,value,read,dfsim,input
+ *   sc20-tc-same-class,1,2.0203...,5c0f...,0.11.0 43d0e31abcde,9a1e...
  *
  * (`read`: a hash of what the row reads — its experiment, file, column,
  * where and over —, so that a row given another reading drops its kept
  * values with a warning instead of passing them off as its own;
  * `dfsim`: release and commit, `dfsim --version`; "-dirty" when the tree had
  * changes; "unrecorded" for a run whose .done mark is older than the
- * record). A seed whose rows all have a kept value is not run again; a
- * run finished in the folder replaces its rows' kept values. A change
- * that moves an experiment's results deletes its rows' lines, so that
+ * record; `input`: a hash of the settings the seed's run records,
+ * experiment.settings (exp/fingerprint.h: the experiment file with its
+ * @includes, normalised, the seed's), so that a value measured before
+ * the experiment file changed is dropped with a warning and measured
+ * again; a file of the first five columns, written before `input`, is
+ * read with its values taken as the current files'). A seed whose rows
+ * all have a kept value is not run again; a run finished in the folder
+ * replaces its rows' kept values. A change of the model that moves an
+ * experiment's results (not its file) deletes its rows' lines, so that
  * the next `make reproduce` measures them again: the table says which
  * dfsim measured its values. */
 #ifndef DFSIM_RESULTS_SCOREBOARD_H
@@ -93,6 +99,9 @@ struct sb_row {
     double claim_ref;            /* 1.0 */
     const char *src;             /* where the row was written */
     int line;
+    uint64_t input[SB_SEEDS_MAX]; /* per seed: the hash of the settings
+                                    its run records (kept values' `input`;
+                                    set by the caller, 0: unknown) */
 };
 
 struct sb_rows {

@@ -7,27 +7,25 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/hash.h"
 #include "results/csv.h"
 #include "results/scoreboard.h"
 
 static const char *const keep_head[] = { "row", "seed", "value", "read",
-                                         "dfsim" };
+                                         "dfsim", "input" };
 #define KEEP_COLS (sizeof keep_head / sizeof *keep_head)
 
-/* FNV-1a over s (Fowler, Noll, Vo: offset basis 14695981039346656037,
- * prime 1099511628211), from h. */
+/* FNV-1a (core/hash.h) over s and a newline, from h. */
 static uint64_t fnv(uint64_t h, const char *s)
 {
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
-    return (h ^ '\n') * UINT64_C(1099511628211);
+    return fnv1a(fnv1a(h, s, strlen(s)), "\n", 1);
 }
 
 /* What row r reads, hashed: its experiment, file, column, where and
  * over; a kept value is the row's only while they are unchanged. */
 static uint64_t row_read(const struct sb_row *r)
 {
-    uint64_t h = UINT64_C(14695981039346656037);
+    uint64_t h = FNV1A_START;
     h = fnv(fnv(fnv(h, r->experiment), r->file), r->column);
     for (uint32_t i = 0; i < r->where.n; i++)
         h = fnv(h, r->where.v[i]);
@@ -113,7 +111,8 @@ static void keep_line(const char *path, const struct csv *c, uint32_t i,
     int line = (int)i + 2;
     const char *id = csv_at(c, i, 0), *s = csv_at(c, i, 1),
                *v = csv_at(c, i, 2), *rd = csv_at(c, i, 3),
-               *by = csv_at(c, i, 4);
+               *by = csv_at(c, i, 4),
+               *in = c->cols == KEEP_COLS ? csv_at(c, i, 5) : NULL;
     char *end;
     errno = 0;
     long long seed = strtoll(s, &end, 10);
@@ -150,6 +149,26 @@ static void keep_line(const char *path, const struct csv *c, uint32_t i,
                   "dropped", id, seed);
         return;
     }
+    unsigned long long input = 0;
+    if (in) {
+        errno = 0;
+        input = strtoull(in, &end, 16);
+        if (errno || end == in || *end || strlen(in) != 16) {
+            diag_error(d, path, line, "input", "\"%s\": expected 16 hex "
+                       "digits, the hash of the run's settings", in);
+            return;
+        }
+    }
+    uint64_t now = 0;
+    for (uint32_t j = 0; j < rows->row[r].seeds.n; j++)
+        if ((long long)rows->row[r].seeds.v[j] == seed)
+            now = rows->row[r].input[j];
+    if (input && now && input != now) {
+        diag_warn(d, path, line, "input", "\"%s\" seed %lld was measured "
+                  "before %s changed (its settings differ): dropped, to "
+                  "run again", id, seed, rows->row[r].experiment);
+        return;
+    }
     if (sb_keep_find(k, id, seed)) {
         diag_error(d, path, line, "row", "\"%s\" seed %lld kept twice", id,
                    seed);
@@ -171,12 +190,13 @@ int sb_keep_load(const char *path, const struct sb_rows *rows,
         d->errors++;
         return -1;
     }
-    bool head = c.cols == KEEP_COLS;
-    for (uint32_t j = 0; head && j < KEEP_COLS; j++)
+    /* five columns: a file written before `input` (scoreboard.h) */
+    bool head = c.cols == KEEP_COLS || c.cols == KEEP_COLS - 1;
+    for (uint32_t j = 0; head && j < c.cols; j++)
         head = strcmp(c.head[j], keep_head[j]) == 0;
     if (!head)
         diag_error(d, path, 1, NULL, "expected the header "
-                   "\"row,seed,value,read,dfsim\"");
+                   "\"row,seed,value,read,dfsim,input\"");
     for (uint32_t i = 0; head && i < c.rows; i++)
         keep_line(path, &c, i, rows, k, d);
     csv_free(&c);
@@ -195,7 +215,7 @@ int sb_keep_write(const char *path, const struct sb_rows *rows,
     FILE *f = fopen(tmp, "w");
     if (!f)
         return -1;
-    fputs("row,seed,value,read,dfsim\n", f);
+    fputs("row,seed,value,read,dfsim,input\n", f);
     for (uint32_t r = 0; r < rows->n; r++) {
         const struct sb_row *row = &rows->row[r];
         for (uint32_t i = 0; i < row->seeds.n && !row->not_reproduced; i++) {
@@ -209,8 +229,9 @@ int sb_keep_write(const char *path, const struct sb_rows *rows,
             snprintf(num, sizeof num, "%.15g", e->v);
             if (strtod(num, NULL) != e->v)
                 snprintf(num, sizeof num, "%.17g", e->v);
-            fprintf(f, "%s,%lld,%s,%016llx,%s\n", row->id, seed, num,
-                    (unsigned long long)row_read(row), e->dfsim);
+            fprintf(f, "%s,%lld,%s,%016llx,%s,%016llx\n", row->id, seed,
+                    num, (unsigned long long)row_read(row), e->dfsim,
+                    (unsigned long long)row->input[i]);
         }
     }
     if (fclose(f) != 0 || rename(tmp, path) != 0) {
