@@ -1,7 +1,8 @@
 /* tests/test_impact.c — the congestion-impact study (exp/impact.h): the
  * arithmetic of a cell (SC'20 Eq. 1 from hand-made times), GPCNeT's
  * rounding and key-results table, the section's errors at their lines,
- * the same-placement guarantee and the determinism of a tiny study. */
+ * the same-placement guarantee and the determinism of a tiny study,
+ * GPCNeT's release, the node-seconds of ICS'21 Fig. 6, resuming. */
 #include <dirent.h>
 #include <glob.h>
 #include <math.h>
@@ -261,6 +262,11 @@ static void test_errors(void)
           "interleaved or random" },
         { "impact = {\nshares = 0.5;\nruns = 0;\n" VICTIM AGGR "};\n",
           ":4: error: impact.runs: value 0 is out of range" },
+        { "impact = {\nshares = 0.5;\nnode_seconds = true;\n" VICTIM
+          "aggressors = (\n{ name = \"i\"; workload = \"gpcnet-a2a\"; } );"
+          "\n};\n",
+          ":7: error: impact.aggressors: \"i\" runs until the victim ends: "
+          "with node_seconds every aggressor needs a fixed amount of work" },
         { "impact = {\nshares = 0.5;\n" AGGR "};\n",
           ":2: error: missing required key \"impact.victims\"" },
         { "impact = {\nshares = 0.5;\n" VICTIM "};\n",
@@ -1168,6 +1174,80 @@ static void test_release(void)
     rm_dir(dir);
 }
 
+/* node_seconds (ICS'21 Fig. 6): the aggressor runs its 3 iterations to
+ * the end beside the victim (a foreground job) and alone once per run
+ * and controller, after the other simulations; impact_nodeseconds.csv's
+ * mean increase is the runs' (8 T_v,with + 16 T_a,with) / (8 T_v,alone
+ * + 16 T_a,alone) from jobs.csv's times; resumed after an interruption,
+ * the same files. */
+static void test_node_seconds(void)
+{
+    static const char text[] =
+        "experiment = { name = \"ns\"; seed = 3; };\n"
+        "system = { name = \"voltrino\"; };\n"
+        "impact = {\n"
+        "  nodes = 24; shares = [0.67]; allocation = \"random\";\n"
+        "  victim_nodes = 8; runs = 2; node_seconds = true;\n"
+        "  congestion_controls = [\"none\", \"cray\"];\n"
+        "  victims = ( { name = \"ar\"; workload = \"allreduce\";\n"
+        "                bytes = 8; iterations = 20; } );\n"
+        "  aggressors = ( { name = \"incast\";\n"
+        "                   workload = \"gpcnet-rma-incast\";\n"
+        "                   bytes = 65536; iterations = 3; } );\n"
+        "};\n";
+    char dir[64];
+    CHECK_EQ_U(run_cfg(text, dir, NULL), 0);
+    char *jobs = file_in(dir, "jobs.csv"), *runs = file_in(dir,
+                                                          "impact_runs.csv"),
+         *ns = file_in(dir, "impact_nodeseconds.csv");
+    CHECK(jobs && runs && ns);
+    /* 2 runs x 2 controllers x (alone, beside) + 2 x 2 aggressors alone */
+    uint32_t lines = 0;
+    for (const char *p = runs; p && (p = strchr(p, '\n')); p++)
+        lines++;
+    CHECK_EQ_U(lines, 1 + 12);
+    for (uint32_t c = 0; c < 2 && jobs && ns; c++) {
+        double sum = 0;
+        for (uint32_t r = 0; r < 2; r++) {
+            /* units: ((r x 2 + c) x 2 + w), then 8 + r x 2 + c alone */
+            char k[4][16];
+            snprintf(k[0], 16, "%u,0,ar,", (r * 2 + c) * 2);
+            snprintf(k[1], 16, "%u,0,ar,", (r * 2 + c) * 2 + 1);
+            snprintf(k[2], 16, "%u,1,incast,", (r * 2 + c) * 2 + 1);
+            snprintf(k[3], 16, "%u,0,incast,", 8 + r * 2 + c);
+            double t[4];
+            for (int i = 0; i < 4; i++)
+                t[i] = field_after(jobs, k[i], 11);
+            CHECK_NEAR(field_after(jobs, k[2], 8), 0, 0); /* foreground */
+            sum += (8 * t[1] + 16 * t[2]) / (8 * t[0] + 16 * t[3]);
+        }
+        double want = sum / 2,
+               got = field_after(ns, c ? "ar,incast/cray," : "ar,incast/none,",
+                                 10);
+        fprintf(stderr, "  %s: node-seconds increase %.6f (from jobs.csv "
+                        "%.6f)\n", c ? "cray" : "none", got, want);
+        CHECK_NEAR(got, want, 2e-6);
+        CHECK(got > 0.5 && got < 5);
+    }
+    free(jobs);
+    free(runs);
+    free(ns);
+    /* cut short and resumed: the same files */
+    char cut[64], cfg[128], path[128];
+    CHECK_EQ_U(cfg_in_dir(text, cut, cfg), 0);
+    snprintf(path, sizeof path, "%s/impact_runs.csv", cut);
+    const char *a1[] = { "run", cfg, "-o", cut, NULL };
+    CHECK_EQ_U(interrupt_dfsim(a1, path, 10, SIGINT, err_buf,
+                               sizeof err_buf), 130);
+    const char *a2[] = { "run", cfg, "-o", cut, "--resume", NULL };
+    CHECK_EQ_U(run_dfsim(a2, out_buf, sizeof out_buf, err_buf,
+                         sizeof err_buf), 0);
+    CHECK_STR_CONTAINS(out_buf, "resumed: simulations 1-");
+    CHECK_EQ_U(same_files(dir, cut), 0);
+    rm_dir(dir);
+    rm_dir(cut);
+}
+
 /* The impact over time (results/impact_time.h) on a small study: every
  * counted victim iteration beside the incast a row, since the incast's
  * start (positive, growing); the rows' mean impact is impact.csv's C
@@ -1261,6 +1341,7 @@ const struct test_case tests_impact[] = {
     TEST(test_latency_model_run),
     TEST(test_impact_time),
     TEST(test_release),
+    TEST(test_node_seconds),
     TEST(test_resume_from_journal),
     TEST(test_sensitivity_fit),
     TEST(test_sensitivity_run),

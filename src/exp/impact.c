@@ -72,6 +72,11 @@ static const struct cfg_key section_keys[] = {
         "placements, run r with seed + r; the victims' iterations are "
         "pooled over them (1)",
         .min = 1, .max = 1000),
+    SEC(CFG_BOOL, "node_seconds", node_seconds,
+        "ICS'21 Fig. 6: each aggressor runs its own iterations (required) "
+        "to the end beside the victim, and alone; "
+        "impact_nodeseconds.csv gives the node-seconds of the two "
+        "together over those of each alone, per run (false)"),
     SEC(CFG_NAMES, "congestion_controls", ccs,
         "run the whole study once under each of these controllers (dfsim "
         "list cc; ICS'21 Fig. 5: [\"cray\", \"dcqcn\", \"netscope\"]), "
@@ -183,6 +188,22 @@ static void not_for_impact(const struct impact_config *ic,
                ic->allocation->name, names);
 }
 
+/* Whether aggressor j ends by itself: its workload's `iterations` were
+ * given (an aggressor's default is the key's largest value, "until the
+ * victim ends": jobspec.c run_forever). */
+static bool fixed_work(const struct job_config *j)
+{
+    const struct workload *w = (const struct workload *)j->workload;
+    if (!w || (w->endless && w->endless(j->params)))
+        return false;
+    for (const struct cfg_key *k = w->keys; k->name; k++)
+        if (k->type == CFG_UINT32 && strcmp(k->name, "iterations") == 0)
+            return *(const uint32_t *)(const void *)((const char *)j->params +
+                                                     k->offset) <
+                   (uint32_t)k->max;
+    return false;
+}
+
 int impact_load(struct cfg_file *f, struct impact_config *ic, bool has_jobs,
                 bool has_production, struct diag *d)
 {
@@ -246,6 +267,14 @@ int impact_load(struct cfg_file *f, struct impact_config *ic, bool has_jobs,
     ic->n_victims = load_list(f, g, "victims", true, &ic->victim, ic, d);
     ic->n_aggressors =
         load_list(f, g, "aggressors", false, &ic->aggressor, ic, d);
+    for (uint32_t a = 0; ic->node_seconds && a < ic->n_aggressors; a++)
+        if (!fixed_work(&ic->aggressor[a]))
+            diag_error(d, ic->aggressor[a].file, ic->aggressor[a].line,
+                       "impact.aggressors",
+                       "\"%s\" runs until the victim ends: with "
+                       "node_seconds every aggressor needs a fixed amount "
+                       "of work to finish, give it iterations",
+                       ic->aggressor[a].name);
     if (has_jobs)
         diag_error(d, ic->file, ic->line, "impact",
                    "a file with an impact section runs its own jobs (the "

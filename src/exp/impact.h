@@ -31,6 +31,7 @@
  *     warmup_iterations = 1;    or GPCNeT's: the victims go once every
  *                               aggressor rank has run 1 iteration
  *     runs = 1;                 placements (seed + r), iterations pooled
+ *     node_seconds = false;     ICS'21 Fig. 6 (below)
  *     victims = ( { workload = "pingpong"; bytes = 8; ... }, ... );
  *     aggressors = ( { workload = "gpcnet-rma-incast";
  *                      bytes = 131072; }, ... );
@@ -75,6 +76,23 @@
  * GPCNeT canary victim also GPCNeT's own avg and 99 % (gpcnet_summarize)
  * and its impact factors, rounded as network_load_test prints them.
  *
+ * Node-seconds (node_seconds = true; ICS'21 §6, Fig. 6: "the ratio of
+ * the nodeseconds required to complete the workload, and the sum of the
+ * nodeseconds required to complete all of the applications in the
+ * workload in isolation", its tail over placements). Each aggressor then
+ * runs a fixed amount of work (its `iterations`, required) as a
+ * foreground job beside the victim — the simulation ends when both have
+ * ended, so the victim's last iterations may run alone — and once more
+ * alone on its nodes, per run, share and controller (simulations after
+ * all the others). Per run r, with N nodes and T a job's whole time
+ * (start to its last iteration, warm-up included):
+ *
+ *     I_r = (N_v T_v,with + N_a T_a,with) / (N_v T_v,alone + N_a T_a,alone)
+ *
+ * and its mean, 99th percentile and maximum over the runs, into
+ * impact_nodeseconds.csv (results/impact_nodeseconds.h). C and the
+ * other files are computed as without it, from the victim's iterations.
+ *
  * Checked before anything runs, at the key's line: every key, type and
  * range; each victim and aggressor group against its schema and its
  * workload's; shares in (0, 1) and distinct; victims that would run
@@ -103,6 +121,8 @@
  *                   (ICS'21 §4.2, net/latency_model.h), read through a
  *                   jobs_observer every latency_window; latency_fit.csv
  *                   the fits' constants and scores (Fig. 4a)
+ *   impact_nodeseconds.csv with node_seconds: ICS'21 Fig. 6's increase
+ *                   in node-seconds per (victim, aggressor, share)
  *   impact_time.csv, impact_time_summary.csv: each victim iteration
  *                   beside an aggressor against the time since it
  *                   started, and each simulation's halves (transient,
@@ -151,6 +171,8 @@ struct impact_config {
                                       iterations before the victims go
                                       (0: at warmup alone) */
     uint32_t runs;                 /* placements, seed + r */
+    bool node_seconds;             /* ICS'21 Fig. 6: aggressors run their
+                                      own iterations, alone too */
     struct cfg_names ccs;          /* congestion controls, each a pass
                                       of the study (n 0: the network's) */
     bool latency_model;            /* ICS'21 §4.2 from the counters */
@@ -238,10 +260,17 @@ struct impact_data {
     uint32_t *pt_sim;
     const char **pt_agg;             /* the aggressor's name, NULL alone */
     struct impact_dvec *nlat, *ntraf; /* [controller] */
+    /* node_seconds: each job's whole time per run, us (NaN: unfinished):
+     * the victim alone [n_iso x runs], the victim and the aggressor
+     * beside each other [n_cells x runs], the aggressor alone
+     * [(controller x aggressor x share) x runs]; NULL without */
+    double *ns_iso, *ns_con_v, *ns_con_a, *ns_alone;
 };
 
 /* The study's simulations: per run, share, victim and congestion
- * control, the victim alone and beside each aggressor. */
+ * control, the victim alone and beside each aggressor; with
+ * node_seconds, then per run, share, controller and aggressor, the
+ * aggressor alone. */
 uint32_t impact_simulations(const struct impact_config *ic);
 
 /* Run the study's simulations of ic on t with network parameters np (jc:

@@ -292,7 +292,9 @@ static int place(const struct study *st, uint32_t study, double share,
  * rows of the run files, then struct sim_facts, the victim's counted
  * iterations (simtime each) and, with congestion_controls, Table 4's
  * samples (latency, traffic: double each). */
-enum { RES_FACTS = N_RUN_FILES, RES_ITER, RES_NLAT, RES_NTRAF, RES_PARTS };
+enum { RES_FACTS = N_RUN_FILES, RES_ITER, RES_NLAT, RES_NTRAF, RES_PARTS,
+       RES_JOBT = RES_PARTS /* node_seconds only: each job's whole time,
+                               us (double; NaN unfinished) */ };
 
 struct sim_facts {
     int32_t finished;                /* the victim ended */
@@ -301,14 +303,34 @@ struct sim_facts {
     struct latm_paths sp, rt;
 };
 
-/* Unit u's place in the study. */
+/* Unit u's place in the study; `solo`: a node-seconds unit, aggressor
+ * w - 1 alone (after all the others: r, s, c, then the aggressor). */
 struct sim_at {
     uint32_t r, s, c, v, w;
+    bool solo;
 };
+
+static uint32_t base_units(const struct impact_config *ic)
+{
+    return ic->runs * ic->shares.n * ic->n_victims *
+           (ic->ccs.n ? ic->ccs.n : 1) * (1 + ic->n_aggressors);
+}
 
 static struct sim_at sim_at(const struct study *st, uint32_t u)
 {
-    struct sim_at a;
+    struct sim_at a = { 0 };
+    uint32_t base = base_units(st->x.ic);
+    if (u >= base) {
+        u -= base;
+        a.solo = true;
+        a.w = 1 + u % st->x.n_a;
+        u /= st->x.n_a;
+        a.c = u % st->x.n_cc;
+        u /= st->x.n_cc;
+        a.s = u % st->x.n_sh;
+        a.r = u / st->x.n_sh;
+        return a;
+    }
     a.w = u % (1 + st->x.n_a);
     u /= 1 + st->x.n_a;
     a.v = u % st->x.n_v;
@@ -341,23 +363,37 @@ static int put_part(struct par_unit *res, uint32_t k, const void *p,
 static void run_row(FILE *r, uint32_t u, uint32_t run, uint64_t seed,
                     double share, const struct job_config *jobs, uint32_t n,
                     const struct jobs_capture *cap, simtime end,
-                    const char *cc)
+                    const char *cc, bool solo)
 {
     const struct jobs_capture_job *v = &cap->job[0];
     if (u == 0)
         fprintf(r, "run,rep,seed,share,victim,aggressor,end_us,finished,"
                    "iterations,victim_nodes,aggressor_nodes,"
                    "congestion_control\n");
+    /* solo: the aggressor alone, its columns (node_seconds) */
     fprintf(r, "%u,%u,%" PRIu64 ",%.6f,%s,%s,%" PRIu64 ".%06" PRIu64
                ",%d,%u,",
-            u, run, seed, share, jobs[0].name, n > 1 ? jobs[1].name : "",
+            u, run, seed, share, solo ? "" : jobs[0].name,
+            solo ? jobs[0].name : n > 1 ? jobs[1].name : "",
             end / SIMTIME_US, end % SIMTIME_US, v->finished ? 1 : 0,
             v->n_iter);
-    put_ranges(r, v->nodes, v->n_nodes);
+    if (!solo)
+        put_ranges(r, v->nodes, v->n_nodes);
     fputc(',', r);
-    if (n > 1)
-        put_ranges(r, cap->job[1].nodes, cap->job[1].n_nodes);
+    if (n > 1 || solo)
+        put_ranges(r, cap->job[n - 1].nodes, cap->job[n - 1].n_nodes);
     fprintf(r, ",%s\n", cc);
+}
+
+/* Job j's whole time in cap, us: from its start to its last mark (NaN if
+ * it did not end). */
+static double job_time(const struct jobs_capture *cap, uint32_t j)
+{
+    const struct jobs_capture_job *x = &cap->job[j];
+    double t = 0;
+    for (uint32_t k = 0; k < x->n_iter; k++)
+        t += (double)x->iter[k];
+    return x->finished ? t / (double)SIMTIME_US : NAN;
 }
 
 /* What simulation u gives the results: whether the victim finished and,
@@ -394,8 +430,9 @@ static struct sim_facts facts_of(const struct jobs_capture_job *v,
 
 static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
                     uint32_t u, uint32_t run, uint64_t seed, double share,
-                    struct par_unit *res, struct diag *d)
+                    bool solo, struct par_unit *res, struct diag *d)
 {
+    const uint32_t *nodes0 = st->nodes[solo ? 1 : 0]; /* job 0's */
     struct jobs_config jc = { .n = n, .job = jobs, .mpi = st->jc->mpi,
                               .awr = st->jc->awr };
     struct jobs_capture cap = { 0 };
@@ -403,10 +440,10 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
     struct jobs_observer obs = { .period = st->x.ic->latency_window,
                                  .at = lat_at, .ctx = &lo };
     struct impact_dvec nl = { 0 }, nt = { 0 };
-    bool lat = st->x.ic->latency_model || st->x.ic->ccs.n;
+    bool lat = !solo && (st->x.ic->latency_model || st->x.ic->ccs.n);
     FILE *f[N_RUN_FILES] = { NULL };
     int rc = -1;
-    res->n = RES_PARTS;
+    res->n = RES_PARTS + (st->x.ic->node_seconds ? 1 : 0);
     bool ok = true;
     for (size_t i = 0; i < N_RUN_FILES; i++) {
         f[i] = ok ? open_memstream(&res->part[i], &res->len[i]) : NULL;
@@ -439,8 +476,7 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
     /* the same-placement guarantee: the victim ran on the nodes it was
      * given, whoever shared the machine */
     if (v->n_nodes != jobs[0].nodes ||
-        memcmp(v->nodes, st->nodes[0], v->n_nodes * sizeof *v->nodes) !=
-            0) {
+        memcmp(v->nodes, nodes0, v->n_nodes * sizeof *v->nodes) != 0) {
         diag_error(d, NULL, 0, "impact",
                    "victim \"%s\" ran on other nodes than it was given "
                    "(simulation %u): a bug",
@@ -451,14 +487,17 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
     uint32_t skip = jobs[0].warmup < v->n_iter ? jobs[0].warmup : v->n_iter;
     char ccn[64];
     run_row(f[5], u, run, seed, share, jobs, n, &cap, end,
-            cc_name(st->np, ccn, sizeof ccn));
+            cc_name(st->np, ccn, sizeof ccn), solo);
     double mean = 0;
     struct sim_facts fa = facts_of(v, skip, lat ? &lo : NULL, &mean);
+    double jt[2] = { job_time(&cap, 0), n > 1 ? job_time(&cap, 1) : NAN };
     if (put_part(res, RES_FACTS, &fa, sizeof fa) != 0 ||
         put_part(res, RES_ITER, v->iter + skip,
                  (v->n_iter - skip) * sizeof *v->iter) != 0 ||
         put_part(res, RES_NLAT, nl.v, nl.n * sizeof *nl.v) != 0 ||
-        put_part(res, RES_NTRAF, nt.v, nt.n * sizeof *nt.v) != 0)
+        put_part(res, RES_NTRAF, nt.v, nt.n * sizeof *nt.v) != 0 ||
+        (st->x.ic->node_seconds &&
+         put_part(res, RES_JOBT, jt, sizeof jt) != 0))
         goto oom;
     const char *on = par_where();
     char mean_s[32] = "-"; /* no iteration: no mean that looks measured */
@@ -469,7 +508,8 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
             "iterations, mean %s%s (%.1f s)\n",
             u + 1, st->total, on, run, share, st->x.ic->ccs.n ? ", " : "",
             st->x.ic->ccs.n ? cc_name(st->np, ccn, sizeof ccn) : "", jobs[0].name,
-            n > 1 ? "with " : "alone", n > 1 ? jobs[1].name : "", v->n_iter,
+            n > 1 ? "with " : solo ? "(aggressor) alone" : "alone",
+            n > 1 ? jobs[1].name : "", v->n_iter,
             mean_s, v->finished ? "" : ", UNFINISHED",
             time_wall_seconds() - t0);
     rc = 0;
@@ -524,6 +564,15 @@ static int sim_unit(void *ctx, uint32_t u, struct par_unit *res)
     st->np = &st->npc[a.c];
     st->cc = a.c;
     struct job_config jobs[2];
+    if (a.solo) { /* node_seconds: the aggressor alone, on its nodes */
+        jobs[0] = ic->aggressor[a.w - 1];
+        jobs[0].name = ic->aggressor[a.w - 1].name;
+        jobs[0].nodes = impact_aggressor_nodes(st->x.study_nodes, share);
+        as_list(&jobs[0], st->nodes[1]);
+        jobs[0].start = 0;
+        jobs[0].background = false;
+        return simulate(st, jobs, 1, u, a.r, sd, share, true, res, st->d);
+    }
     jobs[0] = ic->victim[a.v];
     jobs[0].name = ic->victim[a.v].name;
     jobs[0].nodes = impact_victim_nodes(ic, a.v, st->x.study_nodes, share);
@@ -537,15 +586,15 @@ static int sim_unit(void *ctx, uint32_t u, struct par_unit *res)
         jobs[1].nodes = impact_aggressor_nodes(st->x.study_nodes, share);
         as_list(&jobs[1], st->nodes[1]);
         jobs[1].start = 0;
-        jobs[1].background = true;
+        jobs[1].background = !ic->node_seconds; /* Fig. 6: its own work */
         if (ic->warmup_iterations) { /* GPCNeT's release (impact.h) */
             jobs[0].after = jobs[1].name;
             jobs[0].after_job = 1;
             jobs[0].after_marks = ic->warmup_iterations;
         }
     }
-    return simulate(st, jobs, a.w > 0 ? 2 : 1, u, a.r, sd, share, res,
-                    st->d);
+    return simulate(st, jobs, a.w > 0 ? 2 : 1, u, a.r, sd, share, false,
+                    res, st->d);
 }
 
 /* Append the n doubles at p to d; 0 or -1 (memory). */
@@ -569,8 +618,12 @@ static int sim_commit(void *ctx, uint32_t u, struct par_unit *res)
     if (res->status != 0)
         return res->status;
     struct sim_facts fa;
-    if (res->n != RES_PARTS || res->len[RES_FACTS] != sizeof fa ||
-        res->len[RES_ITER] % sizeof(simtime) != 0) {
+    bool ns = st->x.ic->node_seconds;
+    double jt[2];
+    if (res->n != RES_PARTS + (ns ? 1 : 0) ||
+        res->len[RES_FACTS] != sizeof fa ||
+        res->len[RES_ITER] % sizeof(simtime) != 0 ||
+        (ns && res->len[RES_JOBT] != sizeof jt)) {
         diag_error(st->d, NULL, 0, "impact",
                    "simulation %u: a malformed result (a bug)", u);
         return -1;
@@ -581,6 +634,15 @@ static int sim_commit(void *ctx, uint32_t u, struct par_unit *res)
         fflush(st->f[i]);
     }
     struct sim_at a = sim_at(st, u);
+    if (ns)
+        memcpy(jt, res->part[RES_JOBT], sizeof jt);
+    if (a.solo) { /* the aggressor alone: its time only */
+        st->x.ns_alone[((a.c * st->x.n_a + a.w - 1) * st->x.n_sh + a.s) *
+                           st->x.ic->runs +
+                       a.r] = jt[0];
+        st->sims++;
+        return journal_add(&st->jr, u, res, stderr);
+    }
     struct impact_sample *smp;
     bool *done;
     double *run_mean; /* this placement's mean iteration */
@@ -589,12 +651,18 @@ static int sim_commit(void *ctx, uint32_t u, struct par_unit *res)
         smp = &st->x.iso[iv];
         done = &st->x.iso_done[iv];
         run_mean = &st->x.iso_run[(size_t)iv * st->x.ic->runs + a.r];
+        if (ns)
+            st->x.ns_iso[(size_t)iv * st->x.ic->runs + a.r] = jt[0];
     } else {
         uint32_t k = ((a.c * st->x.n_a + a.w - 1) * st->x.n_sh + a.s) * st->x.n_v +
                      a.v;
         smp = &st->x.con[k];
         done = &st->x.con_done[k];
         run_mean = &st->x.con_run[(size_t)k * st->x.ic->runs + a.r];
+        if (ns) {
+            st->x.ns_con_v[(size_t)k * st->x.ic->runs + a.r] = jt[0];
+            st->x.ns_con_a[(size_t)k * st->x.ic->runs + a.r] = jt[1];
+        }
     }
     /* the part is a malloc'd block (aligned for simtime); sample_add
      * copies it with memcpy */
@@ -667,8 +735,20 @@ static int64_t replay(struct study *st, const char *dir)
 
 uint32_t impact_simulations(const struct impact_config *ic)
 {
-    return ic->runs * ic->shares.n * ic->n_victims *
-           (ic->ccs.n ? ic->ccs.n : 1) * (1 + ic->n_aggressors);
+    return base_units(ic) + (ic->node_seconds
+                                 ? ic->runs * ic->shares.n *
+                                       (ic->ccs.n ? ic->ccs.n : 1) *
+                                       ic->n_aggressors
+                                 : 0);
+}
+
+/* *v: n NaNs (at least one); 0, or -1 out of memory. */
+static int nan_array(double **v, size_t n)
+{
+    *v = malloc((n ? n : 1) * sizeof **v);
+    for (size_t i = 0; *v && i < n; i++)
+        (*v)[i] = NAN;
+    return *v ? 0 : -1;
 }
 
 /* x's arrays for the study of ic (n_cc controllers, n_iso isolated
@@ -719,6 +799,13 @@ static int study_alloc(struct impact_data *x, const struct impact_config *ic,
         x->nlat = calloc(n_cc, sizeof *x->nlat);
         x->ntraf = calloc(n_cc, sizeof *x->ntraf);
     }
+    size_t n_alone = (size_t)n_ca * ic->shares.n * ic->runs;
+    if (ic->node_seconds &&
+        (nan_array(&x->ns_iso, (size_t)n_iso * ic->runs) != 0 ||
+         nan_array(&x->ns_con_v, (size_t)n_cells * ic->runs) != 0 ||
+         nan_array(&x->ns_con_a, (size_t)n_cells * ic->runs) != 0 ||
+         nan_array(&x->ns_alone, n_alone) != 0))
+        return -1;
     if (!x->iso || !x->con || !x->iso_done || !x->con_done ||
         !x->iso_run || !x->con_run || !x->pt_t || !x->pt_m || !x->pt_n ||
         !x->pt_sp || !x->pt_rt || !x->pt_sim || !x->pt_agg ||
@@ -853,5 +940,9 @@ void impact_data_free(struct impact_data *x)
     dvecs_free(x->nlat, x->n_cc);
     dvecs_free(x->ntraf, x->n_cc);
     free(x->view.aggressor);
+    free(x->ns_iso);
+    free(x->ns_con_v);
+    free(x->ns_con_a);
+    free(x->ns_alone);
     memset(x, 0, sizeof *x);
 }

@@ -76,7 +76,7 @@ long par_bcast(long v);
 
 /* What a unit leaves for rank 0 to write: its status (the unit's return
  * code) and up to PAR_PARTS texts, each owned (malloc'd) by the unit. */
-enum { PAR_PARTS = 10 };
+enum { PAR_PARTS = 12 };
 struct par_unit {
     int status;
     uint32_t n;

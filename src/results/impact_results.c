@@ -8,6 +8,7 @@
  * (sensitivity.csv, Eq. 2), and the report with its heat maps
  * (impact_report.c). */
 #include "results/impact_results.h"
+#include "results/impact_nodeseconds.h"
 #include "results/impact_time.h"
 #include "results/phases.h"
 
@@ -639,6 +640,8 @@ int impact_results_write(const struct impact_data *x, const char *dir,
         }
     }
     impact_print_table(stdout, shown, cells, n_cells);
+    if (impact_nodeseconds_write(x, dir, d) != 0)
+        goto done;
     struct latm_fit lf;
     char unfitted[1024];
     if (controllers_table(st, dir) != 0 ||
