@@ -10,8 +10,11 @@
  * depends on the runs' results only, not on N or the order they end in;
  * rows marked not_reproduced run nothing. --no-run starts nothing and
  * reads the runs that finished before (each leaves DIR/EXPERIMENT/
- * seed-S.done): the state of a scoreboard that is still running or was
- * cut short, its other rows "not run". Under `mpirun -np R` (or srun)
+ * seed-S.done, naming the dfsim that ran it and, "wall_s N", the wall
+ * seconds of its last start): the state of a scoreboard that is still
+ * running or was cut short, its other rows "not run". A folder whose
+ * run was started from another version of its experiment file is run
+ * again from the start (--force), never read. Under `mpirun -np R` (or srun)
  * the runs are dealt over the ranks as an experiment's units are
  * (exp/par.h: par_owner, in the rounds' order), each rank N at once in
  * its own children, over a folder every rank sees (a cluster's shared
@@ -31,6 +34,7 @@
 
 #include "cli/cli.h"
 #include "core/hash.h"
+#include "core/time.h"
 #include "exp/fingerprint.h"
 #include "exp/outdir.h"
 #include "exp/par.h"
@@ -171,12 +175,13 @@ struct sb_run {
     uint64_t input;              /* hash of the settings it records (0:
                                     the file could not be read) */
     bool fresh;                  /* its folder holds another version's */
+    double t0;                   /* wall clock at its start, s */
 };
 
 /* A run that exited 0 leaves dir.done beside dir.log (--no-run reads
  * it), naming the dfsim that ran it (dfsim_build: the kept values'
  * record); one that starts or fails has none. */
-static void mark_done(const char *dir, bool done)
+static void mark_done(const char *dir, bool done, double wall)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s.done", dir);
@@ -186,7 +191,9 @@ static void mark_done(const char *dir, bool done)
     }
     FILE *f = fopen(path, "w");
     if (f) {
-        fprintf(f, "%s\n", dfsim_build());
+        /* the run's cost for rows.cfg's comments: wall seconds of its
+         * last start (a resumed run's remainder), with `jobs` at once */
+        fprintf(f, "%s\nwall_s %.0f\n", dfsim_build(), wall);
         fclose(f);
     }
 }
@@ -307,9 +314,12 @@ static void ended(struct sb_run *run, uint32_t n, pid_t pid, int status)
     for (uint32_t j = 0; j < n; j++)
         if (run[j].pid == pid && run[j].ok < 0) {
             run[j].ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-            mark_done(run[j].dir, run[j].ok);
-            printf("  %s seed %lld %s\n", run[j].experiment, run[j].seed,
-                   run[j].ok ? "done" : sb_stop ? "interrupted" : "failed");
+            double wall = time_wall_seconds() - run[j].t0;
+            mark_done(run[j].dir, run[j].ok, wall);
+            printf("  %s seed %lld %s (%.0f s)\n", run[j].experiment,
+                   run[j].seed,
+                   run[j].ok ? "done" : sb_stop ? "interrupted" : "failed",
+                   wall);
             fflush(stdout);
         }
 }
@@ -328,7 +338,8 @@ static bool run_all(struct sb_run *run, uint32_t n, uint32_t jobs,
                 continue;
             printf("  [%u/%u] %s seed %lld ...\n", next, n, x->experiment,
                    x->seed);
-            mark_done(x->dir, false);
+            mark_done(x->dir, false, 0);
+            x->t0 = time_wall_seconds();
             x->pid = start_seed(x->experiment, x->seed, x->dir, quick,
                                 x->fresh);
             if (x->pid < 0) {
