@@ -738,6 +738,56 @@ static void test_scoreboard_rounds(void)
 /* The shipped rows file is well formed: reproduce/rows.cfg loads, its
  * experiments exist, and the values kept in reproduce/measured.csv are
  * its rows'. */
+/* A row without seeds runs 1, 1 + R, 1 + 2R, R its experiment's runs
+ * (experiment.runs or impact.runs), so that no two seeds share a run;
+ * a row's own seeds stay; one run: 1, 2, 3. */
+static void test_scoreboard_seed_spacing(void)
+{
+    const char *e8 = write_temp("sbs-e8.cfg", "experiment = { runs = 8; };\n");
+    const char *i4 = write_temp("sbs-i4.cfg", "impact = { runs = 4; };\n");
+    const char *e1 = write_temp("sbs-e1.cfg", "experiment = { seed = 5; };\n");
+    char text[2048];
+    snprintf(text, sizeof text,
+             "rows = (\n"
+             "{ id = \"a\"; paper = \"p\"; figure = \"f\"; quantity = \"q\";\n"
+             "  paper_value = 1.0; experiment = \"%s\"; file = \"x.csv\";\n"
+             "  column = \"c\"; },\n"
+             "{ id = \"b\"; paper = \"p\"; figure = \"f\"; quantity = \"q\";\n"
+             "  paper_value = 1.0; experiment = \"%s\"; file = \"x.csv\";\n"
+             "  column = \"c\"; },\n"
+             "{ id = \"c\"; paper = \"p\"; figure = \"f\"; quantity = \"q\";\n"
+             "  paper_value = 1.0; experiment = \"%s\"; file = \"x.csv\";\n"
+             "  column = \"c\"; seeds = [2, 3]; },\n"
+             "{ id = \"d\"; paper = \"p\"; figure = \"f\"; quantity = \"q\";\n"
+             "  paper_value = 1.0; experiment = \"%s\"; file = \"x.csv\";\n"
+             "  column = \"c\"; } );\n",
+             e8, i4, e8, e1);
+    const char *rf = write_temp("sbs-rows.cfg", text);
+    struct capture c;
+    cap_init(&c);
+    struct sb_rows rows;
+    CHECK_EQ_U(sb_load(rf, &rows, &c.d), 0);
+    if (c.d.errors == 0) {
+        sb_space_seeds(&rows, NULL);
+        static const double want[4][3] = {
+            { 1, 9, 17 }, { 1, 5, 9 }, { 2, 3, 0 }, { 1, 2, 3 } };
+        static const uint32_t n[4] = { 3, 3, 2, 3 };
+        for (uint32_t k = 0; k < 4 && k < rows.n; k++) {
+            CHECK_EQ_U(rows.row[k].seeds.n, n[k]);
+            for (uint32_t i = 0; i < n[k]; i++)
+                CHECK_NEAR(rows.row[k].seeds.v[i], want[k][i], 0);
+        }
+        sb_free(&rows);
+    } else {
+        fprintf(stderr, "%s", cap_text(&c));
+    }
+    cap_free(&c);
+    unlink(e8);
+    unlink(i4);
+    unlink(e1);
+    unlink(rf);
+}
+
 static void test_scoreboard_rows_file(void)
 {
     struct capture c;
@@ -745,6 +795,7 @@ static void test_scoreboard_rows_file(void)
     struct sb_rows rows;
     CHECK_EQ_U(sb_load(src_path("reproduce/rows.cfg"), &rows, &c.d), 0);
     if (c.d.errors == 0) {
+        sb_space_seeds(&rows, src_path("."));
         CHECK(rows.n >= 5);
         for (uint32_t k = 0; k < rows.n; k++)
             CHECK(rows.row[k].not_reproduced ||
@@ -792,5 +843,6 @@ const struct test_case tests_scoreboard[] = {
     TEST(test_scoreboard_interrupted),
     TEST(test_scoreboard_rounds),
     TEST(test_scoreboard_rows_file),
+    TEST(test_scoreboard_seed_spacing),
     { 0 },
 };

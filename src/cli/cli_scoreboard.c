@@ -589,6 +589,7 @@ int cli_scoreboard(int argc, char **argv)
     struct sb_rows rows;
     if (sb_load(file, &rows, &d) != 0)
         return 1;
+    sb_space_seeds(&rows, NULL);
     struct sb_keep keep = { 0 };
     uint32_t cap = rows.n * SB_SEEDS_MAX;
     struct sb_result *res = calloc(rows.n ? rows.n : 1, sizeof *res);

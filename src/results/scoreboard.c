@@ -182,6 +182,8 @@ int sb_load(const char *path, struct sb_rows *rows, struct diag *d)
                 if (!g[k])
                     continue; /* reported by cfg_groups */
                 cfg_read(rows->cfg, g[k], at, row_keys, r, NULL, d);
+                r->seeds_given =
+                    config_setting_get_member(g[k], "seeds") != NULL;
                 row_check(r, at, rows, k, d);
             }
             rows->n = (uint32_t)n;

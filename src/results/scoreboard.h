@@ -16,7 +16,8 @@
  *       tolerance = 0.2;                     agrees: within 20 % of it
  *       claim = "above"; claim_ref = 1.0;    in kind: on that side of it
  *       experiment = "examples/sc20-tc.cfg"; run from the current folder
- *       seeds = [1, 2, 3];                   (default: three seeds)
+ *       seeds = [1, 2, 3];                   (default: three seeds, as
+ *                                            far apart as the runs)
  *       file = "impact.csv";                 the result file read
  *       where = ["victim=allreduce", "aggressor=alltoall"];
  *       column = "impact";                   the one row's value, or
@@ -93,6 +94,7 @@ struct sb_row {
     struct cfg_strings where;    /* "column=value" */
     struct cfg_strings over;     /* another row's, to divide by (none) */
     struct cfg_floats seeds;     /* integers >= 0 */
+    bool seeds_given;            /* the row's own; else sb_space_seeds */
     double paper_value;          /* NaN: none */
     double paper_min, paper_max; /* NaN: no such bound */
     double tolerance;            /* relative, for paper_value (0.2) */
@@ -113,6 +115,14 @@ struct sb_rows {
 enum sb_status { SB_AGREES, SB_IN_KIND, SB_DISAGREES, SB_NOT_RUN,
                  SB_NOT_REPRODUCED, SB_CONTEXT, SB_STATUSES };
 extern const char *const sb_status_names[];
+
+/* The seeds of every row that gives none: 1, 1 + R, 1 + 2R, R the runs
+ * of its experiment (experiment.runs or impact.runs; run r of a seed S
+ * uses seed S + r, so seeds 1, 2, 3 of an experiment of 8 runs would
+ * share 6 of their runs and their tails); 1, 2, 3 for one run. The
+ * experiments are read from dir (NULL: the current folder). */
+#define SB_SEED_STRIDE_MAX 100000
+void sb_space_seeds(struct sb_rows *rows, const char *dir);
 
 /* A row's outcome over its seeds. */
 struct sb_result {
