@@ -25,7 +25,6 @@ int bld_grid_3d(struct proxy *x, const char *name, char *err,
     return 0;
 }
 
-
 static simtime secs(double s)
 {
     return (simtime)llround(s * (double)SIMTIME_S);
