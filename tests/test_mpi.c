@@ -15,6 +15,7 @@
 #include "core/registry.h"
 #include "core/diag.h"
 #include "core/sim.h"
+#include "mpi/mpi_internal.h"
 #include "mpi/mpi.h"
 #include "net/counters.h"
 #include "net/net.h"
@@ -871,6 +872,76 @@ static void test_same_node(void)
     mpi_h_teardown(&h);
 }
 
+/* Host noise (mpi.h noise_period): the detour arithmetic by hand
+ * (period 100, detour 10, phase 0: stops at [0, 10), [100, 110), ...),
+ * then an alltoall of 8 ranks on one node — no network — whose
+ * iterations all take the same time without noise and spread with it
+ * (SC'19 §3.3, Fig. 4), the same again with the same seed. */
+static void test_host_noise(void)
+{
+    CHECK_EQ_U(host_noise(0, 5, 100, 10, 0), 15);     /* waits the stop */
+    CHECK_EQ_U(host_noise(50, 30, 100, 10, 0), 30);   /* misses it */
+    CHECK_EQ_U(host_noise(50, 60, 100, 10, 0), 70);   /* meets one */
+    CHECK_EQ_U(host_noise(50, 140, 100, 10, 0), 150); /* ends as one starts */
+    CHECK_EQ_U(host_noise(50, 141, 100, 10, 0), 161); /* meets two */
+    CHECK_EQ_U(host_noise(35, 1, 100, 10, 30), 6);    /* phase 30: [30, 40) */
+    CHECK_EQ_U(host_noise(250, 900, 100, 10, 0), 1000); /* 10 periods */
+    simtime spread[2] = { 0, 0 }, mean[2] = { 0, 0 }, again = 0;
+    for (int run = 0; run < 3; run++) {
+        struct mpi_h h;
+        if (mpi_h_setup(&h, "xc-12cab", false) != 0) {
+            CHECK(!"setup");
+            mpi_h_teardown(&h);
+            return;
+        }
+        uint32_t node = mpi_h_node_on(&h.t, 5);
+        struct micro mb;
+        char err[128];
+        struct micro_params mp = { .kind = MICRO_ALLTOALL, .bytes = 1024,
+                                   .iterations = 40 };
+        CHECK(micro_init(&mb, &mp, 8, err, sizeof err) == 0);
+        struct dmpi_job_spec js = { .name = "a2a", .nodes = &node,
+                                    .n_nodes = 1, .ppn = 8,
+                                    .app = micro_app(&mb) };
+        struct dmpi_params p;
+        dmpi_defaults(&p);
+        int noisy = run > 0;
+        if (noisy) {
+            p.noise_period = 100 * SIMTIME_US;
+            p.noise_detour = 10 * SIMTIME_US;
+            p.noise_seed = 7;
+        }
+        if (mpi_h_start(&h, &p, &js, 1) == 0 && mpi_h_run(&h) == 0) {
+            const struct dmpi_job_result *r = &h.m.res[0];
+            CHECK_EQ_U(h.n.st.msgs_sent, 0); /* shared memory only */
+            CHECK_EQ_U(r->n_iter, 40);
+            simtime lo = SIMTIME_MAX, hi = 0, sum = 0;
+            for (uint32_t i = 1; i < r->n_iter; i++) {
+                simtime t = r->iter_time[i];
+                lo = t < lo ? t : lo;
+                hi = t > hi ? t : hi;
+                sum += t;
+            }
+            if (run < 2) {
+                spread[noisy] = hi - lo;
+                mean[noisy] = sum / (r->n_iter - 1);
+            } else {
+                again = sum / (r->n_iter - 1);
+            }
+        }
+        micro_free(&mb);
+        mpi_h_teardown(&h);
+    }
+    fprintf(stderr, "  alltoall on one node: mean %.3f us, spread %.3f us; "
+                    "with noise %.3f us, spread %.3f us\n",
+            (double)mean[0] / SIMTIME_US, (double)spread[0] / SIMTIME_US,
+            (double)mean[1] / SIMTIME_US, (double)spread[1] / SIMTIME_US);
+    CHECK_EQ_U(spread[0], 0);
+    CHECK(spread[1] > 0);
+    CHECK(mean[1] > mean[0]);
+    CHECK_EQ_U(again, mean[1]);
+}
+
 const struct test_case tests_mpi[] = {
     TEST(test_pingpong_latency_aries),
     TEST(test_pingpong_bandwidth_aries),
@@ -883,6 +954,7 @@ const struct test_case tests_mpi[] = {
     TEST(test_one_sided_and_order),
     TEST(test_ember_motifs),
     TEST(test_same_node),
+    TEST(test_host_noise),
     TEST(test_paths),
     { NULL, NULL },
 };

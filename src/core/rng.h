@@ -63,6 +63,7 @@ enum rng_kind {
     RNG_TEST,       /* unit tests and benchmarks */
     RNG_PRODUCTION, /* the production fill of a run (exp/production.h;
                        id 0) */
+    RNG_NOISE,      /* a node's host noise phase (mpi/mpi.h; id: node) */
 };
 
 #define RNG_GOLDEN UINT64_C(0x9e3779b97f4a7c15)

@@ -73,7 +73,7 @@ int jobs_load(struct cfg_file *f, struct jobs_config *jc,
     }
     if (ms) {
         cfg_read(f, ms, "mpi", dmpi_param_keys, &jc->mpi, NULL, d);
-        struct dmpi_params_problem pr[2];
+        struct dmpi_params_problem pr[3];
         uint32_t np = dmpi_params_check(&jc->mpi, pr);
         for (uint32_t k = 0; k < np; k++) {
             char full[48];
@@ -492,7 +492,9 @@ int jobs_setup(struct setup *u, const struct jobs_config *jc,
     if (ctl_run_init(&u->ctl, &u->net, u->cj, n, &cp, d) != 0)
         return -1;
     u->ctl_ok = true;
-    if (dmpi_init(&u->m, &u->s, &u->net, &jc->mpi, u->spec, n, NET_EV_COUNT,
+    struct dmpi_params mp = jc->mpi;
+    mp.noise_seed = seed; /* each node's noise phase (mpi.h) */
+    if (dmpi_init(&u->m, &u->s, &u->net, &mp, u->spec, n, NET_EV_COUNT,
                   d) != 0)
         return -1;
     u->mpi_ok = true;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/pack.h"
+#include "core/rng.h"
 #include "core/steps.h"
 #include "mpi/mpi_internal.h"
 #include "topo/topo.h"
@@ -380,7 +381,7 @@ static bool call_waits(struct dmpi *m, uint32_t g, uint32_t peer,
      * message against 0.8 us for a put: 0.5 us of MPI software, split
      * between sender and receiver; docs/mpi.md) */
     rk->paid = true;
-    resume_at(m, g, now(m) + m->p.o_send);
+    resume_at(m, g, now(m) + host_time(m, g, m->p.o_send));
     return true;
 }
 
@@ -530,7 +531,7 @@ static void rank_run(struct dmpi *m, uint32_t g)
                 simtime d = op->arg;
                 if (m->p.compute_scale != 1.0) /* 1.0: not a double op */
                     d = (simtime)llround((double)d * m->p.compute_scale);
-                resume_at(m, g, now(m) + d);
+                resume_at(m, g, now(m) + host_time(m, g, d));
                 return;
             }
             break;
@@ -757,6 +758,11 @@ int dmpi_init(struct dmpi *m, struct sim *s, struct net *n,
             /* ranks fill a node before the next (block placement, ppn per
              * node), its NICs dealt to them in blocks (topo_rank_nic) */
             rk->node = js->nodes[r / js->ppn];
+            if (m->p.noise_period) { /* the node's, every rank of it */
+                struct rng ns = rng_stream(m->p.noise_seed, RNG_NOISE,
+                                           rk->node);
+                rk->noise_phase = rng_u64(&ns) % m->p.noise_period;
+            }
             rk->nic = topo_rank_nic(t, rk->node, r % js->ppn, js->ppn);
             rk->entity = net_nic_entity(n, rk->nic);
             rk->posted_head = rk->posted_tail = NONE;

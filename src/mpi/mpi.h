@@ -131,6 +131,19 @@ struct dmpi_params {
                                 takes this times its length: a faster or
                                 slower host, or --quick's short check
                                 (1.0) */
+    /* Host noise (operating-system interference), as the detours of
+     * Hoefler, Schneider and Lumsdaine, "Characterizing the Influence of
+     * System Noise on Large-Scale Applications by Simulation" (SC'10):
+     * every node's host stops for noise_detour once every noise_period,
+     * at a phase of its own drawn from rng_stream(noise_seed, RNG_NOISE,
+     * node); host work (compute, the calls' overheads, the receives'
+     * debt) that meets a detour finishes that much later, waiting for
+     * messages does not. 0: none (the default: the papers' experiments
+     * measure the network; SC'19 §3.3 and Fig. 4 show the noise on one
+     * node) */
+    simtime noise_period;
+    simtime noise_detour;
+    uint64_t noise_seed;     /* the run's seed (the jobs runner sets it) */
     struct dmpi_coll_params coll;
 };
 
@@ -155,7 +168,7 @@ struct dmpi_params_problem {
     char why[160];
 };
 uint32_t dmpi_params_check(const struct dmpi_params *p,
-                           struct dmpi_params_problem out[2]);
+                           struct dmpi_params_problem out[3]);
 
 /* A job's program: fill out[0..cap) with the next operations of rank
  * `rank` (0 .. ranks-1 of the job) and return how many; 0 means the rank

@@ -135,6 +135,7 @@ struct dmpi_rank {
                               without paying its debt */
     uint32_t rma_open;     /* one-sided operations not yet complete */
     simtime debt;          /* host time owed by completed receives */
+    simtime noise_phase;   /* its node's host noise phase (mpi.h) */
     /* matching */
     uint32_t posted_head, posted_tail; /* posted receives, in order */
     uint32_t unexp_head, unexp_tail;   /* unmatched arrived envelopes */
@@ -212,13 +213,44 @@ static inline void resume_at(struct dmpi *m, uint32_t g, simtime at)
     sim_schedule(m->s, rk->entity, at, rk->entity, m->ev_resume, g);
 }
 
+/* How long host work of length d started at t takes on a host that
+ * stops for `detour` at phase + k period, k = 0, 1, ... (detour <
+ * period): work waits out a detour under way, and every detour that
+ * starts before it is done adds its length (mpi.h, noise_period). */
+static inline simtime host_noise(simtime t, simtime d, simtime period,
+                                 simtime detour, simtime phase)
+{
+    simtime pos = (t % period + period - phase) % period, t0 = t;
+    if (pos < detour) { /* a detour under way: the work starts after it */
+        t += detour - pos;
+        pos = detour;
+    }
+    simtime avail = period - pos; /* up to the next detour */
+    if (d <= avail)
+        return t + d - t0;
+    simtime w = d - avail, run = period - detour;
+    t += avail + detour;
+    simtime k = (w - 1) / run; /* whole periods, then the rest */
+    return t + k * period + (w - k * run) - t0;
+}
+
+/* Host work of length d rank g starts now: d, or longer by its node's
+ * noise. */
+static inline simtime host_time(const struct dmpi *m, uint32_t g, simtime d)
+{
+    if (!m->p.noise_period || !d || !m->p.noise_detour)
+        return d;
+    return host_noise(now(m), d, m->p.noise_period, m->p.noise_detour,
+                      m->rank[g].noise_phase);
+}
+
 /* Resume rank g once the host time its completed receives owe is paid. */
 static inline void wake(struct dmpi *m, uint32_t g)
 {
     struct dmpi_rank *rk = &m->rank[g];
     simtime d = rk->debt;
     rk->debt = 0;
-    resume_at(m, g, now(m) + d);
+    resume_at(m, g, now(m) + host_time(m, g, d));
 }
 
 /* ---- point-to-point (p2p.c) ---------------------------------------------- */

@@ -52,6 +52,16 @@ const struct cfg_key dmpi_param_keys[] = {
       .help = "every compute phase (a workload's, a reduction's "
               "combining) takes this times its length: a faster (< 1) or "
               "slower host (1.0; --quick: 0.01)" },
+    { .name = "noise_period_us", .type = CFG_TIME,
+      .offset = offsetof(struct dmpi_params, noise_period),
+      .unit_ps = SIMTIME_US, .fmin = 0, .fmax = 1e9,
+      .help = "host noise: every node's host stops once a period, at a "
+              "random phase of its own (Hoefler et al. SC'10's detours), "
+              "us (0: no noise)" },
+    { .name = "noise_detour_us", .type = CFG_TIME,
+      .offset = offsetof(struct dmpi_params, noise_detour),
+      .unit_ps = SIMTIME_US, .fmin = 0, .fmax = 1e9,
+      .help = "how long each stop lasts, us; below noise_period_us (0)" },
     MPI_U64("allreduce_short_msg_size", coll.allreduce_short_msg_size, 0,
             INT64_MAX,
             "recursive-doubling allreduce at or below, bytes (2048, MPICH "
@@ -88,7 +98,7 @@ const struct cfg_key dmpi_param_keys[] = {
 };
 
 uint32_t dmpi_params_check(const struct dmpi_params *p,
-                           struct dmpi_params_problem out[2])
+                           struct dmpi_params_problem out[3])
 {
     /* the protocols' thresholds in order */
     uint32_t n = 0;
@@ -103,6 +113,13 @@ uint32_t dmpi_params_check(const struct dmpi_params *p,
         snprintf(out[n++].why, sizeof out[0].why, "%u is above rdv_get_max "
                  "(%u); expected smsg_max <= eager_max <= rdv_get_max",
                  p->eager_max, p->rdv_get_max);
+    }
+    if (p->noise_period && p->noise_detour >= p->noise_period) {
+        out[n].key = "noise_detour_us";
+        snprintf(out[n++].why, sizeof out[0].why, "%g us is not below "
+                 "noise_period_us (%g us): the host would never run",
+                 (double)p->noise_detour / SIMTIME_US,
+                 (double)p->noise_period / SIMTIME_US);
     }
     return n;
 }
