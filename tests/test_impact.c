@@ -1076,6 +1076,29 @@ static void test_controllers(void)
  * gives every file of an uninterrupted run byte for byte (the journal,
  * the manifest and the results included), and says how many it took
  * from the journal; a study that finished leaves a journal marked done. */
+/* `text` run into a fresh folder, interrupted (SIGINT) once its
+ * impact_runs.csv has `lines` lines, then resumed: it says so, and its
+ * files are those of the uninterrupted run in `whole`. The folder is
+ * removed. */
+static void check_resumed(const char *text, const char *whole, int lines)
+{
+    /* the same file and folder layout as run_cfg's: the file inside */
+    char cut[64], cfg[128], runs[128];
+    CHECK_EQ_U(cfg_in_dir(text, cut, cfg), 0);
+    snprintf(runs, sizeof runs, "%s/impact_runs.csv", cut);
+    const char *a1[] = { "run", cfg, "-o", cut, NULL };
+    int rc = interrupt_dfsim(a1, runs, lines, SIGINT, err_buf,
+                             sizeof err_buf);
+    CHECK_EQ_U(rc, 130);
+    CHECK_STR_CONTAINS(err_buf, "--resume");
+    const char *a2[] = { "run", cfg, "-o", cut, "--resume", NULL };
+    CHECK_EQ_U(run_dfsim(a2, out_buf, sizeof out_buf, err_buf,
+                         sizeof err_buf), 0);
+    CHECK_STR_CONTAINS(out_buf, "resumed: simulations 1-");
+    CHECK_EQ_U(same_files(whole, cut), 0);
+    rm_dir(cut);
+}
+
 static void test_resume_from_journal(void)
 {
     static const char text[] =
@@ -1103,21 +1126,8 @@ static void test_resume_from_journal(void)
         jl--; /* the start of its line */
     CHECK(jl && strncmp(jl, "done ", 5) == 0);
     free(m);
-    /* the same file and folder layout as run_cfg's: the file inside */
-    char cut[64], cfg[128], runs[128];
-    CHECK_EQ_U(cfg_in_dir(text, cut, cfg), 0);
-    snprintf(runs, sizeof runs, "%s/impact_runs.csv", cut);
-    const char *a1[] = { "run", cfg, "-o", cut, NULL };
-    int rc = interrupt_dfsim(a1, runs, 8, SIGINT, err_buf, sizeof err_buf);
-    CHECK_EQ_U(rc, 130);
-    CHECK_STR_CONTAINS(err_buf, "--resume");
-    const char *a2[] = { "run", cfg, "-o", cut, "--resume", NULL };
-    CHECK_EQ_U(run_dfsim(a2, out_buf, sizeof out_buf, err_buf,
-                         sizeof err_buf), 0);
-    CHECK_STR_CONTAINS(out_buf, "resumed: simulations 1-");
-    CHECK_EQ_U(same_files(whole, cut), 0);
+    check_resumed(text, whole, 8);
     rm_dir(whole);
-    rm_dir(cut);
 }
 
 /* The number in field k of the line of `text` that starts with
@@ -1232,20 +1242,8 @@ static void test_node_seconds(void)
     free(jobs);
     free(runs);
     free(ns);
-    /* cut short and resumed: the same files */
-    char cut[64], cfg[128], path[128];
-    CHECK_EQ_U(cfg_in_dir(text, cut, cfg), 0);
-    snprintf(path, sizeof path, "%s/impact_runs.csv", cut);
-    const char *a1[] = { "run", cfg, "-o", cut, NULL };
-    CHECK_EQ_U(interrupt_dfsim(a1, path, 10, SIGINT, err_buf,
-                               sizeof err_buf), 130);
-    const char *a2[] = { "run", cfg, "-o", cut, "--resume", NULL };
-    CHECK_EQ_U(run_dfsim(a2, out_buf, sizeof out_buf, err_buf,
-                         sizeof err_buf), 0);
-    CHECK_STR_CONTAINS(out_buf, "resumed: simulations 1-");
-    CHECK_EQ_U(same_files(dir, cut), 0);
+    check_resumed(text, dir, 10); /* cut short and resumed */
     rm_dir(dir);
-    rm_dir(cut);
 }
 
 /* The impact over time (results/impact_time.h) on a small study: every

@@ -19,10 +19,11 @@ const char *const dmpi_proto_names[] = { "smsg", "eager", "rendezvous-get",
     { .name = key, .type = CFG_UINT64,                                       \
       .offset = offsetof(struct dmpi_params, field), .min = lo, .max = hi,  \
       .help = text }
-#define MPI_NS(key, field, text)                                             \
+#define MPI_TIME(key, field, unit, text)                                     \
     { .name = key, .type = CFG_TIME,                                         \
-      .offset = offsetof(struct dmpi_params, field), .unit_ps = SIMTIME_NS, \
+      .offset = offsetof(struct dmpi_params, field), .unit_ps = unit,       \
       .fmin = 0, .fmax = 1e9, .help = text }
+#define MPI_NS(key, field, text) MPI_TIME(key, field, SIMTIME_NS, text)
 
 const struct cfg_key dmpi_param_keys[] = {
     MPI_U32("smsg_max", smsg_max, 0, UINT32_MAX,
@@ -52,16 +53,12 @@ const struct cfg_key dmpi_param_keys[] = {
       .help = "every compute phase (a workload's, a reduction's "
               "combining) takes this times its length: a faster (< 1) or "
               "slower host (1.0; --quick: 0.01)" },
-    { .name = "noise_period_us", .type = CFG_TIME,
-      .offset = offsetof(struct dmpi_params, noise_period),
-      .unit_ps = SIMTIME_US, .fmin = 0, .fmax = 1e9,
-      .help = "host noise: every node's host stops once a period, at a "
-              "random phase of its own (Hoefler et al. SC'10's detours), "
-              "us (0: no noise)" },
-    { .name = "noise_detour_us", .type = CFG_TIME,
-      .offset = offsetof(struct dmpi_params, noise_detour),
-      .unit_ps = SIMTIME_US, .fmin = 0, .fmax = 1e9,
-      .help = "how long each stop lasts, us; below noise_period_us (0)" },
+    MPI_TIME("noise_period_us", noise_period, SIMTIME_US,
+             "host noise: every node's host stops once a period, at a "
+             "random phase of its own (Hoefler et al. SC'10's detours), "
+             "us (0: no noise)"),
+    MPI_TIME("noise_detour_us", noise_detour, SIMTIME_US,
+             "how long each stop lasts, us; below noise_period_us (0)"),
     MPI_U64("allreduce_short_msg_size", coll.allreduce_short_msg_size, 0,
             INT64_MAX,
             "recursive-doubling allreduce at or below, bytes (2048, MPICH "
