@@ -495,6 +495,170 @@ static void test_ugal_global(void)
     }
 }
 
+/* ---- Slingshot: length among the minimal paths (route/ss.c) -------- */
+
+struct ss_trace {
+    uint32_t first;  /* the first router output a request took */
+    uint32_t local, global; /* switch-to-switch hops of the requests */
+    bool nonmin;
+};
+static struct ss_trace ss_last; /* of the last request sent */
+
+static void ss_hop(void *ctx, const struct packet *p, uint32_t port,
+                   simtime now)
+{
+    struct rt *x = ctx;
+    struct ss_trace *tr = &ss_last;
+    (void)now;
+    if (p->cls != PKT_REQ)
+        return;
+    enum port_class c = topo_port_class((enum port_kind)x->t.ports[port].kind);
+    if (c != PCLASS_LOCAL && c != PCLASS_GLOBAL)
+        return;
+    if (tr->local + tr->global == 0)
+        tr->first = port;
+    if (c == PCLASS_LOCAL)
+        tr->local++;
+    else
+        tr->global++;
+}
+
+static void ss_delivered(void *ctx, const struct packet *p, simtime now)
+{
+    struct rt *x = ctx;
+    (void)now;
+    if (p->cls == PKT_REQ) {
+        x->traced++;
+        ss_last.nonmin = (p->flags & PKT_NONMIN) != 0;
+    }
+}
+
+/* Malbec under SS_ADAPTIVE with ss_hop_flits `hop` (UINT32_MAX: the
+ * default, which the test also checks: 350 ns of a 200 Gb/s link). */
+static int ss_setup(struct rt *x, uint32_t hop)
+{
+    memset(x, 0, sizeof *x);
+    diag_init(&x->d);
+    if (topo_build_system(&x->t, "malbec", &x->d) != 0 ||
+        sim_init(&x->s, EVQ_DEFAULT, net_entities(&x->t)) != 0)
+        return -1;
+    struct net_params np;
+    cc_net_defaults(&np, &x->t);
+    np.routing = (const struct routing *)registry_find(&routing_registry,
+                                                       "SS_ADAPTIVE");
+    if (!np.routing)
+        return -1;
+    unsigned char *b = net_part_block(&np, np.routing->part, &x->t);
+    const struct cfg_key *k = np.routing->part->keys;
+    while (k->name && strcmp(k->name, "ss_hop_flits") != 0)
+        k++;
+    if (!b || !k->name)
+        return -1;
+    uint32_t *flits = (uint32_t *)(void *)(b + k->offset);
+    CHECK_EQ_U(*flits, 8750);
+    if (hop != UINT32_MAX)
+        *flits = hop;
+    return net_init(&x->n, &x->t, &np, &x->s, 1, &x->d);
+}
+
+/* The first NIC of switch k of group g, TOPO_NONE if it has none. */
+static uint32_t switch_nic(const struct rt *x, uint32_t g, uint32_t k)
+{
+    const struct topo_router *r = &x->t.routers[x->n.group_first[g] + k];
+    return r->n_nics ? r->first_nic : TOPO_NONE;
+}
+
+/* One 64-byte PUT from NIC a to NIC b on the idle network; its hops in
+ * ss_last. */
+static void ss_send(struct rt *x, uint32_t a, uint32_t b)
+{
+    memset(&ss_last, 0, sizeof ss_last);
+    x->n.hooks = (struct net_hooks){ .ctx = x, .hop = ss_hop,
+                                     .delivered = ss_delivered };
+    net_send(&x->n, a, b, NET_PUT, 64, 0, 0);
+    sim_run(&x->s, SIMTIME_MAX);
+}
+
+/* SC'20 §II-C: the source switch chooses "by considering both the
+ * paths' congestion and length", and §II-B counts three switches
+ * between two groups for Fig. 4. On idle Malbec (every switch has global
+ * links to every other group) a request between groups leaves by a link
+ * of its own switch: one global hop, a local one only where the link
+ * lands off the destination switch. With ss_hop_flits 0 (by load alone,
+ * both candidates among the pair's 48 links) most cross a local link
+ * first. With the source switch's own links to the destination group
+ * loaded far beyond a hop's worth, the request avoids them. */
+static void test_ss_length(void)
+{
+    uint32_t firsts_local[2] = { 0, 0 }, sent = 0;
+    for (int off = 0; off < 2; off++) {
+        struct rt x;
+        if (ss_setup(&x, off ? 0 : UINT32_MAX) != 0) {
+            CHECK(!"setup");
+            return;
+        }
+        sent = 0;
+        for (uint32_t k = 0; k < 8; k++)
+            for (uint32_t g = 1; g < 4; g++) {
+                /* switch k of group 0 to switch (k + g) mod 6 of g (the
+                 * last group has 100 nodes: its last switches none) */
+                uint32_t a = switch_nic(&x, 0, k);
+                uint32_t b = switch_nic(&x, g, (k + g) % 6);
+                if (a == TOPO_NONE || b == TOPO_NONE) {
+                    CHECK(!"a switch without nodes");
+                    continue;
+                }
+                ss_send(&x, a, b);
+                const struct ss_trace *tr = &ss_last;
+                uint32_t src = x.t.nics[a].router;
+                bool own = x.t.ports[tr->first].router == src &&
+                           topo_port_class((enum port_kind)x.t.ports[
+                               tr->first].kind) == PCLASS_GLOBAL;
+                firsts_local[off] += !own;
+                if (!off) {
+                    CHECK(own);
+                    CHECK(!ss_last.nonmin);
+                    CHECK_EQ_U(tr->global, 1);
+                    uint32_t land = x.t.ports[x.t.ports[tr->first].peer]
+                                        .router;
+                    CHECK_EQ_U(tr->local,
+                               land != x.t.nics[b].router ? 1u : 0u);
+                }
+                sent++;
+            }
+        CHECK_EQ_U(x.traced, sent);
+        CHECK(net_check_drained(&x.n, &x.d) == 0);
+        if (!off) {
+            /* the source switch's own links to group 1 loaded */
+            uint32_t a = switch_nic(&x, 0, 0), src = x.t.nics[a].router;
+            uint32_t b = switch_nic(&x, 1, 2);
+            uint32_t cnt = df_pair_count(&x.n, 0, 1), mine = 0;
+            for (uint32_t i = 0; i < cnt; i++) {
+                uint32_t gp = df_pair_port(&x.n, 0, 1, i);
+                if (x.t.ports[gp].router == src) {
+                    x.n.out[gp].qflits += 100000;
+                    mine++;
+                }
+            }
+            CHECK(mine > 0);
+            ss_send(&x, a, b);
+            const struct ss_trace *tr = &ss_last;
+            CHECK(x.n.out[tr->first].qflits < 100000);
+            for (uint32_t i = 0; i < cnt; i++) {
+                uint32_t gp = df_pair_port(&x.n, 0, 1, i);
+                if (x.t.ports[gp].router == src)
+                    x.n.out[gp].qflits -= 100000;
+            }
+        }
+        rt_free(&x);
+    }
+    printf("  Malbec idle, %u requests between groups: first hop a local "
+           "link %u with ss_hop_flits 8750, %u with 0\n", sent,
+           firsts_local[0], firsts_local[1]);
+    CHECK_EQ_U(firsts_local[0], 0);
+    CHECK(firsts_local[1] * 2 > sent);
+}
+
 /* Uniform random traffic at 0.9 on df1056 with minimal routing: the
  * accepted load a router's buffering allows. A plain input-queued
  * crossbar blocks at its heads (about 0.63 of injection); the tiled
@@ -760,6 +924,7 @@ const struct test_case tests_route[] = {
     TEST(test_aries_ties),
     TEST(test_nonmin_intermediates),
     TEST(test_ugal_global),
+    TEST(test_ss_length),
     TEST(test_router_buffering),
     TEST(test_response_slots),
     TEST(test_own_stream),

@@ -6,7 +6,25 @@
  * the first-hop port plus the credits in use on it), and the routing
  * "biases packets to take minimal paths more frequently". The bias is not
  * public: the non-minimal load is doubled (a path twice as long) plus one
- * packet (ss_bias_shift, ss_bias_add). */
+ * packet (ss_bias_shift, ss_bias_add).
+ *
+ * Length among the minimal paths (ss_hop_flits). Between two groups a
+ * dragonfly has many minimal paths (one global hop each): leaving by a
+ * global link of the source switch itself, or crossing first to the
+ * switch that owns one, and landing on the destination switch or on
+ * another of its group. SC'20 §II-B counts "two different switches in
+ * two different groups (3 inter-switch hops)" for its Fig. 4, three
+ * switches: the source switch's own link, which every switch of Malbec
+ * and Shandy has to every other group (`dfsim topo`). So one of the two
+ * minimal candidates is a global link of the source switch when it has
+ * one to the destination group (the other drawn among all the group
+ * pair's links, as on Aries), and the two are compared by their load
+ * plus ss_hop_flits per switch-to-switch hop of the path. How Rosetta
+ * weighs length against depth is not public: the default counts one hop
+ * as the flits a global link carries while a packet crosses one switch
+ * (350 ns at 200 Gb/s: 8,750 bytes), the time a longer path costs in the
+ * units of the depth. 0 turns the term off: both candidates drawn among
+ * all the links and compared by load alone (dfsim before this model). */
 #include <stddef.h>
 
 #include "core/config.h"
@@ -15,11 +33,12 @@
 struct ss_params {
     struct route_bias bias; /* of a non-minimal load (no per-hop terms:
                                decided once, at the source switch) */
+    uint32_t hop_flits;     /* a minimal path's length: flits a hop */
 };
 
-static bool ss_rule(const void *params, uint64_t qmin, uint64_t qnonmin)
+static bool ss_rule(const struct ss_params *s, uint64_t qmin,
+                    uint64_t qnonmin)
 {
-    const struct ss_params *s = params;
     /* "as more packets take non-minimal paths ... both the latency and the
      * link utilization increase. Therefore, Slingshot adaptive routing
      * biases packets to take minimal paths more frequently" (SC'20 §II-C):
@@ -28,19 +47,113 @@ static bool ss_rule(const void *params, uint64_t qmin, uint64_t qnonmin)
     return qmin <= df_biased(qnonmin, &s->bias, 0);
 }
 
+/* Switch-to-switch hops of minimal candidate c from r to dst: inside the
+ * source group to the owner of its global link, the link, inside the
+ * destination group from where it lands. */
+static uint32_t min_hops(const struct net *n, uint32_t r, uint32_t dst,
+                         const struct df_cand *c)
+{
+    const struct topo *t = n->t;
+    uint32_t g = df_group(n, r);
+    if (c->gport == NET_NONE)
+        return topo_group_hops(t, g, df_local(n, r), df_local(n, dst));
+    uint32_t own = t->ports[c->gport].router;
+    uint32_t land = t->ports[t->ports[c->gport].peer].router;
+    return topo_group_hops(t, g, df_local(n, r), df_local(n, own)) + 1u +
+           topo_group_hops(t, df_group(n, dst), df_local(n, land),
+                           df_local(n, dst));
+}
+
+/* Router r's own global links to group h: their first index in the group
+ * pair's list (ordered by port, and a router's ports are consecutive) and
+ * how many there are. */
+static uint32_t own_exits(const struct net *n, uint32_t r, uint32_t h,
+                          uint32_t *first)
+{
+    const struct topo *t = n->t;
+    uint32_t g = df_group(n, r), cnt = df_pair_count(n, g, h);
+    uint32_t lo = t->routers[r].first_port;
+    uint32_t hi = lo + t->routers[r].n_ports;
+    uint32_t a = 0, b = cnt;
+    while (a < b) { /* the first link at or past r's first port */
+        uint32_t m = a + (b - a) / 2;
+        if (df_pair_port(n, g, h, m) < lo)
+            a = m + 1;
+        else
+            b = m;
+    }
+    *first = a;
+    uint32_t k = a;
+    while (k < cnt && df_pair_port(n, g, h, k) < hi)
+        k++;
+    return k - a;
+}
+
+/* The better minimal candidate of two, by load and length; loads filled
+ * in (the depth alone: the rule against the non-minimal one compares
+ * depths). */
+static const struct df_cand *better_min(struct net *n, uint32_t r,
+                                        struct packet *p,
+                                        struct df_cand c[2], simtime now,
+                                        uint32_t hop_flits)
+{
+    uint32_t dst = p->dst_router, h = df_group(n, dst);
+    if (!hop_flits)
+        return df_better(n, c, now, df_load_local);
+    if ((p->hops == 0 || p->gport == NET_NONE) && h != df_group(n, r)) {
+        /* the first decision between groups: candidate 0 one of r's own
+         * links to h, when it has any */
+        uint32_t first, k = own_exits(n, r, h, &first);
+        if (k) {
+            uint32_t i = first + rng_below(&n->router_rng[r], k);
+            c[0].gport = df_pair_port(n, df_group(n, r), h, i);
+            c[0].port = c[0].gport;
+        }
+    }
+    c[0].load = df_load_local(n, c[0].port, now);
+    c[1].load = df_load_local(n, c[1].port, now);
+    uint64_t a = c[0].load + (uint64_t)hop_flits * min_hops(n, r, dst, &c[0]);
+    uint64_t b = c[1].load + (uint64_t)hop_flits * min_hops(n, r, dst, &c[1]);
+    return b < a ? &c[1] : &c[0];
+}
+
 static uint32_t ss_decide(struct net *n, uint32_t r, struct packet *p,
                           simtime now)
 {
-    return df_decide_local(n, r, p, now, ss_rule);
+    const struct ss_params *s = n->mode_params[p->mode];
+    struct df_cand min[2], nonmin[2];
+    p->dec_hops++;
+    int k = df_candidates(n, r, p, now, min, nonmin);
+    const struct df_cand *bm = better_min(n, r, p, min, now, s->hop_flits);
+    if (!k)
+        return df_take(n, r, p, bm, true);
+    const struct df_cand *bn = df_better(n, nonmin, now, df_load_local);
+    bool m = ss_rule(s, bm->load, bn->load);
+    return df_take(n, r, p, m ? bm : bn, m);
 }
 
 static void ss_defaults(void *params, const struct net_params *p,
                         const struct topo *t)
 {
-    (void)t;
     struct ss_params *s = params;
     s->bias = (struct route_bias){ 1, net_req_flits(p, NET_PUT,
                                                     p->max_payload), 0, 0 };
+    /* one hop: the flits a global link (else any router-to-router link)
+     * carries while a packet crosses one switch (router_delay) */
+    uint64_t bw = 0;
+    for (uint32_t i = 0; t && i < t->n_ports; i++) {
+        const struct topo_port *q = &t->ports[i];
+        if (q->peer == TOPO_NONE ||
+            (topo_port_class(q->kind) != PCLASS_LOCAL &&
+             topo_port_class(q->kind) != PCLASS_GLOBAL))
+            continue;
+        bw = q->bw;
+        if (topo_port_class(q->kind) == PCLASS_GLOBAL)
+            break;
+    }
+    double f = (double)p->router_delay / SIMTIME_S * (double)bw /
+               (p->flit_bytes ? p->flit_bytes : 1);
+    s->hop_flits = (uint32_t)(f + 0.5);
 }
 
 static const struct cfg_key ss_keys[] = {
@@ -52,6 +165,13 @@ static const struct cfg_key ss_keys[] = {
       .max = 1 << 20,
       .help = "SS_ADAPTIVE: flits added to a non-minimal load (1 "
               "packet)" },
+    { .name = "ss_hop_flits", .type = CFG_UINT32,
+      .offset = offsetof(struct ss_params, hop_flits), .min = 0,
+      .max = 1 << 24,
+      .help = "SS_ADAPTIVE: a minimal path's length, flits added to its "
+              "load per switch-to-switch hop, one candidate being a link "
+              "of the source switch itself (a switch's crossing at the "
+              "link rate: 8750 on Slingshot; 0: by load alone, any links)" },
     { .name = NULL },
 };
 
