@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -650,6 +651,81 @@ static void test_scoreboard_interrupted(void)
     unlink(exp);
 }
 
+/* One scoreboard a folder (outdir_lock): a lock of a live process of
+ * this host, or of another host, refuses a second scoreboard (exit 1,
+ * nothing run), while --no-run still reads the folder; a lock whose
+ * process has ended is taken over; the lock is gone when the scoreboard
+ * ends. */
+static void test_scoreboard_lock(void)
+{
+    const char *exp = write_temp(
+        "sb-lock.cfg",
+        "system = { name = \"df1056\"; };\n"
+        "traffic = { pattern = \"uniform\"; loads = [0.1];\n"
+        "  routings = [\"minimal\"]; warmup_us = 1.0; measure_us = 1.0; };\n");
+    char rows_text[1024];
+    snprintf(rows_text, sizeof rows_text,
+             "rows = (\n"
+             "  { id = \"acc\"; claim = \"above\"; claim_ref = 0.0;\n"
+             "    experiment = \"%s\"; seeds = [1];\n"
+             "    file = \"traffic.csv\"; column = \"accepted\";\n"
+             "    where = [\"routing=minimal\", \"load=0.1000\"]; }\n"
+             ");\n",
+             exp);
+    const char *rows = write_temp("sb-lock-rows.cfg", rows_text);
+    char dir[64] = "/tmp/dfsim-sb-XXXXXX", host[256] = "", lock[128];
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK(gethostname(host, sizeof host - 1) == 0);
+    snprintf(lock, sizeof lock, "%s/scoreboard.lock", dir);
+    const char *argv[] = { "scoreboard", rows, "-o", dir, NULL };
+    const char *nr[] = { "scoreboard", rows, "-o", dir, "--no-run", NULL };
+
+    /* held by this test's own process, alive */
+    FILE *f = fopen(lock, "w");
+    CHECK(f && fprintf(f, "%ld %s\n", (long)getpid(), host) > 0);
+    if (f)
+        fclose(f);
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 1);
+    char held[300];
+    snprintf(held, sizeof held, "is held by process %ld on %s, which is "
+             "still running", (long)getpid(), host);
+    CHECK_STR_CONTAINS(err, held);
+    CHECK_STR_CONTAINS(err, "another scoreboard is running on");
+    CHECK(!dir_has(dir, "scoreboard.md"));
+    /* --no-run reads meanwhile (nothing finished: exit 1, a table) */
+    CHECK_EQ_U(run_dfsim(nr, out, sizeof out, err, sizeof err), 1);
+    CHECK(dir_has(dir, "scoreboard.md"));
+    CHECK(dir_has(dir, "scoreboard.lock"));
+
+    /* held on another host: cannot be checked, refused */
+    f = fopen(lock, "w");
+    CHECK(f && fprintf(f, "4242 not-%s\n", host) > 0);
+    if (f)
+        fclose(f);
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 1);
+    CHECK_STR_CONTAINS(err, "which this host cannot check");
+
+    /* left by a process that has ended: taken over, run, released */
+    pid_t child = fork();
+    if (child == 0)
+        _exit(0);
+    CHECK(child > 0 && waitpid(child, NULL, 0) == child);
+    f = fopen(lock, "w");
+    CHECK(f && fprintf(f, "%ld %s\n", (long)child, host) > 0);
+    if (f)
+        fclose(f);
+    CHECK_EQ_U(run_dfsim(argv, out, sizeof out, err, sizeof err), 0);
+    char ended[200];
+    snprintf(ended, sizeof ended, "was left by process %ld, which has "
+             "ended: taken over", (long)child);
+    CHECK_STR_CONTAINS(err, ended);
+    CHECK(!dir_has(dir, "scoreboard.lock"));
+    CHECK_STR_CONTAINS(out, "acc");
+    rm_dir(dir);
+    unlink(rows);
+    unlink(exp);
+}
+
 /* Runs go in rounds: every row's first seed, then the second ones, so
  * that a scoreboard cut short has a number for as many rows as it can. */
 static void test_scoreboard_rounds(void)
@@ -841,6 +917,7 @@ const struct test_case tests_scoreboard[] = {
     TEST(test_scoreboard_pipeline),
     TEST(test_scoreboard_keep),
     TEST(test_scoreboard_interrupted),
+    TEST(test_scoreboard_lock),
     TEST(test_scoreboard_rounds),
     TEST(test_scoreboard_rows_file),
     TEST(test_scoreboard_seed_spacing),

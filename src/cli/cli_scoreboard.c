@@ -21,7 +21,10 @@
  * file system); rank 0 writes the table once every rank is done, reading
  * the others' runs from their .done marks. --keep FILE keeps each
  * seed's value with the dfsim that measured it (results/scoreboard.h),
- * so that the table outlives the runs' folders: a session's machine. */
+ * so that the table outlives the runs' folders: a session's machine. A
+ * scoreboard that runs holds DIR/scoreboard.lock (its PID and host): a
+ * second one on the same folder is refused, a lock whose process has
+ * ended taken over. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -373,16 +376,35 @@ static bool run_all(struct sb_run *run, uint32_t n, uint32_t jobs,
 
 enum { RAN_TABLE = -1 }; /* run_ranks: this rank writes the table */
 
+/* The lock a running scoreboard holds in its folder (exp/outdir.h). */
+#define SB_LOCK "scoreboard.lock"
+
 /* The runs, dealt over the ranks (one rank without mpirun), `jobs` at a
  * time on each; then every rank waits for the others, and rank 0 reads
  * their runs' ends from the .done marks. RAN_TABLE on rank 0 when every
  * run was tried; else the exit status: 0 on another rank, 1 if the
  * ranks could not start, 130 when a signal stopped the runs (said). */
 static int run_ranks(struct sb_run *run, uint32_t n_run, long jobs,
-                     bool quick)
+                     bool quick, const char *out)
 {
     if (par_start() != 0)
         return 1;
+    /* one scoreboard a folder: two would start the same seeds twice and
+     * mark each other's runs (rank 0 holds it for every rank) */
+    char why[4400] = "";
+    int locked = par_rank() == 0 ? outdir_lock(out, SB_LOCK, why, sizeof why)
+                                 : 0;
+    if (locked > 0)
+        fprintf(stderr, "dfsim scoreboard: %s: taken over\n", why);
+    if (par_agree(locked < 0 ? 1 : 0) != 0) {
+        if (locked < 0)
+            fprintf(stderr, "dfsim scoreboard: %s: another scoreboard is "
+                    "running on %s (--no-run reads it meanwhile); wait for "
+                    "it, or remove the lock if that process is gone\n", why,
+                    out);
+        par_stop();
+        return 1;
+    }
     for (uint32_t j = 0; j < n_run; j++)
         if (run[j].ok < 0 && par_owner(j, 0, par_size()) != par_rank())
             run[j].ok = 3;
@@ -394,6 +416,8 @@ static int run_ranks(struct sb_run *run, uint32_t n_run, long jobs,
         if (run[j].ok == 3)
             run[j].ok = finished(&run[j]);
     bool rank0 = par_rank() == 0;
+    if (rank0)
+        outdir_unlock(out, SB_LOCK);
     par_stop();
     if (!whole && rank0)
         fprintf(stderr,
@@ -609,7 +633,7 @@ int cli_scoreboard(int argc, char **argv)
     for (uint32_t j = 0; j < n_run && no_run; j++)
         if (run[j].ok != 4)
             run[j].ok = finished(&run[j]) ? 1 : 2;
-    int ran = no_run ? RAN_TABLE : run_ranks(run, n_run, jobs, quick);
+    int ran = no_run ? RAN_TABLE : run_ranks(run, n_run, jobs, quick, out);
     if (ran != RAN_TABLE) {
         rc = ran;
         goto done;

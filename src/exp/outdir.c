@@ -4,6 +4,9 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -29,6 +32,90 @@ int outdir_make(const char *dir)
     if (mkdir(buf, 0777) != 0 && errno != EEXIST)
         return -1;
     return 0;
+}
+
+/* ---- locks ----------------------------------------------------------- */
+
+static void host_name(char *host, size_t cap)
+{
+    if (gethostname(host, cap - 1) != 0)
+        snprintf(host, cap, "?");
+    host[cap - 1] = '\0';
+}
+
+/* Whether process pid of this host still runs. */
+static bool pid_alive(long pid)
+{
+    return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno != ESRCH);
+}
+
+int outdir_lock(const char *dir, const char *name, char *why, size_t cap)
+{
+    char path[4200], here[256], mine[300];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    host_name(here, sizeof here);
+    snprintf(mine, sizeof mine, "%ld %s\n", (long)getpid(), here);
+    int taken_over = 0;
+    for (int tries = 0; tries < 2; tries++) {
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+        if (fd >= 0) {
+            size_t len = strlen(mine);
+            bool ok = write(fd, mine, len) == (ssize_t)len;
+            if (close(fd) != 0 || !ok) {
+                snprintf(why, cap, "cannot write %s: %s", path,
+                         strerror(errno));
+                unlink(path);
+                return -1;
+            }
+            return taken_over;
+        }
+        if (errno != EEXIST) {
+            snprintf(why, cap, "cannot create %s: %s", path, strerror(errno));
+            return -1;
+        }
+        /* held: by whom, and is it still there? */
+        char *held = outdir_slurp(dir, name);
+        long pid = 0;
+        char host[256] = "";
+        bool read = held && sscanf(held, "%ld %255s", &pid, host) == 2;
+        free(held);
+        if (!read) {
+            snprintf(why, cap, "%s exists but does not read \"PID HOST\"",
+                     path);
+            return -1;
+        }
+        bool same_host = strcmp(host, here) == 0;
+        if (!same_host || pid_alive(pid)) {
+            snprintf(why, cap, "%s is held by process %ld on %s, %s", path,
+                     pid, host,
+                     same_host ? "which is still running"
+                               : "which this host cannot check");
+            return -1;
+        }
+        snprintf(why, cap, "%s was left by process %ld, which has ended",
+                 path, pid);
+        taken_over = 1;
+        if (unlink(path) != 0 && errno != ENOENT) {
+            snprintf(why, cap, "cannot remove %s: %s", path, strerror(errno));
+            return -1;
+        }
+    }
+    snprintf(why, cap, "%s: another process took it meanwhile", path);
+    return -1;
+}
+
+void outdir_unlock(const char *dir, const char *name)
+{
+    char here[256], mine[300];
+    host_name(here, sizeof here);
+    snprintf(mine, sizeof mine, "%ld %s\n", (long)getpid(), here);
+    char *held = outdir_slurp(dir, name);
+    if (held && strcmp(held, mine) == 0) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        unlink(path);
+    }
+    free(held);
 }
 
 char *outdir_slurp(const char *dir, const char *name)

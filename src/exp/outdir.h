@@ -42,6 +42,17 @@ char *outdir_slurp(const char *dir, const char *name);
 int outdir_claim(const char *dir, const char *settings, const char *file,
                  bool resume, bool force, FILE *err);
 
+/* Take dir/name as a lock held by this process: created (O_EXCL)
+ * holding "PID HOST". Refused, -1 with a sentence in `why`, while
+ * another process holds it: one of this host whose PID still runs, or
+ * one of another host (which cannot be checked from here). A lock left
+ * by a process of this host that has ended is taken over: 1, `why`
+ * saying whose it was. 0 when taken fresh; -1 too when it cannot be
+ * written (errno in `why`). */
+int outdir_lock(const char *dir, const char *name, char *why, size_t cap);
+/* Remove dir/name if this process holds it. */
+void outdir_unlock(const char *dir, const char *name);
+
 /* A file written whole: opened as dir/name.tmp, made visible as dir/name
  * by outfile_commit (closed, then renamed). */
 struct outfile {
