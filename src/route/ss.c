@@ -23,8 +23,10 @@
  * weighs length against depth is not public: the default counts one hop
  * as the flits a global link carries while a packet crosses one switch
  * (350 ns at 200 Gb/s: 8,750 bytes), the time a longer path costs in the
- * units of the depth. 0 turns the term off: both candidates drawn among
- * all the links and compared by load alone (dfsim before this model). */
+ * units of the depth. Whether to leave the minimal paths is decided on
+ * depth alone, the shallower minimal candidate's against the non-minimal
+ * one's, biased. 0 turns the term off: both candidates drawn among all
+ * the links and compared by load alone (dfsim before this model). */
 #include <stddef.h>
 
 #include "core/config.h"
@@ -128,7 +130,10 @@ static uint32_t ss_decide(struct net *n, uint32_t r, struct packet *p,
     if (!k)
         return df_take(n, r, p, bm, true);
     const struct df_cand *bn = df_better(n, nonmin, now, df_load_local);
-    bool m = ss_rule(s, bm->load, bn->load);
+    /* leave the minimal paths when both are deep: the shorter one may be
+     * the deeper, by less than its hops' worth */
+    uint32_t qmin = min[0].load < min[1].load ? min[0].load : min[1].load;
+    bool m = ss_rule(s, qmin, bn->load);
     return df_take(n, r, p, m ? bm : bn, m);
 }
 
