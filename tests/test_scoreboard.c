@@ -474,6 +474,32 @@ static void test_scoreboard_keep(void)
     CHECK(kept && kept2 && strcmp(kept, kept2) == 0);
     free(kept2);
 
+    /* --forget: a pattern that matches no experiment drops nothing (all
+     * kept: nothing runs); one that matches drops its rows' values, said,
+     * and their seeds run again; --forget needs --keep */
+    char d5[128];
+    snprintf(d5, sizeof d5, "%s/five", dir);
+    const char *f0[] = { "scoreboard", rows, "-o", d5, "--keep", keep,
+                         "--forget", "examples/none-*.cfg", NULL };
+    CHECK_EQ_U(run_dfsim(f0, out, sizeof out, err, sizeof err), 0);
+    CHECK_STR_CONTAINS(err, "--forget examples/none-*.cfg: 0 kept values "
+                            "dropped");
+    CHECK(!strstr(out, " seed 1 ..."));
+    const char *f1[] = { "scoreboard", rows, "-o", d5, "--keep", keep,
+                         "--forget", "/tmp/*sbk-exp*", NULL };
+    CHECK_EQ_U(run_dfsim(f1, out, sizeof out, err, sizeof err), 0);
+    CHECK_STR_CONTAINS(err, "--forget /tmp/*sbk-exp*: 4 kept values "
+                            "dropped");
+    CHECK_STR_CONTAINS(out, " seed 1 ...");
+    CHECK_STR_CONTAINS(out, " seed 2 ...");
+    char *md5 = dir_read(d5, "scoreboard.md");
+    CHECK(md5 && strstr(md5, "4 values (a row's seeds): 4 from this "
+                             "scoreboard's runs, 0 kept from earlier"));
+    free(md5);
+    const char *f2[] = { "scoreboard", rows, "--forget", "x", NULL };
+    CHECK_EQ_U(run_dfsim(f2, out, sizeof out, err, sizeof err), 2);
+    CHECK_STR_CONTAINS(err, "--forget without --keep");
+
     /* a row added on the same experiment: seed 1 runs, seed 2 does not */
     keep_rows(text, sizeof text, exp, true);
     const char *rows3 = write_temp("sbk-rows3.cfg", text);

@@ -48,7 +48,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: dfsim scoreboard ROWS [-o DIR] [-j N] [--quick] "
             "[--no-run] [--write FILE]\n"
-            "                        [--keep FILE]"
+            "                        [--keep FILE [--forget PATTERN]...]"
             "\n\n"
             "Run every row of ROWS (a rows file: results/scoreboard.h, "
             "reproduce/rows.cfg)\nover its seeds, read each row's number "
@@ -75,6 +75,12 @@ static void usage(FILE *out)
             "replaces its values; a value\n"
             "                measured before its experiment file "
             "changed is measured again\n"
+            "  --forget PATTERN  drop the kept values of the rows whose "
+            "experiment matches\n"
+            "                the shell pattern (\"examples/sc20-*.cfg\"): "
+            "the model they run\n"
+            "                changed; measured again, or read from DIR's "
+            "runs (repeatable)\n"
             "\nUnder mpirun -np R (or srun) the runs are dealt over the "
             "ranks, each N at\nonce, in a folder every rank sees; rank 0 "
             "writes the table.\n");
@@ -564,6 +570,8 @@ int cli_scoreboard(int argc, char **argv)
     const char *file = NULL, *out = NULL, *write = NULL, *keep_path = NULL;
     bool quick = false, no_run = false;
     long jobs = 1;
+    const char *forget[16];
+    uint32_t n_forget = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
@@ -581,6 +589,14 @@ int cli_scoreboard(int argc, char **argv)
                         "number of runs at once, 1 to 256\n", argv[i]);
                 return 2;
             }
+        } else if (!strcmp(argv[i], "--forget") && i + 1 < argc) {
+            if (n_forget == sizeof forget / sizeof forget[0]) {
+                fprintf(stderr, "dfsim scoreboard: --forget \"%s\": at "
+                        "most %zu patterns\n", argv[i + 1],
+                        sizeof forget / sizeof forget[0]);
+                return 2;
+            }
+            forget[n_forget++] = argv[++i];
         } else if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--write") ||
                     !strcmp(argv[i], "--keep")) &&
                    i + 1 < argc) {
@@ -599,6 +615,11 @@ int cli_scoreboard(int argc, char **argv)
     if (!file) {
         fprintf(stderr, "dfsim scoreboard: expected a rows file\n");
         usage(stderr);
+        return 2;
+    }
+    if (n_forget && !keep_path) {
+        fprintf(stderr, "dfsim scoreboard: --forget without --keep: there "
+                "are no kept values to forget\n");
         return 2;
     }
     if (quick && keep_path) {
@@ -628,6 +649,12 @@ int cli_scoreboard(int argc, char **argv)
     plan_inputs(&rows, run, n_run, quick);
     if (keep_path && sb_keep_load(keep_path, &rows, &keep, &d) != 0)
         goto done;
+    for (uint32_t i = 0; i < n_forget; i++) {
+        uint32_t gone = sb_keep_forget(&keep, &rows, &forget[i], 1);
+        fprintf(stderr, "dfsim scoreboard: --forget %s: %u kept value%s "
+                "dropped (measured again, or read from the runs in %s)\n",
+                forget[i], gone, gone == 1 ? "" : "s", out);
+    }
     if (keep_path)
         skip_kept(&rows, &keep, run, n_run);
     for (uint32_t j = 0; j < n_run && no_run; j++)

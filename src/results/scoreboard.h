@@ -199,6 +199,13 @@ int sb_keep_write(const char *path, const struct sb_rows *rows,
                   const struct sb_keep *k);
 void sb_keep_free(struct sb_keep *k);
 
+/* Drop from k every value of a row whose experiment matches one of the
+ * n shell patterns (fnmatch: "examples/sc20-*.cfg"): the model those
+ * experiments run changed, so what was kept of them is measured again.
+ * Returns how many values were dropped. */
+uint32_t sb_keep_forget(struct sb_keep *k, const struct sb_rows *rows,
+                        const char *const *patterns, uint32_t n);
+
 /* The rows that run as a picture (results/scoreboard_plot.c), for
  * sb_markdown's `svg`: a strip a row, on the row's own axis, the
  * paper's range beside each seed's number, their median and the

@@ -2,6 +2,7 @@
  * scoreboard.h): each seed's number of each row, with the dfsim that
  * measured it, in a CSV file that outlives the runs' folders. */
 #include <errno.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,30 @@ void sb_keep_free(struct sb_keep *k)
     }
     free(k->e);
     memset(k, 0, sizeof *k);
+}
+
+uint32_t sb_keep_forget(struct sb_keep *k, const struct sb_rows *rows,
+                        const char *const *patterns, uint32_t n)
+{
+    uint32_t out = 0, dropped = 0;
+    for (uint32_t i = 0; i < k->n; i++) {
+        const char *exp = NULL;
+        for (uint32_t r = 0; r < rows->n && !exp; r++)
+            if (!strcmp(rows->row[r].id, k->e[i].row))
+                exp = rows->row[r].experiment;
+        bool match = false;
+        for (uint32_t j = 0; j < n && exp && !match; j++)
+            match = fnmatch(patterns[j], exp, 0) == 0;
+        if (match) {
+            free(k->e[i].row);
+            free(k->e[i].dfsim);
+            dropped++;
+        } else {
+            k->e[out++] = k->e[i];
+        }
+    }
+    k->n = out;
+    return dropped;
 }
 
 /* Line `line` (the file's numbering) of c, row i: checked, then kept. */
