@@ -565,70 +565,90 @@ static int write_table(const char *path, struct sb_doc *doc)
                : 0;
 }
 
-int cli_scoreboard(int argc, char **argv)
-{
-    const char *file = NULL, *out = NULL, *write = NULL, *keep_path = NULL;
-    bool quick = false, no_run = false;
-    long jobs = 1;
+/* The command line. */
+struct sb_opts {
+    const char *file, *out, *write, *keep;
+    bool quick, no_run;
+    long jobs;
     const char *forget[16];
-    uint32_t n_forget = 0;
+    uint32_t n_forget;
+};
+
+/* Parse argv into o: 0, or the exit status (--help: 0 after the usage,
+ * said; else 2) in *rc and -1. */
+static int parse_opts(int argc, char **argv, struct sb_opts *o, int *rc)
+{
+    *o = (struct sb_opts){ .jobs = 1 };
+    *rc = 2;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--quick")) {
-            quick = true;
-        } else if (!strcmp(argv[i], "--no-run")) {
-            no_run = true;
-        } else if (!strcmp(argv[i], "-j") && i + 1 < argc) {
+            *rc = 0;
+            return -1;
+        } else if (!strcmp(a, "--quick") || !strcmp(a, "--no-run")) {
+            *(a[2] == 'q' ? &o->quick : &o->no_run) = true;
+        } else if (!strcmp(a, "-j") && i + 1 < argc) {
             char *end;
             errno = 0;
-            jobs = strtol(argv[++i], &end, 10);
-            if (errno || end == argv[i] || *end || jobs < 1 || jobs > 256) {
+            o->jobs = strtol(argv[++i], &end, 10);
+            if (errno || end == argv[i] || *end || o->jobs < 1 ||
+                o->jobs > 256) {
                 fprintf(stderr, "dfsim scoreboard: -j \"%s\": expected the "
                         "number of runs at once, 1 to 256\n", argv[i]);
-                return 2;
+                return -1;
             }
-        } else if (!strcmp(argv[i], "--forget") && i + 1 < argc) {
-            if (n_forget == sizeof forget / sizeof forget[0]) {
+        } else if (!strcmp(a, "--forget") && i + 1 < argc) {
+            uint32_t cap = sizeof o->forget / sizeof o->forget[0];
+            if (o->n_forget == cap) {
                 fprintf(stderr, "dfsim scoreboard: --forget \"%s\": at "
-                        "most %zu patterns\n", argv[i + 1],
-                        sizeof forget / sizeof forget[0]);
-                return 2;
+                        "most %u patterns\n", argv[i + 1], cap);
+                return -1;
             }
-            forget[n_forget++] = argv[++i];
-        } else if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--write") ||
-                    !strcmp(argv[i], "--keep")) &&
+            o->forget[o->n_forget++] = argv[++i];
+        } else if ((!strcmp(a, "-o") || !strcmp(a, "--write") ||
+                    !strcmp(a, "--keep")) &&
                    i + 1 < argc) {
-            *(argv[i][1] == 'o' ? &out
-              : argv[i][2] == 'w' ? &write : &keep_path) = argv[i + 1];
-            i++;
-        } else if (argv[i][0] == '-' || file) {
+            *(a[1] == 'o' ? &o->out : a[2] == 'w' ? &o->write : &o->keep) =
+                argv[++i];
+        } else if (a[0] == '-' || o->file) {
             fprintf(stderr, "dfsim scoreboard: unexpected argument \"%s\"\n",
-                    argv[i]);
+                    a);
             usage(stderr);
-            return 2;
+            return -1;
         } else {
-            file = argv[i];
+            o->file = a;
         }
     }
-    if (!file) {
-        fprintf(stderr, "dfsim scoreboard: expected a rows file\n");
-        usage(stderr);
-        return 2;
+    const char *why = !o->file ? "expected a rows file"
+                      : o->n_forget && !o->keep
+                          ? "--forget without --keep: there are no kept "
+                            "values to forget"
+                      : o->quick && o->keep
+                          ? "--keep with --quick: a cut-short run's numbers "
+                            "are no values to keep"
+                          : NULL;
+    if (why) {
+        fprintf(stderr, "dfsim scoreboard: %s\n", why);
+        if (!o->file)
+            usage(stderr);
+        return -1;
     }
-    if (n_forget && !keep_path) {
-        fprintf(stderr, "dfsim scoreboard: --forget without --keep: there "
-                "are no kept values to forget\n");
-        return 2;
-    }
-    if (quick && keep_path) {
-        fprintf(stderr, "dfsim scoreboard: --keep with --quick: a cut-short "
-                "run's numbers are no values to keep\n");
-        return 2;
-    }
-    if (!out)
-        out = quick ? "results/scoreboard-quick" : "results/scoreboard";
+    if (!o->out)
+        o->out = o->quick ? "results/scoreboard-quick" : "results/scoreboard";
+    return 0;
+}
+
+int cli_scoreboard(int argc, char **argv)
+{
+    struct sb_opts o;
+    int prc;
+    if (parse_opts(argc, argv, &o, &prc) != 0)
+        return prc;
+    const char *file = o.file, *out = o.out, *write = o.write,
+               *keep_path = o.keep;
+    bool quick = o.quick, no_run = o.no_run;
+    long jobs = o.jobs;
     struct diag d;
     diag_init(&d);
     struct sb_rows rows;
@@ -649,11 +669,11 @@ int cli_scoreboard(int argc, char **argv)
     plan_inputs(&rows, run, n_run, quick);
     if (keep_path && sb_keep_load(keep_path, &rows, &keep, &d) != 0)
         goto done;
-    for (uint32_t i = 0; i < n_forget; i++) {
-        uint32_t gone = sb_keep_forget(&keep, &rows, &forget[i], 1);
+    for (uint32_t i = 0; i < o.n_forget; i++) {
+        uint32_t gone = sb_keep_forget(&keep, &rows, &o.forget[i], 1);
         fprintf(stderr, "dfsim scoreboard: --forget %s: %u kept value%s "
                 "dropped (measured again, or read from the runs in %s)\n",
-                forget[i], gone, gone == 1 ? "" : "s", out);
+                o.forget[i], gone, gone == 1 ? "" : "s", out);
     }
     if (keep_path)
         skip_kept(&rows, &keep, run, n_run);
