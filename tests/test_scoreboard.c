@@ -53,7 +53,12 @@ static void test_scoreboard_load(void)
         "  { id = \"ctx\"; context = true; claim = \"above\";\n"
         "    experiment = \"x.cfg\"; file = \"f.csv\"; column = \"c\"; },\n"
         "  { id = \"ratio\"; claim = \"above\"; experiment = \"x.cfg\";\n"
-        "    file = \"f.csv\"; column = \"a/b/c\"; over = [\"x\"]; }\n"
+        "    file = \"f.csv\"; column = \"a/b/c\"; over = [\"x\"]; },\n"
+        "  { id = \"most\"; claim = \"above\"; experiment = \"x.cfg\";\n"
+        "    file = \"f.csv\"; column = \"c\"; reduce = \"max\";\n"
+        "    over = [\"v=1\"]; },\n"
+        "  { id = \"mean\"; claim = \"above\"; experiment = \"x.cfg\";\n"
+        "    file = \"f.csv\"; column = \"c\"; reduce = \"mean\"; }\n"
         ");\n");
     struct capture c;
     cap_init(&c);
@@ -79,6 +84,9 @@ static void test_scoreboard_load(void)
                                "a column or A/B");
     CHECK_STR_CONTAINS(cap_text(&c), ":14: error: rows[6]: over \"x\": "
                                "expected \"column=value\"");
+    CHECK_STR_CONTAINS(cap_text(&c), ":15: error: rows[7]: reduce with "
+                               "over: expected one of them");
+    CHECK_STR_CONTAINS(cap_text(&c), ":19: error: rows[8].reduce");
     cap_free(&c);
 
     const char *good = write_temp(
@@ -172,6 +180,33 @@ static void test_scoreboard_extract(void)
     r.over.v[0] = "victim=z";
     CHECK(sb_extract(csv, &r, &v, why, sizeof why) != 0);
     CHECK_STR_CONTAINS(why, "no row matches the row's `over`");
+    /* reduce: the largest (smallest) of the rows where picks, one or
+     * several; none is still an error, and a blank among them too */
+    static const char *const x[] = { "aggressor=x" };
+    static const char *const cxs[] = { "victim=c", "aggressor=x" };
+    r = row_of("impact", cxs, 2);
+    r.reduce = "max";
+    CHECK_EQ_U(sb_extract(csv, &r, &v, why, sizeof why), 0);
+    CHECK(v == 4.0);
+    r.reduce = "min";
+    CHECK_EQ_U(sb_extract(csv, &r, &v, why, sizeof why), 0);
+    CHECK(v == 3.0);
+    r = row_of("impact", ay, 2); /* one row: itself */
+    r.reduce = "max";
+    CHECK_EQ_U(sb_extract(csv, &r, &v, why, sizeof why), 0);
+    CHECK(v == 1.25);
+    r = row_of("impact", zz, 1);
+    r.reduce = "max";
+    CHECK(sb_extract(csv, &r, &v, why, sizeof why) != 0);
+    CHECK_STR_CONTAINS(why, "no row matches the row's `where`");
+    r = row_of("impact", x, 1); /* b's blank among a's and c's */
+    r.reduce = "max";
+    CHECK(sb_extract(csv, &r, &v, why, sizeof why) != 0);
+    CHECK_STR_CONTAINS(why, "impact = \"\", not a number");
+    r = row_of("impact/share", cxs, 2);
+    r.reduce = "max";
+    CHECK_EQ_U(sb_extract(csv, &r, &v, why, sizeof why), 0);
+    CHECK(v == 8.0);
     unlink(csv);
 }
 

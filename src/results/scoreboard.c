@@ -12,6 +12,7 @@ const char *const sb_status_names[] = { "agrees", "in kind", "disagrees",
                                         "context" };
 
 static const char *const claims[] = { "above", "below", NULL };
+static const char *const reduces[] = { "max", "min", NULL };
 
 #define R(key, field, type_, text)                                           \
     { .name = key, .type = type_, .offset = offsetof(struct sb_row, field),  \
@@ -37,6 +38,10 @@ static const struct cfg_key row_keys[] = {
     { .name = "where", .type = CFG_STRINGS,
       .offset = offsetof(struct sb_row, where),
       .help = "\"column=value\" pairs that pick the one row" },
+    { .name = "reduce", .type = CFG_CHOICE, .choices = reduces,
+      .offset = offsetof(struct sb_row, reduce),
+      .help = "\"max\" or \"min\": the largest or smallest value of the "
+              "rows `where` picks, one or more (none: the one row)" },
     { .name = "over", .type = CFG_STRINGS,
       .offset = offsetof(struct sb_row, over),
       .help = "\"column=value\" pairs of another row: the number is "
@@ -112,6 +117,10 @@ static void run_check(const struct sb_row *r, const char *at,
             diag_error(d, r->src, r->over.line[i], at,
                        "over \"%s\": expected \"column=value\"",
                        r->over.v[i]);
+    if (r->reduce && r->over.n)
+        diag_error(d, r->src, r->line, at,
+                   "reduce with over: expected one of them (the largest of "
+                   "several rows, or a ratio of two)");
     if (r->column && (strchr(r->column, '/') == r->column ||
                       strchr(r->column, '/') !=
                           strrchr(r->column, '/') ||
@@ -311,6 +320,10 @@ static int pick_value(FILE *fp, const char *path, const struct sb_row *r,
 {
     char *f[SB_FIELDS];
     uint32_t found = 0;
+    /* several rows only with reduce (its where: over has none) */
+    int several = r->reduce && k->pairs == &r->where
+                      ? (strcmp(r->reduce, "max") == 0 ? 1 : -1)
+                      : 0;
     rewind(fp);
     if (!fgets(line, SB_LINE, fp))
         return -1;
@@ -318,22 +331,24 @@ static int pick_value(FILE *fp, const char *path, const struct sb_row *r,
         uint32_t nf = csv_split(line, f, SB_FIELDS);
         if (!row_matches(k, f, nf))
             continue;
-        if (found++) {
+        if (found++ && !several) {
             snprintf(why, cap, "%s: several rows match the row's `%s`", path,
                      k->pairs == &r->where ? "where" : "over");
             return -1;
         }
-        double b = 1;
-        if (field_number(path, r->column, f, nf, num, v, why, cap) != 0 ||
+        double a, b = 1;
+        if (field_number(path, r->column, f, nf, num, &a, why, cap) != 0 ||
             (den >= 0 &&
              field_number(path, r->column, f, nf, den, &b, why, cap) != 0))
             return -1;
-        *v /= b;
+        a /= b;
+        if (found == 1 || (several > 0 && a > *v) || (several < 0 && a < *v))
+            *v = a;
     }
     if (!found)
         snprintf(why, cap, "%s: no row matches the row's `%s`", path,
                  k->pairs == &r->where ? "where" : "over");
-    return found == 1 ? 0 : -1;
+    return found >= 1 && (several || found == 1) ? 0 : -1;
 }
 
 int sb_extract(const char *path, const struct sb_row *r, double *v,
@@ -527,9 +542,10 @@ static void run_line(FILE *out, const struct sb_row *r,
                 x->n);
     else
         fputs("-", out);
-    fprintf(out, " | %s | %s | `%s` | `%s`: `%s`",
+    fprintf(out, " | %s | %s | `%s` | `%s`: %s`%s`",
             sb_status_names[x->status], kind, r->experiment, r->file,
-            r->column);
+            !r->reduce ? "" : r->reduce[1] == 'a' ? "the largest " :
+            "the smallest ", r->column);
     for (uint32_t i = 0; i < r->where.n; i++)
         fprintf(out, "%s`%s`", i ? ", " : " where ", r->where.v[i]);
     for (uint32_t i = 0; i < r->over.n; i++)

@@ -22,6 +22,8 @@
  *       where = ["victim=allreduce", "aggressor=alltoall"];
  *       column = "impact";                   the one row's value, or
  *                                            "A/B": its A over its B
+ *       reduce = "max";                      the largest of the rows
+ *                                            `where` picks (or "min")
  *       over = ["victim=alone"];             divided by this row's
  *       why = "...";                         a row's own setting, said
  *     },
@@ -34,7 +36,9 @@
  *
  * The value of a seed is `column` of the single row of `file` whose
  * columns equal every `where` pair (zero or several rows: an error, not
- * a guess); "A/B" is that row's A over its B; with `over`, the value is
+ * a guess; with `reduce`, the largest or smallest of the one or more
+ * rows it picks: SC'20 Fig. 10's maximum over a study's cells); "A/B"
+ * is that row's A over its B; with `over`, the value is
  * divided by the same column's value in the single row `over` picks (a
  * ratio of two rows: one distance's median over another's). A row's figure is the median of its seeds, with their range.
  * Its status: "agrees" when the median is within `tolerance` (relative)
@@ -90,6 +94,8 @@ struct sb_row {
     const char *id, *paper, *figure, *quantity, *experiment, *file,
         *column, *claim, *why;
     const char *not_reproduced;  /* the reason; NULL: a row that runs */
+    const char *reduce;          /* "max", "min": of every row `where`
+                                    picks (NULL: the one row) */
     bool context;                /* a condition reported, not judged */
     struct cfg_strings where;    /* "column=value" */
     struct cfg_strings over;     /* another row's, to divide by (none) */

@@ -22,8 +22,8 @@ static uint64_t fnv(uint64_t h, const char *s)
     return fnv1a(fnv1a(h, s, strlen(s)), "\n", 1);
 }
 
-/* What row r reads, hashed: its experiment, file, column, where and
- * over; a kept value is the row's only while they are unchanged. */
+/* What row r reads, hashed: its experiment, file, column, where, over
+ * and reduce; a kept value is the row's only while they are unchanged. */
 static uint64_t row_read(const struct sb_row *r)
 {
     uint64_t h = FNV1A_START;
@@ -33,6 +33,8 @@ static uint64_t row_read(const struct sb_row *r)
     h = fnv(h, "over");
     for (uint32_t i = 0; i < r->over.n; i++)
         h = fnv(h, r->over.v[i]);
+    if (r->reduce) /* (rows without it hash as before it existed) */
+        h = fnv(fnv(h, "reduce"), r->reduce);
     return h;
 }
 
