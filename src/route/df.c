@@ -196,7 +196,7 @@ uint32_t df_decide_local(struct net *n, uint32_t r, struct packet *p,
     p->dec_hops++;
     /* UGAL-L's comparison (BookSim2, SST merlin): each pair's better by
      * the local load of its first hop, then the mode's rule between the
-     * two (route/ugal.c, route/ss.c) */
+     * two (route/ugal.c; route/ss.c decides its own way) */
     int k = df_candidates(n, r, p, now, min, nonmin);
     const struct df_cand *bm = df_better(n, min, now, df_load_local);
     if (!k)

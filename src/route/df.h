@@ -153,10 +153,11 @@ uint32_t df_pick_local(struct net *n, uint32_t r, const struct packet *p,
 uint32_t df_exit_local(struct net *n, uint32_t r, const struct packet *p,
                        uint32_t g, uint32_t h, uint32_t cnt, simtime now);
 
-/* UGAL-L and Slingshot: at the source router, the better minimal and
- * the better non-minimal candidate by local load (df_load_local), and
- * `minimal` (given the two loads) says which p takes; returns its
- * first-hop port. */
+/* UGAL-L: at the source router, the better minimal and the better
+ * non-minimal candidate by local load (df_load_local), and `minimal`
+ * (given the two loads) says which p takes; returns its first-hop port.
+ * (Slingshot's decision is its own, route/ss.c: the minimal pair by
+ * load and length.) */
 typedef bool (*df_rule_fn)(const void *params, uint64_t qmin,
                            uint64_t qnonmin); /* params: the mode's block */
 uint32_t df_decide_local(struct net *n, uint32_t r, struct packet *p,
