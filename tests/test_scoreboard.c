@@ -530,6 +530,7 @@ static void test_scoreboard_keep(void)
     char *md5 = dir_read(d5, "scoreboard.md");
     CHECK(md5 && strstr(md5, "4 values (a row's seeds): 4 from this "
                              "scoreboard's runs, 0 kept from earlier"));
+    CHECK(md5 && strstr(md5, " --forget '/tmp/*sbk-exp*'`")); /* said */
     free(md5);
     const char *f2[] = { "scoreboard", rows, "--forget", "x", NULL };
     CHECK_EQ_U(run_dfsim(f2, out, sizeof out, err, sizeof err), 2);

@@ -698,9 +698,13 @@ int cli_scoreboard(int argc, char **argv)
         rc = -1;
     }
     char command[600], md[4200];
-    snprintf(command, sizeof command, "dfsim scoreboard %s%s%s%s%s", file,
-             quick ? " --quick" : "", no_run ? " --no-run" : "",
-             keep_path ? " --keep " : "", keep_path ? keep_path : "");
+    int at = snprintf(command, sizeof command, "dfsim scoreboard %s%s%s%s%s",
+                      file, quick ? " --quick" : "", no_run ? " --no-run" : "",
+                      keep_path ? " --keep " : "", keep_path ? keep_path : "");
+    for (uint32_t i = 0; i < o.n_forget && at > 0 &&
+                         (size_t)at < sizeof command; i++)
+        at += snprintf(command + at, sizeof command - (size_t)at,
+                       " --forget '%s'", o.forget[i]);
     snprintf(md, sizeof md, "%s/scoreboard.md", out);
     struct sb_doc doc = { .rows = &rows, .res = res, .command = command,
                           .quick = quick, .partial = no_run,
