@@ -49,21 +49,27 @@ static bool ss_rule(const struct ss_params *s, uint64_t qmin,
     return qmin <= df_biased(qnonmin, &s->bias, 0);
 }
 
+/* Hops from router a to router b of group g on its local links: none
+ * when they are one (no table read: an own link's first leg). */
+static uint32_t local_hops(const struct net *n, uint32_t g, uint32_t a,
+                           uint32_t b)
+{
+    return a == b ? 0 : topo_group_hops(n->t, g, df_local(n, a),
+                                        df_local(n, b));
+}
+
 /* Switch-to-switch hops of minimal candidate c from r to dst: inside the
  * source group to the owner of its global link, the link, inside the
- * destination group from where it lands. */
+ * destination group from where it lands (the owner and the landing
+ * router from the port's own line of net.out, not the topology's). */
 static uint32_t min_hops(const struct net *n, uint32_t r, uint32_t dst,
                          const struct df_cand *c)
 {
-    const struct topo *t = n->t;
-    uint32_t g = df_group(n, r);
     if (c->gport == NET_NONE)
-        return topo_group_hops(t, g, df_local(n, r), df_local(n, dst));
-    uint32_t own = t->ports[c->gport].router;
-    uint32_t land = t->ports[t->ports[c->gport].peer].router;
-    return topo_group_hops(t, g, df_local(n, r), df_local(n, own)) + 1u +
-           topo_group_hops(t, df_group(n, dst), df_local(n, land),
-                           df_local(n, dst));
+        return local_hops(n, df_group(n, r), r, dst);
+    const struct net_out *o = &n->out[c->gport];
+    return local_hops(n, df_group(n, r), r, o->router) + 1u +
+           local_hops(n, df_group(n, dst), o->peer_router, dst);
 }
 
 /* Router r's own global links to group h: their first index in the group
