@@ -639,20 +639,28 @@ static int parse_opts(int argc, char **argv, struct sb_opts *o, int *rc)
     return 0;
 }
 
+/* The command that writes the table, for its generated-by line. */
+static void command_line(const struct sb_opts *o, char *buf, size_t cap)
+{
+    int at = snprintf(buf, cap, "dfsim scoreboard %s%s%s%s%s", o->file,
+                      o->quick ? " --quick" : "",
+                      o->no_run ? " --no-run" : "", o->keep ? " --keep " : "",
+                      o->keep ? o->keep : "");
+    for (uint32_t i = 0; i < o->n_forget && at > 0 && (size_t)at < cap; i++)
+        at += snprintf(buf + at, cap - (size_t)at, " --forget '%s'",
+                       o->forget[i]);
+}
+
 int cli_scoreboard(int argc, char **argv)
 {
     struct sb_opts o;
     int prc;
     if (parse_opts(argc, argv, &o, &prc) != 0)
         return prc;
-    const char *file = o.file, *out = o.out, *write = o.write,
-               *keep_path = o.keep;
-    bool quick = o.quick, no_run = o.no_run;
-    long jobs = o.jobs;
     struct diag d;
     diag_init(&d);
     struct sb_rows rows;
-    if (sb_load(file, &rows, &d) != 0)
+    if (sb_load(o.file, &rows, &d) != 0)
         return 1;
     sb_space_seeds(&rows, NULL);
     struct sb_keep keep = { 0 };
@@ -660,66 +668,61 @@ int cli_scoreboard(int argc, char **argv)
     struct sb_result *res = calloc(rows.n ? rows.n : 1, sizeof *res);
     struct sb_run *run = calloc(cap ? cap : 1, sizeof *run);
     int rc = 1;
-    if (!res || !run || outdir_make(out) != 0) {
-        fprintf(stderr, "dfsim scoreboard: cannot use %s%s\n", out,
+    if (!res || !run || outdir_make(o.out) != 0) {
+        fprintf(stderr, "dfsim scoreboard: cannot use %s%s\n", o.out,
                 res && run ? "" : ": out of memory");
         goto done;
     }
-    uint32_t n_run = plan_runs(&rows, out, run, cap);
-    plan_inputs(&rows, run, n_run, quick);
-    if (keep_path && sb_keep_load(keep_path, &rows, &keep, &d) != 0)
+    uint32_t n_run = plan_runs(&rows, o.out, run, cap);
+    plan_inputs(&rows, run, n_run, o.quick);
+    if (o.keep && sb_keep_load(o.keep, &rows, &keep, &d) != 0)
         goto done;
     for (uint32_t i = 0; i < o.n_forget; i++) {
         uint32_t gone = sb_keep_forget(&keep, &rows, &o.forget[i], 1);
         fprintf(stderr, "dfsim scoreboard: --forget %s: %u kept value%s "
                 "dropped (measured again, or read from the runs in %s)\n",
-                o.forget[i], gone, gone == 1 ? "" : "s", out);
+                o.forget[i], gone, gone == 1 ? "" : "s", o.out);
     }
-    if (keep_path)
+    if (o.keep)
         skip_kept(&rows, &keep, run, n_run);
-    for (uint32_t j = 0; j < n_run && no_run; j++)
+    for (uint32_t j = 0; j < n_run && o.no_run; j++)
         if (run[j].ok != 4)
             run[j].ok = finished(&run[j]) ? 1 : 2;
-    int ran = no_run ? RAN_TABLE : run_ranks(run, n_run, jobs, quick, out);
+    int ran = o.no_run ? RAN_TABLE
+                       : run_ranks(run, n_run, o.jobs, o.quick, o.out);
     if (ran != RAN_TABLE) {
         rc = ran;
         goto done;
     }
     rc = 0;
     for (uint32_t k = 0; k < rows.n; k++) {
-        if (read_row(&rows.row[k], out, run, n_run,
-                     keep_path ? &keep : NULL, &res[k]) != 0)
+        if (read_row(&rows.row[k], o.out, run, n_run,
+                     o.keep ? &keep : NULL, &res[k]) != 0)
             rc = -1;
         printf("%-40s %s\n", rows.row[k].id, sb_status_names[res[k].status]);
     }
-    if (keep_path && (rc != 0 || sb_keep_write(keep_path, &rows, &keep) != 0)) {
-        fprintf(stderr, "dfsim scoreboard: cannot write %s: %s\n", keep_path,
+    if (o.keep && (rc != 0 || sb_keep_write(o.keep, &rows, &keep) != 0)) {
+        fprintf(stderr, "dfsim scoreboard: cannot write %s: %s\n", o.keep,
                 rc ? "out of memory" : strerror(errno));
         rc = -1;
     }
     char command[600], md[4200];
-    int at = snprintf(command, sizeof command, "dfsim scoreboard %s%s%s%s%s",
-                      file, quick ? " --quick" : "", no_run ? " --no-run" : "",
-                      keep_path ? " --keep " : "", keep_path ? keep_path : "");
-    for (uint32_t i = 0; i < o.n_forget && at > 0 &&
-                         (size_t)at < sizeof command; i++)
-        at += snprintf(command + at, sizeof command - (size_t)at,
-                       " --forget '%s'", o.forget[i]);
-    snprintf(md, sizeof md, "%s/scoreboard.md", out);
+    command_line(&o, command, sizeof command);
+    snprintf(md, sizeof md, "%s/scoreboard.md", o.out);
     struct sb_doc doc = { .rows = &rows, .res = res, .command = command,
-                          .quick = quick, .partial = no_run,
-                          .keep = keep_path };
+                          .quick = o.quick, .partial = o.no_run,
+                          .keep = o.keep };
     if (rc == 0)
         rc = write_table(md, &doc);
-    if (rc == 0 && write)
-        rc = write_table(write, &doc);
+    if (rc == 0 && o.write)
+        rc = write_table(o.write, &doc);
     uint32_t failed = 0;
     for (uint32_t k = 0; k < rows.n; k++)
         failed += !rows.row[k].not_reproduced && res[k].n < rows.row[k].seeds.n;
     if (rc == 0)
-        printf("\nscoreboard: %s%s%s%s%s\n", md, write ? " and " : "",
-               write ? write : "", keep_path ? "; values kept in " : "",
-               keep_path ? keep_path : "");
+        printf("\nscoreboard: %s%s%s%s%s\n", md, o.write ? " and " : "",
+               o.write ? o.write : "", o.keep ? "; values kept in " : "",
+               o.keep ? o.keep : "");
     rc = rc != 0 || failed ? 1 : 0;
 done:
     free(run);
