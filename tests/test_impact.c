@@ -1133,6 +1133,51 @@ static void test_resume_from_journal(void)
     rm_dir(whole);
 }
 
+/* --warmups shared (the default): the simulations of the same run,
+ * share and aggressor that differ only in the victim fork at the
+ * aggressor's release (exp/impact_branch.h): 2 runs x 2 shares x 2
+ * aggressors, the second victim's simulation each time, 8 of the 24;
+ * every file as with --warmups each, where each runs its own warm-up. */
+static void test_shared_warmup(void)
+{
+    static const char text[] =
+        "experiment = { name = \"warm\"; seed = 3; };\n"
+        "system = { name = \"voltrino\"; };\n"
+        "impact = {\n"
+        "  nodes = 32; shares = [0.25, 0.5]; allocation = \"random\";\n"
+        "  victim_nodes = 8; warmup_us = 2.0; warmup_iterations = 1;\n"
+        "  runs = 2;\n"
+        "  victims = ( { name = \"ar\"; workload = \"allreduce\";\n"
+        "                bytes = 8; iterations = 30; },\n"
+        "              { name = \"lat\"; workload = \"gpcnet-rr-latency\";\n"
+        "                iterations = 8; iters_per_ring = 2; } );\n"
+        "  aggressors = ( { name = \"incast\";\n"
+        "                   workload = \"gpcnet-rma-incast\";\n"
+        "                   bytes = 65536; },\n"
+        "                 { name = \"a2a\"; workload = \"gpcnet-a2a\";\n"
+        "                   bytes = 4096; } );\n"
+        "};\n";
+    char shared[64], each[64], cfg[128];
+    CHECK_EQ_U(run_cfg(text, shared, NULL), 0);
+    CHECK_STR_CONTAINS(err_buf, "impact: 8 of 24 simulations went on from "
+                                "their aggressor's release in a fork");
+    CHECK_EQ_U(cfg_in_dir(text, each, cfg), 0);
+    const char *argv[] = { "run", cfg, "-o", each, "--warmups", "each",
+                           NULL };
+    CHECK_EQ_U(run_dfsim(argv, out_buf, sizeof out_buf, err_buf,
+                         sizeof err_buf), 0);
+    CHECK(strstr(err_buf, "in a fork") == NULL);
+    CHECK_EQ_U(same_files(shared, each), 0);
+    const char *bad[] = { "run", cfg, "-o", each, "--warmups", "some",
+                          NULL };
+    CHECK_EQ_U(run_dfsim(bad, out_buf, sizeof out_buf, err_buf,
+                         sizeof err_buf), 2);
+    CHECK_STR_CONTAINS(err_buf, "--warmups expects \"shared\" or \"each\", "
+                                "got \"some\"");
+    rm_dir(shared);
+    rm_dir(each);
+}
+
 /* The number in field k of the line of `text` that starts with
  * `prefix`, or NaN. */
 static double field_after(const char *text, const char *prefix, int k)
@@ -1344,6 +1389,7 @@ const struct test_case tests_impact[] = {
     TEST(test_release),
     TEST(test_node_seconds),
     TEST(test_resume_from_journal),
+    TEST(test_shared_warmup),
     TEST(test_sensitivity_fit),
     TEST(test_sensitivity_run),
     TEST(test_arithmetic),

@@ -47,7 +47,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: dfsim run FILE [-o DIR] [--seed N] [--resume] [--force]\n"
             "                      [--max-memory SIZE] [--quick]\n"
-            "                      [--partitions P]\n\n"
+            "                      [--partitions P] [--warmups shared|each]\n\n"
             "Run the experiment described in FILE (libconfig format; see\n"
             "examples/example.cfg) and write its results into DIR\n"
             "(default results/<experiment name>): topology.json and one CSV\n"
@@ -101,6 +101,15 @@ static void usage(FILE *out)
             "                     with experiment.windowed gets)\n"
             "  --partitions 0     the one-process rules, no windows (the\n"
             "                     default but for experiment.windowed)\n"
+            "  --warmups shared   an impact study's simulations of one\n"
+            "                     run, share and aggressor that differ\n"
+            "                     only in the victim simulate the\n"
+            "                     aggressor's warm-up (GPCNeT's release)\n"
+            "                     once and fork there, one process a\n"
+            "                     victim (the default; in one process,\n"
+            "                     not under mpirun or --partitions)\n"
+            "  --warmups each     every simulation runs its own warm-up:\n"
+            "                     the same files, slower\n"
             "  -h, --help         this text, then every key of an "
             "experiment file\n\n");
 }
@@ -225,6 +234,7 @@ struct run_args {
     bool auto_p;         /* --partitions auto: P from the MPI ranks */
     bool given_p;        /* --partitions given (0: the one-process rules
                             even for experiment.windowed) */
+    bool each_warmup;    /* --warmups each */
 };
 
 /* Parse argv into a. Returns -1 to go on, else the exit status (0 after
@@ -239,6 +249,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
         { "max-memory", required_argument, NULL, 'm' },
         { "quick", no_argument, NULL, 'q' },
         { "partitions", required_argument, NULL, 'p' },
+        { "warmups", required_argument, NULL, 'w' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -289,6 +300,16 @@ static int parse_args(int argc, char **argv, struct run_args *a)
             a->given_p = true;
             break;
         }
+        case 'w':
+            if (strcmp(optarg, "shared") != 0 && strcmp(optarg, "each") != 0) {
+                fprintf(stderr,
+                        "dfsim run: --warmups expects \"shared\" or "
+                        "\"each\", got \"%s\"\n",
+                        optarg);
+                return 2;
+            }
+            a->each_warmup = strcmp(optarg, "each") == 0;
+            break;
         case 's': {
             unsigned long long v;
             if (cli_parse_u64(optarg, &v) != 0 || v > INT64_MAX) {
@@ -402,7 +423,7 @@ static int run_impact(const struct runner *rn, const char *file)
     int rc = impact_simulate(&e->impact, &e->jobs, rn->t, rn->np,
                              (uint64_t)e->info.seed, e->info.time_limit,
                              rn->outdir, &jobs_results_writer, rn->resume,
-                             rn->partitions, &x, rn->d);
+                             rn->partitions, !rn->each_warmup, &x, rn->d);
     if (rc == 0)
         rc = runner_memory_check(rn, "the impact study");
     if (rc == 0 && rank0) /* the cells and the report are rank 0's */
@@ -594,6 +615,7 @@ int cli_run(int argc, char **argv)
     struct runner rn = { .e = &e, .t = &t, .np = &np, .outdir = outdir,
                          .resume = a.resume, .max_memory = a.max_memory,
                          .partitions = a.partitions,
+                         .each_warmup = a.each_warmup,
                          .d = &d };
     if (par_agree(par_rank() == 0 ? runner_setup(&rn, settings, a.file,
                                                  a.force, a.quick, &claimed)

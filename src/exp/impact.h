@@ -285,15 +285,18 @@ uint32_t impact_simulations(const struct impact_config *ic);
  * and samples as the first time) and the study goes on from the first
  * simulation the journal lacks. partitions: 0, each simulation in one
  * process; P, in windows over P partitions (exp/jobs_win.c; under
- * mpirun, one a rank, every rank running every simulation). Returns 0,
+ * mpirun, one a rank, every rank running every simulation).
+ * share_warmup: the simulations that differ only in the victim run the
+ * aggressor's warm-up once, forked at the release (exp/impact_branch.h;
+ * in one process without partitions; the same files). Returns 0,
  * SIM_INTERRUPTED, or -1 after reporting to d. */
 int impact_simulate(const struct impact_config *ic,
                     const struct jobs_config *jc, const struct topo *t,
                     const struct net_params *np, uint64_t seed,
                     simtime limit, const char *dir,
                     const struct jobs_writer *writer, bool resume,
-                    uint32_t partitions, struct impact_data *data,
-                    struct diag *d);
+                    uint32_t partitions, bool share_warmup,
+                    struct impact_data *data, struct diag *d);
 void impact_data_free(struct impact_data *data);
 
 /* Print the section's keys (`dfsim run --help`). */

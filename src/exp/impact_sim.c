@@ -20,6 +20,8 @@
 #include "app/workload.h"
 #include "ctl/cc.h"
 #include "exp/alloc.h"
+#include "exp/impact_branch.h"
+#include "exp/impact_obs.h"
 #include "exp/journal.h"
 #include "exp/manifest.h"
 #include "exp/par.h"
@@ -97,6 +99,21 @@ struct study {
     struct journal jr;               /* rank 0: the units committed
                                         (exp/journal.h) */
     struct diag *d;
+    /* the warm-up shared by the victims (exp/impact_branch.h) */
+    bool share_warmup;
+    struct impact_branch br;
+    struct jobs_branch jb;           /* at: branch_at, ctx: the study */
+    struct job_config *bjob;         /* [n_v]: the jobs 0 of the units
+                                        the simulation under way forks */
+    uint32_t *bunit, nb;             /* [n_v]: ... those units */
+    struct job_config *job0;         /* the simulation under way: its job
+                                        0, its output and unit, which a */
+    struct jobs_output *out;         /* branch makes another's */
+    uint32_t u;
+    FILE *log;                       /* progress lines (stderr; a
+                                        branch's own) */
+    char *log_buf;
+    size_t log_len;
 };
 
 
@@ -106,164 +123,6 @@ static void dvecs_free(struct impact_dvec *d, uint32_t n)
     for (uint32_t i = 0; d && i < n; i++)
         free(d[i].v);
     free(d);
-}
-
-static int dvec_add(struct impact_dvec *d, double x)
-{
-    if (d->n == d->cap) {
-        uint32_t cap = d->cap ? 2 * d->cap : 256;
-        double *v = realloc(d->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        d->v = v;
-        d->cap = cap;
-    }
-    d->v[d->n++] = x;
-    return 0;
-}
-
-/* What one simulation's counters give (a jobs_observer). The latency
- * model (`model`): the victim's NICs; every window, the path classes of
- * each ordered pair of them (Eq. 4's spatial mean) and of the
- * ping-pong's pair both ways, summed with the window's length as weight
- * (Eq. 5's temporal mean). Table 4 (`nics`): every NIC that sent
- * requests in the window gives its request traffic (flits/s) and, if
- * responses came back, its latency per request (RSP_TRACK_2 /
- * RSP_NET_TRACK, us). */
-struct lat_obs {
-    struct latm m;
-    bool model, nics;
-    bool started, failed, m_ok;      /* m_ok: m set up */
-    uint32_t *nic, n_nic;
-    uint32_t pp_a, pp_b;             /* UINT32_MAX: not a ping-pong */
-    struct latm_paths sp, rt;
-    double weight;
-    uint64_t *prev;                  /* [3 x n_nics]: flits, track, resps */
-    simtime t_prev;
-    struct impact_dvec *lat, *traf;
-};
-
-static void nic_counts(const struct net *n, uint32_t c, uint64_t v[3])
-{
-    struct ctr_ref f = { CTR_NIC_FLITS, 0, 0, 0, c };
-    struct ctr_ref tr = { CTR_NIC_TRACK_NET, 0, 0, 0, c };
-    struct ctr_ref k = { CTR_NIC_NET_TRACK, 0, 0, 0, c };
-    v[0] = ctr_value(n, &f);
-    v[1] = ctr_value(n, &tr);
-    v[2] = ctr_value(n, &k);
-}
-
-/* Table 4's samples of the window ending now; 0 or -1 (memory). */
-static int nic_window(struct lat_obs *o, const struct net *n)
-{
-    simtime len = n->s->now - o->t_prev;
-    o->t_prev = n->s->now;
-    double secs = (double)len * 1e-12, cyc = links_cycle_s(n);
-    for (uint32_t c = 0; c < n->t->n_nics; c++) {
-        uint64_t v[3], *p = &o->prev[3 * (size_t)c];
-        nic_counts(n, c, v);
-        uint64_t flits = v[0] - p[0], track = v[1] - p[1], k = v[2] - p[2];
-        memcpy(p, v, sizeof v);
-        if (len == 0 || flits == 0)
-            continue;
-        if (dvec_add(o->traf, (double)flits / secs) != 0 ||
-            (k && dvec_add(o->lat, (double)track * cyc * 1e6 / k) != 0))
-            return -1;
-    }
-    return 0;
-}
-
-static void lat_at(void *ctx, const struct net *n, bool closing)
-{
-    struct lat_obs *o = ctx;
-    (void)closing;
-    if (o->failed)
-        return;
-    if (!o->started) {
-        o->started = true;
-        o->m_ok = o->model && latm_init(&o->m, n) == 0;
-        o->failed = o->model && !o->m_ok;
-        o->t_prev = n->s->now;
-        for (uint32_t c = 0; o->nics && c < n->t->n_nics; c++)
-            nic_counts(n, c, &o->prev[3 * (size_t)c]);
-        return;
-    }
-    if (o->nics && nic_window(o, n) != 0) {
-        o->failed = true;
-        return;
-    }
-    if (!o->model)
-        return;
-    simtime len = latm_window(&o->m);
-    if (len == 0)
-        return;
-    double x = (double)len / (double)SIMTIME_US;
-    struct latm_paths p, sum = { 0 };
-    uint32_t pairs = 0;
-    for (uint32_t i = 0; i < o->n_nic; i++)
-        for (uint32_t k = 0; k < o->n_nic; k++)
-            if (i != k) {
-                latm_pair(&o->m, o->nic[i], o->nic[k], &p);
-                latm_add(&sum, &p, 1.0);
-                pairs++;
-            }
-    if (pairs)
-        latm_add(&o->sp, &sum, x / pairs);
-    if (o->pp_a != UINT32_MAX) {
-        latm_pair(&o->m, o->pp_a, o->pp_b, &p);
-        latm_add(&o->rt, &p, x);
-        latm_pair(&o->m, o->pp_b, o->pp_a, &p);
-        latm_add(&o->rt, &p, x);
-    }
-    o->weight += x;
-}
-
-/* Set o up for victim job j on nodes[0..j->nodes): the latency model if
- * `model`, Table 4's samples into lat and traf if they are given.
- * Returns 0 or -1. */
-static int lat_obs_init(struct lat_obs *o, const struct topo *t,
-                        const struct job_config *j, const uint32_t *nodes,
-                        bool model,
-                        struct impact_dvec *lat, struct impact_dvec *traf)
-{
-    memset(o, 0, sizeof *o);
-    o->model = model;
-    o->nics = lat != NULL;
-    o->lat = lat;
-    o->traf = traf;
-    o->pp_a = o->pp_b = UINT32_MAX;
-    /* every NIC the job's ranks use, once: topo_rank_nic deals a node's
-     * NICs to its ranks in blocks, so a node's distinct NICs come in
-     * order (at most ppn a node) */
-    o->nic = malloc(((size_t)j->nodes * j->ppn + 1) * sizeof *o->nic);
-    if (o->nics)
-        o->prev = calloc(3 * (size_t)(t->n_nics ? t->n_nics : 1),
-                         sizeof *o->prev);
-    if (!o->nic || (o->nics && !o->prev))
-        return -1;
-    o->n_nic = 0;
-    for (uint32_t i = 0; i < j->nodes; i++)
-        for (uint32_t l = 0; l < j->ppn; l++) {
-            uint32_t c = topo_rank_nic(t, nodes[i], l, j->ppn);
-            if (l == 0 || c != o->nic[o->n_nic - 1])
-                o->nic[o->n_nic++] = c;
-        }
-    if (impact_is_pingpong(j)) {
-        const struct micro_params *mp = (const void *)j->params;
-        uint32_t b = alloc_rank_node(nodes, j->ppn, mp->peer);
-        o->pp_a = topo_rank_nic(t, alloc_rank_node(nodes, j->ppn, 0), 0,
-                                j->ppn);
-        o->pp_b = topo_rank_nic(t, b, mp->peer % j->ppn, j->ppn);
-    }
-    return 0;
-}
-
-static void lat_obs_free(struct lat_obs *o)
-{
-    if (o->m_ok)
-        latm_free(&o->m);
-    free(o->nic);
-    free(o->prev);
 }
 
 /* The nodes of the victims and of the aggressors for a share of the
@@ -402,7 +261,7 @@ static double job_time(const struct jobs_capture *cap, uint32_t j)
  * latency model's path averages over its window (lo; NULL: none). *mean:
  * the mean counted iteration, us (NaN without any). */
 static struct sim_facts facts_of(const struct jobs_capture_job *v,
-                                 uint32_t skip, const struct lat_obs *lo,
+                                 uint32_t skip, const struct impact_obs *lo,
                                  double *mean)
 {
     double m = 0;
@@ -436,9 +295,9 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
     struct jobs_config jc = { .n = n, .job = jobs, .mpi = st->jc->mpi,
                               .awr = st->jc->awr };
     struct jobs_capture cap = { 0 };
-    struct lat_obs lo;
+    struct impact_obs lo;
     struct jobs_observer obs = { .period = st->x.ic->latency_window,
-                                 .at = lat_at, .ctx = &lo };
+                                 .at = impact_obs_at, .ctx = &lo };
     struct impact_dvec nl = { 0 }, nt = { 0 };
     bool lat = !solo && (st->x.ic->latency_model || st->x.ic->ccs.n);
     FILE *f[N_RUN_FILES] = { NULL };
@@ -449,12 +308,12 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
         f[i] = ok ? open_memstream(&res->part[i], &res->len[i]) : NULL;
         ok = ok && f[i];
     }
-    if (!ok || (lat && lat_obs_init(&lo, st->t, &jobs[0], st->nodes[0],
+    if (!ok || (lat && impact_obs_init(&lo, st->t, &jobs[0], st->nodes[0],
                                     st->x.ic->latency_model,
                                     st->x.ic->ccs.n ? &nl : NULL,
                                     st->x.ic->ccs.n ? &nt : NULL) != 0)) {
         if (ok && lat)
-            lat_obs_free(&lo);
+            impact_obs_free(&lo);
         lat = false;
         goto oom;
     }
@@ -464,10 +323,15 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
         .observer = lat ? &obs : NULL, .writer = st->writer,
         .partitions = st->partitions,
         .procs = par_group_size(),
+        .branch = st->nb && !lat ? &st->jb : NULL,
     };
+    st->job0 = &jobs[0];
+    st->out = &out;
+    st->u = u;
     double t0 = time_wall_seconds();
     simtime end = 0;
     rc = jobs_run(&jc, st->t, st->np, seed, st->limit, &out, &end, d);
+    u = st->u; /* a branch's own */
     if (rc >= 0 && lat && lo.failed)
         goto oom;
     if (rc < 0)
@@ -503,7 +367,7 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
     char mean_s[32] = "-"; /* no iteration: no mean that looks measured */
     if (v->n_iter > skip)
         snprintf(mean_s, sizeof mean_s, "%.3f us", mean);
-    fprintf(stderr,
+    fprintf(st->log,
             "  impact %u/%u%s: run %u, share %.2f%s%s, %s %s%s: %u "
             "iterations, mean %s%s (%.1f s)\n",
             u + 1, st->total, on, run, share, st->x.ic->ccs.n ? ", " : "",
@@ -524,7 +388,7 @@ fail:
             rc = -1;
         }
     if (lat)
-        lat_obs_free(&lo);
+        impact_obs_free(&lo);
     free(nl.v);
     free(nt.v);
     jobs_capture_free(&cap);
@@ -540,15 +404,77 @@ static void as_list(struct job_config *j, uint32_t *nodes)
     *lp = (struct alloc_list_params){ .ids = nodes, .n = j->nodes };
 }
 
+/* Victim v's job at this share, on the study's victims' nodes, after
+ * aggressor g's release if the study has one (g: UINT32_MAX, alone). */
+static void victim_job(const struct study *st, uint32_t v, double share,
+                       uint32_t g, struct job_config *j)
+{
+    const struct impact_config *ic = st->x.ic;
+    *j = ic->victim[v];
+    j->name = ic->victim[v].name;
+    j->nodes = impact_victim_nodes(ic, v, st->x.study_nodes, share);
+    as_list(j, st->nodes[0]);
+    j->start = ic->warmup;
+    j->background = false;
+    if (g != UINT32_MAX && ic->warmup_iterations) { /* GPCNeT's release
+                                                       (impact.h) */
+        j->after = ic->aggressor[g].name;
+        j->after_job = 1;
+        j->after_marks = ic->warmup_iterations;
+    }
+}
+
+/* jobs_branch's at: fork the units of st->bunit; in a child, the
+ * simulation becomes its unit's from the release on. */
+static const struct job_config *branch_at(void *ctx)
+{
+    struct study *st = ctx;
+    int k = impact_branch_fork(&st->br, st->bunit, st->nb);
+    if (k < 0)
+        return NULL;
+    st->u = st->bunit[k];
+    st->out->run = st->u;
+    st->out->header = st->u == 0;
+    *st->job0 = st->bjob[k];
+    FILE *log = open_memstream(&st->log_buf, &st->log_len);
+    if (log)
+        st->log = log;
+    return &st->bjob[k];
+}
+
+/* The later victims' units beside the same aggressor, run and share as
+ * unit u (victim v, its job j0) whose warm-up they can share: into
+ * st->bunit and st->bjob (st->nb of them). */
+static void branch_plan(struct study *st, uint32_t u, const struct sim_at *a,
+                        double share, const struct job_config *j0)
+{
+    const struct impact_config *ic = st->x.ic;
+    st->nb = 0;
+    if (!st->share_warmup || !ic->warmup_iterations || a->w == 0 ||
+        ic->latency_model || ic->ccs.n)
+        return;
+    for (uint32_t v = a->v + 1; v < st->x.n_v; v++) {
+        uint32_t w = u + (v - a->v) * (1 + st->x.n_a);
+        victim_job(st, v, share, a->w - 1, &st->bjob[st->nb]);
+        if (w < st->total && !impact_branch_has(&st->br, w) &&
+            jobs_branch_same(j0, &st->bjob[st->nb]))
+            st->bunit[st->nb++] = w;
+    }
+}
+
 /* par_deal's unit: simulation u of the study, placed as its run and
  * share say (each rank places for itself; the placement depends only on
- * the run's seed and the share). */
+ * the run's seed and the share). A unit a branch has run is taken from
+ * it (exp/impact_branch.h). */
 static int sim_unit(void *ctx, uint32_t u, struct par_unit *res)
 {
     struct study *st = ctx;
     const struct impact_config *ic = st->x.ic;
     if (sim_interrupt)
         return SIM_INTERRUPTED;
+    int status;
+    if (impact_branch_take(&st->br, u, &status, res, stderr) == 1)
+        return status;
     struct sim_at a = sim_at(st, u);
     uint64_t sd = st->seed + a.r;
     double share = ic->shares.v[a.s];
@@ -571,14 +497,10 @@ static int sim_unit(void *ctx, uint32_t u, struct par_unit *res)
         as_list(&jobs[0], st->nodes[1]);
         jobs[0].start = 0;
         jobs[0].background = false;
+        st->nb = 0;
         return simulate(st, jobs, 1, u, a.r, sd, share, true, res, st->d);
     }
-    jobs[0] = ic->victim[a.v];
-    jobs[0].name = ic->victim[a.v].name;
-    jobs[0].nodes = impact_victim_nodes(ic, a.v, st->x.study_nodes, share);
-    as_list(&jobs[0], st->nodes[0]);
-    jobs[0].start = ic->warmup;
-    jobs[0].background = false;
+    victim_job(st, a.v, share, a.w > 0 ? a.w - 1 : UINT32_MAX, &jobs[0]);
     if (a.w > 0) {
         uint32_t g = a.w - 1;
         jobs[1] = ic->aggressor[g];
@@ -587,14 +509,15 @@ static int sim_unit(void *ctx, uint32_t u, struct par_unit *res)
         as_list(&jobs[1], st->nodes[1]);
         jobs[1].start = 0;
         jobs[1].background = !ic->node_seconds; /* Fig. 6: its own work */
-        if (ic->warmup_iterations) { /* GPCNeT's release (impact.h) */
-            jobs[0].after = jobs[1].name;
-            jobs[0].after_job = 1;
-            jobs[0].after_marks = ic->warmup_iterations;
-        }
     }
-    return simulate(st, jobs, a.w > 0 ? 2 : 1, u, a.r, sd, share, false,
-                    res, st->d);
+    branch_plan(st, u, &a, share, &jobs[0]);
+    int rc = simulate(st, jobs, a.w > 0 ? 2 : 1, u, a.r, sd, share, false,
+                      res, st->d);
+    if (st->br.me >= 0) { /* a branch: its unit's result to the study */
+        fflush(st->log);
+        impact_branch_exit(&st->br, rc, res, st->log_buf, st->log_len);
+    }
+    return rc;
 }
 
 /* Append the n doubles at p to d; 0 or -1 (memory). */
@@ -603,7 +526,7 @@ static int dvec_append(struct impact_dvec *d, const char *p, size_t bytes)
     for (size_t i = 0; i + sizeof(double) <= bytes; i += sizeof(double)) {
         double x;
         memcpy(&x, p + i, sizeof x);
-        if (dvec_add(d, x) != 0)
+        if (impact_dvec_add(d, x) != 0)
             return -1;
     }
     return 0;
@@ -827,8 +750,8 @@ int impact_simulate(const struct impact_config *ic,
                     const struct net_params *np, uint64_t seed,
                     simtime limit, const char *dir,
                     const struct jobs_writer *writer, bool resume,
-                    uint32_t partitions, struct impact_data *data,
-                    struct diag *d)
+                    uint32_t partitions, bool share_warmup,
+                    struct impact_data *data, struct diag *d)
 {
     memset(data, 0, sizeof *data);
     /* with congestion_controls, every simulation once per controller:
@@ -893,6 +816,16 @@ int impact_simulate(const struct impact_config *ic,
     st.x.study_nodes = study_nodes;
     st.seed = seed;
     st.d = d;
+    st.log = stderr;
+    st.jb = (struct jobs_branch){ .at = branch_at, .ctx = &st };
+    st.share_warmup = share_warmup && par_size() == 1 && !partitions;
+    st.bjob = calloc(n_v ? n_v : 1, sizeof *st.bjob);
+    st.bunit = calloc(n_v ? n_v : 1, sizeof *st.bunit);
+    if (!st.bjob || !st.bunit ||
+        impact_branch_init(&st.br, n_v * (n_a ? n_a : 1)) != 0) {
+        diag_error(d, NULL, 0, "impact", "out of memory");
+        goto done;
+    }
     /* rank 0 journals every simulation it commits; resumed, it commits
      * the journal's again first, and every rank deals from the first
      * simulation not in it (rank 0's count, agreed) */
@@ -906,12 +839,19 @@ int impact_simulate(const struct impact_config *ic,
         goto done;
     int prc = par_deal((uint32_t)first, st.total, sim_unit, sim_commit, &st);
     alloc_free(st.nodes, 2);
+    if (st.br.taken)
+        fprintf(stderr, "  impact: %u of %u simulations went on from "
+                        "their aggressor's release in a fork of another's "
+                        "(--warmups shared)\n", st.br.taken, st.total);
     if (prc != 0) {
         rc = prc == SIM_INTERRUPTED ? SIM_INTERRUPTED : -1;
         goto done;
     }
     rc = 0;
 done:
+    impact_branch_free(&st.br);
+    free(st.bjob);
+    free(st.bunit);
     for (size_t i = 0; i < N_RUN_FILES; i++)
         if (st.f[i])
             fclose(st.f[i]);

@@ -377,7 +377,7 @@ void jobs_teardown(struct setup *u, const struct jobs_config *jc)
         net_free(&u->net);
     if (u->sim_ok)
         sim_free(&u->s);
-    for (uint32_t i = 0; i < u->inited; i++)
+    for (uint32_t i = u->state0_gone ? 1 : 0; i < u->inited; i++)
         ((const struct workload *)jc->job[i].workload)->free(u->state[i].b);
     if (u->nodes)
         alloc_free(u->nodes, u->n);
@@ -538,6 +538,103 @@ int jobs_start_counters(struct setup *u, const struct jobs_config *jc,
     return rc;
 }
 
+/* ---- a branch at job 0's release (struct jobs_branch) ------------------ */
+
+static bool same_str(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+bool jobs_branch_same(const struct job_config *a, const struct job_config *b)
+{
+    return a->nodes == b->nodes && a->ppn == b->ppn &&
+           a->allocation == b->allocation &&
+           memcmp(a->alloc_params, b->alloc_params,
+                  sizeof a->alloc_params) == 0 &&
+           a->start == b->start && same_str(a->after, b->after) &&
+           a->after_job == b->after_job && a->after_marks == b->after_marks &&
+           a->background == b->background && a->fill == b->fill &&
+           a->routing == b->routing &&
+           memcmp(&a->variants, &b->variants, sizeof a->variants) == 0 &&
+           same_str(a->variant_order, b->variant_order) && !a->model &&
+           !b->model && a->tc == b->tc && (a->ds_line != 0) == (b->ds_line != 0) &&
+           a->delay_sensitivity == b->delay_sensitivity;
+}
+
+/* The run's jobs with job 0 replaceable (a copy), and what a branch
+ * changes. */
+struct branching {
+    const struct jobs_branch *b;
+    struct jobs_config jc;
+    struct setup *u;
+    uint32_t *planned;
+    uint64_t seed;
+};
+
+/* mpi's on_release: job 0's release, the branch point. */
+static void at_release(void *ctx, uint32_t job)
+{
+    struct branching *x = ctx;
+    struct job_config *j0 = &x->jc.job[0];
+    struct dmpi *m = &x->u->m;
+    if (!j0->after || !j0->after_marks || j0->after_job != job)
+        return;
+    m->on_release = NULL; /* once */
+    const struct job_config *alt = x->b->at(x->b->ctx);
+    if (!alt)
+        return;
+    if (!jobs_branch_same(j0, alt)) {
+        m->error = -1;
+        snprintf(m->why, sizeof m->why,
+                 "job \"%s\" cannot branch into \"%s\" at its release "
+                 "(not the same nodes, routing or start): a bug",
+                 j0->name, alt->name);
+        return;
+    }
+    ((const struct workload *)j0->workload)->free(x->u->state[0].b);
+    *j0 = *alt;
+    if (alt->name == alt->name_buf)
+        j0->name = j0->name_buf;
+    const struct workload *w = (const struct workload *)j0->workload;
+    struct workload_env env = { .nranks = jobs_ranks(j0), .ppn = j0->ppn,
+                                .seed = x->seed, .job = 0,
+                                .file = j0->file };
+    char err[200];
+    if (w->init(x->u->state[0].b, j0->params, &env, err, sizeof err)) {
+        x->u->state0_gone = true;
+        m->error = -1;
+        snprintf(m->why, sizeof m->why, "%s: %s: %s", j0->name,
+                 w->base.name, err);
+        return;
+    }
+    m->job[0].app = w->app(x->u->state[0].b);
+    m->job[0].name = j0->name;
+    x->u->spec[0].app = m->job[0].app;
+    x->u->spec[0].name = j0->name;
+    x->u->cj[0].name = j0->name;
+    x->u->cj[0].file = j0->file;
+    x->u->cj[0].line = j0->line;
+    x->planned[0] = w->iterations ? w->iterations(j0->params) : 0;
+}
+
+/* With out->branch: jc's jobs copied into x (job 0 then replaceable);
+ * returns the copy to run, or NULL (memory). */
+static const struct jobs_config *branch_copy(struct branching *x,
+                                             const struct jobs_config *jc,
+                                             const struct jobs_output *out,
+                                             uint64_t seed)
+{
+    *x = (struct branching){ .b = out->branch, .jc = *jc, .seed = seed };
+    x->jc.job = malloc((jc->n ? jc->n : 1) * sizeof *x->jc.job);
+    if (!x->jc.job)
+        return NULL;
+    memcpy(x->jc.job, jc->job, jc->n * sizeof *jc->job);
+    for (uint32_t i = 0; i < jc->n; i++)
+        if (jc->job[i].name == jc->job[i].name_buf)
+            x->jc.job[i].name = x->jc.job[i].name_buf;
+    return &x->jc;
+}
+
 /* Place the jobs of jc (the file's, and the fill's if any), run them and
  * write what they did. */
 static int run_all(const struct jobs_config *jc, const struct topo *t,
@@ -556,6 +653,13 @@ static int run_all(const struct jobs_config *jc, const struct topo *t,
     struct net_params p = *np;
     bool ctr = job_counters_on(out->counters);
     p.counters = p.counters || out->observer || ctr; /* they read them */
+    struct branching br = { 0 };
+    if (out->branch && !ctr && jc->n &&
+        !(jc = branch_copy(&br, jc, out, seed))) {
+        diag_error(d, NULL, 0, "jobs", "out of memory");
+        free(u);
+        return -1;
+    }
     /* the sampler creates its events as an entity of its own, past the
      * network's, so that every other event keeps its place */
     if (jobs_setup(u, jc, t, &p, seed, ctr ? 1 : 0, NULL, d) != 0)
@@ -588,6 +692,12 @@ static int run_all(const struct jobs_config *jc, const struct topo *t,
     for (uint32_t j = 0; j < jc->n && j < m->n_jobs; j++) {
         const struct workload *w = (const void *)jc->job[j].workload;
         planned[j] = w->iterations ? w->iterations(jc->job[j].params) : 0;
+    }
+    if (br.b) { /* the branch point armed */
+        br.u = u;
+        br.planned = planned;
+        m->on_release = at_release;
+        m->release_ctx = &br;
     }
     run_until(s, m, limit, out->progress, obs, &u->net, planned);
     free(planned);
@@ -633,6 +743,7 @@ static int run_all(const struct jobs_config *jc, const struct topo *t,
 done:
     jobs_teardown(u, jc);
     free(u);
+    free(br.jc.job);
     return rc;
 }
 

@@ -150,6 +150,29 @@ struct jobs_observer {
 struct job_counters_params; /* exp/job_counters.h */
 struct jobs_writer;
 
+/* A run that branches where its job 0 is released (it follows another
+ * job's marks: GPCNeT's release, exp/impact_sim.c). Until then job 0
+ * has sent nothing, so the network, the other jobs and job 0's place are
+ * the same whichever program job 0 is to run: a caller with several such
+ * programs simulates the warm-up once and forks there. At the release,
+ * before job 0's ranks start, at(ctx) is called once: NULL goes on with
+ * job 0 as it is; another job goes on with that one as job 0 from there
+ * (its workload, parameters, name, warm-up iterations; the rest as
+ * jobs_branch_same says) — the caller has forked, and this process is
+ * the branch that runs it. Not with counters sampled (out->counters)
+ * nor in windows (out->partitions): at is then never called. */
+struct jobs_branch {
+    const struct job_config *(*at)(void *ctx);
+    void *ctx;
+};
+
+/* Whether job 0 of a run can branch from a to b (struct jobs_branch):
+ * what the run does before the release is the same for both — the same
+ * nodes, ranks per node, allocation, start, release, routing and
+ * variants, class, delay sensitivity, roles, and neither with SC'19's
+ * per-iteration model. */
+bool jobs_branch_same(const struct job_config *a, const struct job_config *b);
+
 /* One workload state buffer per job of a run, aligned for any workload's
  * struct (app/workload.h). */
 struct jobs_wl_state {
@@ -192,6 +215,7 @@ struct jobs_output {
                                         P: in windows over P partitions
                                         of the machine (exp/jobs_win.c) */
     int procs;                       /* processes sharing them (1) */
+    const struct jobs_branch *branch; /* where job 0 is released, or NULL */
 };
 
 /* How a run's results are written: the rows of jobs.csv, iterations.csv,

@@ -35,6 +35,9 @@ struct setup {
     struct offered off;
     struct job_counters ctr;    /* counters read during the run */
     bool sim_ok, net_ok, mpi_ok, ctl_ok;
+    bool state0_gone;           /* job 0's program replaced at a branch
+                                   (struct jobs_branch) and the new one
+                                   could not be set up: nothing to free */
 };
 
 /* Which partition of a split run this set-up is (net/xpart.h): the

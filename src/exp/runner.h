@@ -34,6 +34,9 @@ struct runner {
                            given */
     uint32_t partitions; /* --partitions: each traffic run in windows over
                             P partitions (exp/traffic_win.c); 0: classic */
+    bool each_warmup;    /* --warmups each: an impact study's simulations
+                            each run their warm-up (exp/impact_branch.h);
+                            false: shared where they can */
     struct diag *d;
 };
 

@@ -264,6 +264,8 @@ static void release_tick(struct dmpi *m, uint32_t j)
     }
     if (--m->release_left[j] != 0)
         return;
+    if (m->on_release)
+        m->on_release(m->release_ctx, j);
     start_followers(m, j, true, now(m), 0);
 }
 

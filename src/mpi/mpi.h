@@ -359,6 +359,13 @@ struct dmpi {
      * here, as the Gemini library is called by the application itself. */
     void (*on_job)(void *ctx, uint32_t job, bool end);
     void *job_ctx;
+    /* Called when job `job`'s followers that wait for its marks are
+     * released (GPCNeT's release), before any of them starts, in one
+     * process (not a split run's window end); NULL: none. It may
+     * replace a follower's program (dmpi_job_spec.app, .name): the jobs
+     * layer's branch point (exp/jobs.h, struct jobs_branch). */
+    void (*on_release)(void *ctx, uint32_t job);
+    void *release_ctx;
 
     /* A run split over partitions (the network's xp set, net/xpart.h):
      * this layer runs the ranks of its own partition's NICs only; a
