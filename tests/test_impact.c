@@ -1102,25 +1102,30 @@ static void check_resumed(const char *text, const char *whole, int lines)
     rm_dir(cut);
 }
 
+/* Two victims beside two aggressors after GPCNeT's release, on two
+ * shares and two runs: 24 simulations (the journal's and the shared
+ * warm-up's tests). */
+static const char two_by_two[] =
+    "experiment = { name = \"res\"; seed = 3; };\n"
+    "system = { name = \"voltrino\"; };\n"
+    "impact = {\n"
+    "  nodes = 32; shares = [0.25, 0.5]; allocation = \"random\";\n"
+    "  victim_nodes = 8; warmup_us = 2.0; warmup_iterations = 1;\n"
+    "  runs = 2;\n"
+    "  victims = ( { name = \"ar\"; workload = \"allreduce\";\n"
+    "                bytes = 8; iterations = 30; },\n"
+    "              { name = \"lat\"; workload = \"gpcnet-rr-latency\";\n"
+    "                iterations = 8; iters_per_ring = 2; } );\n"
+    "  aggressors = ( { name = \"incast\";\n"
+    "                   workload = \"gpcnet-rma-incast\";\n"
+    "                   bytes = 65536; },\n"
+    "                 { name = \"a2a\"; workload = \"gpcnet-a2a\";\n"
+    "                   bytes = 4096; } );\n"
+    "};\n";
+
 static void test_resume_from_journal(void)
 {
-    static const char text[] =
-        "experiment = { name = \"res\"; seed = 3; };\n"
-        "system = { name = \"voltrino\"; };\n"
-        "impact = {\n"
-        "  nodes = 32; shares = [0.25, 0.5]; allocation = \"random\";\n"
-        "  victim_nodes = 8; warmup_us = 2.0; warmup_iterations = 1;\n"
-        "  runs = 2;\n"
-        "  victims = ( { name = \"ar\"; workload = \"allreduce\";\n"
-        "                bytes = 8; iterations = 30; },\n"
-        "              { name = \"lat\"; workload = \"gpcnet-rr-latency\";\n"
-        "                iterations = 8; iters_per_ring = 2; } );\n"
-        "  aggressors = ( { name = \"incast\";\n"
-        "                   workload = \"gpcnet-rma-incast\";\n"
-        "                   bytes = 65536; },\n"
-        "                 { name = \"a2a\"; workload = \"gpcnet-a2a\";\n"
-        "                   bytes = 4096; } );\n"
-        "};\n";
+    const char *text = two_by_two;
     char whole[64];
     CHECK_EQ_U(run_cfg(text, whole, NULL), 0);
     char *m = file_in(whole, "experiment.files");
@@ -1140,23 +1145,7 @@ static void test_resume_from_journal(void)
  * every file as with --warmups each, where each runs its own warm-up. */
 static void test_shared_warmup(void)
 {
-    static const char text[] =
-        "experiment = { name = \"warm\"; seed = 3; };\n"
-        "system = { name = \"voltrino\"; };\n"
-        "impact = {\n"
-        "  nodes = 32; shares = [0.25, 0.5]; allocation = \"random\";\n"
-        "  victim_nodes = 8; warmup_us = 2.0; warmup_iterations = 1;\n"
-        "  runs = 2;\n"
-        "  victims = ( { name = \"ar\"; workload = \"allreduce\";\n"
-        "                bytes = 8; iterations = 30; },\n"
-        "              { name = \"lat\"; workload = \"gpcnet-rr-latency\";\n"
-        "                iterations = 8; iters_per_ring = 2; } );\n"
-        "  aggressors = ( { name = \"incast\";\n"
-        "                   workload = \"gpcnet-rma-incast\";\n"
-        "                   bytes = 65536; },\n"
-        "                 { name = \"a2a\"; workload = \"gpcnet-a2a\";\n"
-        "                   bytes = 4096; } );\n"
-        "};\n";
+    const char *text = two_by_two;
     char shared[64], each[64], cfg[128];
     CHECK_EQ_U(run_cfg(text, shared, NULL), 0);
     CHECK_STR_CONTAINS(err_buf, "impact: 8 of 24 simulations went on from "
