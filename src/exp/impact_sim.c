@@ -309,9 +309,9 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
         ok = ok && f[i];
     }
     if (!ok || (lat && impact_obs_init(&lo, st->t, &jobs[0], st->nodes[0],
-                                    st->x.ic->latency_model,
-                                    st->x.ic->ccs.n ? &nl : NULL,
-                                    st->x.ic->ccs.n ? &nt : NULL) != 0)) {
+                                       st->x.ic->latency_model,
+                                       st->x.ic->ccs.n ? &nl : NULL,
+                                       st->x.ic->ccs.n ? &nt : NULL) != 0)) {
         if (ok && lat)
             impact_obs_free(&lo);
         lat = false;
