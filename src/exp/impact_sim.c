@@ -110,6 +110,8 @@ struct study {
                                         0, its output and unit, which a */
     struct jobs_output *out;         /* branch makes another's */
     uint32_t u;
+    char from[16];                   /* a branch: the simulation whose
+                                        warm-up it shares, 1-based */
     FILE *log;                       /* progress lines (stderr; a
                                         branch's own) */
     char *log_buf;
@@ -369,13 +371,15 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
         snprintf(mean_s, sizeof mean_s, "%.3f us", mean);
     fprintf(st->log,
             "  impact %u/%u%s: run %u, share %.2f%s%s, %s %s%s: %u "
-            "iterations, mean %s%s (%.1f s)\n",
+            "iterations, mean %s%s (%.1f s%s%s)\n",
             u + 1, st->total, on, run, share, st->x.ic->ccs.n ? ", " : "",
             st->x.ic->ccs.n ? cc_name(st->np, ccn, sizeof ccn) : "", jobs[0].name,
             n > 1 ? "with " : solo ? "(aggressor) alone" : "alone",
             n > 1 ? jobs[1].name : "", v->n_iter,
             mean_s, v->finished ? "" : ", UNFINISHED",
-            time_wall_seconds() - t0);
+            time_wall_seconds() - t0,
+            st->br.me >= 0 ? ", warm-up shared with simulation " : "",
+            st->br.me >= 0 ? st->from : "");
     rc = 0;
     goto fail; /* the common end */
 oom:
@@ -432,6 +436,7 @@ static const struct job_config *branch_at(void *ctx)
     int k = impact_branch_fork(&st->br, st->bunit, st->nb);
     if (k < 0)
         return NULL;
+    snprintf(st->from, sizeof st->from, "%u", st->u + 1);
     st->u = st->bunit[k];
     st->out->run = st->u;
     st->out->header = st->u == 0;
