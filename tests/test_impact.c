@@ -15,6 +15,7 @@
 #include "app/gpcnet.h"
 #include "app/workload.h"
 #include "exp/experiment.h"
+#include "exp/impact_branch.h"
 #include "results/stats.h"
 #include "results/impact_results.h"
 #include "test.h"
@@ -1167,6 +1168,58 @@ static void test_shared_warmup(void)
     rm_dir(each);
 }
 
+/* A child's texts, in its own words (impact_branch.c's file): unit 5's
+ * child writes two texts (one empty) and its progress line, unit 7's
+ * dies without a word, unit 9's writes a text with a NUL inside and
+ * status 7. The study takes 5's and 9's as written, 7's as failed (its
+ * unit to be simulated as usual), and nothing for a unit no child ran. */
+static void test_branch_files(void)
+{
+    struct impact_branch b;
+    CHECK_EQ_U(impact_branch_init(&b, 4), 0);
+    const uint32_t units[3] = { 5, 7, 9 };
+    static const char bin[5] = { 'a', '\0', 'b', '\n', 'c' };
+    int k = impact_branch_fork(&b, units, 3);
+    if (k >= 0) { /* a child */
+        struct par_unit r = { 0 };
+        if (k == 1)
+            _exit(3);
+        r.n = k == 0 ? 2 : 1;
+        r.part[0] = k == 0 ? "abc" : (char *)bin;
+        r.len[0] = k == 0 ? 3 : sizeof bin;
+        r.part[1] = "";
+        impact_branch_exit(&b, k == 0 ? 0 : 7, &r, k == 0 ? "line 5\n" : "",
+                           k == 0 ? 7 : 0);
+    }
+    CHECK(impact_branch_has(&b, 5) && impact_branch_has(&b, 7) &&
+          impact_branch_has(&b, 9) && !impact_branch_has(&b, 6));
+    char *log = NULL;
+    size_t log_len = 0;
+    FILE *lf = open_memstream(&log, &log_len);
+    struct par_unit r = { 0 };
+    int status = -1;
+    CHECK_EQ_U(impact_branch_take(&b, 6, &status, &r, lf), 0);
+    CHECK_EQ_U(impact_branch_take(&b, 5, &status, &r, lf), 1);
+    CHECK_EQ_U(status, 0);
+    CHECK_EQ_U(r.n, 2);
+    CHECK(r.len[0] == 3 && r.part[0] && memcmp(r.part[0], "abc", 3) == 0);
+    CHECK_EQ_U(r.len[1], 0);
+    par_unit_free(&r);
+    CHECK_EQ_U(impact_branch_take(&b, 7, &status, &r, lf), -1);
+    CHECK_EQ_U(r.n, 0);
+    CHECK_EQ_U(impact_branch_take(&b, 9, &status, &r, lf), 1);
+    CHECK_EQ_U(status, 7);
+    CHECK(r.n == 1 && r.len[0] == sizeof bin &&
+          memcmp(r.part[0], bin, sizeof bin) == 0);
+    par_unit_free(&r);
+    fclose(lf);
+    CHECK(log && strcmp(log, "line 5\n") == 0);
+    free(log);
+    CHECK(!impact_branch_has(&b, 5) && !impact_branch_has(&b, 9));
+    CHECK_EQ_U(b.taken, 2);
+    impact_branch_free(&b);
+}
+
 /* The number in field k of the line of `text` that starts with
  * `prefix`, or NaN. */
 static double field_after(const char *text, const char *prefix, int k)
@@ -1379,6 +1432,7 @@ const struct test_case tests_impact[] = {
     TEST(test_node_seconds),
     TEST(test_resume_from_journal),
     TEST(test_shared_warmup),
+    TEST(test_branch_files),
     TEST(test_sensitivity_fit),
     TEST(test_sensitivity_run),
     TEST(test_arithmetic),
