@@ -431,7 +431,7 @@ static int run_impact(const struct runner *rn, const char *file)
         rc = impact_results_write(&x, rn->outdir, &info, rn->d);
     impact_data_free(&x);
     if (rc != 0) {
-        if (rank0)
+        if (rank0 && rc != SIM_INTERRUPTED) /* interrupted: said after */
             fprintf(stderr, "dfsim run: %s: the impact study failed\n",
                     file);
         rc = -1;

@@ -3,10 +3,13 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "core/sim.h"
 
 /* A child's file: this tag, its status, the number of texts, each as
  * its length and bytes, then the progress line likewise. */
@@ -135,16 +138,22 @@ int impact_branch_take(struct impact_branch *b, uint32_t u, int *status,
     b->child[i] = b->child[--b->n];
     int ws = 0;
     pid_t w;
-    do
-        w = waitpid(c.pid, &ws, 0);
-    while (w < 0 && errno == EINTR);
+    bool told = false;
+    /* interrupted while the child runs (a signal to this process
+     * alone): the child is told to stop too, and its unit comes back
+     * interrupted */
+    while ((w = waitpid(c.pid, &ws, 0)) < 0 && errno == EINTR)
+        if (sim_interrupt && !told) {
+            kill(c.pid, SIGTERM);
+            told = true;
+        }
     char *text = NULL;
     size_t len = 0;
     int rc = -1;
     if (w == c.pid && WIFEXITED(ws) && WEXITSTATUS(ws) == 0 &&
         read_result(c.out, status, res, &text, &len) == 0) {
         fwrite(text, 1, len, log);
-        b->taken++;
+        b->taken += *status == 0;
         rc = 1;
     } else {
         par_unit_free(res);

@@ -43,7 +43,8 @@ struct impact_child {
 struct impact_branch {
     struct impact_child *child; /* [cap]: forked, not taken yet */
     uint32_t n, cap;
-    uint32_t taken;     /* units taken from their children so far */
+    uint32_t taken;     /* units taken from their children so far,
+                           done (status 0) */
     int me;             /* -1: the study's process; else this process
                            is child[me] */
 };
