@@ -11,8 +11,9 @@
 # experiment whose folder holds a finished run (its "done" mark) is not
 # run again, so an interrupted call goes on where it stopped. Two
 # experiments run at a time (JOBS=n to change). DFSIM=path/to/dfsim to
-# choose the binary (default build/dfsim). About 45 minutes on a 2-core
-# machine: the two Crystal studies take 20 minutes each.
+# choose the binary (default build/dfsim). Hours on a 2-core machine: the
+# two Crystal studies take each as long as examples/sc20-impact-crystal.cfg
+# (docs/performance.md).
 #
 # Each what-if's header says which twin it is and which key differs;
 # tests/test_whatif.c checks that no other key does.
