@@ -609,8 +609,6 @@ static void at_release(void *ctx, uint32_t job)
     }
     m->job[0].app = w->app(x->u->state[0].b);
     m->job[0].name = j0->name;
-    x->u->spec[0].app = m->job[0].app;
-    x->u->spec[0].name = j0->name;
     x->u->cj[0].name = j0->name;
     x->u->cj[0].file = j0->file;
     x->u->cj[0].line = j0->line;
