@@ -39,8 +39,10 @@ struct h {
 };
 
 static void hop_hook(void *ctx, const struct packet *p, uint32_t port,
-                     simtime now)
+                     bool at_nic, simtime waited, simtime now)
 {
+    (void)at_nic;
+    (void)waited;
     struct h *h = ctx;
     if (p->index == 0 && h->len[p->cls] < 64) /* a message's first packet */
         h->path[p->cls][h->len[p->cls]++] = port;

@@ -16,6 +16,7 @@
 #include "app/workload.h"
 #include "exp/experiment.h"
 #include "exp/impact_branch.h"
+#include "results/csv.h"
 #include "results/stats.h"
 #include "results/impact_results.h"
 #include "test.h"
@@ -739,8 +740,9 @@ static void test_controllers_order_gpcnet(void)
 
 /* The examples load and pass the checks that need their systems: the
  * studies on Crystal and Shandy (linear, interleaved, random) and
- * Malbec, and Malbec's with Slingshot's routing by depth alone
- * (sc20-impact-malbec-hop0.cfg, an ablation). */
+ * Malbec, Malbec's with Slingshot's routing by depth alone
+ * (sc20-impact-malbec-hop0.cfg, an ablation) and Crystal's incast
+ * column alone (sc20-impact-crystal-incast.cfg). */
 static void test_examples(void)
 {
     glob_t g;
@@ -748,7 +750,7 @@ static void test_examples(void)
     snprintf(pattern, sizeof pattern, "%s",
              src_path("examples/sc20-impact-*.cfg"));
     CHECK(glob(pattern, 0, NULL, &g) == 0);
-    CHECK_EQ_U(g.gl_pathc, 8);
+    CHECK_EQ_U(g.gl_pathc, 9);
     for (size_t i = 0; i < g.gl_pathc; i++) {
         struct capture c;
         cap_init(&c);
@@ -1168,6 +1170,147 @@ static void test_shared_warmup(void)
     rm_dir(each);
 }
 
+/* waits.csv's hops of run `run`, job `job`: at the NICs (*nic) and at
+ * the routers (*rtr); the time the routers held the requests (*wait). */
+static void waits_of(const struct csv *w, const char *run, const char *job,
+                     double *nic, double *rtr, double *wait)
+{
+    int cr = csv_col(w, "run"), cj = csv_col(w, "job"), ca = csv_col(w, "at"),
+        cc = csv_col(w, "class"), ch = csv_col(w, "hops"),
+        cw = csv_col(w, "wait_us");
+    *nic = *rtr = *wait = 0;
+    for (uint32_t i = 0; i < w->rows; i++) {
+        if (strcmp(csv_at(w, i, cr), run) != 0 ||
+            strcmp(csv_at(w, i, cj), job) != 0)
+            continue;
+        bool at_nic = strcmp(csv_at(w, i, ca), "nic") == 0;
+        *(at_nic ? nic : rtr) += atof(csv_at(w, i, ch));
+        if (!at_nic && strcmp(csv_at(w, i, cc), "request") == 0)
+            *wait += atof(csv_at(w, i, cw));
+    }
+}
+
+/* --waits: waits.csv, where each job's packets waited (mpi/mpi.h,
+ * struct dmpi_waits). Every other file as without it; the same with the
+ * warm-up shared (the forks carry the aggressor's waits from before the
+ * release) or not; every packet counted once per hop: per simulation,
+ * the victim's NIC hops are the packets jobs.csv counts (delivered), its
+ * router hops those packets times 1 + hops_mean (an aggressor, stopped
+ * when the victim ends, has at least as many: some still on their way);
+ * and the allreduce victim's requests wait longer at the routers beside
+ * the incast than alone, in each run and share. A jobs list's runs are
+ * counted the same way, every job finished. Not over partitions (exit
+ * 2). */
+static void test_waits(void)
+{
+    const char *text = two_by_two;
+    char plain[64], shared[64], each[64], cfg[128];
+    CHECK_EQ_U(run_cfg(text, plain, NULL), 0);
+    CHECK(!dir_has(plain, "waits.csv"));
+    CHECK_EQ_U(cfg_in_dir(text, shared, cfg), 0);
+    const char *argv[] = { "run", cfg, "-o", shared, "--waits", NULL };
+    CHECK_EQ_U(run_dfsim(argv, out_buf, sizeof out_buf, err_buf,
+                         sizeof err_buf), 0);
+    static const char *const same[] = { "jobs.csv", "iterations.csv",
+                                        "ranks.csv", "metrics.csv",
+                                        "load.csv", "impact.csv",
+                                        "impact_runs.csv" };
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+        char *a = dir_read(plain, same[i]), *b = dir_read(shared, same[i]);
+        CHECK(a && b && strcmp(a, b) == 0);
+        free(a);
+        free(b);
+    }
+    CHECK_EQ_U(cfg_in_dir(text, each, cfg), 0);
+    const char *argv_each[] = { "run", cfg, "-o", each, "--waits",
+                                "--warmups", "each", NULL };
+    CHECK_EQ_U(run_dfsim(argv_each, out_buf, sizeof out_buf, err_buf,
+                         sizeof err_buf), 0);
+    CHECK_EQ_U(same_files(shared, each), 0);
+    struct csv w, j, r;
+    CHECK_EQ_U(csv_read(shared, "waits.csv", &w, stderr), 0);
+    CHECK_EQ_U(csv_read(shared, "jobs.csv", &j, stderr), 0);
+    CHECK_EQ_U(csv_read(shared, "impact_runs.csv", &r, stderr), 0);
+    CHECK(w.rows > 0 && j.rows == 40 && r.rows == 24);
+    int jr = csv_col(&j, "run"), jj = csv_col(&j, "job"),
+        jp = csv_col(&j, "packets"), jh = csv_col(&j, "hops_mean");
+    for (uint32_t i = 0; i < j.rows; i++) {
+        double nic, rtr, wait, pk = atof(csv_at(&j, i, jp));
+        waits_of(&w, csv_at(&j, i, jr), csv_at(&j, i, jj), &nic, &rtr,
+                 &wait);
+        double through = pk * (1 + atof(csv_at(&j, i, jh)));
+        if (strcmp(csv_at(&j, i, jj), "0") == 0) { /* the victim: done */
+            CHECK(pk > 0 && nic == pk);
+            CHECK(fabs(rtr - through) <= 1e-6 * pk + 1);
+        } else { /* stopped with packets still on their way */
+            CHECK(pk > 0 && nic >= pk && rtr >= through - 1e-6 * pk - 1);
+        }
+    }
+    /* impact_runs.csv: run, share, victim, aggressor; alone: run u,
+     * beside the incast: u + 1 */
+    int rv = csv_col(&r, "victim"), ra = csv_col(&r, "aggressor"),
+        rr = csv_col(&r, "run");
+    uint32_t pairs = 0;
+    for (uint32_t i = 0; i + 1 < r.rows; i++) {
+        if (strcmp(csv_at(&r, i, rv), "ar") != 0 ||
+            *csv_at(&r, i, ra) != '\0' ||
+            strcmp(csv_at(&r, i + 1, ra), "incast") != 0)
+            continue;
+        double n0, r0, alone, n1, r1, beside;
+        waits_of(&w, csv_at(&r, i, rr), "0", &n0, &r0, &alone);
+        waits_of(&w, csv_at(&r, i + 1, rr), "0", &n1, &r1, &beside);
+        CHECK(beside > alone);
+        pairs++;
+    }
+    CHECK_EQ_U(pairs, 4); /* 2 runs x 2 shares */
+    csv_free(&w);
+    csv_free(&j);
+    csv_free(&r);
+    /* a jobs list's runs: the same count, run by run */
+    static const char jobs_text[] =
+        "experiment = { name = \"wj\"; seed = 2; runs = 2; };\n"
+        "system = { name = \"voltrino\"; };\n"
+        "jobs = ( { name = \"inc\"; workload = \"gpcnet-rma-incast\";\n"
+        "           nodes = 12; allocation = \"random\"; bytes = 16384;\n"
+        "           iterations = 3; },\n"
+        "         { name = \"ar\"; workload = \"allreduce\"; nodes = 8;\n"
+        "           allocation = \"random\"; bytes = 8; iterations = 20; } );\n";
+    char jdir[64], jcfg[128];
+    CHECK_EQ_U(cfg_in_dir(jobs_text, jdir, jcfg), 0);
+    const char *jargv[] = { "run", jcfg, "-o", jdir, "--waits", NULL };
+    CHECK_EQ_U(run_dfsim(jargv, out_buf, sizeof out_buf, err_buf,
+                         sizeof err_buf), 0);
+    CHECK_STR_CONTAINS(out_buf, ", waits.csv)");
+    CHECK_EQ_U(csv_read(jdir, "waits.csv", &w, stderr), 0);
+    CHECK_EQ_U(csv_read(jdir, "jobs.csv", &j, stderr), 0);
+    CHECK_EQ_U(j.rows, 4);
+    jr = csv_col(&j, "run");
+    jj = csv_col(&j, "job");
+    jp = csv_col(&j, "packets");
+    jh = csv_col(&j, "hops_mean");
+    for (uint32_t i = 0; i < j.rows; i++) {
+        double nic, rtr, wait, pk = atof(csv_at(&j, i, jp));
+        waits_of(&w, csv_at(&j, i, jr), csv_at(&j, i, jj), &nic, &rtr,
+                 &wait);
+        CHECK(pk > 0 && nic == pk);
+        CHECK(fabs(rtr - pk * (1 + atof(csv_at(&j, i, jh)))) <=
+              1e-6 * pk + 1);
+    }
+    csv_free(&w);
+    csv_free(&j);
+    rm_dir(jdir);
+    const char *split[] = { "run", cfg, "-o", each, "--waits",
+                            "--partitions", "2", NULL };
+    CHECK_EQ_U(run_dfsim(split, out_buf, sizeof out_buf, err_buf,
+                         sizeof err_buf), 2);
+    CHECK_STR_CONTAINS(err_buf, "--waits counts in one process, not in "
+                                "windows over 2 partitions: expected "
+                                "--partitions 0");
+    rm_dir(plain);
+    rm_dir(shared);
+    rm_dir(each);
+}
+
 /* A child's texts, in its own words (impact_branch.c's file): unit 5's
  * child writes two texts (one empty) and its progress line, unit 7's
  * dies without a word, unit 9's writes a text with a NUL inside and
@@ -1432,6 +1575,7 @@ const struct test_case tests_impact[] = {
     TEST(test_node_seconds),
     TEST(test_resume_from_journal),
     TEST(test_shared_warmup),
+    TEST(test_waits),
     TEST(test_branch_files),
     TEST(test_sensitivity_fit),
     TEST(test_sensitivity_run),

@@ -42,8 +42,10 @@ struct h {
 };
 
 static void hop_hook(void *ctx, const struct packet *p, uint32_t port,
-                     simtime now)
+                     bool at_nic, simtime waited, simtime now)
 {
+    (void)at_nic;
+    (void)waited;
     struct h *h = ctx;
     if (p->cls == PKT_REQ && p->src_nic == h->trace_pkt_src &&
         h->path_len < 64) {

@@ -368,8 +368,10 @@ static void test_aries_ties(void)
 }
 
 static void trace_hop(void *ctx, const struct packet *p, uint32_t port,
-                      simtime now)
+                      bool at_nic, simtime waited, simtime now)
 {
+    (void)at_nic;
+    (void)waited;
     struct rt *x = ctx;
     (void)now;
     if (p->cls != PKT_REQ)
@@ -505,8 +507,10 @@ struct ss_trace {
 static struct ss_trace ss_last; /* of the last request sent */
 
 static void ss_hop(void *ctx, const struct packet *p, uint32_t port,
-                   simtime now)
+                   bool at_nic, simtime waited, simtime now)
 {
+    (void)at_nic;
+    (void)waited;
     struct rt *x = ctx;
     struct ss_trace *tr = &ss_last;
     (void)now;

@@ -47,7 +47,8 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: dfsim run FILE [-o DIR] [--seed N] [--resume] [--force]\n"
             "                      [--max-memory SIZE] [--quick]\n"
-            "                      [--partitions P] [--warmups shared|each]\n\n"
+            "                      [--partitions P] [--warmups shared|each]\n"
+            "                      [--waits]\n\n"
             "Run the experiment described in FILE (libconfig format; see\n"
             "examples/example.cfg) and write its results into DIR\n"
             "(default results/<experiment name>): topology.json and one CSV\n"
@@ -111,6 +112,12 @@ static void usage(FILE *out)
             "                     not under mpirun or --partitions)\n"
             "  --warmups each     every simulation runs its own warm-up:\n"
             "                     the same files, slower\n"
+            "  --waits            waits.csv too: where each job's packets\n"
+            "                     waited (at their NIC, at each kind of\n"
+            "                     router port, per VC), with the jobs'\n"
+            "                     and an impact study's rows; the other\n"
+            "                     files the same, the run slower; in one\n"
+            "                     process (--partitions 0)\n"
             "  -h, --help         this text, then every key of an "
             "experiment file\n\n");
 }
@@ -236,6 +243,7 @@ struct run_args {
     bool given_p;        /* --partitions given (0: the one-process rules
                             even for experiment.windowed) */
     bool each_warmup;    /* --warmups each */
+    bool waits;          /* --waits */
 };
 
 /* Parse argv into a. Returns -1 to go on, else the exit status (0 after
@@ -251,6 +259,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
         { "quick", no_argument, NULL, 'q' },
         { "partitions", required_argument, NULL, 'p' },
         { "warmups", required_argument, NULL, 'w' },
+        { "waits", no_argument, NULL, 'W' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -271,6 +280,9 @@ static int parse_args(int argc, char **argv, struct run_args *a)
             break;
         case 'q':
             a->quick = true;
+            break;
+        case 'W':
+            a->waits = true;
             break;
         case 'm':
             if (parse_size(optarg, &a->max_memory) != 0) {
@@ -424,7 +436,8 @@ static int run_impact(const struct runner *rn, const char *file)
     int rc = impact_simulate(&e->impact, &e->jobs, rn->t, rn->np,
                              (uint64_t)e->info.seed, e->info.time_limit,
                              rn->outdir, &jobs_results_writer, rn->resume,
-                             rn->partitions, !rn->each_warmup, &x, rn->d);
+                             rn->partitions, !rn->each_warmup, rn->waits, &x,
+                             rn->d);
     if (rc == 0)
         rc = runner_memory_check(rn, "the impact study");
     if (rc == 0 && rank0) /* the cells and the report are rank 0's */
@@ -470,7 +483,8 @@ static int run_kinds(const struct runner *rn, const char *file)
 }
 
 /* Where the results are: the report pages, and every file written. */
-static void print_summary(const struct experiment *e, const char *outdir)
+static void print_summary(const struct experiment *e, const char *outdir,
+                          bool waits)
 {
     char sampled[256] = "";
     size_t len = 0;
@@ -494,14 +508,15 @@ static void print_summary(const struct experiment *e, const char *outdir)
     if (e->jobs.n || e->impact.on)
         printf("%sreport: %s/report.html\n", e->has_traffic ? "" : "\n",
                outdir);
-    printf("\nresults in %s/ (topology.json, probe.csv%s%s%s%s)\n", outdir,
+    printf("\nresults in %s/ (topology.json, probe.csv%s%s%s%s%s)\n", outdir,
            e->has_traffic ? ", traffic.csv" : "", sampled,
            e->jobs.n ? ", jobs.csv, iterations.csv, ranks.csv, metrics.csv, "
                        "variants.csv, load.csv, runs.csv"
                      : "",
            e->impact.on ? ", impact.csv, impact_runs.csv, jobs.csv, "
                           "iterations.csv, ranks.csv, metrics.csv, load.csv"
-                        : "");
+                        : "",
+           waits && (e->jobs.n || e->impact.on) ? ", waits.csv" : "");
 }
 
 /* A run stopped by a signal: say where its finished results are and how
@@ -603,6 +618,16 @@ int cli_run(int argc, char **argv)
         goto out;
     if (a.auto_p)
         a.partitions = auto_partitions(&e, &t, from_file);
+    if (a.waits && a.partitions > 0) {
+        /* mpi/mpi.h, dmpi_waits_on: whose a hop is, in one process */
+        if (par_rank() == 0)
+            fprintf(stderr, "dfsim run: --waits counts in one process, "
+                            "not in windows over %u partition%s: expected "
+                            "--partitions 0\n",
+                    a.partitions, a.partitions == 1 ? "" : "s");
+        rc = 2;
+        goto out;
+    }
     if (par_set_split(a.partitions) != 0) {
         if (par_rank() == 0)
             fprintf(stderr, "dfsim run: %d MPI ranks cannot be grouped %u "
@@ -617,6 +642,7 @@ int cli_run(int argc, char **argv)
                          .resume = a.resume, .max_memory = a.max_memory,
                          .partitions = a.partitions,
                          .each_warmup = a.each_warmup,
+                         .waits = a.waits,
                          .d = &d };
     if (par_agree(par_rank() == 0 ? runner_setup(&rn, settings, a.file,
                                                  a.force, a.quick, &claimed)
@@ -629,7 +655,7 @@ out:
     if (claimed && runner_seal(&rn) != 0)
         rc = 1;
     if (rc == 0)
-        print_summary(&e, outdir);
+        print_summary(&e, outdir, a.waits);
     if (rc != 0 && sim_interrupt)
         rc = interrupted(&e, a.file, outdir, a.partitions);
     par_stop();

@@ -288,14 +288,16 @@ uint32_t impact_simulations(const struct impact_config *ic);
  * mpirun, one a rank, every rank running every simulation).
  * share_warmup: the simulations that differ only in the victim run the
  * aggressor's warm-up once, forked at the release (exp/impact_branch.h;
- * in one process without partitions; the same files). Returns 0,
+ * in one process without partitions; the same files). waits: waits.csv
+ * too, where each job's packets waited (mpi/mpi.h, struct dmpi_waits;
+ * --waits). Returns 0,
  * SIM_INTERRUPTED, or -1 after reporting to d. */
 int impact_simulate(const struct impact_config *ic,
                     const struct jobs_config *jc, const struct topo *t,
                     const struct net_params *np, uint64_t seed,
                     simtime limit, const char *dir,
                     const struct jobs_writer *writer, bool resume,
-                    uint32_t partitions, bool share_warmup,
+                    uint32_t partitions, bool share_warmup, bool waits,
                     struct impact_data *data, struct diag *d);
 void impact_data_free(struct impact_data *data);
 

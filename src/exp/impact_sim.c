@@ -59,8 +59,10 @@ static int sample_add(struct impact_sample *s, const simtime *v, uint32_t n)
 
 static const char *const run_files[] = { "jobs.csv", "iterations.csv",
                                          "ranks.csv", "metrics.csv",
-                                         "load.csv", "impact_runs.csv" };
+                                         "load.csv", "impact_runs.csv",
+                                         "waits.csv" };
 #define N_RUN_FILES (sizeof run_files / sizeof run_files[0])
+#define RUN_WAITS (N_RUN_FILES - 1) /* --waits only: empty without */
 
 /* Node ids as ranges, "0-15,32" (what a node_list takes). */
 static void put_ranges(FILE *f, const uint32_t *v, uint32_t n)
@@ -87,6 +89,7 @@ struct study {
     simtime limit;
     uint32_t partitions;             /* each simulation's (0: one process) */
     FILE *f[N_RUN_FILES];
+    uint32_t n_files;                /* of run_files[]: waits.csv's last */
     uint32_t sims, total;            /* simulations so far, in all */
     uint32_t cc;                     /* the controller running */
     /* the simulations as units dealt over ranks (exp/par.h): unit u is
@@ -322,6 +325,7 @@ static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
     struct jobs_output out = {
         .jobs = f[0], .iterations = f[1], .ranks = f[2], .metrics = f[3],
         .load = f[4], .run = u, .header = u == 0, .capture = &cap,
+        .waits = st->n_files == N_RUN_FILES ? f[RUN_WAITS] : NULL,
         .observer = lat ? &obs : NULL, .writer = st->writer,
         .partitions = st->partitions,
         .procs = par_group_size(),
@@ -557,7 +561,7 @@ static int sim_commit(void *ctx, uint32_t u, struct par_unit *res)
         return -1;
     }
     memcpy(&fa, res->part[RES_FACTS], sizeof fa);
-    for (size_t i = 0; i < N_RUN_FILES; i++) {
+    for (size_t i = 0; i < st->n_files; i++) {
         fwrite(res->part[i], 1, res->len[i], st->f[i]);
         fflush(st->f[i]);
     }
@@ -755,7 +759,7 @@ int impact_simulate(const struct impact_config *ic,
                     const struct net_params *np, uint64_t seed,
                     simtime limit, const char *dir,
                     const struct jobs_writer *writer, bool resume,
-                    uint32_t partitions, bool share_warmup,
+                    uint32_t partitions, bool share_warmup, bool waits,
                     struct impact_data *data, struct diag *d)
 {
     memset(data, 0, sizeof *data);
@@ -781,7 +785,8 @@ int impact_simulate(const struct impact_config *ic,
     }
     struct study st = { .x = { .ic = ic }, .jc = jc, .t = t, .np = np,
                         .writer = writer, .limit = limit,
-                        .partitions = partitions };
+                        .partitions = partitions,
+                        .n_files = waits ? N_RUN_FILES : RUN_WAITS };
     st.total = impact_simulations(ic);
     uint32_t n_cells = n_ca * n_sh * n_v, n_iso = n_cc * n_sh * n_v;
     int rc = -1;
@@ -789,7 +794,7 @@ int impact_simulate(const struct impact_config *ic,
         diag_error(d, NULL, 0, "impact", "out of memory");
         goto done;
     }
-    for (size_t i = 0; par_rank() == 0 && i < N_RUN_FILES; i++) {
+    for (size_t i = 0; par_rank() == 0 && i < st.n_files; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, run_files[i]);
         /* listed before it exists; the run's end marks it done */

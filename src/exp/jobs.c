@@ -635,6 +635,28 @@ static const struct jobs_config *branch_copy(struct branching *x,
 
 /* Place the jobs of jc (the file's, and the fill's if any), run them and
  * write what they did. */
+/* What watches run_all's run besides its results: the counters' samples
+ * and reports (ctr) and where the packets wait (out->waits). */
+static int run_observers(struct setup *u, const struct jobs_config *jc,
+                         const struct topo *t, const struct jobs_output *out,
+                         bool ctr, struct diag *d)
+{
+    /* the sampler's events are the type after dmpi's, created by the
+     * entity past the network's */
+    if (ctr && jobs_start_counters(u, jc, out->counters, &u->net, &u->s,
+                                   net_entities(t), d) != 0)
+        return -1;
+    if (ctr) {
+        u->m.on_job = job_counters_on_job;
+        u->m.job_ctx = &u->ctr;
+    }
+    if (out->waits && dmpi_waits_on(&u->m) != 0) {
+        diag_error(d, NULL, 0, "jobs", "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
 static int run_all(const struct jobs_config *jc, const struct topo *t,
                    const struct net_params *np, uint64_t seed, simtime limit,
                    const struct jobs_output *out, simtime *end,
@@ -664,15 +686,8 @@ static int run_all(const struct jobs_config *jc, const struct topo *t,
         goto done;
     struct sim *s = &u->s;
     struct dmpi *m = &u->m;
-    /* the sampler's events are the type after dmpi's, created by the
-     * entity past the network's */
-    if (ctr && jobs_start_counters(u, jc, out->counters, &u->net, &u->s,
-                                   net_entities(t), d) != 0)
+    if (run_observers(u, jc, t, out, ctr, d) != 0)
         goto done;
-    if (ctr) {
-        u->m.on_job = job_counters_on_job;
-        u->m.job_ctx = &u->ctr;
-    }
     const struct jobs_observer *obs = out->observer;
     /* the window opens when the first measured job starts: what the
      * background sent before does not count */

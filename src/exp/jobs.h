@@ -199,6 +199,9 @@ struct jobs_output {
     FILE *metrics;                   /* the workloads' own figures */
     FILE *variants;                  /* per job and variant */
     FILE *load;                      /* the offered load (exp/offered.h) */
+    FILE *waits;                     /* where each job's packets waited
+                                        (mpi/mpi.h, struct dmpi_waits), or
+                                        NULL: not counted */
     uint32_t run;                    /* the first column of every row */
     bool header;                     /* write the files' header lines */
     FILE *table;                     /* a table for a person, or NULL */

@@ -557,8 +557,15 @@ int runner_traffic(const struct runner *rn, struct traffic_result **res_out,
 static const char *const job_files[] = { "jobs.csv", "iterations.csv",
                                          "ranks.csv", "metrics.csv",
                                          "variants.csv", "load.csv",
-                                         "runs.csv" };
+                                         "runs.csv", "waits.csv" };
 #define N_JOB_FILES (sizeof job_files / sizeof job_files[0])
+enum { JOBS_RUNS = 6, JOBS_WAITS = 7 }; /* runs.csv, waits.csv (--waits) */
+
+/* The files a jobs run writes: waits.csv only with --waits. */
+static uint32_t jobs_n_files(const struct runner *rn)
+{
+    return rn->waits ? N_JOB_FILES : JOBS_WAITS;
+}
 
 /* Keep in dir/name only the header and the complete rows of runs below
  * `keep` (the first field): what a resumed experiment continues from.
@@ -679,12 +686,13 @@ struct jobs_deal {
     const char *outdir;
     struct diag *d;
     const struct jobs_writer *writer; /* the runs' rows */
-    FILE *files[N_JOB_FILES]; /* rank 0: job_files[], runs.csv last */
+    FILE *files[N_JOB_FILES]; /* rank 0: job_files[], jobs_n_files() */
 };
 
 /* The texts of a run's unit: one per file of job_files[], then the
  * table printed for a person. */
-enum { JOBS_TABLE = N_JOB_FILES, JOBS_PARTS };
+enum { JOBS_TABLE = N_JOB_FILES, JOBS_PARTS }; /* waits.csv's empty
+                                                 without --waits */
 
 /* Run r of the jobs (seed + r): its rows of every file and its table
  * (the last run's) into u; its counter samples into their own files. */
@@ -714,6 +722,8 @@ static int jobs_unit(void *ctx, uint32_t r, struct par_unit *u)
                                .iterations = f[1], .ranks = f[2],
                                .metrics = f[3], .variants = f[4],
                                .load = f[5], .run = r,
+                               .waits = jd->rn->waits ? f[JOBS_WAITS]
+                                                      : NULL,
                                .partitions = jd->rn->partitions,
                                .procs = par_group_size() };
     if (par_group_rank() != 0)
@@ -759,7 +769,7 @@ static int jobs_unit(void *ctx, uint32_t r, struct par_unit *u)
     if (rc < 0 && mine)
         run_files_drop(&rf);
     if (rc >= 0)
-        fprintf(f[N_JOB_FILES - 1], "%u,%" PRIu64 ",%" PRIu64 ".%06" PRIu64
+        fprintf(f[JOBS_RUNS], "%u,%" PRIu64 ",%" PRIu64 ".%06" PRIu64
                                     ",%d,%d\n",
                 r, seed, end / SIMTIME_US, end % SIMTIME_US, rc == 0,
                 jd->rn->partitions > 0);
@@ -800,7 +810,8 @@ static int jobs_commit(void *ctx, uint32_t r, struct par_unit *u)
         fprintf(stderr, "dfsim run: run %u: a malformed result (a bug)\n", r);
         return -1;
     }
-    for (uint32_t i = 0; i < N_JOB_FILES; i++) {
+    uint32_t nf = jobs_n_files(jd->rn);
+    for (uint32_t i = 0; i < nf; i++) {
         fwrite(u->part[i], 1, u->len[i], jd->files[i]);
         if (fflush(jd->files[i]) != 0) {
             fprintf(stderr, "dfsim run: cannot write %s/%s: %s\n",
@@ -811,7 +822,7 @@ static int jobs_commit(void *ctx, uint32_t r, struct par_unit *u)
     /* the rows, and the run's counter files, vouched for */
     struct run_files rf;
     job_run_files(jd->e, jd->outdir, r, &rf);
-    if (manifest_mark(jd->outdir, job_files, N_JOB_FILES, MANIFEST_GROWN,
+    if (manifest_mark(jd->outdir, job_files, nf, MANIFEST_GROWN,
                       stderr) != 0 ||
         run_files_mark(&rf, jd->outdir, MANIFEST_DONE) != 0)
         return -1;
@@ -838,17 +849,17 @@ static int jobs_commit(void *ctx, uint32_t r, struct par_unit *u)
 static long jobs_open(const struct runner *rn, struct jobs_deal *jd)
 {
     const char *outdir = rn->outdir;
-    if (manifest_mark(outdir, job_files, N_JOB_FILES, MANIFEST_WRITING,
-                      stderr) != 0)
+    uint32_t nf = jobs_n_files(rn);
+    if (manifest_mark(outdir, job_files, nf, MANIFEST_WRITING, stderr) != 0)
         return -1;
     long first = rn->resume ? finished_runs(outdir, rn->e->info.seed) : 0;
-    for (size_t i = 0; first > 0 && i < N_JOB_FILES; i++)
+    for (size_t i = 0; first > 0 && i < nf; i++)
         if (keep_runs(outdir, job_files[i], (uint32_t)first) != 0) {
             fprintf(stderr, "dfsim run: cannot resume from %s/%s: %s\n",
                     outdir, job_files[i], strerror(errno));
             return -1;
         }
-    for (size_t i = 0; first >= 0 && i < N_JOB_FILES; i++) {
+    for (size_t i = 0; first >= 0 && i < nf; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", outdir, job_files[i]);
         jd->files[i] = fopen(path, first > 0 ? "a" : "w");
@@ -862,18 +873,19 @@ static long jobs_open(const struct runner *rn, struct jobs_deal *jd)
         struct jobs_output out = {
             .jobs = jd->files[0], .iterations = jd->files[1],
             .ranks = jd->files[2], .metrics = jd->files[3],
-            .variants = jd->files[4], .load = jd->files[5] };
+            .variants = jd->files[4], .load = jd->files[5],
+            .waits = jd->files[JOBS_WAITS] };
         jd->writer->headers(&out);
-        fputs(RUNS_HEADER, jd->files[N_JOB_FILES - 1]);
+        fputs(RUNS_HEADER, jd->files[JOBS_RUNS]);
     }
-    for (size_t i = 0; first >= 0 && i < N_JOB_FILES; i++)
+    for (size_t i = 0; first >= 0 && i < nf; i++)
         if (fflush(jd->files[i]) != 0) {
             fprintf(stderr, "dfsim run: cannot write %s/%s: %s\n", outdir,
                     job_files[i], strerror(errno));
             return -1;
         }
-    if (first < 0 || manifest_mark(outdir, job_files, N_JOB_FILES,
-                                   MANIFEST_GROWN, stderr) != 0)
+    if (first < 0 ||
+        manifest_mark(outdir, job_files, nf, MANIFEST_GROWN, stderr) != 0)
         return -1;
     for (uint32_t r = (uint32_t)first; r < rn->e->info.runs; r++) {
         struct run_files rf;
@@ -934,7 +946,7 @@ done:
             rc = rc ? rc : -1;
     /* what the files hold now, whole (rank 0 opened them all) */
     if (rank0 && first >= 0 &&
-        manifest_mark(outdir, job_files, N_JOB_FILES, MANIFEST_DONE,
+        manifest_mark(outdir, job_files, jobs_n_files(rn), MANIFEST_DONE,
                       stderr) != 0)
         rc = rc ? rc : -1;
     return rc;

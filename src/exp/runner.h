@@ -37,6 +37,8 @@ struct runner {
     bool each_warmup;    /* --warmups each: an impact study's simulations
                             each run their warm-up (exp/impact_branch.h);
                             false: shared where they can */
+    bool waits;          /* --waits: waits.csv, where each job's packets
+                            waited (mpi/mpi.h, struct dmpi_waits) */
     struct diag *d;
 };
 

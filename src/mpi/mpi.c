@@ -925,6 +925,16 @@ int dmpi_unpack_add(struct dmpi *m, struct unpack *u)
     return 0;
 }
 
+int dmpi_waits_on(struct dmpi *m)
+{
+    for (uint32_t j = 0; j < m->n_jobs; j++)
+        if (!m->res[j].waits &&
+            !(m->res[j].waits = calloc(1, sizeof *m->res[j].waits)))
+            return -1;
+    p2p_waits_hook(m);
+    return 0;
+}
+
 void dmpi_free(struct dmpi *m)
 {
     for (uint32_t i = 0; m->rank && i < m->n_ranks; i++) {
@@ -941,6 +951,7 @@ void dmpi_free(struct dmpi *m)
         free(m->res[j].iter_end);
         free(m->res[j].iter_time);
         free(m->res[j].paths);
+        free(m->res[j].waits);
     }
     free(m->rank);
     free(m->job_first);

@@ -247,6 +247,24 @@ static inline void dmpi_paths_add(struct dmpi_paths *a,
     }
 }
 
+/* Where a job's packets waited (dmpi_waits_on): per class (PKT_REQ,
+ * PKT_RSP), place and VC within the class at the router's input (the
+ * route segment, net/net.h), the hops made and the time waited before
+ * them (net_hooks.hop): place 0 (PORT_UNUSED, never a hop's) is the
+ * packet's own NIC, before injection — a request's wait since its
+ * message was handed over, behind its message's earlier packets
+ * included, a response's since its request was delivered — any other
+ * the kind of the router port it waited to cross (enum port_kind:
+ * Aries's processor tile is the ejection to a NIC, rank-1 green, rank-2
+ * black, rank-3 optical), the time it spent at that router beyond the
+ * pipeline delay: credits, arbitration, the packets ahead of it in its
+ * input VC and the tiles' buffers. */
+struct dmpi_waits {
+    uint64_t hops[2][PORT_KIND_COUNT][NET_MAX_SEGS];
+    simtime wait[2][PORT_KIND_COUNT][NET_MAX_SEGS]; /* summed */
+    simtime max[2][PORT_KIND_COUNT][NET_MAX_SEGS];  /* the longest */
+};
+
 /* What a job measured. Times are absolute simulation times. */
 struct dmpi_job_result {
     simtime start, end;    /* end: its last rank finished (background
@@ -278,6 +296,8 @@ struct dmpi_job_result {
                               (marks made when posting; i >= n_iter:
                               after the last complete iteration) */
     uint32_t n_paths, paths_cap;
+    struct dmpi_waits *waits; /* where its packets waited, or NULL
+                              (dmpi_waits_on) */
 };
 
 /* An MPI envelope: what a point-to-point message's header tells its
@@ -390,6 +410,13 @@ int dmpi_init(struct dmpi *m, struct sim *s, struct net *n,
               const struct dmpi_params *p, const struct dmpi_job_spec *spec,
               uint32_t n_jobs, uint32_t ev_type, struct diag *d);
 void dmpi_free(struct dmpi *m);
+
+/* Count where every job's packets wait from now on (res[j].waits; the
+ * network's hop hook: each hop then also writes its packet's cold half).
+ * In one process only: a split run's far partition releases its copy of
+ * a message once its requests are in, while its responses still travel
+ * there, so a hop could not tell whose it is. 0, or -1 out of memory. */
+int dmpi_waits_on(struct dmpi *m);
 
 /* After the run: fill every job's iterations (n_iter: the fewest marks
  * of any rank, leaving out ranks that ended without marking at all, such

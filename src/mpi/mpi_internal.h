@@ -269,5 +269,7 @@ void p2p_send_later(struct dmpi *m, uint32_t xid, enum kind k);
 void p2p_inject(struct dmpi *m, uint64_t arg);
 /* The network's hooks (delivered, msg_arrived, msg_done) to the layer. */
 void p2p_hooks(struct dmpi *m);
+/* ... and the hop hook that counts where the packets wait (dmpi_waits_on) */
+void p2p_waits_hook(struct dmpi *m);
 
 #endif

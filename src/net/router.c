@@ -469,7 +469,8 @@ static void transmit(struct net *n, uint32_t out, uint32_t id)
         end = p->tail;
     o->busy = end;
     if (n->hooks.hop)
-        n->hooks.hop(n->hooks.ctx, p, out, now);
+        n->hooks.hop(n->hooks.ctx, p, out, false,
+                     now - n->pkt_cold[id].t_ready, now);
     uint32_t ip = p->in_port;
     struct net_in *in = &n->in[ip];
     if (n->p.counters) {
@@ -679,8 +680,9 @@ static void out_grant_free(struct net *n, uint32_t port)
 static void on_arrive(struct sim *s, const struct event *e, void *ctx)
 {
     struct net *n = ctx;
+    if (n->hooks.hop) /* its wait here counts from now (transmit) */
+        n->pkt_cold[(uint32_t)e->arg].t_ready = s->now;
     in_push(n, e->target, (uint32_t)e->arg);
-    (void)s;
 }
 
 /* sim_on_prefetch: an ARRIVE or EJECT reads its packet first (an EJECT

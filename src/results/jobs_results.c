@@ -143,6 +143,8 @@ static const char iterations_head[] =
     "run,job,name,iteration,variant,counted,end_us,time_us,model_us,lat_us,"
     "stall_cycles,packets,nonmin_share,hops_mean\n";
 static const char ranks_head[] = "run,job,name,rank,node,end_us\n";
+static const char waits_head[] =
+    "run,job,name,class,at,vc,hops,wait_us,mean_wait_ns,max_wait_us\n";
 
 static void metrics_header(FILE *f)
 {
@@ -175,6 +177,8 @@ static void write_headers(const struct jobs_output *out)
         variants_header(out->variants);
     if (out->load)
         offered_csv_header(out->load);
+    if (out->waits)
+        fputs(waits_head, out->waits);
 }
 
 /* metrics.csv: the workloads' own figures (GPCNeT's), 3 decimals. */
@@ -393,6 +397,39 @@ static void write_ranks(const struct jobs_run_view *v,
     }
 }
 
+/* waits.csv's rows: where each job's packets waited (mpi.h, struct
+ * dmpi_waits), a row per class, place and VC with hops; "nic" is the
+ * packets' own NIC, before injection, the rest the router ports' kinds
+ * as the hardware names them (topo.h). */
+static void write_waits(const struct jobs_run_view *v,
+                        const struct jobs_output *out)
+{
+    static const char *const cls[2] = { "request", "response" };
+    if (out->header)
+        fputs(waits_head, out->waits);
+    for (uint32_t i = 0; i < v->jc->n; i++) {
+        const struct dmpi_waits *w = v->m->res[i].waits;
+        for (int c = 0; w && c < 2; c++)
+            for (uint32_t k = 0; k < PORT_KIND_COUNT; k++)
+                for (uint32_t vc = 0; vc < NET_MAX_SEGS; vc++) {
+                    uint64_t h = w->hops[c][k][vc];
+                    if (!h)
+                        continue;
+                    fprintf(out->waits, "%u,%u,%s,%s,%s,%u,%" PRIu64 ",",
+                            out->run, i, v->jc->job[i].name, cls[c],
+                            k == PORT_UNUSED ? "nic"
+                                             : topo_port_kind_name(k),
+                            vc, h);
+                    put_us(out->waits, w->wait[c][k][vc]);
+                    fprintf(out->waits, ",%.3f,",
+                            (double)w->wait[c][k][vc] / (double)h /
+                                (double)SIMTIME_NS);
+                    put_us(out->waits, w->max[c][k][vc]);
+                    fputc('\n', out->waits);
+                }
+    }
+}
+
 /* The table of the jobs a person reads (out->table). */
 static void write_table(const struct jobs_run_view *v,
                         const struct jobs_output *out)
@@ -454,6 +491,8 @@ static int write_results(const struct jobs_run_view *v,
         write_iterations(v, out);
     if (out->ranks)
         write_ranks(v, out);
+    if (out->waits)
+        write_waits(v, out);
     if (out->table)
         write_table(v, out);
     write_metrics(jc, m, state, out->metrics, out->table, out->run,
