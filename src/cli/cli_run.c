@@ -116,8 +116,8 @@ static void usage(FILE *out)
             "                     waited (at their NIC, at each kind of\n"
             "                     router port, per VC), with the jobs'\n"
             "                     and an impact study's rows; the other\n"
-            "                     files the same, the run slower; in one\n"
-            "                     process (--partitions 0)\n"
+            "                     files the same; in one process\n"
+            "                     (--partitions 0)\n"
             "  -h, --help         this text, then every key of an "
             "experiment file\n\n");
 }
