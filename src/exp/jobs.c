@@ -633,8 +633,6 @@ static const struct jobs_config *branch_copy(struct branching *x,
     return &x->jc;
 }
 
-/* Place the jobs of jc (the file's, and the fill's if any), run them and
- * write what they did. */
 /* What watches run_all's run besides its results: the counters' samples
  * and reports (ctr) and where the packets wait (out->waits). */
 static int run_observers(struct setup *u, const struct jobs_config *jc,
@@ -657,6 +655,8 @@ static int run_observers(struct setup *u, const struct jobs_config *jc,
     return 0;
 }
 
+/* Place the jobs of jc (the file's, and the fill's if any), run them and
+ * write what they did. */
 static int run_all(const struct jobs_config *jc, const struct topo *t,
                    const struct net_params *np, uint64_t seed, simtime limit,
                    const struct jobs_output *out, simtime *end,

@@ -559,7 +559,8 @@ static const char *const job_files[] = { "jobs.csv", "iterations.csv",
                                          "variants.csv", "load.csv",
                                          "runs.csv", "waits.csv" };
 #define N_JOB_FILES (sizeof job_files / sizeof job_files[0])
-enum { JOBS_RUNS = 6, JOBS_WAITS = 7 }; /* runs.csv, waits.csv (--waits) */
+/* runs.csv, then waits.csv (--waits only): the last two */
+enum { JOBS_RUNS = N_JOB_FILES - 2, JOBS_WAITS = N_JOB_FILES - 1 };
 
 /* The files a jobs run writes: waits.csv only with --waits. */
 static uint32_t jobs_n_files(const struct runner *rn)
