@@ -16,6 +16,7 @@
 #include "app/workload.h"
 #include "exp/experiment.h"
 #include "exp/impact_branch.h"
+#include "exp/manifest.h"
 #include "results/csv.h"
 #include "results/stats.h"
 #include "results/impact_results.h"
@@ -1141,6 +1142,90 @@ static void test_resume_from_journal(void)
     rm_dir(whole);
 }
 
+/* The bytes of path into *out (malloc'd); their count, or -1. */
+static long file_bytes(const char *path, char **out)
+{
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    *out = n >= 0 && fseek(f, 0, SEEK_SET) == 0 ? malloc((size_t)n + 1)
+                                                : NULL;
+    if (*out && fread(*out, 1, (size_t)n, f) != (size_t)n) {
+        free(*out);
+        *out = NULL;
+    }
+    fclose(f);
+    return *out ? n : -1;
+}
+
+/* dir's impact.journal rewritten with the n bytes at j, and vouched for
+ * in the folder's manifest, as if dfsim had written them. */
+static void journal_as(const char *dir, const char *j, long n)
+{
+    static const char *const name[] = { "impact.journal" };
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", dir, name[0]);
+    CHECK_EQ_U(manifest_mark(dir, name, 1, MANIFEST_WRITING, stderr), 0);
+    FILE *f = fopen(path, "wb");
+    CHECK(f && fwrite(j, 1, (size_t)n, f) == (size_t)n);
+    if (f)
+        fclose(f);
+    CHECK_EQ_U(manifest_mark(dir, name, 1, MANIFEST_DONE, stderr), 0);
+}
+
+/* `argv` (a --resume of the study cut short in `cut`) refused: exit 1,
+ * the error naming the journal, its bytes (`j`, n of them) unchanged. */
+static void check_refused(const char *const argv[], const char *cut,
+                          const char *j, long n)
+{
+    char path[128], *now;
+    snprintf(path, sizeof path, "%s/impact.journal", cut);
+    CHECK_EQ_U(run_dfsim(argv, out_buf, sizeof out_buf, err_buf,
+                         sizeof err_buf), 1);
+    CHECK_STR_CONTAINS(err_buf, path);
+    CHECK_STR_CONTAINS(err_buf, "cannot resume from it");
+    CHECK(file_bytes(path, &now) == n && memcmp(now, j, (size_t)n) == 0);
+    free(now);
+}
+
+/* A journal the study cannot take is refused whole and left as it is
+ * (before, the fresh start truncated it and a resumed study said "a
+ * malformed result (a bug)"): a study cut short without --waits resumed
+ * with it (its first simulations would have no waits), and the journal
+ * without its header, as dfsim wrote journals before it; the resume the
+ * journal's own options then gives the uninterrupted run's files. */
+static void test_resume_foreign_journal(void)
+{
+    char whole[64], cut[64], cfg[128], runs[128], path[128], *j;
+    CHECK_EQ_U(run_cfg(two_by_two, whole, NULL), 0);
+    CHECK_EQ_U(cfg_in_dir(two_by_two, cut, cfg), 0);
+    snprintf(runs, sizeof runs, "%s/impact_runs.csv", cut);
+    snprintf(path, sizeof path, "%s/impact.journal", cut);
+    const char *a1[] = { "run", cfg, "-o", cut, NULL };
+    CHECK_EQ_U(interrupt_dfsim(a1, runs, 8, SIGINT, err_buf,
+                               sizeof err_buf), 130);
+    long n = file_bytes(path, &j);
+    CHECK(n > 16 && memcmp(j, "dfsimJ2\n", 8) == 0);
+    const char *aw[] = { "run", cfg, "-o", cut, "--resume", "--waits",
+                         NULL };
+    check_refused(aw, cut, j, n);
+    CHECK_STR_CONTAINS(err_buf, "other options");
+    journal_as(cut, j + 16, n - 16); /* the records alone */
+    const char *ar[] = { "run", cfg, "-o", cut, "--resume", NULL };
+    check_refused(ar, cut, j + 16, n - 16);
+    CHECK_STR_CONTAINS(err_buf, "older dfsim");
+    journal_as(cut, j, n);
+    free(j);
+    CHECK_EQ_U(run_dfsim(ar, out_buf, sizeof out_buf, err_buf,
+                         sizeof err_buf), 0);
+    CHECK_STR_CONTAINS(out_buf, "resumed: simulations 1-");
+    CHECK_EQ_U(same_files(whole, cut), 0);
+    rm_dir(cut);
+    rm_dir(whole);
+}
+
 /* --warmups shared (the default): the simulations of the same run,
  * share and aggressor that differ only in the victim fork at the
  * aggressor's release (exp/impact_branch.h): 2 runs x 2 shares x 2
@@ -1309,6 +1394,49 @@ static void test_waits(void)
     rm_dir(plain);
     rm_dir(shared);
     rm_dir(each);
+}
+
+/* A jobs list cut short after its first run resumes only as it began:
+ * with --waits, or without (waits.csv would miss runs); refused, exit 1
+ * saying which, the files as they were. */
+static void test_waits_resume(void)
+{
+    static const char text[] =
+        "experiment = { name = \"wr\"; seed = 2; runs = 3; };\n"
+        "system = { name = \"voltrino\"; };\n"
+        "jobs = ( { name = \"ar\"; workload = \"allreduce\"; nodes = 8;\n"
+        "           allocation = \"random\"; bytes = 8;\n"
+        "           iterations = 400; } );\n";
+    for (int with = 0; with < 2; with++) {
+        char dir[64], cfg[128], runs[128];
+        CHECK_EQ_U(cfg_in_dir(text, dir, cfg), 0);
+        snprintf(runs, sizeof runs, "%s/runs.csv", dir);
+        const char *a1[] = { "run", cfg, "-o", dir, with ? "--waits" : NULL,
+                             NULL };
+        CHECK_EQ_U(interrupt_dfsim(a1, runs, 2, SIGINT, err_buf,
+                                   sizeof err_buf), 130);
+        char *before = dir_read(dir, "jobs.csv");
+        const char *a2[] = { "run", cfg, "-o", dir, "--resume",
+                             with ? NULL : "--waits", NULL };
+        CHECK_EQ_U(run_dfsim(a2, out_buf, sizeof out_buf, err_buf,
+                             sizeof err_buf), 1);
+        CHECK_STR_CONTAINS(err_buf, with ? "it was run with --waits; "
+                                           "resume with it"
+                                         : "it was run without --waits; "
+                                           "resume without it");
+        CHECK_EQ_U(dir_has(dir, "waits.csv"), with);
+        char *after = dir_read(dir, "jobs.csv");
+        CHECK(before && after && strcmp(before, after) == 0);
+        free(before);
+        free(after);
+        a2[5] = with ? "--waits" : NULL; /* as it began */
+        CHECK_EQ_U(run_dfsim(a2, out_buf, sizeof out_buf, err_buf,
+                             sizeof err_buf), 0);
+        char *done = dir_read(dir, "runs.csv");
+        CHECK(done && strstr(done, "\n2,")); /* all three runs */
+        free(done);
+        rm_dir(dir);
+    }
 }
 
 /* A child's texts, in its own words (impact_branch.c's file): unit 5's
@@ -1574,8 +1702,10 @@ const struct test_case tests_impact[] = {
     TEST(test_release),
     TEST(test_node_seconds),
     TEST(test_resume_from_journal),
+    TEST(test_resume_foreign_journal),
     TEST(test_shared_warmup),
     TEST(test_waits),
+    TEST(test_waits_resume),
     TEST(test_branch_files),
     TEST(test_sensitivity_fit),
     TEST(test_sensitivity_run),

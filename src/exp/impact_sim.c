@@ -219,8 +219,10 @@ static int put_part(struct par_unit *res, uint32_t k, const void *p,
     return 0;
 }
 
-/* Simulation u: jobs[0..n) (the victim, the aggressor if any), into res.
- * Returns 0, -1 (reported to d) or SIM_INTERRUPTED. */
+static const char runs_head[] =
+    "run,rep,seed,share,victim,aggressor,end_us,finished,iterations,"
+    "victim_nodes,aggressor_nodes,congestion_control\n";
+
 /* impact_runs.csv's row of simulation u (its header first with u = 0):
  * the victim's end and iterations, its nodes and the aggressor's as
  * ranges, the congestion control `cc`. */
@@ -231,9 +233,7 @@ static void run_row(FILE *r, uint32_t u, uint32_t run, uint64_t seed,
 {
     const struct jobs_capture_job *v = &cap->job[0];
     if (u == 0)
-        fprintf(r, "run,rep,seed,share,victim,aggressor,end_us,finished,"
-                   "iterations,victim_nodes,aggressor_nodes,"
-                   "congestion_control\n");
+        fputs(runs_head, r);
     /* solo: the aggressor alone, its columns (node_seconds) */
     fprintf(r, "%u,%u,%" PRIu64 ",%.6f,%s,%s,%" PRIu64 ".%06" PRIu64
                ",%d,%u,",
@@ -292,6 +292,8 @@ static struct sim_facts facts_of(const struct jobs_capture_job *v,
     return fa;
 }
 
+/* Simulation u: jobs[0..n) (the victim, the aggressor if any), into res.
+ * Returns 0, -1 (reported to d) or SIM_INTERRUPTED. */
 static int simulate(struct study *st, struct job_config *jobs, uint32_t n,
                     uint32_t u, uint32_t run, uint64_t seed, double share,
                     bool solo, struct par_unit *res, struct diag *d)
@@ -541,6 +543,17 @@ static int dvec_append(struct impact_dvec *d, const char *p, size_t bytes)
     return 0;
 }
 
+/* Whether res has the parts a simulation of st leaves (and their
+ * records' sizes). */
+static bool unit_shape_ok(const struct study *st, const struct par_unit *res)
+{
+    bool ns = st->x.ic->node_seconds;
+    return res->n == RES_PARTS + (ns ? 1 : 0) &&
+           res->len[RES_FACTS] == sizeof(struct sim_facts) &&
+           res->len[RES_ITER] % sizeof(simtime) == 0 &&
+           (!ns || res->len[RES_JOBT] == 2 * sizeof(double));
+}
+
 /* par_deal's commit, on rank 0 in unit order: simulation u's rows into
  * the run files, its iterations into its cell's sample, its point of
  * the fit and Table 4's samples into the study. */
@@ -552,10 +565,7 @@ static int sim_commit(void *ctx, uint32_t u, struct par_unit *res)
     struct sim_facts fa;
     bool ns = st->x.ic->node_seconds;
     double jt[2];
-    if (res->n != RES_PARTS + (ns ? 1 : 0) ||
-        res->len[RES_FACTS] != sizeof fa ||
-        res->len[RES_ITER] % sizeof(simtime) != 0 ||
-        (ns && res->len[RES_JOBT] != sizeof jt)) {
+    if (!unit_shape_ok(st, res)) {
         diag_error(st->d, NULL, 0, "impact",
                    "simulation %u: a malformed result (a bug)", u);
         return -1;
@@ -639,24 +649,110 @@ static int sim_commit(void *ctx, uint32_t u, struct par_unit *res)
 /* The journal's name in the results folder (exp/journal.h). */
 static const char journal_name[] = "impact.journal";
 
-/* Rank 0 of a resumed study: the simulations dir's journal holds,
- * committed again in order (the run files rewritten, the samples
- * rebuilt, the journal written afresh with them). The number of them,
- * or -1 (reported). */
-static int64_t replay(struct study *st, const char *dir)
+/* Rank 0: st's run files in dir, listed in the manifest before they
+ * exist (the study's end marks them done), opened anew. 0, or -1
+ * (reported). */
+static int open_run_files(struct study *st, const char *dir, struct diag *d)
 {
-    struct par_unit *v;
-    int64_t n = journal_read(dir, journal_name, st->total, &v);
-    if (n < 0) {
-        diag_error(st->d, NULL, 0, "impact", "out of memory");
+    for (size_t i = 0; i < st->n_files; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, run_files[i]);
+        st->f[i] = manifest_mark(dir, &run_files[i], 1, MANIFEST_WRITING,
+                                 stderr) == 0
+                       ? fopen(path, "w")
+                       : NULL;
+        if (!st->f[i]) {
+            diag_error(d, path, 0, "impact", "cannot write the file");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* What a simulation's unit holds, as the journal's `layout`
+ * (exp/journal.h): the run files' names and header lines as this dfsim
+ * writes them (waits.csv only with --waits), the parts' count and the
+ * records' sizes. 0, or -1 (memory). */
+static int unit_layout(const struct study *st, uint64_t *layout)
+{
+    char *buf[N_RUN_FILES] = { NULL };
+    size_t len[N_RUN_FILES] = { 0 };
+    FILE *f[N_RUN_FILES] = { NULL };
+    bool ok = true;
+    for (size_t i = 0; i < st->n_files; i++) {
+        f[i] = open_memstream(&buf[i], &len[i]);
+        ok = ok && f[i];
+    }
+    if (ok) {
+        struct jobs_output o = {
+            .jobs = f[0], .iterations = f[1], .ranks = f[2], .metrics = f[3],
+            .load = f[4], .header = true,
+            .waits = st->n_files == N_RUN_FILES ? f[RUN_WAITS] : NULL };
+        if (st->writer)
+            st->writer->headers(&o);
+        fputs(runs_head, f[5]);
+    }
+    uint64_t h = MANIFEST_HASH_START;
+    for (size_t i = 0; i < st->n_files; i++) {
+        ok = f[i] && fclose(f[i]) == 0 && ok;
+        h = manifest_hash(h, run_files[i], strlen(run_files[i]) + 1);
+        h = manifest_hash(h, buf[i], buf[i] ? len[i] : 0);
+        free(buf[i]);
+    }
+    uint64_t sizes[] = { st->n_files,
+                         RES_PARTS + (st->x.ic->node_seconds ? 1 : 0),
+                         sizeof(struct sim_facts), sizeof(simtime),
+                         sizeof(double) };
+    *layout = manifest_hash(h, sizes, sizeof sizes);
+    return ok ? 0 : -1;
+}
+
+/* Rank 0 of a resumed study: the units of dir's journal into *v, read
+ * and checked whole before anything of the folder is touched: one this
+ * study cannot take (another dfsim's, or the same study run with other
+ * options) is refused and left as it is. The number of them, or -1
+ * (reported to d). */
+static int64_t journal_take(const struct study *st, const char *dir,
+                            uint64_t layout, struct par_unit **v,
+                            struct diag *d)
+{
+    char why[160], path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, journal_name);
+    int64_t n = journal_read(dir, journal_name, layout, st->total, v, why);
+    if (n == JOURNAL_FOREIGN) {
+        diag_error(d, path, 0, "impact", "cannot resume from it: %s; "
+                   "it is left as it is (run the same dfsim and options "
+                   "again, or move it away to start the study afresh)",
+                   why);
         return -1;
     }
-    int rc = journal_start(&st->jr, dir, journal_name, stderr);
+    if (n < 0) {
+        diag_error(d, NULL, 0, "impact", "out of memory");
+        return -1;
+    }
+    int64_t bad = -1;
+    for (int64_t u = 0; u < n && bad < 0; u++)
+        if (!unit_shape_ok(st, &(*v)[u]))
+            bad = u;
+    if (bad >= 0)
+        diag_error(d, path, 0, "impact", "simulation %" PRId64 ": a "
+                   "malformed record (a bug); the journal is left as it is",
+                   bad);
+    if (bad >= 0)
+        journal_units_free(v, n);
+    return bad >= 0 ? -1 : n;
+}
+
+/* The n units *v of the journal committed again in order (the run files
+ * rewritten, the samples rebuilt, the journal written afresh with them),
+ * then freed (*v NULL). n, or -1 (reported). */
+static int64_t replay(struct study *st, const char *dir, uint64_t layout,
+                      struct par_unit **v, int64_t n)
+{
+    int rc = journal_start(&st->jr, dir, journal_name, layout, stderr);
     for (int64_t u = 0; u < n && rc == 0; u++)
-        rc = sim_commit(st, (uint32_t)u, &v[u]);
-    for (int64_t u = 0; u < n; u++)
-        par_unit_free(&v[u]);
-    free(v);
+        rc = sim_commit(st, (uint32_t)u, &(*v)[u]);
+    journal_units_free(v, n);
     if (rc != 0)
         return -1;
     if (n)
@@ -790,23 +886,25 @@ int impact_simulate(const struct impact_config *ic,
     st.total = impact_simulations(ic);
     uint32_t n_cells = n_ca * n_sh * n_v, n_iso = n_cc * n_sh * n_v;
     int rc = -1;
+    uint64_t layout = 0;
+    struct par_unit *jv = NULL; /* the journal's units, resumed */
+    int64_t n_jv = 0;
     if (study_alloc(&st.x, ic, n_cc, n_iso, n_cells) != 0) {
         diag_error(d, NULL, 0, "impact", "out of memory");
         goto done;
     }
-    for (size_t i = 0; par_rank() == 0 && i < st.n_files; i++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, run_files[i]);
-        /* listed before it exists; the run's end marks it done */
-        st.f[i] = manifest_mark(dir, &run_files[i], 1, MANIFEST_WRITING,
-                                stderr) == 0
-                      ? fopen(path, "w")
-                      : NULL;
-        if (!st.f[i]) {
-            diag_error(d, path, 0, "impact", "cannot write the file");
-            goto done;
-        }
-    }
+    /* rank 0 journals every simulation it commits; resumed, it reads
+     * the journal first (refused, nothing of the folder changes), commits
+     * its simulations again, and every rank deals from the first
+     * simulation not in it (rank 0's count, agreed) */
+    int64_t n_done = 0;
+    if (par_rank() == 0 && unit_layout(&st, &layout) != 0) {
+        diag_error(d, NULL, 0, "impact", "out of memory");
+        n_done = -1;
+    } else if (par_rank() == 0 && resume)
+        n_done = n_jv = journal_take(&st, dir, layout, &jv, d);
+    if (par_rank() == 0 && n_done >= 0 && open_run_files(&st, dir, d) != 0)
+        goto done;
     printf("\ncongestion impact: %u victim%s x %u aggressor%s x %u share%s "
            "of %u nodes (%s), %u run%s",
            n_v, n_v == 1 ? "" : "s", n_a, n_a == 1 ? "" : "s", n_sh,
@@ -836,14 +934,12 @@ int impact_simulate(const struct impact_config *ic,
         diag_error(d, NULL, 0, "impact", "out of memory");
         goto done;
     }
-    /* rank 0 journals every simulation it commits; resumed, it commits
-     * the journal's again first, and every rank deals from the first
-     * simulation not in it (rank 0's count, agreed) */
-    int64_t n_done = 0;
-    if (par_rank() == 0)
-        n_done = resume ? replay(&st, dir)
-                 : journal_start(&st.jr, dir, journal_name, stderr) == 0 ? 0
-                                                                        : -1;
+    if (par_rank() == 0 && n_done >= 0)
+        n_done = resume ? replay(&st, dir, layout, &jv, n_jv)
+                 : journal_start(&st.jr, dir, journal_name, layout, stderr) ==
+                           0
+                     ? 0
+                     : -1;
     int first = par_agree(par_rank() == 0 ? (int)n_done : 0);
     if (first < 0)
         goto done;
@@ -859,6 +955,7 @@ int impact_simulate(const struct impact_config *ic,
     }
     rc = 0;
 done:
+    journal_units_free(&jv, n_jv); /* not replayed (a failure on the way) */
     impact_branch_free(&st.br);
     free(st.bjob);
     free(st.bunit);

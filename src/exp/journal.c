@@ -8,9 +8,10 @@
 #include "exp/manifest.h"
 
 static const char magic[8] = { 'd', 'f', 's', 'i', 'm', 'U', '1', '\n' };
+static const char head_magic[8] = { 'd', 'f', 's', 'i', 'm', 'J', '2', '\n' };
 
 int journal_start(struct journal *j, const char *dir, const char *name,
-                  FILE *err)
+                  uint64_t layout, FILE *err)
 {
     memset(j, 0, sizeof *j);
     j->dir = dir;
@@ -20,8 +21,12 @@ int journal_start(struct journal *j, const char *dir, const char *name,
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     j->f = fopen(path, "wb");
-    if (!j->f) {
+    if (!j->f || fwrite(head_magic, sizeof head_magic, 1, j->f) != 1 ||
+        fwrite(&layout, sizeof layout, 1, j->f) != 1 || fflush(j->f) != 0) {
         fprintf(err, "dfsim: cannot write %s\n", path);
+        if (j->f)
+            fclose(j->f);
+        j->f = NULL;
         return -1;
     }
     return 0;
@@ -108,15 +113,50 @@ static int read_record(FILE *f, uint32_t want, struct par_unit *u)
     return 1;
 }
 
-int64_t journal_read(const char *dir, const char *name, uint32_t max,
-                     struct par_unit **out)
+/* Whether f's header is `layout`'s: 1; 0 a file cut short within it
+ * (no units); JOURNAL_FOREIGN, why[] said. */
+static int read_header(FILE *f, uint64_t layout, char why[160])
+{
+    char m[sizeof head_magic];
+    uint64_t l;
+    size_t got = fread(m, 1, sizeof m, f);
+    if (got >= sizeof magic && memcmp(m, magic, sizeof magic) == 0) {
+        snprintf(why, 160, "its records start without a layout header: "
+                           "written by an older dfsim");
+        return JOURNAL_FOREIGN;
+    }
+    if (memcmp(m, head_magic, got) != 0) {
+        snprintf(why, 160, "not a dfsim journal (it does not start with "
+                           "\"dfsimJ2\")");
+        return JOURNAL_FOREIGN;
+    }
+    if (got < sizeof m || fread(&l, sizeof l, 1, f) != 1)
+        return 0;
+    if (l != layout) {
+        snprintf(why, 160, "its simulations' results are laid out as "
+                           "%016llx, this study's as %016llx: another "
+                           "dfsim, or other options",
+                 (unsigned long long)l, (unsigned long long)layout);
+        return JOURNAL_FOREIGN;
+    }
+    return 1;
+}
+
+int64_t journal_read(const char *dir, const char *name, uint64_t layout,
+                     uint32_t max, struct par_unit **out, char why[160])
 {
     *out = NULL;
+    why[0] = '\0';
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = fopen(path, "rb");
     if (!f)
         return 0;
+    int hr = read_header(f, layout, why);
+    if (hr != 1) {
+        fclose(f);
+        return hr;
+    }
     struct par_unit *v = calloc(max ? max : 1, sizeof *v);
     if (!v) {
         fclose(f);
@@ -135,4 +175,12 @@ int64_t journal_read(const char *dir, const char *name, uint32_t max,
     }
     *out = v;
     return n;
+}
+
+void journal_units_free(struct par_unit **v, int64_t n)
+{
+    for (int64_t u = 0; *v && u < n; u++)
+        par_unit_free(&(*v)[u]);
+    free(*v);
+    *v = NULL;
 }

@@ -851,9 +851,21 @@ static long jobs_open(const struct runner *rn, struct jobs_deal *jd)
 {
     const char *outdir = rn->outdir;
     uint32_t nf = jobs_n_files(rn);
-    if (manifest_mark(outdir, job_files, nf, MANIFEST_WRITING, stderr) != 0)
-        return -1;
     long first = rn->resume ? finished_runs(outdir, rn->e->info.seed) : 0;
+    char wp[4096];
+    snprintf(wp, sizeof wp, "%s/%s", outdir, job_files[JOBS_WAITS]);
+    if (first > 0 && (access(wp, F_OK) == 0) != rn->waits) {
+        /* its runs so far counted where their packets waited, or not:
+         * the rest must do the same, or waits.csv would miss runs */
+        fprintf(stderr, "dfsim run: cannot resume from %s: it was run %s "
+                        "--waits; resume %s it\n", outdir,
+                rn->waits ? "without" : "with",
+                rn->waits ? "without" : "with");
+        return -1;
+    }
+    if (first < 0 ||
+        manifest_mark(outdir, job_files, nf, MANIFEST_WRITING, stderr) != 0)
+        return -1;
     for (size_t i = 0; first > 0 && i < nf; i++)
         if (keep_runs(outdir, job_files[i], (uint32_t)first) != 0) {
             fprintf(stderr, "dfsim run: cannot resume from %s/%s: %s\n",
