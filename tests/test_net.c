@@ -546,15 +546,27 @@ static void test_no_deadlock_all_modes(void)
 }
 
 /* Aries: a two-group system under the worst-case pattern with every
- * Aries mode (green/black dimension order, 4 VCs, late diversions). */
+ * Aries mode (green/black dimension order, 4 VCs, late diversions), and
+ * with the other dimension order (local_order "black-first"). */
 static void test_no_deadlock_aries(void)
 {
     static const char *const modes[] = { "ADAPTIVE_0", "ADAPTIVE_1",
                                          "ADAPTIVE_3", "valiant",
                                          "NMIN_HASH" };
-    for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++) {
+    const size_t n_modes = sizeof modes / sizeof modes[0];
+    for (size_t k = 0; k < 2 * n_modes; k++) {
         struct h h;
-        if (setup_topo(&h, "crystal", NULL, modes[k], EVQ_DEFAULT, 9) != 0) {
+        struct net_params np;
+        if (setup_base(&h, "crystal", NULL, EVQ_DEFAULT) != 0) {
+            CHECK(!"setup");
+            continue;
+        }
+        cc_net_defaults(&np, &h.t);
+        np.routing = (const struct routing *)registry_find(
+            &routing_registry, modes[k % n_modes]);
+        np.local_order = k < n_modes ? NET_LOCAL_GREEN_FIRST
+                                     : NET_LOCAL_BLACK_FIRST;
+        if (!np.routing || setup_net(&h, &np, 9) != 0) {
             CHECK(!"setup");
             continue;
         }

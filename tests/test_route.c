@@ -82,26 +82,32 @@ static void rt_free(struct rt *x)
 /* The next-hop tables route_init builds, against their definition: for
  * router r and router j of its group, the ports of r to the least (port
  * kind, router) among r's local neighbours one hop nearer to j (on
- * Aries, green before black), every parallel port to it; none to r
- * itself. On a 3-group XC (parallel black links), a Slingshot system
- * and df1056, every router's entries read through the row it shares
- * with the routers wired like it (route.c nh_share). */
+ * Aries, green before black; with local_order "black-first" the
+ * greatest kind, black before green), every parallel port to it; none
+ * to r itself. On a 3-group XC (parallel black links), a Slingshot
+ * system and df1056, every router's entries read through the row it
+ * shares with the routers wired like it (route.c nh_share). The two
+ * orders give the XC the same number of two-hop entries, black first
+ * hops in one and green in the other. */
 static void test_next_hop_tables(void)
 {
     const char *systems[] = { "xc-12cab", "malbec", "df1056" };
-    for (int k = 0; k < 3; k++) {
+    uint32_t first_black[2] = { 0, 0 }, first_green[2] = { 0, 0 };
+    for (int k = 0; k < 6; k++) {
+        bool black = k >= 3;
         struct topo t;
         struct sim s;
         struct net n;
         struct diag d;
         diag_init(&d);
-        if (topo_build_system(&t, systems[k], &d) != 0) {
+        if (topo_build_system(&t, systems[k % 3], &d) != 0) {
             CHECK(!"topology");
             continue;
         }
         CHECK(sim_init(&s, EVQ_DEFAULT, net_entities(&t)) == 0);
         struct net_params np;
         cc_net_defaults(&np, &t);
+        np.local_order = black ? NET_LOCAL_BLACK_FIRST : NET_LOCAL_GREEN_FIRST;
         if (net_init(&n, &t, &np, &s, 1, &d) != 0) {
             CHECK(!"net_init");
             sim_free(&s);
@@ -132,7 +138,8 @@ static void test_next_hop_tables(void)
                     if (topo_group_hops(&t, g, x - n.group_first[g], j) + 1 !=
                         dist)
                         continue;
-                    if (best == TOPO_NONE || tp->kind < kind ||
+                    if (best == TOPO_NONE ||
+                        (black ? tp->kind > kind : tp->kind < kind) ||
                         (tp->kind == kind && x < best))
                         best = x, kind = tp->kind;
                 }
@@ -142,6 +149,10 @@ static void test_next_hop_tables(void)
                             t.ports[tp->peer].router == best;
                 }
                 bad += cnt != want || cnt == 0;
+                if (k % 3 == 0 && dist == 2) {
+                    first_black[black] += kind == PORT_ARIES_BLACK;
+                    first_green[black] += kind == PORT_ARIES_GREEN;
+                }
                 for (uint32_t i = 0; i < cnt; i++) {
                     uint32_t pi = net_nh_port(&n, r, e, i);
                     const struct topo_port *tp = &t.ports[pi];
@@ -161,6 +172,8 @@ static void test_next_hop_tables(void)
         sim_free(&s);
         topo_free(&t);
     }
+    CHECK(first_green[0] > 0 && first_black[0] == 0);
+    CHECK(first_black[1] == first_green[0] && first_green[1] == 0);
 }
 
 /* Every mode is a complete table; the registry's names are unique; each

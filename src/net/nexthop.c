@@ -219,6 +219,7 @@ static void nh_router(struct net *n, uint32_t r, int pass,
     const struct topo_router *rt = &t->routers[r];
     uint32_t g = rt->group, lr = lidx(n, r), gs = n->group_size[g];
     const uint8_t *mine = topo_group_row(t, g, lr);
+    bool black_first = n->p.local_order == NET_LOCAL_BLACK_FIRST;
     uint32_t nn = 0;
     for (uint32_t i = 0; i < rt->n_ports; i++) {
         const struct topo_port *tp = &t->ports[rt->first_port + i];
@@ -239,12 +240,15 @@ static void nh_router(struct net *n, uint32_t r, int pass,
             if ((uint32_t)nb[i].dist[j] + 1 != mine[j])
                 continue;
             /* Of the neighbours on a minimal path, the one of the least port
-             * kind: on an Aries the green (rank-1) hop before the black
-             * (rank-2), the dimension order every route segment keeps inside a
-             * group (route/df.c: what makes the segments deadlock-free); the
+             * kind (with local_order black-first, the greatest): on an Aries
+             * the green (rank-1) hop before the black (rank-2), the
+             * dimension order every route segment keeps inside a group
+             * (route/df.c: what makes the segments deadlock-free); the
              * lowest router among equals, so the tables are the same on every
              * run. */
-            if (best_n[j] == TOPO_NONE || nb[i].kind < best_kind[j] ||
+            bool before = black_first ? nb[i].kind > best_kind[j]
+                                      : nb[i].kind < best_kind[j];
+            if (best_n[j] == TOPO_NONE || before ||
                 (nb[i].kind == best_kind[j] && nb[i].router < best_n[j])) {
                 best_n[j] = nb[i].router;
                 best_kind[j] = nb[i].kind;
@@ -269,7 +273,8 @@ static void nh_router(struct net *n, uint32_t r, int pass,
 }
 
 /* Dragonflies: for each router and each router of its group, the ports
- * of the next hop in dimension order (Aries: green before black); torus:
+ * of the next hop in dimension order (Aries: green before black, or
+ * black before green with local_order); torus:
  * for each router and direction (X+, X-, Y+, Y-, Z+, Z-) its ports. */
 int net_nexthop_init(struct net *n, struct diag *d)
 {

@@ -24,6 +24,9 @@ const char *const net_router_names[] = { "tiled", "input-queued", "voq",
 
 const char *const net_aries_load_names[] = { "credit", "occupancy", NULL };
 
+const char *const net_local_order_names[] = { "green-first", "black-first",
+                                              NULL };
+
 const char *const net_nic_arb_names[] = { "round-robin", "responses-first",
                                           NULL };
 
@@ -103,6 +106,7 @@ void net_params_defaults(struct net_params *p, const struct topo *t)
      * public), and global ports publish their load */
     p->far_light = 50;
     p->aries_load = NET_ARIES_CREDIT;
+    p->local_order = NET_LOCAL_GREEN_FIRST; /* the model's (params.h) */
     /* The routing mode is the layer above's to choose (route/: the modes
      * read the network, so the network names none of them):
      * route_net_defaults sets the family's default. */
@@ -250,6 +254,11 @@ const struct cfg_key net_param_keys[] = {
              "in use beyond the link's own + the published load of the "
              "global link ahead) or occupancy (near-end queue + the next "
              "router's published input occupancy) (credit)"),
+    KEY_ENUM("local_order", local_order, net_local_order_names,
+             "dragonflies: which local hop of a minimal route inside a "
+             "group comes first where it needs two, green-first (rank-1, "
+             "within the chassis) or black-first (rank-2, between "
+             "chassis): the XC white paper leaves it open (green-first)"),
     KEY_U32("far_light", far_light, 0, 100,
             "ADAPTIVE_k: credits in use that read as the link's own, per "
             "cent of its bandwidth-delay product"),

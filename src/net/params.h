@@ -46,6 +46,23 @@ enum net_aries_load {
 extern const char *const net_aries_load_names[];
 int net_aries_load_find(const char *name);
 
+/* Which of a minimal route's two local hops inside a dragonfly group
+ * comes first where both are needed (`local_order`; net/nexthop.c):
+ * the rank-1 (green, within a chassis) or the rank-2 (black, between
+ * chassis). The XC white paper ("Cray XC Routing") says only that
+ * minimal routing inside a group "will always take at most one green and
+ * one black hop", and that the routing pipeline "selects up to four
+ * possible routes at random, two minimal and two non-minimal": real
+ * Aries routers may take either order. The model takes one order for
+ * every route (each a dimension order, which keeps a route segment's VC
+ * free of cycles; route/df.c); green first is the default, black first
+ * the ablation that shows what the choice moves (docs/congestion.md). */
+enum net_local_order {
+    NET_LOCAL_GREEN_FIRST,
+    NET_LOCAL_BLACK_FIRST,
+};
+extern const char *const net_local_order_names[];
+
 /* How a NIC orders its requests and responses onto the path they share
  * into the network (`nic_arbitration`; not public for any of the NICs):
  *  round-robin      with both ready, they take turns (the default: the
@@ -187,6 +204,8 @@ struct net_params {
     const struct routing *routing;   /* default mode (modes[0]) */
     uint8_t aries_load;              /* enum net_aries_load: what an Aries
                                         router publishes (route/aries.c) */
+    uint8_t local_order;             /* enum net_local_order: a group's
+                                        minimal routes (net/nexthop.c) */
     uint32_t far_light;              /* Aries: the credits in use that read
                                         as the link's own, per cent of its
                                         bandwidth-delay product */

@@ -6,7 +6,8 @@
  * one group each, in dimension order (Aries: the green hop before the
  * black one — the XC white paper, "Cray XC Routing", says minimal routing
  * inside a group "will always take at most one green and one black hop";
- * the order is the model's). The segment
+ * the order is the model's, the other one network.local_order's
+ * ablation, net/params.h). The segment
  * number is the packet's VC within its class; it grows by one on each
  * global hop, on reaching the intermediate router, and when a packet is
  * diverted after its first hop. Within a segment the channel
