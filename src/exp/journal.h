@@ -25,9 +25,10 @@
  * release, or the same study run with other options) is refused whole,
  * and left as it is, instead of being read as this one's units, found
  * malformed, and truncated by the fresh start. Journals written before
- * the header (the records start at byte 0) are refused the same way. The file is listed in the folder's
- * manifest (open while written, done when the study has finished), so
- * --resume's check of the folder covers it. */
+ * the header (the records start at byte 0) are refused the same way.
+ * The file is listed in the folder's manifest (open while written, done
+ * when the study has finished), so --resume's check of the folder
+ * covers it. */
 #ifndef DFSIM_EXP_JOURNAL_H
 #define DFSIM_EXP_JOURNAL_H
 
