@@ -734,13 +734,12 @@ static int64_t journal_take(const struct study *st, const char *dir,
     for (int64_t u = 0; u < n && bad < 0; u++)
         if (!unit_shape_ok(st, &(*v)[u]))
             bad = u;
-    if (bad >= 0)
-        diag_error(d, path, 0, "impact", "simulation %" PRId64 ": a "
-                   "malformed record (a bug); the journal is left as it is",
-                   bad);
-    if (bad >= 0)
-        journal_units_free(v, n);
-    return bad >= 0 ? -1 : n;
+    if (bad < 0)
+        return n;
+    diag_error(d, path, 0, "impact", "simulation %" PRId64 ": a malformed "
+               "record (a bug); the journal is left as it is", bad);
+    journal_units_free(v, n);
+    return -1;
 }
 
 /* The n units *v of the journal committed again in order (the run files
