@@ -39,6 +39,8 @@ struct h {
     uint64_t delivered;
     uint32_t max_vc_seen;
     int bad_vc; /* a hop on a VC outside the packet's class */
+    int vc_fell;    /* a router-to-router hop onto a lower VC */
+    int local_same; /* a local hop after a local hop on the same VC */
 };
 
 static void hop_hook(void *ctx, const struct packet *p, uint32_t port,
@@ -56,6 +58,18 @@ static void hop_hook(void *ctx, const struct packet *p, uint32_t port,
     if (h->n.t->ports[port].peer != TOPO_NONE &&
         (p->out_vc < lo || p->out_vc >= hi))
         h->bad_vc++;
+    /* on a dragonfly, along a route the VCs never fall (they climb at the
+     * segments' ends); the class of the port it came in by and of the one
+     * it leaves by */
+    const struct net *n = &h->n;
+    if (at_nic || p->in_port == NET_NONE || n->t->ports[port].peer == TOPO_NONE ||
+        topo_is(n->t->family, TOPO_SHAPE_TORUS))
+        return;
+    if (p->out_vc < p->vc)
+        h->vc_fell++;
+    if (n->port_class[p->in_port] == PCLASS_LOCAL &&
+        n->port_class[port] == PCLASS_LOCAL && p->out_vc == p->vc)
+        h->local_same++;
 }
 
 static void delivered_hook(void *ctx, const struct packet *p, simtime now)
@@ -546,17 +560,25 @@ static void test_no_deadlock_all_modes(void)
 }
 
 /* Aries: a two-group system under the worst-case pattern with every
- * Aries mode (green/black dimension order, 4 VCs, late diversions), and
- * with the other dimension order (local_order "black-first"). */
+ * Aries mode (green/black dimension order, 4 VCs, late diversions), with
+ * the other dimension order (local_order "black-first"), and with both
+ * orders mixed (local_order "both", vc_rule "hop", 8 VCs) — that one
+ * also under uniform traffic, whose routes inside a group take the two
+ * orders side by side. Along every route the VCs never fall; with
+ * vc_rule "hop" no local hop follows another on its VC (what keeps the
+ * mixed orders free of cycles), and with "segment" in one order they
+ * do (so the check can fail). */
 static void test_no_deadlock_aries(void)
 {
     static const char *const modes[] = { "ADAPTIVE_0", "ADAPTIVE_1",
                                          "ADAPTIVE_3", "valiant",
                                          "NMIN_HASH" };
     const size_t n_modes = sizeof modes / sizeof modes[0];
-    for (size_t k = 0; k < 2 * n_modes; k++) {
+    int same_segment = 0;
+    for (size_t k = 0; k < 4 * n_modes; k++) {
         struct h h;
         struct net_params np;
+        size_t how = k / n_modes; /* green, black, both, both (uniform) */
         if (setup_base(&h, "crystal", NULL, EVQ_DEFAULT) != 0) {
             CHECK(!"setup");
             continue;
@@ -564,18 +586,30 @@ static void test_no_deadlock_aries(void)
         cc_net_defaults(&np, &h.t);
         np.routing = (const struct routing *)registry_find(
             &routing_registry, modes[k % n_modes]);
-        np.local_order = k < n_modes ? NET_LOCAL_GREEN_FIRST
-                                     : NET_LOCAL_BLACK_FIRST;
+        np.local_order = how == 0   ? NET_LOCAL_GREEN_FIRST
+                         : how == 1 ? NET_LOCAL_BLACK_FIRST
+                                    : NET_LOCAL_BOTH;
+        if (how >= 2) {
+            np.vc_rule = NET_VC_HOP;
+            np.vcs = 8;
+        }
         if (!np.routing || setup_net(&h, &np, 9) != 0) {
             CHECK(!"setup");
             continue;
         }
-        int rc = burst(&h, PAT_WORST, 20, 64, 20 * SIMTIME_US);
+        int rc = how == 3 ? burst(&h, PAT_UNIFORM, 20, 64, 20 * SIMTIME_US)
+                          : burst(&h, PAT_WORST, 20, 64, 20 * SIMTIME_US);
         CHECK(rc == 0);
         CHECK(net_check_drained(&h.n, &h.d) == 0);
         CHECK_EQ_U(h.bad_vc, 0);
+        CHECK_EQ_U(h.vc_fell, 0);
+        if (how >= 2)
+            CHECK_EQ_U(h.local_same, 0);
+        else
+            same_segment += h.local_same;
         teardown(&h);
     }
+    CHECK(same_segment > 0);
 }
 
 static void test_no_deadlock_torus(void)

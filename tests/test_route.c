@@ -176,6 +176,73 @@ static void test_next_hop_tables(void)
     CHECK(first_black[1] == first_green[0] && first_green[1] == 0);
 }
 
+/* local_order "both": each entry holds every local port of r to a
+ * neighbour one hop nearer to j, in port order. On the XC a router two
+ * hops from j reaches it through exactly two neighbours, one by a green
+ * link, one by the three black tiles to the other chassis (XC white
+ * paper, "Cray XC Routing": at most one green and one black hop), so
+ * its entry reaches both (fails if either order is left out). */
+static void test_next_hop_both(void)
+{
+    struct topo t;
+    struct sim s;
+    struct net n;
+    struct diag d;
+    diag_init(&d);
+    if (topo_build_system(&t, "xc-12cab", &d) != 0) {
+        CHECK(!"topology");
+        return;
+    }
+    CHECK(sim_init(&s, EVQ_DEFAULT, net_entities(&t)) == 0);
+    struct net_params np;
+    cc_net_defaults(&np, &t);
+    np.local_order = NET_LOCAL_BOTH;
+    np.vc_rule = NET_VC_HOP;
+    np.vcs = 8;
+    if (net_init(&n, &t, &np, &s, 1, &d) != 0) {
+        CHECK(!"net_init");
+        sim_free(&s);
+        topo_free(&t);
+        return;
+    }
+    uint32_t bad = 0, two = 0, two_ok = 0;
+    for (uint32_t r = 0; r < t.n_routers; r++) {
+        const struct topo_router *rt = &t.routers[r];
+        uint32_t g = rt->group, lr = r - n.group_first[g];
+        for (uint32_t j = 0; j < n.group_size[g]; j++) {
+            size_t e = net_nh(&n, r, j);
+            uint32_t cnt = n.nh_count[e], k = 0, green = 0, black = 0;
+            uint8_t dist = topo_group_hops(&t, g, lr, j);
+            for (uint32_t i = 0; i < rt->n_ports && j != lr; i++) {
+                uint32_t pt = rt->first_port + i;
+                const struct topo_port *tp = &t.ports[pt];
+                if (tp->peer == TOPO_NONE ||
+                    topo_port_class((enum port_kind)tp->kind) != PCLASS_LOCAL)
+                    continue;
+                uint32_t x = t.ports[tp->peer].router;
+                if (topo_group_hops(&t, g, x - n.group_first[g], j) + 1 !=
+                    dist)
+                    continue;
+                bad += k >= cnt || net_nh_port(&n, r, e, k) != pt;
+                k++;
+                green += tp->kind == PORT_ARIES_GREEN;
+                black += tp->kind == PORT_ARIES_BLACK;
+            }
+            bad += k != cnt;
+            if (dist == 2) {
+                two++;
+                two_ok += green == 1 && black == 3;
+            }
+        }
+    }
+    CHECK_EQ_U(bad, 0);
+    CHECK(two > 0);
+    CHECK_EQ_U(two_ok, two);
+    net_free(&n);
+    sim_free(&s);
+    topo_free(&t);
+}
+
 /* Every mode is a complete table; the registry's names are unique; each
  * family's default routes it. */
 static void test_registry(void)
@@ -937,6 +1004,7 @@ static void test_alltoall_placement(void)
 const struct test_case tests_route[] = {
     TEST(test_registry),
     TEST(test_next_hop_tables),
+    TEST(test_next_hop_both),
     TEST(test_aries_levels),
     TEST(test_aries_ties),
     TEST(test_nonmin_intermediates),

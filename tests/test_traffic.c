@@ -537,11 +537,11 @@ static void test_sections_errors(void)
            "the torus topology family; routings for torus: DOR\n");
     expect("system = { name = \"df1056\"; };\n"
            "network = {\n"
-           "  vcs = 5;\n"
+           "  vcs = 9;\n"
            "};\n",
            1,
-           "3: error: network.vcs: value 5 is out of range; expected an "
-           "integer in [1, 4]\n");
+           "3: error: network.vcs: value 9 is out of range; expected an "
+           "integer in [1, 8]\n");
     expect("system = { name = \"df1056\"; };\n"
            "network = {\n"
            "  router = \"crossbar\";\n"
@@ -562,6 +562,32 @@ static void test_sections_errors(void)
            1,
            "3: error: network.vcs: vcs = 2 is too few: a dragonfly's "
            "route segments need 4 VCs per class to be deadlock-free");
+    /* ... and for the VC rule and local order chosen */
+    expect("system = { name = \"xc-12cab\"; };\n"
+           "network = {\n"
+           "  vc_rule = \"hop\";\n"
+           "};\n",
+           1,
+           "3: error: network.vcs: vcs = 4 is too few for vc_rule = \"hop\" "
+           "(two VCs per route segment): expected vcs = 8\n");
+    expect("system = { name = \"xc-12cab\"; };\n"
+           "network = {\n"
+           "  vcs = 8;\n"
+           "  local_order = \"both\";\n"
+           "};\n",
+           1,
+           "4: error: network.local_order: \"both\" mixes the two orders "
+           "of a group's local hops in one route segment, which can close a "
+           "cycle of channels on one VC: expected network.vc_rule = \"hop\" "
+           "(with vcs = 8) beside it\n");
+    expect("system = { name = \"cielo\"; };\n"
+           "network = {\n"
+           "  vc_rule = \"hop\";\n"
+           "};\n",
+           1,
+           "3: error: network.vc_rule: \"hop\" numbers a dragonfly route's "
+           "VCs; a torus's are its dateline pair: expected \"segment\" (or "
+           "no vc_rule)\n");
     expect("system = { name = \"cielo\"; };\n"
            "network = {\n"
            "  vcs = 1;\n"

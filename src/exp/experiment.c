@@ -655,12 +655,33 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
      * segment (route/route.h; net_nexthop_init refuses fewer): 4 on the
      * dragonflies, the dateline pair on the torus. */
     uint32_t need = t->family->route_vcs;
-    if (p->vcs < need)
+    bool df = !topo_is(t->family, TOPO_SHAPE_TORUS);
+    if (df && p->vc_rule == NET_VC_HOP) {
+        int ln = cfg_given_line(g, "vcs"); /* else the rule's own line */
+        if (p->vcs < 2 * need)
+            diag_error(d, file, ln ? ln : cfg_member_line(g, "vc_rule"),
+                       "network.vcs",
+                       "vcs = %u is too few for vc_rule = \"hop\" (two "
+                       "VCs per route segment): expected vcs = %u",
+                       p->vcs, 2 * need);
+    } else if (p->vcs < need) {
         diag_error(d, file, cfg_member_line(g, "vcs"), "network.vcs",
                    "vcs = %u is too few: %s %u VCs per class to be "
                    "deadlock-free (route/route.h)",
                    p->vcs,
                    t->family->route_vcs_why, need);
+    }
+    if (!df && p->vc_rule == NET_VC_HOP)
+        diag_error(d, file, cfg_member_line(g, "vc_rule"), "network.vc_rule",
+                   "\"hop\" numbers a dragonfly route's VCs; a torus's are "
+                   "its dateline pair: expected \"segment\" (or no "
+                   "vc_rule)");
+    if (df && p->local_order == NET_LOCAL_BOTH && p->vc_rule != NET_VC_HOP)
+        diag_error(d, file, cfg_member_line(g, "local_order"),
+                   "network.local_order", "\"both\" mixes the two orders "
+                   "of a group's local hops in one route segment, which can "
+                   "close a cycle of channels on one VC: expected "
+                   "network.vc_rule = \"hop\" (with vcs = 8) beside it");
 
     /* The largest packet is a PUT request or a GET response carrying
      * max_payload bytes. */

@@ -96,7 +96,8 @@
 #define NET_NONE UINT32_MAX
 #define NET_MAX_VCS 16  /* per port: both packet classes of every
                            traffic class */
-#define NET_MAX_SEGS 4  /* VCs per packet class a route may need */
+#define NET_MAX_SEGS 8  /* VCs per packet class a route may need (4
+                           segments; 8 with vc_rule "hop") */
 #define NET_MAX_MODES 8 /* routing modes configured in one run */
 
 enum { NET_EV_ARRIVE, NET_EV_WAKE, NET_EV_CREDIT, NET_EV_EJECT,
@@ -159,9 +160,10 @@ struct packet {
     uint8_t hops;        /* router-to-router hops so far */
     uint8_t flags;       /* PKT_* */
     uint8_t dec_hops;    /* adaptive decisions taken so far */
-    uint8_t seg : 4;     /* route segment: VC within the class (see
-                            route.h; < NET_MAX_SEGS) */
-    uint8_t dim : 4;     /* torus: dimension being routed */
+    uint8_t seg : 4;     /* route segment (see route.h; < 4): the VC
+                            within the class (vc_rule "hop": its half) */
+    uint8_t dim : 4;     /* torus: dimension being routed; dragonfly:
+                            local hops taken in the segment (vc_rule) */
     uint8_t cls : 1;     /* enum pkt_class */
     uint8_t op : 1;      /* enum net_op */
     uint8_t mark : 2;    /* congestion marks (PKT_MARK_*); a

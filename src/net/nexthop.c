@@ -254,6 +254,7 @@ static void nh_router(struct net *n, uint32_t r, int pass,
                 best_kind[j] = nb[i].kind;
             }
         }
+    bool both = n->p.local_order == NET_LOCAL_BOTH;
     for (uint32_t j = 0; j < gs; j++) {
         size_t e = (size_t)r * m + j;
         if (pass)
@@ -261,7 +262,11 @@ static void nh_router(struct net *n, uint32_t r, int pass,
         if (j == lr || mine[j] == 255 || best_n[j] == TOPO_NONE)
             continue;
         for (uint32_t i = 0; i < nn; i++) {
-            if (nb[i].kind != best_kind[j] || nb[i].router != best_n[j])
+            /* both orders: every port to a neighbour one hop nearer, in
+             * port order; else the chosen neighbour's parallel ports */
+            if (both ? (uint32_t)nb[i].dist[j] + 1 != mine[j]
+                     : nb[i].kind != best_kind[j] ||
+                           nb[i].router != best_n[j])
                 continue;
             if (pass) {
                 n->nh_port[*k] = nb[i].port;
@@ -274,16 +279,29 @@ static void nh_router(struct net *n, uint32_t r, int pass,
 
 /* Dragonflies: for each router and each router of its group, the ports
  * of the next hop in dimension order (Aries: green before black, or
- * black before green with local_order); torus:
+ * black before green with local_order; with "both", of every neighbour
+ * one hop nearer); torus:
  * for each router and direction (X+, X-, Y+, Y-, Z+, Z-) its ports. */
 int net_nexthop_init(struct net *n, struct diag *d)
 {
     const struct topo *t = n->t;
     if (topo_is(t->family, TOPO_SHAPE_TORUS))
         return nh_torus(n, d);
-    if (n->p.vcs < 4) {
-        diag_error(d, NULL, 0, "network.vcs", "a dragonfly needs 4 VCs per "
-                   "class (route segments) to be deadlock-free");
+    bool hop = n->p.vc_rule == NET_VC_HOP;
+    if (n->p.vcs < (hop ? 8u : 4u)) {
+        diag_error(d, NULL, 0, "network.vcs", "a dragonfly needs %u VCs per "
+                   "class (%s) to be deadlock-free, not %u",
+                   hop ? 8u : 4u,
+                   hop ? "vc_rule \"hop\": two per route segment"
+                       : "route segments",
+                   n->p.vcs);
+        return -1;
+    }
+    if (n->p.local_order == NET_LOCAL_BOTH && !hop) {
+        diag_error(d, NULL, 0, "network.local_order", "\"both\" mixes "
+                   "the two orders of a group's local hops in one route "
+                   "segment, which can close a cycle of channels on one VC: "
+                   "it needs network.vc_rule = \"hop\" (and vcs = 8)");
         return -1;
     }
     if (nh_groups(n, d) != 0)

@@ -25,7 +25,9 @@ const char *const net_router_names[] = { "tiled", "input-queued", "voq",
 const char *const net_aries_load_names[] = { "credit", "occupancy", NULL };
 
 const char *const net_local_order_names[] = { "green-first", "black-first",
-                                              NULL };
+                                              "both", NULL };
+
+const char *const net_vc_rule_names[] = { "segment", "hop", NULL };
 
 const char *const net_nic_arb_names[] = { "round-robin", "responses-first",
                                           NULL };
@@ -107,6 +109,7 @@ void net_params_defaults(struct net_params *p, const struct topo *t)
     p->far_light = 50;
     p->aries_load = NET_ARIES_CREDIT;
     p->local_order = NET_LOCAL_GREEN_FIRST; /* the model's (params.h) */
+    p->vc_rule = NET_VC_SEGMENT;            /* the model's (params.h) */
     /* The routing mode is the layer above's to choose (route/: the modes
      * read the network, so the network names none of them):
      * route_net_defaults sets the family's default. */
@@ -257,8 +260,14 @@ const struct cfg_key net_param_keys[] = {
     KEY_ENUM("local_order", local_order, net_local_order_names,
              "dragonflies: which local hop of a minimal route inside a "
              "group comes first where it needs two, green-first (rank-1, "
-             "within the chassis) or black-first (rank-2, between "
-             "chassis): the XC white paper leaves it open (green-first)"),
+             "within the chassis), black-first (rank-2, between "
+             "chassis) or both (the mode picks among every nearer port; "
+             "needs vc_rule hop): the XC white paper leaves it open "
+             "(green-first)"),
+    KEY_ENUM("vc_rule", vc_rule, net_vc_rule_names,
+             "dragonflies: a packet's VC within its class, segment (the "
+             "route segment, 4 VCs) or hop (2 x segment + local hops taken "
+             "in it, 8 VCs: network.vcs = 8) (segment)"),
     KEY_U32("far_light", far_light, 0, 100,
             "ADAPTIVE_k: credits in use that read as the link's own, per "
             "cent of its bandwidth-delay product"),

@@ -60,8 +60,31 @@ int net_aries_load_find(const char *name);
 enum net_local_order {
     NET_LOCAL_GREEN_FIRST,
     NET_LOCAL_BLACK_FIRST,
+    /* both orders: a next-hop entry holds every port one hop nearer, and
+     * the routing mode picks among them as among parallel tiles (the
+     * adaptive modes: the least loaded, per packet and hop); a segment
+     * then mixes the orders, so its VCs need vc_rule "hop" */
+    NET_LOCAL_BOTH,
 };
 extern const char *const net_local_order_names[];
+
+/* Which VC of its class a dragonfly packet takes on a hop (`vc_rule`;
+ * route/df.c). The Aries VC assignment is not public.
+ *  segment  the route segment: +1 at each global hop, at the
+ *           intermediate router, at a late diversion (4 per class; each
+ *           segment in one dimension order, so its VC has no cycle)
+ *  hop      2 x segment + the local hops already taken in the segment,
+ *           the global hop on the segment's second VC: strictly growing
+ *           along any route, whatever the order of its local hops
+ *           (8 per class). CODES's dragonfly-custom model of the Cray XC
+ *           numbers its VCs by hop count the same way (my_l_hop: 0-1 in
+ *           the first group, 2-3 after the first global hop, ...; 8
+ *           VCs), and takes either order inside a group. */
+enum net_vc_rule {
+    NET_VC_SEGMENT,
+    NET_VC_HOP,
+};
+extern const char *const net_vc_rule_names[];
 
 /* How a NIC orders its requests and responses onto the path they share
  * into the network (`nic_arbitration`; not public for any of the NICs):
@@ -206,6 +229,7 @@ struct net_params {
                                         router publishes (route/aries.c) */
     uint8_t local_order;             /* enum net_local_order: a group's
                                         minimal routes (net/nexthop.c) */
+    uint8_t vc_rule;                 /* enum net_vc_rule (route/df.c) */
     uint32_t far_light;              /* Aries: the credits in use that read
                                         as the link's own, per cent of its
                                         bandwidth-delay product */

@@ -6,15 +6,17 @@
  * one group each, in dimension order (Aries: the green hop before the
  * black one — the XC white paper, "Cray XC Routing", says minimal routing
  * inside a group "will always take at most one green and one black hop";
- * the order is the model's, the other one network.local_order's
- * ablation, net/params.h). The segment
+ * the order is the model's, the other one and both network.local_order's
+ * ablations, net/params.h). The segment
  * number is the packet's VC within its class; it grows by one on each
  * global hop, on reaching the intermediate router, and when a packet is
  * diverted after its first hop. Within a segment the channel
  * dependencies follow dimension order, across segments the VC strictly
  * grows, so the dependency graph is acyclic with 4 VCs per class — the
  * 4 + 4 VCs of an Aries router (white paper, "Aries Router";
- * docs/network.md, "Deadlock freedom"). */
+ * docs/network.md, "Deadlock freedom"). With local_order "both" a
+ * segment mixes the two orders, and network.vc_rule "hop" gives each of
+ * its local hops a VC of its own (class_vc; 8 per class). */
 #include "route/df.h"
 
 #include <assert.h>
@@ -23,6 +25,38 @@ static inline const struct routing *mode_of(const struct net *n,
                                             const struct packet *p)
 {
     return n->modes[p->mode];
+}
+
+/* A new route segment: its VC (or, vc_rule "hop", its pair of VCs) is
+ * the next one up. */
+static inline void new_segment(struct packet *p)
+{
+    p->seg++;
+    p->dim = 0; /* no local hop taken in it yet */
+}
+
+/* The VC within its class a packet takes out of `port` (vc_rule):
+ * its segment; or, by hop, 2 x segment + the local hops it has taken in
+ * the segment (its first local hop on the lower VC, the second on the
+ * upper), the global hop and the ejection on the upper. Along any
+ * route the VCs never fall and a local hop never follows another on the
+ * same VC, so no cycle of channels closes whatever the order of a
+ * segment's local hops. */
+static inline uint32_t class_vc(const struct net *n, struct packet *p,
+                                uint32_t port)
+{
+    if (n->p.vc_rule == NET_VC_SEGMENT) {
+        assert(p->seg < n->p.vcs);
+        return p->seg;
+    }
+    uint32_t v = 2u * p->seg + 1u;
+    if (n->port_class[port] == PCLASS_LOCAL) {
+        assert(p->dim < 2); /* at most two local hops in a segment */
+        v = 2u * p->seg + p->dim;
+        p->dim++;
+    }
+    assert(v < n->p.vcs);
+    return v;
 }
 
 /* One of the parallel ports of router r's next-hop entry e, the routing
@@ -377,7 +411,7 @@ uint32_t df_take(struct net *n, uint32_t r, struct packet *p,
     if (p->hops != 0)
         /* diverted at a later router of the source group: the non-minimal
          * leg may turn back against dimension order, a segment of its own */
-        p->seg++; /* a new segment starts here */
+        new_segment(p); /* a new segment starts here */
     p->gport = c->gport;
     return c->port;
 }
@@ -419,7 +453,7 @@ void df_route(struct net *n, uint32_t r, struct packet *p, simtime now)
                 p->flags |= PKT_MID_DONE; /* entered by a global hop */
         } else if (r == p->mid) {
             p->flags |= PKT_MID_DONE;
-            p->seg++;
+            new_segment(p);
             p->gport = NET_NONE;
         }
     }
@@ -451,11 +485,10 @@ void df_route(struct net *n, uint32_t r, struct packet *p, simtime now)
                           df_group(n, p->dst_router), now);
         }
     }
-    assert(p->seg < n->p.vcs);
     p->out_port = port;
-    p->out_vc = net_vc(n, p, p->seg);
+    p->out_vc = net_vc(n, p, class_vc(n, p, port));
     if (n->port_class[port] == PCLASS_GLOBAL) {
-        p->seg++; /* the next group is a new segment */
+        new_segment(p); /* the next group is a new segment */
         p->gport = NET_NONE;
         p->flags |= PKT_DECIDED;
     }
