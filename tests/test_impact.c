@@ -743,8 +743,9 @@ static void test_controllers_order_gpcnet(void)
  * studies on Crystal and Shandy (linear, interleaved, random) and
  * Malbec, Malbec's with Slingshot's routing by depth alone
  * (sc20-impact-malbec-hop0.cfg, an ablation) and Crystal's incast
- * column alone (sc20-impact-crystal-incast.cfg) and its ablation with
- * the other order of a group's local hops (-black-first). */
+ * column alone (sc20-impact-crystal-incast.cfg) and its ablations with
+ * the other order of a group's local hops (-black-first) and with both
+ * (-both). */
 static void test_examples(void)
 {
     glob_t g;
@@ -752,7 +753,7 @@ static void test_examples(void)
     snprintf(pattern, sizeof pattern, "%s",
              src_path("examples/sc20-impact-*.cfg"));
     CHECK(glob(pattern, 0, NULL, &g) == 0);
-    CHECK_EQ_U(g.gl_pathc, 10);
+    CHECK_EQ_U(g.gl_pathc, 11);
     for (size_t i = 0; i < g.gl_pathc; i++) {
         struct capture c;
         cap_init(&c);
