@@ -56,7 +56,8 @@ int net_aries_load_find(const char *name);
  * Aries routers may take either order. The model takes one order for
  * every route (each a dimension order, which keeps a route segment's VC
  * free of cycles; route/df.c); green first is the default, black first
- * the ablation that shows what the choice moves (docs/congestion.md). */
+ * and both the ablations that show what the choice moves
+ * (docs/congestion.md). */
 enum net_local_order {
     NET_LOCAL_GREEN_FIRST,
     NET_LOCAL_BLACK_FIRST,
