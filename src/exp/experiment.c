@@ -618,6 +618,45 @@ static void net_from_file(const struct experiment *e, const struct topo *t,
     }
 }
 
+/* What needs the whole set of network keys. Deadlock freedom needs a VC
+ * per route segment (route/route.h; net_nexthop_init refuses fewer): 4 on
+ * the dragonflies, the dateline pair on the torus; twice as many with
+ * vc_rule "hop", which local_order "both" needs. Reported to d at the
+ * keys' lines of the network section g of `file`. */
+static void check_route_vcs(const struct topo *t, const struct net_params *p,
+                            config_setting_t *g, const char *file,
+                            struct diag *d)
+{
+    uint32_t need = t->family->route_vcs;
+    bool df = !topo_is(t->family, TOPO_SHAPE_TORUS);
+    if (df && p->vc_rule == NET_VC_HOP) {
+        int ln = cfg_given_line(g, "vcs"); /* else the rule's own line */
+        if (p->vcs < 2 * need)
+            diag_error(d, file, ln ? ln : cfg_member_line(g, "vc_rule"),
+                       "network.vcs",
+                       "vcs = %u is too few for vc_rule = \"hop\" (two "
+                       "VCs per route segment): expected vcs = %u",
+                       p->vcs, 2 * need);
+    } else if (p->vcs < need) {
+        diag_error(d, file, cfg_member_line(g, "vcs"), "network.vcs",
+                   "vcs = %u is too few: %s %u VCs per class to be "
+                   "deadlock-free (route/route.h)",
+                   p->vcs,
+                   t->family->route_vcs_why, need);
+    }
+    if (!df && p->vc_rule == NET_VC_HOP)
+        diag_error(d, file, cfg_member_line(g, "vc_rule"), "network.vc_rule",
+                   "\"hop\" numbers a dragonfly route's VCs; a torus's are "
+                   "its dateline pair: expected \"segment\" (or no "
+                   "vc_rule)");
+    if (df && p->local_order == NET_LOCAL_BOTH && p->vc_rule != NET_VC_HOP)
+        diag_error(d, file, cfg_member_line(g, "local_order"),
+                   "network.local_order", "\"both\" mixes the two orders "
+                   "of a group's local hops in one route segment, which can "
+                   "close a cycle of channels on one VC: expected "
+                   "network.vc_rule = \"hop\" (with vcs = 8) beside it");
+}
+
 int experiment_net_params(const struct experiment *e, const struct topo *t,
                           struct net_params *p, struct diag *d)
 {
@@ -651,37 +690,7 @@ int experiment_net_params(const struct experiment *e, const struct topo *t,
                                                         : "dragonfly",
                    t->family->route_vcs);
 
-    /* What needs the whole set. Deadlock freedom needs a VC per route
-     * segment (route/route.h; net_nexthop_init refuses fewer): 4 on the
-     * dragonflies, the dateline pair on the torus. */
-    uint32_t need = t->family->route_vcs;
-    bool df = !topo_is(t->family, TOPO_SHAPE_TORUS);
-    if (df && p->vc_rule == NET_VC_HOP) {
-        int ln = cfg_given_line(g, "vcs"); /* else the rule's own line */
-        if (p->vcs < 2 * need)
-            diag_error(d, file, ln ? ln : cfg_member_line(g, "vc_rule"),
-                       "network.vcs",
-                       "vcs = %u is too few for vc_rule = \"hop\" (two "
-                       "VCs per route segment): expected vcs = %u",
-                       p->vcs, 2 * need);
-    } else if (p->vcs < need) {
-        diag_error(d, file, cfg_member_line(g, "vcs"), "network.vcs",
-                   "vcs = %u is too few: %s %u VCs per class to be "
-                   "deadlock-free (route/route.h)",
-                   p->vcs,
-                   t->family->route_vcs_why, need);
-    }
-    if (!df && p->vc_rule == NET_VC_HOP)
-        diag_error(d, file, cfg_member_line(g, "vc_rule"), "network.vc_rule",
-                   "\"hop\" numbers a dragonfly route's VCs; a torus's are "
-                   "its dateline pair: expected \"segment\" (or no "
-                   "vc_rule)");
-    if (df && p->local_order == NET_LOCAL_BOTH && p->vc_rule != NET_VC_HOP)
-        diag_error(d, file, cfg_member_line(g, "local_order"),
-                   "network.local_order", "\"both\" mixes the two orders "
-                   "of a group's local hops in one route segment, which can "
-                   "close a cycle of channels on one VC: expected "
-                   "network.vc_rule = \"hop\" (with vcs = 8) beside it");
+    check_route_vcs(t, p, g, file, d);
 
     /* The largest packet is a PUT request or a GET response carrying
      * max_payload bytes. */
