@@ -187,6 +187,26 @@ static void test_chain_same_for_every_p(void)
     same_for_every_p(config("jw-chain", chain_text), NULL);
 }
 
+/* On an Aries with a group's minimal routes in either order
+ * (local_order "both": the mode picks among the nearer ports with the
+ * routers' random streams) and a VC per local hop: the same files for
+ * P = 1, 2, 3, packets crossing. */
+static void test_both_orders_split(void)
+{
+    static const char text[] =
+        "experiment = { name = \"jw-both\"; seed = 5; };\n"
+        "system = { topology = \"aries\"; groups = 3; chassis_last = 2;\n"
+        "  cables_per_pair = 8; };\n"
+        "network = { local_order = \"both\"; vc_rule = \"hop\"; vcs = 8; };\n"
+        "jobs = (\n"
+        "  { name = \"a2a\"; workload = \"alltoall\"; nodes = 24;\n"
+        "    allocation = \"random\"; bytes = 2048; iterations = 2; },\n"
+        "  { name = \"puts\"; workload = \"gpcnet-rma-incast\"; nodes = 16;\n"
+        "    allocation = \"random\"; bytes = 4096; background = true; }\n"
+        ");\n";
+    same_for_every_p_of(write_temp("jw-both.cfg", text), 3);
+}
+
 /* A job packed on the first two of the nine groups (8 nodes each): the
  * parts are balanced by the ranks placed, so two partitions cut between
  * its groups and its envelopes cross (by NICs the cut would be 0-3 |
@@ -444,6 +464,7 @@ const struct test_case tests_jobs_win[] = {
     TEST(test_jobs_same_for_every_p),
     TEST(test_chain_same_for_every_p),
     TEST(test_split_by_ranks_placed),
+    TEST(test_both_orders_split),
     TEST(test_jobs_mpirun),
     TEST(test_partitions_auto),
     TEST(test_windowed_key),
