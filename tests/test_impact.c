@@ -20,6 +20,7 @@
 #include "results/csv.h"
 #include "results/stats.h"
 #include "results/impact_results.h"
+#include "results/convergence.h"
 #include "test.h"
 
 /* C from hand-made times: means, type-7 p99s and medians, their
@@ -823,6 +824,7 @@ static void test_sensitivity_run(void)
         "impact = {\n"
         "  nodes = 32; shares = [0.25, 0.5]; allocation = \"random\";\n"
         "  victim_nodes = 8; warmup_us = 20.0; runs = 1;\n"
+        "  convergence = true;\n"
         "  victims = (\n"
         "    { name = \"pp\"; workload = \"pingpong\"; bytes = 8;\n"
         "      peer = 7; iterations = 30; },\n"
@@ -887,7 +889,157 @@ static void test_sensitivity_run(void)
     }
     CHECK(strstr(out_buf, "delay sensitivity (ICS'21") != NULL);
     CHECK(strstr(out_buf, "rate_rel") != NULL);
+    /* convergence = true: each victim's six points as training runs,
+     * M measured (no latency model); the extremes order takes the two
+     * alone (one a share) and the two at share 0.5 (one an aggressor) in
+     * turn */
+    s = file_in(dir, "convergence_runs.csv");
+    CHECK(s != NULL);
+    if (s) {
+        CHECK(strstr(s, "\npp,production,measured,6,1000,") != NULL);
+        CHECK(strstr(s, "\npp,extremes,measured,4,1000,") != NULL);
+        CHECK(strstr(s, "\nallreduce,production,measured,6,") != NULL);
+        free(s);
+    }
+    s = file_in(dir, "convergence.csv");
+    CHECK(s != NULL && strstr(s, "\npp,production,measured,6,") != NULL);
+    free(s);
     rm_dir(dir);
+}
+
+/* conv_sequence on known data: points on one line give the final slope
+ * from the third run on (runs to converge 3, every error 0 but the
+ * first two, NaN); a first pair of outliers makes the early estimates
+ * wrong and the count later, and the count is the first run of the last
+ * stretch within the tolerance (an estimate that leaves it again moves
+ * it past); an order whose estimates end outside gives 0, as does a
+ * final c of 0. */
+static void test_convergence_sequence(void)
+{
+    double m[8], t[8], err[8];
+    uint32_t order[8];
+    for (uint32_t i = 0; i < 8; i++) {
+        m[i] = 1.0 + i;
+        t[i] = 2.0 * m[i] + 5.0;
+        order[i] = i;
+    }
+    CHECK_EQ_U(conv_sequence(m, t, order, 8, 2.0, 0.1, err), 3);
+    CHECK(isnan(err[0]) && isnan(err[1]));
+    for (uint32_t i = 2; i < 8; i++)
+        CHECK_NEAR(err[i], 0.0, 1e-9);
+    /* the first three off the line (slope 0 among them), then on it */
+    t[0] = t[1] = t[2] = 10.0;
+    struct impact_fit all;
+    impact_fit(m, t, 8, &all);
+    uint32_t k = conv_sequence(m, t, order, 8, all.slope, 0.1, err);
+    CHECK_NEAR(err[2], -1.0, 1e-9); /* a flat start: c 0 */
+    CHECK_NEAR(err[7], 0.0, 1e-9);  /* the last is the final fit */
+    CHECK(k > 3 && k <= 8);
+    for (uint32_t i = k - 1; k > 1 && i < 8; i++)
+        CHECK(fabs(err[i]) <= 0.1);
+    CHECK(k > 1 && fabs(err[k > 1 ? k - 2 : 0]) > 0.1);
+    /* the same points against a final slope they never reach */
+    CHECK_EQ_U(conv_sequence(m, t, order, 8, 10.0, 0.1, err), 0);
+    CHECK_EQ_U(conv_sequence(m, t, order, 8, 0.0, 0.1, err), 0);
+    CHECK(isnan(err[5]));
+    /* an order that ends outside after being inside */
+    for (uint32_t i = 0; i < 8; i++)
+        t[i] = 2.0 * m[i] + 5.0;
+    t[7] = 100.0; /* the last run far off: the estimate jumps at the end */
+    CHECK_EQ_U(conv_sequence(m, t, order, 7, 2.0, 0.1, err), 3);
+    CHECK_EQ_U(conv_sequence(m, t, order, 8, 2.0, 0.1, err), 0);
+}
+
+/* The files on synthetic victims: an exact line converges at the third
+ * run in every draw of both orders; a victim whose alone and
+ * highest-share points lie on a steeper line than the others never
+ * converges in the extremes order (its own final estimate, c_order_last,
+ * is that steeper slope) and converges in the production order by its
+ * last point; the error curve has a row per run from the third; the
+ * same seed gives the same bytes and another seed other orders. */
+static void test_convergence_files(void)
+{
+    enum { N = 12 };
+    double m[2][N], t[2][N];
+    uint8_t kind[N];
+    for (uint32_t i = 0; i < N; i++) {
+        kind[i] = i % 3 == 0 ? CONV_ALONE : i % 3 == 1 ? CONV_HIGH
+                                                       : CONV_OTHER;
+        m[0][i] = m[1][i] = 1.0 + i;
+        t[0][i] = 3.0 * m[0][i] + 1.0;
+        /* the extremes on slope 6, the others on slope 1 */
+        t[1][i] = (kind[i] == CONV_OTHER ? 1.0 : 6.0) * m[1][i] +
+                  (i % 2 ? 0.5 : 0.0);
+    }
+    struct conv_victim v[2] = {
+        { .name = "line", .m = m[0], .t = t[0], .kind = kind, .n = N },
+        { .name = "bent", .m = m[1], .t = t[1], .kind = kind, .n = N },
+    };
+    char dir[3][64];
+    char *runs[3] = { NULL }, *curve = NULL;
+    temp_dirs(dir, 3, "conv");
+    for (int k = 0; k < 3; k++) {
+        CHECK_EQ_U(convergence_write(dir[k], v, 2, "measured", k < 2 ? 7 : 8,
+                                     stderr),
+                   0);
+        runs[k] = file_in(dir[k], "convergence_runs.csv");
+        CHECK(runs[k] != NULL);
+    }
+    curve = file_in(dir[0], "convergence.csv");
+    CHECK(curve != NULL);
+    if (runs[0] && runs[1] && runs[2] && curve) {
+        CHECK(strcmp(runs[0], runs[1]) == 0);
+        char *c1 = file_in(dir[1], "convergence.csv");
+        char *c2 = file_in(dir[2], "convergence.csv");
+        CHECK(c1 && strcmp(curve, c1) == 0);
+        CHECK(c2 && strcmp(curve, c2) != 0); /* other draws */
+        free(c1);
+        free(c2);
+        char buf[64];
+        const char *l = strstr(runs[0], "\nline,production,measured,12,1000,");
+        CHECK(l != NULL);
+        for (int f = 6; l && f <= 8; f++) { /* p50, q1, q3 */
+            field_of(l + 1, f, buf, sizeof buf);
+            CHECK_NEAR(strtod(buf, NULL), 3.0, 1e-9);
+        }
+        l = strstr(runs[0], "\nline,extremes,measured,8,");
+        CHECK(l != NULL); /* 4 alone, 4 high: 8 runs */
+        if (l) {
+            field_of(l + 1, 6, buf, sizeof buf);
+            CHECK_NEAR(strtod(buf, NULL), 3.0, 1e-9);
+            field_of(l + 1, 9, buf, sizeof buf);
+            CHECK_NEAR(strtod(buf, NULL), 1.0, 1e-9);
+        }
+        l = strstr(runs[0], "\nbent,extremes,");
+        CHECK(l != NULL);
+        if (l) {
+            field_of(l + 1, 6, buf, sizeof buf);
+            CHECK(buf[0] == '\0'); /* never */
+            field_of(l + 1, 9, buf, sizeof buf);
+            CHECK_NEAR(strtod(buf, NULL), 0.0, 1e-9);
+            field_of(l + 1, 10, buf, sizeof buf);
+            CHECK(fabs(strtod(buf, NULL) - 6.0) < 0.2);
+        }
+        l = strstr(runs[0], "\nbent,production,");
+        CHECK(l != NULL);
+        if (l) {
+            field_of(l + 1, 9, buf, sizeof buf);
+            CHECK_NEAR(strtod(buf, NULL), 1.0, 1e-9);
+            field_of(l + 1, 6, buf, sizeof buf);
+            double p50 = strtod(buf, NULL);
+            CHECK(p50 > 3 && p50 <= N);
+        }
+        /* the curve: runs 3..12 of each victim's production order */
+        uint32_t rows = 0;
+        for (const char *q = curve; (q = strstr(q, "\nline,production,"));
+             q++)
+            rows++;
+        CHECK_EQ_U(rows, N - 2);
+    }
+    for (int k = 0; k < 3; k++)
+        free(runs[k]);
+    rm_dirs(dir, 3);
+    free(curve);
 }
 
 /* Run the study `base` without and with `keys` in place of its "%s"
@@ -1711,6 +1863,8 @@ const struct test_case tests_impact[] = {
     TEST(test_branch_files),
     TEST(test_sensitivity_fit),
     TEST(test_sensitivity_run),
+    TEST(test_convergence_sequence),
+    TEST(test_convergence_files),
     TEST(test_arithmetic),
     TEST(test_gpcnet_table),
     TEST(test_matrix_names),

@@ -64,6 +64,9 @@ enum rng_kind {
     RNG_PRODUCTION, /* the production fill of a run (exp/production.h;
                        id 0) */
     RNG_NOISE,      /* a node's host noise phase (mpi/mpi.h; id: node) */
+    RNG_CONVERGENCE, /* the orders of training runs of the delay
+                        sensitivity's convergence (results/convergence.h;
+                        id: victim x 2 + order) */
 };
 
 #define RNG_GOLDEN UINT64_C(0x9e3779b97f4a7c15)

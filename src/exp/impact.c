@@ -91,6 +91,12 @@ static const struct cfg_key section_keys[] = {
         "trips (latency_model.csv), then M of every victim estimated "
         "from the counters and its delay sensitivity fitted on it "
         "(sensitivity.csv); dragonfly systems (false)"),
+    SEC(CFG_BOOL, "convergence", convergence,
+        "ICS'21 Fig. 4b, 4c: how many runs each victim's delay "
+        "sensitivity needs to settle within 10 % of its fit over every "
+        "simulation, its simulations taken as training runs in random "
+        "orders (production) and alone and at the highest share in turn "
+        "(extremes): convergence.csv, convergence_runs.csv (false)"),
     SEC(CFG_CHOICE, "latency_fit", latency_fit,
         "the latency model's least squares: of \"absolute\" errors (ICS'21 "
         "§6.1's least sum of squares) or of \"relative\" ones (Fig. 4a's "

@@ -32,6 +32,7 @@
  *                               aggressor rank has run 1 iteration
  *     runs = 1;                 placements (seed + r), iterations pooled
  *     node_seconds = false;     ICS'21 Fig. 6 (below)
+ *     convergence = false;      ICS'21 Fig. 4b, 4c: convergence.csv
  *     victims = ( { workload = "pingpong"; bytes = 8; ... }, ... );
  *     aggressors = ( { workload = "gpcnet-rma-incast";
  *                      bytes = 131072; }, ... );
@@ -112,6 +113,10 @@
  *   sensitivity.csv Netscope's delay sensitivity of each victim (ICS'21
  *                   Eq. 2) over its simulations, M measured per message
  *                   and, with latency_model, estimated from the counters
+ *   convergence.csv, convergence_runs.csv with convergence: how many
+ *                   of the victim's runs its delay sensitivity needs to
+ *                   settle within 10 % (ICS'21 Fig. 4b, 4c;
+ *                   results/convergence.h)
  *   controllers.csv with congestion_controls (the study once per
  *                   controller): each one's latency per request and
  *                   traffic per NIC, median and 90th percentile (ICS'21
@@ -178,6 +183,8 @@ struct impact_config {
     bool latency_model;            /* ICS'21 §4.2 from the counters */
     simtime latency_window;        /* its measurement window */
     const char *latency_fit;       /* "relative" or "absolute" errors */
+    bool convergence;              /* ICS'21 Fig. 4b, 4c: how many runs
+                                      the delay sensitivity needs */
     int latency_model_line;
     uint32_t n_victims, n_aggressors;
     struct job_config *victim;     /* [n_victims]: workload, params,
@@ -259,6 +266,7 @@ struct impact_data {
     struct latm_paths *pt_sp, *pt_rt;
     uint32_t *pt_sim;
     const char **pt_agg;             /* the aggressor's name, NULL alone */
+    uint32_t *pt_share;              /* its share's index in ic->shares */
     struct impact_dvec *nlat, *ntraf; /* [controller] */
     /* node_seconds: each job's whole time per run, us (NaN: unfinished):
      * the victim alone [n_iso x runs], the victim and the aggressor

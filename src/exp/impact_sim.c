@@ -629,6 +629,7 @@ static int sim_commit(void *ctx, uint32_t u, struct par_unit *res)
         st->x.pt_m[k] = fa.pt_m;
         st->x.pt_sim[k] = u;
         st->x.pt_agg[k] = a.w > 0 ? st->x.ic->aggressor[a.w - 1].name : NULL;
+        st->x.pt_share[k] = a.s;
         st->x.pt_sp[k] = fa.sp;
         st->x.pt_rt[k] = fa.rt;
     }
@@ -822,6 +823,7 @@ static int study_alloc(struct impact_data *x, const struct impact_config *ic,
     x->pt_rt = calloc(pts, sizeof *x->pt_rt);
     x->pt_sim = calloc(pts, sizeof *x->pt_sim);
     x->pt_agg = calloc(pts, sizeof *x->pt_agg);
+    x->pt_share = calloc(pts, sizeof *x->pt_share);
     if (ic->ccs.n) {
         x->nlat = calloc(n_cc, sizeof *x->nlat);
         x->ntraf = calloc(n_cc, sizeof *x->ntraf);
@@ -835,7 +837,7 @@ static int study_alloc(struct impact_data *x, const struct impact_config *ic,
         return -1;
     if (!x->iso || !x->con || !x->iso_done || !x->con_done ||
         !x->iso_run || !x->con_run || !x->pt_t || !x->pt_m || !x->pt_n ||
-        !x->pt_sp || !x->pt_rt || !x->pt_sim || !x->pt_agg ||
+        !x->pt_sp || !x->pt_rt || !x->pt_sim || !x->pt_agg || !x->pt_share ||
         (ic->ccs.n && (!view->aggressor || !x->nlat || !x->ntraf)))
         return -1;
     for (uint32_t i = 0; i < n_iso; i++)
@@ -983,6 +985,7 @@ void impact_data_free(struct impact_data *x)
     free(x->pt_rt);
     free(x->pt_sim);
     free(x->pt_agg);
+    free(x->pt_share);
     dvecs_free(x->nlat, x->n_cc);
     dvecs_free(x->ntraf, x->n_cc);
     free(x->view.aggressor);

@@ -11,6 +11,7 @@
 #include "results/impact_nodeseconds.h"
 #include "results/impact_time.h"
 #include "results/phases.h"
+#include "results/convergence.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -419,6 +420,43 @@ static void sens_console(const struct sens_row *r, bool model)
     putchar('\n');
 }
 
+/* The index of the study's highest share. */
+static uint32_t highest_share(const struct impact_config *ic)
+{
+    uint32_t h = 0;
+    for (uint32_t s = 1; s < ic->shares.n; s++)
+        if (ic->shares.v[s] > ic->shares.v[h])
+            h = s;
+    return h;
+}
+
+/* Victim v's points: with the latency model lf, M estimated from the
+ * counters (Eq. 3: k0 / 2, the fitted o_src + b + o_dst of one 8-byte
+ * message, + D averaged over the victim's ordered node pairs and its
+ * windows), those whose window saw its paths; without (lf NULL), every
+ * point with M measured per message. M into m, T into t and, if kind,
+ * what each is (results/convergence.h). Returns how many. */
+static uint32_t victim_points(const struct impact_data *st, uint32_t v,
+                               const struct latm_fit *lf, double *m,
+                               double *t, uint8_t *kind)
+{
+    size_t at = (size_t)v * st->per_victim;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < st->pt_n[v]; i++)
+        if (!lf || isfinite(st->pt_sp[at + i].q_min)) {
+            m[k] = lf ? lf->k0 / 2 + latm_delay(lf, &st->pt_sp[at + i])
+                      : st->pt_m[at + i];
+            t[k] = st->pt_t[at + i];
+            if (kind)
+                kind[k] = !st->pt_agg[at + i] ? CONV_ALONE
+                          : st->pt_share[at + i] == highest_share(st->ic)
+                              ? CONV_HIGH
+                              : CONV_OTHER;
+            k++;
+        }
+    return k;
+}
+
 /* Netscope's delay sensitivity (ICS'21 §4.1, Eqs. 1-5) of each victim:
  * T = c M + k fitted by least squares over its simulations (alone and
  * beside every aggressor, at every share and placement: the congestion
@@ -465,12 +503,7 @@ static int sensitivity(const struct impact_data *st, const char *dir,
         if (ref == UINT32_MAX && impact_is_pingpong(&ic->victim[v]) &&
             isfinite(fit[v].slope) && fit[v].slope > 0)
             ref = v;
-        uint32_t k = 0;
-        for (uint32_t i = 0; model && i < st->pt_n[v]; i++)
-            if (isfinite(st->pt_sp[at + i].q_min)) {
-                mc[k] = lf->k0 / 2 + latm_delay(lf, &st->pt_sp[at + i]);
-                tc[k++] = st->pt_t[at + i];
-            }
+        uint32_t k = model ? victim_points(st, v, lf, mc, tc, NULL) : 0;
         impact_fit(mc, tc, k, &ctr[v]);
     }
     uint32_t cref = impact_ref_pingpong(ic);
@@ -567,6 +600,46 @@ static void gpcnet_cell(struct impact_cell *c, const struct job_config *j,
     c->g_c_p99 = gpcnet_impact(gi.p99, gc.p99, c->gpcnet_bw);
 }
 
+/* ICS'21 Fig. 4b, 4c with `convergence`: each victim's points, M as the
+ * sensitivity's counters fit takes it where the latency model is on
+ * (the paper's way), else measured, to results/convergence.h. Returns 0
+ * or -1 (reported). */
+static int convergence(const struct impact_data *st, const char *dir,
+                       const struct latm_fit *lf, uint64_t seed)
+{
+    const struct impact_config *ic = st->ic;
+    if (!ic->convergence)
+        return 0;
+    bool model = lf->n > 0 && isfinite(lf->k1);
+    size_t pts = (size_t)ic->n_victims * st->per_victim;
+    double *m = malloc((pts ? pts : 1) * sizeof *m);
+    double *t = malloc((pts ? pts : 1) * sizeof *t);
+    uint8_t *kind = malloc(pts ? pts : 1);
+    struct conv_victim *cv = calloc(ic->n_victims ? ic->n_victims : 1,
+                                    sizeof *cv);
+    int rc = -1;
+    if (!m || !t || !kind || !cv) {
+        fprintf(stderr, "dfsim: out of memory (convergence.csv)\n");
+        goto done;
+    }
+    for (uint32_t v = 0; v < ic->n_victims; v++) {
+        size_t at = (size_t)v * st->per_victim;
+        cv[v] = (struct conv_victim){ .name = ic->victim[v].name,
+                                      .m = m + at, .t = t + at,
+                                      .kind = kind + at };
+        cv[v].n = victim_points(st, v, model ? lf : NULL, m + at, t + at,
+                                kind + at);
+    }
+    rc = convergence_write(dir, cv, ic->n_victims,
+                           model ? "counters" : "measured", seed, stderr);
+done:
+    free(m);
+    free(t);
+    free(kind);
+    free(cv);
+    return rc;
+}
+
 int impact_results_write(const struct impact_data *x, const char *dir,
                          const struct impact_report_info *info,
                          struct diag *d)
@@ -647,6 +720,7 @@ int impact_results_write(const struct impact_data *x, const char *dir,
     if (controllers_table(st, dir) != 0 ||
         latency_fit(st, dir, &lf, d) != 0 ||
         sensitivity(st, dir, &lf, unfitted, sizeof unfitted, d) != 0 ||
+        convergence(st, dir, &lf, info->seed) != 0 ||
         phases_write(dir, stderr) < 0 || impact_time_write(dir, stderr) < 0)
         goto done;
     bool drawn = false;
