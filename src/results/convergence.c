@@ -37,9 +37,10 @@ uint32_t conv_sequence(const double *m, const double *t,
 enum { ORD_PRODUCTION, ORD_EXTREMES, ORD_N };
 static const char *const ord_name[ORD_N] = { "production", "extremes" };
 
-/* The order of draw d: production, every point shuffled; extremes, the
- * alone and highest-share pools each shuffled, then taken in turn.
- * Returns its length. pool: n scratch. */
+/* One draw's order of v's points from r: production, every point
+ * shuffled; extremes, the alone and highest-share pools each shuffled,
+ * then taken in turn while both last. Returns its length. pool: n
+ * scratch. */
 static uint32_t draw_order(const struct conv_victim *v, int ord,
                            struct rng *r, uint32_t *order, uint32_t *pool)
 {

@@ -20,14 +20,17 @@
  *               meets in production is whatever the machine holds);
  *   extremes    alone and at the highest share in turn (alone, high,
  *               alone, high, ...; each pool in a random order), as long
- *               as both pools last — the paper's synthetic congestion.
+ *               as both pools last (the larger pool's runs beyond that
+ *               differ from draw to draw) — the paper's synthetic
+ *               congestion.
  * The error is against ĉ, the fit over all the points (the production
  * estimate a long training reaches; for the extremes order too, so that
  * a fit on extremes alone that settles elsewhere never counts as
  * converged). A sequence's runs to converge: the least i from which
  * every later estimate is within CONV_TOLERANCE of ĉ (none if the last
  * is not). One order of runs is one draw; the figures are over
- * CONV_DRAWS draws (rng_stream(seed, RNG_CONVERGENCE, victim)): the
+ * CONV_DRAWS draws (rng_stream(seed, RNG_CONVERGENCE, victim x 2 +
+ * order)): the
  * median and quartiles of the runs to converge, and per i the median
  * and 90th percentile of |error|, with the first draw's signed error as
  * the paper plots one sequence. In the production order the last
@@ -43,8 +46,8 @@
  *                         c_order_last
  * m_source: "counters" (M estimated by the latency model, the paper's
  * way) or "measured" (M per message); runs_* empty where the median or
- * quartile draw never converged; c_order_last: the fit over the whole
- * sequence (the extremes' own final estimate). */
+ * quartile draw never converged; c_order_last: the fit over the first
+ * draw's whole sequence (the extremes' own final estimate). */
 #ifndef DFSIM_RESULTS_CONVERGENCE_H
 #define DFSIM_RESULTS_CONVERGENCE_H
 
