@@ -67,19 +67,6 @@ static uint32_t draw_order(const struct conv_victim *v, int ord,
     return 2 * pairs;
 }
 
-/* The least-squares slope over a sequence's points (NaN if none). */
-static double seq_slope(const struct conv_victim *v, const uint32_t *order,
-                        uint32_t len, double *m, double *t)
-{
-    for (uint32_t i = 0; i < len; i++) {
-        m[i] = v->m[order[i]];
-        t[i] = v->t[order[i]];
-    }
-    struct impact_fit f;
-    impact_fit(m, t, len, &f);
-    return f.slope;
-}
-
 /* q-quantile of a sorted sample where NEVER stands for "did not
  * converge": NaN when the quantile falls on one. */
 #define NEVER 1e18
@@ -89,17 +76,10 @@ static double runs_q(const double *sorted, uint32_t n, double q)
     return x >= NEVER / 2 ? NAN : x;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 struct conv_work {
     uint32_t *order, *pool; /* [n] */
     double *err;            /* [CONV_DRAWS][n] */
-    double *runs, *col;     /* [CONV_DRAWS] */
-    double *m, *t;          /* [n] */
+    double *runs, *col, *sorted; /* [CONV_DRAWS] */
 };
 
 /* One victim and order: its rows of both files. */
@@ -118,8 +98,8 @@ static void victim_order(FILE *fc, FILE *fr, const struct conv_victim *v,
                                    CONV_TOLERANCE, w->err + (size_t)d * v->n);
         w->runs[d] = k ? (double)k : NEVER;
         conv += k > 0;
-        if (d == 0)
-            c_last = seq_slope(v, w->order, len, w->m, w->t);
+        if (d == 0 && len) /* the fit over the whole first order */
+            c_last = c_final * (1 + w->err[len - 1]);
     }
     if (len < IMPACT_FIT_MIN)
         return; /* no sequence to speak of (extremes: a pool empty) */
@@ -130,22 +110,25 @@ static void victim_order(FILE *fc, FILE *fr, const struct conv_victim *v,
             if (isfinite(e))
                 w->col[k++] = fabs(e);
         }
-        qsort(w->col, k, sizeof *w->col, cmp_double);
+        struct stats_summary st;
+        bool ok = k && stats_summarize(w->col, k, w->sorted, &st) == 0;
         fprintf(fc, "%s,%s,%s,%u", v->name, ord_name[ord], src, i + 1);
         impact_csv_num(fc, 100 * w->err[i], true); /* the first draw */
-        impact_csv_num(fc, 100 * stats_quantile_sorted(w->col, k, 0.5),
-                       true);
-        impact_csv_num(fc, 100 * stats_quantile_sorted(w->col, k, 0.9),
+        impact_csv_num(fc, ok ? 100 * st.median : NAN, true);
+        impact_csv_num(fc, ok ? 100 * stats_quantile_sorted(w->sorted, k, 0.9)
+                              : NAN,
                        true);
         fputc('\n', fc);
     }
-    qsort(w->runs, CONV_DRAWS, sizeof *w->runs, cmp_double);
+    struct stats_summary st; /* sorts the counts into w->sorted */
+    if (stats_summarize(w->runs, CONV_DRAWS, w->sorted, &st) != 0)
+        return; /* cannot be: the counts are finite */
     fprintf(fr, "%s,%s,%s,%u,%u", v->name, ord_name[ord], src, len,
             CONV_DRAWS);
     impact_csv_num(fr, c_final, true);
-    impact_csv_num(fr, runs_q(w->runs, CONV_DRAWS, 0.5), true);
-    impact_csv_num(fr, runs_q(w->runs, CONV_DRAWS, 0.25), true);
-    impact_csv_num(fr, runs_q(w->runs, CONV_DRAWS, 0.75), true);
+    impact_csv_num(fr, runs_q(w->sorted, CONV_DRAWS, 0.5), true);
+    impact_csv_num(fr, runs_q(w->sorted, CONV_DRAWS, 0.25), true);
+    impact_csv_num(fr, runs_q(w->sorted, CONV_DRAWS, 0.75), true);
     impact_csv_num(fr, (double)conv / CONV_DRAWS, true);
     impact_csv_num(fr, c_last, true);
     fputc('\n', fr);
@@ -165,13 +148,11 @@ int convergence_write(const char *dir, const struct conv_victim *v,
         .err = malloc((size_t)CONV_DRAWS * cap * sizeof *w.err),
         .runs = malloc(CONV_DRAWS * sizeof *w.runs),
         .col = malloc(CONV_DRAWS * sizeof *w.col),
-        .m = malloc(cap * sizeof *w.m),
-        .t = malloc(cap * sizeof *w.t),
+        .sorted = malloc(CONV_DRAWS * sizeof *w.sorted),
     };
     struct outfile oc = { 0 }, ou = { 0 };
     int rc = -1;
-    if (!w.order || !w.pool || !w.err || !w.runs || !w.col || !w.m ||
-        !w.t) {
+    if (!w.order || !w.pool || !w.err || !w.runs || !w.col || !w.sorted) {
         fprintf(err, "dfsim: out of memory (convergence.csv)\n");
         goto done;
     }
@@ -205,7 +186,6 @@ done:
     free(w.err);
     free(w.runs);
     free(w.col);
-    free(w.m);
-    free(w.t);
+    free(w.sorted);
     return rc;
 }
