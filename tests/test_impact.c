@@ -956,7 +956,9 @@ static void test_convergence_sequence(void)
  * converges in the extremes order (its own final estimate, c_order_last,
  * is that steeper slope) and converges in the production order by its
  * last point; the error curve has a row per run from the third; the
- * same seed gives the same bytes and another seed other orders. */
+ * same seed gives the same bytes and another seed other orders; a
+ * second source of the same victim (its id) trains on the same orders,
+ * so the same points give the same rows under the other m_source. */
 static void test_convergence_files(void)
 {
     enum { N = 12 };
@@ -971,16 +973,19 @@ static void test_convergence_files(void)
         t[1][i] = (kind[i] == CONV_OTHER ? 1.0 : 6.0) * m[1][i] +
                   (i % 2 ? 0.5 : 0.0);
     }
-    struct conv_victim v[2] = {
-        { .name = "line", .m = m[0], .t = t[0], .kind = kind, .n = N },
-        { .name = "bent", .m = m[1], .t = t[1], .kind = kind, .n = N },
+    struct conv_victim v[3] = {
+        { .name = "line", .m_source = "measured", .id = 0, .m = m[0],
+          .t = t[0], .kind = kind, .n = N },
+        { .name = "bent", .m_source = "measured", .id = 1, .m = m[1],
+          .t = t[1], .kind = kind, .n = N },
+        { .name = "bent", .m_source = "counters", .id = 1, .m = m[1],
+          .t = t[1], .kind = kind, .n = N },
     };
     char dir[3][64];
     char *runs[3] = { NULL }, *curve = NULL;
     temp_dirs(dir, 3, "conv");
     for (int k = 0; k < 3; k++) {
-        CHECK_EQ_U(convergence_write(dir[k], v, 2, "measured", k < 2 ? 7 : 8,
-                                     stderr),
+        CHECK_EQ_U(convergence_write(dir[k], v, 3, k < 2 ? 7 : 8, stderr),
                    0);
         runs[k] = file_in(dir[k], "convergence_runs.csv");
         CHECK(runs[k] != NULL);
@@ -1029,6 +1034,21 @@ static void test_convergence_files(void)
             double p50 = strtod(buf, NULL);
             CHECK(p50 > 3 && p50 <= N);
         }
+        /* the other source: the same orders, so the same curve (the
+         * first draw's signed error is the order's own) */
+        uint32_t same = 0, lines = 0;
+        for (const char *q = curve; (q = strstr(q, "\nbent,production,measured,"));
+             q++) {
+            char want[160];
+            size_t len = strcspn(q + 1, "\n");
+            const char *tail = q + 1 + strlen("bent,production,measured");
+            snprintf(want, sizeof want, "\nbent,production,counters%.*s\n",
+                     (int)(len - (size_t)(tail - q - 1)), tail);
+            lines++;
+            same += strstr(curve, want) != NULL;
+        }
+        CHECK_EQ_U(lines, N - 2);
+        CHECK_EQ_U(same, lines);
         /* the curve: runs 3..12 of each victim's production order */
         uint32_t rows = 0;
         for (const char *q = curve; (q = strstr(q, "\nline,production,"));
@@ -1064,7 +1084,8 @@ static void run_with_and_without(const char *base, const char *keys,
  * nothing); latency_model.csv has a row per ping-pong simulation, its
  * estimates follow the round trips (r > 0.9: an incast moves them by
  * tens of times); sensitivity.csv gives the counters' c and the
- * ping-pong's c_rel of 1. */
+ * ping-pong's c_rel of 1; convergence_runs.csv gains the counters'
+ * rows and keeps the measured ones. */
 static void test_latency_model_run(void)
 {
     static const char base[] =
@@ -1072,7 +1093,7 @@ static void test_latency_model_run(void)
         "system = { name = \"voltrino\"; };\n"
         "impact = {\n"
         "  nodes = 32; shares = [0.25, 0.5]; allocation = \"random\";\n"
-        "  victim_nodes = 8; warmup_us = 20.0; runs = 2;%s\n"
+        "  victim_nodes = 8; warmup_us = 20.0; runs = 2; convergence = true;%s\n"
         "  victims = (\n"
         "    { name = \"pp\"; workload = \"pingpong\"; bytes = 8;\n"
         "      peer = 7; iterations = 30; },\n"
@@ -1157,6 +1178,32 @@ static void test_latency_model_run(void)
         }
         free(s);
     }
+    /* convergence: without the model M measured; with it the counters'
+     * rows and, beside them, the measured rows unchanged (the curve's
+     * first draw: the same orders) */
+    char *r1 = file_in(dir[1], "convergence_runs.csv");
+    CHECK(r1 && strstr(r1, "\npp,production,counters,8,1000,") != NULL);
+    free(r1);
+    char *c0 = file_in(dir[0], "convergence.csv");
+    char *c1 = file_in(dir[1], "convergence.csv");
+    CHECK(c0 != NULL && c1 != NULL);
+    if (c0 && c1) {
+        CHECK(strstr(c0, ",counters,") == NULL);
+        CHECK(strstr(c1, ",counters,") != NULL);
+        uint32_t lines = 0, kept = 0;
+        for (const char *l = strchr(c0, '\n'); l && l[1];
+             l = strchr(l + 1, '\n')) {
+            char want[256];
+            snprintf(want, sizeof want, "%.*s",
+                     (int)strcspn(l + 1, "\n") + 2, l); /* \n line \n */
+            lines++;
+            kept += strstr(c1, want) != NULL;
+        }
+        CHECK(lines >= 4); /* 2 victims x 2 orders, a row a run from 3 */
+        CHECK_EQ_U(kept, lines);
+    }
+    free(c0);
+    free(c1);
     for (int i = 0; i < 2; i++)
         rm_dir(dir[i]);
 }

@@ -84,12 +84,12 @@ struct conv_work {
 
 /* One victim and order: its rows of both files. */
 static void victim_order(FILE *fc, FILE *fr, const struct conv_victim *v,
-                         uint32_t vi, int ord, double c_final,
-                         const char *src, uint64_t seed,
+                         int ord, double c_final, uint64_t seed,
                          struct conv_work *w)
 {
+    const char *src = v->m_source;
     struct rng r = rng_stream(seed, RNG_CONVERGENCE,
-                              (uint64_t)vi * ORD_N + (uint64_t)ord);
+                              (uint64_t)v->id * ORD_N + (uint64_t)ord);
     uint32_t len = 0, conv = 0;
     double c_last = NAN;
     for (uint32_t d = 0; d < CONV_DRAWS; d++) {
@@ -135,8 +135,7 @@ static void victim_order(FILE *fc, FILE *fr, const struct conv_victim *v,
 }
 
 int convergence_write(const char *dir, const struct conv_victim *v,
-                      uint32_t n_v, const char *m_source, uint64_t seed,
-                      FILE *err)
+                      uint32_t n_v, uint64_t seed, FILE *err)
 {
     uint32_t cap = 1;
     for (uint32_t i = 0; i < n_v; i++)
@@ -169,8 +168,7 @@ int convergence_write(const char *dir, const struct conv_victim *v,
         if (!isfinite(f.slope))
             continue; /* not fitted: sensitivity.csv says why */
         for (int o = 0; o < ORD_N; o++)
-            victim_order(oc.f, ou.f, &v[i], i, o, f.slope, m_source, seed,
-                         &w);
+            victim_order(oc.f, ou.f, &v[i], o, f.slope, seed, &w);
     }
     /* each commit closes its file (o.f NULL), failed or not */
     if (outfile_commit(&oc, err) != 0 || outfile_commit(&ou, err) != 0)

@@ -45,7 +45,8 @@
  *                         runs_p50,runs_q1,runs_q3,converged_share,
  *                         c_order_last
  * m_source: "counters" (M estimated by the latency model, the paper's
- * way) or "measured" (M per message); runs_* empty where the median or
+ * way) or "measured" (M per message; with the latency model on, both,
+ * so that the two M's bends can be told apart); runs_* empty where the median or
  * quartile draw never converged; c_order_last: the fit over the first
  * draw's whole sequence (the extremes' own final estimate). */
 #ifndef DFSIM_RESULTS_CONVERGENCE_H
@@ -67,6 +68,12 @@ enum conv_kind { CONV_OTHER, CONV_ALONE, CONV_HIGH };
 
 struct conv_victim {
     const char *name;
+    const char *m_source;         /* where its M comes from (the files'
+                                     m_source) */
+    uint32_t id;                  /* its index in the study: its draws'
+                                     stream, the same for each source, so
+                                     that the sources train on the same
+                                     orders */
     const double *m, *t;          /* its points' M and T, us [n] */
     const uint8_t *kind;          /* [n] enum conv_kind */
     uint32_t n;
@@ -83,10 +90,9 @@ uint32_t conv_sequence(const double *m, const double *t,
                        double tol, double *err);
 
 /* The two files in dir for victims v[0..n_v) (those with fewer than
- * IMPACT_FIT_MIN points or no fit get no rows), M from m_source.
- * Returns 0, or -1 after reporting to err. */
+ * IMPACT_FIT_MIN points or no fit get no rows), each victim's rows
+ * under its m_source. Returns 0, or -1 after reporting to err. */
 int convergence_write(const char *dir, const struct conv_victim *v,
-                      uint32_t n_v, const char *m_source, uint64_t seed,
-                      FILE *err);
+                      uint32_t n_v, uint64_t seed, FILE *err);
 
 #endif

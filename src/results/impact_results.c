@@ -600,10 +600,12 @@ static void gpcnet_cell(struct impact_cell *c, const struct job_config *j,
     c->g_c_p99 = gpcnet_impact(gi.p99, gc.p99, c->gpcnet_bw);
 }
 
-/* ICS'21 Fig. 4b, 4c with `convergence`: each victim's points, M as the
- * sensitivity's counters fit takes it where the latency model is on
- * (the paper's way), else measured, to results/convergence.h. Returns 0
- * or -1 (reported). */
+/* ICS'21 Fig. 4b, 4c with `convergence`: each victim's points to
+ * results/convergence.h, M as the sensitivity's counters fit takes it
+ * where the latency model is on (the paper's way) and measured per
+ * message beside it (the two M's bend the extremes' line in opposite
+ * directions: docs/congestion.md), else measured alone. Returns 0 or -1
+ * (reported). */
 static int convergence(const struct impact_data *st, const char *dir,
                        const struct latm_fit *lf, uint64_t seed)
 {
@@ -611,27 +613,30 @@ static int convergence(const struct impact_data *st, const char *dir,
     if (!ic->convergence)
         return 0;
     bool model = lf->n > 0 && isfinite(lf->k1);
-    size_t pts = (size_t)ic->n_victims * st->per_victim;
+    uint32_t n_src = model ? 2 : 1, n_cv = n_src * ic->n_victims;
+    size_t pts = (size_t)n_cv * st->per_victim;
     double *m = malloc((pts ? pts : 1) * sizeof *m);
     double *t = malloc((pts ? pts : 1) * sizeof *t);
     uint8_t *kind = malloc(pts ? pts : 1);
-    struct conv_victim *cv = calloc(ic->n_victims ? ic->n_victims : 1,
-                                    sizeof *cv);
+    struct conv_victim *cv = calloc(n_cv ? n_cv : 1, sizeof *cv);
     int rc = -1;
     if (!m || !t || !kind || !cv) {
         fprintf(stderr, "dfsim: out of memory (convergence.csv)\n");
         goto done;
     }
-    for (uint32_t v = 0; v < ic->n_victims; v++) {
-        size_t at = (size_t)v * st->per_victim;
-        cv[v] = (struct conv_victim){ .name = ic->victim[v].name,
-                                      .m = m + at, .t = t + at,
+    for (uint32_t i = 0; i < n_cv; i++) { /* per victim: each source */
+        uint32_t v = i / n_src;
+        bool ctr = model && i % n_src == 0;
+        size_t at = (size_t)i * st->per_victim;
+        cv[i] = (struct conv_victim){ .name = ic->victim[v].name,
+                                      .m_source = ctr ? "counters"
+                                                      : "measured",
+                                      .id = v, .m = m + at, .t = t + at,
                                       .kind = kind + at };
-        cv[v].n = victim_points(st, v, model ? lf : NULL, m + at, t + at,
+        cv[i].n = victim_points(st, v, ctr ? lf : NULL, m + at, t + at,
                                 kind + at);
     }
-    rc = convergence_write(dir, cv, ic->n_victims,
-                           model ? "counters" : "measured", seed, stderr);
+    rc = convergence_write(dir, cv, n_cv, seed, stderr);
 done:
     free(m);
     free(t);
