@@ -21,6 +21,7 @@
 #include "results/stats.h"
 #include "results/impact_results.h"
 #include "results/convergence.h"
+#include "results/stall.h"
 #include "test.h"
 
 /* C from hand-made times: means, type-7 p99s and medians, their
@@ -1062,6 +1063,73 @@ static void test_convergence_files(void)
     free(curve);
 }
 
+/* stall.csv on synthetic victims: points on T = 10 + 2 P give the line,
+ * T(0.25) = 10.5, T(7.5) = 25 and their ratio, r 1; a point above
+ * STALL_FIT_MAX_PCT far off the line is in stall_runs.csv and not in the
+ * fit; a point of P NaN is in neither; two points only: the fit's fields
+ * empty; no finite P at all: no file. */
+static void test_stall_files(void)
+{
+    enum { N = 6 };
+    double pt[N] = { 0.0, 1.0, 2.0, 4.0, 8.0, 40.0 };
+    double t[N], share[N] = { 0.25, 0.25, 0.5, 0.5, 0.75, 0.75 };
+    uint32_t sim[N] = { 0, 1, 2, 3, 4, 5 };
+    const char *agg[N] = { NULL, "incast", NULL, "incast", "a2a", "incast" };
+    for (uint32_t i = 0; i < N; i++)
+        t[i] = 10.0 + 2.0 * pt[i];
+    t[5] = 1000.0; /* far off the line, far above the levels */
+    double pt2[N] = { 1.0, NAN, 3.0, NAN, NAN, NAN };
+    struct stall_victim v[2] = {
+        { .name = "line", .pt = pt, .t = t, .sim = sim, .agg = agg,
+          .share = share, .n = N },
+        { .name = "few", .pt = pt2, .t = t, .sim = sim, .agg = agg,
+          .share = share, .n = N },
+    };
+    char dir[1][64];
+    temp_dirs(dir, 1, "stall");
+    CHECK_EQ_U(stall_write(dir[0], v, 2, NULL, stderr), 1);
+    char *f = file_in(dir[0], "stall.csv"), *r = file_in(dir[0], "stall_runs.csv");
+    CHECK(f != NULL && r != NULL);
+    if (f) {
+        const char *l = strstr(f, "\nline,5,");
+        CHECK(l != NULL); /* 5 of 6: the 40 % point is not fitted */
+        char buf[64];
+        const double want[] = { 0.0, 8.0, 2.0, 10.0, 1.0, 0.25, 7.5, 10.5,
+                                25.0, 25.0 / 10.5 };
+        for (int k = 0; l && k < 10; k++) {
+            field_of(l + 1, 2 + k, buf, sizeof buf);
+            CHECK_NEAR(strtod(buf, NULL), want[k], 1e-6);
+        }
+        l = strstr(f, "\nfew,2,");
+        CHECK(l != NULL);
+        if (l) {
+            field_of(l + 1, 4, buf, sizeof buf); /* slope */
+            CHECK(buf[0] == '\0');
+        }
+    }
+    if (r) {
+        uint32_t rows = 0;
+        for (const char *q = r; (q = strchr(q, '\n')) && q[1]; q++)
+            rows++;
+        CHECK_EQ_U(rows, N + 2); /* every finite point, the 40 % one too */
+        CHECK(strstr(r, "\nline,5,incast,0.750000,40.000000,1000.000000\n"));
+        CHECK(strstr(r, "\nline,0,,0.250000,0.000000,10.000000\n"));
+    }
+    free(f);
+    free(r);
+    rm_dirs(dir, 1);
+    /* nothing to say: no file */
+    double none[N] = { NAN, NAN, NAN, NAN, NAN, NAN };
+    struct stall_victim nv = v[0];
+    nv.pt = none;
+    temp_dirs(dir, 1, "stall0");
+    CHECK_EQ_U(stall_write(dir[0], &nv, 1, NULL, stderr), 0);
+    f = file_in(dir[0], "stall.csv");
+    CHECK(f == NULL);
+    free(f);
+    rm_dirs(dir, 1);
+}
+
 /* Run the study `base` without and with `keys` in place of its "%s"
  * into dir[0] and dir[1]; out_buf holds the second run's console. */
 static void run_with_and_without(const char *base, const char *keys,
@@ -1085,7 +1153,9 @@ static void run_with_and_without(const char *base, const char *keys,
  * estimates follow the round trips (r > 0.9: an incast moves them by
  * tens of times); sensitivity.csv gives the counters' c and the
  * ping-pong's c_rel of 1; convergence_runs.csv gains the counters'
- * rows and keeps the measured ones. */
+ * rows and keeps the measured ones; stall.csv and stall_runs.csv are
+ * written, the machine's percent time stalled far higher beside the
+ * incast than alone. */
 static void test_latency_model_run(void)
 {
     static const char base[] =
@@ -1178,6 +1248,34 @@ static void test_latency_model_run(void)
         }
         free(s);
     }
+    /* stall (ICS'21 Fig. 1): only with the model; every point of both
+     * victims, the machine's percent time stalled higher beside the
+     * incast than alone */
+    char *sr0 = file_in(dir[0], "stall_runs.csv");
+    char *sr1 = file_in(dir[1], "stall_runs.csv");
+    CHECK(sr0 == NULL && sr1 != NULL);
+    if (sr1) {
+        double sum[2] = { 0, 0 };
+        uint32_t n[2] = { 0, 0 };
+        for (const char *l = strchr(sr1, '\n'); l && l[1];
+             l = strchr(l + 1, '\n')) {
+            char agg[64], p[64];
+            field_of(l + 1, 2, agg, sizeof agg);
+            field_of(l + 1, 4, p, sizeof p);
+            int k = agg[0] != '\0';
+            sum[k] += strtod(p, NULL);
+            n[k]++;
+        }
+        CHECK_EQ_U(n[0], 8); /* 2 victims x 2 runs x 2 shares alone */
+        CHECK_EQ_U(n[1], 8); /* and beside the incast */
+        CHECK(n[0] && n[1] && sum[1] / n[1] > 10 * (sum[0] / n[0]) &&
+              sum[1] > 0);
+    }
+    free(sr0);
+    free(sr1);
+    char *sc = file_in(dir[1], "stall.csv");
+    CHECK(sc && strstr(sc, "\npp,") && strstr(sc, "\nallreduce,"));
+    free(sc);
     /* convergence: without the model M measured; with it the counters'
      * rows and, beside them, the measured rows unchanged (the curve's
      * first draw: the same orders) */
@@ -1912,6 +2010,7 @@ const struct test_case tests_impact[] = {
     TEST(test_sensitivity_run),
     TEST(test_convergence_sequence),
     TEST(test_convergence_files),
+    TEST(test_stall_files),
     TEST(test_arithmetic),
     TEST(test_gpcnet_table),
     TEST(test_matrix_names),

@@ -262,6 +262,9 @@ struct impact_data {
                                         counted iteration, us (NaN: none) */
     bool *iso_done, *con_done;       /* every run finished */
     double *pt_t, *pt_m;             /* [victim][per_victim] */
+    double *pt_stall;                /* the machine's percent time
+                                        stalled over the run (the latency
+                                        model's windows; NaN without) */
     uint32_t *pt_n, per_victim;
     struct latm_paths *pt_sp, *pt_rt;
     uint32_t *pt_sim;

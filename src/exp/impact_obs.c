@@ -94,6 +94,7 @@ void impact_obs_at(void *ctx, const struct net *n, bool closing)
         latm_pair(&o->m, o->pp_b, o->pp_a, &p);
         latm_add(&o->rt, &p, x);
     }
+    o->pt += o->m.pt_links * x;
     o->weight += x;
 }
 

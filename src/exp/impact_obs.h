@@ -20,7 +20,7 @@ int impact_dvec_add(struct impact_dvec *d, double x);
  * model (`model`): the victim's NICs; every window, the path classes of
  * each ordered pair of them (Eq. 4's spatial mean) and of the
  * ping-pong's pair both ways, summed with the window's length as weight
- * (Eq. 5's temporal mean). Table 4 (`nics`): every NIC that sent
+ * (Eq. 5's temporal mean), and the machine's percent time stalled. Table 4 (`nics`): every NIC that sent
  * requests in the window gives its request traffic (flits/s) and, if
  * responses came back, its latency per request (RSP_TRACK_2 /
  * RSP_NET_TRACK, us). */
@@ -31,6 +31,9 @@ struct impact_obs {
     uint32_t *nic, n_nic;
     uint32_t pp_a, pp_b;             /* UINT32_MAX: not a ping-pong */
     struct latm_paths sp, rt;
+    double pt;                       /* the machine's percent time
+                                        stalled (latm pt_links), summed
+                                        with the same weights */
     double weight;
     uint64_t *prev;                  /* [3 x n_nics]: flits, track, resps */
     simtime t_prev;

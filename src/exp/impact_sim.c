@@ -21,6 +21,7 @@
 #include "ctl/cc.h"
 #include "exp/alloc.h"
 #include "exp/impact_branch.h"
+#include "exp/impact_data.h"
 #include "exp/impact_obs.h"
 #include "exp/journal.h"
 #include "exp/manifest.h"
@@ -29,33 +30,6 @@
 #include "net/latency_model.h"
 
 /* ---- the runs ------------------------------------------------------------ */
-
-
-/* An array of n samples and their values (NULL: nothing). */
-static void samples_free(struct impact_sample *s, uint32_t n)
-{
-    for (uint32_t i = 0; s && i < n; i++)
-        free(s[i].v);
-    free(s);
-}
-
-static int sample_add(struct impact_sample *s, const simtime *v, uint32_t n)
-{
-    if (s->n + n > s->cap) {
-        uint32_t cap = s->cap ? s->cap : 64;
-        while (cap < s->n + n)
-            cap *= 2;
-        simtime *nv = realloc(s->v, cap * sizeof *nv);
-        if (!nv)
-            return -1;
-        s->v = nv;
-        s->cap = cap;
-    }
-    if (n) /* a victim stopped before its first iteration adds none */
-        memcpy(s->v + s->n, v, n * sizeof *v);
-    s->n += n;
-    return 0;
-}
 
 static const char *const run_files[] = { "jobs.csv", "iterations.csv",
                                          "ranks.csv", "metrics.csv",
@@ -121,15 +95,6 @@ struct study {
     size_t log_len;
 };
 
-
-/* An array of n vectors and their values (NULL: nothing). */
-static void dvecs_free(struct impact_dvec *d, uint32_t n)
-{
-    for (uint32_t i = 0; d && i < n; i++)
-        free(d[i].v);
-    free(d);
-}
-
 /* The nodes of the victims and of the aggressors for a share of the
  * study's nodes, drawn with seed. */
 static int place(const struct study *st, uint32_t study, double share,
@@ -163,7 +128,7 @@ enum { RES_FACTS = N_RUN_FILES, RES_ITER, RES_NLAT, RES_NTRAF, RES_PARTS,
 struct sim_facts {
     int32_t finished;                /* the victim ended */
     int32_t point;                   /* a point of the fit (pt_*) */
-    double pt_t, pt_m;
+    double pt_t, pt_m, pt_stall;
     struct latm_paths sp, rt;
 };
 
@@ -274,7 +239,9 @@ static struct sim_facts facts_of(const struct jobs_capture_job *v,
         m += (double)v->iter[k];
     m = v->n_iter > skip ? m / (v->n_iter - skip) / SIMTIME_US : NAN;
     *mean = m;
-    struct sim_facts fa = { .finished = v->finished };
+    struct sim_facts fa = { .finished = v->finished, .pt_stall = NAN };
+    if (lo && lo->weight > 0) /* the machine's, whatever the victim did */
+        fa.pt_stall = lo->pt / lo->weight;
     if (v->msg_timed && v->n_iter > skip && v->finished) {
         fa.point = 1;
         fa.pt_t = m;
@@ -609,7 +576,7 @@ static int sim_commit(void *ctx, uint32_t u, struct par_unit *res)
     /* the part is a malloc'd block (aligned for simtime); sample_add
      * copies it with memcpy */
     uint32_t n_iter = (uint32_t)(res->len[RES_ITER] / sizeof(simtime));
-    int err = sample_add(smp, (const simtime *)(const void *)
+    int err = impact_sample_add(smp, (const simtime *)(const void *)
                                   res->part[RES_ITER], n_iter);
     if (n_iter) { /* for impact_runs_stats */
         double sum = 0;
@@ -627,6 +594,7 @@ static int sim_commit(void *ctx, uint32_t u, struct par_unit *res)
         uint32_t k = a.v * st->x.per_victim + st->x.pt_n[a.v]++;
         st->x.pt_t[k] = fa.pt_t;
         st->x.pt_m[k] = fa.pt_m;
+        st->x.pt_stall[k] = fa.pt_stall;
         st->x.pt_sim[k] = u;
         st->x.pt_agg[k] = a.w > 0 ? st->x.ic->aggressor[a.w - 1].name : NULL;
         st->x.pt_share[k] = a.s;
@@ -770,87 +738,6 @@ uint32_t impact_simulations(const struct impact_config *ic)
                                  : 0);
 }
 
-/* *v: n NaNs (at least one); 0, or -1 out of memory. */
-static int nan_array(double **v, size_t n)
-{
-    *v = malloc((n ? n : 1) * sizeof **v);
-    for (size_t i = 0; *v && i < n; i++)
-        (*v)[i] = NAN;
-    return *v ? 0 : -1;
-}
-
-/* x's arrays for the study of ic (n_cc controllers, n_iso isolated
- * cells, n_cells congested ones), their samples empty, every run
- * counted finished until one is not, the per-run means NaN; and with
- * congestion_controls the cells' aggressors named
- * <aggressor>/<controller> (x->view). 0, or -1 out of memory. */
-static int study_alloc(struct impact_data *x, const struct impact_config *ic,
-                       uint32_t n_cc, uint32_t n_iso, uint32_t n_cells)
-{
-    uint32_t n_v = ic->n_victims, n_a = ic->n_aggressors, n_ca = n_cc * n_a;
-    x->n_iso = n_iso; /* what impact_data_free frees, from the first */
-    x->n_cells = n_cells;
-    x->n_cc = n_cc;
-    x->iso = calloc(n_iso, sizeof *x->iso);
-    x->con = calloc(n_cells, sizeof *x->con);
-    x->iso_done = calloc(n_iso, sizeof *x->iso_done);
-    x->iso_run = malloc((size_t)(n_iso ? n_iso : 1) * ic->runs *
-                        sizeof *x->iso_run);
-    x->con_run = malloc((size_t)(n_cells ? n_cells : 1) * ic->runs *
-                        sizeof *x->con_run);
-    x->con_done = calloc(n_cells, sizeof *x->con_done);
-    struct impact_config *view = &x->view; /* the cells' aggressors, named */
-    *view = *ic;
-    view->aggressor = NULL;
-    if (ic->ccs.n) {
-        view->n_aggressors = n_ca;
-        view->aggressor = calloc(n_ca ? n_ca : 1, sizeof *view->aggressor);
-        for (uint32_t c = 0; view->aggressor && c < n_ca; c++) {
-            struct job_config *j = &view->aggressor[c];
-            *j = ic->aggressor[c % n_a];
-            snprintf(j->name_buf, sizeof j->name_buf, "%s/%s",
-                     ic->aggressor[c % n_a].name,
-                     ic->ccs.v[c / n_a]->name);
-            j->name = j->name_buf;
-        }
-    }
-    x->per_victim = ic->runs * ic->shares.n * n_cc * (1 + n_a);
-    size_t pts = (size_t)n_v * x->per_victim;
-    x->pt_t = calloc(pts, sizeof *x->pt_t);
-    x->pt_m = calloc(pts, sizeof *x->pt_m);
-    x->pt_n = calloc(n_v, sizeof *x->pt_n);
-    x->pt_sp = calloc(pts, sizeof *x->pt_sp);
-    x->pt_rt = calloc(pts, sizeof *x->pt_rt);
-    x->pt_sim = calloc(pts, sizeof *x->pt_sim);
-    x->pt_agg = calloc(pts, sizeof *x->pt_agg);
-    x->pt_share = calloc(pts, sizeof *x->pt_share);
-    if (ic->ccs.n) {
-        x->nlat = calloc(n_cc, sizeof *x->nlat);
-        x->ntraf = calloc(n_cc, sizeof *x->ntraf);
-    }
-    size_t n_alone = (size_t)n_ca * ic->shares.n * ic->runs;
-    if (ic->node_seconds &&
-        (nan_array(&x->ns_iso, (size_t)n_iso * ic->runs) != 0 ||
-         nan_array(&x->ns_con_v, (size_t)n_cells * ic->runs) != 0 ||
-         nan_array(&x->ns_con_a, (size_t)n_cells * ic->runs) != 0 ||
-         nan_array(&x->ns_alone, n_alone) != 0))
-        return -1;
-    if (!x->iso || !x->con || !x->iso_done || !x->con_done ||
-        !x->iso_run || !x->con_run || !x->pt_t || !x->pt_m || !x->pt_n ||
-        !x->pt_sp || !x->pt_rt || !x->pt_sim || !x->pt_agg || !x->pt_share ||
-        (ic->ccs.n && (!view->aggressor || !x->nlat || !x->ntraf)))
-        return -1;
-    for (uint32_t i = 0; i < n_iso; i++)
-        x->iso_done[i] = true;
-    for (size_t i = 0; i < (size_t)n_iso * ic->runs; i++)
-        x->iso_run[i] = NAN;
-    for (size_t i = 0; i < (size_t)n_cells * ic->runs; i++)
-        x->con_run[i] = NAN;
-    for (uint32_t i = 0; i < n_cells; i++)
-        x->con_done[i] = true;
-    return 0;
-}
-
 int impact_simulate(const struct impact_config *ic,
                     const struct jobs_config *jc, const struct topo *t,
                     const struct net_params *np, uint64_t seed,
@@ -890,7 +777,7 @@ int impact_simulate(const struct impact_config *ic,
     uint64_t layout = 0;
     struct par_unit *jv = NULL; /* the journal's units, resumed */
     int64_t n_jv = 0;
-    if (study_alloc(&st.x, ic, n_cc, n_iso, n_cells) != 0) {
+    if (impact_data_alloc(&st.x, ic, n_cc, n_iso, n_cells) != 0) {
         diag_error(d, NULL, 0, "impact", "out of memory");
         goto done;
     }
@@ -970,28 +857,3 @@ done:
     return rc;
 }
 
-void impact_data_free(struct impact_data *x)
-{
-    samples_free(x->iso, x->n_iso);
-    samples_free(x->con, x->n_cells);
-    free(x->iso_done);
-    free(x->iso_run);
-    free(x->con_run);
-    free(x->con_done);
-    free(x->pt_t);
-    free(x->pt_m);
-    free(x->pt_n);
-    free(x->pt_sp);
-    free(x->pt_rt);
-    free(x->pt_sim);
-    free(x->pt_agg);
-    free(x->pt_share);
-    dvecs_free(x->nlat, x->n_cc);
-    dvecs_free(x->ntraf, x->n_cc);
-    free(x->view.aggressor);
-    free(x->ns_iso);
-    free(x->ns_con_v);
-    free(x->ns_con_a);
-    free(x->ns_alone);
-    memset(x, 0, sizeof *x);
-}

@@ -157,16 +157,19 @@ int latm_init(struct latm *m, const struct net *n)
     return 0;
 }
 
+double latm_stalled_pct(double stall, double cycles)
+{
+    double pct = cycles > 0 ? 100.0 * stall / cycles : 0; /* Eq. 6 */
+    return pct > LATM_MAX_PCT ? LATM_MAX_PCT : pct;
+}
+
 double latm_queueing(double stall, double cycles)
 {
     /* Eqs. 6-11: the link is stalled in a cycle with probability p = T_s /
      * T_m (the maximum-likelihood estimate), the wait is geometric, and its
      * expectation 1 / (1 - p) = 100 / (100 - P); P is capped (LATM_MAX_PCT)
      * as a link stalled for the whole window has no finite one */
-    double pct = cycles > 0 ? 100.0 * stall / cycles : 0;
-    if (pct > LATM_MAX_PCT)
-        pct = LATM_MAX_PCT;
-    return 100.0 / (100.0 - pct);
+    return 100.0 / (100.0 - latm_stalled_pct(stall, cycles));
 }
 
 /* The dimension-order path from r to x, both of group g, by the routing
@@ -203,13 +206,15 @@ simtime latm_window(struct latm *m)
     /* one measurement window: T_m in counter cycles, each link's T_s the
      * stall count since the last window averaged over its tiles (gpcdr's
      * per-direction division) */
-    double cycles = (double)len * 1e-12 / links_cycle_s(n);
+    double cycles = (double)len * 1e-12 / links_cycle_s(n), pt = 0;
     for (uint32_t i = 0; i < m->L.n; i++) {
         uint64_t s = link_stall(m, i);
         uint32_t tiles = m->L.link[i].count ? m->L.link[i].count : 1;
-        m->q_link[i] =
-            latm_queueing((double)(s - m->link_prev[i]) / tiles, cycles);
+        double st = (double)(s - m->link_prev[i]) / tiles;
+        m->q_link[i] = latm_queueing(st, cycles);
+        pt += latm_stalled_pct(st, cycles);
     }
+    m->pt_links = m->L.n ? pt / m->L.n : 0;
     for (uint32_t c = 0; c < t->n_nics; c++) {
         uint64_t si = inj_stall(m, c), se = ej_stall(m, c);
         uint32_t ports = t->nics[c].n_ports ? t->nics[c].n_ports : 1;

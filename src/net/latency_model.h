@@ -98,6 +98,14 @@ struct latm {
     double *tout_q, *tout_n, *tin_q, *tin_n; /* [router]: over all
                               routers of the system (Valiant), cached */
     uint32_t *stamp;       /* [router]: the window tout/tin belong to */
+    double pt_links;       /* P over the last window, averaged over
+                              every logical link of the machine (to
+                              other routers and to the NICs): ICS'21
+                              Fig. 1's "percent time stalled" (§6.1:
+                              measured "across all links in the
+                              system"; the plain mean over links is
+                              inferred, the paper does not say how it
+                              pools them) */
     uint32_t window;       /* windows closed */
     simtime t_prev;        /* the window's start */
 };
@@ -119,8 +127,11 @@ simtime latm_window(struct latm *m);
  * for tests that set the Q_l by hand). */
 void latm_refresh(struct latm *m);
 
-/* Eq. 11: Q = 100 / (100 - P), P = 100 stall / cycles capped at
- * LATM_MAX_PCT (0 for an empty window). */
+/* Eq. 6: P = 100 stall / cycles, capped at LATM_MAX_PCT (0 for an empty
+ * window). */
+double latm_stalled_pct(double stall, double cycles);
+
+/* Eq. 11: Q = 100 / (100 - P). */
 double latm_queueing(double stall, double cycles);
 
 /* The path classes from NIC src to NIC dst over the last window. */

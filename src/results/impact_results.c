@@ -12,6 +12,7 @@
 #include "results/impact_time.h"
 #include "results/phases.h"
 #include "results/convergence.h"
+#include "results/stall.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -645,6 +646,40 @@ done:
     return rc;
 }
 
+/* ICS'21 Fig. 1 with the latency model: each victim's points, T against
+ * the machine's percent time stalled, to results/stall.h. Returns 0 or
+ * -1 (reported). */
+static int stall(const struct impact_data *st, const char *dir)
+{
+    const struct impact_config *ic = st->ic;
+    size_t pts = (size_t)ic->n_victims * st->per_victim;
+    double *share = malloc((pts ? pts : 1) * sizeof *share);
+    struct stall_victim *sv = calloc(ic->n_victims ? ic->n_victims : 1,
+                                     sizeof *sv);
+    int rc = -1;
+    if (!share || !sv) {
+        fprintf(stderr, "dfsim: out of memory (stall.csv)\n");
+        goto done;
+    }
+    for (uint32_t v = 0; v < ic->n_victims; v++) {
+        size_t at = (size_t)v * st->per_victim;
+        for (uint32_t i = 0; i < st->pt_n[v]; i++)
+            share[at + i] = ic->shares.v[st->pt_share[at + i]];
+        sv[v] = (struct stall_victim){ .name = ic->victim[v].name,
+                                       .pt = st->pt_stall + at,
+                                       .t = st->pt_t + at,
+                                       .sim = st->pt_sim + at,
+                                       .agg = st->pt_agg + at,
+                                       .share = share + at,
+                                       .n = st->pt_n[v] };
+    }
+    rc = stall_write(dir, sv, ic->n_victims, stdout, stderr) < 0 ? -1 : 0;
+done:
+    free(share);
+    free(sv);
+    return rc;
+}
+
 int impact_results_write(const struct impact_data *x, const char *dir,
                          const struct impact_report_info *info,
                          struct diag *d)
@@ -726,6 +761,7 @@ int impact_results_write(const struct impact_data *x, const char *dir,
         latency_fit(st, dir, &lf, d) != 0 ||
         sensitivity(st, dir, &lf, unfitted, sizeof unfitted, d) != 0 ||
         convergence(st, dir, &lf, info->seed) != 0 ||
+        stall(st, dir) != 0 ||
         phases_write(dir, stderr) < 0 || impact_time_write(dir, stderr) < 0)
         goto done;
     bool drawn = false;
