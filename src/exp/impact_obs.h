@@ -20,10 +20,10 @@ int impact_dvec_add(struct impact_dvec *d, double x);
  * model (`model`): the victim's NICs; every window, the path classes of
  * each ordered pair of them (Eq. 4's spatial mean) and of the
  * ping-pong's pair both ways, summed with the window's length as weight
- * (Eq. 5's temporal mean), and the machine's percent time stalled. Table 4 (`nics`): every NIC that sent
- * requests in the window gives its request traffic (flits/s) and, if
- * responses came back, its latency per request (RSP_TRACK_2 /
- * RSP_NET_TRACK, us). */
+ * (Eq. 5's temporal mean), and the machine's percent time stalled (ICS'21
+ * Fig. 1). Table 4 (`nics`): every NIC that sent requests in the window
+ * gives its request traffic (flits/s) and, if responses came back, its
+ * latency per request (RSP_TRACK_2 / RSP_NET_TRACK, us). */
 struct impact_obs {
     struct latm m;
     bool model, nics;

@@ -46,9 +46,9 @@
  *                         c_order_last
  * m_source: "counters" (M estimated by the latency model, the paper's
  * way) or "measured" (M per message; with the latency model on, both,
- * so that the two M's bends can be told apart); runs_* empty where the median or
- * quartile draw never converged; c_order_last: the fit over the first
- * draw's whole sequence (the extremes' own final estimate). */
+ * so that the two M's bends can be told apart); runs_* empty where the
+ * median or quartile draw never converged; c_order_last: the fit over
+ * the first draw's whole sequence (the extremes' own final estimate). */
 #ifndef DFSIM_RESULTS_CONVERGENCE_H
 #define DFSIM_RESULTS_CONVERGENCE_H
 
