@@ -29,7 +29,8 @@
  *   stall.csv       victim,points,stalled_min_pct,stalled_max_pct (of
  *                   the points fitted),
  *                   slope_us_per_pct,intercept_us,r,low_pct,high_pct,
- *                   t_low_us,t_high_us,high_over_low
+ *                   t_low_us,t_high_us,high_over_low (empty where
+ *                   the line's T(0.25) is not positive)
  *   stall_runs.csv  victim,sim,aggressor,share,stalled_pct,t_us — the
  *                   points (sim: impact_runs.csv's run; aggressor empty
  *                   alone; share: the one its placement was drawn for)
